@@ -1,0 +1,67 @@
+/** Builds the Koa application. It never listens: server.ts does, and tests drive it in-process. */
+import Koa from 'koa';
+import { bodyParser } from '@koa/bodyparser';
+import compress from 'koa-compress';
+import { constants as zlib } from 'node:zlib';
+import type { Logger } from 'pino';
+import type { Db } from './db.js';
+import type { ConfirmationQueue } from './confirmation-queue.js';
+import { ApiError, errorMiddleware } from './errors.js';
+import { requestLog } from './request-log.js';
+import { healthRoutes } from './health.js';
+import { demoRequestRoutes } from './demo-requests/routes.js';
+import { emailCheckRoutes } from './email-check/routes.js';
+import { webRoutes } from './web.js';
+
+export interface AppDeps {
+  db: Db;
+  queue: ConfirmationQueue;
+  logger: Logger;
+  timeZone: string;
+  webRoot: string;
+  now?: () => Date;
+}
+
+export const BODY_LIMIT = '16kb';
+
+export function createApp(deps: AppDeps): Koa {
+  const app = new Koa();
+  app.proxy = true;
+  const now = deps.now ?? (() => new Date());
+
+  app.use(requestLog(deps.logger));
+  app.use(errorMiddleware);
+  app.use(
+    compress({
+      threshold: 1024,
+      br: { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } },
+    }),
+  );
+  app.use(bodyParser({ enableTypes: ['json'], jsonLimit: BODY_LIMIT, encoding: 'utf-8' }));
+
+  for (const router of [
+    healthRoutes(deps),
+    demoRequestRoutes({ ...deps, now }),
+    emailCheckRoutes(),
+  ]) {
+    app.use(router.routes());
+    app.use(router.allowedMethods({ throw: false }));
+  }
+
+  app.use(async (ctx, next) => {
+    if (ctx.path === '/api' || ctx.path.startsWith('/api/')) {
+      if (ctx.status === 405) {
+        throw new ApiError(405, 'Method not allowed', `${ctx.method} is not allowed on ${ctx.path}.`);
+      }
+      throw new ApiError(404, 'Not found', `There is no API endpoint at ${ctx.method} ${ctx.path}.`);
+    }
+    await next();
+  });
+  for (const middleware of webRoutes(deps.webRoot)) app.use(middleware);
+
+  app.on('error', (err: unknown, ctx?: Koa.Context) => {
+    const log = (ctx?.state.log as Logger | undefined) ?? deps.logger;
+    log.error({ err }, 'request failed');
+  });
+  return app;
+}

@@ -1,0 +1,48 @@
+/** The API's settings, read from the environment once at boot. No other API file reads process.env. */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  DEFAULT_DATABASE_URL,
+  DEFAULT_PORT,
+  DEFAULT_QUEUE_PREFIX,
+  DEFAULT_REDIS_URL,
+  parsePort,
+  parseTimeZone,
+  setting,
+  type Env,
+} from '../domain/settings.js';
+
+export interface ApiConfig {
+  port: number;
+  host: string;
+  databaseUrl: string;
+  redisUrl: string;
+  queuePrefix: string;
+  bookingTimeZone: string;
+  publicUrl: string;
+  /** Folder of the built page (index.html, 404.html, assets/). */
+  webRoot: string;
+  /** Reserved for operations endpoints; none is exposed yet. */
+  adminToken: string | undefined;
+  logLevel: string;
+}
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const DEFAULT_WEB_ROOT = path.join(repoRoot, 'dist', 'web');
+
+export function loadApiConfig(env: Env = process.env): ApiConfig {
+  const port = parsePort(setting(env, 'PORT'), DEFAULT_PORT);
+  const host = setting(env, 'HOST') ?? '127.0.0.1';
+  return {
+    port,
+    host,
+    databaseUrl: setting(env, 'DATABASE_URL') ?? DEFAULT_DATABASE_URL,
+    redisUrl: setting(env, 'REDIS_URL') ?? DEFAULT_REDIS_URL,
+    queuePrefix: setting(env, 'QUEUE_PREFIX') ?? DEFAULT_QUEUE_PREFIX,
+    bookingTimeZone: parseTimeZone(setting(env, 'BOOKING_TIME_ZONE')),
+    publicUrl: setting(env, 'PUBLIC_URL') ?? `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`,
+    webRoot: setting(env, 'WEB_ROOT') ?? DEFAULT_WEB_ROOT,
+    adminToken: setting(env, 'ADMIN_TOKEN'),
+    logLevel: setting(env, 'LOG_LEVEL') ?? 'info',
+  };
+}

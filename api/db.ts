@@ -1,0 +1,31 @@
+import knex, { type Knex } from 'knex';
+import { knexConfig } from '../knexfile.js';
+
+export type Db = Knex;
+
+export function createDb(databaseUrl: string, pool?: Knex.PoolConfig): Db {
+  return knex(knexConfig(databaseUrl, pool));
+}
+
+/** Brings the schema up to date; safe to run from several processes at once (knex takes a lock). */
+export async function migrateLatest(databaseUrl: string): Promise<string[]> {
+  const db = createDb(databaseUrl, { min: 0, max: 1 });
+  try {
+    const [, applied] = (await db.migrate.latest()) as [number, string[]];
+    return applied;
+  } finally {
+    await db.destroy();
+  }
+}
+
+const CONNECTION_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', 'EAI_AGAIN', '57P01', '57P03', '53300']);
+
+/** True when the database could not be reached, as opposed to refusing the query. */
+export function isConnectionError(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const { code, name, message } = err as { code?: string; name?: string; message?: string };
+  if (code !== undefined && CONNECTION_ERROR_CODES.has(code)) return true;
+  if (name === 'KnexTimeoutError') return true;
+  if (err instanceof AggregateError) return err.errors.some(isConnectionError);
+  return typeof message === 'string' && /Connection terminated|connect ECONNREFUSED/.test(message);
+}

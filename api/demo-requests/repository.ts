@@ -1,0 +1,25 @@
+/** SQL for demo requests lives here and nowhere else in the API. */
+import type { Db } from '../db.js';
+import type { DemoRequestInput } from '../../domain/demo-request.js';
+
+export interface StoredDemoRequest {
+  id: string;
+  createdAt: Date;
+  timeSlot: Date;
+}
+
+export async function insertDemoRequest(db: Db, input: DemoRequestInput): Promise<StoredDemoRequest> {
+  // One statement is one transaction: the row and its pending confirmation (sent_at null) land together.
+  const [row] = await db('demo_requests')
+    .insert({
+      name: input.name,
+      email: input.email,
+      company: input.company,
+      phone: input.phone ?? null,
+      message: input.message ?? null,
+      time_slot: new Date(input.timeSlot),
+    })
+    .returning(['id', 'created_at', 'time_slot']);
+  if (!row) throw new Error('INSERT … RETURNING gave no row');
+  return { id: row.id, createdAt: row.created_at, timeSlot: row.time_slot };
+}

@@ -1,0 +1,47 @@
+import Router from '@koa/router';
+import type { ErrorObject } from 'ajv';
+import {
+  demoRequestProblems,
+  demoRequestSchema,
+  fieldLabels,
+  normaliseDemoRequestBody,
+  requiredMessage,
+  type DemoRequestField,
+  type DemoRequestInput,
+} from '../../domain/demo-request.js';
+import { validateBody } from '../validation.js';
+import { submitDemoRequest, type DemoRequestDeps } from './service.js';
+
+function messageFor(error: ErrorObject, field: string): string {
+  const known = field in fieldLabels ? (field as DemoRequestField) : undefined;
+  if (!known) return 'The request body must be a JSON object.';
+  switch (error.keyword) {
+    case 'required':
+    case 'minLength':
+      return requiredMessage(known);
+    case 'maxLength':
+      return `${fieldLabels[known]} must be at most ${String(error.params.limit)} characters.`;
+    default:
+      return `${fieldLabels[known]} must be text.`;
+  }
+}
+
+export function demoRequestRoutes(deps: DemoRequestDeps & { timeZone: string; now: () => Date }): Router {
+  const router = new Router();
+  router.post(
+    '/api/demo-request',
+    validateBody<DemoRequestInput>({
+      schema: demoRequestSchema,
+      normalise: normaliseDemoRequestBody,
+      messages: messageFor,
+      problems: (body) => demoRequestProblems(body, deps.now(), deps.timeZone),
+      summary: 'Invalid demo request',
+    }),
+    async (ctx) => {
+      const stored = await submitDemoRequest(deps, ctx.state.body as DemoRequestInput);
+      ctx.status = 201;
+      ctx.body = { id: stored.id, createdAt: stored.createdAt.toISOString(), timeSlot: stored.timeSlot.toISOString() };
+    },
+  );
+  return router;
+}

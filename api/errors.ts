@@ -1,0 +1,67 @@
+/** Errors the API answers with, and the one middleware that turns any error into the documented body. */
+import type { Context, Next } from 'koa';
+
+export interface ErrorBody {
+  error: string;
+  details: string;
+  fields?: Record<string, string>;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly error: string,
+    readonly details: string,
+    readonly fields?: Record<string, string>,
+  ) {
+    super(details);
+  }
+
+  body(): ErrorBody {
+    return this.fields ? { error: this.error, details: this.details, fields: this.fields } : { error: this.error, details: this.details };
+  }
+}
+
+export class ServiceUnavailableError extends ApiError {
+  constructor(details: string) {
+    super(503, 'Service unavailable', details);
+  }
+}
+
+interface HttpishError {
+  status?: number;
+  statusCode?: number;
+  type?: string;
+  expose?: boolean;
+  message?: string;
+}
+
+/** Errors raised by the body parser and Koa itself, in words for a person. */
+function fromHttpError(err: HttpishError): ApiError | undefined {
+  const status = err.status ?? err.statusCode;
+  if (status === 413 || err.type === 'entity.too.large') {
+    return new ApiError(413, 'Payload too large', 'The request body is larger than 16 KB.');
+  }
+  if (err.type === 'entity.parse.failed') {
+    return new ApiError(400, 'Malformed JSON', 'The request body is not valid JSON.');
+  }
+  if (status === 415 || err.type === 'encoding.unsupported' || err.type === 'charset.unsupported') {
+    return new ApiError(415, 'Unsupported media type', 'Send the request body as JSON (Content-Type: application/json).');
+  }
+  if (status !== undefined && status >= 400 && status < 500) {
+    return new ApiError(status, err.message ?? 'Bad request', err.expose ? (err.message ?? 'Bad request') : 'Bad request');
+  }
+  return undefined;
+}
+
+export async function errorMiddleware(ctx: Context, next: Next): Promise<void> {
+  try {
+    await next();
+  } catch (caught) {
+    const known = caught instanceof ApiError ? caught : fromHttpError(caught as HttpishError);
+    const apiError = known ?? new ApiError(500, 'Internal server error', 'Something went wrong on our side. Please try again.');
+    ctx.status = apiError.status;
+    ctx.body = apiError.body();
+    if (!known || apiError.status >= 500) ctx.app.emit('error', caught, ctx);
+  }
+}

@@ -1,0 +1,24 @@
+/** A request id for every request (taken from X-Request-Id when sane, else made) and one log line per answer. */
+import { randomUUID } from 'node:crypto';
+import type { Context, Next } from 'koa';
+import type { Logger } from 'pino';
+
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export function requestLog(logger: Logger) {
+  return async (ctx: Context, next: Next): Promise<void> => {
+    const given = ctx.get('X-Request-Id');
+    const requestId = SAFE_REQUEST_ID.test(given) ? given : randomUUID();
+    ctx.set('X-Request-Id', requestId);
+    const log = logger.child({ requestId });
+    ctx.state.log = log;
+    const started = process.hrtime.bigint();
+    try {
+      await next();
+    } finally {
+      const durationMs = Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100;
+      const level = ctx.status >= 500 ? 'error' : 'info';
+      log[level]({ method: ctx.method, path: ctx.path, status: ctx.status, durationMs }, 'request');
+    }
+  };
+}

@@ -1,0 +1,46 @@
+/** Wires the API's parts together and listens. Closing stops accepting, lets requests in flight finish, then lets go. */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
+import { createApp } from './app.js';
+import type { ApiConfig } from './config.js';
+import { createConfirmationQueue } from './confirmation-queue.js';
+import { createDb } from './db.js';
+
+export interface RunningApi {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+const SHUTDOWN_GRACE_MS = 8000;
+
+export async function startApiServer(config: ApiConfig, logger: Logger): Promise<RunningApi> {
+  const db = createDb(config.databaseUrl);
+  const queue = createConfirmationQueue(config.redisUrl, config.queuePrefix);
+  const app = createApp({ db, queue, logger, timeZone: config.bookingTimeZone, webRoot: config.webRoot });
+  const server: Server = await new Promise((resolve, reject) => {
+    const listening = app.listen(config.port, config.host, () => resolve(listening));
+    listening.once('error', reject);
+  });
+  server.keepAliveTimeout = 5000;
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
+
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> =>
+    (closing ??= (async () => {
+      await new Promise<void>((resolve) => {
+        const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+        server.close(() => {
+          clearTimeout(force);
+          resolve();
+        });
+        // Idle keep-alive sockets would hold close() open; busy ones finish their request first.
+        server.closeIdleConnections();
+      });
+      await Promise.allSettled([db.destroy(), queue.close()]);
+    })());
+
+  return { url, port, close };
+}

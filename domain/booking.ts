@@ -1,0 +1,165 @@
+/**
+ * Booking rules shared by the API (which re-checks everything) and the web calendar.
+ * All calendar reasoning happens in the booking zone, whatever the visitor's own zone is.
+ */
+export const DEFAULT_BOOKING_TIME_ZONE = 'Europe/Berlin';
+export const FIRST_SLOT_HOUR = 7;
+export const LAST_SLOT_HOUR = 23;
+export const SLOT_HOURS: readonly number[] = Array.from(
+  { length: LAST_SLOT_HOUR - FIRST_SLOT_HOUR + 1 },
+  (_, i) => FIRST_SLOT_HOUR + i,
+);
+export const SLOT_DURATION_MINUTES = 60;
+
+export const TIME_SLOT_WINDOW_MESSAGE = 'Please select a date and time within the next month.';
+export const TIME_SLOT_WEEKEND_MESSAGE = 'Demos run Monday to Friday. Please choose a weekday.';
+export const TIME_SLOT_HOURS_MESSAGE =
+  'Please choose a whole-hour slot between 07:00 and 23:00 Europe Time.';
+
+/** A calendar day in the booking zone; month is 1–12. */
+export interface CalendarDay {
+  year: number;
+  month: number;
+  day: number;
+}
+
+interface ZonedParts extends CalendarDay {
+  hour: number;
+  minute: number;
+  second: number;
+  weekday: number; // 0 = Sunday … 6 = Saturday
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatterFor(timeZone: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+      weekday: 'short',
+    });
+    formatters.set(timeZone, formatter);
+  }
+  return formatter;
+}
+
+const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+
+export function isValidTimeZone(timeZone: string): boolean {
+  try {
+    formatterFor(timeZone);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function zonedParts(instant: Date, timeZone: string): ZonedParts {
+  const parts: Record<string, string> = {};
+  for (const part of formatterFor(timeZone).formatToParts(instant)) parts[part.type] = part.value;
+  return {
+    year: Number(parts.year),
+    month: Number(parts.month),
+    day: Number(parts.day),
+    hour: Number(parts.hour),
+    minute: Number(parts.minute),
+    second: Number(parts.second),
+    weekday: WEEKDAYS.indexOf(parts.weekday ?? ''),
+  };
+}
+
+/** Milliseconds the zone is ahead of UTC at the given instant. */
+function zoneOffsetMs(instant: Date, timeZone: string): number {
+  const p = zonedParts(instant, timeZone);
+  const asUtc = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
+  return asUtc - Math.floor(instant.getTime() / 1000) * 1000;
+}
+
+/** The instant at which the booking zone's wall clock reads the given day and hour. */
+export function zonedTimeToInstant(day: CalendarDay, hour: number, timeZone: string): Date {
+  const wallAsUtc = Date.UTC(day.year, day.month - 1, day.day, hour);
+  let instant = wallAsUtc - zoneOffsetMs(new Date(wallAsUtc), timeZone);
+  // A second pass settles days on which the offset changes between the guess and the answer.
+  instant = wallAsUtc - zoneOffsetMs(new Date(instant), timeZone);
+  return new Date(instant);
+}
+
+function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+/**
+ * The end of the booking window: the same clock time on the same day of the next calendar month,
+ * clamped to that month's last day (31 January → 28 or 29 February).
+ */
+export function oneMonthAfter(now: Date): Date {
+  const year = now.getUTCMonth() === 11 ? now.getUTCFullYear() + 1 : now.getUTCFullYear();
+  const month = (now.getUTCMonth() + 1) % 12;
+  const day = Math.min(now.getUTCDate(), daysInMonth(year, month + 1));
+  return new Date(
+    Date.UTC(year, month, day, now.getUTCHours(), now.getUTCMinutes(), now.getUTCSeconds(), now.getUTCMilliseconds()),
+  );
+}
+
+export function calendarDayOf(instant: Date, timeZone: string): CalendarDay {
+  const { year, month, day } = zonedParts(instant, timeZone);
+  return { year, month, day };
+}
+
+export function isWeekend(day: CalendarDay): boolean {
+  const weekday = new Date(Date.UTC(day.year, day.month - 1, day.day)).getUTCDay();
+  return weekday === 0 || weekday === 6;
+}
+
+export interface Slot {
+  /** Hour on the booking zone's clock, 7–23. */
+  hour: number;
+  /** "07:00" … "23:00", as shown in the booking zone. */
+  label: string;
+  /** The slot's start as an ISO 8601 UTC instant: what the API receives. */
+  iso: string;
+}
+
+/** The slots of a day that can still be booked at `now`: empty on weekends and outside the window. */
+export function availableSlots(day: CalendarDay, now: Date, timeZone: string): Slot[] {
+  if (isWeekend(day)) return [];
+  const windowEnd = oneMonthAfter(now).getTime();
+  const slots: Slot[] = [];
+  for (const hour of SLOT_HOURS) {
+    const instant = zonedTimeToInstant(day, hour, timeZone);
+    const time = instant.getTime();
+    if (time > now.getTime() && time <= windowEnd) {
+      slots.push({ hour, label: `${String(hour).padStart(2, '0')}:00`, iso: instant.toISOString() });
+    }
+  }
+  return slots;
+}
+
+/** A day is offered by the calendar when at least one of its slots can be booked. */
+export function isBookableDay(day: CalendarDay, now: Date, timeZone: string): boolean {
+  return availableSlots(day, now, timeZone).length > 0;
+}
+
+/**
+ * The one check of a requested slot. Returns the message for a person, or null when the slot can be booked.
+ */
+export function timeSlotProblem(value: string, now: Date, timeZone: string): string | null {
+  const instant = new Date(value);
+  if (Number.isNaN(instant.getTime())) return TIME_SLOT_WINDOW_MESSAGE;
+  if (instant.getTime() <= now.getTime() || instant.getTime() > oneMonthAfter(now).getTime()) {
+    return TIME_SLOT_WINDOW_MESSAGE;
+  }
+  const local = zonedParts(instant, timeZone);
+  if (local.weekday === 0 || local.weekday === 6) return TIME_SLOT_WEEKEND_MESSAGE;
+  const wholeHour = local.minute === 0 && local.second === 0 && instant.getUTCMilliseconds() === 0;
+  if (!wholeHour || local.hour < FIRST_SLOT_HOUR || local.hour > LAST_SLOT_HOUR) return TIME_SLOT_HOURS_MESSAGE;
+  return null;
+}

@@ -1,0 +1,78 @@
+/**
+ * The demo request as the API receives it: one JSON Schema for Ajv, its type, and the business
+ * rules a schema cannot express (personal and disposable e-mail domains, bookable slots).
+ */
+import { timeSlotProblem } from './booking.js';
+import { EMAIL_MAX_LENGTH, emailProblem } from './email-rules.js';
+
+export const NAME_MAX_LENGTH = 200;
+export const COMPANY_MAX_LENGTH = 200;
+export const PHONE_MAX_LENGTH = 40;
+export const MESSAGE_MAX_LENGTH = 5000;
+
+export interface DemoRequestInput {
+  name: string;
+  email: string;
+  company: string;
+  timeSlot: string;
+  phone?: string;
+  message?: string;
+}
+
+export type DemoRequestField = keyof DemoRequestInput;
+
+export const demoRequestSchema = {
+  $id: 'demo-request',
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'email', 'company', 'timeSlot'],
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: NAME_MAX_LENGTH },
+    email: { type: 'string', minLength: 1, maxLength: EMAIL_MAX_LENGTH },
+    company: { type: 'string', minLength: 1, maxLength: COMPANY_MAX_LENGTH },
+    timeSlot: { type: 'string', minLength: 1, maxLength: 64 },
+    phone: { type: 'string', maxLength: PHONE_MAX_LENGTH },
+    message: { type: 'string', maxLength: MESSAGE_MAX_LENGTH },
+  },
+} as const;
+
+export const fieldLabels: Record<DemoRequestField, string> = {
+  name: 'Name',
+  email: 'Email',
+  company: 'Company',
+  timeSlot: 'Date & time',
+  phone: 'Phone',
+  message: 'Message',
+};
+
+export const requiredMessage = (field: DemoRequestField): string =>
+  field === 'timeSlot' ? 'Please select a date and time.' : `${fieldLabels[field]} is required.`;
+
+/**
+ * Trims every top-level string so that white space alone counts as empty, and drops empty
+ * optional fields. Anything that is not a plain object is returned as it is, for the schema to refuse.
+ */
+export function normaliseDemoRequestBody(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+  const normalised: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(body)) {
+    const trimmed = typeof value === 'string' ? value.trim() : value;
+    if ((key === 'phone' || key === 'message') && (trimmed === '' || trimmed === null)) continue;
+    normalised[key] = trimmed;
+  }
+  return normalised;
+}
+
+/** The rules beyond the schema, for a body the schema accepted. */
+export function demoRequestProblems(
+  input: DemoRequestInput,
+  now: Date,
+  timeZone: string,
+): Partial<Record<DemoRequestField, string>> {
+  const problems: Partial<Record<DemoRequestField, string>> = {};
+  const email = emailProblem(input.email);
+  if (email) problems.email = email;
+  const slot = timeSlotProblem(input.timeSlot, now, timeZone);
+  if (slot) problems.timeSlot = slot;
+  return problems;
+}

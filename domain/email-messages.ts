@@ -1,0 +1,16 @@
+/** What the e-mail check says, kept apart from the rules so the browser can use it without the domain lists. */
+export const EMAIL_REQUIRED_MESSAGE = 'Email is required';
+export const EMAIL_SYNTAX_MESSAGE = 'Please enter a valid email address.';
+export const PERSONAL_EMAIL_MESSAGE =
+  'Please use your company email address. Personal email addresses are not accepted.';
+export const DISPOSABLE_EMAIL_MESSAGE =
+  'Disposable email addresses are not accepted. Please use your company email address.';
+
+export interface EmailValidationResult {
+  isValid: boolean;
+  isDisposable: boolean;
+  isFreeProvider: boolean;
+  isRoleEmail: boolean;
+  reason?: string;
+  suggestion?: string;
+}

@@ -1,0 +1,114 @@
+/**
+ * E-mail rules shared by the API and the validate-email endpoint: syntax, personal providers,
+ * disposable domains, role addresses and likely typos. Nothing here touches the network.
+ */
+import mailchecker from 'mailchecker';
+import emailSpellChecker from '@zootools/email-spell-checker';
+import {
+  DISPOSABLE_EMAIL_MESSAGE,
+  EMAIL_REQUIRED_MESSAGE,
+  EMAIL_SYNTAX_MESSAGE,
+  PERSONAL_EMAIL_MESSAGE,
+  type EmailValidationResult,
+} from './email-messages.js';
+
+export const PERSONAL_EMAIL_DOMAINS: readonly string[] = [
+  'gmail.com',
+  'yahoo.com',
+  'hotmail.com',
+  'outlook.com',
+  'aol.com',
+  'icloud.com',
+  'live.com',
+  'msn.com',
+  'protonmail.com',
+  'yandex.com',
+  'zoho.com',
+  'gmx.com',
+  'mail.ru',
+  'mail.com',
+  'qq.com',
+];
+
+/** Shared mailboxes rather than a person; accepted, but flagged. */
+const ROLE_LOCAL_PARTS = new Set([
+  'abuse', 'accounts', 'admin', 'administrator', 'billing', 'careers', 'contact', 'enquiries', 'hello',
+  'help', 'hostmaster', 'hr', 'info', 'inquiries', 'jobs', 'marketing', 'media', 'no-reply', 'noreply',
+  'office', 'postmaster', 'press', 'privacy', 'root', 'sales', 'security', 'support', 'team', 'webmaster',
+]);
+
+/**
+ * A practical address check: one @, a local part without spaces, a domain of dot-separated labels
+ * ending in a letters-only top-level domain. Stricter RFC forms (quoted local parts, IP literals)
+ * are not addresses a prospect types.
+ */
+const ADDRESS_PATTERN =
+  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
+
+export const EMAIL_MAX_LENGTH = 254;
+
+export function isEmailSyntaxValid(email: string): boolean {
+  if (email.length > EMAIL_MAX_LENGTH || !ADDRESS_PATTERN.test(email)) return false;
+  const local = email.slice(0, email.lastIndexOf('@'));
+  return local.length <= 64 && !local.startsWith('.') && !local.endsWith('.') && !local.includes('..');
+}
+
+export function emailDomain(email: string): string {
+  const trimmed = email.trim();
+  return trimmed.slice(trimmed.lastIndexOf('@') + 1).toLowerCase();
+}
+
+export function isPersonalEmail(email: string): boolean {
+  return PERSONAL_EMAIL_DOMAINS.includes(emailDomain(email));
+}
+
+export function isDisposableEmail(email: string): boolean {
+  const domain = emailDomain(email);
+  const blocked = mailchecker.blacklist();
+  // Subdomains of a disposable domain are disposable too (x.mailinator.com).
+  const labels = domain.split('.');
+  for (let i = 0; i < labels.length - 1; i++) {
+    if (blocked.has(labels.slice(i).join('.'))) return true;
+  }
+  return false;
+}
+
+export function isRoleEmail(email: string): boolean {
+  const trimmed = email.trim();
+  const local = trimmed.slice(0, trimmed.lastIndexOf('@')).toLowerCase().split('+')[0] ?? '';
+  return ROLE_LOCAL_PARTS.has(local);
+}
+
+/** A corrected address when the domain looks like a typo of a common one (gmial.com → gmail.com). */
+export function suggestEmail(email: string): string | undefined {
+  const trimmed = email.trim();
+  const suggestion = emailSpellChecker.run({ email: trimmed });
+  if (!suggestion || suggestion.full.toLowerCase() === trimmed.toLowerCase()) return undefined;
+  return suggestion.full;
+}
+
+/** The rule that decides whether a demo request may use this address: null when it may. */
+export function emailProblem(email: string): string | null {
+  const trimmed = email.trim();
+  if (trimmed === '') return EMAIL_REQUIRED_MESSAGE;
+  if (!isEmailSyntaxValid(trimmed)) return EMAIL_SYNTAX_MESSAGE;
+  if (isPersonalEmail(trimmed)) return PERSONAL_EMAIL_MESSAGE;
+  if (isDisposableEmail(trimmed)) return DISPOSABLE_EMAIL_MESSAGE;
+  return null;
+}
+
+export function checkEmail(email: string): EmailValidationResult {
+  const trimmed = email.trim();
+  const wellFormed = trimmed !== '' && isEmailSyntaxValid(trimmed);
+  const problem = emailProblem(trimmed);
+  const result: EmailValidationResult = {
+    isValid: problem === null,
+    isDisposable: wellFormed && isDisposableEmail(trimmed),
+    isFreeProvider: wellFormed && isPersonalEmail(trimmed),
+    isRoleEmail: wellFormed && isRoleEmail(trimmed),
+  };
+  if (problem) result.reason = problem;
+  const suggestion = trimmed.includes('@') ? suggestEmail(trimmed) : undefined;
+  if (suggestion) result.suggestion = suggestion;
+  return result;
+}

@@ -1,0 +1,41 @@
+/** Parsing of the settings both programs read, and their defaults. Reading process.env stays in each config.ts. */
+import { DEFAULT_BOOKING_TIME_ZONE, isValidTimeZone } from './booking.js';
+
+export type Env = Record<string, string | undefined>;
+
+export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/converge';
+export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
+export const DEFAULT_SMTP_URL = 'smtp://127.0.0.1:1025';
+export const DEFAULT_MAIL_FROM = 'Converge Demos <demos@converge.localhost>';
+export const DEFAULT_PORT = 3000;
+/** BullMQ's key prefix in Redis; tests give each run its own. */
+export const DEFAULT_QUEUE_PREFIX = 'converge';
+
+export class ConfigError extends Error {}
+
+export function setting(env: Env, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+export function parsePort(value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`PORT must be a port number, got "${value}"`);
+  return port;
+}
+
+export function parseTimeZone(value: string | undefined): string {
+  const zone = value ?? DEFAULT_BOOKING_TIME_ZONE;
+  if (!isValidTimeZone(zone)) {
+    throw new ConfigError(`BOOKING_TIME_ZONE must be an IANA zone such as Europe/Berlin, got "${zone}"`);
+  }
+  return zone;
+}
+
+export function parsePositiveInt(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1) throw new ConfigError(`${name} must be a whole number above 0, got "${value}"`);
+  return number;
+}

@@ -1,0 +1,39 @@
+/** The worker's settings, read from the environment once at boot. No other worker file reads process.env. */
+import {
+  DEFAULT_DATABASE_URL,
+  DEFAULT_MAIL_FROM,
+  DEFAULT_PORT,
+  DEFAULT_QUEUE_PREFIX,
+  DEFAULT_REDIS_URL,
+  DEFAULT_SMTP_URL,
+  parsePositiveInt,
+  parseTimeZone,
+  setting,
+  type Env,
+} from '../domain/settings.js';
+
+export interface WorkerConfig {
+  databaseUrl: string;
+  redisUrl: string;
+  queuePrefix: string;
+  smtpUrl: string;
+  mailFrom: string;
+  bookingTimeZone: string;
+  publicUrl: string;
+  concurrency: number;
+  logLevel: string;
+}
+
+export function loadWorkerConfig(env: Env = process.env): WorkerConfig {
+  return {
+    databaseUrl: setting(env, 'DATABASE_URL') ?? DEFAULT_DATABASE_URL,
+    redisUrl: setting(env, 'REDIS_URL') ?? DEFAULT_REDIS_URL,
+    queuePrefix: setting(env, 'QUEUE_PREFIX') ?? DEFAULT_QUEUE_PREFIX,
+    smtpUrl: setting(env, 'SMTP_URL') ?? DEFAULT_SMTP_URL,
+    mailFrom: setting(env, 'MAIL_FROM') ?? DEFAULT_MAIL_FROM,
+    bookingTimeZone: parseTimeZone(setting(env, 'BOOKING_TIME_ZONE')),
+    publicUrl: setting(env, 'PUBLIC_URL') ?? `http://127.0.0.1:${setting(env, 'PORT') ?? DEFAULT_PORT}`,
+    concurrency: parsePositiveInt('WORKER_CONCURRENCY', setting(env, 'WORKER_CONCURRENCY'), 5),
+    logLevel: setting(env, 'LOG_LEVEL') ?? 'info',
+  };
+}

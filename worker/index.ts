@@ -1,0 +1,97 @@
+/** Starts the confirmation worker: sends e-mails from the queue and sweeps the outbox on a schedule. */
+import { Queue, Worker, type Job } from 'bullmq';
+import { Redis } from 'ioredis';
+import knex from 'knex';
+import nodemailer from 'nodemailer';
+import type { Logger } from 'pino';
+import { knexConfig } from '../knexfile.js';
+import {
+  CONFIRMATION_QUEUE,
+  SEND_CONFIRMATION_JOB,
+  SWEEP_EVERY_MS,
+  SWEEP_GRACE_MS,
+  SWEEP_JOB,
+  confirmationJobOptions,
+  type SendConfirmationPayload,
+} from '../domain/jobs.js';
+import type { WorkerConfig } from './config.js';
+import { processConfirmation, type SendMail } from './process-confirmation.js';
+import { sweepPendingConfirmations } from './sweep.js';
+
+export interface RunningWorker {
+  close(): Promise<void>;
+}
+
+export interface WorkerOptions {
+  /** Sweep grace period; tests shorten it. */
+  sweepGraceMs?: number;
+  sweepEveryMs?: number;
+  /** Called with each sent message's id, e.g. to point a developer at the stored .eml file. */
+  onSent?: (messageId: string | undefined) => void;
+}
+
+export function createSendMail(smtpUrl: string): { sendMail: SendMail; close(): void } {
+  const transport = nodemailer.createTransport(smtpUrl);
+  return {
+    sendMail: async (mail) => transport.sendMail(mail),
+    close: () => transport.close(),
+  };
+}
+
+export async function startWorker(config: WorkerConfig, logger: Logger, options: WorkerOptions = {}): Promise<RunningWorker> {
+  const connection = new Redis(config.redisUrl, { maxRetriesPerRequest: null });
+  connection.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
+  const db = knex(knexConfig(config.databaseUrl, { min: 0, max: config.concurrency + 1 }));
+  const mailer = createSendMail(config.smtpUrl);
+  const queue = new Queue<SendConfirmationPayload>(CONFIRMATION_QUEUE, { connection, prefix: config.queuePrefix, defaultJobOptions: confirmationJobOptions });
+  const enqueue = async (demoRequestId: string) => {
+    await queue.add(SEND_CONFIRMATION_JOB, { demoRequestId }, { jobId: demoRequestId });
+  };
+  const deps = {
+    db,
+    sendMail: mailer.sendMail,
+    mailFrom: config.mailFrom,
+    timeZone: config.bookingTimeZone,
+    publicUrl: config.publicUrl,
+    logger,
+  };
+
+  const worker = new Worker(
+    CONFIRMATION_QUEUE,
+    async (job: Job) => {
+      if (job.name === SWEEP_JOB) {
+        const ids = await sweepPendingConfirmations(db, enqueue, options.sweepGraceMs ?? SWEEP_GRACE_MS);
+        if (ids.length > 0) logger.info({ count: ids.length }, 'sweep enqueued pending confirmations');
+        return { enqueued: ids.length };
+      }
+      return processConfirmation(deps, job.data as SendConfirmationPayload);
+    },
+    { connection, prefix: config.queuePrefix, concurrency: config.concurrency },
+  );
+  worker.on('failed', (job, err) => {
+    logger.warn({ jobId: job?.id, attemptsMade: job?.attemptsMade, err: err.message }, 'job failed');
+  });
+  worker.on('error', (err) => logger.error({ err }, 'worker error'));
+
+  // One schedule for the whole fleet: however many workers run, each tick runs once.
+  await queue.upsertJobScheduler(
+    SWEEP_JOB,
+    { every: options.sweepEveryMs ?? SWEEP_EVERY_MS },
+    { name: SWEEP_JOB, opts: { removeOnComplete: true, removeOnFail: true, attempts: 1 } },
+  );
+  await worker.waitUntilReady();
+  logger.info({ queue: CONFIRMATION_QUEUE, concurrency: config.concurrency }, 'worker ready');
+
+  let closing: Promise<void> | undefined;
+  return {
+    close: () =>
+      (closing ??= (async () => {
+        // Lets the jobs in hand finish; jobs not started stay queued for the next worker.
+        await worker.close();
+        await queue.close();
+        await connection.quit().catch(() => connection.disconnect());
+        mailer.close();
+        await db.destroy();
+      })()),
+  };
+}

@@ -1,0 +1,71 @@
+/** Sends one confirmation. A plain function of its dependencies, so tests call it directly. */
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import type { SendConfirmationPayload } from '../domain/jobs.js';
+import { renderConfirmation } from './confirmation-email.js';
+import { lockConfirmation, markSent, recordFailure } from './confirmation-repository.js';
+
+export interface OutgoingMail {
+  from: string;
+  to: { name: string; address: string };
+  subject: string;
+  text: string;
+  html: string;
+  icalEvent: { method: 'REQUEST'; filename: string; content: string };
+}
+
+export type SendMail = (mail: OutgoingMail) => Promise<{ messageId?: string }>;
+
+export interface ConfirmationDeps {
+  db: Knex;
+  sendMail: SendMail;
+  mailFrom: string;
+  timeZone: string;
+  publicUrl: string;
+  logger: Logger;
+  now?: () => Date;
+}
+
+export type ConfirmationOutcome = 'sent' | 'already-sent' | 'missing';
+
+export async function processConfirmation(deps: ConfirmationDeps, payload: SendConfirmationPayload): Promise<ConfirmationOutcome> {
+  const id = payload.demoRequestId;
+  const log = deps.logger.child({ demoRequestId: id });
+  let failure: unknown;
+  const outcome = await deps.db.transaction(async (trx): Promise<ConfirmationOutcome | undefined> => {
+    const request = await lockConfirmation(trx, id);
+    if (!request) return 'missing';
+    if (request.sentAt) return 'already-sent';
+    const email = renderConfirmation(request, {
+      timeZone: deps.timeZone,
+      mailFrom: deps.mailFrom,
+      publicUrl: deps.publicUrl,
+      now: deps.now?.() ?? new Date(),
+    });
+    try {
+      const info = await deps.sendMail({
+        from: deps.mailFrom,
+        to: { name: email.toName, address: request.email },
+        subject: email.subject,
+        text: email.text,
+        html: email.html,
+        icalEvent: { method: 'REQUEST', filename: 'invite.ics', content: email.ics },
+      });
+      await markSent(trx, id);
+      log.info({ messageId: info.messageId }, 'confirmation sent');
+      return 'sent';
+    } catch (err) {
+      // Kept on the row (the transaction commits) and thrown after, so the queue retries with backoff.
+      await recordFailure(trx, id, err instanceof Error ? err.message : String(err));
+      failure = err;
+      return undefined;
+    }
+  });
+  if (outcome === undefined) {
+    log.warn({ err: failure }, 'confirmation not sent; will retry');
+    throw failure;
+  }
+  if (outcome === 'missing') log.warn('demo request not found; nothing to send');
+  if (outcome === 'already-sent') log.info('confirmation already sent; nothing to do');
+  return outcome;
+}
