@@ -1,0 +1,45 @@
+import { brand } from '../../domain/brand.js';
+import type { PageMeta } from './routes.js';
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+export interface DocumentParts {
+  meta: PageMeta;
+  /** Server-rendered markup of the root component. */
+  body: string;
+  /** The style tags ServerStyleSheet collected: the page's critical CSS, inline. */
+  styles: string;
+  scripts: readonly string[];
+  favicon: string;
+}
+
+export function htmlDocument({ meta, body, styles, scripts, favicon }: DocumentParts): string {
+  const title = escapeHtml(meta.title);
+  const description = escapeHtml(meta.description);
+  return [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${title}</title>`,
+    `<meta name="description" content="${description}">`,
+    '<meta name="theme-color" content="#0b1530">',
+    `<link rel="icon" href="${favicon}" type="image/svg+xml">`,
+    '<meta property="og:type" content="website">',
+    `<meta property="og:site_name" content="${escapeHtml(brand.product)}">`,
+    `<meta property="og:title" content="${title}">`,
+    `<meta property="og:description" content="${description}">`,
+    '<meta name="twitter:card" content="summary">',
+    ...scripts.map((src) => `<script defer src="${src}"></script>`),
+    styles,
+    '</head>',
+    '<body>',
+    `<div id="root">${body}</div>`,
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,29 @@
+import { styled, ThemeProvider } from 'styled-components';
+import { NotFoundPage } from '../features/not-found/not-found-page.js';
+import { DemoHost } from './demo-host.js';
+import { GlobalStyle } from './global-style.js';
+import { LandingPage } from './landing-page.js';
+import { routeFor } from './routes.js';
+import { theme } from './theme.js';
+
+const Page = styled.div``;
+
+/** The root component, rendered the same way at build time and in the browser so hydration matches. */
+export function Root({ pathname }: { pathname: string }) {
+  return (
+    <ThemeProvider theme={theme}>
+      <GlobalStyle />
+      {routeFor(pathname) === 'landing' ? (
+        <DemoHost>
+          {(inert) => (
+            <Page inert={inert}>
+              <LandingPage />
+            </Page>
+          )}
+        </DemoHost>
+      ) : (
+        <NotFoundPage />
+      )}
+    </ThemeProvider>
+  );
+}

@@ -1,0 +1,58 @@
+import { BellIcon, BotIcon, FingerprintIcon, ShieldIcon, SplitIcon, UsersIcon } from '../../components/icons.js';
+import { Card, CardGrid, CardText, CardTitle, IconBadge, Section } from '../../components/layout.js';
+
+const USE_CASES = [
+  {
+    icon: BotIcon,
+    title: 'Automate customer service',
+    text: 'AI agents resolve orders, bookings and account changes on WhatsApp, RCS and voice, around the clock.',
+  },
+  {
+    icon: FingerprintIcon,
+    title: 'Verify without passcodes',
+    text: 'Confirm that the phone number belongs to the device in the session, silently, before the customer types anything.',
+  },
+  {
+    icon: ShieldIcon,
+    title: 'Stop fraud before it lands',
+    text: 'Check for recent SIM swaps and risky devices at login and payment, and block SMS pumping at the source.',
+  },
+  {
+    icon: BellIcon,
+    title: 'Send alerts that arrive',
+    text: 'Deliver one-time codes, delivery updates and outage notices with fallback from RCS to SMS to voice.',
+  },
+  {
+    icon: SplitIcon,
+    title: 'Run two-way campaigns',
+    text: 'Turn promotions into conversations with rich cards, quick replies and payments inside the chat.',
+  },
+  {
+    icon: UsersIcon,
+    title: 'Route to the right human',
+    text: 'When a case needs a person, hand it over with the full history, verified identity and suggested reply.',
+  },
+];
+
+export function Capabilities() {
+  return (
+    <Section
+      id="capabilities"
+      eyebrow="What you can do"
+      title="Build the journeys your customers expect"
+      lead="Start with one use case and add the next on the same platform, with the same data and the same API."
+    >
+      <CardGrid>
+        {USE_CASES.map(({ icon: Icon, title, text }) => (
+          <Card key={title}>
+            <IconBadge>
+              <Icon />
+            </IconBadge>
+            <CardTitle>{title}</CardTitle>
+            <CardText>{text}</CardText>
+          </Card>
+        ))}
+      </CardGrid>
+    </Section>
+  );
+}

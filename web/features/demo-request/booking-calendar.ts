@@ -1,0 +1,99 @@
+import {
+  availableSlots,
+  calendarDayOf,
+  isBookableDay,
+  oneMonthAfter,
+  type CalendarDay,
+} from '../../../domain/booking.js';
+
+/**
+ * react-calendar hands out Dates at local midnight of the day a tile shows. The tile's label is what the
+ * visitor picks, so its year, month and day are read as a day in the booking zone, the same rule the API uses.
+ */
+export function tileDay(date: Date): CalendarDay {
+  return { year: date.getFullYear(), month: date.getMonth() + 1, day: date.getDate() };
+}
+
+/** The local-midnight Date that react-calendar uses for a booking-zone day. */
+export function tileDate(day: CalendarDay): Date {
+  return new Date(day.year, day.month - 1, day.day);
+}
+
+export function sameDay(a: CalendarDay, b: CalendarDay): boolean {
+  return a.year === b.year && a.month === b.month && a.day === b.day;
+}
+
+export function dayKey(day: CalendarDay): string {
+  return `${day.year}-${String(day.month).padStart(2, '0')}-${String(day.day).padStart(2, '0')}`;
+}
+
+/** Whether the calendar offers the tile: the domain rule, nothing added. */
+export function isTileDisabled(date: Date, now: Date, zone: string): boolean {
+  return !isBookableDay(tileDay(date), now, zone);
+}
+
+/** The first and last days the calendar can show, as react-calendar's minDate / maxDate. */
+export function calendarBounds(now: Date, zone: string): { minDate: Date; maxDate: Date } {
+  return {
+    minDate: tileDate(calendarDayOf(now, zone)),
+    maxDate: tileDate(calendarDayOf(oneMonthAfter(now), zone)),
+  };
+}
+
+/** The first bookable day from today on, so the calendar opens on a month with something to pick. */
+export function firstBookableDay(now: Date, zone: string): CalendarDay | null {
+  const last = calendarDayOf(oneMonthAfter(now), zone);
+  const cursor = tileDate(calendarDayOf(now, zone));
+  for (let i = 0; i < 40; i += 1) {
+    const day = tileDay(cursor);
+    if (isBookableDay(day, now, zone)) return day;
+    if (sameDay(day, last)) break;
+    cursor.setDate(cursor.getDate() + 1);
+  }
+  return null;
+}
+
+export interface SlotOption {
+  iso: string;
+  /** "14:00" on the booking zone's clock. */
+  label: string;
+  /** The same instant on the visitor's clock, or null when it reads the same. */
+  localLabel: string | null;
+}
+
+function clockLabel(instant: Date, zone: string): string {
+  return new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(
+    instant,
+  );
+}
+
+/** The hourly slots of a day still bookable at `now`, each with the visitor's own clock time when it differs. */
+export function slotOptions(day: CalendarDay, now: Date, zone: string, visitorZone: string): SlotOption[] {
+  return availableSlots(day, now, zone).map((slot) => {
+    const instant = new Date(slot.iso);
+    const local = clockLabel(instant, visitorZone);
+    const localDay = calendarDayOf(instant, visitorZone);
+    let localLabel: string | null = null;
+    if (local !== slot.label) {
+      // A different day on the visitor's clock is worth saying, or "01:00" reads like the small hours of the same day.
+      localLabel = sameDay(localDay, day)
+        ? local
+        : `${local} ${new Intl.DateTimeFormat('en-GB', { timeZone: visitorZone, weekday: 'short' }).format(instant)}`;
+    }
+    return { iso: slot.iso, label: slot.label, localLabel };
+  });
+}
+
+export function formatDayLong(day: CalendarDay): string {
+  return new Intl.DateTimeFormat('en-GB', {
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  }).format(new Date(Date.UTC(day.year, day.month - 1, day.day)));
+}
+
+export function visitorTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone;
+}

@@ -1,0 +1,217 @@
+import { useId, useMemo, type KeyboardEvent } from 'react';
+import Calendar from 'react-calendar';
+import { styled } from 'styled-components';
+import type { CalendarDay } from '../../../domain/booking.js';
+import { ChevronLeftIcon, ChevronRightIcon } from '../../components/icons.js';
+import { VisuallyHidden } from '../../components/visually-hidden.js';
+import {
+  calendarBounds,
+  firstBookableDay,
+  formatDayLong,
+  isTileDisabled,
+  sameDay,
+  slotOptions,
+  tileDate,
+  tileDay,
+} from './booking-calendar.js';
+import { CalendarFrame } from './calendar-styles.js';
+import { FieldError, Hint } from './form-parts.js';
+
+interface DateTimePickerProps {
+  now: Date;
+  zone: string;
+  visitorZone: string;
+  day: CalendarDay | null;
+  slotIso: string | null;
+  error?: string;
+  onDayChange: (day: CalendarDay) => void;
+  onSlotChange: (iso: string) => void;
+}
+
+const Fieldset = styled.fieldset`
+  border: 0;
+  margin: 0;
+  padding: 0;
+  min-width: 0;
+`;
+
+const Legend = styled.legend`
+  padding: 0;
+  font-weight: 600;
+  font-size: ${({ theme }) => theme.text.sm};
+`;
+
+const Columns = styled.div`
+  display: grid;
+  gap: ${({ theme }) => theme.space[4]};
+  margin-top: ${({ theme }) => theme.space[2]};
+  ${({ theme }) => theme.media.sm} {
+    grid-template-columns: minmax(0, 1.15fr) minmax(0, 1fr);
+    align-items: start;
+  }
+`;
+
+const SlotGroup = styled.fieldset`
+  border: 1px solid ${({ theme }) => theme.colors.border};
+  border-radius: ${({ theme }) => theme.radius.md};
+  margin: 0;
+  padding: ${({ theme }) => theme.space[3]};
+  min-width: 0;
+  legend {
+    padding: 0 ${({ theme }) => theme.space[1]};
+    font-size: ${({ theme }) => theme.text.sm};
+    font-weight: 600;
+  }
+`;
+
+const SlotGrid = styled.div`
+  display: grid;
+  grid-template-columns: repeat(auto-fill, minmax(92px, 1fr));
+  gap: ${({ theme }) => theme.space[2]};
+  max-height: 276px;
+  overflow-y: auto;
+  padding: 2px;
+`;
+
+const SlotLabel = styled.label`
+  position: relative;
+  display: flex;
+  flex-direction: column;
+  align-items: center;
+  justify-content: center;
+  min-height: 44px;
+  padding: ${({ theme }) => `${theme.space[1]} ${theme.space[2]}`};
+  border: 1px solid ${({ theme }) => theme.colors.borderStrong};
+  border-radius: ${({ theme }) => theme.radius.sm};
+  cursor: pointer;
+  font-weight: 600;
+  line-height: 1.2;
+  input {
+    position: absolute;
+    opacity: 0;
+    inset: 0;
+    margin: 0;
+    cursor: pointer;
+  }
+  small {
+    font-weight: 400;
+    font-size: ${({ theme }) => theme.text.xs};
+    color: ${({ theme }) => theme.colors.muted};
+  }
+  &:has(input:checked) {
+    background: ${({ theme }) => theme.colors.primary};
+    border-color: ${({ theme }) => theme.colors.primary};
+    color: #fff;
+    small {
+      color: #e0e7ff;
+    }
+  }
+  &:has(input:focus-visible) {
+    outline: 3px solid ${({ theme }) => theme.colors.focus};
+    outline-offset: 2px;
+  }
+`;
+
+const Summary = styled.p`
+  margin-top: ${({ theme }) => theme.space[2]};
+  font-size: ${({ theme }) => theme.text.sm};
+  color: ${({ theme }) => theme.colors.inkSoft};
+`;
+
+const DAY_TILE = '.react-calendar__month-view__days__day';
+const ARROW_STEPS: Record<string, number> = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -7, ArrowDown: 7 };
+
+/**
+ * react-calendar puts every day in the Tab order but has no arrow keys; this moves focus between the
+ * enabled days of the shown month the way a grid of dates usually behaves.
+ */
+function moveBetweenDays(event: KeyboardEvent<HTMLDivElement>): void {
+  const step = ARROW_STEPS[event.key];
+  const target = event.target as HTMLElement;
+  if (step === undefined || !target.matches(DAY_TILE)) return;
+  const tiles = Array.from(event.currentTarget.querySelectorAll<HTMLButtonElement>(DAY_TILE));
+  let index = tiles.indexOf(target as HTMLButtonElement);
+  for (index += step; index >= 0 && index < tiles.length; index += step) {
+    const tile = tiles[index];
+    if (tile && !tile.disabled) {
+      event.preventDefault();
+      tile.focus();
+      return;
+    }
+  }
+}
+
+export function DateTimePicker({ now, zone, visitorZone, day, slotIso, error, onDayChange, onSlotChange }: DateTimePickerProps) {
+  const id = useId();
+  const hintId = `${id}-hint`;
+  const errorId = `${id}-error`;
+  const { minDate, maxDate } = useMemo(() => calendarBounds(now, zone), [now, zone]);
+  const opening = useMemo(() => firstBookableDay(now, zone), [now, zone]);
+  const slots = useMemo(() => (day ? slotOptions(day, now, zone, visitorZone) : []), [day, now, zone, visitorZone]);
+  const chosen = slots.find((slot) => slot.iso === slotIso) ?? null;
+  const dayText = day ? formatDayLong(day) : '';
+
+  let summary = 'No date chosen yet.';
+  if (day && chosen) {
+    summary = `Selected ${dayText} at ${chosen.label} Europe Time${chosen.localLabel ? ` (${chosen.localLabel} your time)` : ''}.`;
+  } else if (day) {
+    summary = `Selected ${dayText}. ${slots.length} ${slots.length === 1 ? 'time' : 'times'} available; choose one.`;
+  }
+
+  return (
+    <Fieldset aria-describedby={error ? `${hintId} ${errorId}` : hintId} aria-invalid={error ? true : undefined}>
+      <Legend>Select Date &amp; Time (Europe Time)</Legend>
+      <Hint id={hintId}>Monday to Friday within the next month, hourly from 07:00 to 23:00 Berlin time.</Hint>
+      <Columns>
+        <CalendarFrame onKeyDown={moveBetweenDays}>
+          <Calendar
+            locale="en-GB"
+            calendarType="iso8601"
+            minDetail="month"
+            minDate={minDate}
+            maxDate={maxDate}
+            defaultActiveStartDate={opening ? tileDate({ ...opening, day: 1 }) : undefined}
+            value={day ? tileDate(day) : null}
+            onClickDay={(date) => onDayChange(tileDay(date))}
+            tileDisabled={({ date, view }) => view === 'month' && isTileDisabled(date, now, zone)}
+            tileContent={({ date, view }) =>
+              view === 'month' && day && sameDay(tileDay(date), day) ? <VisuallyHidden>, selected</VisuallyHidden> : null
+            }
+            showNeighboringMonth={false}
+            prev2Label={null}
+            next2Label={null}
+            prevLabel={<ChevronLeftIcon size={20} />}
+            nextLabel={<ChevronRightIcon size={20} />}
+            prevAriaLabel="Previous month"
+            nextAriaLabel="Next month"
+            navigationAriaLabel="Shown month"
+          />
+        </CalendarFrame>
+        <SlotGroup>
+          <legend>{day ? `Times on ${dayText}` : 'Times'}</legend>
+          {day ? (
+            <SlotGrid>
+              {slots.map((slot) => (
+                <SlotLabel key={slot.iso}>
+                  <input
+                    type="radio"
+                    name="timeSlot"
+                    value={slot.iso}
+                    checked={slot.iso === slotIso}
+                    onChange={() => onSlotChange(slot.iso)}
+                  />
+                  <span>{slot.label}</span>
+                  {slot.localLabel ? <small>{slot.localLabel} your time</small> : null}
+                </SlotLabel>
+              ))}
+            </SlotGrid>
+          ) : (
+            <Hint>Choose a day to see the available times.</Hint>
+          )}
+        </SlotGroup>
+      </Columns>
+      <Summary role="status">{summary}</Summary>
+      <FieldError id={errorId} message={error} />
+    </Fieldset>
+  );
+}

@@ -1,0 +1,170 @@
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { styled } from 'styled-components';
+import { CrossIcon } from '../../components/icons.js';
+import { DemoRequestForm } from './demo-request-form.js';
+
+const Backdrop = styled.div`
+  position: fixed;
+  inset: 0;
+  z-index: 50;
+  display: grid;
+  place-items: center;
+  padding: ${({ theme }) => theme.space[3]};
+  background: rgba(11, 21, 48, 0.6);
+  &[hidden] {
+    display: none;
+  }
+`;
+
+const Panel = styled.div`
+  position: relative;
+  width: min(760px, 100%);
+  max-height: calc(100dvh - 1.5rem);
+  overflow-y: auto;
+  overscroll-behavior: contain;
+  background: ${({ theme }) => theme.colors.surface};
+  border-radius: ${({ theme }) => theme.radius.lg};
+  box-shadow: ${({ theme }) => theme.shadow.raised};
+  padding: ${({ theme }) => theme.space[5]};
+  ${({ theme }) => theme.media.sm} {
+    padding: ${({ theme }) => theme.space[8]};
+  }
+`;
+
+const Header = styled.div`
+  display: flex;
+  align-items: flex-start;
+  justify-content: space-between;
+  gap: ${({ theme }) => theme.space[4]};
+  margin-bottom: ${({ theme }) => theme.space[6]};
+`;
+
+const Title = styled.h2`
+  font-size: ${({ theme }) => theme.text['2xl']};
+  font-weight: 800;
+`;
+
+const Intro = styled.p`
+  margin-top: ${({ theme }) => theme.space[1]};
+  color: ${({ theme }) => theme.colors.inkSoft};
+`;
+
+const CloseButton = styled.button`
+  flex: none;
+  display: inline-grid;
+  place-items: center;
+  width: 44px;
+  height: 44px;
+  border: 0;
+  border-radius: ${({ theme }) => theme.radius.pill};
+  background: ${({ theme }) => theme.colors.surfaceAlt};
+  cursor: pointer;
+  &:hover {
+    background: ${({ theme }) => theme.colors.border};
+  }
+`;
+
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]):not([type="radio"]), input[type="radio"]:checked, textarea:not([disabled]), select:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+function tabbables(root: HTMLElement): HTMLElement[] {
+  return Array.from(root.querySelectorAll<HTMLElement>(FOCUSABLE)).filter((element) => element.getClientRects().length > 0);
+}
+
+/** Stops the page behind from scrolling, keeping its width so nothing jumps when the scroll bar goes. */
+function lockScroll(): () => void {
+  const { body, documentElement } = document;
+  const scrollBar = window.innerWidth - documentElement.clientWidth;
+  const previous = { overflow: body.style.overflow, paddingRight: body.style.paddingRight };
+  body.style.overflow = 'hidden';
+  if (scrollBar > 0) body.style.paddingRight = `${scrollBar}px`;
+  return () => {
+    body.style.overflow = previous.overflow;
+    body.style.paddingRight = previous.paddingRight;
+  };
+}
+
+interface DemoRequestDialogProps {
+  isOpen: boolean;
+  onClose: () => void;
+}
+
+/**
+ * The Request Demo dialog. It stays mounted while closed, so a half-filled form survives closing it;
+ * the page behind is made inert by the host while it is open.
+ */
+export function DemoRequestDialog({ isOpen, onClose }: DemoRequestDialogProps) {
+  const id = useId();
+  const titleId = `${id}-title`;
+  const introId = `${id}-intro`;
+  const panel = useRef<HTMLDivElement>(null);
+  const [now, setNow] = useState(() => new Date());
+
+  useEffect(() => {
+    if (!isOpen) return;
+    setNow(new Date());
+    const unlock = lockScroll();
+    const first = panel.current?.querySelector<HTMLElement>('input, textarea');
+    first?.focus();
+    // Focus that lands outside (a click on the backdrop, say) is brought back, except into the notifications.
+    const keepFocusInside = (event: FocusEvent) => {
+      const target = event.target as Node | null;
+      const root = panel.current;
+      if (!root || !target || root.contains(target)) return;
+      if (target instanceof Element && target.closest('.Toastify')) return;
+      tabbables(root)[0]?.focus();
+    };
+    document.addEventListener('focusin', keepFocusInside);
+    return () => {
+      document.removeEventListener('focusin', keepFocusInside);
+      unlock();
+    };
+  }, [isOpen]);
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key === 'Escape') {
+      event.stopPropagation();
+      onClose();
+      return;
+    }
+    if (event.key !== 'Tab' || !panel.current) return;
+    const items = tabbables(panel.current);
+    const first = items[0];
+    const last = items[items.length - 1];
+    if (!first || !last) return;
+    const active = document.activeElement;
+    if (event.shiftKey && (active === first || !panel.current.contains(active))) {
+      event.preventDefault();
+      last.focus();
+    } else if (!event.shiftKey && active === last) {
+      event.preventDefault();
+      first.focus();
+    }
+  };
+
+  return (
+    <Backdrop hidden={!isOpen}>
+      <Panel
+        ref={panel}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        aria-describedby={introId}
+        onKeyDown={onKeyDown}
+      >
+        <Header>
+          <div>
+            <Title id={titleId}>Request Demo</Title>
+            <Intro id={introId}>
+              Pick a time that suits you. A solutions engineer will walk you through Converge on your own use case.
+            </Intro>
+          </div>
+          <CloseButton type="button" aria-label="Close" onClick={onClose}>
+            <CrossIcon size={20} />
+          </CloseButton>
+        </Header>
+        <DemoRequestForm now={now} onSubmitted={onClose} />
+      </Panel>
+    </Backdrop>
+  );
+}

@@ -1,0 +1,237 @@
+import { useCallback, useId, useRef, useState, type FormEvent } from 'react';
+import { styled } from 'styled-components';
+import { DEFAULT_BOOKING_TIME_ZONE, TIME_SLOT_WINDOW_MESSAGE, availableSlots, type CalendarDay } from '../../../domain/booking.js';
+import {
+  COMPANY_MAX_LENGTH,
+  MESSAGE_MAX_LENGTH,
+  NAME_MAX_LENGTH,
+  PHONE_MAX_LENGTH,
+  requiredMessage,
+  type DemoRequestField,
+  type DemoRequestInput,
+} from '../../../domain/demo-request.js';
+import { useSubmitDemoRequestMutation, useValidateEmailMutation } from '../../app/api.js';
+import { notifyError, notifySuccess } from '../../app/notify.js';
+import { Button } from '../../components/button.js';
+import { visitorTimeZone } from './booking-calendar.js';
+import { DateTimePicker } from './date-time-picker.js';
+import { checkEmail, type EmailCheck } from './email-check.js';
+import { EmailField } from './email-field.js';
+import { Field, FieldError, Input, Label, TextArea } from './form-parts.js';
+import { serverFieldErrors, submitErrorMessage } from './submit-error.js';
+
+export const SUCCESS_TITLE = 'Demo Request Submitted';
+export const SUCCESS_TEXT = "Thank you! We'll contact you soon to schedule your demo.";
+
+type TextField = 'name' | 'email' | 'company' | 'phone' | 'message';
+type Values = Record<TextField, string>;
+type Errors = Partial<Record<DemoRequestField, string>>;
+
+const EMPTY: Values = { name: '', email: '', company: '', phone: '', message: '' };
+const FIELD_ORDER: readonly DemoRequestField[] = ['name', 'email', 'company', 'timeSlot', 'phone', 'message'];
+
+const Form = styled.form`
+  display: grid;
+  gap: ${({ theme }) => theme.space[5]};
+`;
+
+const Optional = styled.span`
+  font-weight: 400;
+  color: ${({ theme }) => theme.colors.muted};
+`;
+
+const Submit = styled(Button)`
+  width: 100%;
+`;
+
+interface DemoRequestFormProps {
+  now: Date;
+  onSubmitted: () => void;
+}
+
+export function DemoRequestForm({ now, onSubmitted }: DemoRequestFormProps) {
+  const id = useId();
+  const ids = Object.fromEntries(FIELD_ORDER.map((field) => [field, `${id}-${field}`])) as Record<DemoRequestField, string>;
+  const formRef = useRef<HTMLFormElement>(null);
+  const [values, setValues] = useState<Values>(EMPTY);
+  const [day, setDay] = useState<CalendarDay | null>(null);
+  const [slotIso, setSlotIso] = useState<string | null>(null);
+  const [errors, setErrors] = useState<Errors>({});
+  const [emailCheck, setEmailCheck] = useState<EmailCheck>({ state: 'idle' });
+  const checkedEmail = useRef<string | null>(null);
+  const [submitDemoRequest, { isLoading: isSubmitting }] = useSubmitDemoRequestMutation();
+  const [validateEmail] = useValidateEmailMutation();
+  const zone = DEFAULT_BOOKING_TIME_ZONE;
+
+  const setValue = (field: TextField, value: string) => {
+    setValues((current) => ({ ...current, [field]: value }));
+    setErrors((current) => (current[field] ? { ...current, [field]: undefined } : current));
+  };
+
+  const runEmailCheck = useCallback(
+    async (email: string) => {
+      checkedEmail.current = email;
+      setEmailCheck({ state: 'checking' });
+      const result = await checkEmail(email, (value) => validateEmail({ email: value }).unwrap());
+      // A later edit or check wins over an answer that arrives late.
+      if (checkedEmail.current === email) setEmailCheck(result);
+    },
+    [validateEmail],
+  );
+
+  const focusField = (field: DemoRequestField) => {
+    const form = formRef.current;
+    if (!form) return;
+    const target =
+      field === 'timeSlot'
+        ? (form.querySelector<HTMLElement>('input[name="timeSlot"]') ??
+          form.querySelector<HTMLElement>('.react-calendar__tile:enabled'))
+        : form.querySelector<HTMLElement>(`#${CSS.escape(ids[field])}`);
+    target?.focus();
+  };
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (isSubmitting) return;
+    const problems: Errors = {};
+    for (const field of ['name', 'email', 'company'] as const) {
+      if (values[field].trim() === '') problems[field] = requiredMessage(field);
+    }
+    if (!slotIso) problems.timeSlot = requiredMessage('timeSlot');
+    else if (!day || !availableSlots(day, new Date(), zone).some((slot) => slot.iso === slotIso)) {
+      // The dialog may have stayed open past the chosen hour.
+      problems.timeSlot = TIME_SLOT_WINDOW_MESSAGE;
+    }
+    const firstProblem = FIELD_ORDER.find((field) => problems[field]);
+    if (firstProblem) {
+      setErrors(problems);
+      focusField(firstProblem);
+      return;
+    }
+    const body: DemoRequestInput = {
+      name: values.name.trim(),
+      email: values.email.trim(),
+      company: values.company.trim(),
+      timeSlot: slotIso as string,
+    };
+    if (values.phone.trim()) body.phone = values.phone.trim();
+    if (values.message.trim()) body.message = values.message.trim();
+    try {
+      await submitDemoRequest(body).unwrap();
+    } catch (error) {
+      const fieldErrors = serverFieldErrors(error);
+      setErrors(fieldErrors);
+      notifyError('Error', submitErrorMessage(error));
+      const firstServerProblem = FIELD_ORDER.find((field) => fieldErrors[field]);
+      if (firstServerProblem) focusField(firstServerProblem);
+      return;
+    }
+    notifySuccess(SUCCESS_TITLE, SUCCESS_TEXT);
+    setValues(EMPTY);
+    setDay(null);
+    setSlotIso(null);
+    setErrors({});
+    setEmailCheck({ state: 'idle' });
+    checkedEmail.current = null;
+    onSubmitted();
+  };
+
+  const textInput = (field: 'name' | 'company', label: string, autoComplete: string, maxLength: number) => (
+    <Field>
+      <Label htmlFor={ids[field]}>{label}</Label>
+      <Input
+        id={ids[field]}
+        name={field}
+        autoComplete={autoComplete}
+        maxLength={maxLength}
+        value={values[field]}
+        $invalid={Boolean(errors[field])}
+        aria-invalid={errors[field] ? true : undefined}
+        aria-describedby={`${ids[field]}-error`}
+        onChange={(event) => setValue(field, event.target.value)}
+      />
+      <FieldError id={`${ids[field]}-error`} message={errors[field]} />
+    </Field>
+  );
+
+  return (
+    <Form ref={formRef} noValidate onSubmit={(event) => void onSubmit(event)} aria-busy={isSubmitting}>
+      {textInput('name', 'Name', 'name', NAME_MAX_LENGTH)}
+      <EmailField
+        id={ids.email}
+        value={values.email}
+        check={emailCheck}
+        error={errors.email}
+        onChange={(value) => {
+          setValue('email', value);
+          checkedEmail.current = null;
+          setEmailCheck({ state: 'idle' });
+        }}
+        onBlur={() => {
+          if (checkedEmail.current !== values.email) void runEmailCheck(values.email);
+        }}
+        onUseSuggestion={(suggestion) => {
+          setValue('email', suggestion);
+          void runEmailCheck(suggestion);
+        }}
+      />
+      {textInput('company', 'Company', 'organization', COMPANY_MAX_LENGTH)}
+      <DateTimePicker
+        now={now}
+        zone={zone}
+        visitorZone={visitorTimeZone()}
+        day={day}
+        slotIso={slotIso}
+        error={errors.timeSlot}
+        onDayChange={(next) => {
+          setDay(next);
+          setSlotIso(null);
+        }}
+        onSlotChange={(iso) => {
+          setSlotIso(iso);
+          setErrors((current) => ({ ...current, timeSlot: undefined }));
+        }}
+      />
+      <Field>
+        <Label htmlFor={ids.phone}>
+          Phone <Optional>(Optional)</Optional>
+        </Label>
+        <Input
+          id={ids.phone}
+          name="phone"
+          type="tel"
+          autoComplete="tel"
+          placeholder="+1 (555) 123-4567"
+          maxLength={PHONE_MAX_LENGTH}
+          value={values.phone}
+          $invalid={Boolean(errors.phone)}
+          aria-invalid={errors.phone ? true : undefined}
+          aria-describedby={`${ids.phone}-error`}
+          onChange={(event) => setValue('phone', event.target.value)}
+        />
+        <FieldError id={`${ids.phone}-error`} message={errors.phone} />
+      </Field>
+      <Field>
+        <Label htmlFor={ids.message}>
+          Message <Optional>(Optional)</Optional>
+        </Label>
+        <TextArea
+          id={ids.message}
+          name="message"
+          rows={3}
+          maxLength={MESSAGE_MAX_LENGTH}
+          placeholder="What would you like to see in the demo?"
+          value={values.message}
+          $invalid={Boolean(errors.message)}
+          aria-invalid={errors.message ? true : undefined}
+          aria-describedby={`${ids.message}-error`}
+          onChange={(event) => setValue('message', event.target.value)}
+        />
+        <FieldError id={`${ids.message}-error`} message={errors.message} />
+      </Field>
+      <Submit type="submit" $size="lg" disabled={isSubmitting}>
+        {isSubmitting ? 'Submitting...' : 'Request Demo'}
+      </Submit>
+    </Form>
+  );
+}

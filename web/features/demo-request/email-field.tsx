@@ -1,0 +1,104 @@
+import { styled } from 'styled-components';
+import { CheckCircleIcon, CrossCircleIcon, Spinner } from '../../components/icons.js';
+import { VisuallyHidden } from '../../components/visually-hidden.js';
+import type { EmailCheck } from './email-check.js';
+import { Field, FieldError, Input, Label } from './form-parts.js';
+
+const Control = styled.div`
+  position: relative;
+  input {
+    padding-right: 2.75rem;
+  }
+`;
+
+const Status = styled.span<{ $state: EmailCheck['state'] }>`
+  position: absolute;
+  right: 0.75rem;
+  top: 50%;
+  transform: translateY(-50%);
+  display: inline-flex;
+  color: ${({ theme, $state }) =>
+    $state === 'valid' ? theme.colors.success : $state === 'invalid' ? theme.colors.danger : theme.colors.muted};
+`;
+
+const Suggestion = styled.p`
+  font-size: ${({ theme }) => theme.text.sm};
+  color: ${({ theme }) => theme.colors.inkSoft};
+  button {
+    border: 0;
+    padding: 0;
+    background: none;
+    color: ${({ theme }) => theme.colors.primary};
+    font-weight: 700;
+    text-decoration: underline;
+    cursor: pointer;
+  }
+`;
+
+const STATUS_TEXT: Record<EmailCheck['state'], string> = {
+  idle: '',
+  checking: 'Checking email address…',
+  valid: 'Email address looks good',
+  invalid: 'Email address not accepted',
+};
+
+interface EmailFieldProps {
+  id: string;
+  value: string;
+  check: EmailCheck;
+  /** A message from the form or the server; it wins over the check's reason. */
+  error?: string | undefined;
+  onChange: (value: string) => void;
+  onBlur: () => void;
+  onUseSuggestion: (suggestion: string) => void;
+}
+
+export function EmailField({ id, value, check, error, onChange, onBlur, onUseSuggestion }: EmailFieldProps) {
+  const errorId = `${id}-error`;
+  const statusId = `${id}-status`;
+  const suggestionId = `${id}-suggestion`;
+  const message = error ?? (check.state === 'invalid' ? check.reason : undefined);
+  const suggestion = check.state === 'valid' || check.state === 'invalid' ? check.suggestion : undefined;
+  return (
+    <Field>
+      <Label htmlFor={id}>Email</Label>
+      <Control>
+        <Input
+          id={id}
+          name="email"
+          type="email"
+          autoComplete="email"
+          inputMode="email"
+          spellCheck={false}
+          placeholder="you@company.com"
+          value={value}
+          $invalid={Boolean(message)}
+          aria-invalid={message ? true : undefined}
+          aria-describedby={[statusId, errorId, suggestion ? suggestionId : ''].filter(Boolean).join(' ')}
+          onChange={(event) => onChange(event.target.value)}
+          onBlur={onBlur}
+        />
+        {check.state !== 'idle' ? (
+          <Status $state={check.state} role="img" aria-label={STATUS_TEXT[check.state]}>
+            {check.state === 'checking' ? <Spinner /> : null}
+            {check.state === 'valid' ? <CheckCircleIcon size={22} /> : null}
+            {check.state === 'invalid' ? <CrossCircleIcon size={22} /> : null}
+          </Status>
+        ) : null}
+      </Control>
+      <VisuallyHidden id={statusId} role="status">
+        {STATUS_TEXT[check.state]}
+      </VisuallyHidden>
+      <FieldError id={errorId} message={message} />
+      {suggestion ? (
+        <Suggestion id={suggestionId}>
+          Did you mean:{' '}
+          <button type="button" onClick={() => onUseSuggestion(suggestion)}>
+            {suggestion}
+          </button>
+          ?
+        </Suggestion>
+      ) : null}
+    </Field>
+  );
+}

@@ -1,0 +1,48 @@
+import type { DemoRequestField } from '../../../domain/demo-request.js';
+
+export const SUBMIT_FALLBACK_MESSAGE = 'Failed to submit demo request. Please try again.';
+export const SUBMIT_INNER_FALLBACK_MESSAGE = 'Failed to submit demo request';
+
+interface ErrorBody {
+  error?: unknown;
+  details?: unknown;
+  fields?: unknown;
+}
+
+function bodyOf(error: unknown): ErrorBody | undefined {
+  if (typeof error !== 'object' || error === null || !('data' in error)) return undefined;
+  const data = (error as { data: unknown }).data;
+  return typeof data === 'object' && data !== null ? (data as ErrorBody) : undefined;
+}
+
+function hasHttpStatus(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && 'status' in error && typeof error.status === 'number';
+}
+
+const nonEmpty = (value: unknown): value is string => typeof value === 'string' && value.trim() !== '';
+
+/**
+ * The text of the Error toast: the server's details, else its error, else "Failed to submit demo request"
+ * when the server answered without either, else (nothing came back at all) the longer fallback.
+ */
+export function submitErrorMessage(error: unknown): string {
+  const body = bodyOf(error);
+  if (nonEmpty(body?.details)) return body.details;
+  if (nonEmpty(body?.error)) return body.error;
+  if (hasHttpStatus(error)) return SUBMIT_INNER_FALLBACK_MESSAGE;
+  return SUBMIT_FALLBACK_MESSAGE;
+}
+
+const FIELDS: readonly DemoRequestField[] = ['name', 'email', 'company', 'timeSlot', 'phone', 'message'];
+
+/** The per-field messages of a 4xx answer, keeping only fields the form has. */
+export function serverFieldErrors(error: unknown): Partial<Record<DemoRequestField, string>> {
+  const fields = bodyOf(error)?.fields;
+  if (typeof fields !== 'object' || fields === null) return {};
+  const result: Partial<Record<DemoRequestField, string>> = {};
+  for (const field of FIELDS) {
+    const message = (fields as Record<string, unknown>)[field];
+    if (nonEmpty(message)) result[field] = message;
+  }
+  return result;
+}

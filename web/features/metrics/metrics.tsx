@@ -1,0 +1,132 @@
+import { useEffect, useRef, useState } from 'react';
+import { styled } from 'styled-components';
+import { Section } from '../../components/layout.js';
+import { VisuallyHidden } from '../../components/visually-hidden.js';
+import { countUpTotalMs, countUpValue } from './count-up.js';
+
+interface Metric {
+  value: number;
+  suffix: string;
+  label: string;
+  detail: string;
+}
+
+const METRICS: readonly Metric[] = [
+  { value: 40, suffix: '%', label: 'Cost optimization', detail: 'from consolidating channel vendors and automating routine contacts' },
+  { value: 2, suffix: 'x', label: 'Faster automation', detail: 'from idea to live journey with reusable flows and one API' },
+  { value: 100, suffix: '%', label: 'Fraud-free authentication', detail: 'with network-based verification instead of interceptable codes' },
+  { value: 30, suffix: '%', label: 'Higher delivery', detail: 'through intelligent routing and automatic channel fallback' },
+  { value: 1, suffix: ' platform', label: 'One platform', detail: 'for every channel, AI agent and network API' },
+];
+
+const List = styled.ul`
+  display: grid;
+  gap: ${({ theme }) => theme.space[4]};
+  padding: 0;
+  list-style: none;
+  grid-template-columns: repeat(auto-fit, minmax(200px, 1fr));
+`;
+
+const Item = styled.li`
+  border: 1px solid rgba(165, 180, 252, 0.25);
+  border-radius: ${({ theme }) => theme.radius.lg};
+  background: ${({ theme }) => theme.colors.nightSoft};
+  padding: ${({ theme }) => theme.space[6]};
+`;
+
+const Value = styled.p`
+  font-size: clamp(2.25rem, 1.8rem + 1.5vw, 3rem);
+  font-weight: 800;
+  line-height: 1.1;
+  font-variant-numeric: tabular-nums;
+  color: #fff;
+  white-space: nowrap;
+`;
+
+const Label = styled.h3`
+  margin-top: ${({ theme }) => theme.space[2]};
+  font-size: ${({ theme }) => theme.text.lg};
+  color: #c7d2fe;
+`;
+
+const Detail = styled.p`
+  margin-top: ${({ theme }) => theme.space[2]};
+  font-size: ${({ theme }) => theme.text.sm};
+  color: ${({ theme }) => theme.colors.onNightMuted};
+`;
+
+/**
+ * Shown values start as the final ones, so the prerendered HTML carries the real numbers for crawlers and
+ * for visitors without script. Once hydrated, counters that are still off screen reset to zero and run
+ * when they scroll into view; with reduced motion they never move.
+ */
+function useCountUp(targets: readonly number[]) {
+  const listRef = useRef<HTMLUListElement>(null);
+  const [shown, setShown] = useState<readonly number[]>(targets);
+
+  useEffect(() => {
+    const list = listRef.current;
+    if (!list || window.matchMedia('(prefers-reduced-motion: reduce)').matches || !('IntersectionObserver' in window)) {
+      return;
+    }
+    let frame = 0;
+    let startedAt: number | null = null;
+    const tick = (time: number) => {
+      startedAt ??= time;
+      const elapsed = time - startedAt;
+      setShown(targets.map((target, index) => countUpValue(target, elapsed, index)));
+      if (elapsed < countUpTotalMs(targets.length)) frame = requestAnimationFrame(tick);
+    };
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) {
+          observer.disconnect();
+          frame = requestAnimationFrame(tick);
+        }
+      },
+      { threshold: 0.35 },
+    );
+    setShown(targets.map(() => 0));
+    observer.observe(list);
+    return () => {
+      observer.disconnect();
+      cancelAnimationFrame(frame);
+    };
+  }, [targets]);
+
+  return { listRef, shown };
+}
+
+const TARGETS = METRICS.map((metric) => metric.value);
+
+export function Metrics() {
+  const { listRef, shown } = useCountUp(TARGETS);
+  return (
+    <Section
+      id="results"
+      tone="night"
+      eyebrow="Results"
+      title="Measured across enterprise deployments"
+      lead="What customers report after moving their customer communication onto Converge."
+    >
+      <List ref={listRef}>
+        {METRICS.map((metric, index) => (
+          <Item key={metric.label}>
+            <Value>
+              <span aria-hidden="true">
+                {shown[index] ?? metric.value}
+                {metric.suffix}
+              </span>
+              <VisuallyHidden>
+                {metric.value}
+                {metric.suffix}
+              </VisuallyHidden>
+            </Value>
+            <Label>{metric.label}</Label>
+            <Detail>{metric.detail}</Detail>
+          </Item>
+        ))}
+      </List>
+    </Section>
+  );
+}
