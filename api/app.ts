@@ -1,5 +1,6 @@
 /** Builds the Koa application. It never listens: server.ts does, and tests drive it in-process. */
 import Koa from 'koa';
+import Router from '@koa/router';
 import { bodyParser } from '@koa/bodyparser';
 import compress from 'koa-compress';
 import { constants as zlib } from 'node:zlib';
@@ -39,23 +40,19 @@ export function createApp(deps: AppDeps): Koa {
   );
   app.use(bodyParser({ enableTypes: ['json'], jsonLimit: BODY_LIMIT, encoding: 'utf-8' }));
 
-  for (const router of [
-    healthRoutes(deps),
-    demoRequestRoutes({ ...deps, now }),
-    emailCheckRoutes(),
-  ]) {
-    app.use(router.routes());
-    app.use(router.allowedMethods({ throw: false }));
-  }
+  const routes = new Router();
+  routes.use(healthRoutes(deps).routes(), demoRequestRoutes({ ...deps, now }).routes(), emailCheckRoutes().routes());
+  app.use(routes.routes());
 
+  // Whatever reaches this far under /api/ matched no route: answer in JSON, never with the 404 page.
   app.use(async (ctx, next) => {
-    if (ctx.path === '/api' || ctx.path.startsWith('/api/')) {
-      if (ctx.status === 405) {
-        throw new ApiError(405, 'Method not allowed', `${ctx.method} is not allowed on ${ctx.path}.`);
-      }
-      throw new ApiError(404, 'Not found', `There is no API endpoint at ${ctx.method} ${ctx.path}.`);
+    if (ctx.path !== '/api' && !ctx.path.startsWith('/api/')) return next();
+    const allowed = routes.match(ctx.path, ctx.method).path.flatMap((layer) => layer.methods);
+    if (allowed.length > 0) {
+      ctx.set('Allow', [...new Set(allowed)].join(', '));
+      throw new ApiError(405, 'Method not allowed', `${ctx.method} is not allowed on ${ctx.path}.`);
     }
-    await next();
+    throw new ApiError(404, 'Not found', `There is no API endpoint at ${ctx.method} ${ctx.path}.`);
   });
   for (const middleware of webRoutes(deps.webRoot)) app.use(middleware);
 

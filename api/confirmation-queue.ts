@@ -9,14 +9,20 @@ export interface ConfirmationQueue {
   close(): Promise<void>;
 }
 
+/** How long a request may wait on Redis before the confirmation is left to the sweep. */
+const ENQUEUE_TIMEOUT_MS = 2000;
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
 export function createConfirmationQueue(redisUrl: string, prefix: string): ConfirmationQueue {
   // Fail fast when Redis is away: the row is already safe and the sweep will enqueue it later.
-  const connection = new Redis(redisUrl, {
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 1,
-    connectTimeout: 2000,
-    lazyConnect: false,
-  });
+  const connection = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 });
   connection.on('error', () => {
     // Reported where it matters (enqueue, readiness); ioredis keeps reconnecting by itself.
   });
@@ -24,17 +30,24 @@ export function createConfirmationQueue(redisUrl: string, prefix: string): Confi
   queue.on('error', () => {});
   return {
     async enqueue(demoRequestId) {
-      await queue.add(SEND_CONFIRMATION_JOB, { demoRequestId }, { jobId: demoRequestId });
+      // BullMQ waits for a connection that is not ready yet, however long that takes: do not.
+      if (connection.status !== 'ready') throw new Error(`Redis is not connected (${connection.status})`);
+      await withTimeout(
+        queue.add(SEND_CONFIRMATION_JOB, { demoRequestId }, { jobId: demoRequestId }),
+        ENQUEUE_TIMEOUT_MS,
+        'enqueueing the confirmation',
+      );
     },
     async isReachable() {
+      if (connection.status !== 'ready') return false;
       try {
-        return (await connection.ping()) === 'PONG';
+        return (await withTimeout(connection.ping(), ENQUEUE_TIMEOUT_MS, 'Redis PING')) === 'PONG';
       } catch {
         return false;
       }
     },
     async close() {
-      await queue.close();
+      await withTimeout(queue.close(), ENQUEUE_TIMEOUT_MS, 'closing the queue').catch(() => {});
       connection.disconnect();
     },
   };

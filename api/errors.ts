@@ -42,7 +42,8 @@ function fromHttpError(err: HttpishError): ApiError | undefined {
   if (status === 413 || err.type === 'entity.too.large') {
     return new ApiError(413, 'Payload too large', 'The request body is larger than 16 KB.');
   }
-  if (err.type === 'entity.parse.failed') {
+  // co-body marks a body that does not parse as JSON with status 400 and keeps the text it read.
+  if (err.type === 'entity.parse.failed' || (err instanceof SyntaxError && status === 400)) {
     return new ApiError(400, 'Malformed JSON', 'The request body is not valid JSON.');
   }
   if (status === 415 || err.type === 'encoding.unsupported' || err.type === 'charset.unsupported') {

@@ -79,11 +79,34 @@ export function isRoleEmail(email: string): boolean {
   return ROLE_LOCAL_PARTS.has(local);
 }
 
-/** A corrected address when the domain looks like a typo of a common one (gmial.com → gmail.com). */
+/** Edits between two strings, counting a swap of neighbours as one (optimal string alignment). */
+export function editDistance(a: string, b: string): number {
+  const rows = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const at = (i: number, j: number): number => rows[i]?.[j] ?? Number.POSITIVE_INFINITY;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, at(i - 2, j - 2) + 1);
+      (rows[i] as number[])[j] = best;
+    }
+  }
+  return at(a.length, b.length);
+}
+
+/**
+ * A corrected address when the domain looks like a typo of a common one (gmial.com → gmail.com).
+ * The list's candidate is kept only when it is a small slip of the typed domain: a real company
+ * such as acme.com must not be "corrected" to me.com.
+ */
 export function suggestEmail(email: string): string | undefined {
   const trimmed = email.trim();
   const suggestion = emailSpellChecker.run({ email: trimmed });
-  if (!suggestion || suggestion.full.toLowerCase() === trimmed.toLowerCase()) return undefined;
+  if (!suggestion) return undefined;
+  const typed = emailDomain(trimmed);
+  const suggested = suggestion.domain.toLowerCase();
+  if (suggested === typed) return undefined;
+  if (Math.abs(suggested.length - typed.length) > 1 || editDistance(typed, suggested) > 2) return undefined;
   return suggestion.full;
 }
 

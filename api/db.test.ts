@@ -1,0 +1,51 @@
+import { expect } from 'chai';
+import { createTestDatabase, type TestDatabase } from './test/database.js';
+
+describe('migrations', () => {
+  let database: TestDatabase;
+  before(async () => {
+    database = await createTestDatabase({ migrate: false });
+  });
+  after(async () => {
+    await database.drop();
+  });
+
+  it('run up, down and up again cleanly', async () => {
+    const { db } = database;
+    await db.migrate.latest();
+    expect(await db.schema.hasTable('demo_requests')).to.equal(true);
+    expect(await db.schema.hasTable('users')).to.equal(true);
+    await db.migrate.rollback(undefined, true);
+    expect(await db.schema.hasTable('demo_requests')).to.equal(false);
+    expect(await db.schema.hasTable('users')).to.equal(false);
+    await db.migrate.latest();
+    expect(await db.schema.hasTable('demo_requests')).to.equal(true);
+  });
+
+  it('gives rows a database-made id, a creation time and a pending confirmation', async () => {
+    const [row] = await database.db('demo_requests')
+      .insert({ name: 'Ada', email: 'ada@acme.com', company: 'Acme', time_slot: new Date('2026-12-01T09:00:00Z') })
+      .returning('*');
+    expect(row.id).to.match(/^[0-9a-f-]{36}$/);
+    expect(row.created_at).to.be.instanceOf(Date);
+    expect(row).to.include({ confirmation_sent_at: null, confirmation_attempts: 0, confirmation_last_error: null, phone: null, message: null });
+  });
+
+  it('serves the outbox sweep from a partial index', async () => {
+    const { rows } = await database.db.raw(
+      "select indexdef from pg_indexes where tablename = 'demo_requests' and indexname = 'demo_requests_pending_confirmation_idx'",
+    );
+    expect(rows[0]?.indexdef).to.contain('WHERE (confirmation_sent_at IS NULL)');
+  });
+
+  it('keeps usernames unique and refuses a plain-text password', async () => {
+    const users = () => database.db('users');
+    await users().insert({ username: 'ops', password_hash: '$scrypt$ln=15,r=8,p=1$c2FsdA$aGFzaA' });
+    let duplicate: unknown;
+    await users().insert({ username: 'ops', password_hash: '$scrypt$x' }).catch((err: unknown) => (duplicate = err));
+    expect(duplicate).to.have.property('code', '23505');
+    let plain: unknown;
+    await users().insert({ username: 'dev', password_hash: 'hunter2' }).catch((err: unknown) => (plain = err));
+    expect(plain).to.have.property('constraint', 'users_password_is_hash');
+  });
+});

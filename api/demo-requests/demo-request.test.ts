@@ -1,0 +1,205 @@
+import { expect } from 'chai';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { CONFIRMATION_QUEUE } from '../../domain/jobs.js';
+import { startAppUnderTest, type AppUnderTest } from '../test/app-under-test.js';
+import { TEST_REDIS_URL } from '../test/stack.js';
+
+// Monday 23 November 2026, 10:30 in Berlin.
+const NOW = new Date('2026-11-23T09:30:00.000Z');
+const SLOT = '2026-11-24T08:00:00.000Z'; // Tuesday 09:00 Berlin
+
+const valid = {
+  name: 'Ada Lovelace',
+  email: 'ada@analytical-engines.com',
+  company: 'Analytical Engines Ltd',
+  timeSlot: SLOT,
+  phone: '+1 (555) 123-4567',
+  message: 'We send 2M SMS a month and want to add WhatsApp.',
+};
+
+describe('POST /api/demo-request', () => {
+  let app: AppUnderTest;
+
+  before(async () => {
+    app = await startAppUnderTest({ now: () => NOW });
+  });
+  after(async () => {
+    await app.close();
+  });
+  beforeEach(async () => {
+    await app.db('demo_requests').del();
+  });
+
+  async function expectRefused(body: unknown, field: string, details: string): Promise<void> {
+    const response = await app.post('/api/demo-request', body);
+    expect(response.status, JSON.stringify(response.body)).to.equal(400);
+    expect(response.body.error).to.equal('Invalid demo request');
+    expect(response.body.details).to.equal(details);
+    expect(response.body.fields).to.deep.equal({ [field]: details });
+    expect(await app.db('demo_requests').count({ n: '*' }).first()).to.deep.equal({ n: '0' });
+  }
+
+  it('stores a valid request, answers 201 and queues its confirmation under the row id', async () => {
+    const response = await app.post('/api/demo-request', { ...valid, name: '  Ada Lovelace ', isAdmin: true, id: 'mine' });
+    expect(response.status).to.equal(201);
+    expect(Object.keys(response.body).sort()).to.deep.equal(['createdAt', 'id', 'timeSlot']);
+    expect(response.body.timeSlot).to.equal(SLOT);
+    const row = await app.db('demo_requests').where({ id: response.body.id }).first();
+    expect(row).to.include({ name: 'Ada Lovelace', email: valid.email, company: valid.company, phone: valid.phone, message: valid.message });
+    expect(row.time_slot.toISOString()).to.equal(SLOT);
+    expect(row.confirmation_sent_at).to.equal(null);
+    expect(row.confirmation_attempts).to.equal(0);
+    expect(row).to.not.have.property('isAdmin');
+
+    const redis = new Redis(TEST_REDIS_URL);
+    const queue = new Queue(CONFIRMATION_QUEUE, { connection: redis, prefix: app.queuePrefix });
+    try {
+      const job = await queue.getJob(String(response.body.id));
+      expect(job?.data).to.deep.equal({ demoRequestId: response.body.id });
+    } finally {
+      await queue.close();
+      redis.disconnect();
+    }
+  });
+
+  it('stores empty optional fields as null', async () => {
+    const response = await app.post('/api/demo-request', { ...valid, phone: '   ', message: '' });
+    expect(response.status).to.equal(201);
+    const row = await app.db('demo_requests').where({ id: response.body.id }).first();
+    expect(row.phone).to.equal(null);
+    expect(row.message).to.equal(null);
+  });
+
+  it('requires name, email, company and time slot, white space counting as empty', async () => {
+    await expectRefused({ ...valid, name: '   ' }, 'name', 'Name is required.');
+    await expectRefused({ ...valid, company: '' }, 'company', 'Company is required.');
+    await expectRefused({ ...valid, email: ' ' }, 'email', 'Email is required.');
+    const { timeSlot: _omitted, ...withoutSlot } = valid;
+    await expectRefused(withoutSlot, 'timeSlot', 'Please select a date and time.');
+  });
+
+  it('lists every failing field at once', async () => {
+    const response = await app.post('/api/demo-request', {});
+    expect(response.status).to.equal(400);
+    expect(response.body.fields).to.deep.equal({
+      name: 'Name is required.',
+      email: 'Email is required.',
+      company: 'Company is required.',
+      timeSlot: 'Please select a date and time.',
+    });
+  });
+
+  it('caps field lengths', async () => {
+    await expectRefused({ ...valid, name: 'x'.repeat(201) }, 'name', 'Name must be at most 200 characters.');
+    await expectRefused({ ...valid, company: 'x'.repeat(201) }, 'company', 'Company must be at most 200 characters.');
+    await expectRefused({ ...valid, email: `${'a'.repeat(250)}@acme.com` }, 'email', 'Email must be at most 254 characters.');
+    await expectRefused({ ...valid, phone: '1'.repeat(41) }, 'phone', 'Phone must be at most 40 characters.');
+    await expectRefused({ ...valid, message: 'x'.repeat(5001) }, 'message', 'Message must be at most 5000 characters.');
+    const longest = await app.post('/api/demo-request', { ...valid, name: 'x'.repeat(200), message: 'y'.repeat(5000) });
+    expect(longest.status).to.equal(201);
+  });
+
+  it('refuses values that are not text', async () => {
+    await expectRefused({ ...valid, name: 42 }, 'name', 'Name must be text.');
+    await expectRefused({ ...valid, phone: ['555'] }, 'phone', 'Phone must be text.');
+  });
+
+  it('refuses malformed addresses, personal providers and disposable domains', async () => {
+    await expectRefused({ ...valid, email: 'ada.analytical-engines.com' }, 'email', 'Please enter a valid email address.');
+    await expectRefused(
+      { ...valid, email: ' Ada@GMail.COM ' },
+      'email',
+      'Please use your company email address. Personal email addresses are not accepted.',
+    );
+    await expectRefused({ ...valid, email: 'ada@mail.ru' }, 'email', 'Please use your company email address. Personal email addresses are not accepted.');
+    await expectRefused(
+      { ...valid, email: 'ada@mailinator.com' },
+      'email',
+      'Disposable email addresses are not accepted. Please use your company email address.',
+    );
+  });
+
+  it('accepts only bookable slots inside the next month', async () => {
+    const window = 'Please select a date and time within the next month.';
+    await expectRefused({ ...valid, timeSlot: 'next tuesday' }, 'timeSlot', window);
+    await expectRefused({ ...valid, timeSlot: '2026-11-23T09:00:00.000Z' }, 'timeSlot', window);
+    await expectRefused({ ...valid, timeSlot: NOW.toISOString() }, 'timeSlot', window);
+    await expectRefused({ ...valid, timeSlot: '2026-12-24T08:00:00.000Z' }, 'timeSlot', window);
+    await expectRefused({ ...valid, timeSlot: '2026-11-28T09:00:00.000Z' }, 'timeSlot', 'Demos run Monday to Friday. Please choose a weekday.');
+    const hours = 'Please choose a whole-hour slot between 07:00 and 23:00 Europe Time.';
+    await expectRefused({ ...valid, timeSlot: '2026-11-24T08:15:00.000Z' }, 'timeSlot', hours);
+    await expectRefused({ ...valid, timeSlot: '2026-11-24T05:00:00.000Z' }, 'timeSlot', hours);
+    const lastSlotOfWindow = await app.post('/api/demo-request', { ...valid, timeSlot: '2026-12-23T09:00:00.000Z' });
+    expect(lastSlotOfWindow.status).to.equal(201);
+  });
+
+  it('answers 400 to malformed JSON, 415 to other media types and 413 above 16 KB', async () => {
+    const malformed = await app.post('/api/demo-request', '{"name": "Ada",');
+    expect(malformed.status).to.equal(400);
+    expect(malformed.body).to.deep.equal({ error: 'Malformed JSON', details: 'The request body is not valid JSON.' });
+
+    const form = await fetch(`${app.url}/api/demo-request`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'name=Ada',
+    });
+    expect(form.status).to.equal(415);
+    expect(await form.json()).to.deep.include({ error: 'Unsupported media type' });
+
+    const huge = await app.post('/api/demo-request', { ...valid, message: 'x'.repeat(17 * 1024) });
+    expect(huge.status).to.equal(413);
+    expect(huge.body).to.deep.equal({ error: 'Payload too large', details: 'The request body is larger than 16 KB.' });
+
+    const array = await app.post('/api/demo-request', [valid]);
+    expect(array.status).to.equal(400);
+    expect(array.body.details).to.equal('The request body must be a JSON object.');
+  });
+
+  it('answers unknown API paths and methods with JSON', async () => {
+    const missing = await app.post('/api/nothing-here', {});
+    expect(missing.status).to.equal(404);
+    expect(missing.body).to.deep.equal({ error: 'Not found', details: 'There is no API endpoint at POST /api/nothing-here.' });
+    const wrongMethod = await fetch(`${app.url}/api/demo-request`);
+    expect(wrongMethod.status).to.equal(405);
+    expect(await wrongMethod.json()).to.deep.equal({ error: 'Method not allowed', details: 'GET is not allowed on /api/demo-request.' });
+  });
+
+  it('sends back the caller request id, or makes one', async () => {
+    const given = await app.post('/api/validate-email', { email: 'ada@acme.com' }, { 'X-Request-Id': 'trace-123' });
+    expect(given.headers.get('x-request-id')).to.equal('trace-123');
+    const made = await app.post('/api/validate-email', { email: 'ada@acme.com' }, { 'X-Request-Id': 'bad id\twith spaces' });
+    expect(made.headers.get('x-request-id')).to.match(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe('POST /api/demo-request when a service is down', () => {
+  it('still stores the request when Redis is unreachable: the confirmation stays pending', async () => {
+    const app = await startAppUnderTest({ now: () => NOW, redisUrl: 'redis://127.0.0.1:1' });
+    try {
+      const started = Date.now();
+      const response = await app.post('/api/demo-request', valid);
+      expect(response.status).to.equal(201);
+      expect(Date.now() - started, 'fails fast rather than waiting for Redis').to.be.below(5000);
+      const row = await app.db('demo_requests').where({ id: response.body.id }).first();
+      expect(row.confirmation_sent_at).to.equal(null);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('answers 503 with a clear message and stores nothing when PostgreSQL is unreachable', async () => {
+    const app = await startAppUnderTest({ now: () => NOW, databaseUrl: 'postgres://postgres@127.0.0.1:1/none' });
+    try {
+      const response = await app.post('/api/demo-request', valid);
+      expect(response.status).to.equal(503);
+      expect(response.body).to.deep.equal({
+        error: 'Service unavailable',
+        details: 'We could not save your request right now. Nothing was stored; please try again in a few minutes.',
+      });
+      expect(await app.db('demo_requests').count({ n: '*' }).first()).to.deep.equal({ n: '0' });
+    } finally {
+      await app.close();
+    }
+  });
+});

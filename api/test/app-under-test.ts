@@ -1,0 +1,53 @@
+/** The Koa app in-process over real HTTP, with a real database and a real queue, and a clock the test sets. */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Knex } from 'knex';
+import { createApp } from '../app.js';
+import { createConfirmationQueue, type ConfirmationQueue } from '../confirmation-queue.js';
+import { createDb } from '../db.js';
+import { createTestDatabase, type TestDatabase } from './database.js';
+import { TEST_REDIS_URL, clearQueuePrefix, silentLogger, testQueuePrefix } from './stack.js';
+
+export interface AppUnderTest {
+  url: string;
+  db: Knex;
+  database: TestDatabase;
+  queuePrefix: string;
+  post(path: string, body: unknown, headers?: Record<string, string>): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }>;
+  close(): Promise<void>;
+}
+
+export async function startAppUnderTest(options: { now?: () => Date; redisUrl?: string; databaseUrl?: string } = {}): Promise<AppUnderTest> {
+  const database = await createTestDatabase();
+  const queuePrefix = testQueuePrefix();
+  const queue: ConfirmationQueue = createConfirmationQueue(options.redisUrl ?? TEST_REDIS_URL, queuePrefix);
+  const db = options.databaseUrl ? createDb(options.databaseUrl, { min: 0, max: 2, acquireTimeoutMillis: 3000 } as Knex.PoolConfig) : database.db;
+  const app = createApp({ db, queue, logger: silentLogger, timeZone: 'Europe/Berlin', webRoot: '/nonexistent', now: options.now });
+  const server: Server = await new Promise((resolve) => {
+    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    db: database.db,
+    database,
+    queuePrefix,
+    async post(path, body, headers = {}) {
+      const response = await fetch(`${url}${path}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', ...headers },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      });
+      const text = await response.text();
+      return { status: response.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {}, headers: response.headers };
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await queue.close();
+      if (db !== database.db) await db.destroy();
+      await database.drop();
+      await clearQueuePrefix(queuePrefix);
+    },
+  };
+}

@@ -1,0 +1,90 @@
+/**
+ * The whole product for tests: a fresh database, the real API on a free port (serving the built page),
+ * the real worker on a private queue prefix in the machine's Redis, and an SMTP server that keeps the e-mails.
+ */
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import type { Knex } from 'knex';
+import pino from 'pino';
+import { loadApiConfig } from '../config.js';
+import { startApiServer } from '../server.js';
+import { loadWorkerConfig } from '../../worker/config.js';
+import { startWorker, type RunningWorker, type WorkerOptions } from '../../worker/index.js';
+import { createTestDatabase } from './database.js';
+import { startSmtpSink, type SmtpSink } from './smtp-sink.js';
+
+export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+export interface Stack {
+  url: string;
+  db: Knex;
+  databaseUrl: string;
+  queuePrefix: string;
+  smtp: SmtpSink;
+  worker: RunningWorker | undefined;
+  close(): Promise<void>;
+}
+
+export interface StackOptions {
+  /** Where the API's queue connects; a closed port simulates Redis being down. */
+  apiRedisUrl?: string;
+  /** Start the worker (default true). */
+  worker?: boolean;
+  workerOptions?: WorkerOptions;
+  webRoot?: string;
+}
+
+export const silentLogger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+
+/** Deletes every Redis key under a queue prefix. */
+export async function clearQueuePrefix(prefix: string): Promise<void> {
+  const redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: 1 });
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
+      if (keys.length > 0) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
+
+export function testQueuePrefix(): string {
+  return `converge-test-${randomBytes(4).toString('hex')}`;
+}
+
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  const database = await createTestDatabase();
+  const smtp = await startSmtpSink();
+  const queuePrefix = testQueuePrefix();
+  const env = {
+    PORT: '0',
+    DATABASE_URL: database.url,
+    REDIS_URL: options.apiRedisUrl ?? TEST_REDIS_URL,
+    QUEUE_PREFIX: queuePrefix,
+    SMTP_URL: smtp.url,
+    ...(options.webRoot ? { WEB_ROOT: options.webRoot } : {}),
+  };
+  const api = await startApiServer(loadApiConfig(env), silentLogger);
+  const worker =
+    options.worker === false
+      ? undefined
+      : await startWorker(loadWorkerConfig({ ...env, REDIS_URL: TEST_REDIS_URL, PUBLIC_URL: api.url }), silentLogger, options.workerOptions);
+  return {
+    url: api.url,
+    db: database.db,
+    databaseUrl: database.url,
+    queuePrefix,
+    smtp,
+    worker,
+    async close() {
+      await api.close();
+      await worker?.close();
+      await smtp.close();
+      await database.drop();
+      await clearQueuePrefix(queuePrefix);
+    },
+  };
+}

@@ -1,0 +1,81 @@
+import { expect } from 'chai';
+import {
+  SLOT_HOURS,
+  TIME_SLOT_HOURS_MESSAGE,
+  TIME_SLOT_WEEKEND_MESSAGE,
+  TIME_SLOT_WINDOW_MESSAGE,
+  availableSlots,
+  calendarDayOf,
+  isBookableDay,
+  oneMonthAfter,
+  timeSlotProblem,
+  zonedTimeToInstant,
+} from './booking.js';
+
+const BERLIN = 'Europe/Berlin';
+// Monday 23 November 2026, 10:30 in Berlin (CET, UTC+1).
+const NOW = new Date('2026-11-23T09:30:00.000Z');
+
+describe('booking rules', () => {
+  it('has 17 hourly slots from 07:00 to 23:00', () => {
+    expect(SLOT_HOURS).to.have.length(17);
+    expect(SLOT_HOURS[0]).to.equal(7);
+    expect(SLOT_HOURS.at(-1)).to.equal(23);
+  });
+
+  it('converts the booking zone wall clock to UTC across both DST offsets', () => {
+    expect(zonedTimeToInstant({ year: 2026, month: 11, day: 24 }, 9, BERLIN).toISOString()).to.equal('2026-11-24T08:00:00.000Z');
+    expect(zonedTimeToInstant({ year: 2026, month: 7, day: 1 }, 9, BERLIN).toISOString()).to.equal('2026-07-01T07:00:00.000Z');
+    // 29 March 2026 is the switch to summer time: 07:00 that day is already CEST.
+    expect(zonedTimeToInstant({ year: 2026, month: 3, day: 29 }, 7, BERLIN).toISOString()).to.equal('2026-03-29T05:00:00.000Z');
+    expect(zonedTimeToInstant({ year: 2026, month: 11, day: 24 }, 9, 'America/New_York').toISOString()).to.equal('2026-11-24T14:00:00.000Z');
+  });
+
+  it('ends the window on the same day and time next month, clamped to the month end', () => {
+    expect(oneMonthAfter(new Date('2026-11-23T09:30:00Z')).toISOString()).to.equal('2026-12-23T09:30:00.000Z');
+    expect(oneMonthAfter(new Date('2027-01-31T12:00:00Z')).toISOString()).to.equal('2027-02-28T12:00:00.000Z');
+    expect(oneMonthAfter(new Date('2028-01-31T12:00:00Z')).toISOString()).to.equal('2028-02-29T12:00:00.000Z');
+    expect(oneMonthAfter(new Date('2026-12-15T08:00:00Z')).toISOString()).to.equal('2027-01-15T08:00:00.000Z');
+  });
+
+  it('offers all 17 slots on a future weekday inside the window', () => {
+    const slots = availableSlots({ year: 2026, month: 11, day: 25 }, NOW, BERLIN);
+    expect(slots.map((slot) => slot.label)).to.deep.equal(SLOT_HOURS.map((hour) => `${String(hour).padStart(2, '0')}:00`));
+    expect(slots[0]?.iso).to.equal('2026-11-25T06:00:00.000Z');
+  });
+
+  it('offers only the slots still ahead today', () => {
+    const slots = availableSlots(calendarDayOf(NOW, BERLIN), NOW, BERLIN);
+    expect(slots[0]?.label).to.equal('11:00');
+    expect(slots).to.have.length(13);
+  });
+
+  it('disables weekends, past days, days beyond a month, and days with no slot left', () => {
+    expect(isBookableDay({ year: 2026, month: 11, day: 28 }, NOW, BERLIN), 'Saturday').to.equal(false);
+    expect(isBookableDay({ year: 2026, month: 11, day: 29 }, NOW, BERLIN), 'Sunday').to.equal(false);
+    expect(isBookableDay({ year: 2026, month: 11, day: 20 }, NOW, BERLIN), 'past Friday').to.equal(false);
+    expect(isBookableDay({ year: 2026, month: 12, day: 23 }, NOW, BERLIN), 'last day, morning slots left').to.equal(true);
+    expect(availableSlots({ year: 2026, month: 12, day: 23 }, NOW, BERLIN).at(-1)?.label).to.equal('10:00');
+    expect(isBookableDay({ year: 2026, month: 12, day: 24 }, NOW, BERLIN), 'a day past the window').to.equal(false);
+    const lateEvening = new Date('2026-11-23T22:30:00Z'); // 23:30 in Berlin
+    expect(isBookableDay({ year: 2026, month: 11, day: 23 }, lateEvening, BERLIN)).to.equal(false);
+  });
+
+  it('judges a requested slot with one message per rule', () => {
+    expect(timeSlotProblem('2026-11-24T08:00:00.000Z', NOW, BERLIN)).to.equal(null);
+    expect(timeSlotProblem('2026-11-24T08:00:00Z', NOW, BERLIN)).to.equal(null);
+    expect(timeSlotProblem('not a date', NOW, BERLIN)).to.equal(TIME_SLOT_WINDOW_MESSAGE);
+    expect(timeSlotProblem('2026-11-23T09:00:00Z', NOW, BERLIN), 'past').to.equal(TIME_SLOT_WINDOW_MESSAGE);
+    expect(timeSlotProblem(NOW.toISOString(), NOW, BERLIN), 'now is not later than now').to.equal(TIME_SLOT_WINDOW_MESSAGE);
+    expect(timeSlotProblem('2026-12-23T09:00:00Z', NOW, BERLIN), 'inside, last day').to.equal(null);
+    expect(timeSlotProblem('2026-12-24T09:00:00Z', NOW, BERLIN), 'beyond a month').to.equal(TIME_SLOT_WINDOW_MESSAGE);
+    expect(timeSlotProblem('2026-11-28T09:00:00Z', NOW, BERLIN), 'Saturday').to.equal(TIME_SLOT_WEEKEND_MESSAGE);
+    expect(timeSlotProblem('2026-11-24T08:30:00Z', NOW, BERLIN), 'half hour').to.equal(TIME_SLOT_HOURS_MESSAGE);
+    expect(timeSlotProblem('2026-11-24T05:00:00Z', NOW, BERLIN), '06:00 Berlin').to.equal(TIME_SLOT_HOURS_MESSAGE);
+    expect(timeSlotProblem('2026-11-24T22:00:00Z', NOW, BERLIN), '23:00 Berlin').to.equal(null);
+    // 23:00 UTC on Tuesday is 00:00 Wednesday in Berlin: outside the hours.
+    expect(timeSlotProblem('2026-11-24T23:00:00Z', NOW, BERLIN)).to.equal(TIME_SLOT_HOURS_MESSAGE);
+    // Friday 23:00 UTC is Saturday 00:00 in Berlin: a weekend there, whatever the visitor's zone says.
+    expect(timeSlotProblem('2026-11-27T23:00:00Z', NOW, BERLIN)).to.equal(TIME_SLOT_WEEKEND_MESSAGE);
+  });
+});

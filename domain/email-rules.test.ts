@@ -1,0 +1,72 @@
+import { expect } from 'chai';
+import {
+  DISPOSABLE_EMAIL_MESSAGE,
+  EMAIL_REQUIRED_MESSAGE,
+  EMAIL_SYNTAX_MESSAGE,
+  PERSONAL_EMAIL_MESSAGE,
+} from './email-messages.js';
+import { PERSONAL_EMAIL_DOMAINS, checkEmail, emailProblem, isEmailSyntaxValid } from './email-rules.js';
+
+describe('e-mail rules', () => {
+  it('blocks exactly the 15 personal providers, case-insensitively and after trimming', () => {
+    expect(PERSONAL_EMAIL_DOMAINS).to.have.length(15);
+    for (const domain of PERSONAL_EMAIL_DOMAINS) {
+      expect(emailProblem(`jane@${domain}`), domain).to.equal(PERSONAL_EMAIL_MESSAGE);
+      expect(emailProblem(`  Jane.Doe@${domain.toUpperCase()}  `), domain).to.equal(PERSONAL_EMAIL_MESSAGE);
+    }
+    expect(emailProblem('jane@gmail.company.com')).to.equal(null);
+    expect(emailProblem('jane@acme.com')).to.equal(null);
+  });
+
+  it('accepts company addresses and refuses malformed ones', () => {
+    for (const good of ['jane@acme.com', 'jane.doe+demo@eu.acme-corp.co.uk', "o'neil@acme.io"]) {
+      expect(isEmailSyntaxValid(good), good).to.equal(true);
+    }
+    for (const bad of ['jane', 'jane@', '@acme.com', 'jane@acme', 'jane doe@acme.com', 'jane@@acme.com', 'jane..doe@acme.com', 'jane@acme.c0m', `${'a'.repeat(65)}@acme.com`]) {
+      expect(emailProblem(bad), bad).to.equal(EMAIL_SYNTAX_MESSAGE);
+    }
+    expect(emailProblem('   ')).to.equal(EMAIL_REQUIRED_MESSAGE);
+  });
+
+  it('refuses disposable domains and their subdomains', () => {
+    expect(emailProblem('jane@mailinator.com')).to.equal(DISPOSABLE_EMAIL_MESSAGE);
+    expect(emailProblem('jane@inbox.mailinator.com')).to.equal(DISPOSABLE_EMAIL_MESSAGE);
+    expect(checkEmail('jane@mailinator.com')).to.include({ isValid: false, isDisposable: true, isFreeProvider: false });
+  });
+
+  it('flags role addresses but accepts them', () => {
+    expect(checkEmail('sales@acme.com')).to.deep.equal({ isValid: true, isDisposable: false, isFreeProvider: false, isRoleEmail: true });
+    expect(checkEmail('info+emea@acme.com').isRoleEmail).to.equal(true);
+    expect(checkEmail('jane@acme.com').isRoleEmail).to.equal(false);
+  });
+
+  it('suggests the intended domain for likely typos', () => {
+    expect(checkEmail('jane@gmial.com').suggestion).to.equal('jane@gmail.com');
+    expect(checkEmail('jane@outlok.com').suggestion).to.equal('jane@outlook.com');
+    expect(checkEmail('jane@yaho.com').suggestion).to.equal('jane@yahoo.com');
+    expect(checkEmail('jane@acme.com')).to.not.have.property('suggestion');
+  });
+
+  it('reports a personal provider as invalid and free', () => {
+    expect(checkEmail('Jane@GMAIL.com')).to.deep.equal({
+      isValid: false,
+      isDisposable: false,
+      isFreeProvider: true,
+      isRoleEmail: false,
+      reason: PERSONAL_EMAIL_MESSAGE,
+    });
+  });
+});
+
+describe('typo suggestions', () => {
+  it('never rewrites a plausible company domain', () => {
+    for (const email of ['jane@acme.com', 'sales@acme.com', 'jane@mail.acme.com', 'jane@globex.io', 'jane@hotel.com', 'jane@gmx.de']) {
+      expect(checkEmail(email), email).to.not.have.property('suggestion');
+    }
+  });
+
+  it('suggests for slips of one or two keys', () => {
+    expect(checkEmail('jane@hotmial.com').suggestion).to.equal('jane@hotmail.com');
+    expect(checkEmail('jane@gmail.con').suggestion).to.equal('jane@gmail.com');
+  });
+});
