@@ -1,0 +1,88 @@
+import { expect } from 'chai';
+import { renderToString } from 'react-dom/server';
+import { ServerStyleSheet } from 'styled-components';
+import { brand } from '../../domain/brand.js';
+import { Root } from './root.js';
+
+function render(pathname: string): { html: string; text: string; styles: string } {
+  const sheet = new ServerStyleSheet();
+  try {
+    const html = renderToString(sheet.collectStyles(<Root pathname={pathname} />));
+    const text = html
+      .replace(/<!-- -->/g, '')
+      .replace(/<[^>]+>/g, ' ')
+      .replace(/&#x27;|&#39;/g, "'")
+      .replace(/&amp;/g, '&')
+      .replace(/\s+/g, ' ');
+    return { html, text, styles: sheet.getStyleTags() };
+  } finally {
+    sheet.seal();
+  }
+}
+
+describe('prerendered landing page', () => {
+  const page = render('/');
+
+  it('has the sections in the order of the specification', () => {
+    const order = [
+      'Get Started',
+      'Every customer conversation',
+      'The challenge',
+      'The breakthrough',
+      'Architecture',
+      'What you can do',
+      'Results',
+      'Customer story',
+      'Industries',
+      'See Converge on your own customer journeys',
+      `provided by ${brand.parentProvider}`,
+    ];
+    let from = 0;
+    for (const marker of order) {
+      const at = page.text.indexOf(marker, from);
+      expect(at, `"${marker}" after position ${from}`).to.be.greaterThan(-1);
+      from = at;
+    }
+  });
+
+  it('carries every claim of the specification', () => {
+    for (const claim of ['7,000+', '200+ countries', 'Telecom-industry certified', '40%', 'Cost optimization', '2x', 'Faster automation', '100%', 'Fraud-free authentication', '30%', 'Higher delivery', '1 platform']) {
+      expect(page.text, claim).to.include(claim);
+    }
+    for (const stat of ['200+ countries reached', '40% cost reduction', '30% better delivery', '0 fraud incidents']) {
+      const [value, ...label] = stat.split(' ');
+      expect(page.text, stat).to.include(`${label.join(' ')} ${value}`);
+    }
+  });
+
+  it('has the metrics at their final values before any script runs', () => {
+    expect(page.text).to.match(/40% 40% Cost optimization/);
+    expect(page.text).to.match(/1 platform 1 platform One platform/);
+  });
+
+  it('has three buttons that open the Request Demo dialog', () => {
+    const triggers = page.html.match(/<button[^>]*aria-haspopup="dialog"[^>]*>[^<]*/g) ?? [];
+    expect(triggers.map((button) => button.replace(/.*>/, ''))).to.deep.equal(['Get Started', 'Request Demo', 'Request Demo']);
+  });
+
+  it('names each of the five social links and the legal links', () => {
+    for (const { network } of brand.socialLinks) expect(page.html).to.include(`aria-label="${brand.product} on ${network}"`);
+    for (const { label } of brand.legalLinks) expect(page.text).to.include(label);
+  });
+
+  it('describes the architecture diagram in text', () => {
+    expect(page.html).to.match(/<svg[^>]*role="img"[^>]*aria-describedby="arch-caption"/);
+    expect(page.text).to.include('network APIs for identity, verification and fraud protection');
+  });
+
+  it('inlines the critical CSS', () => {
+    expect(page.styles).to.match(/^<style[^>]*data-styled/);
+    expect(page.styles.length).to.be.greaterThan(5000);
+  });
+
+  it('renders the 404 page for any other path', () => {
+    const notFound = render('/pricing');
+    expect(notFound.text).to.include('404 Page Not Found');
+    expect(notFound.text).to.include('add the page to the router');
+  });
+});
