@@ -26,8 +26,6 @@ export interface WorkerOptions {
   /** Sweep grace period; tests shorten it. */
   sweepGraceMs?: number;
   sweepEveryMs?: number;
-  /** Called with each sent message's id, e.g. to point a developer at the stored .eml file. */
-  onSent?: (messageId: string | undefined) => void;
 }
 
 export function createSendMail(smtpUrl: string): { sendMail: SendMail; close(): void } {

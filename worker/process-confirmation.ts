@@ -14,7 +14,8 @@ export interface OutgoingMail {
   icalEvent: { method: 'REQUEST'; filename: string; content: string };
 }
 
-export type SendMail = (mail: OutgoingMail) => Promise<{ messageId?: string }>;
+/** What the SMTP server said: its reply line names where a local mail sink stored the message. */
+export type SendMail = (mail: OutgoingMail) => Promise<{ messageId?: string; response?: string }>;
 
 export interface ConfirmationDeps {
   db: Knex;
@@ -52,7 +53,7 @@ export async function processConfirmation(deps: ConfirmationDeps, payload: SendC
         icalEvent: { method: 'REQUEST', filename: 'invite.ics', content: email.ics },
       });
       await markSent(trx, id);
-      log.info({ messageId: info.messageId }, 'confirmation sent');
+      log.info({ messageId: info.messageId, smtpResponse: info.response }, 'confirmation sent');
       return 'sent';
     } catch (err) {
       // Kept on the row (the transaction commits) and thrown after, so the queue retries with backoff.
