@@ -1,0 +1,200 @@
+import { expect } from 'chai';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { CONFIRMATION_QUEUE, SEND_CONFIRMATION_JOB } from '../domain/jobs.js';
+import { nextBookableSlot } from '../api/test/booking.js';
+import { TEST_REDIS_URL, silentLogger, startStack, type Stack } from '../api/test/stack.js';
+import { createTestDatabase, type TestDatabase } from '../api/test/database.js';
+import { startSmtpSink, type SmtpSink } from '../api/test/smtp-sink.js';
+import { createSendMail } from './index.js';
+import { processConfirmation, type ConfirmationDeps } from './process-confirmation.js';
+
+const prospect = { name: 'Grace Hopper', email: 'grace@hopper-systems.com', company: 'Hopper Systems' };
+
+async function until<T>(read: () => Promise<T | undefined>, what: string, timeoutMs = 15000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function book(stack: Stack, body: Record<string, string>): Promise<string> {
+  const response = await fetch(`${stack.url}/api/demo-request`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  expect(response.status).to.equal(201);
+  return ((await response.json()) as { id: string }).id;
+}
+
+describe('confirmation e-mail, end to end', () => {
+  let stack: Stack;
+  before(async () => {
+    stack = await startStack();
+  });
+  after(async () => {
+    await stack.close();
+  });
+
+  it('books through the API and e-mails the prospect an invitation, then marks the row sent', async () => {
+    const slot = nextBookableSlot();
+    const id = await book(stack, { ...prospect, timeSlot: slot.iso, phone: '+1 555 0100', message: 'Hello' });
+    const [mail] = await stack.smtp.waitForMessages(1);
+    expect(mail?.envelopeTo).to.deep.equal([prospect.email]);
+    const parsed = mail!.parsed;
+    expect(parsed.subject).to.match(/^Your Converge demo is booked: /);
+    expect(parsed.subject).to.contain(slot.label);
+    expect(parsed.to?.[0]).to.deep.include({ name: 'Grace Hopper', address: prospect.email });
+    expect(parsed.text).to.contain('Hi Grace Hopper,');
+    expect(parsed.text).to.contain(`Europe Time: `);
+    expect(parsed.text).to.match(/UTC: +\w+day, /);
+    expect(parsed.html).to.contain('Hopper Systems');
+
+    const ics = parsed.attachments.find((part) => part.mimeType === 'text/calendar');
+    expect(ics, 'a text/calendar part').to.not.equal(undefined);
+    const invite = typeof ics!.content === 'string' ? ics!.content : new TextDecoder().decode(ics!.content);
+    const start = slot.iso.replace(/[-:]/g, '').replace('.000Z', 'Z');
+    expect(invite).to.contain('METHOD:REQUEST');
+    expect(invite).to.contain(`UID:demo-${id}@`);
+    expect(invite).to.contain(`DTSTART:${start}`);
+    expect(invite).to.contain(`DTEND:${new Date(new Date(slot.iso).getTime() + 3_600_000).toISOString().replace(/[-:]/g, '').replace('.000Z', 'Z')}`);
+    expect(invite).to.contain('mailto:grace@hopper-systems.com');
+    expect(mail!.raw).to.match(/Content-Type: text\/calendar; charset=utf-8; method=REQUEST/i);
+
+    const row = await until(async () => {
+      const current = await stack.db('demo_requests').where({ id }).first();
+      return current?.confirmation_sent_at ? current : undefined;
+    }, 'the row to be marked sent');
+    expect(row.confirmation_attempts).to.equal(1);
+    expect(row.confirmation_last_error).to.equal(null);
+  });
+
+  it('retries a refused send with backoff: one e-mail, every attempt recorded', async () => {
+    const before = stack.smtp.messages.length;
+    stack.smtp.failNext(2);
+    const [row] = await stack.db('demo_requests')
+      .insert({ ...prospect, time_slot: new Date(nextBookableSlot().iso) })
+      .returning('id');
+    // The production backoff is seconds long; the same options with a short delay keep the test quick.
+    const redis = new Redis(TEST_REDIS_URL);
+    const queue = new Queue(CONFIRMATION_QUEUE, { connection: redis, prefix: stack.queuePrefix });
+    try {
+      await queue.add(SEND_CONFIRMATION_JOB, { demoRequestId: row.id }, { jobId: row.id, attempts: 6, backoff: { type: 'exponential', delay: 100 } });
+    } finally {
+      await queue.close();
+      redis.disconnect();
+    }
+    const sent = await until(async () => {
+      const current = await stack.db('demo_requests').where({ id: row.id }).first();
+      return current?.confirmation_sent_at ? current : undefined;
+    }, 'the third attempt to succeed');
+    expect(stack.smtp.refused).to.equal(2);
+    expect(stack.smtp.messages.length - before).to.equal(1);
+    expect(sent.confirmation_attempts).to.equal(3);
+    expect(sent.confirmation_last_error).to.equal(null);
+  });
+});
+
+describe('confirmation when Redis was down at submit time', () => {
+  it('stores the request, and the sweep sends the confirmation later', async () => {
+    const stack = await startStack({ apiRedisUrl: 'redis://127.0.0.1:1', workerOptions: { sweepGraceMs: 0, sweepEveryMs: 300 } });
+    try {
+      const id = await book(stack, { ...prospect, timeSlot: nextBookableSlot().iso });
+      const [mail] = await stack.smtp.waitForMessages(1);
+      expect(mail?.envelopeTo).to.deep.equal([prospect.email]);
+      const row = await until(async () => {
+        const current = await stack.db('demo_requests').where({ id }).first();
+        return current?.confirmation_sent_at ? current : undefined;
+      }, 'the swept row to be marked sent');
+      expect(row.confirmation_attempts).to.equal(1);
+    } finally {
+      await stack.close();
+    }
+  });
+});
+
+describe('processConfirmation', () => {
+  let database: TestDatabase;
+  let smtp: SmtpSink;
+  let mailer: ReturnType<typeof createSendMail>;
+  let deps: ConfirmationDeps;
+
+  before(async () => {
+    database = await createTestDatabase();
+    smtp = await startSmtpSink();
+    mailer = createSendMail(smtp.url);
+    deps = {
+      db: database.db,
+      sendMail: mailer.sendMail,
+      mailFrom: 'Converge Demos <demos@converge.test>',
+      timeZone: 'Europe/Berlin',
+      publicUrl: 'https://converge.test',
+      logger: silentLogger,
+    };
+  });
+  after(async () => {
+    mailer.close();
+    await smtp.close();
+    await database.drop();
+  });
+  beforeEach(() => {
+    smtp.messages.length = 0;
+  });
+
+  const insert = async (overrides: Record<string, string> = {}): Promise<string> => {
+    const [row] = await database.db('demo_requests')
+      .insert({ ...prospect, time_slot: new Date('2026-12-01T09:00:00Z'), ...overrides })
+      .returning('id');
+    return row.id as string;
+  };
+
+  it('sends once when the same job is delivered twice, even at the same moment', async () => {
+    const id = await insert();
+    const outcomes = await Promise.all([processConfirmation(deps, { demoRequestId: id }), processConfirmation(deps, { demoRequestId: id })]);
+    expect(outcomes.sort()).to.deep.equal(['already-sent', 'sent']);
+    expect(await processConfirmation(deps, { demoRequestId: id })).to.equal('already-sent');
+    expect(smtp.messages).to.have.length(1);
+    const row = await database.db('demo_requests').where({ id }).first();
+    expect(row.confirmation_attempts).to.equal(1);
+  });
+
+  it('does nothing for a row that no longer exists', async () => {
+    expect(await processConfirmation(deps, { demoRequestId: '00000000-0000-4000-8000-000000000000' })).to.equal('missing');
+    expect(smtp.messages).to.have.length(0);
+  });
+
+  it('records a failed send on the row and throws so the queue retries', async () => {
+    const id = await insert();
+    smtp.failNext(1);
+    let thrown: unknown;
+    await processConfirmation(deps, { demoRequestId: id }).catch((err: unknown) => (thrown = err));
+    expect(thrown).to.be.instanceOf(Error);
+    const row = await database.db('demo_requests').where({ id }).first();
+    expect(row).to.include({ confirmation_sent_at: null, confirmation_attempts: 1 });
+    expect(row.confirmation_last_error).to.contain('451');
+  });
+
+  it('escapes what the prospect typed: no markup, no extra headers or recipients', async () => {
+    const id = await insert({
+      name: 'Eve <script>alert(1)</script>\r\nBcc: victim@example.com',
+      company: 'Evil & Co "<b>"\nX-Injected: yes',
+    });
+    await processConfirmation(deps, { demoRequestId: id });
+    const [mail] = smtp.messages;
+    expect(mail?.envelopeTo).to.deep.equal([prospect.email]);
+    const headerBlock = mail!.raw.slice(0, mail!.raw.indexOf('\r\n\r\n'));
+    expect(headerBlock).to.not.match(/^Bcc:/im);
+    expect(headerBlock).to.not.match(/^X-Injected:/im);
+    expect(mail!.parsed.html).to.not.contain('<script>');
+    expect(mail!.parsed.html).to.contain('Eve &#60;script&#62;alert(1)&#60;/script&#62; Bcc: victim@example.com');
+    expect(mail!.parsed.html).to.contain('Evil &#38; Co &#34;&#60;b&#62;&#34; X-Injected: yes');
+    expect(mail!.parsed.text).to.contain('Hi Eve <script>alert(1)</script> Bcc: victim@example.com,');
+    const invite = mail!.parsed.attachments.find((part) => part.mimeType === 'text/calendar');
+    const content = typeof invite!.content === 'string' ? invite!.content : new TextDecoder().decode(invite!.content);
+    expect(content.split('\r\n').some((line) => line.startsWith('X-Injected'))).to.equal(false);
+  });
+});
