@@ -29,7 +29,8 @@ export interface WorkerOptions {
 }
 
 export function createSendMail(smtpUrl: string): { sendMail: SendMail; close(): void } {
-  const transport = nodemailer.createTransport(smtpUrl);
+  // The row stays locked while a message is handed over, so a stalled SMTP server must fail in seconds, not minutes.
+  const transport = nodemailer.createTransport({ url: smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 });
   return {
     sendMail: async (mail) => transport.sendMail(mail),
     close: () => transport.close(),
