@@ -85,7 +85,7 @@ export function renderConfirmation(
   const utc = formatSlot(start, end, 'UTC').replace(/ \(UTC\)$/, ' UTC');
   const name = singleLine(request.name);
   const company = singleLine(request.company);
-  const subject = `Your ${brand.product} demo is booked: ${europe.replace(/, \d{4},/, ',')}`;
+  const subject = `Your ${brand.product} demo is booked: ${europe}`;
 
   const text = [
     `Hi ${name},`,
