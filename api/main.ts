@@ -1,7 +1,8 @@
-/** Entry point of the API process (the docker image runs this): migrate, serve, stop cleanly on SIGTERM/SIGINT. */
+/** Entry point of the API process (the docker image runs this): migrate if asked, serve, stop cleanly on SIGTERM/SIGINT. */
+import { createLogger } from '../domain/logger.js';
+import { closeOnSignals } from '../domain/shutdown.js';
 import { loadApiConfig } from './config.js';
 import { migrateLatest } from './db.js';
-import { createLogger } from '../domain/logger.js';
 import { startApiServer } from './server.js';
 
 const config = loadApiConfig();
@@ -14,18 +15,7 @@ try {
   }
   const api = await startApiServer(config, logger);
   logger.info({ url: api.url }, 'api listening');
-  const stop = (signal: string) => {
-    logger.info({ signal }, 'shutting down');
-    api.close().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        logger.error({ err }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
+  closeOnSignals(logger, api.close);
 } catch (err) {
   logger.fatal({ err }, 'api failed to start');
   process.exit(1);
