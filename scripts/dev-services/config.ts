@@ -1,0 +1,52 @@
+/**
+ * The settings of `npm start`, read from the environment once at boot. Like each program's config.ts, this is the
+ * only file of scripts/ that reads process.env; the rest is handed an Env object.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { setting, type Env } from '../../domain/settings.js';
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export interface StartSettings {
+  /** Passed on to loadApiConfig / loadWorkerConfig, with the service URLs that `npm start` decided filled in. */
+  env: Env;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  smtpUrl: string | undefined;
+  /** Set explicitly: then the page is served from there and never built by `npm start`. */
+  webRoot: string | undefined;
+  /** Where embedded services keep their data (git-ignored). */
+  dataDir: string;
+  logLevel: string;
+}
+
+export function readStartSettings(env: Env = process.env): StartSettings {
+  const dataDir = setting(env, 'DATA_DIR');
+  return {
+    env: { ...env },
+    databaseUrl: setting(env, 'DATABASE_URL'),
+    redisUrl: setting(env, 'REDIS_URL'),
+    smtpUrl: setting(env, 'SMTP_URL'),
+    webRoot: setting(env, 'WEB_ROOT'),
+    dataDir: dataDir ? path.resolve(dataDir) : path.join(REPO_ROOT, '.data'),
+    logLevel: setting(env, 'LOG_LEVEL') ?? 'info',
+  };
+}
+
+/** A path as a person would type it from the current folder: relative when it is below it. */
+export function displayPath(file: string): string {
+  const relative = path.relative(process.cwd(), file);
+  return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file;
+}
+
+/** A connection URL fit for a log line: the password is replaced. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(not a URL)';
+  }
+}

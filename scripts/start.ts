@@ -1,0 +1,195 @@
+/**
+ * `npm start`: the whole product from one command. Each service with no URL in the environment is provided here
+ * (embedded PostgreSQL, a local or spawned Redis, an SMTP server writing .eml files); then migrations, the API with
+ * the page, and the worker run in this process. SIGINT/SIGTERM stop everything this command started.
+ */
+import path from 'node:path';
+import { loadApiConfig } from '../api/config.js';
+import { migrateLatest } from '../api/db.js';
+import { startApiServer } from '../api/server.js';
+import { createLogger } from '../domain/logger.js';
+import { ConfigError } from '../domain/settings.js';
+import { loadWorkerConfig } from '../worker/config.js';
+import { startWorker } from '../worker/index.js';
+import { displayPath, readStartSettings, redactUrl } from './dev-services/config.js';
+import { startEmbeddedPostgres } from './dev-services/embedded-postgres.js';
+import { startMailSink } from './dev-services/mail-sink.js';
+import { LOCAL_REDIS_URL, redisAnswers, startRedisServer } from './dev-services/redis.js';
+import { StartupError } from './dev-services/startup-error.js';
+import { buildWeb, isWebBuilt } from './dev-services/web-build.js';
+
+const settings = readStartSettings();
+const logger = createLogger('start', settings.logLevel);
+
+interface Running {
+  name: string;
+  stop(): Promise<void>;
+}
+/** What this command started, in start order; stopped in reverse. */
+const services: Running[] = [];
+const programs: Running[] = [];
+let shutdown: Promise<void> | undefined;
+let firstSignalAt = 0;
+/** Cancels a page build still running when a shutdown begins. */
+const stopping = new AbortController();
+
+/** Whole-shutdown limit: past it, the exit hooks still stop PostgreSQL and Redis. */
+const SHUTDOWN_LIMIT_MS = 20_000;
+
+async function stopAll(): Promise<void> {
+  // The API stops accepting and finishes its requests while the worker finishes the job in hand.
+  if (programs.length > 0) {
+    const results = await Promise.allSettled(programs.map((program) => program.stop()));
+    for (const [index, result] of results.entries()) {
+      if (result.status === 'rejected') logger.error({ err: result.reason }, `${programs[index]?.name ?? 'program'} did not stop cleanly`);
+    }
+    logger.info(`${programs.map((program) => program.name).join(' and ')} stopped`);
+  }
+  for (const service of [...services].reverse()) {
+    try {
+      await service.stop();
+      logger.info(`${service.name} stopped`);
+    } catch (err) {
+      logger.error({ err }, `${service.name} did not stop cleanly`);
+    }
+  }
+}
+
+function exitAfterStopping(code: number): Promise<void> {
+  stopping.abort();
+  shutdown ??= (async () => {
+    const limit = setTimeout(() => {
+      logger.error(`shutdown took longer than ${SHUTDOWN_LIMIT_MS / 1000} s; exiting anyway`);
+      process.exit(1);
+    }, SHUTDOWN_LIMIT_MS);
+    limit.unref();
+    await stopAll();
+    process.exit(code);
+  })();
+  return shutdown;
+}
+
+function onSignal(signal: NodeJS.Signals): void {
+  const now = Date.now();
+  if (shutdown === undefined) {
+    firstSignalAt = now;
+    logger.info({ signal }, 'stopping everything npm start started (Ctrl-C again to force)');
+    void exitAfterStopping(0);
+    return;
+  }
+  // One Ctrl-C can arrive twice (from the terminal and relayed by npm/tsx): only a later one forces.
+  if (now - firstSignalAt < 1500) return;
+  logger.warn({ signal }, 'forced exit');
+  process.exit(1);
+}
+process.on('SIGINT', onSignal);
+process.on('SIGTERM', onSignal);
+
+type RedisPlan = { kind: 'configured' | 'local'; url: string } | { kind: 'spawn' };
+
+async function main(): Promise<void> {
+  const env = { ...settings.env };
+  // Checks PORT, HOST, BOOKING_TIME_ZONE before anything is started.
+  const planned = loadApiConfig(env);
+  loadWorkerConfig(env);
+  logger.info(`Converge starting on http://${planned.host === '0.0.0.0' ? '127.0.0.1' : planned.host}:${planned.port}`);
+
+  let redisPlan: RedisPlan;
+  if (settings.redisUrl) redisPlan = { kind: 'configured', url: settings.redisUrl };
+  else if (await redisAnswers(LOCAL_REDIS_URL)) redisPlan = { kind: 'local', url: LOCAL_REDIS_URL };
+  else redisPlan = { kind: 'spawn' };
+
+  const mailDir = path.join(settings.dataDir, 'mail');
+  logger.info(
+    settings.databaseUrl
+      ? `PostgreSQL: configured, DATABASE_URL=${redactUrl(settings.databaseUrl)}`
+      : `PostgreSQL: embedded (DATABASE_URL not set), data in ${displayPath(path.join(settings.dataDir, 'postgres'))}`,
+  );
+  logger.info(
+    redisPlan.kind === 'configured'
+      ? `Redis: configured, REDIS_URL=${redactUrl(redisPlan.url)}`
+      : redisPlan.kind === 'local'
+        ? `Redis: the local one answering at ${LOCAL_REDIS_URL} (REDIS_URL not set)`
+        : `Redis: none on 127.0.0.1:6379 and REDIS_URL not set; starting redis-server, data in ${displayPath(path.join(settings.dataDir, 'redis'))}`,
+  );
+  logger.info(
+    settings.smtpUrl
+      ? `SMTP: configured, SMTP_URL=${redactUrl(settings.smtpUrl)}`
+      : `SMTP: embedded (SMTP_URL not set), each e-mail saved as an .eml file in ${displayPath(mailDir)}`,
+  );
+
+  if (!settings.webRoot && !isWebBuilt(planned.webRoot)) await buildWeb(logger, stopping.signal);
+  if (shutdown) return;
+
+  let databaseUrl = settings.databaseUrl;
+  if (!databaseUrl) {
+    const postgres = await startEmbeddedPostgres({ dataDir: settings.dataDir, logger });
+    services.push({ name: 'embedded PostgreSQL', stop: postgres.stop });
+    databaseUrl = postgres.url;
+    logger.info({ port: postgres.port }, `embedded PostgreSQL ready on 127.0.0.1:${postgres.port}`);
+  }
+  if (shutdown) return;
+
+  let redisUrl: string;
+  if (redisPlan.kind === 'spawn') {
+    const redis = await startRedisServer({ dataDir: settings.dataDir, logger });
+    services.push({ name: 'redis-server', stop: redis.stop });
+    redisUrl = redis.url;
+    logger.info({ pid: redis.pid }, `redis-server ready on ${redis.url}`);
+  } else {
+    redisUrl = redisPlan.url;
+  }
+  if (shutdown) return;
+
+  let smtpUrl = settings.smtpUrl;
+  if (!smtpUrl) {
+    const sink = await startMailSink({ dir: mailDir, logger });
+    services.push({ name: 'embedded SMTP server', stop: sink.close });
+    smtpUrl = sink.url;
+  }
+
+  try {
+    const applied = await migrateLatest(databaseUrl);
+    logger.info(applied.length ? `migrations applied: ${applied.join(', ')}` : 'database schema up to date');
+  } catch (err) {
+    throw new StartupError(`Migrations could not run on ${redactUrl(databaseUrl)}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  if (shutdown) return;
+
+  const programEnv = { ...env, DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, SMTP_URL: smtpUrl };
+  const apiConfig = loadApiConfig(programEnv);
+  let api;
+  try {
+    api = await startApiServer(apiConfig, createLogger('api', apiConfig.logLevel));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new StartupError(`Port ${apiConfig.port} on ${apiConfig.host} is already in use. Stop what uses it, or pick another: PORT=3001 npm start`);
+    }
+    throw err;
+  }
+  programs.push({ name: 'API', stop: api.close });
+
+  // Links in the e-mails point where the page really is, unless PUBLIC_URL says otherwise.
+  const workerConfig = loadWorkerConfig({ PUBLIC_URL: api.url, ...programEnv });
+  const worker = await startWorker(workerConfig, createLogger('worker', workerConfig.logLevel));
+  programs.push({ name: 'worker', stop: worker.close });
+
+  logger.info(
+    { url: api.url, readyInSeconds: Math.round(process.uptime() * 10) / 10 },
+    `Converge is running at ${api.url} (page, API and worker). Ctrl-C stops everything.`,
+  );
+}
+
+main().catch(async (err: unknown) => {
+  if (err instanceof StartupError || err instanceof ConfigError) {
+    logger.fatal(err.message);
+  } else {
+    logger.fatal({ err }, 'npm start failed');
+  }
+  stopping.abort();
+  shutdown ??= (async () => {
+    await stopAll();
+    process.exit(1);
+  })();
+});
+
