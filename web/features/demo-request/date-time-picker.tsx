@@ -1,4 +1,4 @@
-import { useId, useMemo, type KeyboardEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import Calendar from 'react-calendar';
 import { styled } from 'styled-components';
 import type { CalendarDay } from '../../../domain/booking.js';
@@ -122,9 +122,19 @@ const DAY_TILE = '.react-calendar__month-view__days__day';
 const ARROW_STEPS: Record<string, number> = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -7, ArrowDown: 7 };
 
 /**
- * react-calendar puts every day in the Tab order but has no arrow keys; this moves focus between the
- * enabled days of the shown month the way a grid of dates usually behaves.
+ * react-calendar puts every day in the Tab order and has no arrow keys. Here the days behave like one
+ * control: a single day is tabbable (the chosen one, else the first enabled), arrows move between enabled days.
  */
+function rovingDays(frame: HTMLElement | null): void {
+  if (!frame) return;
+  const tiles = Array.from(frame.querySelectorAll<HTMLButtonElement>(DAY_TILE));
+  const current =
+    tiles.find((tile) => tile === document.activeElement) ??
+    tiles.find((tile) => tile.classList.contains('react-calendar__tile--active') && !tile.disabled) ??
+    tiles.find((tile) => !tile.disabled);
+  for (const tile of tiles) tile.tabIndex = tile === current ? 0 : -1;
+}
+
 function moveBetweenDays(event: KeyboardEvent<HTMLDivElement>): void {
   const step = ARROW_STEPS[event.key];
   const target = event.target as HTMLElement;
@@ -135,6 +145,7 @@ function moveBetweenDays(event: KeyboardEvent<HTMLDivElement>): void {
     const tile = tiles[index];
     if (tile && !tile.disabled) {
       event.preventDefault();
+      for (const other of tiles) other.tabIndex = other === tile ? 0 : -1;
       tile.focus();
       return;
     }
@@ -150,6 +161,13 @@ export function DateTimePicker({ now, zone, visitorZone, day, slotIso, error, on
   const slots = useMemo(() => (day ? slotOptions(day, now, zone, visitorZone) : []), [day, now, zone, visitorZone]);
   const chosen = slots.find((slot) => slot.iso === slotIso) ?? null;
   const dayText = day ? formatDayLong(day) : '';
+  const frame = useRef<HTMLDivElement>(null);
+  const [activeStartDate, setActiveStartDate] = useState<Date | undefined>(() =>
+    opening ? tileDate({ ...opening, day: 1 }) : undefined,
+  );
+
+  // After every render: react-calendar re-creates the tiles when the month changes.
+  useEffect(() => rovingDays(frame.current));
 
   let summary = 'No date chosen yet.';
   if (day && chosen) {
@@ -163,14 +181,15 @@ export function DateTimePicker({ now, zone, visitorZone, day, slotIso, error, on
       <Legend>Select Date &amp; Time (Europe Time)</Legend>
       <Hint id={hintId}>Monday to Friday within the next month, hourly from 07:00 to 23:00 Berlin time.</Hint>
       <Columns>
-        <CalendarFrame onKeyDown={moveBetweenDays}>
+        <CalendarFrame ref={frame} onKeyDown={moveBetweenDays}>
           <Calendar
             locale="en-GB"
             calendarType="iso8601"
             minDetail="month"
             minDate={minDate}
             maxDate={maxDate}
-            defaultActiveStartDate={opening ? tileDate({ ...opening, day: 1 }) : undefined}
+            activeStartDate={activeStartDate}
+            onActiveStartDateChange={({ activeStartDate: next }) => setActiveStartDate(next ?? undefined)}
             value={day ? tileDate(day) : null}
             onClickDay={(date) => onDayChange(tileDay(date))}
             tileDisabled={({ date, view }) => view === 'month' && isTileDisabled(date, now, zone)}
@@ -184,7 +203,6 @@ export function DateTimePicker({ now, zone, visitorZone, day, slotIso, error, on
             nextLabel={<ChevronRightIcon size={20} />}
             prevAriaLabel="Previous month"
             nextAriaLabel="Next month"
-            navigationAriaLabel="Shown month"
           />
         </CalendarFrame>
         <SlotGroup>

@@ -1,0 +1,506 @@
+/**
+ * The site in a real browser against the real API (real database, real queue), as a visitor uses it.
+ * Needs the production build: `npm run build:web` (npm test runs it first).
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { startStack, type Stack } from '../../api/test/stack.js';
+import { availableSlots, calendarDayOf, DEFAULT_BOOKING_TIME_ZONE, isBookableDay } from '../../domain/booking.js';
+import { AXE_SOURCE_PATH, launchBrowser, openPage, type AxeViolation, type WatchedPage } from './browser.js';
+
+const WEB_ROOT = path.resolve('dist/web');
+const ARTIFACTS = path.resolve('artifacts');
+const ZONE = DEFAULT_BOOKING_TIME_ZONE;
+// Wednesday 18 November 2026, 10:30 in Berlin: the fixed browser clock of the calendar tests.
+const FIXED_NOW = new Date('2026-11-18T09:30:00Z');
+
+let stack: Stack;
+let browser: Browser;
+const open: WatchedPage[] = [];
+
+async function visit(options: Parameters<typeof openPage>[1] = {}, pathname = '/'): Promise<WatchedPage> {
+  const watched = await openPage(browser, options);
+  open.push(watched);
+  await watched.page.goto(stack.url + pathname);
+  return watched;
+}
+
+/** Opens the dialog with the hero's button and waits for the form. */
+async function openDialog(page: Page, button?: Locator): Promise<Locator> {
+  await (button ?? page.getByRole('main').getByRole('button', { name: 'Request Demo' }).first()).click();
+  const dialog = page.getByRole('dialog', { name: 'Request Demo' });
+  await dialog.getByLabel('Name', { exact: true }).waitFor();
+  return dialog;
+}
+
+function dayTile(dialog: Locator, label: string): Locator {
+  return dialog.getByRole('button', { name: label });
+}
+
+async function enabledDayLabels(dialog: Locator): Promise<string[]> {
+  return dialog
+    .locator('.react-calendar__month-view__days button:enabled abbr')
+    .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('aria-label') ?? ''));
+}
+
+/** The first day the real clock lets anyone book, as react-calendar labels it. */
+function firstBookableLabel(now = new Date()): { label: string; monthsAhead: number } {
+  const today = calendarDayOf(now, ZONE);
+  const cursor = new Date(Date.UTC(today.year, today.month - 1, today.day));
+  for (let i = 0; i < 40; i += 1, cursor.setUTCDate(cursor.getUTCDate() + 1)) {
+    const day = { year: cursor.getUTCFullYear(), month: cursor.getUTCMonth() + 1, day: cursor.getUTCDate() };
+    if (isBookableDay(day, now, ZONE) && availableSlots(day, now, ZONE).length >= 2) {
+      const label = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(cursor);
+      return { label, monthsAhead: (day.year - today.year) * 12 + day.month - today.month };
+    }
+  }
+  throw new Error('no bookable day in the next 40 days');
+}
+
+async function chooseFirstBookableSlot(dialog: Locator): Promise<string> {
+  const { label, monthsAhead } = firstBookableLabel();
+  for (let i = 0; i < monthsAhead; i += 1) await dialog.getByRole('button', { name: 'Next month' }).click();
+  await dayTile(dialog, label).click();
+  // The second slot, so a slot that starts while the test runs cannot make it stale.
+  const slot = dialog.getByRole('radio').nth(1);
+  await slot.check();
+  return slot.inputValue();
+}
+
+async function fillRequired(dialog: Locator, name: string, email: string, company: string): Promise<void> {
+  await dialog.getByLabel('Name', { exact: true }).fill(name);
+  await dialog.getByLabel('Email', { exact: true }).fill(email);
+  await dialog.getByLabel('Company', { exact: true }).fill(company);
+}
+
+async function axeViolations(page: Page): Promise<AxeViolation[]> {
+  await page.addScriptTag({ path: AXE_SOURCE_PATH });
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (context: Document) => Promise<{ violations: AxeViolation[] }> } }).axe;
+    const result = await axe.run(document);
+    return result.violations.map(({ id, impact, help, nodes }) => ({
+      id,
+      impact,
+      help,
+      nodes: nodes.map(({ target, failureSummary }) => ({ target, failureSummary })),
+    }));
+  });
+}
+
+describe('the site in Chromium', function () {
+  this.timeout(30_000);
+
+  before(async function () {
+    this.timeout(90_000);
+    if (!existsSync(path.join(WEB_ROOT, 'index.html'))) throw new Error('No production build: run `npm run build:web` first.');
+    mkdirSync(ARTIFACTS, { recursive: true });
+    [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
+  });
+
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((watched) => watched.close()));
+  });
+
+  after(async function () {
+    this.timeout(30_000);
+    await browser?.close();
+    await stack?.close();
+  });
+
+  describe('landing page', () => {
+    it('is served prerendered, with the head a search engine and a share card need', async () => {
+      const response = await fetch(`${stack.url}/`);
+      expect(response.status).to.equal(200);
+      const html = await response.text();
+      expect(html).to.match(/^<!doctype html>\n<html lang="en">/);
+      expect(html).to.include('<title>Converge: the AI-powered enterprise communication platform</title>');
+      expect(html).to.match(/<meta name="description" content="[^"]{50,}">/);
+      expect(html).to.match(/<meta property="og:title" content="Converge/);
+      expect(html).to.match(/<link rel="icon" href="\/assets\/favicon\.[0-9a-f]+\.svg"/);
+      // The counters' final values are in the HTML before any script runs.
+      for (const value of ['40%', '2x', '100%', '30%', '1 platform']) {
+        expect(html.replace(/<!-- -->/g, '')).to.include(`>${value}<`);
+      }
+      const script = /<script defer src="(\/assets\/main\.[0-9a-f]+\.js)">/.exec(html)?.[1];
+      expect(script, 'hashed main script').to.be.a('string');
+      const asset = await fetch(`${stack.url}${script}`);
+      expect(asset.headers.get('cache-control')).to.equal('public, max-age=31536000, immutable');
+    });
+
+    it('hydrates without a warning and loads nothing from another host', async () => {
+      const { page, problems } = await visit();
+      const foreign: string[] = [];
+      page.on('request', (request) => {
+        if (!request.url().startsWith(stack.url)) foreign.push(request.url());
+      });
+      await page.reload({ waitUntil: 'networkidle' });
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      expect(await page.title()).to.equal('Converge: the AI-powered enterprise communication platform');
+      expect(problems).to.deep.equal([]);
+      expect(foreign).to.deep.equal([]);
+    });
+
+    it('counts the metrics up from 0 when they scroll into view', async () => {
+      const { page } = await visit({ viewport: { width: 1280, height: 800 } });
+      const first = page.locator('#results li p:first-child span[aria-hidden]').first();
+      await page.waitForLoadState('networkidle');
+      await page.locator('#results').scrollIntoViewIfNeeded();
+      await page.waitForTimeout(300);
+      const early = Number.parseInt((await first.innerText()).replace('%', ''), 10);
+      expect(early).to.be.within(0, 39);
+      await page.waitForTimeout(2900);
+      const cards = await page.locator('#results li p:first-child span[aria-hidden]').allInnerTexts();
+      expect(cards).to.deep.equal(['40%', '2x', '100%', '30%', '1 platform']);
+    });
+
+    it('shows the final metric values at once with reduced motion', async () => {
+      const { page } = await visit({ reducedMotion: 'reduce' });
+      await page.waitForLoadState('networkidle');
+      await page.locator('#results').scrollIntoViewIfNeeded();
+      await page.waitForTimeout(100);
+      expect(await page.locator('#results li p:first-child span[aria-hidden]').allInnerTexts()).to.deep.equal(['40%', '2x', '100%', '30%', '1 platform']);
+    });
+
+    it('looks right at 375 and 1440 px (screenshots in artifacts/)', async () => {
+      for (const width of [375, 1440]) {
+        const { page } = await visit({ viewport: { width, height: 900 }, reducedMotion: 'reduce' });
+        await page.waitForLoadState('networkidle');
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect(overflow, `horizontal overflow at ${width}px`).to.equal(0);
+        await page.screenshot({ path: path.join(ARTIFACTS, `page-${width}.png`), fullPage: true });
+      }
+    });
+
+    it('has no accessibility violations (axe-core)', async () => {
+      const { page } = await visit();
+      await page.waitForLoadState('networkidle');
+      expect(await axeViolations(page)).to.deep.equal([]);
+    });
+  });
+
+  describe('Request Demo dialog', () => {
+    it('opens from each of the three buttons, and Escape or Close returns focus to it', async () => {
+      const { page } = await visit();
+      const triggers = [
+        page.getByRole('banner').getByRole('button', { name: 'Get Started' }),
+        page.locator('#hero-title').locator('..').getByRole('button', { name: 'Request Demo' }),
+        page.getByRole('region', { name: 'See Converge on your own customer journeys' }).getByRole('button', { name: 'Request Demo' }),
+      ];
+      for (const [index, trigger] of triggers.entries()) {
+        const dialog = await openDialog(page, trigger);
+        expect(await dialog.getByRole('heading', { name: 'Request Demo' }).isVisible()).to.equal(true);
+        expect(await dialog.getByLabel('Name', { exact: true }).evaluate((input) => input === document.activeElement)).to.equal(true);
+        if (index === 1) await dialog.getByRole('button', { name: 'Close' }).click();
+        else await page.keyboard.press('Escape');
+        await dialog.waitFor({ state: 'hidden' });
+        expect(await trigger.evaluate((button) => button === document.activeElement), `focus back on trigger ${index}`).to.equal(true);
+      }
+    });
+
+    it('has the fields in order, each with a visible label, and keeps the page still behind it', async () => {
+      const { page } = await visit();
+      const dialog = await openDialog(page, page.getByRole('banner').getByRole('button', { name: 'Get Started' }));
+      // Playwright's click scrolls on its own, so the page is put somewhere in the middle afterwards.
+      await page.evaluate(() => window.scrollTo({ top: 400, behavior: 'instant' }));
+      const scrolled = await page.evaluate(() => window.scrollY);
+      expect(scrolled).to.equal(400);
+      const labels = await dialog
+        .locator('form > div > label, form > fieldset > legend')
+        .evaluateAll((nodes) => nodes.map((node) => (node as HTMLElement).innerText.trim()));
+      expect(labels).to.deep.equal(['Name', 'Email', 'Company', 'Select Date & Time (Europe Time)', 'Phone (Optional)', 'Message (Optional)']);
+      for (const label of ['Name', 'Email', 'Company', 'Phone (Optional)', 'Message (Optional)']) {
+        expect(await dialog.getByLabel(label, { exact: true }).isVisible(), label).to.equal(true);
+      }
+      expect(await dialog.getByLabel('Phone (Optional)', { exact: true }).getAttribute('placeholder')).to.match(/^\+1 \(\d{3}\) \d{3}-\d{4}$/);
+      expect(await dialog.getByLabel('Message (Optional)', { exact: true }).getAttribute('rows')).to.equal('3');
+      expect(await dialog.getByRole('group', { name: 'Select Date & Time (Europe Time)' }).isVisible()).to.equal(true);
+      expect(await dialog.getByRole('button', { name: 'Request Demo' }).isEnabled()).to.equal(true);
+      // The page behind does not scroll, and is out of reach.
+      await page.mouse.wheel(0, 800);
+      await page.waitForTimeout(200);
+      expect(await page.evaluate(() => window.scrollY)).to.equal(scrolled);
+      expect(await page.locator('#main').evaluate((main) => main.closest('[inert]') !== null)).to.equal(true);
+    });
+
+    it('traps focus: Tab from the last control goes to the first, Shift+Tab back', async () => {
+      const { page } = await visit();
+      const dialog = await openDialog(page);
+      await dialog.getByRole('button', { name: 'Request Demo' }).focus();
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).to.equal('Close');
+      await page.keyboard.press('Shift+Tab');
+      expect(await page.evaluate(() => document.activeElement?.textContent)).to.equal('Request Demo');
+    });
+
+    it('disables weekends, past days and days more than a month ahead', async () => {
+      const watched = await openPage(browser);
+      open.push(watched);
+      await watched.page.clock.setFixedTime(FIXED_NOW);
+      await watched.page.goto(stack.url);
+      const dialog = await openDialog(watched.page);
+      expect(await enabledDayLabels(dialog)).to.deep.equal(
+        ['18', '19', '20', '23', '24', '25', '26', '27', '30'].map((day) => `${day} November 2026`),
+      );
+      for (const day of ['17 November 2026', '21 November 2026', '22 November 2026']) {
+        expect(await dayTile(dialog, day).isDisabled(), day).to.equal(true);
+      }
+      expect(await dialog.getByRole('button', { name: 'Previous month' }).isDisabled()).to.equal(true);
+      await dialog.getByRole('button', { name: 'Next month' }).click();
+      const december = await enabledDayLabels(dialog);
+      expect(december[0]).to.equal('1 December 2026');
+      expect(december.at(-1)).to.equal('18 December 2026');
+      expect(await dayTile(dialog, '21 December 2026').isDisabled()).to.equal(true);
+      expect(await dialog.getByRole('button', { name: 'Next month' }).isDisabled()).to.equal(true);
+    });
+
+    it("offers 17 hourly slots in Europe Time, with the visitor's own time beside them", async () => {
+      const watched = await openPage(browser, { timezoneId: 'America/New_York' });
+      open.push(watched);
+      await watched.page.clock.setFixedTime(FIXED_NOW);
+      await watched.page.goto(stack.url);
+      const dialog = await openDialog(watched.page);
+      await dayTile(dialog, '24 November 2026').click();
+      const slots = dialog.getByRole('radio');
+      expect(await slots.count()).to.equal(17);
+      const labels = await dialog.locator('input[name="timeSlot"]').evaluateAll((inputs) =>
+        inputs.map((input) => (input.parentElement as HTMLElement).innerText.replace(/\s+/g, ' ').trim()),
+      );
+      expect(labels[0]).to.equal('07:00 01:00 your time');
+      expect(labels[16]).to.equal('23:00 17:00 your time');
+      expect(await slots.first().inputValue()).to.equal('2026-11-24T06:00:00.000Z');
+      await slots.nth(7).check();
+      expect(await dialog.getByRole('status').filter({ hasText: 'Selected' }).innerText()).to.equal(
+        'Selected Tuesday, 24 November 2026 at 14:00 Europe Time (08:00 your time).',
+      );
+      // Today offers only the hours still ahead.
+      await dayTile(dialog, '18 November 2026').click();
+      expect(await slots.first().inputValue()).to.equal('2026-11-18T10:00:00.000Z');
+      expect(await slots.count()).to.equal(13);
+    });
+
+    it('checks the e-mail on leaving the field: spinner, tick, cross with reason, suggestion', async () => {
+      const { page, problems } = await visit();
+      // Slow the check down so the spinner can be seen.
+      await page.route('**/api/validate-email', async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 400));
+        await route.continue();
+      });
+      const dialog = await openDialog(page);
+      const email = dialog.getByLabel('Email', { exact: true });
+      await email.fill('ana@northwind-logistics.com');
+      await dialog.getByLabel('Company', { exact: true }).focus();
+      await dialog.getByRole('img', { name: 'Checking email address…' }).waitFor();
+      await dialog.getByRole('img', { name: 'Email address looks good' }).waitFor();
+
+      await email.fill('ana@gmail.com');
+      await email.blur();
+      await dialog.getByRole('img', { name: 'Email address not accepted' }).waitFor();
+      expect(await dialog.getByText('Please use your company email address. Personal email addresses are not accepted.').isVisible()).to.equal(true);
+
+      await email.fill('ana@gmial.com');
+      await email.blur();
+      const suggestion = dialog.getByText(/^Did you mean: ana@gmail\.com\?$/);
+      await suggestion.waitFor();
+      await suggestion.getByRole('button', { name: 'ana@gmail.com' }).click();
+      expect(await email.inputValue()).to.equal('ana@gmail.com');
+      await dialog.getByRole('img', { name: 'Email address not accepted' }).waitFor();
+
+      await email.fill('');
+      await email.blur();
+      expect(await dialog.getByText('Email is required', { exact: true }).isVisible()).to.equal(true);
+      expect(problems).to.deep.equal([]);
+    });
+
+    it('treats a failing e-mail check as valid and logs it', async () => {
+      const { page, problems } = await visit();
+      await page.route('**/api/validate-email', (route) => route.fulfill({ status: 500, body: 'boom' }));
+      const dialog = await openDialog(page);
+      await dialog.getByLabel('Email', { exact: true }).fill('ana@northwind-logistics.com');
+      await dialog.getByLabel('Email', { exact: true }).blur();
+      await dialog.getByRole('img', { name: 'Email address looks good' }).waitFor();
+      expect(problems.some((problem) => problem.includes('Email validation failed'))).to.equal(true);
+    });
+
+    it('books a demo: Submitting..., success toast, dialog closed, form reset, row stored', async () => {
+      const { page, problems } = await visit();
+      await page.route('**/api/demo-request', async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await route.continue();
+      });
+      const dialog = await openDialog(page);
+      await fillRequired(dialog, 'Ana Lima', 'ana@northwind-logistics.com', 'Northwind Logistics');
+      const slot = await chooseFirstBookableSlot(dialog);
+      await dialog.getByLabel('Phone (Optional)', { exact: true }).fill('+1 (415) 555-0100');
+      await dialog.getByLabel('Message (Optional)', { exact: true }).fill('Interested in WhatsApp with SMS fallback.');
+      await dialog.getByRole('button', { name: 'Request Demo' }).click();
+      const pending = dialog.getByRole('button', { name: 'Submitting...' });
+      await pending.waitFor();
+      expect(await pending.isDisabled()).to.equal(true);
+
+      const toast = page.getByRole('status').filter({ hasText: 'Demo Request Submitted' });
+      await toast.waitFor();
+      expect(await toast.innerText()).to.include("Thank you! We'll contact you soon to schedule your demo.");
+      await dialog.waitFor({ state: 'hidden' });
+
+      const rows = await stack.db('demo_requests').select('name', 'email', 'company', 'phone', 'message', 'time_slot');
+      expect(rows).to.have.length(1);
+      expect(rows[0]).to.deep.include({ name: 'Ana Lima', email: 'ana@northwind-logistics.com', company: 'Northwind Logistics', phone: '+1 (415) 555-0100' });
+      expect(new Date(rows[0].time_slot as string).toISOString()).to.equal(slot);
+
+      await openDialog(page);
+      for (const label of ['Name', 'Email', 'Company', 'Phone (Optional)', 'Message (Optional)']) {
+        expect(await dialog.getByLabel(label, { exact: true }).inputValue(), label).to.equal('');
+      }
+      expect(await dialog.getByRole('radio').count()).to.equal(0);
+      expect(problems).to.deep.equal([]);
+    });
+
+    it("keeps the dialog and the input when the server refuses, with its message under the field", async () => {
+      const { page } = await visit();
+      const dialog = await openDialog(page);
+      await fillRequired(dialog, 'Ana Lima', 'ana@gmail.com', 'Northwind Logistics');
+      await chooseFirstBookableSlot(dialog);
+      await dialog.getByRole('button', { name: 'Request Demo' }).click();
+      const toast = page.getByRole('alert').filter({ hasText: 'Error' });
+      await toast.waitFor();
+      expect(await toast.innerText()).to.include('Personal email addresses are not accepted');
+      expect(await dialog.isVisible()).to.equal(true);
+      expect(await dialog.getByLabel('Name', { exact: true }).inputValue()).to.equal('Ana Lima');
+      expect(await dialog.getByLabel('Email', { exact: true }).inputValue()).to.equal('ana@gmail.com');
+      expect(await dialog.getByLabel('Email', { exact: true }).getAttribute('aria-invalid')).to.equal('true');
+      expect(await dialog.getByText('Please use your company email address. Personal email addresses are not accepted.').count()).to.be.greaterThan(0);
+      expect(await stack.db('demo_requests').where({ email: 'ana@gmail.com' }).count('* as n')).to.deep.equal([{ n: '0' }]);
+    });
+
+    it('shows the fallback message when the server fails without a body', async () => {
+      const { page } = await visit();
+      await page.route('**/api/demo-request', (route) => route.fulfill({ status: 503, body: '' }));
+      const dialog = await openDialog(page);
+      await fillRequired(dialog, 'Ana Lima', 'ana@northwind-logistics.com', 'Northwind Logistics');
+      await chooseFirstBookableSlot(dialog);
+      await dialog.getByRole('button', { name: 'Request Demo' }).click();
+      const toast = page.getByRole('alert').filter({ hasText: 'Error' });
+      await toast.waitFor();
+      expect(await toast.innerText()).to.include('Failed to submit demo request');
+      expect(await dialog.getByRole('button', { name: 'Request Demo' }).isEnabled()).to.equal(true);
+      expect(await dialog.getByLabel('Company', { exact: true }).inputValue()).to.equal('Northwind Logistics');
+    });
+
+    it('says what is missing instead of sending an empty form', async () => {
+      const { page } = await visit();
+      let calls = 0;
+      await page.route('**/api/demo-request', (route) => {
+        calls += 1;
+        return route.continue();
+      });
+      const dialog = await openDialog(page);
+      await dialog.getByRole('button', { name: 'Request Demo' }).click();
+      for (const message of ['Name is required.', 'Email is required.', 'Company is required.', 'Please select a date and time.']) {
+        expect(await dialog.getByText(message).isVisible(), message).to.equal(true);
+      }
+      expect(await dialog.getByLabel('Name', { exact: true }).evaluate((input) => input === document.activeElement)).to.equal(true);
+      expect(calls).to.equal(0);
+    });
+
+    it('can be booked with the keyboard alone', async () => {
+      const { page } = await visit();
+      await page.waitForLoadState('networkidle');
+      const focusedText = () => page.evaluate(() => (document.activeElement as HTMLElement | null)?.innerText ?? '');
+      for (let i = 0; i < 10 && (await focusedText()) !== 'Get Started'; i += 1) await page.keyboard.press('Tab');
+      expect(await focusedText()).to.equal('Get Started');
+      await page.keyboard.press('Enter');
+      const dialog = page.getByRole('dialog', { name: 'Request Demo' });
+      await dialog.getByLabel('Name', { exact: true }).waitFor();
+      await page.waitForFunction(() => document.activeElement?.getAttribute('name') === 'name');
+      await page.keyboard.type('Kai Keyboard');
+      await page.keyboard.press('Tab');
+      await page.keyboard.type('kai@northwind-logistics.com');
+      await page.keyboard.press('Tab');
+      await page.keyboard.type('Northwind Logistics');
+
+      // Into the calendar: Tab reaches the enabled month buttons, then the first enabled day.
+      const { label, monthsAhead } = firstBookableLabel();
+      for (let i = 0; i < 6; i += 1) {
+        await page.keyboard.press('Tab');
+        const name = await page.evaluate(() => document.activeElement?.querySelector('abbr')?.getAttribute('aria-label') ?? null);
+        if (name) break;
+      }
+      for (let i = 0; i < monthsAhead; i += 1) {
+        await page.keyboard.press('Shift+Tab');
+        await page.keyboard.press('Enter');
+        await page.keyboard.press('Tab');
+      }
+      const focusedDay = () => page.evaluate(() => document.activeElement?.querySelector('abbr')?.getAttribute('aria-label') ?? '');
+      for (let i = 0; i < 31 && (await focusedDay()) !== label; i += 1) await page.keyboard.press('ArrowRight');
+      expect(await focusedDay()).to.equal(label);
+      await page.keyboard.press('Enter');
+      expect(await dialog.getByRole('status').filter({ hasText: 'Selected' }).innerText()).to.match(/^Selected \w+, /);
+
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => (document.activeElement as HTMLInputElement).type)).to.equal('radio');
+      await page.keyboard.press('ArrowRight'); // the second slot, checked as it gains focus
+      const slot = await page.evaluate(() => (document.activeElement as HTMLInputElement).value);
+      expect(await dialog.getByRole('radio', { checked: true }).inputValue()).to.equal(slot);
+      await page.keyboard.press('Tab');
+      await page.keyboard.type('+1 (212) 555-0199');
+      await page.keyboard.press('Tab');
+      await page.keyboard.type('Booked without a mouse.');
+      await page.keyboard.press('Tab');
+      expect(await focusedText()).to.equal('Request Demo');
+      await page.keyboard.press('Enter');
+      await page.getByRole('status').filter({ hasText: 'Demo Request Submitted' }).waitFor();
+      await dialog.waitFor({ state: 'hidden' });
+      expect(await focusedText()).to.equal('Get Started');
+      const row = await stack.db('demo_requests').where({ email: 'kai@northwind-logistics.com' }).first();
+      expect(row?.message).to.equal('Booked without a mouse.');
+      expect(new Date(row?.time_slot as string).toISOString()).to.equal(slot);
+    });
+
+    it('shows one toast at a time and F8 moves focus to the notifications', async () => {
+      const { page } = await visit();
+      await page.route('**/api/demo-request', (route) =>
+        route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ error: 'Invalid request', details: 'First problem.' }) }),
+      );
+      const dialog = await openDialog(page);
+      await fillRequired(dialog, 'Ana Lima', 'ana@northwind-logistics.com', 'Northwind Logistics');
+      await chooseFirstBookableSlot(dialog);
+      const submit = dialog.getByRole('button', { name: 'Request Demo' });
+      await submit.click();
+      await page.getByRole('alert').filter({ hasText: 'First problem.' }).waitFor();
+      await submit.click();
+      await page.waitForTimeout(300);
+      expect(await page.locator('.Toastify__toast').count()).to.equal(1);
+      await page.keyboard.press('F8');
+      expect(await page.evaluate(() => document.activeElement?.closest('.Toastify') !== null)).to.equal(true);
+    });
+
+    it('has no accessibility violations when open (axe-core), and looks right (screenshot)', async () => {
+      const { page } = await visit({ viewport: { width: 1440, height: 1000 } });
+      const dialog = await openDialog(page);
+      await fillRequired(dialog, 'Ana Lima', 'ana@northwind-logistics.com', 'Northwind Logistics');
+      await dialog.getByLabel('Phone (Optional)', { exact: true }).focus();
+      await dialog.getByRole('img', { name: 'Email address looks good' }).waitFor();
+      await chooseFirstBookableSlot(dialog);
+      await page.screenshot({ path: path.join(ARTIFACTS, 'modal-1440.png') });
+      expect(await axeViolations(page)).to.deep.equal([]);
+      await page.setViewportSize({ width: 375, height: 812 });
+      await page.screenshot({ path: path.join(ARTIFACTS, 'modal-375.png') });
+    });
+  });
+
+  describe('404 page', () => {
+    it('answers any other path with status 404 and the 404 page', async () => {
+      const response = await fetch(`${stack.url}/pricing/enterprise`);
+      expect(response.status).to.equal(404);
+      const { page, problems } = await visit({}, '/pricing/enterprise');
+      expect(await page.title()).to.equal('404 Page Not Found | Converge');
+      expect(await page.getByRole('heading', { level: 1 }).innerText()).to.equal('404 Page Not Found');
+      expect(await page.getByText(/add the page to the router/).isVisible()).to.equal(true);
+      expect(await page.getByRole('link', { name: 'Back to the home page' }).getAttribute('href')).to.equal('/');
+      expect(await axeViolations(page)).to.deep.equal([]);
+      expect(problems.filter((problem) => !problem.includes('404'))).to.deep.equal([]);
+    });
+  });
+});
