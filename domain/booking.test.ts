@@ -65,6 +65,11 @@ describe('booking rules', () => {
     expect(timeSlotProblem('2026-11-24T08:00:00.000Z', NOW, BERLIN)).to.equal(null);
     expect(timeSlotProblem('2026-11-24T08:00:00Z', NOW, BERLIN)).to.equal(null);
     expect(timeSlotProblem('not a date', NOW, BERLIN)).to.equal(TIME_SLOT_WINDOW_MESSAGE);
+    expect(timeSlotProblem('Tue, 24 Nov 2026 08:00:00 GMT', NOW, BERLIN), 'not ISO 8601').to.equal(TIME_SLOT_WINDOW_MESSAGE);
+    expect(timeSlotProblem('2026-11-24T08:00', NOW, BERLIN), 'no offset').to.equal(TIME_SLOT_WINDOW_MESSAGE);
+    expect(timeSlotProblem('2026-11-24', NOW, BERLIN), 'a day only').to.equal(TIME_SLOT_WINDOW_MESSAGE);
+    expect(timeSlotProblem('2026-02-30T08:00:00Z', NOW, BERLIN), 'no such day').to.equal(TIME_SLOT_WINDOW_MESSAGE);
+    expect(timeSlotProblem('2026-11-24T09:00:00+01:00', NOW, BERLIN), 'with an offset').to.equal(null);
     expect(timeSlotProblem('2026-11-23T09:00:00Z', NOW, BERLIN), 'past').to.equal(TIME_SLOT_WINDOW_MESSAGE);
     expect(timeSlotProblem(NOW.toISOString(), NOW, BERLIN), 'now is not later than now').to.equal(TIME_SLOT_WINDOW_MESSAGE);
     expect(timeSlotProblem('2026-12-23T09:00:00Z', NOW, BERLIN), 'inside, last day').to.equal(null);

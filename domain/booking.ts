@@ -148,12 +148,28 @@ export function isBookableDay(day: CalendarDay, now: Date, timeZone: string): bo
   return availableSlots(day, now, timeZone).length > 0;
 }
 
+const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/i;
+
+/** An ISO 8601 date-time with its offset, naming a day and time that exist (Date would roll 30 February over to March). */
+function parseIsoInstant(value: string): Date | undefined {
+  const match = ISO_INSTANT.exec(value);
+  if (!match) return undefined;
+  const [year, month, day, hour, minute, second] = match.slice(1).map((part) => Number(part ?? 0)) as number[];
+  const calendar = new Date(Date.UTC(year!, month! - 1, day!));
+  if (calendar.getUTCMonth() !== month! - 1 || calendar.getUTCDate() !== day || hour! > 23 || minute! > 59 || second! > 59) {
+    return undefined;
+  }
+  const instant = new Date(value);
+  return Number.isNaN(instant.getTime()) ? undefined : instant;
+}
+
 /**
  * The one check of a requested slot. Returns the message for a person, or null when the slot can be booked.
  */
 export function timeSlotProblem(value: string, now: Date, timeZone: string): string | null {
-  const instant = new Date(value);
-  if (Number.isNaN(instant.getTime())) return TIME_SLOT_WINDOW_MESSAGE;
+  // Without an offset, "09:00" would mean whatever the server's zone says: refused.
+  const instant = parseIsoInstant(value);
+  if (!instant) return TIME_SLOT_WINDOW_MESSAGE;
   if (instant.getTime() <= now.getTime() || instant.getTime() > oneMonthAfter(now).getTime()) {
     return TIME_SLOT_WINDOW_MESSAGE;
   }

@@ -19,7 +19,7 @@ describe('e-mail rules', () => {
   });
 
   it('accepts company addresses and refuses malformed ones', () => {
-    for (const good of ['jane@acme.com', 'jane.doe+demo@eu.acme-corp.co.uk', "o'neil@acme.io"]) {
+    for (const good of ['jane@acme.com', 'jane.doe+demo@eu.acme-corp.co.uk', "o'neil@acme.io", 'ivan@xn--80aswg.xn--p1ai']) {
       expect(isEmailSyntaxValid(good), good).to.equal(true);
     }
     for (const bad of ['jane', 'jane@', '@acme.com', 'jane@acme', 'jane doe@acme.com', 'jane@@acme.com', 'jane..doe@acme.com', 'jane@acme.c0m', `${'a'.repeat(65)}@acme.com`]) {
