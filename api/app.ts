@@ -20,6 +20,8 @@ export interface AppDeps {
   logger: Logger;
   timeZone: string;
   webRoot: string;
+  /** Enables the operations endpoints when set. */
+  adminToken?: string;
   now?: () => Date;
 }
 
@@ -41,7 +43,7 @@ export function createApp(deps: AppDeps): Koa {
   app.use(bodyParser({ enableTypes: ['json'], jsonLimit: BODY_LIMIT, encoding: 'utf-8' }));
 
   const routes = new Router();
-  routes.use(healthRoutes(deps).routes(), demoRequestRoutes({ ...deps, now }).routes(), emailCheckRoutes().routes());
+  routes.use(healthRoutes(deps).routes(), demoRequestRoutes({ ...deps, now, adminToken: deps.adminToken }).routes(), emailCheckRoutes().routes());
   app.use(routes.routes());
 
   // Whatever reaches this far under /api/ matched no route: answer in JSON, never with the 404 page.

@@ -22,7 +22,7 @@ export interface ApiConfig {
   publicUrl: string;
   /** Folder of the built page (index.html, 404.html, assets/). */
   webRoot: string;
-  /** Reserved for operations endpoints; none is exposed yet. */
+  /** Bearer token of the operations endpoints (GET /api/demo-requests); unset turns them off. */
   adminToken: string | undefined;
   logLevel: string;
 }

@@ -18,7 +18,7 @@ const SHUTDOWN_GRACE_MS = 8000;
 export async function startApiServer(config: ApiConfig, logger: Logger): Promise<RunningApi> {
   const db = createDb(config.databaseUrl);
   const queue = createConfirmationQueue(config.redisUrl, config.queuePrefix);
-  const app = createApp({ db, queue, logger, timeZone: config.bookingTimeZone, webRoot: config.webRoot });
+  const app = createApp({ db, queue, logger, timeZone: config.bookingTimeZone, webRoot: config.webRoot, adminToken: config.adminToken });
   const server: Server = await new Promise((resolve, reject) => {
     const listening = app.listen(config.port, config.host, () => resolve(listening));
     listening.once('error', reject);

@@ -8,6 +8,33 @@ export interface StoredDemoRequest {
   timeSlot: Date;
 }
 
+export interface DemoRequestSummary {
+  id: string;
+  name: string;
+  email: string;
+  company: string;
+  timeSlot: string;
+  createdAt: string;
+  confirmation: { sentAt: string | null; attempts: number; lastError: string | null };
+}
+
+export async function listRecentDemoRequests(db: Db, limit: number): Promise<DemoRequestSummary[]> {
+  const rows = await db('demo_requests').select('*').orderBy('created_at', 'desc').limit(limit);
+  return rows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    company: row.company,
+    timeSlot: row.time_slot.toISOString(),
+    createdAt: row.created_at.toISOString(),
+    confirmation: {
+      sentAt: row.confirmation_sent_at ? row.confirmation_sent_at.toISOString() : null,
+      attempts: row.confirmation_attempts,
+      lastError: row.confirmation_last_error,
+    },
+  }));
+}
+
 export async function insertDemoRequest(db: Db, input: DemoRequestInput): Promise<StoredDemoRequest> {
   // One statement is one transaction: the row and its pending confirmation (sent_at null) land together.
   const [row] = await db('demo_requests')

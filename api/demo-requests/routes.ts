@@ -9,7 +9,9 @@ import {
   type DemoRequestField,
   type DemoRequestInput,
 } from '../../domain/demo-request.js';
+import { requireAdminToken } from '../admin-auth.js';
 import { validateBody } from '../validation.js';
+import { listRecentDemoRequests } from './repository.js';
 import { submitDemoRequest, type DemoRequestDeps } from './service.js';
 
 function messageFor(error: ErrorObject, field: string): string {
@@ -26,8 +28,15 @@ function messageFor(error: ErrorObject, field: string): string {
   }
 }
 
-export function demoRequestRoutes(deps: DemoRequestDeps & { timeZone: string; now: () => Date }): Router {
+const LIST_LIMIT = 100;
+
+export function demoRequestRoutes(deps: DemoRequestDeps & { timeZone: string; now: () => Date; adminToken: string | undefined }): Router {
   const router = new Router();
+  // For operations: the latest requests and where each confirmation stands.
+  router.get('/api/demo-requests', requireAdminToken(deps.adminToken), async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { demoRequests: await listRecentDemoRequests(deps.db, LIST_LIMIT) };
+  });
   router.post(
     '/api/demo-request',
     validateBody<DemoRequestInput>({

@@ -1,0 +1,51 @@
+import { expect } from 'chai';
+import { startAppUnderTest, type AppUnderTest } from '../test/app-under-test.js';
+
+const NOW = new Date('2026-11-23T09:30:00.000Z');
+const booking = { name: 'Ada', email: 'ada@analytical-engines.com', company: 'Analytical Engines', timeSlot: '2026-11-24T08:00:00.000Z' };
+
+describe('GET /api/demo-requests (operations)', () => {
+  let app: AppUnderTest;
+  before(async () => {
+    app = await startAppUnderTest({ now: () => NOW, adminToken: 'ops-secret-token' });
+  });
+  after(async () => {
+    await app.close();
+  });
+
+  const list = (authorization?: string) =>
+    fetch(`${app.url}/api/demo-requests`, { headers: authorization ? { Authorization: authorization } : {} });
+
+  it('refuses a missing or wrong token', async () => {
+    for (const authorization of [undefined, 'Bearer nope', 'ops-secret-token', 'Bearer ops-secret-token2']) {
+      const response = await list(authorization);
+      expect(response.status, String(authorization)).to.equal(401);
+      expect(response.headers.get('www-authenticate')).to.equal('Bearer');
+      expect(await response.json()).to.deep.equal({ error: 'Unauthorized', details: 'This endpoint needs the operations token.' });
+    }
+  });
+
+  it('lists the latest requests, newest first, with where each confirmation stands', async () => {
+    const first = await app.post('/api/demo-request', booking);
+    const second = await app.post('/api/demo-request', { ...booking, name: 'Grace', company: 'Hopper Systems' });
+    await app.db('demo_requests').where({ id: first.body.id }).update({ confirmation_sent_at: NOW, confirmation_attempts: 1 });
+    const response = await list('Bearer ops-secret-token');
+    expect(response.status).to.equal(200);
+    expect(response.headers.get('cache-control')).to.equal('no-store');
+    const { demoRequests } = (await response.json()) as { demoRequests: Array<Record<string, unknown>> };
+    expect(demoRequests.map((request) => request.id)).to.deep.equal([second.body.id, first.body.id]);
+    expect(demoRequests[1]).to.deep.include({ name: 'Ada', company: 'Analytical Engines', timeSlot: booking.timeSlot });
+    expect(demoRequests[1]?.confirmation).to.deep.equal({ sentAt: NOW.toISOString(), attempts: 1, lastError: null });
+    expect(demoRequests[0]?.confirmation).to.deep.equal({ sentAt: null, attempts: 0, lastError: null });
+  });
+
+  it('does not exist when no token is configured', async () => {
+    const closed = await startAppUnderTest();
+    try {
+      const response = await fetch(`${closed.url}/api/demo-requests`, { headers: { Authorization: 'Bearer anything' } });
+      expect(response.status).to.equal(404);
+    } finally {
+      await closed.close();
+    }
+  });
+});
