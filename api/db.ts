@@ -1,10 +1,10 @@
 import knex, { type Knex } from 'knex';
-import { knexConfig } from '../knexfile.js';
+import { knexConfig, type KnexLogSink } from '../knexfile.js';
 
 export type Db = Knex;
 
-export function createDb(databaseUrl: string, pool?: Knex.PoolConfig): Db {
-  return knex(knexConfig(databaseUrl, pool));
+export function createDb(databaseUrl: string, pool?: Knex.PoolConfig, log?: KnexLogSink): Db {
+  return knex(knexConfig(databaseUrl, pool, log));
 }
 
 /** Brings the schema up to date; safe to run from several processes at once (knex takes a lock). */

@@ -16,7 +16,7 @@ export interface RunningApi {
 const SHUTDOWN_GRACE_MS = 8000;
 
 export async function startApiServer(config: ApiConfig, logger: Logger): Promise<RunningApi> {
-  const db = createDb(config.databaseUrl);
+  const db = createDb(config.databaseUrl, undefined, logger);
   const queue = createConfirmationQueue(config.redisUrl, config.queuePrefix);
   const app = createApp({ db, queue, logger, timeZone: config.bookingTimeZone, webRoot: config.webRoot, adminToken: config.adminToken });
   const server: Server = await new Promise((resolve, reject) => {

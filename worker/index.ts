@@ -40,7 +40,7 @@ export function createSendMail(smtpUrl: string): { sendMail: SendMail; close(): 
 export async function startWorker(config: WorkerConfig, logger: Logger, options: WorkerOptions = {}): Promise<RunningWorker> {
   const connection = new Redis(config.redisUrl, { maxRetriesPerRequest: null });
   connection.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
-  const db = knex(knexConfig(config.databaseUrl, { min: 0, max: config.concurrency + 1 }));
+  const db = knex(knexConfig(config.databaseUrl, { min: 0, max: config.concurrency + 1 }, logger));
   const mailer = createSendMail(config.smtpUrl);
   const queue = new Queue<SendConfirmationPayload>(CONFIRMATION_QUEUE, { connection, prefix: config.queuePrefix, defaultJobOptions: confirmationJobOptions });
   const enqueue = async (demoRequestId: string) => {

@@ -23,7 +23,7 @@ export async function startAppUnderTest(
   const database = await createTestDatabase();
   const queuePrefix = testQueuePrefix();
   const queue: ConfirmationQueue = createConfirmationQueue(options.redisUrl ?? TEST_REDIS_URL, queuePrefix);
-  const db = options.databaseUrl ? createDb(options.databaseUrl, { min: 0, max: 2, acquireTimeoutMillis: 3000 } as Knex.PoolConfig) : database.db;
+  const db = options.databaseUrl ? createDb(options.databaseUrl, { min: 0, max: 2, acquireTimeoutMillis: 3000 } as Knex.PoolConfig, silentLogger) : database.db;
   const app = createApp({ db, queue, logger: silentLogger, timeZone: 'Europe/Berlin', webRoot: '/nonexistent', now: options.now, adminToken: options.adminToken });
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
