@@ -6,7 +6,7 @@ import { DemoModalContext, type DemoModalControls } from './demo-modal-context.j
 const loadRuntime = () => import(/* webpackChunkName: "demo" */ './demo-runtime.js');
 const DemoRuntime = lazy(loadRuntime);
 
-const IDLE_PRELOAD_DELAY_MS = 1500;
+const IDLE_PRELOAD_DELAY_MS = 2000;
 
 interface DemoHostProps {
   /** Renders the page; `inert` is true while the dialog is open, so nothing behind it is reachable. */
@@ -42,9 +42,10 @@ export function DemoHost({ children }: DemoHostProps) {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const mountWhenIdle = () => {
       timer = setTimeout(() => {
-        const mount = () => setRuntimeWanted(true);
-        if ('requestIdleCallback' in window) idleHandle = window.requestIdleCallback(mount, { timeout: 4000 });
-        else mount();
+        // Only fetched and evaluated here; it renders on first open, so an idle visitor pays no render.
+        const fetchCode = () => void loadRuntime();
+        if ('requestIdleCallback' in window) idleHandle = window.requestIdleCallback(fetchCode, { timeout: 4000 });
+        else fetchCode();
       }, IDLE_PRELOAD_DELAY_MS);
     };
     if (document.readyState === 'complete') mountWhenIdle();

@@ -1,3 +1,4 @@
+import { Suspense, type ReactNode } from 'react';
 import { styled } from 'styled-components';
 import { Architecture } from '../features/architecture/architecture.js';
 import { Breakthrough } from '../features/breakthrough/breakthrough.js';
@@ -26,6 +27,14 @@ const SkipLink = styled.a`
   }
 `;
 
+/**
+ * A Suspense boundary around a prerendered section lets React hydrate it in its own slice of main-thread
+ * time after the shell, instead of the whole page in one long task. Nothing suspends; no fallback shows.
+ */
+function Island({ children }: { children: ReactNode }) {
+  return <Suspense fallback={null}>{children}</Suspense>;
+}
+
 /** The sections of the landing page, in the order the specification gives. */
 export function LandingPage() {
   return (
@@ -34,16 +43,34 @@ export function LandingPage() {
       <TopBar />
       <main id="main" tabIndex={-1}>
         <Hero />
-        <Challenge />
-        <Breakthrough />
-        <Architecture />
-        <Capabilities />
-        <Metrics />
-        <CaseStudy />
-        <Industries />
-        <FinalCta />
+        <Island>
+          <Challenge />
+        </Island>
+        <Island>
+          <Breakthrough />
+        </Island>
+        <Island>
+          <Architecture />
+        </Island>
+        <Island>
+          <Capabilities />
+        </Island>
+        <Island>
+          <Metrics />
+        </Island>
+        <Island>
+          <CaseStudy />
+        </Island>
+        <Island>
+          <Industries />
+        </Island>
+        <Island>
+          <FinalCta />
+        </Island>
       </main>
-      <SiteFooter />
+      <Island>
+        <SiteFooter />
+      </Island>
     </>
   );
 }

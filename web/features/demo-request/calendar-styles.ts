@@ -60,7 +60,7 @@ export const CalendarFrame = styled.div`
     color: ${({ theme }) => theme.colors.ink};
     font-weight: 600;
   }
-  .react-calendar__tile:enabled:hover {
+  .react-calendar .react-calendar__tile:enabled:hover {
     background: ${({ theme }) => theme.colors.primarySoft};
   }
   .react-calendar__tile:disabled {
@@ -74,8 +74,9 @@ export const CalendarFrame = styled.div`
   .react-calendar__tile--now {
     box-shadow: inset 0 0 0 1px ${({ theme }) => theme.colors.borderStrong};
   }
-  .react-calendar__tile--active,
-  .react-calendar__tile--active:enabled:hover {
+  /* Same specificity as the reset of .react-calendar button above, and later, so it wins. */
+  .react-calendar .react-calendar__tile--active,
+  .react-calendar .react-calendar__tile--active:enabled:hover {
     background: ${({ theme }) => theme.colors.primary};
     color: #fff;
   }

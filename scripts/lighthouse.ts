@@ -1,0 +1,81 @@
+/**
+ * `npm run lighthouse`: Lighthouse 12 with its mobile defaults against the production build, served by the
+ * real API server (fresh database, real queue), in Debian's Chromium. Prints the four category scores and
+ * exits non-zero when one misses its target. The full report goes to artifacts/lighthouse.html.
+ */
+import { execSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import lighthouse from 'lighthouse';
+import { chromium } from 'playwright-core';
+import { startStack } from '../api/test/stack.js';
+
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const TARGETS: Record<string, number> = { performance: 95, accessibility: 100, 'best-practices': 100, seo: 100 };
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+async function main(): Promise<void> {
+  if (process.env.SKIP_WEB_BUILD !== '1' || !existsSync('dist/web/index.html')) {
+    execSync('npm run build:web', { stdio: 'inherit' });
+  }
+  const stack = await startStack({ worker: false });
+  const port = await freePort();
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [...CHROMIUM_FLAGS, `--remote-debugging-port=${port}`],
+  });
+  try {
+    const result = await lighthouse(`${stack.url}/`, { port, output: 'html', logLevel: 'error' });
+    if (!result) throw new Error('Lighthouse returned no result');
+    mkdirSync('artifacts', { recursive: true });
+    const reportPath = path.join('artifacts', 'lighthouse.html');
+    writeFileSync(reportPath, String(result.report));
+    let missed = false;
+    for (const [id, target] of Object.entries(TARGETS)) {
+      const category = result.lhr.categories[id];
+      const score = Math.round((category?.score ?? 0) * 100);
+      const ok = score >= target;
+      missed ||= !ok;
+      console.warn(`${(category?.title ?? id).padEnd(16)} ${String(score).padStart(3)}  (target ${target}) ${ok ? 'ok' : 'MISSED'}`);
+      if (!ok && category) {
+        for (const ref of category.auditRefs) {
+          const audit = result.lhr.audits[ref.id];
+          if (audit && ref.weight > 0 && audit.score !== null && audit.score < 1) {
+            console.warn(`    ${audit.id}: ${audit.title}${audit.displayValue ? ` (${audit.displayValue})` : ''}`);
+          }
+        }
+      }
+    }
+    console.warn(`report: ${reportPath}`);
+    if (missed) process.exitCode = 1;
+  } finally {
+    await browser.close();
+    await stack.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
