@@ -93,6 +93,7 @@ async function main(): Promise<void> {
   const planned = loadApiConfig(env);
   loadWorkerConfig(env);
   logger.info(`Converge starting on http://${planned.host === '0.0.0.0' ? '127.0.0.1' : planned.host}:${planned.port}`);
+  if (settings.envFile) logger.info(`settings from the environment and ${displayPath(settings.envFile)}`);
 
   let redisPlan: RedisPlan;
   if (settings.redisUrl) redisPlan = { kind: 'configured', url: settings.redisUrl };
@@ -126,7 +127,7 @@ async function main(): Promise<void> {
     const postgres = await startEmbeddedPostgres({ dataDir: settings.dataDir, logger });
     services.push({ name: 'embedded PostgreSQL', stop: postgres.stop });
     databaseUrl = postgres.url;
-    logger.info({ port: postgres.port }, `embedded PostgreSQL ready on 127.0.0.1:${postgres.port}`);
+    logger.info(`embedded PostgreSQL ready on 127.0.0.1:${postgres.port}`);
   }
   if (shutdown) return;
 

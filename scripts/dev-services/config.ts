@@ -2,8 +2,10 @@
  * The settings of `npm start`, read from the environment once at boot. Like each program's config.ts, this is the
  * only file of scripts/ that reads process.env; the rest is handed an Env object.
  */
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseEnv } from 'node:util';
 import { setting, type Env } from '../../domain/settings.js';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -19,12 +21,22 @@ export interface StartSettings {
   /** Where embedded services keep their data (git-ignored). */
   dataDir: string;
   logLevel: string;
+  /** The .env file that was read, if any. */
+  envFile: string | undefined;
 }
 
-export function readStartSettings(env: Env = process.env): StartSettings {
+/**
+ * The environment, completed by ./.env when there is one (what the environment sets wins). ENV_FILE names another
+ * file; tests point it at a file that does not exist, so a developer's own .env cannot change what they check.
+ */
+export function readStartSettings(processEnv: Env = process.env): StartSettings {
+  const file = path.resolve(REPO_ROOT, setting(processEnv, 'ENV_FILE') ?? '.env');
+  const fromFile = existsSync(file) ? parseEnv(readFileSync(file, 'utf8')) : undefined;
+  const env: Env = { ...fromFile, ...processEnv };
   const dataDir = setting(env, 'DATA_DIR');
   return {
-    env: { ...env },
+    envFile: fromFile ? file : undefined,
+    env,
     databaseUrl: setting(env, 'DATABASE_URL'),
     redisUrl: setting(env, 'REDIS_URL'),
     smtpUrl: setting(env, 'SMTP_URL'),

@@ -1,0 +1,231 @@
+/**
+ * No Docker engine runs where the tests run, so the operations files are checked as files: docker-compose.yml,
+ * docker/Dockerfile and .env.example against what the programs really read (their config loaders, called here).
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+import { parse } from 'yaml';
+import { loadApiConfig } from '../api/config.js';
+import type { Env } from '../domain/settings.js';
+import { loadWorkerConfig } from '../worker/config.js';
+import { REPO_ROOT } from './dev-services/config.js';
+
+interface HealthCheck {
+  test: string[] | string;
+}
+interface Service {
+  image?: string;
+  build?: { context: string; dockerfile: string };
+  command?: string[];
+  environment?: Record<string, string | number>;
+  ports?: string[];
+  volumes?: string[];
+  healthcheck?: HealthCheck;
+  depends_on?: Record<string, { condition: string }>;
+  container_name?: string;
+  init?: boolean;
+}
+interface Compose {
+  services: Record<string, Service>;
+  volumes?: Record<string, unknown>;
+}
+
+const composeText = readFileSync(path.join(REPO_ROOT, 'docker-compose.yml'), 'utf8');
+const compose = parse(composeText, { merge: true }) as Compose;
+const dockerfile = readFileSync(path.join(REPO_ROOT, 'docker', 'Dockerfile'), 'utf8');
+const envExample = readFileSync(path.join(REPO_ROOT, '.env.example'), 'utf8');
+
+function service(name: string): Service {
+  const found = compose.services[name];
+  if (!found) throw new Error(`docker-compose.yml has no service "${name}"`);
+  return found;
+}
+
+/** The names a config loader reads, found by handing it an environment that records every look-up. */
+function variablesRead(load: (env: Env) => unknown): string[] {
+  const read = new Set<string>();
+  const recorder = new Proxy({} as Env, {
+    get(_target, name) {
+      if (typeof name === 'string') read.add(name);
+      return undefined;
+    },
+  });
+  load(recorder);
+  return [...read].sort();
+}
+
+/** Compose's ${NAME:-default} interpolation, with nothing set: the values a plain `docker compose up` uses. */
+function withDefaults(value: string | number): string {
+  return String(value).replace(/\$\{(\w+)(?::?-([^}]*))?\}/g, (_match, _name: string, fallback: string | undefined) => fallback ?? '');
+}
+
+function environmentOf(name: string): Env {
+  return Object.fromEntries(Object.entries(service(name).environment ?? {}).map(([key, value]) => [key, withDefaults(value)]));
+}
+
+function healthCommand(name: string): string {
+  const test = service(name).healthcheck?.test;
+  return Array.isArray(test) ? test.join(' ') : (test ?? '');
+}
+
+/** Container ports a service publishes, from "host:container" or "ip:host:container" entries. */
+function containerPorts(name: string): number[] {
+  return (service(name).ports ?? []).map((entry) => Number(withDefaults(entry).split(':').at(-1)));
+}
+
+describe('docker-compose.yml', () => {
+  it('runs exactly postgres, redis, mailpit, api and worker', () => {
+    expect(Object.keys(compose.services).sort()).to.deep.equal(['api', 'mailpit', 'postgres', 'redis', 'worker']);
+  });
+
+  it('keeps PostgreSQL data in a named volume and checks it with pg_isready', () => {
+    const postgres = service('postgres');
+    expect(postgres.volumes).to.include('postgres-data:/var/lib/postgresql/data');
+    expect(compose.volumes).to.have.property('postgres-data');
+    expect(healthCommand('postgres')).to.match(/pg_isready/);
+  });
+
+  it('runs Redis with AOF persistence, noeviction, a volume and a PING health check', () => {
+    const command = (service('redis').command ?? []).join(' ');
+    expect(command).to.match(/--appendonly yes/);
+    expect(command).to.match(/--maxmemory-policy noeviction/);
+    expect(service('redis').volumes).to.include('redis-data:/data');
+    expect(healthCommand('redis')).to.match(/redis-cli ping/);
+  });
+
+  it('publishes Mailpit’s inbox (8025) and SMTP (1025), and checks it is ready', () => {
+    expect(containerPorts('mailpit').sort()).to.deep.equal([1025, 8025]);
+    expect(healthCommand('mailpit')).to.match(/8025\/readyz/);
+  });
+
+  it('migrates then serves the API, on the port it publishes, healthy only when /readyz says so', () => {
+    const api = service('api');
+    expect(api.command).to.deep.equal(['node', 'dist/api/main.js', '--migrate']);
+    const config = loadApiConfig(environmentOf('api'));
+    expect(config.host).to.equal('0.0.0.0');
+    expect(containerPorts('api')).to.deep.equal([config.port]);
+    expect(healthCommand('api')).to.include(`http://127.0.0.1:${config.port}/readyz`);
+    expect(healthCommand('api')).to.match(/r\.ok \? 0 : 1/);
+    expect(api.depends_on).to.deep.equal({ postgres: { condition: 'service_healthy' }, redis: { condition: 'service_healthy' } });
+  });
+
+  it('lets the worker scale: no container name, no published port, started after the API has migrated', () => {
+    const worker = service('worker');
+    expect(worker.command).to.deep.equal(['node', 'dist/worker/main.js']);
+    expect(worker).to.not.have.property('container_name');
+    expect(worker).to.not.have.property('ports');
+    expect(worker.depends_on?.api).to.deep.equal({ condition: 'service_healthy' });
+    expect(worker.depends_on?.postgres).to.deep.equal({ condition: 'service_healthy' });
+    expect(worker.depends_on?.redis).to.deep.equal({ condition: 'service_healthy' });
+  });
+
+  it('builds the API and the worker from the one Dockerfile', () => {
+    for (const name of ['api', 'worker']) {
+      expect(service(name).build).to.deep.equal({ context: '.', dockerfile: 'docker/Dockerfile' });
+      expect(service(name).image).to.equal(service('api').image);
+    }
+  });
+
+  for (const [name, load] of [
+    ['api', loadApiConfig],
+    ['worker', loadWorkerConfig],
+  ] as const) {
+    it(`sets every variable the ${name} reads`, () => {
+      const read = variablesRead(load);
+      expect(read, 'the recorder saw nothing: the loader no longer reads its env argument').to.include('DATABASE_URL');
+      const environment = Object.keys(service(name).environment ?? {});
+      expect(read.filter((variable) => !environment.includes(variable))).to.deep.equal([]);
+    });
+  }
+
+  it('points both programs at the compose services, never at the host’s', () => {
+    const api = loadApiConfig(environmentOf('api'));
+    const worker = loadWorkerConfig(environmentOf('worker'));
+    for (const config of [api, worker]) {
+      expect(new URL(config.databaseUrl).hostname).to.equal('postgres');
+      expect(new URL(config.redisUrl).hostname).to.equal('redis');
+      expect(config.queuePrefix).to.equal(api.queuePrefix);
+    }
+    expect(new URL(worker.smtpUrl).host).to.equal('mailpit:1025');
+    const postgres = environmentOf('postgres');
+    const url = new URL(api.databaseUrl);
+    expect([url.username, url.password, url.pathname.slice(1)]).to.deep.equal([postgres.POSTGRES_USER, postgres.POSTGRES_PASSWORD, postgres.POSTGRES_DB]);
+    expect(api.webRoot).to.equal('/app/dist/web');
+  });
+
+  it('is accepted by `docker compose config` where the compose plugin is installed', function () {
+    try {
+      execFileSync('docker', ['compose', 'version'], { stdio: 'ignore' });
+    } catch {
+      this.skip();
+    }
+    execFileSync('docker', ['compose', '-f', path.join(REPO_ROOT, 'docker-compose.yml'), 'config', '--quiet'], { stdio: 'pipe' });
+  });
+});
+
+describe('.env.example', () => {
+  const documented = new Set([...envExample.matchAll(/^#?\s*([A-Z][A-Z0-9_]*)=/gm)].map((match) => match[1]));
+
+  it('documents every variable the API and the worker read', () => {
+    const read = [...new Set([...variablesRead(loadApiConfig), ...variablesRead(loadWorkerConfig)])];
+    expect(read.filter((variable) => !documented.has(variable))).to.deep.equal([]);
+  });
+
+  it('documents every variable docker-compose.yml takes from the environment', () => {
+    const used = [...new Set([...composeText.matchAll(/\$\{(\w+)/g)].map((match) => match[1]))];
+    expect(used.length).to.be.greaterThan(5);
+    expect(used.filter((variable) => !documented.has(variable))).to.deep.equal([]);
+  });
+
+  it('holds values the programs accept', () => {
+    const values = parseEnvExample(envExample);
+    expect(() => loadApiConfig(values)).to.not.throw();
+    expect(() => loadWorkerConfig(values)).to.not.throw();
+  });
+});
+
+function parseEnvExample(text: string): Env {
+  return Object.fromEntries(
+    text
+      .split('\n')
+      .filter((line) => /^[A-Z]/.test(line))
+      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+  );
+}
+
+describe('docker/Dockerfile', () => {
+  const stages = dockerfile.split(/^FROM /m).slice(1);
+  const runtime = stages.at(-1) ?? '';
+
+  it('builds in one stage and runs in a slim one', () => {
+    expect(stages).to.have.length(2);
+    expect(stages[0]).to.match(/RUN npm run build/);
+    expect(dockerfile).to.match(/ARG NODE_IMAGE=node:20[\d.]*-\w+-slim/);
+    expect(runtime).to.match(/COPY --from=build \/app\/dist \.\/dist/);
+  });
+
+  it('installs production dependencies only, with npm install (npm ci refuses this lock file)', () => {
+    expect(runtime).to.match(/RUN npm install --omit=dev/);
+    expect(dockerfile).to.not.match(/^RUN .*\bnpm ci\b/m);
+  });
+
+  it('runs as a non-root user under an init process', () => {
+    const user = /^USER (\S+)/m.exec(runtime)?.[1];
+    expect(user).to.be.a('string').and.not.be.oneOf(['root', '0']);
+    expect(runtime).to.match(/ENTRYPOINT \["\/usr\/bin\/tini", "--"\]/);
+    expect(runtime).to.match(/apt-get install -y --no-install-recommends tini/);
+  });
+
+  it('starts programs the production build compiles', () => {
+    const build = JSON.parse(readFileSync(path.join(REPO_ROOT, 'tsconfig.build.json'), 'utf8')) as { compilerOptions: { outDir: string }; include: string[] };
+    expect(build.compilerOptions.outDir).to.equal('dist');
+    for (const name of ['api', 'worker']) {
+      const entry = service(name).command?.[1] ?? '';
+      const source = entry.replace(/^dist\//, '').replace(/\.js$/, '.ts');
+      expect(existsSync(path.join(REPO_ROOT, source)), source).to.equal(true);
+      expect(build.include).to.include(source.split('/')[0]);
+    }
+  });
+});
