@@ -1,12 +1,11 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { DemoModalContext, type DemoModalControls } from './demo-modal-context.js';
 
-// The dialog, the calendar, the store and the toasts are one separate chunk: the page paints and
-// hydrates without them, and they arrive on first open or once the browser is idle.
-const loadRuntime = () => import(/* webpackChunkName: "demo" */ './demo-runtime.js');
+// The dialog, the calendar, the store and the toasts are one separate chunk: the page paints and hydrates
+// without them. The browser prefetches it when idle (webpackPrefetch adds a low-priority <link rel=prefetch>
+// once the page's own code has run); it is run when a visitor points at or focuses a trigger, or opens the dialog.
+const loadRuntime = () => import(/* webpackChunkName: "demo", webpackPrefetch: true */ './demo-runtime.js');
 const DemoRuntime = lazy(loadRuntime);
-
-const IDLE_PRELOAD_DELAY_MS = 2000;
 
 interface DemoHostProps {
   /** Renders the page; `inert` is true while the dialog is open, so nothing behind it is reachable. */
@@ -36,26 +35,6 @@ export function DemoHost({ children }: DemoHostProps) {
     if (wasOpen.current && !isOpen) trigger.current?.focus();
     wasOpen.current = isOpen;
   }, [isOpen]);
-
-  useEffect(() => {
-    let idleHandle: number | undefined;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const mountWhenIdle = () => {
-      timer = setTimeout(() => {
-        // Only fetched and evaluated here; it renders on first open, so an idle visitor pays no render.
-        const fetchCode = () => void loadRuntime();
-        if ('requestIdleCallback' in window) idleHandle = window.requestIdleCallback(fetchCode, { timeout: 4000 });
-        else fetchCode();
-      }, IDLE_PRELOAD_DELAY_MS);
-    };
-    if (document.readyState === 'complete') mountWhenIdle();
-    else window.addEventListener('load', mountWhenIdle, { once: true });
-    return () => {
-      window.removeEventListener('load', mountWhenIdle);
-      if (timer !== undefined) clearTimeout(timer);
-      if (idleHandle !== undefined) window.cancelIdleCallback(idleHandle);
-    };
-  }, []);
 
   const controls = useMemo<DemoModalControls>(() => ({ isOpen, open, close, preload }), [isOpen, open, close, preload]);
 

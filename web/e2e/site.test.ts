@@ -142,6 +142,22 @@ describe('the site in Chromium', function () {
       expect(foreign).to.deep.equal([]);
     });
 
+    it('fetches the dialog code when idle, apart from the code the page needs', async () => {
+      const watched = await openPage(browser);
+      open.push(watched);
+      const scripts: string[] = [];
+      watched.page.on('request', (request) => {
+        if (request.url().endsWith('.js')) scripts.push(new URL(request.url()).pathname);
+      });
+      await watched.page.goto(stack.url);
+      const initial = await watched.page.locator('script[src]').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('src')));
+      await watched.page.waitForLoadState('networkidle');
+      await watched.page.waitForTimeout(500);
+      expect(scripts.slice(0, initial.length)).to.deep.equal(initial);
+      expect(scripts.some((script) => /^\/assets\/demo\.[0-9a-f]+\.js$/.test(script)), scripts.join(' ')).to.equal(true);
+      expect(await watched.page.getByRole('dialog').count()).to.equal(0);
+    });
+
     it('counts the metrics up from 0 when they scroll into view', async () => {
       const { page } = await visit({ viewport: { width: 1280, height: 800 } });
       const first = page.locator('#results li p:first-child span[aria-hidden]').first();
@@ -262,6 +278,9 @@ describe('the site in Chromium', function () {
       await watched.page.goto(stack.url);
       const dialog = await openDialog(watched.page);
       await dayTile(dialog, '24 November 2026').click();
+      // The chosen day is marked for the eye and for a screen reader.
+      const chosen = dialog.getByRole('button', { name: '24 November 2026, selected' });
+      expect(await chosen.evaluate((tile) => getComputedStyle(tile).backgroundColor)).to.equal('rgb(67, 56, 202)');
       const slots = dialog.getByRole('radio');
       expect(await slots.count()).to.equal(17);
       const labels = await dialog.locator('input[name="timeSlot"]').evaluateAll((inputs) =>
