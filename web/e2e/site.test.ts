@@ -279,7 +279,7 @@ describe('the site in Chromium', function () {
       const dialog = await openDialog(watched.page);
       await dayTile(dialog, '24 November 2026').click();
       // The chosen day is marked for the eye and for a screen reader.
-      const chosen = dialog.getByRole('button', { name: '24 November 2026, selected' });
+      const chosen = dialog.getByRole('button', { name: '24 November 2026 (selected)' });
       expect(await chosen.evaluate((tile) => getComputedStyle(tile).backgroundColor)).to.equal('rgb(67, 56, 202)');
       const slots = dialog.getByRole('radio');
       expect(await slots.count()).to.equal(17);

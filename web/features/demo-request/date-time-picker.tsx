@@ -194,7 +194,7 @@ export function DateTimePicker({ now, zone, visitorZone, day, slotIso, error, on
             onClickDay={(date) => onDayChange(tileDay(date))}
             tileDisabled={({ date, view }) => view === 'month' && isTileDisabled(date, now, zone)}
             tileContent={({ date, view }) =>
-              view === 'month' && day && sameDay(tileDay(date), day) ? <VisuallyHidden>, selected</VisuallyHidden> : null
+              view === 'month' && day && sameDay(tileDay(date), day) ? <VisuallyHidden>(selected)</VisuallyHidden> : null
             }
             showNeighboringMonth={false}
             prev2Label={null}
