@@ -1,0 +1,216 @@
+/**
+ * Clean shutdown of the real entry points, started as the images start them (api/main.ts, worker/main.ts as child
+ * processes) against a fresh database and a private queue prefix: SIGTERM, then what an operator would check.
+ */
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { Queue } from 'bullmq';
+import { expect } from 'chai';
+import { Redis } from 'ioredis';
+import { SMTPServer } from 'smtp-server';
+import { createConfirmationQueue } from '../api/confirmation-queue.js';
+import { createTestDatabase, type TestDatabase } from '../api/test/database.js';
+import { TEST_REDIS_URL, clearQueuePrefix, silentLogger, testQueuePrefix } from '../api/test/stack.js';
+import { CONFIRMATION_QUEUE } from '../domain/jobs.js';
+import { loadWorkerConfig } from '../worker/config.js';
+import { startWorker } from '../worker/index.js';
+import { freePort } from './dev-services/ports.js';
+import { demoRequestBody, spawnProgram, timeToExit, type Spawned } from './dev-services/testing/spawned.js';
+
+const EXIT_LIMIT_MS = 10_000;
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function connectionRefused(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'ECONNREFUSED'));
+  });
+}
+
+describe('SIGTERM to the API process (api/main.ts)', function () {
+  this.timeout(40_000);
+  let database: TestDatabase;
+  let queuePrefix: string;
+  let api: Spawned | undefined;
+
+  before(async () => {
+    database = await createTestDatabase();
+    queuePrefix = testQueuePrefix();
+  });
+  after(async () => {
+    if (api?.isRunning()) api.child.kill('SIGKILL');
+    await database.drop();
+    await clearQueuePrefix(queuePrefix);
+  });
+
+  it('stops accepting, finishes a request still arriving, then exits 0 within 10 s', async () => {
+    const port = await freePort();
+    api = spawnProgram('api/main.ts', {
+      PORT: String(port),
+      DATABASE_URL: database.url,
+      REDIS_URL: TEST_REDIS_URL,
+      QUEUE_PREFIX: queuePrefix,
+      WEB_ROOT: '/nonexistent',
+    });
+    await api.waitForLog((line) => line.msg === 'api listening');
+
+    // A visitor on a slow line: the headers and the first bytes of the body are in when SIGTERM arrives.
+    const body = JSON.stringify(demoRequestBody());
+    const socket = net.connect({ host: '127.0.0.1', port });
+    await new Promise((resolve) => socket.once('connect', resolve));
+    let response = '';
+    socket.on('data', (chunk: Buffer) => (response += chunk.toString('utf8')));
+    socket.write(
+      `POST /api/demo-request HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: slow-visitor\r\n\r\n${body.slice(0, 20)}`,
+    );
+    await delay(300);
+
+    api.child.kill('SIGTERM');
+    const exit = timeToExit(api, EXIT_LIMIT_MS);
+    await api.waitForLog((line) => line.msg === 'shutting down');
+    // The listening socket is closed on the process's next turn of its event loop, not the instant it logs.
+    let refused = false;
+    for (let tries = 0; tries < 20 && !refused; tries += 1) {
+      refused = await connectionRefused(port);
+      if (!refused) await delay(50);
+    }
+    expect(refused, 'a new connection after SIGTERM is refused').to.equal(true);
+    await delay(1000);
+    expect(api.isRunning(), 'the API waits for the request in flight').to.equal(true);
+
+    socket.write(body.slice(20));
+    // The socket stays open after the answer, as a browser's keep-alive connection would.
+    const { code, ms } = await exit;
+    expect(response).to.match(/^HTTP\/1\.1 201 Created\r\n/);
+    expect(response).to.match(/\r\nX-Request-Id: slow-visitor\r\n/i);
+    socket.destroy();
+    expect(code).to.equal(0);
+    expect(ms).to.be.below(EXIT_LIMIT_MS);
+    const rows = await database.db('demo_requests').select('company');
+    expect(rows).to.deep.equal([{ company: 'Compilers Inc' }]);
+    const logged = api.logs.find((line) => line.requestId === 'slow-visitor');
+    expect(logged).to.include({ method: 'POST', path: '/api/demo-request', status: 201 });
+    expect(api.otherOutput).to.deep.equal([]);
+  });
+});
+
+/** An SMTP server that takes its time to accept each message, and says when one has started to arrive. */
+async function startSlowSmtp(answerAfterMs: number) {
+  const received: string[] = [];
+  const arriving: Array<() => void> = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, _session, callback) {
+      for (const wake of arriving.splice(0)) wake();
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        setTimeout(() => {
+          received.push(Buffer.concat(chunks).toString('utf8'));
+          callback(null, 'Stored after a while');
+        }, answerAfterMs);
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.server.address() as AddressInfo;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    received,
+    nextArriving: () => new Promise<void>((resolve) => arriving.push(resolve)),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe('SIGTERM to the worker process (worker/main.ts)', function () {
+  this.timeout(60_000);
+  let database: TestDatabase;
+  let queuePrefix: string;
+  let worker: Spawned | undefined;
+  let smtp: Awaited<ReturnType<typeof startSlowSmtp>>;
+
+  before(async () => {
+    database = await createTestDatabase();
+    queuePrefix = testQueuePrefix();
+    smtp = await startSlowSmtp(2500);
+  });
+  after(async () => {
+    if (worker?.isRunning()) worker.child.kill('SIGKILL');
+    await smtp.close();
+    await database.drop();
+    await clearQueuePrefix(queuePrefix);
+  });
+
+  it('finishes the job in hand, leaves the next one queued, exits 0 within 10 s; nothing is lost', async () => {
+    const env = {
+      DATABASE_URL: database.url,
+      REDIS_URL: TEST_REDIS_URL,
+      QUEUE_PREFIX: queuePrefix,
+      SMTP_URL: smtp.url,
+      WORKER_CONCURRENCY: '1',
+    };
+    worker = spawnProgram('worker/main.ts', env);
+    await worker.waitForLog((line) => line.msg === 'worker ready');
+
+    const { name, email, timeSlot } = demoRequestBody();
+    const rows = (await database
+      .db('demo_requests')
+      .insert([
+        { name, email, company: 'First Co', time_slot: timeSlot },
+        { name, email, company: 'Second Co', time_slot: timeSlot },
+      ])
+      .returning(['id', 'company'])) as Array<{ id: string; company: string }>;
+    const [first, second] = rows;
+    if (!first || !second) throw new Error('rows not inserted');
+    const producer = createConfirmationQueue(TEST_REDIS_URL, queuePrefix);
+    await delay(200); // the producer's connection must be ready: it refuses to wait for Redis by design
+    const arriving = smtp.nextArriving();
+    await producer.enqueue(first.id);
+    await producer.enqueue(second.id);
+    await producer.close();
+
+    await arriving;
+    worker.child.kill('SIGTERM');
+    const { code, ms } = await timeToExit(worker, EXIT_LIMIT_MS);
+    expect(code).to.equal(0);
+    expect(ms).to.be.below(EXIT_LIMIT_MS);
+
+    // The job in hand was finished: its e-mail arrived and its row says sent.
+    expect(smtp.received).to.have.length(1);
+    expect(smtp.received[0]).to.include('First Co').and.not.include('Second Co');
+    const sent = await database.db('demo_requests').where({ id: first.id }).first();
+    expect(sent.confirmation_sent_at).to.be.instanceOf(Date);
+    expect(worker.logs.some((line) => line.msg === 'confirmation sent' && line.demoRequestId === first.id)).to.equal(true);
+
+    // The next one was not started, and waits in the queue for the next worker.
+    const pending = await database.db('demo_requests').where({ id: second.id }).first();
+    expect(pending.confirmation_sent_at).to.equal(null);
+    const redis = new Redis(TEST_REDIS_URL);
+    const queue = new Queue(CONFIRMATION_QUEUE, { connection: redis, prefix: queuePrefix });
+    try {
+      expect(await (await queue.getJob(second.id))?.getState()).to.equal('waiting');
+    } finally {
+      await queue.close();
+      redis.disconnect();
+    }
+
+    // And the next worker sends it.
+    const next = await startWorker(loadWorkerConfig(env), silentLogger);
+    try {
+      const deadline = Date.now() + 15_000;
+      while (smtp.received.length < 2 && Date.now() < deadline) await delay(100);
+    } finally {
+      await next.close();
+    }
+    expect(smtp.received).to.have.length(2);
+    expect(smtp.received[1]).to.include('Second Co');
+    expect(worker.otherOutput).to.deep.equal([]);
+  });
+});
