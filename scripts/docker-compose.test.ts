@@ -93,6 +93,8 @@ describe('docker-compose.yml', () => {
     expect(command).to.match(/--maxmemory-policy noeviction/);
     expect(service('redis').volumes).to.include('redis-data:/data');
     expect(healthCommand('redis')).to.match(/redis-cli ping/);
+    // Published for npm start on the host, on loopback only and not on 6379, where the host may run its own.
+    expect(service('redis').ports).to.deep.equal(['127.0.0.1:${REDIS_HOST_PORT:-6380}:6379']);
   });
 
   it('publishes Mailpit’s inbox (8025) and SMTP (1025), and checks it is ready', () => {

@@ -118,7 +118,12 @@ export async function startEmbeddedPostgres(options: { dataDir: string; logger: 
     await server.start();
   } catch (err) {
     const reason = err instanceof Error ? err.message : 'it exited during start-up';
-    throw new StartupError(`The embedded PostgreSQL did not start (${reason}).\nLast lines it printed:\n${recent.join('\n')}`);
+    const asRoot =
+      userInfo().uid === 0
+        ? `\nAs root, PostgreSQL runs as the "postgres" user, who must be able to reach ${dataDir} and node_modules ` +
+          '(a checkout under /root, mode 700, is out of its reach): use DATA_DIR=/some/open/folder, or set DATABASE_URL.'
+        : '';
+    throw new StartupError(`The embedded PostgreSQL did not start (${reason}).\nLast lines it printed:\n${recent.join('\n')}${asRoot}`);
   }
 
   const url = `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${EMBEDDED_DATABASE}`;

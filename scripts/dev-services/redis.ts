@@ -20,7 +20,7 @@ export const NO_REDIS_MESSAGE = [
   '  - and there is no redis-server on the PATH to start one.',
   'Get one of these and run npm start again:',
   '  - Debian/Ubuntu: sudo apt-get install redis-server   (macOS: brew install redis)',
-  '  - with Docker: docker compose up -d redis   (then REDIS_URL=redis://127.0.0.1:6379 npm start)',
+  '  - with Docker: docker compose up -d redis, then: REDIS_URL=redis://127.0.0.1:6380 npm start',
   '  - or point REDIS_URL at a Redis you already have.',
 ].join('\n');
 

@@ -1,0 +1,210 @@
+/**
+ * `npm start` as a developer runs it (scripts/start.ts in a child process): what it says first, a booking that
+ * ends as an .eml file, and a SIGTERM that leaves no process behind.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import { createTestDatabase, type TestDatabase } from '../api/test/database.js';
+import { startSmtpSink } from '../api/test/smtp-sink.js';
+import { TEST_REDIS_URL, clearQueuePrefix, testQueuePrefix } from '../api/test/stack.js';
+import { isAlive } from './dev-services/ports.js';
+import { demoRequestBody, spawnProgram, timeToExit, type Spawned } from './dev-services/testing/spawned.js';
+
+const EXIT_LIMIT_MS = 10_000;
+
+interface ChildInfo {
+  pid: number;
+  command: string;
+}
+
+/** The process's children, but for the esbuild service tsx runs to compile TypeScript (it ends with its parent). */
+function childrenOf(pid: number): ChildInfo[] {
+  let listing: string;
+  try {
+    listing = execFileSync('ps', ['-o', 'pid=,comm=', '--ppid', String(pid)], { encoding: 'utf8' });
+  } catch {
+    return []; // ps exits 1 when there is none
+  }
+  return listing
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/))
+    .map(([child, command]) => ({ pid: Number(child), command: command ?? '' }))
+    .filter((child) => child.pid > 0 && child.command !== 'esbuild');
+}
+
+async function readyUrl(start: Spawned, timeoutMs = 60_000): Promise<string> {
+  const line = await start.waitForLog((entry) => typeof entry.msg === 'string' && entry.msg.startsWith('Converge is running at'), timeoutMs);
+  return String(line.url);
+}
+
+async function book(url: string): Promise<string> {
+  const response = await fetch(`${url}/api/demo-request`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(demoRequestBody()),
+  });
+  const body = (await response.json()) as { id?: string };
+  expect(response.status, JSON.stringify(body)).to.equal(201);
+  return String(body.id);
+}
+
+async function waitForFile(dir: string, timeoutMs = 15_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const files = existsSync(dir) ? (await readdir(dir)).filter((name) => name.endsWith('.eml')) : [];
+    if (files[0]) return path.join(dir, files[0]);
+    if (Date.now() > deadline) throw new Error(`no .eml file in ${dir} within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** A tiny stand-in for the built page, so these tests never wait for webpack. */
+async function makeWebRoot(dir: string): Promise<string> {
+  const webRoot = path.join(dir, 'web');
+  await mkdir(webRoot, { recursive: true });
+  await writeFile(path.join(webRoot, 'index.html'), '<!doctype html><title>Converge</title><h1>Converge</h1>');
+  await writeFile(path.join(webRoot, '404.html'), '<!doctype html><title>404 Page Not Found</title>');
+  return webRoot;
+}
+
+describe('npm start (scripts/start.ts)', function () {
+  this.timeout(90_000);
+  let scratch: string;
+  let database: TestDatabase;
+  let queuePrefix: string;
+  let start: Spawned | undefined;
+
+  beforeEach(async () => {
+    scratch = await mkdtemp(path.join(tmpdir(), 'converge-start-'));
+    // As root, the embedded PostgreSQL runs as the postgres user, who must be able to enter this folder.
+    await chmod(scratch, 0o755);
+    database = await createTestDatabase({ migrate: false });
+    queuePrefix = testQueuePrefix();
+  });
+  afterEach(async () => {
+    if (start?.isRunning()) start.child.kill('SIGKILL');
+    start = undefined;
+    await database.drop();
+    await clearQueuePrefix(queuePrefix);
+    await rm(scratch, { recursive: true, force: true });
+  });
+
+  it('uses DATABASE_URL and REDIS_URL as given, saves e-mails as .eml files without SMTP_URL, and stops on SIGTERM', async () => {
+    const dataDir = path.join(scratch, 'data');
+    start = spawnProgram('scripts/start.ts', {
+      PORT: '0',
+      DATABASE_URL: database.url,
+      REDIS_URL: TEST_REDIS_URL,
+      QUEUE_PREFIX: queuePrefix,
+      DATA_DIR: dataDir,
+      WEB_ROOT: await makeWebRoot(scratch),
+    });
+    const url = await readyUrl(start);
+    const said = start.logs.map((line) => line.msg);
+    expect(said[0]).to.match(/^Converge starting on http:\/\/127\.0\.0\.1:0$/);
+    expect(said).to.include(`PostgreSQL: configured, DATABASE_URL=${database.url}`);
+    expect(said).to.include(`Redis: configured, REDIS_URL=${TEST_REDIS_URL}`);
+    expect(said.some((msg) => msg.startsWith('SMTP: embedded (SMTP_URL not set)'))).to.equal(true);
+    expect(said.some((msg) => msg.startsWith('migrations applied: '))).to.equal(true);
+
+    const page = await fetch(url);
+    expect(page.status).to.equal(200);
+    expect(await page.text()).to.include('<h1>Converge</h1>');
+
+    const id = await book(url);
+    const file = await waitForFile(path.join(dataDir, 'mail'));
+    const eml = await readFile(file, 'utf8');
+    expect(eml).to.match(/^To: .*grace@compilers-inc\.com/m);
+    expect(eml).to.match(/^Subject: /m);
+    expect(eml).to.include('text/calendar');
+    const sent = await start.waitForLog((line) => line.msg === 'confirmation sent' && line.demoRequestId === id);
+    expect(String(sent.smtpResponse)).to.match(new RegExp(`^250 Stored as .*${path.basename(file).replace(/\./g, '\\.')}$`));
+    // Only the mail folder: nothing of PostgreSQL or Redis was started here.
+    expect(await readdir(dataDir)).to.deep.equal(['mail']);
+    expect(childrenOf(start.pid)).to.deep.equal([]);
+
+    start.child.kill('SIGTERM');
+    const { code, ms } = await timeToExit(start, EXIT_LIMIT_MS);
+    expect(code).to.equal(0);
+    expect(ms).to.be.below(EXIT_LIMIT_MS);
+    expect(start.otherOutput).to.deep.equal([]);
+  });
+
+  it('with every service URL set, starts none of its own', async () => {
+    const smtp = await startSmtpSink();
+    try {
+      const dataDir = path.join(scratch, 'data');
+      start = spawnProgram('scripts/start.ts', {
+        PORT: '0',
+        DATABASE_URL: database.url,
+        REDIS_URL: TEST_REDIS_URL,
+        SMTP_URL: smtp.url,
+        QUEUE_PREFIX: queuePrefix,
+        DATA_DIR: dataDir,
+        WEB_ROOT: await makeWebRoot(scratch),
+      });
+      const url = await readyUrl(start);
+      expect(start.logs.map((line) => line.msg)).to.include(`SMTP: configured, SMTP_URL=${smtp.url}`);
+      await book(url);
+      const [mail] = await smtp.waitForMessages(1);
+      expect(mail?.envelopeTo).to.deep.equal(['grace@compilers-inc.com']);
+      expect(existsSync(dataDir), 'DATA_DIR is left alone').to.equal(false);
+      start.child.kill('SIGTERM');
+      expect((await timeToExit(start, EXIT_LIMIT_MS)).code).to.equal(0);
+    } finally {
+      await smtp.close();
+    }
+  });
+
+  it('without DATABASE_URL runs an embedded PostgreSQL, keeps its data between runs and stops it on SIGTERM', async () => {
+    const dataDir = path.join(scratch, 'data');
+    const env = {
+      PORT: '0',
+      REDIS_URL: TEST_REDIS_URL,
+      QUEUE_PREFIX: queuePrefix,
+      DATA_DIR: dataDir,
+      WEB_ROOT: await makeWebRoot(scratch),
+      ADMIN_TOKEN: 'start-test-token',
+    };
+    start = spawnProgram('scripts/start.ts', env);
+    let url = await readyUrl(start);
+    expect(start.logs.map((line) => line.msg)).to.include(`PostgreSQL: embedded (DATABASE_URL not set), data in ${path.join(dataDir, 'postgres')}`);
+    const id = await book(url);
+    await waitForFile(path.join(dataDir, 'mail'));
+    const postgresPid = Number((await readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0]);
+    const children = childrenOf(start.pid);
+    expect(children.map((child) => child.pid)).to.include(postgresPid);
+
+    start.child.kill('SIGTERM');
+    const first = await timeToExit(start, EXIT_LIMIT_MS);
+    expect(first.code).to.equal(0);
+    expect(isAlive(postgresPid), 'the embedded PostgreSQL is stopped').to.equal(false);
+    expect(children.filter((child) => isAlive(child.pid))).to.deep.equal([]);
+    expect(start.logs.map((line) => line.msg)).to.include('embedded PostgreSQL stopped');
+
+    // The second run finds the same data: no new cluster, the booking still listed.
+    start = spawnProgram('scripts/start.ts', env);
+    url = await readyUrl(start);
+    const said = start.logs.map((line) => line.msg);
+    expect(said.some((msg) => msg.startsWith('creating the embedded PostgreSQL'))).to.equal(false);
+    expect(said).to.include('database schema up to date');
+    const list = await fetch(`${url}/api/demo-requests`, { headers: { Authorization: 'Bearer start-test-token' } });
+    expect(list.status).to.equal(200);
+    expect(JSON.stringify(await list.json())).to.include(id);
+    start.child.kill('SIGTERM');
+    expect((await timeToExit(start, EXIT_LIMIT_MS)).code).to.equal(0);
+  });
+
+  it('refuses a bad setting with a message and exit code 1, not a stack trace', async () => {
+    start = spawnProgram('scripts/start.ts', { PORT: 'eighty', DATA_DIR: path.join(scratch, 'data'), REDIS_URL: TEST_REDIS_URL });
+    const { code } = await timeToExit(start, 20_000);
+    expect(code).to.equal(1);
+    expect(start.logs.map((line) => line.msg)).to.include('PORT must be a port number, got "eighty"');
+    expect(JSON.stringify(start.logs)).to.not.match(/\bat .*\.ts:\d+/);
+    expect(start.otherOutput).to.deep.equal([]);
+  });
+});
