@@ -136,7 +136,7 @@ async function main(): Promise<void> {
     const redis = await startRedisServer({ dataDir: settings.dataDir, logger });
     services.push({ name: 'redis-server', stop: redis.stop });
     redisUrl = redis.url;
-    logger.info({ pid: redis.pid }, `redis-server ready on ${redis.url}`);
+    logger.info({ redisPid: redis.pid }, `redis-server ready on ${redis.url}`);
   } else {
     redisUrl = redisPlan.url;
   }

@@ -31,10 +31,22 @@ const APP_VARIABLES = [
   'WEB_ROOT', 'ADMIN_TOKEN', 'LOG_LEVEL', 'WORKER_CONCURRENCY', 'DATA_DIR', 'ENV_FILE',
 ];
 
-export function spawnProgram(entry: string, env: Record<string, string>, args: string[] = []): Spawned {
+/**
+ * Runs `node --import tsx <entry> ...args`, or with `wrapper`, `<wrapper.command> ...wrapper.args <entry> ...args`
+ * (a program that in turn starts the entry point, such as unshare).
+ */
+export function spawnProgram(
+  entry: string,
+  env: Record<string, string>,
+  args: string[] = [],
+  wrapper?: { command: string; args: string[] },
+): Spawned {
   const inherited = { ...process.env };
   for (const name of APP_VARIABLES) delete inherited[name];
-  const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
+  const [command, argv] = wrapper
+    ? [wrapper.command, [...wrapper.args, entry, ...args]]
+    : [process.execPath, ['--import', 'tsx', entry, ...args]];
+  const child = spawn(command, argv, {
     cwd: REPO_ROOT,
     env: { ...inherited, LOG_LEVEL: 'info', ENV_FILE: '/nonexistent/.env', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
