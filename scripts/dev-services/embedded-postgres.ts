@@ -66,7 +66,9 @@ export async function startEmbeddedPostgres(options: { dataDir: string; logger: 
 
   // A server left running by an earlier run that was killed outright holds the data folder's lock: stop it first.
   const leftover = await readPidFile(dataDir);
-  if (leftover && leftover.pid > 0 && isAlive(leftover.pid)) {
+  // Only a postgres: a stale pid file may name a process id reused since by something else.
+  const leftoverCommand = leftover && leftover.pid > 0 ? await readFile(`/proc/${leftover.pid}/cmdline`, 'utf8').catch(() => '') : '';
+  if (leftover && leftoverCommand.includes('postgres') && isAlive(leftover.pid)) {
     log.warn({ pid: leftover.pid }, 'stopping the embedded PostgreSQL an earlier run left behind');
     process.kill(leftover.pid, 'SIGINT');
     if (!(await waitForExit(leftover.pid, 10_000))) {
