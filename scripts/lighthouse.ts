@@ -1,13 +1,14 @@
 /**
  * `npm run lighthouse`: Lighthouse 12 with its mobile defaults against the production build, served by the
- * real API server (fresh database, real queue), in Debian's Chromium. Prints the four category scores and
- * exits non-zero when one misses its target. The full report goes to artifacts/lighthouse.html.
+ * real API server (fresh database, real queue), in Debian's Chromium. Lighthouse's performance score moves
+ * from run to run on a busy machine, so it runs LIGHTHOUSE_RUNS times (default 3), prints every run, and judges
+ * the median run, as Lighthouse's own documentation advises. The median report goes to artifacts/lighthouse.html.
  */
 import { execSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import lighthouse from 'lighthouse';
+import lighthouse, { type RunnerResult } from 'lighthouse';
 import { chromium } from 'playwright-core';
 import { startStack } from '../api/test/stack.js';
 
@@ -46,11 +47,25 @@ async function main(): Promise<void> {
     args: [...CHROMIUM_FLAGS, `--remote-debugging-port=${port}`],
   });
   try {
-    const result = await lighthouse(`${stack.url}/`, { port, output: 'html', logLevel: 'error' });
-    if (!result) throw new Error('Lighthouse returned no result');
+    const runs: RunnerResult[] = [];
+    const count = Math.max(1, Number(process.env.LIGHTHOUSE_RUNS ?? 3));
+    for (let i = 0; i < count; i += 1) {
+      const result = await lighthouse(`${stack.url}/`, { port, output: 'html', logLevel: 'error' });
+      if (!result) throw new Error('Lighthouse returned no result');
+      runs.push(result);
+      const line = Object.keys(TARGETS)
+        .map((id) => `${id} ${Math.round((result.lhr.categories[id]?.score ?? 0) * 100)}`)
+        .join(', ');
+      console.warn(`run ${i + 1}/${count}: ${line}`);
+    }
+    const byPerformance = [...runs].sort(
+      (a, b) => (a.lhr.categories.performance?.score ?? 0) - (b.lhr.categories.performance?.score ?? 0),
+    );
+    const result = byPerformance[Math.floor((byPerformance.length - 1) / 2)] as RunnerResult;
     mkdirSync('artifacts', { recursive: true });
     const reportPath = path.join('artifacts', 'lighthouse.html');
     writeFileSync(reportPath, String(result.report));
+    console.warn(`median run (${result.lhr.lighthouseVersion}, ${result.lhr.configSettings.formFactor}):`);
     let missed = false;
     for (const [id, target] of Object.entries(TARGETS)) {
       const category = result.lhr.categories[id];

@@ -1,4 +1,5 @@
 import { brand } from '../../domain/brand.js';
+import { globalCss } from './global-style.js';
 import type { PageMeta } from './routes.js';
 
 function escapeHtml(text: string): string {
@@ -34,6 +35,7 @@ export function htmlDocument({ meta, body, styles, scripts, favicon }: DocumentP
     `<meta property="og:description" content="${description}">`,
     '<meta name="twitter:card" content="summary">',
     ...scripts.map((src) => `<script defer src="${src}"></script>`),
+    `<style>${globalCss}</style>`,
     styles,
     '</head>',
     '<body>',

@@ -1,8 +1,35 @@
 import { startTransition } from 'react';
-import { hydrateRoot } from 'react-dom/client';
-import { Root } from './root.js';
+
+/**
+ * Starts the page in steps, each in its own task: React DOM, then styled-components (which reads the
+ * prerendered style tag), then the page's components, then hydration in a transition, which React
+ * slices further. The prerendered page is on screen throughout; no step blocks input for long.
+ * Every chunk named here is also a deferred script in the HTML, so nothing waits on the network.
+ */
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+// A button pressed before React has attached its listeners (between these steps) is pressed again
+// once it has, so an early click on Get Started is not lost.
+let earlyPress: HTMLElement | null = null;
+const rememberPress = (event: MouseEvent) => {
+  earlyPress = event.target instanceof Element ? event.target.closest('button') : null;
+};
+
+async function start(container: HTMLElement): Promise<void> {
+  document.addEventListener('click', rememberPress, true);
+  const { hydrateRoot } = await import(/* webpackChunkName: "react-dom" */ 'react-dom/client');
+  await nextTask();
+  await import(/* webpackChunkName: "styled" */ 'styled-components');
+  await nextTask();
+  const { Root } = await import(/* webpackChunkName: "page" */ './root.js');
+  await nextTask();
+  startTransition(() => void hydrateRoot(container, <Root pathname={window.location.pathname} />));
+  document.removeEventListener('click', rememberPress, true);
+  const pressed = earlyPress;
+  if (pressed) setTimeout(() => pressed.click(), 0);
+}
 
 const container = document.getElementById('root');
-// Hydrating inside a transition lets React yield to the browser between slices of work, so the
-// prerendered page stays responsive while it becomes interactive.
-if (container) startTransition(() => void hydrateRoot(container, <Root pathname={window.location.pathname} />));
+if (container) {
+  start(container).catch((error: unknown) => console.error('The page could not start.', error));
+}

@@ -1,7 +1,6 @@
 import { styled, ThemeProvider } from 'styled-components';
 import { NotFoundPage } from '../features/not-found/not-found-page.js';
 import { DemoHost } from './demo-host.js';
-import { GlobalStyle } from './global-style.js';
 import { LandingPage } from './landing-page.js';
 import { routeFor } from './routes.js';
 import { theme } from './theme.js';
@@ -12,7 +11,6 @@ const Page = styled.div``;
 export function Root({ pathname }: { pathname: string }) {
   return (
     <ThemeProvider theme={theme}>
-      <GlobalStyle />
       {routeFor(pathname) === 'landing' ? (
         <DemoHost>
           {(inert) => (

@@ -215,6 +215,17 @@ describe('the site in Chromium', function () {
       }
     });
 
+    it('opens even when Get Started is pressed while the page is still starting', async () => {
+      const watched = await openPage(browser);
+      open.push(watched);
+      // DOMContentLoaded comes right after the deferred scripts ran, before React has hydrated anything.
+      await watched.page.addInitScript(() => {
+        document.addEventListener('DOMContentLoaded', () => document.querySelector<HTMLElement>('header button')?.click());
+      });
+      await watched.page.goto(stack.url);
+      await watched.page.getByRole('dialog', { name: 'Request Demo' }).getByLabel('Name', { exact: true }).waitFor();
+    });
+
     it('has the fields in order, each with a visible label, and keeps the page still behind it', async () => {
       const { page } = await visit();
       const dialog = await openDialog(page, page.getByRole('banner').getByRole('button', { name: 'Get Started' }));
