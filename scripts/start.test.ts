@@ -199,6 +199,18 @@ describe('npm start (scripts/start.ts)', function () {
     expect((await timeToExit(start, EXIT_LIMIT_MS)).code).to.equal(0);
   });
 
+  it('stops with a message and exit code 1 when REDIS_URL or DATABASE_URL names a server that does not answer', async () => {
+    start = spawnProgram('scripts/start.ts', { PORT: '0', DATA_DIR: path.join(scratch, 'data'), REDIS_URL: 'redis://127.0.0.1:1', DATABASE_URL: database.url });
+    expect((await timeToExit(start, 20_000)).code).to.equal(1);
+    expect(start.logs.find((line) => line.level === 60)?.msg).to.match(/^Nothing answers at REDIS_URL=redis:\/\/127\.0\.0\.1:1\. /);
+
+    start = spawnProgram('scripts/start.ts', { PORT: '0', DATA_DIR: path.join(scratch, 'data'), REDIS_URL: TEST_REDIS_URL, DATABASE_URL: 'postgres://postgres:secret@127.0.0.1:1/converge' });
+    expect((await timeToExit(start, 20_000)).code).to.equal(1);
+    const fatal = start.logs.find((line) => line.level === 60)?.msg;
+    expect(fatal).to.match(/^PostgreSQL does not answer at DATABASE_URL=postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:1\/converge /);
+    expect(JSON.stringify(start.logs)).to.not.include('secret');
+  });
+
   it('refuses a bad setting with a message and exit code 1, not a stack trace', async () => {
     start = spawnProgram('scripts/start.ts', { PORT: 'eighty', DATA_DIR: path.join(scratch, 'data'), REDIS_URL: TEST_REDIS_URL });
     const { code } = await timeToExit(start, 20_000);

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { loadApiConfig } from '../api/config.js';
-import { migrateLatest } from '../api/db.js';
+import { isConnectionError, migrateLatest } from '../api/db.js';
 import { startApiServer } from '../api/server.js';
 import { createLogger } from '../domain/logger.js';
 import { ConfigError } from '../domain/settings.js';
@@ -139,6 +139,14 @@ async function main(): Promise<void> {
     logger.info({ redisPid: redis.pid }, `redis-server ready on ${redis.url}`);
   } else {
     redisUrl = redisPlan.url;
+    // The worker would wait for it for ever, repeating connection errors; say it once and stop instead.
+    // (TLS, rediss://, is not probed here: the worker's own connection reports it.)
+    if (redisPlan.kind === 'configured' && redisUrl.startsWith('redis://') && !(await redisAnswers(redisUrl, 3000, true))) {
+      throw new StartupError(
+        `Nothing answers at REDIS_URL=${redactUrl(redisUrl)}. Start that Redis (with Docker: docker compose up -d redis, ` +
+          'then REDIS_URL=redis://127.0.0.1:6380), or unset REDIS_URL to use a local one.',
+      );
+    }
   }
   if (shutdown) return;
 
@@ -153,7 +161,12 @@ async function main(): Promise<void> {
     const applied = await migrateLatest(databaseUrl);
     logger.info(applied.length ? `migrations applied: ${applied.join(', ')}` : 'database schema up to date');
   } catch (err) {
-    throw new StartupError(`Migrations could not run on ${redactUrl(databaseUrl)}: ${err instanceof Error ? err.message : String(err)}`);
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new StartupError(
+      isConnectionError(err)
+        ? `PostgreSQL does not answer at DATABASE_URL=${redactUrl(databaseUrl)} (${reason}). Start it, or unset DATABASE_URL to use the embedded one.`
+        : `Migrations could not run on ${redactUrl(databaseUrl)}: ${reason}`,
+    );
   }
   if (shutdown) return;
 

@@ -24,8 +24,11 @@ export const NO_REDIS_MESSAGE = [
   '  - or point REDIS_URL at a Redis you already have.',
 ].join('\n');
 
-/** True when a Redis at this URL answers PING (without a password: a protected one is not ours to use). */
-export function redisAnswers(url: string, timeoutMs = 1000): Promise<boolean> {
+/**
+ * True when a Redis at this URL answers PING. With `acceptRefusal`, a Redis that wants a password (-NOAUTH) counts:
+ * one named by REDIS_URL carries its password in the URL, the unnamed local one would not.
+ */
+export function redisAnswers(url: string, timeoutMs = 1000, acceptRefusal = false): Promise<boolean> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve) => {
     const socket = net.connect({ host: hostname.replace(/^\[|\]$/g, ''), port: Number(port || 6379) });
@@ -39,7 +42,7 @@ export function redisAnswers(url: string, timeoutMs = 1000): Promise<boolean> {
     socket.once('connect', () => socket.write('PING\r\n'));
     socket.on('data', (chunk) => {
       reply += chunk.toString('latin1');
-      if (reply.includes('\r\n')) done(reply.startsWith('+PONG'));
+      if (reply.includes('\r\n')) done(reply.startsWith('+PONG') || (acceptRefusal && reply.startsWith('-NOAUTH')));
     });
   });
 }
