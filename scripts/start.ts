@@ -77,7 +77,7 @@ function onSignal(signal: NodeJS.Signals): void {
     void exitAfterStopping(0);
     return;
   }
-  // One Ctrl-C can arrive twice (from the terminal and relayed by npm/tsx): only a later one forces.
+  // One Ctrl-C can arrive twice (from the terminal, and relayed by npm): only a later one forces.
   if (now - firstSignalAt < 1500) return;
   logger.warn({ signal }, 'forced exit');
   process.exit(1);
