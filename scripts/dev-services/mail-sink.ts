@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rename, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -33,16 +33,21 @@ export async function startMailSink(options: { dir: string; logger: Logger; port
     size: 25 * 1024 * 1024,
     onData(stream, _session, callback) {
       const file = path.join(options.dir, fileName());
-      pipeline(stream, createWriteStream(file)).then(
-        () => {
-          log.info({ file: displayPath(file) }, 'e-mail saved');
-          callback(null, `Stored as ${displayPath(file)}`);
-        },
-        (err: unknown) => {
-          log.error({ err }, 'e-mail could not be saved');
-          callback(Object.assign(new Error('Could not store the message'), { responseCode: 451 }));
-        },
-      );
+      // Written under a hidden name and renamed when whole: whoever lists the folder never opens half a message.
+      const partial = path.join(options.dir, `.${path.basename(file)}.part`);
+      pipeline(stream, createWriteStream(partial))
+        .then(() => rename(partial, file))
+        .then(
+          () => {
+            log.info({ file: displayPath(file) }, 'e-mail saved');
+            callback(null, `Stored as ${displayPath(file)}`);
+          },
+          (err: unknown) => {
+            log.error({ err }, 'e-mail could not be saved');
+            void rm(partial, { force: true });
+            callback(Object.assign(new Error('Could not store the message'), { responseCode: 451 }));
+          },
+        );
     },
   });
   server.on('error', (err) => log.error({ err }, 'SMTP server error'));
