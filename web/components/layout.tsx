@@ -11,9 +11,6 @@ export const Container = styled.div`
 type Tone = 'plain' | 'alt' | 'night';
 
 const SectionShell = styled.section<{ $tone: Tone }>`
-  /* Sections below the fold are laid out only when they come near the viewport, which keeps the first render cheap. */
-  content-visibility: auto;
-  contain-intrinsic-size: auto 900px;
   padding: ${({ theme }) => `${theme.space[16]} 0`};
   ${({ theme }) => theme.media.md} {
     padding: ${({ theme }) => `${theme.space[24]} 0`};

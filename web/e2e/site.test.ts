@@ -488,22 +488,46 @@ describe('the site in Chromium', function () {
       expect(new Date(row?.time_slot as string).toISOString()).to.equal(slot);
     });
 
-    it('shows one toast at a time and F8 moves focus to the notifications', async () => {
+    it('shows one toast at a time for 5 s, F8 focuses the notifications, a swipe of about 50 px dismisses', async () => {
       const { page } = await visit();
-      await page.route('**/api/demo-request', (route) =>
-        route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ error: 'Invalid request', details: 'First problem.' }) }),
-      );
+      let answers = 0;
+      await page.route('**/api/demo-request', (route) => {
+        answers += 1;
+        const details = answers === 1 ? 'First problem.' : 'Second problem.';
+        return route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ error: 'Invalid request', details }) });
+      });
       const dialog = await openDialog(page);
       await fillRequired(dialog, 'Ana Lima', 'ana@northwind-logistics.com', 'Northwind Logistics');
       await chooseFirstBookableSlot(dialog);
       const submit = dialog.getByRole('button', { name: 'Request Demo' });
       await submit.click();
-      await page.getByRole('alert').filter({ hasText: 'First problem.' }).waitFor();
+      const first = page.locator('.Toastify__toast').filter({ hasText: 'First problem.' });
+      await first.waitFor();
       await submit.click();
       await page.waitForTimeout(300);
+      expect(answers).to.equal(2);
       expect(await page.locator('.Toastify__toast').count()).to.equal(1);
       await page.keyboard.press('F8');
       expect(await page.evaluate(() => document.activeElement?.closest('.Toastify') !== null)).to.equal(true);
+      // It stays 5 s: its progress bar runs as long as the toast.
+      expect(await first.locator('[role="progressbar"]').evaluate((bar) => getComputedStyle(bar).animationDuration)).to.equal('5s');
+      // A swipe to the right of about 50 px dismisses it; a shorter one does not.
+      await page.waitForFunction(() => !document.querySelector('.Toastify__toast.Toastify--animate'));
+      const swipe = async (distance: number) => {
+        const box = await first.boundingBox();
+        if (!box) throw new Error('no toast on screen');
+        await page.mouse.move(box.x + 40, box.y + box.height / 2);
+        await page.mouse.down();
+        for (let step = 1; step <= 5; step += 1) await page.mouse.move(box.x + 40 + (distance * step) / 5, box.y + box.height / 2);
+        await page.mouse.up();
+      };
+      await swipe(30);
+      await page.waitForTimeout(400);
+      expect(await first.count()).to.equal(1);
+      await swipe(70);
+      await first.waitFor({ state: 'detached' });
+      // The second toast waited its turn.
+      await page.locator('.Toastify__toast').filter({ hasText: 'Second problem.' }).waitFor();
     });
 
     it('has no accessibility violations when open (axe-core), and looks right (screenshot)', async () => {

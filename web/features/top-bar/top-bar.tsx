@@ -8,8 +8,7 @@ const Bar = styled.header`
   position: sticky;
   top: 0;
   z-index: 20;
-  background: rgba(255, 255, 255, 0.94);
-  backdrop-filter: saturate(180%) blur(8px);
+  background: rgba(255, 255, 255, 0.97);
   border-bottom: 1px solid ${({ theme }) => theme.colors.border};
 `;
 
