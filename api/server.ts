@@ -1,5 +1,5 @@
 /** Wires the API's parts together and listens. Closing stops accepting, lets requests in flight finish, then lets go. */
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { createApp } from './app.js';
@@ -24,6 +24,11 @@ export async function startApiServer(config: ApiConfig, logger: Logger): Promise
     listening.once('error', reject);
   });
   server.keepAliveTimeout = 5000;
+  const inFlight = new Set<ServerResponse>();
+  server.on('request', (_req, res: ServerResponse) => {
+    inFlight.add(res);
+    res.once('close', () => inFlight.delete(res));
+  });
   const { port } = server.address() as AddressInfo;
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
 
@@ -36,8 +41,12 @@ export async function startApiServer(config: ApiConfig, logger: Logger): Promise
           clearTimeout(force);
           resolve();
         });
-        // Idle keep-alive sockets would hold close() open; busy ones finish their request first.
+        // Idle keep-alive sockets would hold close() open; busy ones finish their request, then hang up.
         server.closeIdleConnections();
+        for (const res of inFlight) {
+          if (!res.headersSent) res.setHeader('Connection', 'close');
+          res.once('finish', () => server.closeIdleConnections());
+        }
       });
       await Promise.allSettled([db.destroy(), queue.close()]);
     })());

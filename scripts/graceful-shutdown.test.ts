@@ -103,6 +103,7 @@ describe('SIGTERM to the API process (api/main.ts)', function () {
 async function startSlowSmtp(answerAfterMs: number) {
   const received: string[] = [];
   const arriving: Array<() => void> = [];
+  const answers = new Set<NodeJS.Timeout>();
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
@@ -112,10 +113,12 @@ async function startSlowSmtp(answerAfterMs: number) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
-        setTimeout(() => {
+        const answer = setTimeout(() => {
+          answers.delete(answer);
           received.push(Buffer.concat(chunks).toString('utf8'));
           callback(null, 'Stored after a while');
         }, answerAfterMs);
+        answers.add(answer);
       });
     },
   });
@@ -125,7 +128,10 @@ async function startSlowSmtp(answerAfterMs: number) {
     url: `smtp://127.0.0.1:${port}`,
     received,
     nextArriving: () => new Promise<void>((resolve) => arriving.push(resolve)),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => {
+      for (const answer of answers) clearTimeout(answer);
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }
 
@@ -212,5 +218,64 @@ describe('SIGTERM to the worker process (worker/main.ts)', function () {
     expect(smtp.received).to.have.length(2);
     expect(smtp.received[1]).to.include('Second Co');
     expect(worker.otherOutput).to.deep.equal([]);
+  });
+});
+
+describe('SIGTERM to the worker process while the SMTP server stalls', function () {
+  this.timeout(60_000);
+  let database: TestDatabase;
+  let queuePrefix: string;
+  let worker: Spawned | undefined;
+  let smtp: Awaited<ReturnType<typeof startSlowSmtp>>;
+
+  before(async () => {
+    database = await createTestDatabase();
+    queuePrefix = testQueuePrefix();
+    smtp = await startSlowSmtp(40_000);
+  });
+  after(async () => {
+    if (worker?.isRunning()) worker.child.kill('SIGKILL');
+    await smtp.close();
+    await database.drop();
+    await clearQueuePrefix(queuePrefix);
+  });
+
+  it('hands the job back to the queue for a retry and still exits 0 within 10 s', async () => {
+    worker = spawnProgram('worker/main.ts', {
+      DATABASE_URL: database.url,
+      REDIS_URL: TEST_REDIS_URL,
+      QUEUE_PREFIX: queuePrefix,
+      SMTP_URL: smtp.url,
+      WORKER_CONCURRENCY: '1',
+    });
+    await worker.waitForLog((line) => line.msg === 'worker ready');
+    const { name, email, timeSlot } = demoRequestBody();
+    const [row] = (await database.db('demo_requests').insert({ name, email, company: 'Stalled Co', time_slot: timeSlot }).returning('id')) as Array<{ id: string }>;
+    if (!row) throw new Error('row not inserted');
+    const producer = createConfirmationQueue(TEST_REDIS_URL, queuePrefix);
+    await delay(200);
+    const arriving = smtp.nextArriving();
+    await producer.enqueue(row.id);
+    await producer.close();
+    await arriving;
+
+    worker.child.kill('SIGTERM');
+    const { code, ms } = await timeToExit(worker, EXIT_LIMIT_MS);
+    expect(code).to.equal(0);
+    expect(ms).to.be.below(EXIT_LIMIT_MS);
+
+    const pending = await database.db('demo_requests').where({ id: row.id }).first();
+    expect(pending.confirmation_sent_at).to.equal(null);
+    expect(pending.confirmation_attempts).to.equal(1);
+    expect(pending.confirmation_last_error).to.contain('send abandoned');
+    const redis = new Redis(TEST_REDIS_URL);
+    const queue = new Queue(CONFIRMATION_QUEUE, { connection: redis, prefix: queuePrefix });
+    try {
+      const job = await queue.getJob(row.id);
+      expect(await job?.getState(), 'queued again for a retry with backoff').to.equal('delayed');
+    } finally {
+      await queue.close();
+      redis.disconnect();
+    }
   });
 });

@@ -18,6 +18,26 @@ import type { WorkerConfig } from './config.js';
 import { processConfirmation, type SendMail } from './process-confirmation.js';
 import { sweepPendingConfirmations } from './sweep.js';
 
+/** Shutdown must end within 10 s: the jobs in hand get most of it. */
+const JOB_FINISH_GRACE_MS = 6500;
+
+/** True when the promise settles within the time, false when the time runs out first. */
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  const settled = promise.then(
+    () => true,
+    () => true,
+  );
+  try {
+    return await Promise.race([settled, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export interface RunningWorker {
   close(): Promise<void>;
 }
@@ -57,13 +77,14 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
 
   const worker = new Worker(
     CONFIRMATION_QUEUE,
-    async (job: Job) => {
+    // Three parameters: BullMQ passes the abort signal only to a processor that declares it.
+    async (job: Job, _token?: string, signal?: AbortSignal) => {
       if (job.name === SWEEP_JOB) {
         const ids = await sweepPendingConfirmations(db, enqueue, options.sweepGraceMs ?? SWEEP_GRACE_MS);
         if (ids.length > 0) logger.info({ count: ids.length }, 'sweep enqueued pending confirmations');
         return { enqueued: ids.length };
       }
-      return processConfirmation(deps, job.data as SendConfirmationPayload);
+      return processConfirmation(deps, job.data as SendConfirmationPayload, signal);
     },
     { connection, prefix: config.queuePrefix, concurrency: config.concurrency },
   );
@@ -86,11 +107,18 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
     close: () =>
       (closing ??= (async () => {
         // Lets the jobs in hand finish; jobs not started stay queued for the next worker.
-        await worker.close();
+        const closed = worker.close();
+        if (!(await settlesWithin(closed, JOB_FINISH_GRACE_MS))) {
+          // A send still waiting on the SMTP server is abandoned: recorded on its row and retried with backoff.
+          logger.warn({ graceMs: JOB_FINISH_GRACE_MS }, 'jobs in hand did not finish in time; handing them back to the queue');
+          worker.cancelAllJobs('worker shutting down');
+          if (!(await settlesWithin(closed, 1500))) await worker.close(true);
+        }
         await queue.close();
         await connection.quit().catch(() => connection.disconnect());
         mailer.close();
-        await db.destroy();
+        // A send cut short above may still hold a pooled connection; exiting releases it and its row lock.
+        await settlesWithin(db.destroy(), 1000);
       })()),
   };
 }

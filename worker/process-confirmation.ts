@@ -29,7 +29,22 @@ export interface ConfirmationDeps {
 
 export type ConfirmationOutcome = 'sent' | 'already-sent' | 'missing';
 
-export async function processConfirmation(deps: ConfirmationDeps, payload: SendConfirmationPayload): Promise<ConfirmationOutcome> {
+/** Stops waiting for the SMTP server when the worker shuts down; the send then counts as failed and is retried. */
+function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new Error(`send abandoned: ${String(signal.reason ?? 'worker shutting down')}`));
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+export async function processConfirmation(
+  deps: ConfirmationDeps,
+  payload: SendConfirmationPayload,
+  signal?: AbortSignal,
+): Promise<ConfirmationOutcome> {
   const id = payload.demoRequestId;
   const log = deps.logger.child({ demoRequestId: id });
   let failure: unknown;
@@ -44,14 +59,17 @@ export async function processConfirmation(deps: ConfirmationDeps, payload: SendC
       now: deps.now?.() ?? new Date(),
     });
     try {
-      const info = await deps.sendMail({
-        from: deps.mailFrom,
-        to: { name: email.toName, address: request.email },
-        subject: email.subject,
-        text: email.text,
-        html: email.html,
-        icalEvent: { method: 'REQUEST', filename: 'invite.ics', content: email.ics },
-      });
+      const info = await unlessAborted(
+        deps.sendMail({
+          from: deps.mailFrom,
+          to: { name: email.toName, address: request.email },
+          subject: email.subject,
+          text: email.text,
+          html: email.html,
+          icalEvent: { method: 'REQUEST', filename: 'invite.ics', content: email.ics },
+        }),
+        signal,
+      );
       await markSent(trx, id);
       log.info({ messageId: info.messageId, smtpResponse: info.response }, 'confirmation sent');
       return 'sent';
