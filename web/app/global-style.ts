@@ -10,7 +10,7 @@ html{-webkit-text-size-adjust:100%;scroll-padding-top:${theme.layout.topBarHeigh
 @media (prefers-reduced-motion:no-preference){html{scroll-behavior:smooth}}
 body{margin:0;font-family:${theme.font.family};font-size:${theme.text.md};line-height:1.6;color:${theme.colors.ink};background:${theme.colors.surface};-webkit-font-smoothing:antialiased}
 h1,h2,h3,h4,p,ul,ol,figure,blockquote{margin:0}
-h1,h2,h3,h4{line-height:1.15;letter-spacing:-0.01em}
+h1,h2,h3,h4{line-height:1.15;letter-spacing:-0.01em;text-wrap:balance}
 img,svg{display:block;max-width:100%}
 a{color:inherit}
 button,input,textarea,select{font:inherit;color:inherit}

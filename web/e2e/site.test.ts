@@ -185,6 +185,10 @@ describe('the site in Chromium', function () {
         await page.waitForLoadState('networkidle');
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         expect(overflow, `horizontal overflow at ${width}px`).to.equal(0);
+        const overflowingCards = await page
+          .locator('li')
+          .evaluateAll((cards) => cards.filter((card) => card.scrollWidth > card.clientWidth + 1).map((card) => card.textContent));
+        expect(overflowingCards, `cards whose content spills out at ${width}px`).to.deep.equal([]);
         await page.screenshot({ path: path.join(ARTIFACTS, `page-${width}.png`), fullPage: true });
       }
     });

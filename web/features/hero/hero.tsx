@@ -78,6 +78,10 @@ const Badge = styled.li`
   display: flex;
   align-items: center;
   gap: ${({ theme }) => theme.space[3]};
+  padding: ${({ theme }) => `${theme.space[2]} ${theme.space[4]} ${theme.space[2]} ${theme.space[3]}`};
+  border: 1px solid rgba(94, 234, 212, 0.45);
+  border-radius: ${({ theme }) => theme.radius.md};
+  background: rgba(94, 234, 212, 0.08);
   svg {
     color: #5eead4;
     flex: none;

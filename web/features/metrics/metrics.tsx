@@ -31,16 +31,21 @@ const Item = styled.li`
   border: 1px solid rgba(165, 180, 252, 0.25);
   border-radius: ${({ theme }) => theme.radius.lg};
   background: ${({ theme }) => theme.colors.nightSoft};
-  padding: ${({ theme }) => theme.space[6]};
+  padding: ${({ theme }) => theme.space[5]};
 `;
 
 const Value = styled.p`
-  font-size: clamp(2.25rem, 1.8rem + 1.5vw, 3rem);
+  font-size: clamp(2.25rem, 1.9rem + 1vw, 2.75rem);
   font-weight: 800;
   line-height: 1.1;
   font-variant-numeric: tabular-nums;
   color: #fff;
   white-space: nowrap;
+`;
+
+/** A word after the number ("platform") is set smaller so the card stays one line wide. */
+const Unit = styled.span<{ $word: boolean }>`
+  font-size: ${({ $word }) => ($word ? '0.55em' : '1em')};
 `;
 
 const Label = styled.h3`
@@ -115,7 +120,7 @@ export function Metrics() {
             <Value>
               <span aria-hidden="true">
                 {shown[index] ?? metric.value}
-                {metric.suffix}
+                <Unit $word={metric.suffix.trim().length > 1}>{metric.suffix}</Unit>
               </span>
               <VisuallyHidden>
                 {metric.value}

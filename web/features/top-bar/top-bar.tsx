@@ -8,7 +8,7 @@ const Bar = styled.header`
   position: sticky;
   top: 0;
   z-index: 20;
-  background: rgba(255, 255, 255, 0.97);
+  background: #fff;
   border-bottom: 1px solid ${({ theme }) => theme.colors.border};
 `;
 
