@@ -1,10 +1,30 @@
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Knex } from 'knex';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+const migrationsDir = path.join(here, 'migrations');
 // Run from source (tsx) the migrations are .ts; from the build (dist/) they are .js.
 const extension = path.extname(fileURLToPath(import.meta.url));
+
+interface MigrationModule {
+  up(knex: Knex): Promise<void>;
+  down(knex: Knex): Promise<void>;
+}
+
+/**
+ * The migrations folder, with each migration named without its extension: a database migrated from source
+ * and then served by the build (or the other way round) sees the same history.
+ */
+const migrationFolder: Knex.MigrationSource<string> = {
+  async getMigrations() {
+    const files = await readdir(migrationsDir);
+    return files.filter((file) => file.endsWith(extension) && !file.endsWith(`.d${extension}`) && !file.includes('.test.')).sort();
+  },
+  getMigrationName: (file) => file.slice(0, -extension.length),
+  getMigration: async (file) => (await import(pathToFileURL(path.join(migrationsDir, file)).href)) as MigrationModule,
+};
 
 /** Knex's own warnings (a failed connection, say) go to the program's logger instead of the console. */
 export interface KnexLogSink {
@@ -18,12 +38,15 @@ export function knexConfig(connectionString: string, pool: Knex.PoolConfig = { m
     connection: connectionString,
     pool,
     ...(log
-      ? { log: { warn: (message: unknown) => log.warn({ knex: String(message) }), error: (message: unknown) => log.error({ knex: String(message) }), debug: () => {}, deprecate: () => {} } }
+      ? {
+          log: {
+            warn: (message: unknown) => log.warn({ knex: String(message) }),
+            error: (message: unknown) => log.error({ knex: String(message) }),
+            debug: () => {},
+            deprecate: () => {},
+          },
+        }
       : {}),
-    migrations: {
-      directory: path.join(here, 'migrations'),
-      tableName: 'knex_migrations',
-      loadExtensions: [extension],
-    },
+    migrations: { migrationSource: migrationFolder, tableName: 'knex_migrations' },
   };
 }

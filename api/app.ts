@@ -26,6 +26,7 @@ export interface AppDeps {
 }
 
 export const BODY_LIMIT = '16kb';
+const CLIENT_GONE = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE', 'ECONNABORTED']);
 
 export function createApp(deps: AppDeps): Koa {
   const app = new Koa();
@@ -60,7 +61,10 @@ export function createApp(deps: AppDeps): Koa {
 
   app.on('error', (err: unknown, ctx?: Koa.Context) => {
     const log = (ctx?.state.log as Logger | undefined) ?? deps.logger;
-    log.error({ err }, 'request failed');
+    const code = (err as { code?: string } | null)?.code;
+    // A visitor closing the tab mid-answer is routine, not a fault of ours.
+    if (code !== undefined && CLIENT_GONE.has(code)) log.debug({ code }, 'client went away');
+    else log.error({ err }, 'request failed');
   });
   return app;
 }

@@ -1,4 +1,5 @@
 /** The API's settings, read from the environment once at boot. No other API file reads process.env. */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -27,8 +28,13 @@ export interface ApiConfig {
   logLevel: string;
 }
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const DEFAULT_WEB_ROOT = path.join(repoRoot, 'dist', 'web');
+/** The folder of package.json: the same from source (api/) and from the build (dist/api/). */
+function projectRoot(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  return dir;
+}
+export const DEFAULT_WEB_ROOT = path.join(projectRoot(), 'dist', 'web');
 
 export function loadApiConfig(env: Env = process.env): ApiConfig {
   const port = parsePort(setting(env, 'PORT'), DEFAULT_PORT);

@@ -49,3 +49,15 @@ describe('migrations', () => {
     expect(plain).to.have.property('constraint', 'users_password_is_hash');
   });
 });
+
+describe('migration history', () => {
+  it('names migrations without their extension, so source and build share one history', async () => {
+    const database = await createTestDatabase();
+    try {
+      const names = (await database.db('knex_migrations').orderBy('id').pluck('name')) as string[];
+      expect(names).to.deep.equal(['20261122100000_create_demo_requests', '20261122100100_create_users']);
+    } finally {
+      await database.drop();
+    }
+  });
+});

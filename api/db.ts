@@ -8,8 +8,8 @@ export function createDb(databaseUrl: string, pool?: Knex.PoolConfig, log?: Knex
 }
 
 /** Brings the schema up to date; safe to run from several processes at once (knex takes a lock). */
-export async function migrateLatest(databaseUrl: string): Promise<string[]> {
-  const db = createDb(databaseUrl, { min: 0, max: 1 });
+export async function migrateLatest(databaseUrl: string, log?: KnexLogSink): Promise<string[]> {
+  const db = createDb(databaseUrl, { min: 0, max: 1 }, log);
   try {
     const [, applied] = (await db.migrate.latest()) as [number, string[]];
     return applied;

@@ -10,7 +10,7 @@ const logger = createLogger('api', config.logLevel);
 
 try {
   if (process.argv.includes('--migrate')) {
-    const applied = await migrateLatest(config.databaseUrl);
+    const applied = await migrateLatest(config.databaseUrl, logger);
     logger.info({ applied }, applied.length ? 'migrations applied' : 'schema up to date');
   }
   const api = await startApiServer(config, logger);

@@ -7,7 +7,11 @@ export function createLogger(name: string, level = 'info', pretty = Boolean(proc
   return pino({
     name,
     level,
-    redact: { paths: ['email', '*.email', 'message', '*.message', 'req.headers.cookie'], censor: '[redacted]' },
+    // A safety net: no log line is meant to carry these. `err.message` is not among them: errors must stay readable.
+    redact: {
+      paths: ['email', '*.email', 'body', '*.body', 'req.headers.cookie', 'req.headers.authorization'],
+      censor: '[redacted]',
+    },
     ...(pretty ? { transport: { target: 'pino-pretty', options: { colorize: true, ignore: 'pid,hostname' } } } : {}),
   });
 }

@@ -11,7 +11,7 @@ const config = loadApiConfig();
 const logger = createLogger('migrate', config.logLevel);
 
 try {
-  const applied = await migrateLatest(config.databaseUrl);
+  const applied = await migrateLatest(config.databaseUrl, logger);
   logger.info(
     { database: redactUrl(config.databaseUrl), applied },
     applied.length ? `applied ${applied.length} migration(s)` : 'schema already up to date',

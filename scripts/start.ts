@@ -158,7 +158,7 @@ async function main(): Promise<void> {
   }
 
   try {
-    const applied = await migrateLatest(databaseUrl);
+    const applied = await migrateLatest(databaseUrl, logger);
     logger.info(applied.length ? `migrations applied: ${applied.join(', ')}` : 'database schema up to date');
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
