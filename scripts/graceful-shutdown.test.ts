@@ -135,52 +135,83 @@ async function startSlowSmtp(answerAfterMs: number) {
   };
 }
 
-describe('SIGTERM to the worker process (worker/main.ts)', function () {
-  this.timeout(60_000);
-  let database: TestDatabase;
-  let queuePrefix: string;
-  let worker: Spawned | undefined;
-  let smtp: Awaited<ReturnType<typeof startSlowSmtp>>;
-
+/**
+ * A worker process against a fresh database, a private queue prefix and an SMTP server that answers after
+ * `answerAfterMs`: set up before the describe block's tests, torn down after them.
+ */
+function workerScenario(answerAfterMs: number) {
+  const scenario = {} as {
+    database: TestDatabase;
+    queuePrefix: string;
+    smtp: Awaited<ReturnType<typeof startSlowSmtp>>;
+    worker: Spawned | undefined;
+    env: Record<string, string>;
+    /** Starts worker/main.ts and waits until it says it is ready. */
+    start(): Promise<Spawned>;
+    /** Stores demo requests for these companies and enqueues them, once the SMTP server starts receiving the first. */
+    book(companies: string[]): Promise<{ ids: string[]; arriving: Promise<void> }>;
+  };
   before(async () => {
-    database = await createTestDatabase();
-    queuePrefix = testQueuePrefix();
-    smtp = await startSlowSmtp(2500);
-  });
-  after(async () => {
-    if (worker?.isRunning()) worker.child.kill('SIGKILL');
-    await smtp.close();
-    await database.drop();
-    await clearQueuePrefix(queuePrefix);
-  });
-
-  it('finishes the job in hand, leaves the next one queued, exits 0 within 10 s; nothing is lost', async () => {
-    const env = {
-      DATABASE_URL: database.url,
+    scenario.database = await createTestDatabase();
+    scenario.queuePrefix = testQueuePrefix();
+    scenario.smtp = await startSlowSmtp(answerAfterMs);
+    scenario.env = {
+      DATABASE_URL: scenario.database.url,
       REDIS_URL: TEST_REDIS_URL,
-      QUEUE_PREFIX: queuePrefix,
-      SMTP_URL: smtp.url,
+      QUEUE_PREFIX: scenario.queuePrefix,
+      SMTP_URL: scenario.smtp.url,
       WORKER_CONCURRENCY: '1',
     };
-    worker = spawnProgram('worker/main.ts', env);
+  });
+  after(async () => {
+    if (scenario.worker?.isRunning()) scenario.worker.child.kill('SIGKILL');
+    await scenario.smtp.close();
+    await scenario.database.drop();
+    await clearQueuePrefix(scenario.queuePrefix);
+  });
+  scenario.start = async () => {
+    const worker = spawnProgram('worker/main.ts', scenario.env);
+    scenario.worker = worker;
     await worker.waitForLog((line) => line.msg === 'worker ready');
-
+    return worker;
+  };
+  scenario.book = async (companies) => {
     const { name, email, timeSlot } = demoRequestBody();
-    const rows = (await database
+    const rows = (await scenario.database
       .db('demo_requests')
-      .insert([
-        { name, email, company: 'First Co', time_slot: timeSlot },
-        { name, email, company: 'Second Co', time_slot: timeSlot },
-      ])
-      .returning(['id', 'company'])) as Array<{ id: string; company: string }>;
-    const [first, second] = rows;
-    if (!first || !second) throw new Error('rows not inserted');
-    const producer = createConfirmationQueue(TEST_REDIS_URL, queuePrefix);
+      .insert(companies.map((company) => ({ name, email, company, time_slot: timeSlot })))
+      .returning('id')) as Array<{ id: string }>;
+    const producer = createConfirmationQueue(TEST_REDIS_URL, scenario.queuePrefix);
     await delay(200); // the producer's connection must be ready: it refuses to wait for Redis by design
-    const arriving = smtp.nextArriving();
-    await producer.enqueue(first.id);
-    await producer.enqueue(second.id);
+    const arriving = scenario.smtp.nextArriving();
+    for (const row of rows) await producer.enqueue(row.id);
     await producer.close();
+    return { ids: rows.map((row) => row.id), arriving };
+  };
+  return scenario;
+}
+
+/** The state BullMQ holds for a job: "waiting", "delayed", … */
+async function jobState(queuePrefix: string, id: string): Promise<string | undefined> {
+  const redis = new Redis(TEST_REDIS_URL);
+  const queue = new Queue(CONFIRMATION_QUEUE, { connection: redis, prefix: queuePrefix });
+  try {
+    return await (await queue.getJob(id))?.getState();
+  } finally {
+    await queue.close();
+    redis.disconnect();
+  }
+}
+
+describe('SIGTERM to the worker process (worker/main.ts)', function () {
+  this.timeout(60_000);
+  const scenario = workerScenario(2500);
+
+  it('finishes the job in hand, leaves the next one queued, exits 0 within 10 s; nothing is lost', async () => {
+    const { database, smtp } = scenario;
+    const worker = await scenario.start();
+    const { ids, arriving } = await scenario.book(['First Co', 'Second Co']);
+    const [first, second] = ids as [string, string];
 
     await arriving;
     worker.child.kill('SIGTERM');
@@ -191,24 +222,17 @@ describe('SIGTERM to the worker process (worker/main.ts)', function () {
     // The job in hand was finished: its e-mail arrived and its row says sent.
     expect(smtp.received).to.have.length(1);
     expect(smtp.received[0]).to.include('First Co').and.not.include('Second Co');
-    const sent = await database.db('demo_requests').where({ id: first.id }).first();
+    const sent = await database.db('demo_requests').where({ id: first }).first();
     expect(sent.confirmation_sent_at).to.be.instanceOf(Date);
-    expect(worker.logs.some((line) => line.msg === 'confirmation sent' && line.demoRequestId === first.id)).to.equal(true);
+    expect(worker.logs.some((line) => line.msg === 'confirmation sent' && line.demoRequestId === first)).to.equal(true);
 
     // The next one was not started, and waits in the queue for the next worker.
-    const pending = await database.db('demo_requests').where({ id: second.id }).first();
+    const pending = await database.db('demo_requests').where({ id: second }).first();
     expect(pending.confirmation_sent_at).to.equal(null);
-    const redis = new Redis(TEST_REDIS_URL);
-    const queue = new Queue(CONFIRMATION_QUEUE, { connection: redis, prefix: queuePrefix });
-    try {
-      expect(await (await queue.getJob(second.id))?.getState()).to.equal('waiting');
-    } finally {
-      await queue.close();
-      redis.disconnect();
-    }
+    expect(await jobState(scenario.queuePrefix, second)).to.equal('waiting');
 
     // And the next worker sends it.
-    const next = await startWorker(loadWorkerConfig(env), silentLogger);
+    const next = await startWorker(loadWorkerConfig(scenario.env), silentLogger);
     try {
       const deadline = Date.now() + 15_000;
       while (smtp.received.length < 2 && Date.now() < deadline) await delay(100);
@@ -223,40 +247,12 @@ describe('SIGTERM to the worker process (worker/main.ts)', function () {
 
 describe('SIGTERM to the worker process while the SMTP server stalls', function () {
   this.timeout(60_000);
-  let database: TestDatabase;
-  let queuePrefix: string;
-  let worker: Spawned | undefined;
-  let smtp: Awaited<ReturnType<typeof startSlowSmtp>>;
-
-  before(async () => {
-    database = await createTestDatabase();
-    queuePrefix = testQueuePrefix();
-    smtp = await startSlowSmtp(40_000);
-  });
-  after(async () => {
-    if (worker?.isRunning()) worker.child.kill('SIGKILL');
-    await smtp.close();
-    await database.drop();
-    await clearQueuePrefix(queuePrefix);
-  });
+  const scenario = workerScenario(40_000);
 
   it('hands the job back to the queue for a retry and still exits 0 within 10 s', async () => {
-    worker = spawnProgram('worker/main.ts', {
-      DATABASE_URL: database.url,
-      REDIS_URL: TEST_REDIS_URL,
-      QUEUE_PREFIX: queuePrefix,
-      SMTP_URL: smtp.url,
-      WORKER_CONCURRENCY: '1',
-    });
-    await worker.waitForLog((line) => line.msg === 'worker ready');
-    const { name, email, timeSlot } = demoRequestBody();
-    const [row] = (await database.db('demo_requests').insert({ name, email, company: 'Stalled Co', time_slot: timeSlot }).returning('id')) as Array<{ id: string }>;
-    if (!row) throw new Error('row not inserted');
-    const producer = createConfirmationQueue(TEST_REDIS_URL, queuePrefix);
-    await delay(200);
-    const arriving = smtp.nextArriving();
-    await producer.enqueue(row.id);
-    await producer.close();
+    const worker = await scenario.start();
+    const { ids, arriving } = await scenario.book(['Stalled Co']);
+    const [id] = ids as [string];
     await arriving;
 
     worker.child.kill('SIGTERM');
@@ -264,18 +260,10 @@ describe('SIGTERM to the worker process while the SMTP server stalls', function 
     expect(code).to.equal(0);
     expect(ms).to.be.below(EXIT_LIMIT_MS);
 
-    const pending = await database.db('demo_requests').where({ id: row.id }).first();
+    const pending = await scenario.database.db('demo_requests').where({ id }).first();
     expect(pending.confirmation_sent_at).to.equal(null);
     expect(pending.confirmation_attempts).to.equal(1);
     expect(pending.confirmation_last_error).to.contain('send abandoned');
-    const redis = new Redis(TEST_REDIS_URL);
-    const queue = new Queue(CONFIRMATION_QUEUE, { connection: redis, prefix: queuePrefix });
-    try {
-      const job = await queue.getJob(row.id);
-      expect(await job?.getState(), 'queued again for a retry with backoff').to.equal('delayed');
-    } finally {
-      await queue.close();
-      redis.disconnect();
-    }
+    expect(await jobState(scenario.queuePrefix, id), 'queued again for a retry with backoff').to.equal('delayed');
   });
 });
