@@ -545,6 +545,8 @@ describe('the site in Chromium', function () {
       expect(await axeViolations(page)).to.deep.equal([]);
       await page.setViewportSize({ width: 375, height: 812 });
       await page.screenshot({ path: path.join(ARTIFACTS, 'modal-375.png') });
+      await dialog.getByRole('radio', { checked: true }).scrollIntoViewIfNeeded();
+      await page.screenshot({ path: path.join(ARTIFACTS, 'modal-375-times.png') });
     });
   });
 

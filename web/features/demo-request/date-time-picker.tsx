@@ -68,9 +68,12 @@ const SlotGrid = styled.div`
   display: grid;
   grid-template-columns: repeat(auto-fill, minmax(92px, 1fr));
   gap: ${({ theme }) => theme.space[2]};
-  max-height: 276px;
-  overflow-y: auto;
   padding: 2px;
+  /* Beside the calendar the list scrolls to the calendar's height; stacked on a phone it shows every slot. */
+  ${({ theme }) => theme.media.sm} {
+    max-height: 276px;
+    overflow-y: auto;
+  }
 `;
 
 const SlotLabel = styled.label`
