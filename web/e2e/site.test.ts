@@ -111,8 +111,10 @@ describe('the site in Chromium', function () {
 
   describe('landing page', () => {
     it('is served prerendered, with the head a search engine and a share card need', async () => {
-      const response = await fetch(`${stack.url}/`);
+      const response = await fetch(`${stack.url}/`, { headers: { 'accept-encoding': 'br, gzip' } });
       expect(response.status).to.equal(200);
+      expect(response.headers.get('cache-control')).to.equal('no-cache');
+      expect(response.headers.get('content-encoding')).to.be.oneOf(['br', 'gzip']);
       const html = await response.text();
       expect(html).to.match(/^<!doctype html>\n<html lang="en">/);
       expect(html).to.include('<title>Converge: the AI-powered enterprise communication platform</title>');
@@ -125,8 +127,9 @@ describe('the site in Chromium', function () {
       }
       const script = /<script defer src="(\/assets\/main\.[0-9a-f]+\.js)">/.exec(html)?.[1];
       expect(script, 'hashed main script').to.be.a('string');
-      const asset = await fetch(`${stack.url}${script}`);
+      const asset = await fetch(`${stack.url}${script}`, { headers: { 'accept-encoding': 'br, gzip' } });
       expect(asset.headers.get('cache-control')).to.equal('public, max-age=31536000, immutable');
+      expect(asset.headers.get('content-encoding')).to.be.oneOf(['br', 'gzip']);
     });
 
     it('hydrates without a warning and loads nothing from another host', async () => {
@@ -364,7 +367,7 @@ describe('the site in Chromium', function () {
         await route.continue();
       });
       const dialog = await openDialog(page);
-      await fillRequired(dialog, 'Ana Lima', 'ana@northwind-logistics.com', 'Northwind Logistics');
+      await fillRequired(dialog, 'Lea Brandt', 'lea@northwind-logistics.com', 'Northwind Logistics');
       const slot = await chooseFirstBookableSlot(dialog);
       await dialog.getByLabel('Phone (Optional)', { exact: true }).fill('+1 (415) 555-0100');
       await dialog.getByLabel('Message (Optional)', { exact: true }).fill('Interested in WhatsApp with SMS fallback.');
@@ -378,9 +381,12 @@ describe('the site in Chromium', function () {
       expect(await toast.innerText()).to.include("Thank you! We'll contact you soon to schedule your demo.");
       await dialog.waitFor({ state: 'hidden' });
 
-      const rows = await stack.db('demo_requests').select('name', 'email', 'company', 'phone', 'message', 'time_slot');
+      const rows = await stack
+        .db('demo_requests')
+        .where({ email: 'lea@northwind-logistics.com' })
+        .select('name', 'email', 'company', 'phone', 'message', 'time_slot');
       expect(rows).to.have.length(1);
-      expect(rows[0]).to.deep.include({ name: 'Ana Lima', email: 'ana@northwind-logistics.com', company: 'Northwind Logistics', phone: '+1 (415) 555-0100' });
+      expect(rows[0]).to.deep.include({ name: 'Lea Brandt', email: 'lea@northwind-logistics.com', company: 'Northwind Logistics', phone: '+1 (415) 555-0100' });
       expect(new Date(rows[0].time_slot as string).toISOString()).to.equal(slot);
 
       await openDialog(page);
