@@ -172,6 +172,22 @@ describe('the site in Chromium', function () {
       await page.waitForTimeout(2900);
       const cards = await page.locator('#results li p:first-child span[aria-hidden]').allInnerTexts();
       expect(cards).to.deep.equal(['40%', '2x', '100%', '30%', '1 platform']);
+      // styled-components in the browser adds a rule for every class name it computes that the prerendered
+      // CSS lacks; had it named classes differently than the build did, new names would show up here.
+      const classNames = (css: string) => [...new Set(css.match(/\.[a-zA-Z][\w-]*/g) ?? [])].sort();
+      const prerenderedCss = await page.evaluate(async () => {
+        const html = await (await fetch('/')).text();
+        const prerendered = new DOMParser().parseFromString(html, 'text/html');
+        return Array.from(prerendered.querySelectorAll('style')).map((style) => style.textContent ?? '').join('\n');
+      });
+      const liveCss = await page.evaluate(() =>
+        Array.from(document.styleSheets)
+          .flatMap((sheet) => Array.from(sheet.cssRules).map((rule) => rule.cssText))
+          .join('\n'),
+      );
+      const added = classNames(liveCss).filter((name) => !classNames(prerenderedCss).includes(name));
+      expect(added, 'class names the browser made up').to.deep.equal([]);
+      expect(classNames(liveCss).length).to.be.greaterThan(50);
     });
 
     it('shows the final metric values at once with reduced motion', async () => {
