@@ -18,7 +18,7 @@ export const pageMeta: Record<RouteName, PageMeta> = {
     description: `${brand.product} unifies SMS, WhatsApp, RCS, email and voice with AI agents and network APIs for identity, verification and fraud protection. Trusted by 7,000+ enterprises in 200+ countries.`,
   },
   'not-found': {
-    title: `404 Page Not Found | ${brand.product}`,
+    title: '404 Page Not Found',
     description: 'This page does not exist.',
   },
 };

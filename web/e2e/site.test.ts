@@ -577,7 +577,7 @@ describe('the site in Chromium', function () {
       const response = await fetch(`${stack.url}/pricing/enterprise`);
       expect(response.status).to.equal(404);
       const { page, problems } = await visit({}, '/pricing/enterprise');
-      expect(await page.title()).to.equal('404 Page Not Found | Converge');
+      expect(await page.title()).to.equal('404 Page Not Found');
       expect(await page.getByRole('heading', { level: 1 }).innerText()).to.equal('404 Page Not Found');
       expect(await page.getByText(/add the page to the router/).isVisible()).to.equal(true);
       expect(await page.getByRole('link', { name: 'Back to the home page' }).getAttribute('href')).to.equal('/');
