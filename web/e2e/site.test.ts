@@ -428,6 +428,8 @@ describe('the site in Chromium', function () {
       expect(await dialog.getByLabel('Email', { exact: true }).getAttribute('aria-invalid')).to.equal('true');
       expect(await dialog.getByText('Please use your company email address. Personal email addresses are not accepted.').count()).to.be.greaterThan(0);
       expect(await stack.db('demo_requests').where({ email: 'ana@gmail.com' }).count('* as n')).to.deep.equal([{ n: '0' }]);
+      // The error state, toast included, is as accessible as the rest.
+      expect(await axeViolations(page)).to.deep.equal([]);
     });
 
     it('shows the fallback message when the server fails without a body', async () => {
