@@ -241,6 +241,46 @@ describe('the site in Chromium', function () {
       }
     });
 
+    it('keeps the page usable when the form cannot be loaded, and loads it on the next try', async () => {
+      const watched = await openPage(browser);
+      open.push(watched);
+      const { page } = watched;
+      const dialogCode = /\/assets\/(demo|\d+)\.[0-9a-f]+\.js$/;
+      await page.route(dialogCode, (route) => route.abort('internetdisconnected'));
+      await page.goto(stack.url);
+      const trigger = page.locator('#hero-title').locator('..').getByRole('button', { name: 'Request Demo' });
+      await trigger.click();
+      await page.getByRole('alert').filter({ hasText: 'The demo request form could not be loaded' }).waitFor();
+      expect(await page.getByRole('heading', { level: 1 }).isVisible()).to.equal(true);
+      expect(await page.locator('[inert]').count()).to.equal(0);
+      expect(await trigger.evaluate((button) => button === document.activeElement)).to.equal(true);
+
+      await page.unroute(dialogCode);
+      await trigger.click();
+      await page.getByRole('dialog', { name: 'Request Demo' }).getByLabel('Name', { exact: true }).waitFor();
+      expect(await page.getByRole('alert').filter({ hasText: 'could not be loaded' }).count()).to.equal(0);
+    });
+
+    it('says the form is loading when its code is slow, and can be cancelled', async () => {
+      const watched = await openPage(browser);
+      open.push(watched);
+      const { page } = watched;
+      await page.route(/\/assets\/(demo|\d+)\.[0-9a-f]+\.js$/, async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        await route.continue();
+      });
+      await page.goto(stack.url);
+      const trigger = page.getByRole('banner').getByRole('button', { name: 'Get Started' });
+      await trigger.click();
+      const loading = page.getByRole('dialog', { name: 'Request Demo' }).getByText('Loading the form…');
+      await loading.waitFor();
+      await page.keyboard.press('Escape');
+      await loading.waitFor({ state: 'detached' });
+      expect(await trigger.evaluate((button) => button === document.activeElement)).to.equal(true);
+      await trigger.click();
+      await page.getByRole('dialog', { name: 'Request Demo' }).getByLabel('Name', { exact: true }).waitFor();
+    });
+
     it('opens even when Get Started is pressed while the page is still starting', async () => {
       const watched = await openPage(browser);
       open.push(watched);
