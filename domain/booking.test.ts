@@ -38,6 +38,15 @@ describe('booking rules', () => {
     expect(oneMonthAfter(new Date('2026-12-15T08:00:00Z')).toISOString()).to.equal('2027-01-15T08:00:00.000Z');
   });
 
+  it('counts the month on the booking zone clock across a change of summer time', () => {
+    // 12:30 CEST on 9 October ends the window at 12:30 CET on 9 November, an hour later in UTC.
+    expect(oneMonthAfter(new Date('2026-10-09T10:30:00Z'), BERLIN).toISOString()).to.equal('2026-11-09T11:30:00.000Z');
+    expect(timeSlotProblem('2026-11-09T11:00:00Z', new Date('2026-10-09T10:30:00Z'), BERLIN), '12:00 CET').to.equal(null);
+    // 11:30 CET on 12 March ends it at 11:30 CEST on 12 April.
+    expect(oneMonthAfter(new Date('2027-03-12T10:30:00Z'), BERLIN).toISOString()).to.equal('2027-04-12T09:30:00.000Z');
+    expect(timeSlotProblem('2027-04-12T10:00:00Z', new Date('2027-03-12T10:30:00Z'), BERLIN), '12:00 CEST').to.equal(TIME_SLOT_WINDOW_MESSAGE);
+  });
+
   it('offers all 17 slots on a future weekday inside the window', () => {
     const slots = availableSlots({ year: 2026, month: 11, day: 25 }, NOW, BERLIN);
     expect(slots.map((slot) => slot.label)).to.deep.equal(SLOT_HOURS.map((hour) => `${String(hour).padStart(2, '0')}:00`));

@@ -83,9 +83,9 @@ function zoneOffsetMs(instant: Date, timeZone: string): number {
   return asUtc - Math.floor(instant.getTime() / 1000) * 1000;
 }
 
-/** The instant at which the booking zone's wall clock reads the given day and hour. */
-export function zonedTimeToInstant(day: CalendarDay, hour: number, timeZone: string): Date {
-  const wallAsUtc = Date.UTC(day.year, day.month - 1, day.day, hour);
+/** The instant at which the booking zone's wall clock reads the given day and time. */
+export function zonedTimeToInstant(day: CalendarDay, hour: number, timeZone: string, minute = 0, second = 0, millisecond = 0): Date {
+  const wallAsUtc = Date.UTC(day.year, day.month - 1, day.day, hour, minute, second, millisecond);
   let instant = wallAsUtc - zoneOffsetMs(new Date(wallAsUtc), timeZone);
   // A second pass settles days on which the offset changes between the guess and the answer.
   instant = wallAsUtc - zoneOffsetMs(new Date(instant), timeZone);
@@ -97,16 +97,16 @@ function daysInMonth(year: number, month: number): number {
 }
 
 /**
- * The end of the booking window: the same clock time on the same day of the next calendar month,
- * clamped to that month's last day (31 January → 28 or 29 February).
+ * The end of the booking window: the same clock time, on the booking zone's clock, on the same day of the next
+ * calendar month, clamped to that month's last day (31 January → 28 or 29 February). Across a change of
+ * summer time the window is a month of the zone's clock, not of UTC's.
  */
-export function oneMonthAfter(now: Date): Date {
-  const year = now.getUTCMonth() === 11 ? now.getUTCFullYear() + 1 : now.getUTCFullYear();
-  const month = (now.getUTCMonth() + 1) % 12;
-  const day = Math.min(now.getUTCDate(), daysInMonth(year, month + 1));
-  return new Date(
-    Date.UTC(year, month, day, now.getUTCHours(), now.getUTCMinutes(), now.getUTCSeconds(), now.getUTCMilliseconds()),
-  );
+export function oneMonthAfter(now: Date, timeZone: string = DEFAULT_BOOKING_TIME_ZONE): Date {
+  const wall = zonedParts(now, timeZone);
+  const year = wall.month === 12 ? wall.year + 1 : wall.year;
+  const month = wall.month === 12 ? 1 : wall.month + 1;
+  const day = Math.min(wall.day, daysInMonth(year, month));
+  return zonedTimeToInstant({ year, month, day }, wall.hour, timeZone, wall.minute, wall.second, now.getUTCMilliseconds());
 }
 
 export function calendarDayOf(instant: Date, timeZone: string): CalendarDay {
@@ -131,7 +131,7 @@ export interface Slot {
 /** The slots of a day that can still be booked at `now`: empty on weekends and outside the window. */
 export function availableSlots(day: CalendarDay, now: Date, timeZone: string): Slot[] {
   if (isWeekend(day)) return [];
-  const windowEnd = oneMonthAfter(now).getTime();
+  const windowEnd = oneMonthAfter(now, timeZone).getTime();
   const slots: Slot[] = [];
   for (const hour of SLOT_HOURS) {
     const instant = zonedTimeToInstant(day, hour, timeZone);
@@ -170,7 +170,7 @@ export function timeSlotProblem(value: string, now: Date, timeZone: string): str
   // Without an offset, "09:00" would mean whatever the server's zone says: refused.
   const instant = parseIsoInstant(value);
   if (!instant) return TIME_SLOT_WINDOW_MESSAGE;
-  if (instant.getTime() <= now.getTime() || instant.getTime() > oneMonthAfter(now).getTime()) {
+  if (instant.getTime() <= now.getTime() || instant.getTime() > oneMonthAfter(now, timeZone).getTime()) {
     return TIME_SLOT_WINDOW_MESSAGE;
   }
   const local = zonedParts(instant, timeZone);

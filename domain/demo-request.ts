@@ -4,6 +4,7 @@
  */
 import { timeSlotProblem } from './booking.js';
 import { EMAIL_MAX_LENGTH, emailProblem } from './email-rules.js';
+import { multiLine, singleLine } from './text.js';
 
 export const NAME_MAX_LENGTH = 200;
 export const COMPANY_MAX_LENGTH = 200;
@@ -49,14 +50,15 @@ export const requiredMessage = (field: DemoRequestField): string =>
   field === 'timeSlot' ? 'Please select a date and time.' : `${fieldLabels[field]} is required.`;
 
 /**
- * Trims every top-level string so that white space alone counts as empty, and drops empty
- * optional fields. Anything that is not a plain object is returned as it is, for the schema to refuse.
+ * Trims every top-level string so that white space alone counts as empty, folds control characters
+ * (which PostgreSQL may refuse, and which could break an e-mail header) and drops empty optional fields.
+ * Anything that is not a plain object is returned as it is, for the schema to refuse.
  */
 export function normaliseDemoRequestBody(body: unknown): unknown {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
   const normalised: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(body)) {
-    const trimmed = typeof value === 'string' ? value.trim() : value;
+    const trimmed = typeof value !== 'string' ? value : key === 'message' ? multiLine(value) : singleLine(value);
     if ((key === 'phone' || key === 'message') && (trimmed === '' || trimmed === null)) continue;
     normalised[key] = trimmed;
   }

@@ -19,7 +19,7 @@ describe('e-mail rules', () => {
   });
 
   it('accepts company addresses and refuses malformed ones', () => {
-    for (const good of ['jane@acme.com', 'jane.doe+demo@eu.acme-corp.co.uk', "o'neil@acme.io", 'ivan@xn--80aswg.xn--p1ai']) {
+    for (const good of ['jane@acme.com', 'jane.doe+demo@eu.acme-corp.co.uk', "o'neil@acme.io", 'ivan@xn--80aswg.xn--p1ai', 'juergen@müller.de']) {
       expect(isEmailSyntaxValid(good), good).to.equal(true);
     }
     for (const bad of ['jane', 'jane@', '@acme.com', 'jane@acme', 'jane doe@acme.com', 'jane@@acme.com', 'jane..doe@acme.com', 'jane@acme.c0m', `${'a'.repeat(65)}@acme.com`]) {
@@ -43,6 +43,7 @@ describe('e-mail rules', () => {
   it('suggests the intended domain for likely typos', () => {
     expect(checkEmail('jane@gmial.com').suggestion).to.equal('jane@gmail.com');
     expect(checkEmail('jane@outlok.com').suggestion).to.equal('jane@outlook.com');
+    expect(checkEmail('jane@gmial.com')).to.include({ isValid: false, isDisposable: true, reason: 'This email domain looks mistyped. Please check it.' });
     expect(checkEmail('jane@yaho.com').suggestion).to.equal('jane@yahoo.com');
     expect(checkEmail('jane@acme.com')).to.not.have.property('suggestion');
   });
@@ -60,7 +61,11 @@ describe('e-mail rules', () => {
 
 describe('typo suggestions', () => {
   it('never rewrites a plausible company domain', () => {
-    for (const email of ['jane@acme.com', 'sales@acme.com', 'jane@mail.acme.com', 'jane@globex.io', 'jane@hotel.com', 'jane@gmx.de']) {
+    for (const email of [
+      'jane@acme.com', 'sales@acme.com', 'jane@mail.acme.com', 'jane@globex.io', 'jane@hotel.com', 'jane@gmx.de',
+      'ada@ibm.com', 'ada@hp.com', 'ada@ge.com', 'ada@sap.com', 'ada@gmx.net', 'ada@acme.con', 'ada@siemens.con',
+      'ada@yopmail.fr', 'ada@protonmail.ch',
+    ]) {
       expect(checkEmail(email), email).to.not.have.property('suggestion');
     }
   });

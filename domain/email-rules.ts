@@ -2,12 +2,14 @@
  * E-mail rules shared by the API and the validate-email endpoint: syntax, personal providers,
  * disposable domains, role addresses and likely typos. Nothing here touches the network.
  */
+import { domainToASCII } from 'node:url';
 import mailchecker from 'mailchecker';
 import emailSpellChecker from '@zootools/email-spell-checker';
 import {
   DISPOSABLE_EMAIL_MESSAGE,
   EMAIL_REQUIRED_MESSAGE,
   EMAIL_SYNTAX_MESSAGE,
+  MISTYPED_EMAIL_MESSAGE,
   PERSONAL_EMAIL_MESSAGE,
   type EmailValidationResult,
 } from './email-messages.js';
@@ -48,8 +50,12 @@ const ADDRESS_PATTERN =
 export const EMAIL_MAX_LENGTH = 254;
 
 export function isEmailSyntaxValid(email: string): boolean {
-  if (email.length > EMAIL_MAX_LENGTH || !ADDRESS_PATTERN.test(email)) return false;
-  const local = email.slice(0, email.lastIndexOf('@'));
+  const at = email.lastIndexOf('@');
+  // A domain typed in Unicode (müller.de) is checked in the ASCII form DNS uses (xn--mller-kva.de).
+  const asciiDomain = at < 0 ? '' : domainToASCII(email.slice(at + 1));
+  const ascii = `${email.slice(0, at)}@${asciiDomain}`;
+  if (email.length > EMAIL_MAX_LENGTH || asciiDomain === '' || !ADDRESS_PATTERN.test(ascii)) return false;
+  const local = email.slice(0, at);
   return local.length <= 64 && !local.startsWith('.') && !local.endsWith('.') && !local.includes('..');
 }
 
@@ -94,10 +100,32 @@ export function editDistance(a: string, b: string): number {
   return at(a.length, b.length);
 }
 
+function splitDomain(domain: string): { name: string; tld: string } {
+  const dot = domain.lastIndexOf('.');
+  return { name: domain.slice(0, dot), tld: domain.slice(dot + 1) };
+}
+
 /**
- * A corrected address when the domain looks like a typo of a common one (gmial.com → gmail.com).
- * The list's candidate is kept only when it is a small slip of the typed domain: a real company
- * such as acme.com must not be "corrected" to me.com.
+ * Whether the list's candidate is a small slip of what was typed rather than another real domain. Short names
+ * are left alone (ibm.com is not a typo of aim.com), a name may be off by one key (two from six letters on),
+ * and a top-level domain by one key without getting shorter (acme.con is not acme.co).
+ * (Slips such as gmial.com are on the disposable list too: the reason says so, and the suggestion still helps.)
+ */
+function isLikelySlip(typed: string, suggested: string): boolean {
+  const from = splitDomain(typed);
+  const to = splitDomain(suggested);
+  if (from.name === to.name) return from.tld !== to.tld && editDistance(from.tld, to.tld) === 1 && to.tld.length >= from.tld.length;
+  if (from.name.length < 4) return false;
+  const distance = editDistance(from.name, to.name);
+  if (distance > (from.name.length >= 6 ? 2 : 1)) return false;
+  // Two slips rarely include the first letter: yopmail.fr is its own domain, not a typo of hotmail.fr.
+  if (distance === 2 && from.name[0] !== to.name[0]) return false;
+  return from.tld === to.tld || editDistance(from.tld, to.tld) === 1;
+}
+
+/**
+ * A corrected address when the domain looks like a typo of a common one (gmial.com → gmail.com). A real
+ * company's domain must never be "corrected" into a mail provider's.
  */
 export function suggestEmail(email: string): string | undefined {
   const trimmed = email.trim();
@@ -105,9 +133,7 @@ export function suggestEmail(email: string): string | undefined {
   if (!suggestion) return undefined;
   const typed = emailDomain(trimmed);
   const suggested = suggestion.domain.toLowerCase();
-  if (suggested === typed) return undefined;
-  if (Math.abs(suggested.length - typed.length) > 1 || editDistance(typed, suggested) > 2) return undefined;
-  return suggestion.full;
+  return isLikelySlip(typed, suggested) ? suggestion.full : undefined;
 }
 
 /** The rule that decides whether a demo request may use this address: null when it may. */
@@ -116,7 +142,8 @@ export function emailProblem(email: string): string | null {
   if (trimmed === '') return EMAIL_REQUIRED_MESSAGE;
   if (!isEmailSyntaxValid(trimmed)) return EMAIL_SYNTAX_MESSAGE;
   if (isPersonalEmail(trimmed)) return PERSONAL_EMAIL_MESSAGE;
-  if (isDisposableEmail(trimmed)) return DISPOSABLE_EMAIL_MESSAGE;
+  // Misspellings of big providers (gmial.com) are registered to catch mail: say it looks mistyped.
+  if (isDisposableEmail(trimmed)) return suggestEmail(trimmed) ? MISTYPED_EMAIL_MESSAGE : DISPOSABLE_EMAIL_MESSAGE;
   return null;
 }
 

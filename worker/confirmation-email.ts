@@ -4,6 +4,8 @@
  */
 import { brand } from '../domain/brand.js';
 import { SLOT_DURATION_MINUTES } from '../domain/booking.js';
+// Nothing a person typed may start a new header line: the API folds it already, the e-mail does so again.
+import { singleLine } from '../domain/text.js';
 
 export interface ConfirmationRequest {
   id: string;
@@ -26,11 +28,6 @@ export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
-/** Control characters (CR, LF, tabs …) collapse to one space: nothing a person typed can start a new header line. */
-export function singleLine(value: string): string {
-  // eslint-disable-next-line no-control-regex
-  return value.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').trim();
-}
 
 /** RFC 5545 TEXT escaping. */
 function icsText(value: string): string {

@@ -1,0 +1,13 @@
+/** Clean-up of what people type, shared by the API (before storing) and the worker (before e-mailing). */
+
+/** Control characters (CR, LF, tab, NUL …), line separators and runs of spaces collapse to one space. */
+export function singleLine(value: string): string {
+  // eslint-disable-next-line no-control-regex
+  return value.replace(/[\s\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
+}
+
+/** Text that may run over several lines: line breaks and tabs stay, other control characters (NUL …) go. */
+export function multiLine(value: string): string {
+  // eslint-disable-next-line no-control-regex
+  return value.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '').trim();
+}
