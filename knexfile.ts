@@ -35,7 +35,9 @@ export interface KnexLogSink {
 export function knexConfig(connectionString: string, pool: Knex.PoolConfig = { min: 0, max: 10 }, log?: KnexLogSink): Knex.Config {
   return {
     client: 'pg',
-    connection: connectionString,
+    // A server that accepts connections but never answers must fail a request in seconds, not hold it.
+    connection: { connectionString, connectionTimeoutMillis: 5000 },
+    acquireConnectionTimeout: 5000,
     pool,
     ...(log
       ? {

@@ -47,15 +47,16 @@ export function createApp(deps: AppDeps): Koa {
   routes.use(healthRoutes(deps).routes(), demoRequestRoutes({ ...deps, now, adminToken: deps.adminToken }).routes(), emailCheckRoutes().routes());
   app.use(routes.routes());
 
-  // Whatever reaches this far under /api/ matched no route: answer in JSON, never with the 404 page.
+  // Whatever reaches this far matched no route: under /api/ (any case) it is answered in JSON, never with the 404
+  // page, and so is a known path asked with the wrong method.
   app.use(async (ctx, next) => {
-    if (ctx.path !== '/api' && !ctx.path.startsWith('/api/')) return next();
     const allowed = routes.match(ctx.path, ctx.method).path.flatMap((layer) => layer.methods);
     if (allowed.length > 0) {
       ctx.set('Allow', [...new Set(allowed)].join(', '));
       throw new ApiError(405, 'Method not allowed', `${ctx.method} is not allowed on ${ctx.path}.`);
     }
-    throw new ApiError(404, 'Not found', `There is no API endpoint at ${ctx.method} ${ctx.path}.`);
+    if (/^\/api(\/|$)/i.test(ctx.path)) throw new ApiError(404, 'Not found', `There is no API endpoint at ${ctx.method} ${ctx.path}.`);
+    await next();
   });
   for (const middleware of webRoutes(deps.webRoot)) app.use(middleware);
 

@@ -20,6 +20,26 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
+/** Resolves when the connection is (re)established; the listener goes with it either way. */
+function readyOnce(connection: Redis): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onReady = () => {
+      connection.off('end', onEnd);
+      resolve();
+    };
+    const onEnd = () => {
+      connection.off('ready', onReady);
+      reject(new Error('Redis connection ended'));
+    };
+    connection.once('ready', onReady);
+    connection.once('end', onEnd);
+    setTimeout(() => {
+      connection.off('ready', onReady);
+      connection.off('end', onEnd);
+    }, ENQUEUE_TIMEOUT_MS).unref();
+  });
+}
+
 export function createConfirmationQueue(redisUrl: string, prefix: string): ConfirmationQueue {
   // Fail fast when Redis is away: the row is already safe and the sweep will enqueue it later.
   const connection = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 });
@@ -39,8 +59,8 @@ export function createConfirmationQueue(redisUrl: string, prefix: string): Confi
       );
     },
     async isReachable() {
-      if (connection.status !== 'ready') return false;
       try {
+        if (connection.status !== 'ready') await withTimeout(readyOnce(connection), ENQUEUE_TIMEOUT_MS, 'connecting to Redis');
         return (await withTimeout(connection.ping(), ENQUEUE_TIMEOUT_MS, 'Redis PING')) === 'PONG';
       } catch {
         return false;

@@ -27,5 +27,6 @@ export function isConnectionError(err: unknown): boolean {
   if (code !== undefined && CONNECTION_ERROR_CODES.has(code)) return true;
   if (name === 'KnexTimeoutError') return true;
   if (err instanceof AggregateError) return err.errors.some(isConnectionError);
-  return typeof message === 'string' && /Connection terminated|connect ECONNREFUSED/.test(message);
+  // pg says "timeout expired" when connectionTimeoutMillis runs out before the server answers.
+  return typeof message === 'string' && /Connection terminated|connect ECONNREFUSED|^timeout expired$/.test(message);
 }

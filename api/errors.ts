@@ -36,6 +36,8 @@ interface HttpishError {
   message?: string;
 }
 
+const STATUS_SUMMARIES: Record<number, string> = { 400: 'Bad request', 403: 'Forbidden', 404: 'Not found', 431: 'Headers too large' };
+
 /** Errors raised by the body parser and Koa itself, in words for a person. */
 function fromHttpError(err: HttpishError): ApiError | undefined {
   const status = err.status ?? err.statusCode;
@@ -44,13 +46,19 @@ function fromHttpError(err: HttpishError): ApiError | undefined {
   }
   // co-body marks a body that does not parse as JSON with status 400 and keeps the text it read.
   if (err.type === 'entity.parse.failed' || (err instanceof SyntaxError && status === 400)) {
+    if (/only supports object and array/.test(err.message ?? '')) {
+      return new ApiError(400, 'Invalid request body', 'The request body must be a JSON object.');
+    }
+    if (/prototype/.test(err.message ?? '')) {
+      return new ApiError(400, 'Invalid request body', 'The request body must not contain a "__proto__" key.');
+    }
     return new ApiError(400, 'Malformed JSON', 'The request body is not valid JSON.');
   }
   if (status === 415 || err.type === 'encoding.unsupported' || err.type === 'charset.unsupported') {
     return new ApiError(415, 'Unsupported media type', 'Send the request body as JSON (Content-Type: application/json).');
   }
   if (status !== undefined && status >= 400 && status < 500) {
-    return new ApiError(status, err.message ?? 'Bad request', err.expose ? (err.message ?? 'Bad request') : 'Bad request');
+    return new ApiError(status, STATUS_SUMMARIES[status] ?? 'Bad request', 'The request could not be understood. Check the address and try again.');
   }
   return undefined;
 }

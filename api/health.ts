@@ -2,12 +2,22 @@ import Router from '@koa/router';
 import type { Db } from './db.js';
 import type { ConfirmationQueue } from './confirmation-queue.js';
 
+const CHECK_TIMEOUT_MS = 2000;
+
+/** The query's own timeout does not cover waiting for a connection: the whole check is bounded. */
 async function databaseAnswers(db: Db): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), CHECK_TIMEOUT_MS);
+  });
+  const query = db.raw('select 1').timeout(CHECK_TIMEOUT_MS).then(
+    () => true,
+    () => false,
+  );
   try {
-    await db.raw('select 1').timeout(2000);
-    return true;
-  } catch {
-    return false;
+    return await Promise.race([query, timeout]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

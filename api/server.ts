@@ -48,7 +48,8 @@ export async function startApiServer(config: ApiConfig, logger: Logger): Promise
           res.once('finish', () => server.closeIdleConnections());
         }
       });
-      await Promise.allSettled([db.destroy(), queue.close()]);
+      // Bounded: a database that stopped answering must not keep the process from exiting.
+      await Promise.race([Promise.allSettled([db.destroy(), queue.close()]), new Promise((resolve) => setTimeout(resolve, 1500).unref())]);
     })());
 
   return { url, port, close };

@@ -30,6 +30,11 @@ export function validateBody<T>(rules: BodyRules<T>) {
     if (!ctx.is('application/json')) {
       throw new ApiError(415, 'Unsupported media type', 'Send the request body as JSON (Content-Type: application/json).');
     }
+    // JSON is UTF-8 (RFC 8259); a body declared in another charset would be stored garbled.
+    const charset = ctx.request.charset.toLowerCase();
+    if (charset !== '' && charset !== 'utf-8' && charset !== 'utf8') {
+      throw new ApiError(415, 'Unsupported media type', 'Send the request body as UTF-8 JSON (Content-Type: application/json; charset=utf-8).');
+    }
     const body = rules.normalise ? rules.normalise(ctx.request.body) : ctx.request.body;
     const fields: Record<string, string> = {};
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import serve from 'koa-static';
 import type { Context, Middleware, Next } from 'koa';
+import { ApiError } from './errors.js';
 
 const HASHED_ASSET = /[/\\]assets[/\\]/;
 
@@ -24,9 +25,19 @@ export function webRoutes(webRoot: string): Middleware[] {
 
   let notFoundPage: Promise<string> | undefined;
   const notFound = async (ctx: Context, next: Next): Promise<void> => {
-    await next();
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+      ctx.set('Allow', 'GET, HEAD');
+      throw new ApiError(405, 'Method not allowed', `${ctx.method} is not allowed on ${ctx.path}: pages are only read.`);
+    }
+    try {
+      await next();
+    } catch (err) {
+      // A path the file server refuses (//, /%2e%2e/…, broken escapes) is, for a visitor, a page that is not there.
+      const status = (err as { status?: number }).status;
+      if (status === undefined || status < 400 || status >= 500) throw err;
+      ctx.body = undefined;
+    }
     if (ctx.body !== undefined && ctx.body !== null) return;
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return;
     // The 404 page is the one file read at request time; read it once.
     notFoundPage ??= readFile(path.join(webRoot, '404.html'), 'utf8').catch(() => {
       notFoundPage = undefined;

@@ -1,3 +1,4 @@
+import net, { type AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -188,6 +189,28 @@ describe('POST /api/demo-request when a service is down', () => {
     }
   });
 
+  it('answers within seconds when PostgreSQL accepts connections but never answers', async function () {
+    this.timeout(30_000);
+    const silent = net.createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as AddressInfo;
+    const app = await startAppUnderTest({ now: () => NOW, databaseUrl: `postgres://postgres@127.0.0.1:${port}/none` });
+    try {
+      let started = Date.now();
+      const ready = await fetch(`${app.url}/readyz`);
+      expect(ready.status).to.equal(503);
+      expect(((await ready.json()) as { details: string }).details).to.equal('PostgreSQL is not answering.');
+      expect(Date.now() - started, 'readiness is bounded').to.be.below(3500);
+      started = Date.now();
+      const response = await app.post('/api/demo-request', valid);
+      expect(response.status).to.equal(503);
+      expect(Date.now() - started, 'a request is not held').to.be.below(8000);
+    } finally {
+      await app.close();
+      silent.close();
+    }
+  });
+
   it('answers 503 with a clear message and stores nothing when PostgreSQL is unreachable', async () => {
     const app = await startAppUnderTest({ now: () => NOW, databaseUrl: 'postgres://postgres@127.0.0.1:1/none' });
     try {
@@ -201,5 +224,68 @@ describe('POST /api/demo-request when a service is down', () => {
     } finally {
       await app.close();
     }
+  });
+});
+
+describe('requests the API must answer clearly', () => {
+  let app: AppUnderTest;
+  before(async () => {
+    app = await startAppUnderTest({ now: () => NOW });
+  });
+  after(async () => {
+    await app.close();
+  });
+
+  it('stores control characters folded, never failing on them', async () => {
+    const response = await app.post('/api/demo-request', { ...valid, name: 'Ada\u0000 Lovelace', message: 'one\u0000\r\ntwo' });
+    expect(response.status).to.equal(201);
+    const row = await app.db('demo_requests').where({ id: response.body.id }).first();
+    expect(row).to.include({ name: 'Ada Lovelace', message: 'one\ntwo' });
+  });
+
+  it('explains bodies that are JSON but not an object, and prototype keys', async () => {
+    for (const body of ['null', '"text"', '123']) {
+      const response = await app.post('/api/demo-request', body);
+      expect(response.status, body).to.equal(400);
+      expect(response.body).to.deep.equal({ error: 'Invalid request body', details: 'The request body must be a JSON object.' });
+    }
+    const proto = await app.post('/api/demo-request', '{"__proto__": {"admin": true}, "name": "Ada"}');
+    expect(proto.status).to.equal(400);
+    expect(proto.body.details).to.equal('The request body must not contain a "__proto__" key.');
+  });
+
+  it('refuses a body declared in another charset than UTF-8', async () => {
+    const response = await app.post('/api/demo-request', valid, { 'Content-Type': 'application/json; charset=latin1' });
+    expect(response.status).to.equal(415);
+    expect(response.body.details).to.equal('Send the request body as UTF-8 JSON (Content-Type: application/json; charset=utf-8).');
+    const utf8 = await app.post('/api/demo-request', valid, { 'Content-Type': 'application/json; charset=UTF-8' });
+    expect(utf8.status).to.equal(201);
+  });
+
+  it('answers unknown API paths in any case with JSON, and wrong methods on known paths with 405', async () => {
+    const upper = await fetch(`${app.url}/API/nothing`);
+    expect(upper.status).to.equal(404);
+    expect(upper.headers.get('content-type')).to.match(/^application\/json/);
+    const health = await fetch(`${app.url}/healthz`, { method: 'PUT' });
+    expect(health.status).to.equal(405);
+    expect(health.headers.get('allow')).to.contain('GET');
+    const page = await fetch(`${app.url}/`, { method: 'POST' });
+    expect(page.status).to.equal(405);
+    expect(await page.json()).to.deep.equal({ error: 'Method not allowed', details: 'POST is not allowed on /: pages are only read.' });
+  });
+
+  it('shows the 404 page for paths the file server refuses', async () => {
+    for (const path of ['//', '/%E2%82', '/%2e%2e/etc/passwd']) {
+      const response = await fetch(`${app.url}${path}`);
+      expect(response.status, path).to.equal(404);
+      expect(response.headers.get('content-type'), path).to.match(/^text\/html/);
+      expect(await response.text(), path).to.contain('404 Page Not Found');
+    }
+  });
+
+  it('says how long an e-mail to check may be', async () => {
+    const response = await app.post('/api/validate-email', { email: `${'a'.repeat(250)}@acme.com` });
+    expect(response.status).to.equal(400);
+    expect(response.body.details).to.equal('Email must be at most 254 characters.');
   });
 });

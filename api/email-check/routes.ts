@@ -1,12 +1,13 @@
 import Router from '@koa/router';
-import { checkEmail } from '../../domain/email-rules.js';
+import { EMAIL_REQUIRED_MESSAGE } from '../../domain/email-messages.js';
+import { EMAIL_MAX_LENGTH, checkEmail } from '../../domain/email-rules.js';
 import { validateBody } from '../validation.js';
 
 const schema = {
   type: 'object',
   additionalProperties: false,
   required: ['email'],
-  properties: { email: { type: 'string', maxLength: 1000 } },
+  properties: { email: { type: 'string', maxLength: EMAIL_MAX_LENGTH } },
 } as const;
 
 export function emailCheckRoutes(): Router {
@@ -15,7 +16,12 @@ export function emailCheckRoutes(): Router {
     '/api/validate-email',
     validateBody<{ email: string }>({
       schema,
-      messages: (error) => (error.keyword === 'required' ? 'Email is required' : 'Email must be text.'),
+      messages: (error) =>
+        error.keyword === 'required'
+          ? EMAIL_REQUIRED_MESSAGE
+          : error.keyword === 'maxLength'
+            ? `Email must be at most ${EMAIL_MAX_LENGTH} characters.`
+            : 'Email must be text.',
       summary: 'Invalid email check',
     }),
     (ctx) => {
