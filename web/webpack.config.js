@@ -41,6 +41,7 @@ const shared = {
       { test: /[\\/]domain[\\/][^\\/]+\.ts$/, sideEffects: false },
     ],
   },
+  plugins: [new webpack.DefinePlugin({ 'process.env.BUILD_YEAR': JSON.stringify(String(new Date().getUTCFullYear())) })],
   performance: { hints: false },
   stats: 'errors-warnings',
 };
@@ -126,7 +127,7 @@ const client = {
       },
     },
   },
-  plugins: [new SiteAssetsPlugin()],
+  plugins: [...shared.plugins, new SiteAssetsPlugin()],
 };
 
 const ssr = {

@@ -1,11 +1,9 @@
-import { styled, ThemeProvider } from 'styled-components';
+import { ThemeProvider } from 'styled-components';
 import { NotFoundPage } from '../features/not-found/not-found-page.js';
 import { DemoHost } from './demo-host.js';
 import { LandingPage } from './landing-page.js';
 import { routeFor } from './routes.js';
 import { theme } from './theme.js';
-
-const Page = styled.div``;
 
 /** The root component, rendered the same way at build time and in the browser so hydration matches. */
 export function Root({ pathname }: { pathname: string }) {
@@ -14,9 +12,9 @@ export function Root({ pathname }: { pathname: string }) {
       {routeFor(pathname) === 'landing' ? (
         <DemoHost>
           {(inert) => (
-            <Page inert={inert}>
+            <div inert={inert}>
               <LandingPage />
-            </Page>
+            </div>
           )}
         </DemoHost>
       ) : (

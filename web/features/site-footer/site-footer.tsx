@@ -78,8 +78,12 @@ const Bottom = styled.div`
   }
 `;
 
+// Both bundles get the build's year from webpack, so the prerendered and the hydrated footer agree even
+// when a visitor's clock has already turned to the next year.
+const COPYRIGHT_YEAR = process.env.BUILD_YEAR ?? String(new Date().getUTCFullYear());
+
 export function SiteFooter() {
-  const year = 2026;
+  const year = COPYRIGHT_YEAR;
   return (
     <Shell>
       <Container>
