@@ -11,3 +11,8 @@ export function multiLine(value: string): string {
   // eslint-disable-next-line no-control-regex
   return value.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '').trim();
 }
+
+/** Error text from a mail server often quotes the recipient: logs and stored errors keep no address. */
+export function withoutAddresses(text: string): string {
+  return text.replace(/[^\s<>"'(),;:[\]]+@[^\s<>"'(),;:[\]]+/g, '[address]');
+}

@@ -267,3 +267,47 @@ describe('SIGTERM to the worker process while the SMTP server stalls', function 
     expect(await jobState(scenario.queuePrefix, id), 'queued again for a retry with backoff').to.equal('delayed');
   });
 });
+
+/** A TCP proxy to the machine's Redis that the test can cut, as if Redis went away. */
+async function redisProxy() {
+  const target = new URL(TEST_REDIS_URL);
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    const upstream = net.connect({ host: target.hostname, port: Number(target.port || 6379) });
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('error', () => {});
+      socket.on('close', () => sockets.delete(socket));
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `redis://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    cut: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+      }),
+  };
+}
+
+describe('SIGTERM to the worker process after Redis went away', function () {
+  this.timeout(60_000);
+  const scenario = workerScenario(0);
+
+  it('still exits 0 within 10 s', async () => {
+    const proxy = await redisProxy();
+    scenario.env.REDIS_URL = proxy.url;
+    const worker = await scenario.start();
+    await proxy.cut();
+    await worker.waitForLog((line) => line.msg === 'redis unreachable; retrying');
+    worker.child.kill('SIGTERM');
+    const { code, ms } = await timeToExit(worker, EXIT_LIMIT_MS);
+    expect(code).to.equal(0);
+    expect(ms).to.be.below(EXIT_LIMIT_MS);
+    // One line for the outage, none of BullMQ's stack traces on the console.
+    expect(worker.logs.filter((line) => line.msg === 'redis unreachable; retrying')).to.have.length(1);
+    expect(worker.otherOutput).to.deep.equal([]);
+  });
+});

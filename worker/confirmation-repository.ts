@@ -23,10 +23,15 @@ export async function markSent(trx: Knex.Transaction, id: string): Promise<void>
     .update({ confirmation_sent_at: trx.fn.now(), confirmation_last_error: null, confirmation_attempts: trx.raw('confirmation_attempts + 1') });
 }
 
-export async function recordFailure(trx: Knex.Transaction, id: string, error: string): Promise<void> {
+/** Records a failed try; a permanent one (the server refused the message for good) also ends the tries. */
+export async function recordFailure(trx: Knex.Transaction, id: string, error: string, permanent: boolean): Promise<void> {
   await trx('demo_requests')
     .where({ id })
-    .update({ confirmation_last_error: error.slice(0, 2000), confirmation_attempts: trx.raw('confirmation_attempts + 1') });
+    .update({
+      confirmation_last_error: error.slice(0, 2000),
+      confirmation_attempts: trx.raw('confirmation_attempts + 1'),
+      ...(permanent ? { confirmation_failed_at: trx.fn.now() } : {}),
+    });
 }
 
 /** Rows whose confirmation is still pending after the grace period, oldest first. */
@@ -34,6 +39,7 @@ export async function findStalePending(db: Knex, graceMs: number, maxAttempts: n
   const rows: { id: string }[] = await db('demo_requests')
     .select('id')
     .whereNull('confirmation_sent_at')
+    .whereNull('confirmation_failed_at')
     .where('created_at', '<', db.raw("now() - make_interval(secs => ?)", [graceMs / 1000]))
     .where('confirmation_attempts', '<', maxAttempts)
     .orderBy('created_at')

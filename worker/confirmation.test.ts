@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Queue } from 'bullmq';
+import { Queue, UnrecoverableError } from 'bullmq';
 import { Redis } from 'ioredis';
 import { CONFIRMATION_QUEUE, SEND_CONFIRMATION_JOB } from '../domain/jobs.js';
 import { nextBookableSlot } from '../api/test/booking.js';
@@ -8,6 +8,7 @@ import { createTestDatabase, type TestDatabase } from '../api/test/database.js';
 import { startSmtpSink, type SmtpSink } from '../api/test/smtp-sink.js';
 import { createSendMail } from './index.js';
 import { processConfirmation, type ConfirmationDeps } from './process-confirmation.js';
+import { sweepPendingConfirmations } from './sweep.js';
 
 const prospect = { name: 'Grace Hopper', email: 'grace@hopper-systems.com', company: 'Hopper Systems' };
 
@@ -176,6 +177,21 @@ describe('processConfirmation', () => {
     const row = await database.db('demo_requests').where({ id }).first();
     expect(row).to.include({ confirmation_sent_at: null, confirmation_attempts: 1 });
     expect(row.confirmation_last_error).to.contain('451');
+  });
+
+  it('gives up on a permanent refusal, records it without the address, and the sweep leaves the row alone', async () => {
+    const id = await insert({ email: 'nobody.here@hopper-systems.com' });
+    smtp.failNext(1, { code: 550, message: '5.1.1 <nobody.here@hopper-systems.com>: Recipient address rejected' });
+    let thrown: unknown;
+    await processConfirmation(deps, { demoRequestId: id }).catch((err: unknown) => (thrown = err));
+    expect(thrown).to.be.instanceOf(UnrecoverableError);
+    expect((thrown as Error).message).to.not.contain('nobody.here');
+    const row = await database.db('demo_requests').where({ id }).first();
+    expect(row.confirmation_failed_at).to.be.instanceOf(Date);
+    expect(row.confirmation_last_error).to.contain('550').and.contain('[address]').and.not.contain('nobody.here');
+    const swept: string[] = [];
+    await sweepPendingConfirmations(database.db, async (pending) => void swept.push(pending), 0);
+    expect(swept).to.not.include(id);
   });
 
   it('escapes what the prospect typed: no markup, no extra headers or recipients', async () => {

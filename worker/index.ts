@@ -19,7 +19,7 @@ import { processConfirmation, type SendMail } from './process-confirmation.js';
 import { sweepPendingConfirmations } from './sweep.js';
 
 /** Shutdown must end within 10 s: the jobs in hand get most of it. */
-const JOB_FINISH_GRACE_MS = 6500;
+const JOB_FINISH_GRACE_MS = 6000;
 
 /** True when the promise settles within the time, false when the time runs out first. */
 async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
@@ -59,10 +59,23 @@ export function createSendMail(smtpUrl: string): { sendMail: SendMail; close(): 
 
 export async function startWorker(config: WorkerConfig, logger: Logger, options: WorkerOptions = {}): Promise<RunningWorker> {
   const connection = new Redis(config.redisUrl, { maxRetriesPerRequest: null });
-  connection.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
+  // ioredis retries every few hundred milliseconds while Redis is away: one line when it goes, one when it is back.
+  let redisAway = false;
+  connection.on('error', (err) => {
+    if (redisAway) return;
+    redisAway = true;
+    logger.warn({ error: err.message }, 'redis unreachable; retrying');
+  });
+  connection.on('ready', () => {
+    if (!redisAway) return;
+    redisAway = false;
+    logger.info('redis reachable again');
+  });
   const db = knex(knexConfig(config.databaseUrl, { min: 0, max: config.concurrency + 1 }, logger));
   const mailer = createSendMail(config.smtpUrl);
   const queue = new Queue<SendConfirmationPayload>(CONFIRMATION_QUEUE, { connection, prefix: config.queuePrefix, defaultJobOptions: confirmationJobOptions });
+  // Without a listener BullMQ prints connection errors to the console; the connection's own listener reports them.
+  queue.on('error', () => {});
   const enqueue = async (demoRequestId: string) => {
     await queue.add(SEND_CONFIRMATION_JOB, { demoRequestId }, { jobId: demoRequestId });
   };
@@ -91,7 +104,9 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
   worker.on('failed', (job, err) => {
     logger.warn({ jobId: job?.id, attemptsMade: job?.attemptsMade, err: err.message }, 'job failed');
   });
-  worker.on('error', (err) => logger.error({ err }, 'worker error'));
+  worker.on('error', (err) => {
+    if (!redisAway) logger.error({ error: err.message }, 'worker error');
+  });
 
   // One schedule for the whole fleet: however many workers run, each tick runs once.
   await queue.upsertJobScheduler(
@@ -108,14 +123,17 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
       (closing ??= (async () => {
         // Lets the jobs in hand finish; jobs not started stay queued for the next worker.
         const closed = worker.close();
-        if (!(await settlesWithin(closed, JOB_FINISH_GRACE_MS))) {
-          // A send still waiting on the SMTP server is abandoned: recorded on its row and retried with backoff.
-          logger.warn({ graceMs: JOB_FINISH_GRACE_MS }, 'jobs in hand did not finish in time; handing them back to the queue');
+        // With Redis away no job can report its end: nothing is gained by waiting.
+        const grace = connection.status === 'ready' ? JOB_FINISH_GRACE_MS : 0;
+        if (!(await settlesWithin(closed, grace))) {
+          // A send still waiting on the SMTP server is abandoned: recorded on its row and retried with backoff
+          // (or, with Redis away, enqueued again by the sweep).
+          logger.warn({ graceMs: grace }, 'jobs in hand did not finish in time; handing them back');
           worker.cancelAllJobs('worker shutting down');
-          if (!(await settlesWithin(closed, 1500))) await worker.close(true);
+          if (!(await settlesWithin(closed, 1500))) await settlesWithin(worker.close(true), 500);
         }
-        await queue.close();
-        await connection.quit().catch(() => connection.disconnect());
+        await settlesWithin(queue.close(), 1000);
+        connection.disconnect();
         mailer.close();
         // A send cut short above may still hold a pooled connection; exiting releases it and its row lock.
         await settlesWithin(db.destroy(), 1000);

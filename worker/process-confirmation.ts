@@ -1,7 +1,9 @@
 /** Sends one confirmation. A plain function of its dependencies, so tests call it directly. */
+import { UnrecoverableError } from 'bullmq';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { SendConfirmationPayload } from '../domain/jobs.js';
+import { withoutAddresses } from '../domain/text.js';
 import { renderConfirmation } from './confirmation-email.js';
 import { lockConfirmation, markSent, recordFailure } from './confirmation-repository.js';
 
@@ -29,6 +31,16 @@ export interface ConfirmationDeps {
 
 export type ConfirmationOutcome = 'sent' | 'already-sent' | 'missing';
 
+/**
+ * The error the queue sees: its text without any e-mail address (mail servers quote the recipient), and
+ * unrecoverable when the SMTP server refused for good (a 5xx reply), so that it is not retried.
+ */
+function describeFailure(err: unknown): Error {
+  const message = withoutAddresses(err instanceof Error ? err.message : String(err));
+  const code = (err as { responseCode?: number } | null)?.responseCode;
+  return code !== undefined && code >= 500 && code < 600 ? new UnrecoverableError(message) : new Error(message);
+}
+
 /** Stops waiting for the SMTP server when the worker shuts down; the send then counts as failed and is retried. */
 function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return promise;
@@ -47,7 +59,7 @@ export async function processConfirmation(
 ): Promise<ConfirmationOutcome> {
   const id = payload.demoRequestId;
   const log = deps.logger.child({ demoRequestId: id });
-  let failure: unknown;
+  let failure: Error | undefined;
   const outcome = await deps.db.transaction(async (trx): Promise<ConfirmationOutcome | undefined> => {
     const request = await lockConfirmation(trx, id);
     if (!request) return 'missing';
@@ -74,16 +86,19 @@ export async function processConfirmation(
       log.info({ messageId: info.messageId, smtpResponse: info.response }, 'confirmation sent');
       return 'sent';
     } catch (err) {
-      // Kept on the row (the transaction commits) and thrown after, so the queue retries with backoff.
-      await recordFailure(trx, id, err instanceof Error ? err.message : String(err));
-      failure = err;
+      // Kept on the row (the transaction commits) and thrown after: the queue retries a temporary failure with
+      // backoff, and gives up on a permanent one.
+      failure = describeFailure(err);
+      await recordFailure(trx, id, failure.message, failure instanceof UnrecoverableError);
       return undefined;
     }
   });
-  if (outcome === undefined) {
-    log.warn({ err: failure }, 'confirmation not sent; will retry');
+  if (failure) {
+    const permanent = failure instanceof UnrecoverableError;
+    log.warn({ error: failure.message }, permanent ? 'confirmation refused for good by the SMTP server; no more tries' : 'confirmation not sent; will retry');
     throw failure;
   }
+  if (outcome === undefined) throw new Error('confirmation ended without an outcome');
   if (outcome === 'missing') log.warn('demo request not found; nothing to send');
   if (outcome === 'already-sent') log.info('confirmation already sent; nothing to do');
   return outcome;

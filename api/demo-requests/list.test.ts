@@ -35,8 +35,8 @@ describe('GET /api/demo-requests (operations)', () => {
     const { demoRequests } = (await response.json()) as { demoRequests: Array<Record<string, unknown>> };
     expect(demoRequests.map((request) => request.id)).to.deep.equal([second.body.id, first.body.id]);
     expect(demoRequests[1]).to.deep.include({ name: 'Ada', company: 'Analytical Engines', timeSlot: booking.timeSlot });
-    expect(demoRequests[1]?.confirmation).to.deep.equal({ sentAt: NOW.toISOString(), attempts: 1, lastError: null });
-    expect(demoRequests[0]?.confirmation).to.deep.equal({ sentAt: null, attempts: 0, lastError: null });
+    expect(demoRequests[1]?.confirmation).to.deep.equal({ sentAt: NOW.toISOString(), failedAt: null, attempts: 1, lastError: null });
+    expect(demoRequests[0]?.confirmation).to.deep.equal({ sentAt: null, failedAt: null, attempts: 0, lastError: null });
   });
 
   it('does not exist when no token is configured', async () => {

@@ -15,7 +15,7 @@ export interface DemoRequestSummary {
   company: string;
   timeSlot: string;
   createdAt: string;
-  confirmation: { sentAt: string | null; attempts: number; lastError: string | null };
+  confirmation: { sentAt: string | null; failedAt: string | null; attempts: number; lastError: string | null };
 }
 
 export async function listRecentDemoRequests(db: Db, limit: number): Promise<DemoRequestSummary[]> {
@@ -29,6 +29,7 @@ export async function listRecentDemoRequests(db: Db, limit: number): Promise<Dem
     createdAt: row.created_at.toISOString(),
     confirmation: {
       sentAt: row.confirmation_sent_at ? row.confirmation_sent_at.toISOString() : null,
+      failedAt: row.confirmation_failed_at ? row.confirmation_failed_at.toISOString() : null,
       attempts: row.confirmation_attempts,
       lastError: row.confirmation_last_error,
     },

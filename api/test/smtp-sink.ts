@@ -12,8 +12,8 @@ export interface ReceivedMail {
 export interface SmtpSink {
   url: string;
   messages: ReceivedMail[];
-  /** Refuse the next `count` messages with a temporary 451 error. */
-  failNext(count: number): void;
+  /** Refuse the next `count` messages: by default with a temporary 451 error. */
+  failNext(count: number, reply?: { code: number; message: string }): void;
   refused: number;
   waitForMessages(count: number, timeoutMs?: number): Promise<ReceivedMail[]>;
   close(): Promise<void>;
@@ -22,6 +22,7 @@ export interface SmtpSink {
 export async function startSmtpSink(): Promise<SmtpSink> {
   const messages: ReceivedMail[] = [];
   let toRefuse = 0;
+  let refusal = { code: 451, message: 'Mailbox temporarily unavailable' };
   const sink: Partial<SmtpSink> = {};
   const server = new SMTPServer({
     authOptional: true,
@@ -34,7 +35,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
         if (toRefuse > 0) {
           toRefuse -= 1;
           sink.refused = (sink.refused ?? 0) + 1;
-          const error = Object.assign(new Error('Mailbox temporarily unavailable'), { responseCode: 451 });
+          const error = Object.assign(new Error(refusal.message), { responseCode: refusal.code });
           callback(error);
           return;
         }
@@ -56,8 +57,9 @@ export async function startSmtpSink(): Promise<SmtpSink> {
     url: `smtp://127.0.0.1:${port}`,
     messages,
     refused: 0,
-    failNext(count: number) {
+    failNext(count: number, reply = { code: 451, message: 'Mailbox temporarily unavailable' }) {
       toRefuse = count;
+      refusal = reply;
     },
     async waitForMessages(count: number, timeoutMs = 15000) {
       const deadline = Date.now() + timeoutMs;
