@@ -346,6 +346,24 @@ describe('the site in Chromium', function () {
       expect(december.at(-1)).to.equal('18 December 2026');
       expect(await dayTile(dialog, '21 December 2026').isDisabled()).to.equal(true);
       expect(await dialog.getByRole('button', { name: 'Next month' }).isDisabled()).to.equal(true);
+
+      // Keys move between the enabled days only.
+      const page = watched.page;
+      const focusedDay = () => page.evaluate(() => document.activeElement?.querySelector('abbr')?.getAttribute('aria-label'));
+      await dialog.getByRole('button', { name: 'Previous month' }).click();
+      await dayTile(dialog, '20 November 2026').focus();
+      await page.keyboard.press('ArrowRight');
+      expect(await focusedDay(), 'over the weekend').to.equal('23 November 2026');
+      await page.keyboard.press('ArrowUp');
+      expect(await focusedDay(), 'a week back is in the past: stays').to.equal('23 November 2026');
+      await page.keyboard.press('End');
+      expect(await focusedDay()).to.equal('30 November 2026');
+      await page.keyboard.press('Home');
+      expect(await focusedDay()).to.equal('18 November 2026');
+      await page.keyboard.press('PageDown');
+      await page.waitForFunction(() => document.activeElement?.querySelector('abbr')?.getAttribute('aria-label') === '1 December 2026');
+      await page.keyboard.press('PageUp');
+      await page.waitForFunction(() => document.activeElement?.querySelector('abbr')?.getAttribute('aria-label') === '18 November 2026');
     });
 
     it("offers 17 hourly slots in Europe Time, with the visitor's own time beside them", async () => {

@@ -126,7 +126,7 @@ const ARROW_STEPS: Record<string, number> = { ArrowLeft: -1, ArrowRight: 1, Arro
 
 /**
  * react-calendar puts every day in the Tab order and has no arrow keys. Here the days behave like one
- * control: a single day is tabbable (the chosen one, else the first enabled), arrows move between enabled days.
+ * control: a single day is tabbable (the chosen one, else the first enabled); keys move between days.
  */
 function rovingDays(frame: HTMLElement | null): void {
   if (!frame) return;
@@ -138,20 +138,47 @@ function rovingDays(frame: HTMLElement | null): void {
   for (const tile of tiles) tile.tabIndex = tile === current ? 0 : -1;
 }
 
+function focusDay(tiles: HTMLButtonElement[], tile: HTMLButtonElement | undefined): boolean {
+  if (!tile || tile.disabled) return false;
+  for (const other of tiles) other.tabIndex = other === tile ? 0 : -1;
+  tile.focus();
+  return true;
+}
+
+/**
+ * Arrow keys move between enabled days (left/right a day, up/down a week), Home and End go to the first and
+ * last enabled day of the month, Page Up and Page Down to the previous and next month.
+ */
 function moveBetweenDays(event: KeyboardEvent<HTMLDivElement>): void {
-  const step = ARROW_STEPS[event.key];
   const target = event.target as HTMLElement;
-  if (step === undefined || !target.matches(DAY_TILE)) return;
-  const tiles = Array.from(event.currentTarget.querySelectorAll<HTMLButtonElement>(DAY_TILE));
-  let index = tiles.indexOf(target as HTMLButtonElement);
-  for (index += step; index >= 0 && index < tiles.length; index += step) {
-    const tile = tiles[index];
-    if (tile && !tile.disabled) {
-      event.preventDefault();
-      for (const other of tiles) other.tabIndex = other === tile ? 0 : -1;
-      tile.focus();
-      return;
+  if (!target.matches(DAY_TILE)) return;
+  const frame = event.currentTarget;
+  const tiles = Array.from(frame.querySelectorAll<HTMLButtonElement>(DAY_TILE));
+  const enabled = tiles.filter((tile) => !tile.disabled);
+  const step = ARROW_STEPS[event.key];
+  if (step !== undefined) {
+    let index = tiles.indexOf(target as HTMLButtonElement);
+    for (index += step; index >= 0 && index < tiles.length; index += step) {
+      if (focusDay(tiles, tiles[index])) {
+        event.preventDefault();
+        return;
+      }
     }
+  } else if (event.key === 'Home' || event.key === 'End') {
+    event.preventDefault();
+    focusDay(tiles, event.key === 'Home' ? enabled[0] : enabled[enabled.length - 1]);
+  } else if (event.key === 'PageUp' || event.key === 'PageDown') {
+    event.preventDefault();
+    const nav = frame.querySelector<HTMLButtonElement>(
+      event.key === 'PageUp' ? '.react-calendar__navigation__prev-button' : '.react-calendar__navigation__next-button',
+    );
+    if (!nav || nav.disabled) return;
+    nav.click();
+    // The new month's tiles exist after React has rendered them.
+    requestAnimationFrame(() => {
+      const next = Array.from(frame.querySelectorAll<HTMLButtonElement>(DAY_TILE));
+      focusDay(next, next.find((tile) => !tile.disabled));
+    });
   }
 }
 
@@ -182,7 +209,10 @@ export function DateTimePicker({ now, zone, visitorZone, day, slotIso, error, on
   return (
     <Fieldset aria-describedby={error ? `${hintId} ${errorId}` : hintId} aria-invalid={error ? true : undefined}>
       <Legend>Select Date &amp; Time (Europe Time)</Legend>
-      <Hint id={hintId}>Monday to Friday within the next month, hourly from 07:00 to 23:00 Berlin time.</Hint>
+      <Hint id={hintId}>
+        Monday to Friday within the next month, hourly from 07:00 to 23:00 Berlin time.
+        <VisuallyHidden> In the calendar, arrow keys move between available days and Page Up and Page Down change the month.</VisuallyHidden>
+      </Hint>
       <Columns>
         <CalendarFrame ref={frame} onKeyDown={moveBetweenDays}>
           <Calendar
