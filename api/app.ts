@@ -13,6 +13,7 @@ import { healthRoutes } from './health.js';
 import { demoRequestRoutes } from './demo-requests/routes.js';
 import { emailCheckRoutes } from './email-check/routes.js';
 import { webRoutes } from './web.js';
+import type { RequestLimits } from './demo-requests/routes.js';
 
 export interface AppDeps {
   db: Db;
@@ -22,6 +23,10 @@ export interface AppDeps {
   webRoot: string;
   /** Enables the operations endpoints when set. */
   adminToken?: string;
+  /** Per-client limits; none when unset. */
+  limits?: RequestLimits;
+  /** Take the client address from X-Forwarded-For (only behind a proxy that sets it). */
+  trustProxy?: boolean;
   now?: () => Date;
 }
 
@@ -30,7 +35,7 @@ const CLIENT_GONE = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE'
 
 export function createApp(deps: AppDeps): Koa {
   const app = new Koa();
-  app.proxy = true;
+  app.proxy = deps.trustProxy ?? false;
   const now = deps.now ?? (() => new Date());
 
   app.use(requestLog(deps.logger));
@@ -44,7 +49,7 @@ export function createApp(deps: AppDeps): Koa {
   app.use(bodyParser({ enableTypes: ['json'], jsonLimit: BODY_LIMIT, encoding: 'utf-8' }));
 
   const routes = new Router();
-  routes.use(healthRoutes(deps).routes(), demoRequestRoutes({ ...deps, now, adminToken: deps.adminToken }).routes(), emailCheckRoutes().routes());
+  routes.use(healthRoutes(deps).routes(), demoRequestRoutes({ ...deps, now, adminToken: deps.adminToken }).routes(), emailCheckRoutes(deps.limits).routes());
   app.use(routes.routes());
 
   // Whatever reaches this far matched no route: under /api/ (any case) it is answered in JSON, never with the 404

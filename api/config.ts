@@ -7,6 +7,8 @@ import {
   DEFAULT_PORT,
   DEFAULT_QUEUE_PREFIX,
   DEFAULT_REDIS_URL,
+  parseCount,
+  parseFlag,
   parsePort,
   parseTimeZone,
   setting,
@@ -25,6 +27,11 @@ export interface ApiConfig {
   webRoot: string;
   /** Bearer token of the operations endpoints (GET /api/demo-requests); unset turns them off. */
   adminToken: string | undefined;
+  /** Per client address; 0 turns the limit off. */
+  demoRequestsPerHour: number;
+  emailChecksPerMinute: number;
+  /** Behind a reverse proxy or load balancer: take the client address from X-Forwarded-For. */
+  trustProxy: boolean;
   logLevel: string;
 }
 
@@ -49,6 +56,9 @@ export function loadApiConfig(env: Env = process.env): ApiConfig {
     publicUrl: setting(env, 'PUBLIC_URL') ?? `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`,
     webRoot: setting(env, 'WEB_ROOT') ?? DEFAULT_WEB_ROOT,
     adminToken: setting(env, 'ADMIN_TOKEN'),
+    demoRequestsPerHour: parseCount('DEMO_REQUESTS_PER_HOUR', setting(env, 'DEMO_REQUESTS_PER_HOUR'), 5),
+    emailChecksPerMinute: parseCount('EMAIL_CHECKS_PER_MINUTE', setting(env, 'EMAIL_CHECKS_PER_MINUTE'), 30),
+    trustProxy: parseFlag('TRUST_PROXY', setting(env, 'TRUST_PROXY')),
     logLevel: setting(env, 'LOG_LEVEL') ?? 'info',
   };
 }

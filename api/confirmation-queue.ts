@@ -1,6 +1,6 @@
 /** The producer side of the confirmation queue. */
 import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
+import { createFailFastRedis, whenReady } from './redis.js';
 import { CONFIRMATION_QUEUE, SEND_CONFIRMATION_JOB, confirmationJobOptions, type SendConfirmationPayload } from '../domain/jobs.js';
 
 export interface ConfirmationQueue {
@@ -20,32 +20,9 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-/** Resolves when the connection is (re)established; the listener goes with it either way. */
-function readyOnce(connection: Redis): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const onReady = () => {
-      connection.off('end', onEnd);
-      resolve();
-    };
-    const onEnd = () => {
-      connection.off('ready', onReady);
-      reject(new Error('Redis connection ended'));
-    };
-    connection.once('ready', onReady);
-    connection.once('end', onEnd);
-    setTimeout(() => {
-      connection.off('ready', onReady);
-      connection.off('end', onEnd);
-    }, ENQUEUE_TIMEOUT_MS).unref();
-  });
-}
-
 export function createConfirmationQueue(redisUrl: string, prefix: string): ConfirmationQueue {
   // Fail fast when Redis is away: the row is already safe and the sweep will enqueue it later.
-  const connection = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 });
-  connection.on('error', () => {
-    // Reported where it matters (enqueue, readiness); ioredis keeps reconnecting by itself.
-  });
+  const connection = createFailFastRedis(redisUrl);
   const queue = new Queue<SendConfirmationPayload>(CONFIRMATION_QUEUE, { connection, prefix, defaultJobOptions: confirmationJobOptions });
   queue.on('error', () => {});
   return {
@@ -60,7 +37,7 @@ export function createConfirmationQueue(redisUrl: string, prefix: string): Confi
     },
     async isReachable() {
       try {
-        if (connection.status !== 'ready') await withTimeout(readyOnce(connection), ENQUEUE_TIMEOUT_MS, 'connecting to Redis');
+        if (!(await whenReady(connection, ENQUEUE_TIMEOUT_MS))) return false;
         return (await withTimeout(connection.ping(), ENQUEUE_TIMEOUT_MS, 'Redis PING')) === 'PONG';
       } catch {
         return false;

@@ -6,6 +6,7 @@ import { createApp } from './app.js';
 import type { ApiConfig } from './config.js';
 import { createConfirmationQueue } from './confirmation-queue.js';
 import { createDb } from './db.js';
+import { createRateLimiter } from './rate-limit.js';
 
 export interface RunningApi {
   url: string;
@@ -18,7 +19,17 @@ const SHUTDOWN_GRACE_MS = 8000;
 export async function startApiServer(config: ApiConfig, logger: Logger): Promise<RunningApi> {
   const db = createDb(config.databaseUrl, undefined, logger);
   const queue = createConfirmationQueue(config.redisUrl, config.queuePrefix);
-  const app = createApp({ db, queue, logger, timeZone: config.bookingTimeZone, webRoot: config.webRoot, adminToken: config.adminToken });
+  const limiter = createRateLimiter(config.redisUrl, config.queuePrefix);
+  const app = createApp({
+    db,
+    queue,
+    logger,
+    timeZone: config.bookingTimeZone,
+    webRoot: config.webRoot,
+    adminToken: config.adminToken,
+    trustProxy: config.trustProxy,
+    limits: { limiter, demoRequestsPerHour: config.demoRequestsPerHour, emailChecksPerMinute: config.emailChecksPerMinute },
+  });
   const server: Server = await new Promise((resolve, reject) => {
     const listening = app.listen(config.port, config.host, () => resolve(listening));
     listening.once('error', reject);
@@ -49,7 +60,7 @@ export async function startApiServer(config: ApiConfig, logger: Logger): Promise
         }
       });
       // Bounded: a database that stopped answering must not keep the process from exiting.
-      await Promise.race([Promise.allSettled([db.destroy(), queue.close()]), new Promise((resolve) => setTimeout(resolve, 1500).unref())]);
+      await Promise.race([Promise.allSettled([db.destroy(), queue.close(), limiter.close()]), new Promise((resolve) => setTimeout(resolve, 1500).unref())]);
     })());
 
   return { url, port, close };

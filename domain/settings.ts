@@ -33,6 +33,20 @@ export function parseTimeZone(value: string | undefined): string {
   return zone;
 }
 
+export function parseCount(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 0) throw new ConfigError(`${name} must be a whole number, 0 or more, got "${value}"`);
+  return number;
+}
+
+export function parseFlag(name: string, value: string | undefined): boolean {
+  if (value === undefined) return false;
+  if (/^(1|true|yes|on)$/i.test(value)) return true;
+  if (/^(0|false|no|off)$/i.test(value)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${value}"`);
+}
+
 export function parsePositiveInt(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   const number = Number(value);

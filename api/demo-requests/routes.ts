@@ -10,6 +10,7 @@ import {
   type DemoRequestInput,
 } from '../../domain/demo-request.js';
 import { requireAdminToken } from '../admin-auth.js';
+import { rateLimit, type RateLimiter } from '../rate-limit.js';
 import { validateBody } from '../validation.js';
 import { listRecentDemoRequests } from './repository.js';
 import { submitDemoRequest, type DemoRequestDeps } from './service.js';
@@ -30,7 +31,19 @@ function messageFor(error: ErrorObject, field: string): string {
 
 const LIST_LIMIT = 100;
 
-export function demoRequestRoutes(deps: DemoRequestDeps & { timeZone: string; now: () => Date; adminToken: string | undefined }): Router {
+export interface RequestLimits {
+  limiter: RateLimiter;
+  demoRequestsPerHour: number;
+  emailChecksPerMinute: number;
+}
+
+const noLimit = async (_ctx: unknown, next: () => Promise<unknown>) => {
+  await next();
+};
+
+export function demoRequestRoutes(
+  deps: DemoRequestDeps & { timeZone: string; now: () => Date; adminToken: string | undefined; limits?: RequestLimits },
+): Router {
   const router = new Router();
   // For operations: the latest requests and where each confirmation stands.
   router.get('/api/demo-requests', requireAdminToken(deps.adminToken), async (ctx) => {
@@ -39,6 +52,14 @@ export function demoRequestRoutes(deps: DemoRequestDeps & { timeZone: string; no
   });
   router.post(
     '/api/demo-request',
+    deps.limits
+      ? rateLimit(deps.limits.limiter, {
+          name: 'demo-request',
+          limit: deps.limits.demoRequestsPerHour,
+          windowMs: 3_600_000,
+          details: (minutes) => `Several demo requests came from your network in the last hour. Please try again in about ${minutes} minutes.`,
+        })
+      : noLimit,
     validateBody<DemoRequestInput>({
       schema: demoRequestSchema,
       normalise: normaliseDemoRequestBody,

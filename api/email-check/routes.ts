@@ -1,6 +1,8 @@
 import Router from '@koa/router';
 import { EMAIL_REQUIRED_MESSAGE } from '../../domain/email-messages.js';
 import { EMAIL_MAX_LENGTH, checkEmail } from '../../domain/email-rules.js';
+import { rateLimit } from '../rate-limit.js';
+import type { RequestLimits } from '../demo-requests/routes.js';
 import { validateBody } from '../validation.js';
 
 const schema = {
@@ -10,10 +12,20 @@ const schema = {
   properties: { email: { type: 'string', maxLength: EMAIL_MAX_LENGTH } },
 } as const;
 
-export function emailCheckRoutes(): Router {
+export function emailCheckRoutes(limits?: RequestLimits): Router {
   const router = new Router();
   router.post(
     '/api/validate-email',
+    ...(limits
+      ? [
+          rateLimit(limits.limiter, {
+            name: 'validate-email',
+            limit: limits.emailChecksPerMinute,
+            windowMs: 60_000,
+            details: () => 'Too many e-mail checks from your network. Please wait a minute and try again.',
+          }),
+        ]
+      : []),
     validateBody<{ email: string }>({
       schema,
       messages: (error) =>

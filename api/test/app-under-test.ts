@@ -5,6 +5,7 @@ import type { Knex } from 'knex';
 import { createApp } from '../app.js';
 import { createConfirmationQueue, type ConfirmationQueue } from '../confirmation-queue.js';
 import { createDb } from '../db.js';
+import { createRateLimiter } from '../rate-limit.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { TEST_REDIS_URL, clearQueuePrefix, silentLogger, testQueuePrefix } from './stack.js';
 
@@ -18,13 +19,31 @@ export interface AppUnderTest {
 }
 
 export async function startAppUnderTest(
-  options: { now?: () => Date; redisUrl?: string; databaseUrl?: string; adminToken?: string } = {},
+  options: {
+    now?: () => Date;
+    redisUrl?: string;
+    databaseUrl?: string;
+    adminToken?: string;
+    limits?: { demoRequestsPerHour: number; emailChecksPerMinute: number };
+    trustProxy?: boolean;
+  } = {},
 ): Promise<AppUnderTest> {
   const database = await createTestDatabase();
   const queuePrefix = testQueuePrefix();
   const queue: ConfirmationQueue = createConfirmationQueue(options.redisUrl ?? TEST_REDIS_URL, queuePrefix);
   const db = options.databaseUrl ? createDb(options.databaseUrl, { min: 0, max: 2, acquireTimeoutMillis: 3000 } as Knex.PoolConfig, silentLogger) : database.db;
-  const app = createApp({ db, queue, logger: silentLogger, timeZone: 'Europe/Berlin', webRoot: '/nonexistent', now: options.now, adminToken: options.adminToken });
+  const limiter = createRateLimiter(options.redisUrl ?? TEST_REDIS_URL, queuePrefix);
+  const app = createApp({
+    db,
+    queue,
+    logger: silentLogger,
+    timeZone: 'Europe/Berlin',
+    webRoot: '/nonexistent',
+    now: options.now,
+    adminToken: options.adminToken,
+    trustProxy: options.trustProxy,
+    limits: options.limits && { limiter, ...options.limits },
+  });
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
   });
@@ -47,6 +66,7 @@ export async function startAppUnderTest(
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       await queue.close();
+      await limiter.close();
       if (db !== database.db) await db.destroy();
       await database.drop();
       await clearQueuePrefix(queuePrefix);
