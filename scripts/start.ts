@@ -88,7 +88,8 @@ process.on('SIGTERM', onSignal);
 type RedisPlan = { kind: 'configured' | 'local'; url: string } | { kind: 'spawn' };
 
 async function main(): Promise<void> {
-  const env = { ...settings.env };
+  // On a developer's machine every booking comes from 127.0.0.1: the per-client limits stay off unless set.
+  const env = { DEMO_REQUESTS_PER_HOUR: '0', EMAIL_CHECKS_PER_MINUTE: '0', ...settings.env };
   // Checks PORT, HOST, BOOKING_TIME_ZONE before anything is started.
   const planned = loadApiConfig(env);
   loadWorkerConfig(env);
