@@ -1,9 +1,8 @@
 /**
- * The demo request as the API receives it: one JSON Schema for Ajv, its type, and the business
- * rules a schema cannot express (personal and disposable e-mail domains, bookable slots).
+ * The demo request as the API receives it: one JSON Schema for Ajv, its type, its fields' labels and limits.
+ * The browser uses this file too, so it stays free of the e-mail domain lists (see demo-request-rules.ts).
  */
-import { timeSlotProblem } from './booking.js';
-import { EMAIL_MAX_LENGTH, emailProblem } from './email-rules.js';
+import { EMAIL_MAX_LENGTH } from './email-messages.js';
 import { multiLine, singleLine } from './text.js';
 
 export const NAME_MAX_LENGTH = 200;
@@ -63,18 +62,4 @@ export function normaliseDemoRequestBody(body: unknown): unknown {
     normalised[key] = trimmed;
   }
   return normalised;
-}
-
-/** The rules beyond the schema, for a body the schema accepted. */
-export function demoRequestProblems(
-  input: DemoRequestInput,
-  now: Date,
-  timeZone: string,
-): Partial<Record<DemoRequestField, string>> {
-  const problems: Partial<Record<DemoRequestField, string>> = {};
-  const email = emailProblem(input.email);
-  if (email) problems.email = email;
-  const slot = timeSlotProblem(input.timeSlot, now, timeZone);
-  if (slot) problems.timeSlot = slot;
-  return problems;
 }

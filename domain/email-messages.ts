@@ -7,6 +7,8 @@ export const MISTYPED_EMAIL_MESSAGE = 'This email domain looks mistyped. Please 
 export const DISPOSABLE_EMAIL_MESSAGE =
   'Disposable email addresses are not accepted. Please use your company email address.';
 
+export const EMAIL_MAX_LENGTH = 254;
+
 export interface EmailValidationResult {
   isValid: boolean;
   isDisposable: boolean;

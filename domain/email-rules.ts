@@ -7,6 +7,7 @@ import mailchecker from 'mailchecker';
 import emailSpellChecker from '@zootools/email-spell-checker';
 import {
   DISPOSABLE_EMAIL_MESSAGE,
+  EMAIL_MAX_LENGTH,
   EMAIL_REQUIRED_MESSAGE,
   EMAIL_SYNTAX_MESSAGE,
   MISTYPED_EMAIL_MESSAGE,
@@ -47,7 +48,6 @@ const ROLE_LOCAL_PARTS = new Set([
 const ADDRESS_PATTERN =
   /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+(?:[A-Za-z]{2,63}|xn--[A-Za-z0-9-]{1,59})$/;
 
-export const EMAIL_MAX_LENGTH = 254;
 
 export function isEmailSyntaxValid(email: string): boolean {
   const at = email.lastIndexOf('@');

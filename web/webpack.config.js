@@ -106,10 +106,6 @@ const client = {
   ...shared,
   name: 'client',
   target: ['web', 'es2020'],
-  // domain/demo-request.ts imports the server-side e-mail rules, which use Node built-ins. The browser uses
-  // none of those rules (sideEffects: false drops them), but webpack still reads their imports; an empty
-  // stand-in keeps it from failing. The build report below would show if the rules ever got shipped.
-  externals: { 'node:url': '{}' },
   entry: { main: './web/app/main.tsx' },
   output: {
     path: webOut,

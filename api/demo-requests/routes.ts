@@ -1,7 +1,6 @@
 import Router from '@koa/router';
 import type { ErrorObject } from 'ajv';
 import {
-  demoRequestProblems,
   demoRequestSchema,
   fieldLabels,
   normaliseDemoRequestBody,
@@ -9,6 +8,7 @@ import {
   type DemoRequestField,
   type DemoRequestInput,
 } from '../../domain/demo-request.js';
+import { demoRequestProblems } from '../../domain/demo-request-rules.js';
 import { requireAdminToken } from '../admin-auth.js';
 import { rateLimit, type RateLimiter } from '../rate-limit.js';
 import { validateBody } from '../validation.js';

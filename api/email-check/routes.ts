@@ -1,6 +1,6 @@
 import Router from '@koa/router';
-import { EMAIL_REQUIRED_MESSAGE } from '../../domain/email-messages.js';
-import { EMAIL_MAX_LENGTH, checkEmail } from '../../domain/email-rules.js';
+import { EMAIL_MAX_LENGTH, EMAIL_REQUIRED_MESSAGE } from '../../domain/email-messages.js';
+import { checkEmail } from '../../domain/email-rules.js';
 import { rateLimit } from '../rate-limit.js';
 import type { RequestLimits } from '../demo-requests/routes.js';
 import { validateBody } from '../validation.js';

@@ -1,0 +1,18 @@
+/** The rules of a demo request beyond its schema: personal and disposable e-mail domains, bookable slots. */
+import { timeSlotProblem } from './booking.js';
+import type { DemoRequestField, DemoRequestInput } from './demo-request.js';
+import { emailProblem } from './email-rules.js';
+
+/** The rules beyond the schema, for a body the schema accepted. */
+export function demoRequestProblems(
+  input: DemoRequestInput,
+  now: Date,
+  timeZone: string,
+): Partial<Record<DemoRequestField, string>> {
+  const problems: Partial<Record<DemoRequestField, string>> = {};
+  const email = emailProblem(input.email);
+  if (email) problems.email = email;
+  const slot = timeSlotProblem(input.timeSlot, now, timeZone);
+  if (slot) problems.timeSlot = slot;
+  return problems;
+}
