@@ -63,7 +63,7 @@ export function createApp(deps: AppDeps): Koa {
     if (/^\/api(\/|$)/i.test(ctx.path)) throw new ApiError(404, 'Not found', `There is no API endpoint at ${ctx.method} ${ctx.path}.`);
     await next();
   });
-  for (const middleware of webRoutes(deps.webRoot)) app.use(middleware);
+  for (const middleware of webRoutes(deps.webRoot, deps.timeZone)) app.use(middleware);
 
   app.on('error', (err: unknown, ctx?: Koa.Context) => {
     const log = (ctx?.state.log as Logger | undefined) ?? deps.logger;

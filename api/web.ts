@@ -1,29 +1,72 @@
-/** Serves the built page: hashed assets cached for a year, HTML revalidated, unknown pages answered by the 404 page. */
-import { readFile } from 'node:fs/promises';
+/**
+ * Serves the built site: hashed assets cached for a year, pages revalidated, unknown pages answered by the
+ * 404 page. Pages carry the booking zone the server is configured with, so the calendar and the API agree.
+ */
+import { createHash } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import serve from 'koa-static';
 import type { Context, Middleware, Next } from 'koa';
 import { ApiError } from './errors.js';
 
 const HASHED_ASSET = /[/\\]assets[/\\]/;
+const ZONE_META = /(<meta name="booking-time-zone" content=")[^"]*(")/;
+const NOT_BUILT =
+  '<!doctype html><html lang="en"><title>404 Page Not Found</title><h1>404 Page Not Found</h1><p>The page is not built yet: run npm run build:web.</p></html>';
 
-export function webRoutes(webRoot: string): Middleware[] {
+interface Page {
+  html: string;
+  etag: string;
+}
+
+/** Reads a page once per version of its file and fills in the booking zone. */
+function pageReader(webRoot: string, timeZone: string) {
+  const cache = new Map<string, { mtimeMs: number; page: Page }>();
+  return async (relativePath: string): Promise<Page | undefined> => {
+    const file = path.join(webRoot, relativePath);
+    const info = await stat(file).catch(() => undefined);
+    if (!info?.isFile()) return undefined;
+    const cached = cache.get(file);
+    if (cached && cached.mtimeMs === info.mtimeMs) return cached.page;
+    const html = (await readFile(file, 'utf8')).replace(ZONE_META, (_, start: string, end: string) => `${start}${timeZone}${end}`);
+    const page = { html, etag: `"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"` };
+    cache.set(file, { mtimeMs: info.mtimeMs, page });
+    return page;
+  };
+}
+
+/** The page file a path names: "/" is the landing page, /legal/<name> a legal page; nothing else is a page. */
+function pageFile(urlPath: string): string | undefined {
+  if (urlPath === '/') return 'index.html';
+  const legal = /^\/legal\/([a-z-]+)\/?$/.exec(urlPath);
+  return legal ? `legal/${legal[1]}.html` : undefined;
+}
+
+export function webRoutes(webRoot: string, timeZone: string): Middleware[] {
+  const readPage = pageReader(webRoot, timeZone);
   const statics = serve(webRoot, {
-    index: 'index.html',
+    index: false,
     gzip: false,
     brotli: false,
     setHeaders(res, filePath) {
-      if (HASHED_ASSET.test(filePath)) {
-        res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
-      } else if (filePath.endsWith('.html')) {
-        res.setHeader('Cache-Control', 'no-cache');
-      } else {
-        res.setHeader('Cache-Control', 'public, max-age=3600');
-      }
+      res.setHeader('Cache-Control', HASHED_ASSET.test(filePath) ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
     },
   });
 
-  let notFoundPage: Promise<string> | undefined;
+  const sendPage = (ctx: Context, page: Page, status: number) => {
+    ctx.status = status;
+    ctx.type = 'html';
+    ctx.set('Cache-Control', 'no-cache');
+    if (status === 200) {
+      ctx.etag = page.etag;
+      if (ctx.fresh) {
+        ctx.status = 304;
+        return;
+      }
+    }
+    ctx.body = page.html;
+  };
+
   const notFound = async (ctx: Context, next: Next): Promise<void> => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
       ctx.set('Allow', 'GET, HEAD');
@@ -36,24 +79,27 @@ export function webRoutes(webRoot: string): Middleware[] {
       const status = (err as { status?: number }).status;
       if (status === undefined || status < 400 || status >= 500) throw err;
       ctx.body = undefined;
+      ctx.status = 404;
     }
-    if (ctx.body !== undefined && ctx.body !== null) return;
-    // The 404 page is the one file read at request time; read it once.
-    notFoundPage ??= readFile(path.join(webRoot, '404.html'), 'utf8').catch(() => {
-      notFoundPage = undefined;
-      return '<!doctype html><html lang="en"><title>404 Page Not Found</title><h1>404 Page Not Found</h1><p>The page is not built yet: run npm run build:web.</p></html>';
-    });
-    ctx.status = 404;
-    ctx.type = 'html';
-    ctx.set('Cache-Control', 'no-cache');
-    ctx.body = await notFoundPage;
+    // Only when nothing answered: Koa's status is still its default 404 and there is no body (a 304 has none).
+    if (ctx.status !== 404 || (ctx.body !== undefined && ctx.body !== null)) return;
+    const page = await readPage('404.html');
+    if (page) sendPage(ctx, page, 404);
+    else {
+      ctx.status = 404;
+      ctx.type = 'html';
+      ctx.body = NOT_BUILT;
+    }
   };
 
-  // Only the landing page itself is "/"; /index.html is not a second address for it.
-  const onlyRootIndex = async (ctx: Context, next: Next): Promise<void> => {
-    if (ctx.path === '/index.html' || ctx.path === '/404.html') return;
+  const pages = async (ctx: Context, next: Next): Promise<void> => {
+    const file = pageFile(ctx.path);
+    const page = file ? await readPage(file) : undefined;
+    if (page) return sendPage(ctx, page, 200);
+    // Page files are reached by their addresses only: /index.html and /404.html are not second names.
+    if (ctx.path.endsWith('.html')) return;
     await next();
   };
 
-  return [notFound, onlyRootIndex, statics];
+  return [notFound, pages, statics];
 }

@@ -26,6 +26,8 @@ export async function startAppUnderTest(
     adminToken?: string;
     limits?: { demoRequestsPerHour: number; emailChecksPerMinute: number };
     trustProxy?: boolean;
+    webRoot?: string;
+    timeZone?: string;
   } = {},
 ): Promise<AppUnderTest> {
   const database = await createTestDatabase();
@@ -37,8 +39,8 @@ export async function startAppUnderTest(
     db,
     queue,
     logger: silentLogger,
-    timeZone: 'Europe/Berlin',
-    webRoot: '/nonexistent',
+    timeZone: options.timeZone ?? 'Europe/Berlin',
+    webRoot: options.webRoot ?? '/nonexistent',
     now: options.now,
     adminToken: options.adminToken,
     trustProxy: options.trustProxy,
