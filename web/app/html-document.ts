@@ -1,4 +1,5 @@
 import { brand } from '../../domain/brand.js';
+import { bookingTimeZoneMeta } from './booking-zone.js';
 import { globalCss } from './global-style.js';
 import type { PageMeta } from './routes.js';
 
@@ -14,9 +15,11 @@ export interface DocumentParts {
   styles: string;
   scripts: readonly string[];
   favicon: string;
+  /** The booking zone, on the pages with the Request Demo form; the server replaces it with its own. */
+  bookingTimeZone?: string;
 }
 
-export function htmlDocument({ meta, body, styles, scripts, favicon }: DocumentParts): string {
+export function htmlDocument({ meta, body, styles, scripts, favicon, bookingTimeZone }: DocumentParts): string {
   const title = escapeHtml(meta.title);
   const description = escapeHtml(meta.description);
   return [
@@ -34,6 +37,7 @@ export function htmlDocument({ meta, body, styles, scripts, favicon }: DocumentP
     `<meta property="og:title" content="${title}">`,
     `<meta property="og:description" content="${description}">`,
     '<meta name="twitter:card" content="summary">',
+    ...(bookingTimeZone === undefined ? [] : [bookingTimeZoneMeta(escapeHtml(bookingTimeZone))]),
     ...scripts.map((src) => `<script defer src="${src}"></script>`),
     `<style>${globalCss}</style>`,
     styles,

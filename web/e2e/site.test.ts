@@ -7,6 +7,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { startStack, type Stack } from '../../api/test/stack.js';
+import { brand } from '../../domain/brand.js';
 import { availableSlots, calendarDayOf, DEFAULT_BOOKING_TIME_ZONE, isBookableDay } from '../../domain/booking.js';
 import { AXE_SOURCE_PATH, launchBrowser, openPage, type AxeViolation, type WatchedPage } from './browser.js';
 
@@ -394,6 +395,39 @@ describe('the site in Chromium', function () {
       expect(await slots.count()).to.equal(13);
     });
 
+    it('uses the booking zone the served page names in <meta name="booking-time-zone">', async () => {
+      const watched = await openPage(browser, { timezoneId: 'Europe/Berlin' });
+      open.push(watched);
+      const { page } = watched;
+      await page.clock.setFixedTime(FIXED_NOW);
+      // Stands in for a server configured with BOOKING_TIME_ZONE=Asia/Tokyo.
+      await page.route(`${stack.url}/`, async (route) => {
+        const response = await route.fetch();
+        const html = await response.text();
+        expect(html).to.include('<meta name="booking-time-zone" content="');
+        // The body is handed over decoded, so the encoding headers of the original answer no longer apply.
+        const headers = Object.fromEntries(
+          Object.entries(response.headers()).filter(([name]) => name !== 'content-encoding' && name !== 'content-length'),
+        );
+        await route.fulfill({ status: 200, headers, body: html.replace(/(<meta name="booking-time-zone" content=")[^"]*/, '$1Asia/Tokyo') });
+      });
+      await page.goto(stack.url);
+      const dialog = await openDialog(page);
+      expect(await dialog.getByRole('group', { name: 'Select Date & Time (Europe Time)' }).isVisible()).to.equal(true);
+      expect(await dialog.getByText(/hourly from 07:00 to 23:00 Tokyo time/).isVisible()).to.equal(true);
+      // 18:30 on Wednesday in Tokyo: today's slots from 19:00 on; the window ends on 18 December, Tokyo's clock.
+      const enabled = await enabledDayLabels(dialog);
+      expect(enabled[0]).to.equal('18 November 2026');
+      await dayTile(dialog, '18 November 2026').click();
+      expect(await dialog.getByRole('radio').count()).to.equal(5);
+      await dayTile(dialog, '24 November 2026').click();
+      const slots = dialog.getByRole('radio');
+      expect(await slots.count()).to.equal(17);
+      expect(await slots.first().inputValue()).to.equal('2026-11-23T22:00:00.000Z');
+      const first = await dialog.locator('input[name="timeSlot"]').first().evaluate((input) => (input.parentElement as HTMLElement).innerText);
+      expect(first.replace(/\s+/g, ' ').trim()).to.equal('07:00 23:00 Mon your time');
+    });
+
     it('checks the e-mail on leaving the field: spinner, tick, cross with reason, suggestion', async () => {
       const { page, problems } = await visit();
       // Slow the check down so the spinner can be seen.
@@ -634,6 +668,46 @@ describe('the site in Chromium', function () {
       await page.screenshot({ path: path.join(ARTIFACTS, 'modal-375.png') });
       await dialog.getByRole('radio', { checked: true }).scrollIntoViewIfNeeded();
       await page.screenshot({ path: path.join(ARTIFACTS, 'modal-375-times.png') });
+    });
+  });
+
+  describe('legal pages', () => {
+    it('each legal link in the footer leads to its page: status 200, its h1, no script, the same footer', async () => {
+      const { page, problems } = await visit();
+      const foreign: string[] = [];
+      page.on('request', (request) => {
+        if (!request.url().startsWith(stack.url)) foreign.push(request.url());
+      });
+      const footerLinks = () => page.getByRole('contentinfo').getByRole('navigation', { name: 'Legal' }).getByRole('link');
+      expect(await footerLinks().allInnerTexts()).to.deep.equal(brand.legalLinks.map((link) => link.label));
+      for (const { label, href } of brand.legalLinks) {
+        await page.goto(stack.url);
+        const answered = page.waitForResponse((response) => response.request().isNavigationRequest() && new URL(response.url()).pathname === href);
+        await footerLinks().filter({ hasText: label }).click();
+        const response = await answered;
+        expect(response.status(), href).to.equal(200);
+        expect(response.headers()['cache-control'], href).to.equal('no-cache');
+        await page.waitForURL(stack.url + href);
+        expect(await page.getByRole('heading', { level: 1 }).allInnerTexts(), href).to.deep.equal([label]);
+        expect(await page.title()).to.equal(`${label} | ${brand.product}`);
+        expect(await page.locator('html').getAttribute('lang')).to.equal('en');
+        expect(await page.locator('meta[name="description"]').getAttribute('content')).to.have.length.greaterThan(40);
+        expect(await page.locator('script').count(), 'scripts on a legal page').to.equal(0);
+        expect(await page.getByRole('banner').getByRole('link', { name: `${brand.product} home` }).getAttribute('href')).to.equal('/');
+        expect(await page.getByRole('main').innerText()).to.include(brand.parentProvider);
+        expect(await footerLinks().allInnerTexts(), 'footer as on the landing page').to.deep.equal(brand.legalLinks.map((link) => link.label));
+      }
+      expect(await page.getByRole('main').innerText()).to.include('This site sets no cookies');
+      expect(problems).to.deep.equal([]);
+      expect(foreign).to.deep.equal([]);
+    });
+
+    it('has no accessibility violations (axe-core), and fits a phone (screenshot in artifacts/)', async () => {
+      const { page } = await visit({ viewport: { width: 375, height: 812 } }, '/legal/privacy');
+      expect(await page.getByRole('heading', { level: 1 }).innerText()).to.equal('Privacy Policy');
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).to.equal(0);
+      await page.screenshot({ path: path.join(ARTIFACTS, 'legal-privacy-375.png'), fullPage: true });
+      expect(await axeViolations(page)).to.deep.equal([]);
     });
   });
 

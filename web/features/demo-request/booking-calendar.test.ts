@@ -8,6 +8,7 @@ import {
   slotOptions,
   tileDate,
   tileDay,
+  zonePlaceName,
 } from './booking-calendar.js';
 
 const ZONE = 'Europe/Berlin';
@@ -43,6 +44,21 @@ describe('booking calendar helpers', () => {
     const { minDate, maxDate } = calendarBounds(NOW, ZONE);
     expect(tileDay(minDate)).to.deep.equal({ year: 2026, month: 11, day: 18 });
     expect(tileDay(maxDate)).to.deep.equal({ year: 2026, month: 12, day: 18 });
+  });
+
+  it("bounds the window on the given zone's clock, not the default one", () => {
+    // 21:00 on 30 November in Berlin is already 05:00 on 1 December in Tokyo: a month later is 1 January there.
+    const now = new Date('2026-11-30T20:00:00Z');
+    expect(tileDay(calendarBounds(now, ZONE).maxDate)).to.deep.equal({ year: 2026, month: 12, day: 30 });
+    expect(tileDay(calendarBounds(now, 'Asia/Tokyo').minDate)).to.deep.equal({ year: 2026, month: 12, day: 1 });
+    expect(tileDay(calendarBounds(now, 'Asia/Tokyo').maxDate)).to.deep.equal({ year: 2027, month: 1, day: 1 });
+  });
+
+  it('names the place of a zone for the hint', () => {
+    expect(zonePlaceName('Europe/Berlin')).to.equal('Berlin');
+    expect(zonePlaceName('America/New_York')).to.equal('New York');
+    expect(zonePlaceName('America/Argentina/Buenos_Aires')).to.equal('Buenos Aires');
+    expect(zonePlaceName('UTC')).to.equal('UTC');
   });
 
   it('finds the first bookable day, skipping a weekend', () => {

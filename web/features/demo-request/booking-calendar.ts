@@ -36,13 +36,13 @@ export function isTileDisabled(date: Date, now: Date, zone: string): boolean {
 export function calendarBounds(now: Date, zone: string): { minDate: Date; maxDate: Date } {
   return {
     minDate: tileDate(calendarDayOf(now, zone)),
-    maxDate: tileDate(calendarDayOf(oneMonthAfter(now), zone)),
+    maxDate: tileDate(calendarDayOf(oneMonthAfter(now, zone), zone)),
   };
 }
 
 /** The first bookable day from today on, so the calendar opens on a month with something to pick. */
 export function firstBookableDay(now: Date, zone: string): CalendarDay | null {
-  const last = calendarDayOf(oneMonthAfter(now), zone);
+  const last = calendarDayOf(oneMonthAfter(now, zone), zone);
   const cursor = tileDate(calendarDayOf(now, zone));
   for (let i = 0; i < 40; i += 1) {
     const day = tileDay(cursor);
@@ -92,6 +92,11 @@ export function formatDayLong(day: CalendarDay): string {
     year: 'numeric',
     timeZone: 'UTC',
   }).format(new Date(Date.UTC(day.year, day.month - 1, day.day)));
+}
+
+/** The place an IANA zone is named after, for "07:00 to 23:00 Berlin time": "America/New_York" → "New York". */
+export function zonePlaceName(zone: string): string {
+  return (zone.split('/').at(-1) ?? zone).replace(/_/g, ' ');
 }
 
 export function visitorTimeZone(): string {

@@ -13,6 +13,7 @@ import {
   slotOptions,
   tileDate,
   tileDay,
+  zonePlaceName,
 } from './booking-calendar.js';
 import { CalendarFrame } from './calendar-styles.js';
 import { FieldError, Hint } from './form-parts.js';
@@ -210,7 +211,7 @@ export function DateTimePicker({ now, zone, visitorZone, day, slotIso, error, on
     <Fieldset aria-describedby={error ? `${hintId} ${errorId}` : hintId} aria-invalid={error ? true : undefined}>
       <Legend>Select Date &amp; Time (Europe Time)</Legend>
       <Hint id={hintId}>
-        Monday to Friday within the next month, hourly from 07:00 to 23:00 Berlin time.
+        Monday to Friday within the next month, hourly from 07:00 to 23:00 {zonePlaceName(zone)} time.
         <VisuallyHidden> In the calendar, arrow keys move between available days and Page Up and Page Down change the month.</VisuallyHidden>
       </Hint>
       <Columns>

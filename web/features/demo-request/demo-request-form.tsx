@@ -1,6 +1,6 @@
 import { useCallback, useId, useRef, useState, type FormEvent } from 'react';
 import { styled } from 'styled-components';
-import { DEFAULT_BOOKING_TIME_ZONE, TIME_SLOT_WINDOW_MESSAGE, availableSlots, type CalendarDay } from '../../../domain/booking.js';
+import { TIME_SLOT_WINDOW_MESSAGE, availableSlots, type CalendarDay } from '../../../domain/booking.js';
 import {
   COMPANY_MAX_LENGTH,
   MESSAGE_MAX_LENGTH,
@@ -11,6 +11,7 @@ import {
   type DemoRequestInput,
 } from '../../../domain/demo-request.js';
 import { useSubmitDemoRequestMutation, useValidateEmailMutation } from '../../app/api.js';
+import { readBookingTimeZone } from '../../app/booking-zone.js';
 import { notifyError, notifySuccess } from '../../app/notify.js';
 import { Button } from '../../components/button.js';
 import { visitorTimeZone } from './booking-calendar.js';
@@ -29,6 +30,8 @@ type Errors = Partial<Record<DemoRequestField, string>>;
 
 const EMPTY: Values = { name: '', email: '', company: '', phone: '', message: '' };
 const FIELD_ORDER: readonly DemoRequestField[] = ['name', 'email', 'company', 'timeSlot', 'phone', 'message'];
+// The server's booking zone, named in the page it served; read once, when the form's code first runs.
+const BOOKING_ZONE = readBookingTimeZone();
 
 const Form = styled.form`
   display: grid;
@@ -61,7 +64,7 @@ export function DemoRequestForm({ now, onSubmitted }: DemoRequestFormProps) {
   const checkedEmail = useRef<string | null>(null);
   const [submitDemoRequest, { isLoading: isSubmitting }] = useSubmitDemoRequestMutation();
   const [validateEmail] = useValidateEmailMutation();
-  const zone = DEFAULT_BOOKING_TIME_ZONE;
+  const zone = BOOKING_ZONE;
 
   const setValue = (field: TextField, value: string) => {
     setValues((current) => ({ ...current, [field]: value }));

@@ -1,0 +1,61 @@
+import { expect } from 'chai';
+import { renderToString } from 'react-dom/server';
+import { ServerStyleSheet } from 'styled-components';
+import { brand } from '../../domain/brand.js';
+import { LEGAL_DOCUMENTS } from '../features/legal/legal-documents.js';
+import { LegalRoot } from './legal-root.js';
+
+function render(slug: string): { html: string; text: string } {
+  const document = LEGAL_DOCUMENTS.find((candidate) => candidate.slug === slug);
+  if (!document) throw new Error(`no legal document ${slug}`);
+  const sheet = new ServerStyleSheet();
+  try {
+    const html = renderToString(sheet.collectStyles(<LegalRoot document={document} />));
+    const text = html
+      .replace(/<!-- -->/g, '')
+      .replace(/<[^>]+>/g, ' ')
+      .replace(/&#x27;|&#39;/g, "'")
+      .replace(/&amp;/g, '&')
+      .replace(/\s+/g, ' ');
+    return { html, text };
+  } finally {
+    sheet.seal();
+  }
+}
+
+describe('prerendered legal pages', () => {
+  it('has one page per legal link of the footer, at its address', () => {
+    expect(LEGAL_DOCUMENTS.map(({ href, title }) => ({ label: title, href }))).to.deep.equal(
+      brand.legalLinks.map(({ label, href }) => ({ label, href })),
+    );
+    for (const document of LEGAL_DOCUMENTS) expect(document.href).to.equal(`/legal/${document.slug}`);
+  });
+
+  for (const document of LEGAL_DOCUMENTS) {
+    it(`${document.href}: one h1, the logo home, the operator, the footer`, () => {
+      const { html, text } = render(document.slug);
+      expect(html.match(/<h1[ >]/g)).to.have.length(1);
+      expect(text).to.include(` ${document.title} `);
+      expect(html).to.match(/<a [^>]*href="\/" aria-label="Converge home"/);
+      expect(text).to.include(brand.parentProvider);
+      expect(text).to.include('reply to the confirmation e-mail');
+      for (const link of brand.legalLinks) expect(html).to.include(`href="${link.href}"`);
+      expect(text).to.not.match(/lorem|ipsum|ISO 27001|certif/i);
+    });
+  }
+
+  it('names what the form collects and why', () => {
+    const { text } = render('privacy');
+    for (const item of ['name', 'work e-mail address', 'company', 'date and time you chose', 'phone number', 'message', 'optional']) {
+      expect(text).to.include(item);
+    }
+    expect(text).to.include('confirmation e-mail with a calendar invitation');
+    expect(text).to.include('stored in our database');
+  });
+
+  it('says the site sets no cookies and loads nothing from other hosts', () => {
+    const { text } = render('cookies');
+    expect(text).to.include('This site sets no cookies.');
+    expect(text).to.include('loads nothing from other hosts: no analytics');
+  });
+});

@@ -1,0 +1,139 @@
+import { brand } from '../../../domain/brand.js';
+
+/**
+ * The copy of the legal pages. It describes what this site really does and nothing more: if the site starts
+ * to collect, store or load something new, these texts change with it.
+ */
+export interface LegalSection {
+  heading: string;
+  paragraphs?: readonly string[];
+  list?: readonly string[];
+}
+
+export interface LegalDocument {
+  slug: 'privacy' | 'terms' | 'cookies';
+  /** The page's address, as the footer links to it. */
+  href: string;
+  /** The h1, the same words as the footer link. */
+  title: string;
+  description: string;
+  intro: string;
+  sections: readonly LegalSection[];
+}
+
+const { product, parentProvider } = brand;
+const REPLY = 'reply to the confirmation e-mail you received after requesting a demo';
+
+function labelOf(href: string): string {
+  const link = brand.legalLinks.find((candidate) => candidate.href === href);
+  if (!link) throw new Error(`brand.legalLinks has no ${href}`);
+  return link.label;
+}
+
+export const LEGAL_DOCUMENTS: readonly LegalDocument[] = [
+  {
+    slug: 'privacy',
+    href: '/legal/privacy',
+    title: labelOf('/legal/privacy'),
+    description: `What the ${product} website collects when you request a demo, why, where it is kept, and how to reach ${parentProvider} about it.`,
+    intro: `This policy covers the ${product} website and its Request Demo form. The site is operated by ${parentProvider}, the provider of ${product}.`,
+    sections: [
+      {
+        heading: 'What we collect',
+        paragraphs: ['When you send the Request Demo form, we receive:'],
+        list: [
+          'your name,',
+          'your work e-mail address,',
+          'your company,',
+          'the date and time you chose for the demo,',
+          'your phone number and a message, if you give them (both are optional).',
+        ],
+      },
+      {
+        heading: 'Why we use it',
+        paragraphs: [
+          'To schedule the demo you asked for, and to send you a confirmation e-mail with a calendar invitation for the time you chose. The site uses your details for nothing else.',
+          'When you leave the e-mail field, the address is sent to our server to check that it looks like a work address (not a personal or disposable mailbox, no likely typo). That check is not stored.',
+        ],
+      },
+      {
+        heading: 'Where it is kept',
+        paragraphs: [
+          'Your request is stored in our database, together with the time it was sent and whether the confirmation e-mail went out. The confirmation is sent through our own mail server.',
+          'To stop anyone from sending many requests, the server counts requests per network (IP) address for a short time; those counts expire on their own.',
+        ],
+      },
+      {
+        heading: 'No tracking',
+        paragraphs: [
+          'The site sets no cookies and loads nothing from other hosts: no analytics, no advertising, no fonts or scripts from third parties. The Cookie Notice says more.',
+        ],
+      },
+      {
+        heading: 'Your choices and questions',
+        paragraphs: [`To see, correct or delete your request, to cancel the demo, or for any question about this policy, ${REPLY}.`],
+      },
+    ],
+  },
+  {
+    slug: 'terms',
+    href: '/legal/terms',
+    title: labelOf('/legal/terms'),
+    description: `The terms for using the ${product} website and requesting a demo from ${parentProvider}.`,
+    intro: `The ${product} website is provided by ${parentProvider} to present ${product} and to let businesses request a demo. By using it you accept these terms.`,
+    sections: [
+      {
+        heading: 'Requesting a demo',
+        list: [
+          'A demo request is free and commits you to nothing.',
+          'Use your own name and your work e-mail address; personal and disposable e-mail addresses are not accepted.',
+          'Only request a demo for a company you are allowed to speak for.',
+          'The confirmation e-mail and its calendar invitation state the time you chose. If it no longer suits you, reply to that e-mail.',
+        ],
+      },
+      {
+        heading: 'Fair use',
+        paragraphs: [
+          'Do not send requests in bulk or by script, or on behalf of someone else without their consent. The server limits how many requests one network address can send.',
+        ],
+      },
+      {
+        heading: 'What the site says',
+        paragraphs: [
+          `The descriptions and figures on this site present ${product}; they are not an offer to contract. Using ${product} itself is subject to a separate agreement with ${parentProvider}.`,
+          'Links to social networks take you to their own sites, under their own terms.',
+        ],
+      },
+      {
+        heading: 'Changes and questions',
+        paragraphs: [`These pages may change as the site changes; the version published here applies. For questions, ${REPLY}.`],
+      },
+    ],
+  },
+  {
+    slug: 'cookies',
+    href: '/legal/cookies',
+    title: labelOf('/legal/cookies'),
+    description: `The ${product} website sets no cookies and loads nothing from other hosts.`,
+    intro: 'This site sets no cookies.',
+    sections: [
+      {
+        heading: 'Nothing from other hosts',
+        paragraphs: [
+          `It loads nothing from other hosts: no analytics, no advertising, no fonts, scripts or images from third parties. Every file comes from this site, served by ${parentProvider}.`,
+          'That is why there is no cookie banner: there is nothing to consent to.',
+        ],
+      },
+      {
+        heading: 'Links to other sites',
+        paragraphs: [
+          'The social media links in the footer lead to those networks. Nothing of theirs is loaded here; their own cookie rules apply once you follow a link.',
+        ],
+      },
+      {
+        heading: 'Questions',
+        paragraphs: [`For questions, ${REPLY}.`],
+      },
+    ],
+  },
+];
