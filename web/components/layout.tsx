@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { ComponentType, ReactNode } from 'react';
 import { styled, css } from 'styled-components';
 
 export const Container = styled.div`
@@ -131,3 +131,25 @@ export const IconBadge = styled.span<{ $tone?: 'primary' | 'accent' }>`
   background: ${({ theme, $tone }) => ($tone === 'accent' ? theme.colors.accentSoft : theme.colors.primarySoft)};
   color: ${({ theme, $tone }) => ($tone === 'accent' ? theme.colors.accent : theme.colors.primary)};
 `;
+
+export interface IconCardProps {
+  icon: ComponentType;
+  title: string;
+  text: string;
+  tone?: 'primary' | 'accent';
+  children?: ReactNode;
+}
+
+/** The card every section's grid is made of: an icon, a title, a line of text, and whatever follows. */
+export function IconCard({ icon: Icon, title, text, tone, children }: IconCardProps) {
+  return (
+    <Card>
+      <IconBadge $tone={tone}>
+        <Icon />
+      </IconBadge>
+      <CardTitle>{title}</CardTitle>
+      <CardText>{text}</CardText>
+      {children}
+    </Card>
+  );
+}

@@ -1,6 +1,6 @@
 import { styled } from 'styled-components';
 import { BotIcon, CheckIcon, FingerprintIcon, MessageIcon } from '../../components/icons.js';
-import { Card, CardGrid, CardText, CardTitle, IconBadge, Section } from '../../components/layout.js';
+import { CardGrid, IconCard, Section } from '../../components/layout.js';
 
 const Points = styled.ul`
   display: grid;
@@ -52,12 +52,7 @@ export function Breakthrough() {
     >
       <CardGrid>
         {PILLARS.map(({ icon: Icon, title, text, points }) => (
-          <Card key={title}>
-            <IconBadge $tone="accent">
-              <Icon />
-            </IconBadge>
-            <CardTitle>{title}</CardTitle>
-            <CardText>{text}</CardText>
+          <IconCard key={title} icon={Icon} title={title} text={text} tone="accent">
             <Points>
               {points.map((point) => (
                 <li key={point}>
@@ -66,7 +61,7 @@ export function Breakthrough() {
                 </li>
               ))}
             </Points>
-          </Card>
+          </IconCard>
         ))}
       </CardGrid>
     </Section>

@@ -1,5 +1,5 @@
 import { BellIcon, BotIcon, FingerprintIcon, ShieldIcon, SplitIcon, UsersIcon } from '../../components/icons.js';
-import { Card, CardGrid, CardText, CardTitle, IconBadge, Section } from '../../components/layout.js';
+import { CardGrid, IconCard, Section } from '../../components/layout.js';
 
 const USE_CASES = [
   {
@@ -44,13 +44,7 @@ export function Capabilities() {
     >
       <CardGrid>
         {USE_CASES.map(({ icon: Icon, title, text }) => (
-          <Card key={title}>
-            <IconBadge>
-              <Icon />
-            </IconBadge>
-            <CardTitle>{title}</CardTitle>
-            <CardText>{text}</CardText>
-          </Card>
+          <IconCard key={title} icon={Icon} title={title} text={text} />
         ))}
       </CardGrid>
     </Section>

@@ -1,5 +1,5 @@
 import { AlertIcon, BotIcon, LayersIcon } from '../../components/icons.js';
-import { Card, CardGrid, CardText, CardTitle, IconBadge, Section } from '../../components/layout.js';
+import { CardGrid, IconCard, Section } from '../../components/layout.js';
 
 const PROBLEMS = [
   {
@@ -29,13 +29,7 @@ export function Challenge() {
     >
       <CardGrid>
         {PROBLEMS.map(({ icon: Icon, title, text }) => (
-          <Card key={title}>
-            <IconBadge>
-              <Icon />
-            </IconBadge>
-            <CardTitle>{title}</CardTitle>
-            <CardText>{text}</CardText>
-          </Card>
+          <IconCard key={title} icon={Icon} title={title} text={text} />
         ))}
       </CardGrid>
     </Section>

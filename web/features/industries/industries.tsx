@@ -1,5 +1,5 @@
 import { BankIcon, CartIcon, HeartPulseIcon, PlaneIcon, SignalIcon, TruckIcon } from '../../components/icons.js';
-import { Card, CardGrid, CardText, CardTitle, IconBadge, Section } from '../../components/layout.js';
+import { CardGrid, IconCard, Section } from '../../components/layout.js';
 
 const INDUSTRIES = [
   { icon: BankIcon, title: 'Banking & financial services', text: 'Passcode-free logins, SIM swap checks on payments and fraud alerts customers act on.' },
@@ -21,13 +21,7 @@ export function Industries() {
     >
       <CardGrid>
         {INDUSTRIES.map(({ icon: Icon, title, text }) => (
-          <Card key={title}>
-            <IconBadge $tone="accent">
-              <Icon />
-            </IconBadge>
-            <CardTitle>{title}</CardTitle>
-            <CardText>{text}</CardText>
-          </Card>
+          <IconCard key={title} icon={Icon} title={title} text={text} tone="accent" />
         ))}
       </CardGrid>
     </Section>
