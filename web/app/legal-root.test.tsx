@@ -1,26 +1,13 @@
 import { expect } from 'chai';
-import { renderToString } from 'react-dom/server';
-import { ServerStyleSheet } from 'styled-components';
 import { brand } from '../../domain/brand.js';
 import { LEGAL_DOCUMENTS } from '../features/legal/legal-documents.js';
+import { renderPage } from '../test/render.js';
 import { LegalRoot } from './legal-root.js';
 
-function render(slug: string): { html: string; text: string } {
+function render(slug: string) {
   const document = LEGAL_DOCUMENTS.find((candidate) => candidate.slug === slug);
   if (!document) throw new Error(`no legal document ${slug}`);
-  const sheet = new ServerStyleSheet();
-  try {
-    const html = renderToString(sheet.collectStyles(<LegalRoot document={document} />));
-    const text = html
-      .replace(/<!-- -->/g, '')
-      .replace(/<[^>]+>/g, ' ')
-      .replace(/&#x27;|&#39;/g, "'")
-      .replace(/&amp;/g, '&')
-      .replace(/\s+/g, ' ');
-    return { html, text };
-  } finally {
-    sheet.seal();
-  }
+  return renderPage(<LegalRoot document={document} />);
 }
 
 describe('prerendered legal pages', () => {

@@ -1,24 +1,9 @@
 import { expect } from 'chai';
-import { renderToString } from 'react-dom/server';
-import { ServerStyleSheet } from 'styled-components';
 import { brand } from '../../domain/brand.js';
+import { renderPage } from '../test/render.js';
 import { Root } from './root.js';
 
-function render(pathname: string): { html: string; text: string; styles: string } {
-  const sheet = new ServerStyleSheet();
-  try {
-    const html = renderToString(sheet.collectStyles(<Root pathname={pathname} />));
-    const text = html
-      .replace(/<!-- -->/g, '')
-      .replace(/<[^>]+>/g, ' ')
-      .replace(/&#x27;|&#39;/g, "'")
-      .replace(/&amp;/g, '&')
-      .replace(/\s+/g, ' ');
-    return { html, text, styles: sheet.getStyleTags() };
-  } finally {
-    sheet.seal();
-  }
-}
+const render = (pathname: string) => renderPage(<Root pathname={pathname} />);
 
 describe('prerendered landing page', () => {
   const page = render('/');
