@@ -13,7 +13,7 @@ import { healthRoutes } from './health.js';
 import { demoRequestRoutes } from './demo-requests/routes.js';
 import { emailCheckRoutes } from './email-check/routes.js';
 import { webRoutes } from './web.js';
-import type { RequestLimits } from './demo-requests/routes.js';
+import type { RequestLimits } from './rate-limit.js';
 
 export interface AppDeps {
   db: Db;

@@ -1,5 +1,6 @@
 /** The producer side of the confirmation queue. */
 import { Queue } from 'bullmq';
+import { withTimeout } from '../domain/time-limits.js';
 import { createFailFastRedis, whenReady } from './redis.js';
 import { CONFIRMATION_QUEUE, SEND_CONFIRMATION_JOB, confirmationJobOptions, type SendConfirmationPayload } from '../domain/jobs.js';
 
@@ -11,14 +12,6 @@ export interface ConfirmationQueue {
 
 /** How long a request may wait on Redis before the confirmation is left to the sweep. */
 const ENQUEUE_TIMEOUT_MS = 2000;
-
-function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
 
 export function createConfirmationQueue(redisUrl: string, prefix: string): ConfirmationQueue {
   // Fail fast when Redis is away: the row is already safe and the sweep will enqueue it later.

@@ -1,24 +1,16 @@
 import Router from '@koa/router';
+import { withTimeout } from '../domain/time-limits.js';
 import type { Db } from './db.js';
 import type { ConfirmationQueue } from './confirmation-queue.js';
 
 const CHECK_TIMEOUT_MS = 2000;
 
 /** The query's own timeout does not cover waiting for a connection: the whole check is bounded. */
-async function databaseAnswers(db: Db): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), CHECK_TIMEOUT_MS);
-  });
-  const query = db.raw('select 1').timeout(CHECK_TIMEOUT_MS).then(
+function databaseAnswers(db: Db): Promise<boolean> {
+  return withTimeout(Promise.resolve(db.raw('select 1')), CHECK_TIMEOUT_MS, 'PostgreSQL check').then(
     () => true,
     () => false,
   );
-  try {
-    return await Promise.race([query, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 export function healthRoutes(deps: { db: Db; queue: ConfirmationQueue }): Router {

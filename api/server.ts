@@ -2,6 +2,7 @@
 import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
+import { settlesWithin } from '../domain/time-limits.js';
 import { createApp } from './app.js';
 import type { ApiConfig } from './config.js';
 import { createConfirmationQueue } from './confirmation-queue.js';
@@ -60,7 +61,7 @@ export async function startApiServer(config: ApiConfig, logger: Logger): Promise
         }
       });
       // Bounded: a database that stopped answering must not keep the process from exiting.
-      await Promise.race([Promise.allSettled([db.destroy(), queue.close(), limiter.close()]), new Promise((resolve) => setTimeout(resolve, 1500).unref())]);
+      await settlesWithin(Promise.allSettled([db.destroy(), queue.close(), limiter.close()]), 1500);
     })());
 
   return { url, port, close };

@@ -3,7 +3,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { Context, Next } from 'koa';
 import { ApiError } from './errors.js';
 
-export const ajv = new Ajv({ allErrors: true, removeAdditional: 'all', useDefaults: true, coerceTypes: false });
+const ajv = new Ajv({ allErrors: true, removeAdditional: 'all', coerceTypes: false });
 
 export type FieldMessages = (error: ErrorObject, field: string) => string;
 

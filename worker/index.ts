@@ -14,29 +14,13 @@ import {
   confirmationJobOptions,
   type SendConfirmationPayload,
 } from '../domain/jobs.js';
+import { settlesWithin } from '../domain/time-limits.js';
 import type { WorkerConfig } from './config.js';
 import { processConfirmation, type SendMail } from './process-confirmation.js';
 import { sweepPendingConfirmations } from './sweep.js';
 
 /** Shutdown must end within 10 s: the jobs in hand get most of it. */
 const JOB_FINISH_GRACE_MS = 6000;
-
-/** True when the promise settles within the time, false when the time runs out first. */
-async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  const settled = promise.then(
-    () => true,
-    () => true,
-  );
-  try {
-    return await Promise.race([settled, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 export interface RunningWorker {
   close(): Promise<void>;

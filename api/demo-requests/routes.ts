@@ -10,7 +10,7 @@ import {
 } from '../../domain/demo-request.js';
 import { demoRequestProblems } from '../../domain/demo-request-rules.js';
 import { requireAdminToken } from '../admin-auth.js';
-import { rateLimit, type RateLimiter } from '../rate-limit.js';
+import { rateLimit, type RequestLimits } from '../rate-limit.js';
 import { validateBody } from '../validation.js';
 import { listRecentDemoRequests } from './repository.js';
 import { submitDemoRequest, type DemoRequestDeps } from './service.js';
@@ -31,15 +31,6 @@ function messageFor(error: ErrorObject, field: string): string {
 
 const LIST_LIMIT = 100;
 
-export interface RequestLimits {
-  limiter: RateLimiter;
-  demoRequestsPerHour: number;
-  emailChecksPerMinute: number;
-}
-
-const noLimit = async (_ctx: unknown, next: () => Promise<unknown>) => {
-  await next();
-};
 
 export function demoRequestRoutes(
   deps: DemoRequestDeps & { timeZone: string; now: () => Date; adminToken: string | undefined; limits?: RequestLimits },
@@ -52,14 +43,12 @@ export function demoRequestRoutes(
   });
   router.post(
     '/api/demo-request',
-    deps.limits
-      ? rateLimit(deps.limits.limiter, {
-          name: 'demo-request',
-          limit: deps.limits.demoRequestsPerHour,
-          windowMs: 3_600_000,
-          details: (minutes) => `Several demo requests came from your network in the last hour. Please try again in about ${minutes} minutes.`,
-        })
-      : noLimit,
+    rateLimit(deps.limits?.limiter, {
+      name: 'demo-request',
+      limit: deps.limits?.demoRequestsPerHour ?? 0,
+      windowMs: 3_600_000,
+      details: (minutes) => `Several demo requests came from your network in the last hour. Please try again in about ${minutes} minutes.`,
+    }),
     validateBody<DemoRequestInput>({
       schema: demoRequestSchema,
       normalise: normaliseDemoRequestBody,

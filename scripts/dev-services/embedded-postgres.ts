@@ -9,6 +9,7 @@ import { userInfo } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { Logger } from 'pino';
+import { settlesWithin } from '../../domain/time-limits.js';
 import { freePort, isAlive, waitForExit } from './ports.js';
 import { StartupError } from './startup-error.js';
 
@@ -177,7 +178,7 @@ export async function startEmbeddedPostgres(options: { dataDir: string; logger: 
         // A Ctrl-C in a terminal reaches PostgreSQL too (same process group) and it may already be gone;
         // the package would then wait for an exit that has already happened.
         if (pid !== undefined && !isAlive(pid)) return;
-        await Promise.race([server.stop(), new Promise((resolve) => setTimeout(resolve, 10_000))]);
+        await settlesWithin(server.stop(), 10_000);
         if (pid !== undefined && isAlive(pid)) process.kill(pid, 'SIGQUIT');
       })()),
   };
