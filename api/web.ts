@@ -7,10 +7,11 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import serve from 'koa-static';
 import type { Context, Middleware, Next } from 'koa';
+import { BOOKING_TIME_ZONE_META } from '../domain/booking.js';
 import { ApiError } from './errors.js';
 
 const HASHED_ASSET = /[/\\]assets[/\\]/;
-const ZONE_META = /(<meta name="booking-time-zone" content=")[^"]*(")/;
+const ZONE_META = new RegExp(`(<meta name="${BOOKING_TIME_ZONE_META}" content=")[^"]*(")`);
 const NOT_BUILT =
   '<!doctype html><html lang="en"><title>404 Page Not Found</title><h1>404 Page Not Found</h1><p>The page is not built yet: run npm run build:web.</p></html>';
 

@@ -3,6 +3,8 @@
  * All calendar reasoning happens in the booking zone, whatever the visitor's own zone is.
  */
 export const DEFAULT_BOOKING_TIME_ZONE = 'Europe/Berlin';
+/** The name of the page's meta tag that carries the server's booking zone to the calendar. */
+export const BOOKING_TIME_ZONE_META = 'booking-time-zone';
 export const FIRST_SLOT_HOUR = 7;
 export const LAST_SLOT_HOUR = 23;
 export const SLOT_HOURS: readonly number[] = Array.from(

@@ -21,6 +21,9 @@ export interface DemoRequestInput {
 
 export type DemoRequestField = keyof DemoRequestInput;
 
+/** The fields in the order the form shows them. */
+export const DEMO_REQUEST_FIELDS: readonly DemoRequestField[] = ['name', 'email', 'company', 'timeSlot', 'phone', 'message'];
+
 export const demoRequestSchema = {
   $id: 'demo-request',
   type: 'object',

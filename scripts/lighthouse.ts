@@ -6,25 +6,14 @@
  */
 import { execSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import lighthouse, { type RunnerResult } from 'lighthouse';
 import { chromium } from 'playwright-core';
 import { startStack } from '../api/test/stack.js';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../web/e2e/browser.js';
+import { freePort } from './dev-services/ports.js';
 
 const TARGETS: Record<string, number> = { performance: 95, accessibility: 100, 'best-practices': 100, seo: 100 };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 async function main(): Promise<void> {
   if (process.env.SKIP_WEB_BUILD !== '1' || !existsSync('dist/web/index.html')) {

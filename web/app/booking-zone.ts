@@ -1,11 +1,10 @@
-import { DEFAULT_BOOKING_TIME_ZONE, isValidTimeZone } from '../../domain/booking.js';
+import { BOOKING_TIME_ZONE_META, DEFAULT_BOOKING_TIME_ZONE, isValidTimeZone } from '../../domain/booking.js';
 
 /**
  * The booking zone comes from the server: the prerendered HTML carries
  * `<meta name="booking-time-zone" content="Europe/Berlin">` (the default at build time), and the server
  * writes its configured BOOKING_TIME_ZONE into it when it serves the page. The calendar reads it once.
  */
-export const BOOKING_TIME_ZONE_META = 'booking-time-zone';
 
 /** The head tag the prerender writes; the server rewrites its content. */
 export function bookingTimeZoneMeta(zone: string): string {

@@ -89,19 +89,6 @@ export const FingerprintIcon = stroke(
     <path d="M15.5 16.5c-.2 1.3-.6 2.6-1.1 3.5" />
   </>,
 );
-export const KeyIcon = stroke(
-  <>
-    <circle cx="8" cy="15" r="4" />
-    <path d="m11 12 9-9M17 6l2 2M15 8l2 2" />
-  </>,
-);
-export const BoltIcon = stroke(<path d="M13 2 4 14h7l-1 8 9-12h-7z" />);
-export const GlobeIcon = stroke(
-  <>
-    <circle cx="12" cy="12" r="9" />
-    <path d="M3 12h18M12 3a14 14 0 0 1 0 18M12 3a14 14 0 0 0 0 18" />
-  </>,
-);
 export const LayersIcon = stroke(
   <>
     <path d="m12 3 9 5-9 5-9-5z" />

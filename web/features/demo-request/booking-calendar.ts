@@ -27,9 +27,37 @@ export function dayKey(day: CalendarDay): string {
   return `${day.year}-${String(day.month).padStart(2, '0')}-${String(day.day).padStart(2, '0')}`;
 }
 
+/** Every booking-zone day from today to the end of the window, in order. */
+function windowDays(now: Date, zone: string): CalendarDay[] {
+  const last = calendarDayOf(oneMonthAfter(now, zone), zone);
+  const cursor = tileDate(calendarDayOf(now, zone));
+  const days: CalendarDay[] = [];
+  for (let i = 0; i < 40; i += 1) {
+    const day = tileDay(cursor);
+    days.push(day);
+    if (sameDay(day, last)) break;
+    cursor.setDate(cursor.getDate() + 1);
+  }
+  return days;
+}
+
+let bookable: { now: number; zone: string; days: ReadonlySet<string> } | undefined;
+
+/**
+ * The bookable days of the window by dayKey, kept for the last clock reading and zone: react-calendar asks for
+ * every tile on every render of the form (each key typed), and the domain rule is worth asking once per day.
+ */
+function bookableDays(now: Date, zone: string): ReadonlySet<string> {
+  if (bookable?.now !== now.getTime() || bookable.zone !== zone) {
+    const days = windowDays(now, zone).filter((day) => isBookableDay(day, now, zone));
+    bookable = { now: now.getTime(), zone, days: new Set(days.map(dayKey)) };
+  }
+  return bookable.days;
+}
+
 /** Whether the calendar offers the tile: the domain rule, nothing added. */
 export function isTileDisabled(date: Date, now: Date, zone: string): boolean {
-  return !isBookableDay(tileDay(date), now, zone);
+  return !bookableDays(now, zone).has(dayKey(tileDay(date)));
 }
 
 /** The first and last days the calendar can show, as react-calendar's minDate / maxDate. */
@@ -42,15 +70,8 @@ export function calendarBounds(now: Date, zone: string): { minDate: Date; maxDat
 
 /** The first bookable day from today on, so the calendar opens on a month with something to pick. */
 export function firstBookableDay(now: Date, zone: string): CalendarDay | null {
-  const last = calendarDayOf(oneMonthAfter(now, zone), zone);
-  const cursor = tileDate(calendarDayOf(now, zone));
-  for (let i = 0; i < 40; i += 1) {
-    const day = tileDay(cursor);
-    if (isBookableDay(day, now, zone)) return day;
-    if (sameDay(day, last)) break;
-    cursor.setDate(cursor.getDate() + 1);
-  }
-  return null;
+  const days = bookableDays(now, zone);
+  return windowDays(now, zone).find((day) => days.has(dayKey(day))) ?? null;
 }
 
 export interface SlotOption {

@@ -1,8 +1,9 @@
 import { useCallback, useId, useRef, useState, type FormEvent } from 'react';
 import { styled } from 'styled-components';
-import { TIME_SLOT_WINDOW_MESSAGE, availableSlots, type CalendarDay } from '../../../domain/booking.js';
+import { timeSlotProblem, type CalendarDay } from '../../../domain/booking.js';
 import {
   COMPANY_MAX_LENGTH,
+  DEMO_REQUEST_FIELDS,
   MESSAGE_MAX_LENGTH,
   NAME_MAX_LENGTH,
   PHONE_MAX_LENGTH,
@@ -29,9 +30,10 @@ type Values = Record<TextField, string>;
 type Errors = Partial<Record<DemoRequestField, string>>;
 
 const EMPTY: Values = { name: '', email: '', company: '', phone: '', message: '' };
-const FIELD_ORDER: readonly DemoRequestField[] = ['name', 'email', 'company', 'timeSlot', 'phone', 'message'];
 // The server's booking zone, named in the page it served; read once, when the form's code first runs.
 const BOOKING_ZONE = readBookingTimeZone();
+// The visitor's own zone, for the local time beside each slot; it does not change while the page is open.
+const VISITOR_ZONE = visitorTimeZone();
 
 const Form = styled.form`
   display: grid;
@@ -54,7 +56,7 @@ interface DemoRequestFormProps {
 
 export function DemoRequestForm({ now, onSubmitted }: DemoRequestFormProps) {
   const id = useId();
-  const ids = Object.fromEntries(FIELD_ORDER.map((field) => [field, `${id}-${field}`])) as Record<DemoRequestField, string>;
+  const ids = Object.fromEntries(DEMO_REQUEST_FIELDS.map((field) => [field, `${id}-${field}`])) as Record<DemoRequestField, string>;
   const formRef = useRef<HTMLFormElement>(null);
   const [values, setValues] = useState<Values>(EMPTY);
   const [day, setDay] = useState<CalendarDay | null>(null);
@@ -101,11 +103,12 @@ export function DemoRequestForm({ now, onSubmitted }: DemoRequestFormProps) {
       if (values[field].trim() === '') problems[field] = requiredMessage(field);
     }
     if (!slotIso) problems.timeSlot = requiredMessage('timeSlot');
-    else if (!day || !availableSlots(day, new Date(), zone).some((slot) => slot.iso === slotIso)) {
-      // The dialog may have stayed open past the chosen hour.
-      problems.timeSlot = TIME_SLOT_WINDOW_MESSAGE;
+    else {
+      // The domain's one check of a slot: the dialog may have stayed open past the chosen hour.
+      const problem = timeSlotProblem(slotIso, new Date(), zone);
+      if (problem) problems.timeSlot = problem;
     }
-    const firstProblem = FIELD_ORDER.find((field) => problems[field]);
+    const firstProblem = DEMO_REQUEST_FIELDS.find((field) => problems[field]);
     if (firstProblem) {
       setErrors(problems);
       focusField(firstProblem);
@@ -125,7 +128,7 @@ export function DemoRequestForm({ now, onSubmitted }: DemoRequestFormProps) {
       const fieldErrors = serverFieldErrors(error);
       setErrors(fieldErrors);
       notifyError('Error', submitErrorMessage(error));
-      const firstServerProblem = FIELD_ORDER.find((field) => fieldErrors[field]);
+      const firstServerProblem = DEMO_REQUEST_FIELDS.find((field) => fieldErrors[field]);
       if (firstServerProblem) focusField(firstServerProblem);
       return;
     }
@@ -182,7 +185,7 @@ export function DemoRequestForm({ now, onSubmitted }: DemoRequestFormProps) {
       <DateTimePicker
         now={now}
         zone={zone}
-        visitorZone={visitorTimeZone()}
+        visitorZone={VISITOR_ZONE}
         day={day}
         slotIso={slotIso}
         error={errors.timeSlot}

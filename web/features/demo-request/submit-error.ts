@@ -1,4 +1,4 @@
-import type { DemoRequestField } from '../../../domain/demo-request.js';
+import { DEMO_REQUEST_FIELDS, type DemoRequestField } from '../../../domain/demo-request.js';
 
 export const SUBMIT_FALLBACK_MESSAGE = 'Failed to submit demo request. Please try again.';
 export const SUBMIT_INNER_FALLBACK_MESSAGE = 'Failed to submit demo request';
@@ -33,14 +33,12 @@ export function submitErrorMessage(error: unknown): string {
   return SUBMIT_FALLBACK_MESSAGE;
 }
 
-const FIELDS: readonly DemoRequestField[] = ['name', 'email', 'company', 'timeSlot', 'phone', 'message'];
-
 /** The per-field messages of a 4xx answer, keeping only fields the form has. */
 export function serverFieldErrors(error: unknown): Partial<Record<DemoRequestField, string>> {
   const fields = bodyOf(error)?.fields;
   if (typeof fields !== 'object' || fields === null) return {};
   const result: Partial<Record<DemoRequestField, string>> = {};
-  for (const field of FIELDS) {
+  for (const field of DEMO_REQUEST_FIELDS) {
     const message = (fields as Record<string, unknown>)[field];
     if (nonEmpty(message)) result[field] = message;
   }
