@@ -3,6 +3,8 @@ export const EMAIL_REQUIRED_MESSAGE = 'Email is required';
 export const EMAIL_SYNTAX_MESSAGE = 'Please enter a valid email address.';
 export const PERSONAL_EMAIL_MESSAGE =
   'Please use your company email address. Personal email addresses are not accepted.';
+export const INVISIBLE_EMAIL_MESSAGE =
+  'This email address contains invisible or text-direction characters. Please type it again.';
 export const MISTYPED_EMAIL_MESSAGE = 'This email domain looks mistyped. Please check it.';
 export const DISPOSABLE_EMAIL_MESSAGE =
   'Disposable email addresses are not accepted. Please use your company email address.';

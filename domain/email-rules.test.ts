@@ -28,6 +28,14 @@ describe('e-mail rules', () => {
     expect(emailProblem('   ')).to.equal(EMAIL_REQUIRED_MESSAGE);
   });
 
+  it('refuses domains that only look like what DNS reads (fullwidth letters, soft hyphens, ideographic dots) and control characters', () => {
+    for (const disguised of ['x@ｇｍａｉｌ.com', 'x@gmail\u00ad.com', 'x@gmail。com', 'x@ｍａｉｌｉｎａｔｏｒ.com', 'x@acme.\rco.uk', 'x@acme\t.com', 'x@acme\ud83d.com']) {
+      expect(emailProblem(disguised), JSON.stringify(disguised)).to.equal(EMAIL_SYNTAX_MESSAGE);
+    }
+    expect(emailProblem('juergen@MÜLLER.de')).to.equal(null);
+    expect(emailProblem('juergen@xn--mller-kva.de')).to.equal(null);
+  });
+
   it('refuses disposable domains and their subdomains', () => {
     expect(emailProblem('jane@mailinator.com')).to.equal(DISPOSABLE_EMAIL_MESSAGE);
     expect(emailProblem('jane@inbox.mailinator.com')).to.equal(DISPOSABLE_EMAIL_MESSAGE);

@@ -2,7 +2,7 @@
  * E-mail rules shared by the API and the validate-email endpoint: syntax, personal providers,
  * disposable domains, role addresses and likely typos. Nothing here touches the network.
  */
-import { domainToASCII } from 'node:url';
+import { domainToASCII, domainToUnicode } from 'node:url';
 import mailchecker from 'mailchecker';
 import emailSpellChecker from '@zootools/email-spell-checker';
 import {
@@ -10,10 +10,12 @@ import {
   EMAIL_MAX_LENGTH,
   EMAIL_REQUIRED_MESSAGE,
   EMAIL_SYNTAX_MESSAGE,
+  INVISIBLE_EMAIL_MESSAGE,
   MISTYPED_EMAIL_MESSAGE,
   PERSONAL_EMAIL_MESSAGE,
   type EmailValidationResult,
 } from './email-messages.js';
+import { hasInvisibleCharacter } from './text.js';
 
 export const PERSONAL_EMAIL_DOMAINS: readonly string[] = [
   'gmail.com',
@@ -49,12 +51,21 @@ const ADDRESS_PATTERN =
   /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+(?:[A-Za-z]{2,63}|xn--[A-Za-z0-9-]{1,59})$/;
 
 
+/** Control characters and white space: domainToASCII would quietly drop a tab or CR from the domain. */
+// eslint-disable-next-line no-control-regex
+const UNPRINTABLE = /[\s\u0000-\u001f\u007f-\u009f]/;
+
 export function isEmailSyntaxValid(email: string): boolean {
+  if (UNPRINTABLE.test(email) || !email.isWellFormed()) return false;
   const at = email.lastIndexOf('@');
   // A domain typed in Unicode (müller.de) is checked in the ASCII form DNS uses (xn--mller-kva.de).
   const asciiDomain = at < 0 ? '' : domainToASCII(email.slice(at + 1));
   const ascii = `${email.slice(0, at)}@${asciiDomain}`;
   if (email.length > EMAIL_MAX_LENGTH || asciiDomain === '' || !ADDRESS_PATTERN.test(ascii)) return false;
+  // IDNA maps look-alikes (fullwidth ｇｍａｉｌ, a soft hyphen, 。 for a dot) onto plain letters: the rules below
+  // would judge one domain while the mail went to another. Only a domain written as DNS reads it back is taken.
+  const typed = email.slice(at + 1).toLowerCase();
+  if (typed !== asciiDomain && typed !== domainToUnicode(asciiDomain)) return false;
   const local = email.slice(0, at);
   return local.length <= 64 && !local.startsWith('.') && !local.endsWith('.') && !local.includes('..');
 }
@@ -129,6 +140,8 @@ function isLikelySlip(typed: string, suggested: string): boolean {
  */
 export function suggestEmail(email: string): string | undefined {
   const trimmed = email.trim();
+  // The spell checker URI-encodes the address, which throws on text that is not well-formed UTF-16.
+  if (!trimmed.isWellFormed()) return undefined;
   const suggestion = emailSpellChecker.run({ email: trimmed });
   if (!suggestion) return undefined;
   const typed = emailDomain(trimmed);
@@ -140,6 +153,8 @@ export function suggestEmail(email: string): string | undefined {
 export function emailProblem(email: string): string | null {
   const trimmed = email.trim();
   if (trimmed === '') return EMAIL_REQUIRED_MESSAGE;
+  // IDNA would quietly drop a zero-width space from the domain: an address must be what it shows.
+  if (hasInvisibleCharacter(trimmed)) return INVISIBLE_EMAIL_MESSAGE;
   if (!isEmailSyntaxValid(trimmed)) return EMAIL_SYNTAX_MESSAGE;
   if (isPersonalEmail(trimmed)) return PERSONAL_EMAIL_MESSAGE;
   // Misspellings of big providers (gmial.com) are registered to catch mail: say it looks mistyped.
