@@ -9,6 +9,7 @@ import serve from 'koa-static';
 import type { Context, Middleware, Next } from 'koa';
 import { BOOKING_TIME_ZONE_META } from '../domain/booking.js';
 import { ApiError } from './errors.js';
+import { contentSecurityPolicy, styleHash } from './security-headers.js';
 
 const HASHED_ASSET = /[/\\]assets[/\\]/;
 const ZONE_META = new RegExp(`(<meta name="${BOOKING_TIME_ZONE_META}" content=")[^"]*(")`);
@@ -18,7 +19,11 @@ const NOT_BUILT =
 interface Page {
   html: string;
   etag: string;
+  /** The policy that lets this page's own inline style blocks apply, and nothing else inline. */
+  csp: string;
 }
+
+const STYLE_BLOCK = /<style\b[^>]*>([\s\S]*?)<\/style>/g;
 
 /** Reads a page once per version of its file and fills in the booking zone. */
 function pageReader(webRoot: string, timeZone: string) {
@@ -30,7 +35,12 @@ function pageReader(webRoot: string, timeZone: string) {
     const cached = cache.get(file);
     if (cached && cached.mtimeMs === info.mtimeMs) return cached.page;
     const html = (await readFile(file, 'utf8')).replace(ZONE_META, (_, start: string, end: string) => `${start}${timeZone}${end}`);
-    const page = { html, etag: `"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"` };
+    const styleHashes = [...html.matchAll(STYLE_BLOCK)].map((match) => styleHash(match[1] ?? ''));
+    const page = {
+      html,
+      etag: `"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`,
+      csp: contentSecurityPolicy(styleHashes),
+    };
     cache.set(file, { mtimeMs: info.mtimeMs, page });
     return page;
   };
@@ -58,6 +68,7 @@ export function webRoutes(webRoot: string, timeZone: string): Middleware[] {
     ctx.status = status;
     ctx.type = 'html';
     ctx.set('Cache-Control', 'no-cache');
+    ctx.set('Content-Security-Policy', page.csp);
     if (status === 200) {
       ctx.etag = page.etag;
       if (ctx.fresh) {

@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -23,6 +24,11 @@ const shared = {
     extensions: ['.tsx', '.ts', '.js'],
     // Sources import each other with .js extensions (NodeNext); here those resolve to the .ts files.
     extensionAlias: { '.js': ['.ts', '.tsx', '.js'] },
+    // Package exports are looked up with the query attached ("./dist/ReactToastify.css?raw" is not exported), so
+    // the stylesheet is named by its file; the ?raw query still applies.
+    alias: {
+      'react-toastify/dist/ReactToastify.css$': createRequire(import.meta.url).resolve('react-toastify/dist/ReactToastify.css'),
+    },
   },
   module: {
     rules: [
@@ -36,6 +42,9 @@ const shared = {
           compilerOptions: { module: 'esnext', moduleResolution: 'bundler', sourceMap: false },
         },
       },
+      // A stylesheet imported with ?raw is its text, for styled-components to insert (see web/app/notify.tsx): the
+      // CSP refuses the <style> text style-loader would write, and it stays in the dialog's chunk, loaded with it.
+      { resourceQuery: /^\?raw$/, type: 'asset/source' },
       // domain/ modules have no side effects, so what the browser does not use of them is dropped; the e-mail
       // rules (with their big disposable-domain list) must never come in at all, which the check below enforces.
       { test: /[\\/]domain[\\/][^\\/]+\.ts$/, sideEffects: false },
