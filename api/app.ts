@@ -13,7 +13,10 @@ import { healthRoutes } from './health.js';
 import { demoRequestRoutes } from './demo-requests/routes.js';
 import { emailCheckRoutes } from './email-check/routes.js';
 import { webRoutes } from './web.js';
-import type { RequestLimits } from './rate-limit.js';
+import { createMemoryLimiter, type RequestLimits } from './rate-limit.js';
+import { securityHeaders } from './security-headers.js';
+import { slotRoutes } from './slots/routes.js';
+import { DEFAULT_BOOKING_LIMITS, type BookingLimits } from './demo-requests/service.js';
 
 export interface AppDeps {
   db: Db;
@@ -25,8 +28,13 @@ export interface AppDeps {
   adminToken?: string;
   /** Per-client limits; none when unset. */
   limits?: RequestLimits;
-  /** Take the client address from X-Forwarded-For (only behind a proxy that sets it). */
-  trustProxy?: boolean;
+  /** Slot capacity and the recipient ceilings; the defaults when unset. */
+  bookingLimits?: BookingLimits;
+  /**
+   * Proxies in front of the API that append to X-Forwarded-For (0: none). The client is the address that many
+   * entries from the right, never one the client wrote itself; X-Forwarded-Proto is believed only then.
+   */
+  trustProxy?: number;
   now?: () => Date;
 }
 
@@ -35,10 +43,14 @@ const CLIENT_GONE = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE'
 
 export function createApp(deps: AppDeps): Koa {
   const app = new Koa();
-  app.proxy = deps.trustProxy ?? false;
+  const proxyHops = deps.trustProxy ?? 0;
+  app.proxy = proxyHops > 0;
+  app.maxIpsCount = proxyHops;
   const now = deps.now ?? (() => new Date());
+  const bookingLimits = deps.bookingLimits ?? DEFAULT_BOOKING_LIMITS;
 
   app.use(requestLog(deps.logger));
+  app.use(securityHeaders());
   app.use(errorMiddleware);
   app.use(
     compress({
@@ -49,7 +61,12 @@ export function createApp(deps: AppDeps): Koa {
   app.use(bodyParser({ enableTypes: ['json'], jsonLimit: BODY_LIMIT, encoding: 'utf-8' }));
 
   const routes = new Router();
-  routes.use(healthRoutes(deps).routes(), demoRequestRoutes({ ...deps, now, adminToken: deps.adminToken }).routes(), emailCheckRoutes(deps.limits).routes());
+  routes.use(
+    healthRoutes(deps).routes(),
+    demoRequestRoutes({ ...deps, now, adminToken: deps.adminToken, bookingLimits, adminLimiter: deps.limits?.limiter ?? createMemoryLimiter() }).routes(),
+    emailCheckRoutes(deps.limits).routes(),
+    slotRoutes({ db: deps.db, timeZone: deps.timeZone, now, slotCapacity: bookingLimits.slotCapacity }).routes(),
+  );
   app.use(routes.routes());
 
   // Whatever reaches this far matched no route: under /api/ (any case) it is answered in JSON, never with the 404

@@ -7,9 +7,11 @@ import {
   DEFAULT_PORT,
   DEFAULT_QUEUE_PREFIX,
   DEFAULT_REDIS_URL,
+  parseAdminToken,
   parseCount,
-  parseFlag,
   parsePort,
+  parsePositiveInt,
+  parseProxyHops,
   parseTimeZone,
   setting,
   type Env,
@@ -30,8 +32,13 @@ export interface ApiConfig {
   /** Per client address; 0 turns the limit off. */
   demoRequestsPerHour: number;
   emailChecksPerMinute: number;
-  /** Behind a reverse proxy or load balancer: take the client address from X-Forwarded-For. */
-  trustProxy: boolean;
+  /** Bookings per recipient address, and per recipient domain, in 24 hours; 0 turns a ceiling off. */
+  bookingsPerEmailPerDay: number;
+  bookingsPerDomainPerDay: number;
+  /** How many bookings one slot takes. */
+  slotCapacity: number;
+  /** Proxies in front of the API that append to X-Forwarded-For: the client is that many entries from the right. */
+  trustProxy: number;
   logLevel: string;
 }
 
@@ -55,10 +62,13 @@ export function loadApiConfig(env: Env = process.env): ApiConfig {
     bookingTimeZone: parseTimeZone(setting(env, 'BOOKING_TIME_ZONE')),
     publicUrl: setting(env, 'PUBLIC_URL') ?? `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`,
     webRoot: setting(env, 'WEB_ROOT') ?? DEFAULT_WEB_ROOT,
-    adminToken: setting(env, 'ADMIN_TOKEN'),
+    adminToken: parseAdminToken(setting(env, 'ADMIN_TOKEN')),
     demoRequestsPerHour: parseCount('DEMO_REQUESTS_PER_HOUR', setting(env, 'DEMO_REQUESTS_PER_HOUR'), 5),
     emailChecksPerMinute: parseCount('EMAIL_CHECKS_PER_MINUTE', setting(env, 'EMAIL_CHECKS_PER_MINUTE'), 30),
-    trustProxy: parseFlag('TRUST_PROXY', setting(env, 'TRUST_PROXY')),
+    bookingsPerEmailPerDay: parseCount('BOOKINGS_PER_EMAIL_PER_DAY', setting(env, 'BOOKINGS_PER_EMAIL_PER_DAY'), 3),
+    bookingsPerDomainPerDay: parseCount('BOOKINGS_PER_DOMAIN_PER_DAY', setting(env, 'BOOKINGS_PER_DOMAIN_PER_DAY'), 20),
+    slotCapacity: parsePositiveInt('SLOT_CAPACITY', setting(env, 'SLOT_CAPACITY'), 1),
+    trustProxy: parseProxyHops(setting(env, 'TRUST_PROXY')),
     logLevel: setting(env, 'LOG_LEVEL') ?? 'info',
   };
 }

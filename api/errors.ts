@@ -28,7 +28,17 @@ export class ServiceUnavailableError extends ApiError {
   }
 }
 
+/** 429, with the Retry-After the error middleware sends. */
+export class TooManyRequestsError extends ApiError {
+  readonly retryAfterSeconds: number;
+  constructor(details: string, retryInMs: number, fields?: Record<string, string>) {
+    super(429, 'Too many requests', details, fields);
+    this.retryAfterSeconds = Math.max(1, Math.ceil(retryInMs / 1000));
+  }
+}
+
 interface HttpishError {
+  code?: unknown;
   status?: number;
   statusCode?: number;
   type?: string;
@@ -54,6 +64,11 @@ function fromHttpError(err: HttpishError): ApiError | undefined {
     }
     return new ApiError(400, 'Malformed JSON', 'The request body is not valid JSON.');
   }
+  // zlib's codes (Z_DATA_ERROR, Z_BUF_ERROR …) and brotli's (ERR__ERROR_FORMAT_…): a body declared gzip, deflate
+  // or br that does not decompress.
+  if (typeof err.code === 'string' && /^(Z_|ERR__ERROR_)/.test(err.code)) {
+    return new ApiError(400, 'Malformed body', 'The request body does not match its Content-Encoding; send it uncompressed or validly compressed.');
+  }
   if (status === 415 || err.type === 'encoding.unsupported' || err.type === 'charset.unsupported') {
     return new ApiError(415, 'Unsupported media type', 'Send the request body as JSON (Content-Type: application/json).');
   }
@@ -71,6 +86,7 @@ export async function errorMiddleware(ctx: Context, next: Next): Promise<void> {
     const apiError = known ?? new ApiError(500, 'Internal server error', 'Something went wrong on our side. Please try again.');
     ctx.status = apiError.status;
     ctx.body = apiError.body();
+    if (apiError instanceof TooManyRequestsError) ctx.set('Retry-After', String(apiError.retryAfterSeconds));
     if (!known || apiError.status >= 500) ctx.app.emit('error', caught, ctx);
   }
 }

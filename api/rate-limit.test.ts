@@ -1,23 +1,31 @@
 import { expect } from 'chai';
+import { parseProxyHops } from '../domain/settings.js';
+import { createMemoryLimiter } from './rate-limit.js';
 import { startAppUnderTest, type AppUnderTest } from './test/app-under-test.js';
 
 const NOW = new Date('2026-11-23T09:30:00.000Z');
-const booking = { name: 'Ada', email: 'ada@analytical-engines.com', company: 'Analytical Engines', timeSlot: '2026-11-24T08:00:00.000Z' };
+// Tuesday 24 November 2026, hourly from 08:00 Berlin: a slot of its own for each booking, so none is full.
+const slot = (i: number) => new Date(Date.UTC(2026, 10, 24, 7 + (i % 16))).toISOString();
+let made = 0;
+const booking = () => {
+  made += 1;
+  return { name: 'Ada', email: `ada${made}@analytical-engines-${made}.com`, company: 'Analytical Engines', timeSlot: slot(made) };
+};
 
 describe('per-client limits', () => {
   let app: AppUnderTest;
   before(async () => {
-    app = await startAppUnderTest({ now: () => NOW, limits: { demoRequestsPerHour: 2, emailChecksPerMinute: 3 }, trustProxy: true });
+    app = await startAppUnderTest({ now: () => NOW, limits: { demoRequestsPerHour: 2, emailChecksPerMinute: 3 }, trustProxy: 1 });
   });
   after(async () => {
     await app.close();
   });
 
-  it('answers 429 with Retry-After once a client has booked its share this hour, and stores nothing more', async () => {
+  it('answers 429 with Retry-After and the error body once a client has booked its share this hour, and stores nothing more', async () => {
     const client = { 'X-Forwarded-For': '203.0.113.7' };
-    expect((await app.post('/api/demo-request', booking, client)).status).to.equal(201);
-    expect((await app.post('/api/demo-request', booking, client)).status).to.equal(201);
-    const third = await app.post('/api/demo-request', booking, client);
+    expect((await app.post('/api/demo-request', booking(), client)).status).to.equal(201);
+    expect((await app.post('/api/demo-request', booking(), client)).status).to.equal(201);
+    const third = await app.post('/api/demo-request', booking(), client);
     expect(third.status).to.equal(429);
     expect(third.body.error).to.equal('Too many requests');
     expect(third.body.details).to.match(/^Several demo requests came from your network in the last hour\. Please try again in about (60|59) minutes\.$/);
@@ -25,7 +33,7 @@ describe('per-client limits', () => {
     const stored = await app.db('demo_requests').count({ n: '*' }).first();
     expect(stored).to.deep.equal({ n: '2' });
     // Another client is not held back by the first.
-    expect((await app.post('/api/demo-request', booking, { 'X-Forwarded-For': '198.51.100.9' })).status).to.equal(201);
+    expect((await app.post('/api/demo-request', booking(), { 'X-Forwarded-For': '198.51.100.9' })).status).to.equal(201);
   });
 
   it('limits e-mail checks per minute', async () => {
@@ -35,14 +43,38 @@ describe('per-client limits', () => {
     expect(fourth.status).to.equal(429);
     expect(fourth.body.details).to.equal('Too many e-mail checks from your network. Please wait a minute and try again.');
   });
+
+  it('takes the address the trusted proxy appended, so a forged X-Forwarded-For entry does not dodge the limit', async () => {
+    // The client writes anything it likes on the left; the one proxy appends the address it saw connect.
+    for (let i = 0; i < 3; i++) {
+      expect((await app.post('/api/validate-email', { email: 'ada@acme.com' }, { 'X-Forwarded-For': `10.0.0.${i}, 203.0.113.9` })).status).to.equal(200);
+    }
+    const forged = await app.post('/api/validate-email', { email: 'ada@acme.com' }, { 'X-Forwarded-For': '10.9.9.9, 203.0.113.9' });
+    expect(forged.status).to.equal(429);
+  });
+});
+
+describe('client address behind two proxies (TRUST_PROXY=2)', () => {
+  it('is the second address from the right of X-Forwarded-For', async () => {
+    const app = await startAppUnderTest({ now: () => NOW, limits: { demoRequestsPerHour: 0, emailChecksPerMinute: 1 }, trustProxy: 2 });
+    try {
+      const check = (forwardedFor: string) => app.post('/api/validate-email', { email: 'ada@acme.com' }, { 'X-Forwarded-For': forwardedFor });
+      expect((await check('1.1.1.1, 203.0.113.20, 10.0.0.1')).status).to.equal(200);
+      // Same client behind the same two proxies, another forged entry and another edge proxy: still that client.
+      expect((await check('2.2.2.2, 203.0.113.20, 10.0.0.2')).status).to.equal(429);
+      expect((await check('1.1.1.1, 203.0.113.21, 10.0.0.1')).status).to.equal(200);
+    } finally {
+      await app.close();
+    }
+  });
 });
 
 describe('client address without a trusted proxy', () => {
   it('ignores X-Forwarded-For, so a client cannot dodge the limit by sending it', async () => {
     const app = await startAppUnderTest({ now: () => NOW, limits: { demoRequestsPerHour: 1, emailChecksPerMinute: 0 } });
     try {
-      expect((await app.post('/api/demo-request', booking, { 'X-Forwarded-For': '192.0.2.1' })).status).to.equal(201);
-      expect((await app.post('/api/demo-request', booking, { 'X-Forwarded-For': '192.0.2.2' })).status).to.equal(429);
+      expect((await app.post('/api/demo-request', booking(), { 'X-Forwarded-For': '192.0.2.1' })).status).to.equal(201);
+      expect((await app.post('/api/demo-request', booking(), { 'X-Forwarded-For': '192.0.2.2' })).status).to.equal(429);
       // 0 turns a limit off.
       for (let i = 0; i < 5; i++) expect((await app.post('/api/validate-email', { email: 'ada@acme.com' })).status).to.equal(200);
     } finally {
@@ -50,13 +82,43 @@ describe('client address without a trusted proxy', () => {
     }
   });
 
-  it('lets requests through when Redis is away rather than turning prospects down', async () => {
+  it('still holds the limits when Redis is away, counting in the process', async () => {
     const app = await startAppUnderTest({ now: () => NOW, redisUrl: 'redis://127.0.0.1:1', limits: { demoRequestsPerHour: 1, emailChecksPerMinute: 1 } });
     try {
-      expect((await app.post('/api/demo-request', booking)).status).to.equal(201);
-      expect((await app.post('/api/demo-request', booking)).status).to.equal(201);
+      expect((await app.post('/api/demo-request', booking())).status).to.equal(201);
+      const second = await app.post('/api/demo-request', booking());
+      expect(second.status).to.equal(429);
+      expect(second.body.error).to.equal('Too many requests');
+      expect(Number(second.headers.get('retry-after'))).to.be.within(3500, 3600);
+      expect(await app.db('demo_requests').count({ n: '*' }).first()).to.deep.equal({ n: '1' });
     } finally {
       await app.close();
     }
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  it('is a number of proxy hops; true means one, false none', () => {
+    expect(parseProxyHops(undefined)).to.equal(0);
+    expect(parseProxyHops('false')).to.equal(0);
+    expect(parseProxyHops('true')).to.equal(1);
+    expect(parseProxyHops('2')).to.equal(2);
+    expect(() => parseProxyHops('-1')).to.throw('TRUST_PROXY must be the number of trusted proxies');
+    expect(() => parseProxyHops('all')).to.throw('TRUST_PROXY must be the number of trusted proxies');
+  });
+});
+
+describe('the in-process limiter', () => {
+  it('counts fixed windows and starts over when one ends', async () => {
+    let clock = 0;
+    const limiter = createMemoryLimiter(() => clock);
+    expect(await limiter.hit('a', 1000)).to.deep.equal({ count: 1, resetInMs: 1000 });
+    clock = 400;
+    expect(await limiter.hit('a', 1000)).to.deep.equal({ count: 2, resetInMs: 600 });
+    expect(await limiter.peek('a')).to.equal(2);
+    expect(await limiter.peek('b')).to.equal(0);
+    clock = 1000;
+    expect(await limiter.peek('a')).to.equal(0);
+    expect(await limiter.hit('a', 1000)).to.deep.equal({ count: 1, resetInMs: 1000 });
   });
 });

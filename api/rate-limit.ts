@@ -1,36 +1,94 @@
 /**
- * Per-client limits in Redis (fixed windows), so that nobody can make the site e-mail an address again and again.
- * Shared by every API process; when Redis is away the limit is not enforced rather than turning prospects away.
+ * Per-client limits (fixed windows), so that nobody can make the site e-mail an address again and again.
+ * Counted in Redis, shared by every API process; while Redis is away each process counts on its own, so the
+ * limits still hold (per process) instead of falling away.
  */
 import type { Context, Next } from 'koa';
 import { createFailFastRedis, whenReady } from './redis.js';
-import { ApiError } from './errors.js';
+import { TooManyRequestsError } from './errors.js';
+
+export interface RateLimitHit {
+  count: number;
+  resetInMs: number;
+}
 
 export interface RateLimiter {
-  /** Counts one hit; null while Redis cannot be asked. */
-  hit(key: string, windowMs: number): Promise<{ count: number; resetInMs: number } | null>;
+  /** Counts one hit against the key's window. */
+  hit(key: string, windowMs: number): Promise<RateLimitHit>;
+  /** The key's count in its current window, without counting. */
+  peek(key: string): Promise<number>;
   close(): Promise<void>;
 }
 
-export function createRateLimiter(redisUrl: string, prefix: string): RateLimiter {
-  const redis = createFailFastRedis(redisUrl);
+/** More keys than this and the oldest windows are forgotten first: a flood of forged keys cannot exhaust memory. */
+const MEMORY_MAX_KEYS = 100_000;
+
+/** Fixed windows in this process's memory. */
+export function createMemoryLimiter(now: () => number = Date.now): RateLimiter {
+  const windows = new Map<string, { count: number; resetAt: number }>();
+  const forgetExpired = (at: number) => {
+    for (const [key, window] of windows) if (window.resetAt <= at) windows.delete(key);
+  };
   return {
     async hit(key, windowMs) {
-      // A connection still being made gets a moment; one that was lost is not waited for.
-      if (redis.status === 'reconnecting' || redis.status === 'close' || redis.status === 'end') return null;
-      if (!(await whenReady(redis, 1000))) return null;
-      const fullKey = `${prefix}:rate:${key}`;
-      try {
-        const results = await redis.multi().set(fullKey, 0, 'PX', windowMs, 'NX').incr(fullKey).pttl(fullKey).exec();
-        const count = Number(results?.[1]?.[1]);
-        const ttl = Number(results?.[2]?.[1]);
-        return Number.isFinite(count) ? { count, resetInMs: ttl > 0 ? ttl : windowMs } : null;
-      } catch {
-        return null;
+      const at = now();
+      let window = windows.get(key);
+      if (!window || window.resetAt <= at) {
+        if (windows.size >= MEMORY_MAX_KEYS) {
+          forgetExpired(at);
+          // Still full: drop the oldest entries (a Map iterates in insertion order).
+          for (const oldest of windows.keys()) {
+            if (windows.size < MEMORY_MAX_KEYS) break;
+            windows.delete(oldest);
+          }
+        }
+        windows.delete(key);
+        window = { count: 0, resetAt: at + windowMs };
+        windows.set(key, window);
       }
+      window.count += 1;
+      return { count: window.count, resetInMs: window.resetAt - at };
+    },
+    async peek(key) {
+      const window = windows.get(key);
+      return window && window.resetAt > now() ? window.count : 0;
+    },
+    async close() {
+      windows.clear();
+    },
+  };
+}
+
+/** Redis first; this process's memory while Redis cannot be asked. */
+export function createRateLimiter(redisUrl: string, prefix: string): RateLimiter {
+  const redis = createFailFastRedis(redisUrl);
+  const fallback = createMemoryLimiter();
+  // A connection still being made gets a moment; one that was lost is not waited for.
+  const usable = async () =>
+    redis.status !== 'reconnecting' && redis.status !== 'close' && redis.status !== 'end' && (await whenReady(redis, 1000));
+  const inRedis = async (key: string, windowMs: number): Promise<RateLimitHit | null> => {
+    if (!(await usable())) return null;
+    const fullKey = `${prefix}:rate:${key}`;
+    try {
+      const results = await redis.multi().set(fullKey, 0, 'PX', windowMs, 'NX').incr(fullKey).pttl(fullKey).exec();
+      const count = Number(results?.[1]?.[1]);
+      const ttl = Number(results?.[2]?.[1]);
+      return Number.isFinite(count) ? { count, resetInMs: ttl > 0 ? ttl : windowMs } : null;
+    } catch {
+      return null;
+    }
+  };
+  return {
+    async hit(key, windowMs) {
+      return (await inRedis(key, windowMs)) ?? fallback.hit(key, windowMs);
+    },
+    async peek(key) {
+      const counted = (await usable()) ? await redis.get(`${prefix}:rate:${key}`).catch(() => null) : null;
+      return counted === null ? fallback.peek(key) : Number(counted);
     },
     async close() {
       redis.disconnect();
+      await fallback.close();
     },
   };
 }
@@ -50,16 +108,17 @@ export interface LimitRule {
   details: (retryInMinutes: number) => string;
 }
 
-/** Passes everything through when there is no limiter (tests) or the limit is 0. */
+/** The 429 for a window that resets in `resetInMs`, its message naming the minutes left. */
+export function tooManyRequests(resetInMs: number, details: (retryInMinutes: number) => string): TooManyRequestsError {
+  return new TooManyRequestsError(details(Math.max(1, Math.ceil(resetInMs / 60_000))), resetInMs);
+}
+
+/** Counts the request against its client's window (ctx.ip) and refuses it past the limit; 0 or no limiter: no limit. */
 export function rateLimit(limiter: RateLimiter | undefined, rule: LimitRule) {
   return async (ctx: Context, next: Next): Promise<void> => {
     if (limiter && rule.limit > 0) {
       const result = await limiter.hit(`${rule.name}:${ctx.ip}`, rule.windowMs);
-      if (result && result.count > rule.limit) {
-        const seconds = Math.ceil(result.resetInMs / 1000);
-        ctx.set('Retry-After', String(seconds));
-        throw new ApiError(429, 'Too many requests', rule.details(Math.max(1, Math.ceil(seconds / 60))));
-      }
+      if (result.count > rule.limit) throw tooManyRequests(result.resetInMs, rule.details);
     }
     await next();
   };

@@ -8,6 +8,7 @@ import type { ApiConfig } from './config.js';
 import { createConfirmationQueue } from './confirmation-queue.js';
 import { createDb } from './db.js';
 import { createRateLimiter } from './rate-limit.js';
+import { purgeExpiredIdempotencyKeys } from './idempotency.js';
 
 export interface RunningApi {
   url: string;
@@ -29,6 +30,11 @@ export async function startApiServer(config: ApiConfig, logger: Logger): Promise
     webRoot: config.webRoot,
     adminToken: config.adminToken,
     trustProxy: config.trustProxy,
+    bookingLimits: {
+      slotCapacity: config.slotCapacity,
+      perEmailPerDay: config.bookingsPerEmailPerDay,
+      perDomainPerDay: config.bookingsPerDomainPerDay,
+    },
     limits: { limiter, demoRequestsPerHour: config.demoRequestsPerHour, emailChecksPerMinute: config.emailChecksPerMinute },
   });
   const server: Server = await new Promise((resolve, reject) => {
@@ -41,12 +47,18 @@ export async function startApiServer(config: ApiConfig, logger: Logger): Promise
     inFlight.add(res);
     res.once('close', () => inFlight.delete(res));
   });
+  // Answers to idempotency keys are kept a day; the table is tidied hourly by whichever API process gets to it.
+  const purge = setInterval(() => {
+    purgeExpiredIdempotencyKeys(db).catch((err: unknown) => logger.warn({ err }, 'could not purge expired idempotency keys'));
+  }, 3_600_000);
+  purge.unref();
   const { port } = server.address() as AddressInfo;
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>
     (closing ??= (async () => {
+      clearInterval(purge);
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
         server.close(() => {

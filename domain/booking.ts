@@ -181,3 +181,43 @@ export function timeSlotProblem(value: string, now: Date, timeZone: string): str
   if (!wholeHour || local.hour < FIRST_SLOT_HOUR || local.hour > LAST_SLOT_HOUR) return TIME_SLOT_HOURS_MESSAGE;
   return null;
 }
+
+/** The answer when the slot filled up between the visitor's choice and the submit. */
+export const SLOT_TAKEN_MESSAGE = 'This time was just taken. Please choose another.';
+/** The answer when the same person (by e-mail) already holds the slot. */
+export const SLOT_ALREADY_BOOKED_MESSAGE =
+  'You have already booked this time. Your confirmation is on its way; to book another demo, choose another time.';
+
+/** One slot of a day, as GET /api/slots answers it. */
+export interface SlotAvailability {
+  /** The slot's start, an ISO 8601 UTC instant. */
+  start: string;
+  available: boolean;
+}
+
+/** GET /api/slots?date=YYYY-MM-DD: the 17 slots of a booking-zone day. */
+export interface DaySlots {
+  date: string;
+  timeZone: string;
+  slots: SlotAvailability[];
+}
+
+/** A day written YYYY-MM-DD, as the slots endpoint takes it. */
+export function formatCalendarDay(day: CalendarDay): string {
+  return `${day.year}-${String(day.month).padStart(2, '0')}-${String(day.day).padStart(2, '0')}`;
+}
+
+/** Reads YYYY-MM-DD naming a day that exists; anything else is undefined. */
+export function parseCalendarDay(value: string): CalendarDay | undefined {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!match) return undefined;
+  const [year, month, day] = match.slice(1).map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  if (year < 1970 || date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return undefined;
+  return { year, month, day };
+}
+
+/** The start of every slot of a day (17), bookable or not. */
+export function slotStartsOf(day: CalendarDay, timeZone: string): Date[] {
+  return SLOT_HOURS.map((hour) => zonedTimeToInstant(day, hour, timeZone));
+}

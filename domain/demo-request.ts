@@ -21,6 +21,16 @@ export interface DemoRequestInput {
 
 export type DemoRequestField = keyof DemoRequestInput;
 
+/**
+ * The form's honeypot: a field people never see. A request that fills it is answered like any other and dropped.
+ * It is not part of the schema: the API looks at it before validation and then removes it.
+ */
+export const HONEYPOT_FIELD = 'website';
+
+/** Sent with each submission (the same value when the same submission is retried): the API answers it once. */
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_.:-]{8,255}$/;
+
 /** The fields in the order the form shows them. */
 export const DEMO_REQUEST_FIELDS: readonly DemoRequestField[] = ['name', 'email', 'company', 'timeSlot', 'phone', 'message'];
 
@@ -60,7 +70,9 @@ export function normaliseDemoRequestBody(body: unknown): unknown {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
   const normalised: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(body)) {
-    const trimmed = typeof value !== 'string' ? value : key === 'message' ? multiLine(value) : singleLine(value);
+    // The e-mail address is only trimmed: an invisible character in it is refused by the e-mail rules, not hidden.
+    const trimmed =
+      typeof value !== 'string' ? value : key === 'message' ? multiLine(value) : key === 'email' ? value.trim() : singleLine(value);
     if ((key === 'phone' || key === 'message') && (trimmed === '' || trimmed === null)) continue;
     normalised[key] = trimmed;
   }

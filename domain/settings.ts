@@ -40,11 +40,32 @@ export function parseCount(name: string, value: string | undefined, fallback: nu
   return number;
 }
 
-export function parseFlag(name: string, value: string | undefined): boolean {
-  if (value === undefined) return false;
-  if (/^(1|true|yes|on)$/i.test(value)) return true;
-  if (/^(0|false|no|off)$/i.test(value)) return false;
-  throw new ConfigError(`${name} must be true or false, got "${value}"`);
+/**
+ * TRUST_PROXY: how many proxies in front of the API append to X-Forwarded-For. 0 (or false) trusts none;
+ * true means one, as it always has.
+ */
+export function parseProxyHops(value: string | undefined): number {
+  if (value === undefined) return 0;
+  if (/^(true|yes|on)$/i.test(value)) return 1;
+  if (/^(false|no|off)$/i.test(value)) return 0;
+  const hops = Number(value);
+  if (!Number.isInteger(hops) || hops < 0 || hops > 10) {
+    throw new ConfigError(`TRUST_PROXY must be the number of trusted proxies in front of the API (0 to 10), got "${value}"`);
+  }
+  return hops;
+}
+
+export const ADMIN_TOKEN_MIN_LENGTH = 32;
+
+/** The operations token: unset turns the endpoint off; a short one is refused, since it could be guessed. */
+export function parseAdminToken(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (value.length < ADMIN_TOKEN_MIN_LENGTH) {
+    throw new ConfigError(
+      `ADMIN_TOKEN must be at least ${ADMIN_TOKEN_MIN_LENGTH} characters long (it has ${value.length}); make one with: openssl rand -hex 32`,
+    );
+  }
+  return value;
 }
 
 export function parsePositiveInt(name: string, value: string | undefined, fallback: number): number {

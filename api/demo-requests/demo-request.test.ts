@@ -236,6 +236,9 @@ describe('requests the API must answer clearly', () => {
   after(async () => {
     await app.close();
   });
+  beforeEach(async () => {
+    await app.db('demo_requests').del();
+  });
 
   it('stores control characters folded, never failing on them', async () => {
     const response = await app.post('/api/demo-request', { ...valid, name: 'Ada\u0000 Lovelace', message: 'one\u0000\r\ntwo' });

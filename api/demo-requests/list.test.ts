@@ -2,12 +2,13 @@ import { expect } from 'chai';
 import { startAppUnderTest, type AppUnderTest } from '../test/app-under-test.js';
 
 const NOW = new Date('2026-11-23T09:30:00.000Z');
+const TOKEN = 'ops-secret-token-of-at-least-32-characters';
 const booking = { name: 'Ada', email: 'ada@analytical-engines.com', company: 'Analytical Engines', timeSlot: '2026-11-24T08:00:00.000Z' };
 
 describe('GET /api/demo-requests (operations)', () => {
   let app: AppUnderTest;
   before(async () => {
-    app = await startAppUnderTest({ now: () => NOW, adminToken: 'ops-secret-token' });
+    app = await startAppUnderTest({ now: () => NOW, adminToken: TOKEN });
   });
   after(async () => {
     await app.close();
@@ -17,7 +18,7 @@ describe('GET /api/demo-requests (operations)', () => {
     fetch(`${app.url}/api/demo-requests`, { headers: authorization ? { Authorization: authorization } : {} });
 
   it('refuses a missing or wrong token', async () => {
-    for (const authorization of [undefined, 'Bearer nope', 'ops-secret-token', 'Bearer ops-secret-token2']) {
+    for (const authorization of [undefined, 'Bearer nope', TOKEN, `Bearer ${TOKEN}2`]) {
       const response = await list(authorization);
       expect(response.status, String(authorization)).to.equal(401);
       expect(response.headers.get('www-authenticate')).to.equal('Bearer');
@@ -27,9 +28,15 @@ describe('GET /api/demo-requests (operations)', () => {
 
   it('lists the latest requests, newest first, with where each confirmation stands', async () => {
     const first = await app.post('/api/demo-request', booking);
-    const second = await app.post('/api/demo-request', { ...booking, name: 'Grace', company: 'Hopper Systems' });
+    const second = await app.post('/api/demo-request', {
+      ...booking,
+      name: 'Grace',
+      email: 'grace@hopper-systems.com',
+      company: 'Hopper Systems',
+      timeSlot: '2026-11-24T09:00:00.000Z',
+    });
     await app.db('demo_requests').where({ id: first.body.id }).update({ confirmation_sent_at: NOW, confirmation_attempts: 1 });
-    const response = await list('Bearer ops-secret-token');
+    const response = await list(`Bearer ${TOKEN}`);
     expect(response.status).to.equal(200);
     expect(response.headers.get('cache-control')).to.equal('no-store');
     const { demoRequests } = (await response.json()) as { demoRequests: Array<Record<string, unknown>> };
@@ -37,6 +44,23 @@ describe('GET /api/demo-requests (operations)', () => {
     expect(demoRequests[1]).to.deep.include({ name: 'Ada', company: 'Analytical Engines', timeSlot: booking.timeSlot });
     expect(demoRequests[1]?.confirmation).to.deep.equal({ sentAt: NOW.toISOString(), failedAt: null, attempts: 1, lastError: null });
     expect(demoRequests[0]?.confirmation).to.deep.equal({ sentAt: null, failedAt: null, attempts: 0, lastError: null });
+  });
+
+  it('holds off a client after ten wrong tokens, the right one included, and says when to come back', async () => {
+    const guesser = await startAppUnderTest({ adminToken: TOKEN, trustProxy: 1 });
+    try {
+      const attempt = (token: string, client: string) =>
+        fetch(`${guesser.url}/api/demo-requests`, { headers: { Authorization: `Bearer ${token}`, 'X-Forwarded-For': client } });
+      for (let i = 0; i < 10; i++) expect((await attempt(`guess-${i}`, '203.0.113.50')).status).to.equal(401);
+      const held = await attempt(TOKEN, '203.0.113.50');
+      expect(held.status).to.equal(429);
+      expect(Number(held.headers.get('retry-after'))).to.be.within(1, 900);
+      expect(((await held.json()) as { details: string }).details).to.match(/^Too many wrong operations tokens from your network/);
+      // Another client is not held back.
+      expect((await attempt(TOKEN, '198.51.100.60')).status).to.equal(200);
+    } finally {
+      await guesser.close();
+    }
   });
 
   it('does not exist when no token is configured', async () => {

@@ -3,6 +3,7 @@ import type { ErrorObject } from 'ajv';
 import {
   demoRequestSchema,
   fieldLabels,
+  IDEMPOTENCY_HEADER,
   normaliseDemoRequestBody,
   requiredMessage,
   type DemoRequestField,
@@ -10,8 +11,10 @@ import {
 } from '../../domain/demo-request.js';
 import { demoRequestProblems } from '../../domain/demo-request-rules.js';
 import { requireAdminToken } from '../admin-auth.js';
-import { rateLimit, type RequestLimits } from '../rate-limit.js';
+import { idempotencyKeyOf } from '../idempotency.js';
+import { rateLimit, type RateLimiter, type RequestLimits } from '../rate-limit.js';
 import { validateBody } from '../validation.js';
+import { honeypot } from './honeypot.js';
 import { listRecentDemoRequests } from './repository.js';
 import { submitDemoRequest, type DemoRequestDeps } from './service.js';
 
@@ -33,11 +36,18 @@ const LIST_LIMIT = 100;
 
 
 export function demoRequestRoutes(
-  deps: DemoRequestDeps & { timeZone: string; now: () => Date; adminToken: string | undefined; limits?: RequestLimits },
+  deps: DemoRequestDeps & {
+    timeZone: string;
+    now: () => Date;
+    adminToken: string | undefined;
+    limits?: RequestLimits;
+    /** Counts wrong operations tokens. */
+    adminLimiter: RateLimiter;
+  },
 ): Router {
   const router = new Router();
   // For operations: the latest requests and where each confirmation stands.
-  router.get('/api/demo-requests', requireAdminToken(deps.adminToken), async (ctx) => {
+  router.get('/api/demo-requests', requireAdminToken(deps.adminToken, deps.adminLimiter), async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { demoRequests: await listRecentDemoRequests(deps.db, LIST_LIMIT) };
   });
@@ -49,6 +59,7 @@ export function demoRequestRoutes(
       windowMs: 3_600_000,
       details: (minutes) => `Several demo requests came from your network in the last hour. Please try again in about ${minutes} minutes.`,
     }),
+    honeypot(deps.now),
     validateBody<DemoRequestInput>({
       schema: demoRequestSchema,
       normalise: normaliseDemoRequestBody,
@@ -57,9 +68,10 @@ export function demoRequestRoutes(
       summary: 'Invalid demo request',
     }),
     async (ctx) => {
-      const stored = await submitDemoRequest(deps, ctx.state.body as DemoRequestInput);
-      ctx.status = 201;
-      ctx.body = { id: stored.id, createdAt: stored.createdAt.toISOString(), timeSlot: stored.timeSlot.toISOString() };
+      const answer = await submitDemoRequest(deps, ctx.state.body as DemoRequestInput, idempotencyKeyOf(ctx.get(IDEMPOTENCY_HEADER)));
+      if (answer.replayed) ctx.set('Idempotent-Replayed', 'true');
+      ctx.status = answer.status;
+      ctx.body = answer.body;
     },
   );
   return router;

@@ -2,10 +2,12 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Knex } from 'knex';
+import type { Logger } from 'pino';
 import { createApp } from '../app.js';
 import { createConfirmationQueue, type ConfirmationQueue } from '../confirmation-queue.js';
 import { createDb } from '../db.js';
 import { createRateLimiter } from '../rate-limit.js';
+import type { BookingLimits } from '../demo-requests/service.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { TEST_REDIS_URL, clearQueuePrefix, silentLogger, testQueuePrefix } from './stack.js';
 
@@ -25,7 +27,9 @@ export async function startAppUnderTest(
     databaseUrl?: string;
     adminToken?: string;
     limits?: { demoRequestsPerHour: number; emailChecksPerMinute: number };
-    trustProxy?: boolean;
+    trustProxy?: number;
+    bookingLimits?: BookingLimits;
+    logger?: Logger;
     webRoot?: string;
     timeZone?: string;
   } = {},
@@ -38,12 +42,13 @@ export async function startAppUnderTest(
   const app = createApp({
     db,
     queue,
-    logger: silentLogger,
+    logger: options.logger ?? silentLogger,
     timeZone: options.timeZone ?? 'Europe/Berlin',
     webRoot: options.webRoot ?? '/nonexistent',
     now: options.now,
     adminToken: options.adminToken,
     trustProxy: options.trustProxy,
+    bookingLimits: options.bookingLimits,
     limits: options.limits && { limiter, ...options.limits },
   });
   const server: Server = await new Promise((resolve) => {

@@ -68,6 +68,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     // A browser suite books and checks e-mails many times from one address; the limits have tests of their own.
     DEMO_REQUESTS_PER_HOUR: '0',
     EMAIL_CHECKS_PER_MINUTE: '0',
+    BOOKINGS_PER_EMAIL_PER_DAY: '0',
+    BOOKINGS_PER_DOMAIN_PER_DAY: '0',
     ...(options.webRoot ? { WEB_ROOT: options.webRoot } : {}),
   };
   const api = await startApiServer(loadApiConfig(env), silentLogger);

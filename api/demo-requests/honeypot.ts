@@ -1,0 +1,33 @@
+/**
+ * The form's honeypot: a field hidden from people and screen readers that only a bot fills. Such a request is
+ * answered exactly like a booking (201, the same shape) so the bot learns nothing, and nothing is stored or sent.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Context, Next } from 'koa';
+import type { Logger } from 'pino';
+import { HONEYPOT_FIELD } from '../../domain/demo-request.js';
+import type { DemoRequestCreated } from './service.js';
+
+function asInstant(value: unknown, fallback: Date): string {
+  const instant = typeof value === 'string' ? new Date(value) : fallback;
+  return Number.isNaN(instant.getTime()) ? fallback.toISOString() : instant.toISOString();
+}
+
+export function honeypot(now: () => Date) {
+  return async (ctx: Context, next: Next): Promise<void> => {
+    const body: unknown = ctx.request.body;
+    if (typeof body === 'object' && body !== null && !Array.isArray(body) && Object.hasOwn(body, HONEYPOT_FIELD)) {
+      const fields = body as Record<string, unknown>;
+      const trap = fields[HONEYPOT_FIELD];
+      delete fields[HONEYPOT_FIELD];
+      if (trap !== '' && trap !== null && trap !== undefined) {
+        (ctx.state.log as Logger).warn({ ip: ctx.ip, honeypot: HONEYPOT_FIELD }, 'honeypot filled: request dropped, nothing stored');
+        const answer: DemoRequestCreated = { id: randomUUID(), createdAt: now().toISOString(), timeSlot: asInstant(fields.timeSlot, now()) };
+        ctx.status = 201;
+        ctx.body = answer;
+        return;
+      }
+    }
+    await next();
+  };
+}
