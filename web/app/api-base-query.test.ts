@@ -57,6 +57,16 @@ describe('data layer base query', () => {
     expect(seen?.body).to.equal('{"name":"Ana"}');
   });
 
+  it("adds a request's own headers to the JSON content type", async () => {
+    let seen: RequestInit | undefined;
+    const fetchFn: typeof fetch = async (_url, init) => {
+      seen = init;
+      return new Response('{}', { status: 201 });
+    };
+    await run({ url: '/api/demo-request', method: 'POST', body: { name: 'Ana' }, headers: { 'Idempotency-Key': 'k-12345678' } }, { fetchFn });
+    expect(seen?.headers).to.deep.equal({ 'Content-Type': 'application/json', 'Idempotency-Key': 'k-12345678' });
+  });
+
   it('reads a query key with a GET of its segments joined by "/"', async () => {
     expect(joinQueryKey(['/api', 'demo-requests', 42])).to.equal('/api/demo-requests/42');
     nock(ORIGIN).get('/api/demo-requests').reply(200, [{ id: 'x' }]);

@@ -7,6 +7,8 @@ export interface ApiRequest {
   url: string;
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   body?: unknown;
+  /** Sent besides the JSON content type; an endpoint's own headers (an Idempotency-Key, say). */
+  headers?: Record<string, string>;
 }
 
 /** The default GET reader, told what to do when the server answers 401. */
@@ -84,7 +86,7 @@ export function createBaseQuery(options: BaseQueryOptions = {}): BaseQueryFn<Api
     try {
       response = await fetchFn(baseUrl + request.url, {
         method: request.method ?? 'GET',
-        headers: hasBody ? { 'Content-Type': 'application/json' } : {},
+        headers: { ...(hasBody ? { 'Content-Type': 'application/json' } : {}), ...request.headers },
         body: hasBody ? JSON.stringify(request.body) : undefined,
         credentials: 'include',
         signal: api.signal,

@@ -6,6 +6,8 @@ interface Call {
   method: string;
   url: string;
   credentials: RequestCredentials | undefined;
+  headers: Record<string, string>;
+  body: string | undefined;
 }
 
 /** Replaces the global fetch for one test; the base query looks fetch up on every call. */
@@ -13,7 +15,13 @@ function stubFetch(answer: (call: Call) => Response): { calls: Call[]; restore: 
   const original = globalThis.fetch;
   const calls: Call[] = [];
   globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
-    const call = { method: init?.method ?? 'GET', url: String(input), credentials: init?.credentials };
+    const call = {
+      method: init?.method ?? 'GET',
+      url: String(input),
+      credentials: init?.credentials,
+      headers: { ...(init?.headers as Record<string, string> | undefined) },
+      body: typeof init?.body === 'string' ? init.body : undefined,
+    };
     calls.push(call);
     return answer(call);
   }) as typeof fetch;
@@ -26,6 +34,13 @@ const demoRequest = {
   company: 'Northwind Logistics',
   timeSlot: '2026-11-24T06:00:00.000Z',
 };
+const submission = { body: demoRequest, idempotencyKey: 'b3f1c2d4-0000-4000-8000-000000000001' };
+
+const daySlots = (available: boolean) =>
+  JSON.stringify({ date: '2026-11-24', timeZone: 'Europe/Berlin', slots: [{ start: demoRequest.timeSlot, available }] });
+
+/** Lets the middleware's refetches (which it starts without awaiting) reach fetch. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
 
 describe('the RTK Query api', () => {
   it('refetches the cached /api/demo-requests list after a successful submit', async () => {
@@ -38,8 +53,8 @@ describe('the RTK Query api', () => {
     try {
       const subscription = store.dispatch(api.endpoints.read.initiate(['/api', 'demo-requests']));
       await subscription;
-      await store.dispatch(api.endpoints.submitDemoRequest.initiate(demoRequest));
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await store.dispatch(api.endpoints.submitDemoRequest.initiate(submission));
+      await settle();
       expect(calls.map((call) => `${call.method} ${call.url}`)).to.deep.equal([
         'GET /api/demo-requests',
         'POST /api/demo-request',
@@ -57,7 +72,7 @@ describe('the RTK Query api', () => {
     const { calls, restore } = stubFetch(() => new Response(body, { status: 503 }));
     const store = makeStore();
     try {
-      const result = await store.dispatch(api.endpoints.submitDemoRequest.initiate(demoRequest));
+      const result = await store.dispatch(api.endpoints.submitDemoRequest.initiate(submission));
       expect(calls).to.have.length(1);
       expect(result.error).to.deep.include({ status: 503, message: `503: ${body}` });
     } finally {
@@ -78,6 +93,55 @@ describe('the RTK Query api', () => {
       expect(data).to.deep.equal([{ id: 'r1' }]);
       expect(calls).to.have.length(1);
       again.unsubscribe();
+    } finally {
+      restore();
+    }
+  });
+
+  it('sends the submission with its Idempotency-Key, and the honeypot field when one is given', async () => {
+    const { calls, restore } = stubFetch(() => new Response('{"id":"r1"}', { status: 201 }));
+    const store = makeStore();
+    try {
+      await store.dispatch(api.endpoints.submitDemoRequest.initiate({ ...submission, body: { ...demoRequest, website: 'spam.example' } }));
+      expect(calls[0]?.headers).to.deep.equal({ 'Content-Type': 'application/json', 'Idempotency-Key': submission.idempotencyKey });
+      expect(JSON.parse(calls[0]?.body ?? '')).to.deep.equal({ ...demoRequest, website: 'spam.example' });
+    } finally {
+      restore();
+    }
+  });
+
+  it("reads a day's slots, and reads them again after a booking or a 409, not after other refusals", async () => {
+    let submitStatus = 201;
+    let available = true;
+    const { calls, restore } = stubFetch(({ method }) =>
+      method === 'GET'
+        ? new Response(daySlots(available), { status: 200 })
+        : new Response(submitStatus === 201 ? '{"id":"r1"}' : '{"error":"x","details":"y"}', { status: submitStatus }),
+    );
+    const store = makeStore();
+    const gets = () => calls.filter((call) => call.method === 'GET').map((call) => call.url);
+    try {
+      const subscription = store.dispatch(api.endpoints.daySlots.initiate('2026-11-24'));
+      expect((await subscription).data?.slots).to.deep.equal([{ start: demoRequest.timeSlot, available: true }]);
+      expect(gets()).to.deep.equal(['/api/slots?date=2026-11-24']);
+
+      submitStatus = 400;
+      await store.dispatch(api.endpoints.submitDemoRequest.initiate(submission));
+      await settle();
+      expect(gets(), 'after a 400').to.have.length(1);
+
+      submitStatus = 409;
+      available = false;
+      await store.dispatch(api.endpoints.submitDemoRequest.initiate(submission));
+      await settle();
+      expect(gets(), 'after a 409').to.have.length(2);
+      expect(api.endpoints.daySlots.select('2026-11-24')(store.getState()).data?.slots[0]?.available).to.equal(false);
+
+      submitStatus = 201;
+      await store.dispatch(api.endpoints.submitDemoRequest.initiate(submission));
+      await settle();
+      expect(gets(), 'after a booking').to.have.length(3);
+      subscription.unsubscribe();
     } finally {
       restore();
     }

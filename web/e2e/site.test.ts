@@ -5,15 +5,22 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Locator } from 'playwright-core';
 import { startStack, type Stack } from '../../api/test/stack.js';
 import { brand } from '../../domain/brand.js';
-import { availableSlots, calendarDayOf, DEFAULT_BOOKING_TIME_ZONE, isBookableDay } from '../../domain/booking.js';
-import { AXE_SOURCE_PATH, launchBrowser, openPage, type AxeViolation, type WatchedPage } from './browser.js';
+import { axeViolations, launchBrowser, openPage, type WatchedPage } from './browser.js';
+import {
+  chooseFirstBookableSlot,
+  dayTile,
+  fillRequired,
+  firstBookableLabel,
+  openDialog,
+  slotsSettled,
+  withoutSlotsApi,
+} from './dialog.js';
 
 const WEB_ROOT = path.resolve('dist/web');
 const ARTIFACTS = path.resolve('artifacts');
-const ZONE = DEFAULT_BOOKING_TIME_ZONE;
 // Wednesday 18 November 2026, 10:30 in Berlin: the fixed browser clock of the calendar tests.
 const FIXED_NOW = new Date('2026-11-18T09:30:00Z');
 
@@ -28,69 +35,10 @@ async function visit(options: Parameters<typeof openPage>[1] = {}, pathname = '/
   return watched;
 }
 
-/** Opens the dialog with the hero's button and waits for the form. */
-async function openDialog(page: Page, button?: Locator): Promise<Locator> {
-  await (button ?? page.getByRole('main').getByRole('button', { name: 'Request Demo' }).first()).click();
-  const dialog = page.getByRole('dialog', { name: 'Request Demo' });
-  await dialog.getByLabel('Name', { exact: true }).waitFor();
-  return dialog;
-}
-
-function dayTile(dialog: Locator, label: string): Locator {
-  return dialog.getByRole('button', { name: label });
-}
-
 async function enabledDayLabels(dialog: Locator): Promise<string[]> {
   return dialog
     .locator('.react-calendar__month-view__days button:enabled abbr')
     .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('aria-label') ?? ''));
-}
-
-/** The first day the real clock lets anyone book, as react-calendar labels it. */
-function firstBookableLabel(now = new Date()): { label: string } {
-  const today = calendarDayOf(now, ZONE);
-  const cursor = new Date(Date.UTC(today.year, today.month - 1, today.day));
-  for (let i = 0; i < 40; i += 1, cursor.setUTCDate(cursor.getUTCDate() + 1)) {
-    const day = { year: cursor.getUTCFullYear(), month: cursor.getUTCMonth() + 1, day: cursor.getUTCDate() };
-    if (isBookableDay(day, now, ZONE) && availableSlots(day, now, ZONE).length >= 2) {
-      const label = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(cursor);
-      return { label };
-    }
-  }
-  throw new Error('no bookable day in the next 40 days');
-}
-
-async function chooseFirstBookableSlot(dialog: Locator): Promise<string> {
-  const { label } = firstBookableLabel();
-  // The calendar opens on the month of the first bookable day; move on only if that day is not shown.
-  for (let i = 0; i < 2 && (await dayTile(dialog, label).count()) === 0; i += 1) {
-    await dialog.getByRole('button', { name: 'Next month' }).click();
-  }
-  await dayTile(dialog, label).click();
-  // The second slot, so a slot that starts while the test runs cannot make it stale.
-  const slot = dialog.getByRole('radio').nth(1);
-  await slot.check();
-  return slot.inputValue();
-}
-
-async function fillRequired(dialog: Locator, name: string, email: string, company: string): Promise<void> {
-  await dialog.getByLabel('Name', { exact: true }).fill(name);
-  await dialog.getByLabel('Email', { exact: true }).fill(email);
-  await dialog.getByLabel('Company', { exact: true }).fill(company);
-}
-
-async function axeViolations(page: Page): Promise<AxeViolation[]> {
-  await page.addScriptTag({ path: AXE_SOURCE_PATH });
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: Document) => Promise<{ violations: AxeViolation[] }> } }).axe;
-    const result = await axe.run(document);
-    return result.violations.map(({ id, impact, help, nodes }) => ({
-      id,
-      impact,
-      help,
-      nodes: nodes.map(({ target, failureSummary }) => ({ target, failureSummary })),
-    }));
-  });
 }
 
 describe('the site in Chromium', function () {
@@ -301,7 +249,8 @@ describe('the site in Chromium', function () {
       const scrolled = await page.evaluate(() => window.scrollY);
       expect(scrolled).to.equal(400);
       const labels = await dialog
-        .locator('form > div > label, form > fieldset > legend')
+        // The honeypot's label (inside aria-hidden) is for bots, not a field people see.
+        .locator('form > div:not([aria-hidden]) > label, form > fieldset > legend')
         .evaluateAll((nodes) => nodes.map((node) => (node as HTMLElement).innerText.trim()));
       expect(labels).to.deep.equal(['Name', 'Email', 'Company', 'Select Date & Time (Europe Time)', 'Phone (Optional)', 'Message (Optional)']);
       for (const label of ['Name', 'Email', 'Company', 'Phone (Optional)', 'Message (Optional)']) {
@@ -332,6 +281,7 @@ describe('the site in Chromium', function () {
       const watched = await openPage(browser);
       open.push(watched);
       await watched.page.clock.setFixedTime(FIXED_NOW);
+      await withoutSlotsApi(watched.page);
       await watched.page.goto(stack.url);
       const dialog = await openDialog(watched.page);
       expect(await enabledDayLabels(dialog)).to.deep.equal(
@@ -367,13 +317,15 @@ describe('the site in Chromium', function () {
       await page.waitForFunction(() => document.activeElement?.querySelector('abbr')?.getAttribute('aria-label') === '18 November 2026');
     });
 
-    it("offers 17 hourly slots in Europe Time, with the visitor's own time beside them", async () => {
+    it("offers 17 hourly slots in Europe Time, with the visitor's own time beside them, even when the slots call fails", async () => {
       const watched = await openPage(browser, { timezoneId: 'America/New_York' });
       open.push(watched);
       await watched.page.clock.setFixedTime(FIXED_NOW);
+      await withoutSlotsApi(watched.page);
       await watched.page.goto(stack.url);
       const dialog = await openDialog(watched.page);
       await dayTile(dialog, '24 November 2026').click();
+      await slotsSettled(dialog);
       // The chosen day is marked for the eye and for a screen reader.
       const chosen = dialog.getByRole('button', { name: '24 November 2026 (selected)' });
       expect(await chosen.evaluate((tile) => getComputedStyle(tile).backgroundColor)).to.equal('rgb(67, 56, 202)');
@@ -384,6 +336,8 @@ describe('the site in Chromium', function () {
       );
       expect(labels[0]).to.equal('07:00 01:00 your time');
       expect(labels[16]).to.equal('23:00 17:00 your time');
+      // Without the server's word on taken slots, the domain rules alone decide: nothing is greyed out.
+      expect(await dialog.locator('input[name="timeSlot"]:disabled').count()).to.equal(0);
       expect(await slots.first().inputValue()).to.equal('2026-11-24T06:00:00.000Z');
       await slots.nth(7).check();
       expect(await dialog.getByRole('status').filter({ hasText: 'Selected' }).innerText()).to.equal(
@@ -400,6 +354,7 @@ describe('the site in Chromium', function () {
       open.push(watched);
       const { page } = watched;
       await page.clock.setFixedTime(FIXED_NOW);
+      await withoutSlotsApi(page);
       // Stands in for a server configured with BOOKING_TIME_ZONE=Asia/Tokyo.
       await page.route(`${stack.url}/`, async (route) => {
         const response = await route.fetch();
@@ -592,10 +547,12 @@ describe('the site in Chromium', function () {
       expect(await focusedDay()).to.equal(label);
       await page.keyboard.press('Enter');
       expect(await dialog.getByRole('status').filter({ hasText: 'Selected' }).innerText()).to.match(/^Selected \w+, /);
+      await slotsSettled(dialog);
 
+      // Taken slots are disabled radios, which Tab and the arrow keys pass over.
       await page.keyboard.press('Tab');
       expect(await page.evaluate(() => (document.activeElement as HTMLInputElement).type)).to.equal('radio');
-      await page.keyboard.press('ArrowRight'); // the second slot, checked as it gains focus
+      await page.keyboard.press('ArrowRight'); // the next free slot, checked as it gains focus
       const slot = await page.evaluate(() => (document.activeElement as HTMLInputElement).value);
       expect(await dialog.getByRole('radio', { checked: true }).inputValue()).to.equal(slot);
       await page.keyboard.press('Tab');
@@ -653,6 +610,22 @@ describe('the site in Chromium', function () {
       await first.waitFor({ state: 'detached' });
       // The second toast waited its turn.
       await page.locator('.Toastify__toast').filter({ hasText: 'Second problem.' }).waitFor();
+    });
+
+    it('keeps a toast for its 5 s with reduced motion too', async () => {
+      const { page } = await visit({ reducedMotion: 'reduce' });
+      await page.route('**/api/demo-request', (route) =>
+        route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ error: 'Invalid request', details: 'A problem.' }) }),
+      );
+      const dialog = await openDialog(page);
+      await fillRequired(dialog, 'Ana Lima', 'ana@northwind-logistics.com', 'Northwind Logistics');
+      await chooseFirstBookableSlot(dialog);
+      await dialog.getByRole('button', { name: 'Request Demo' }).click();
+      const toast = page.locator('.Toastify__toast').filter({ hasText: 'A problem.' });
+      await toast.waitFor();
+      await page.waitForTimeout(1500);
+      expect(await toast.count(), 'the toast 1.5 s later').to.equal(1);
+      expect(await toast.locator('[role="progressbar"]').evaluate((bar) => getComputedStyle(bar).animationDuration)).to.equal('5s');
     });
 
     it('has no accessibility violations when open (axe-core), and looks right (screenshot)', async () => {

@@ -6,6 +6,7 @@ import {
   formatDayLong,
   isTileDisabled,
   slotOptions,
+  takenSlotTimes,
   tileDate,
   tileDay,
   zonePlaceName,
@@ -98,5 +99,24 @@ describe('booking calendar helpers', () => {
 
   it('writes a day out in full for the announcement', () => {
     expect(formatDayLong({ year: 2026, month: 11, day: 24 })).to.equal('Tuesday, 24 November 2026');
+  });
+
+  it("greys out only the slots the server says are gone, matching instants however they are written", () => {
+    const day = { year: 2026, month: 11, day: 24 };
+    const daySlots = {
+      date: '2026-11-24',
+      timeZone: ZONE,
+      slots: [
+        { start: '2026-11-24T06:00:00Z', available: false },
+        { start: '2026-11-24T07:00:00.000Z', available: true },
+        { start: '2026-11-24T09:00:00.000+01:00', available: false },
+        { start: 'not a time', available: false },
+      ],
+    };
+    const taken = takenSlotTimes(daySlots);
+    const gone = slotOptions(day, NOW, ZONE, ZONE).filter((slot) => taken.has(Date.parse(slot.iso)));
+    expect(gone.map((slot) => slot.label)).to.deep.equal(['07:00', '09:00']);
+    // No answer (not asked yet, or the call failed): the domain rules alone decide.
+    expect(takenSlotTimes(undefined).size).to.equal(0);
   });
 });

@@ -1,9 +1,11 @@
 import {
   availableSlots,
   calendarDayOf,
+  formatCalendarDay,
   isBookableDay,
   oneMonthAfter,
   type CalendarDay,
+  type DaySlots,
 } from '../../../domain/booking.js';
 
 /**
@@ -23,10 +25,6 @@ export function sameDay(a: CalendarDay, b: CalendarDay): boolean {
   return a.year === b.year && a.month === b.month && a.day === b.day;
 }
 
-export function dayKey(day: CalendarDay): string {
-  return `${day.year}-${String(day.month).padStart(2, '0')}-${String(day.day).padStart(2, '0')}`;
-}
-
 /** Every booking-zone day from today to the end of the window, in order. */
 function windowDays(now: Date, zone: string): CalendarDay[] {
   const last = calendarDayOf(oneMonthAfter(now, zone), zone);
@@ -44,20 +42,20 @@ function windowDays(now: Date, zone: string): CalendarDay[] {
 let bookable: { now: number; zone: string; days: ReadonlySet<string> } | undefined;
 
 /**
- * The bookable days of the window by dayKey, kept for the last clock reading and zone: react-calendar asks for
+ * The bookable days of the window, written YYYY-MM-DD, kept for the last clock reading and zone: react-calendar asks for
  * every tile on every render of the form (each key typed), and the domain rule is worth asking once per day.
  */
 function bookableDays(now: Date, zone: string): ReadonlySet<string> {
   if (bookable?.now !== now.getTime() || bookable.zone !== zone) {
     const days = windowDays(now, zone).filter((day) => isBookableDay(day, now, zone));
-    bookable = { now: now.getTime(), zone, days: new Set(days.map(dayKey)) };
+    bookable = { now: now.getTime(), zone, days: new Set(days.map(formatCalendarDay)) };
   }
   return bookable.days;
 }
 
 /** Whether the calendar offers the tile: the domain rule, nothing added. */
 export function isTileDisabled(date: Date, now: Date, zone: string): boolean {
-  return !bookableDays(now, zone).has(dayKey(tileDay(date)));
+  return !bookableDays(now, zone).has(formatCalendarDay(tileDay(date)));
 }
 
 /** The first and last days the calendar can show, as react-calendar's minDate / maxDate. */
@@ -71,7 +69,7 @@ export function calendarBounds(now: Date, zone: string): { minDate: Date; maxDat
 /** The first bookable day from today on, so the calendar opens on a month with something to pick. */
 export function firstBookableDay(now: Date, zone: string): CalendarDay | null {
   const days = bookableDays(now, zone);
-  return windowDays(now, zone).find((day) => days.has(dayKey(day))) ?? null;
+  return windowDays(now, zone).find((day) => days.has(formatCalendarDay(day))) ?? null;
 }
 
 export interface SlotOption {
@@ -103,6 +101,21 @@ export function slotOptions(day: CalendarDay, now: Date, zone: string, visitorZo
     }
     return { iso: slot.iso, label: slot.label, localLabel };
   });
+}
+
+/**
+ * The instants (in ms) of the slots the server says can no longer be booked: full, or past by its clock. Only
+ * the slots the domain rules offer are shown at all, so this only ever greys some of them out; without an
+ * answer from the server nothing is greyed out.
+ */
+export function takenSlotTimes(daySlots: DaySlots | undefined): ReadonlySet<number> {
+  const taken = new Set<number>();
+  for (const slot of daySlots?.slots ?? []) {
+    const time = Date.parse(slot.start);
+    // Compared as instants: "06:00:00Z" and "06:00:00.000Z" are the same slot.
+    if (!slot.available && !Number.isNaN(time)) taken.add(time);
+  }
+  return taken;
 }
 
 export function formatDayLong(day: CalendarDay): string {

@@ -1,7 +1,9 @@
+import { skipToken } from '@reduxjs/toolkit/query/react';
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import Calendar from 'react-calendar';
 import { styled } from 'styled-components';
-import type { CalendarDay } from '../../../domain/booking.js';
+import { formatCalendarDay, type CalendarDay } from '../../../domain/booking.js';
+import { useDaySlotsQuery } from '../../app/api.js';
 import { ChevronLeftIcon, ChevronRightIcon } from '../../components/icons.js';
 import { VisuallyHidden } from '../../components/visually-hidden.js';
 import {
@@ -11,6 +13,7 @@ import {
   isTileDisabled,
   sameDay,
   slotOptions,
+  takenSlotTimes,
   tileDate,
   tileDay,
   zonePlaceName,
@@ -114,6 +117,20 @@ const SlotLabel = styled.label`
     outline: 3px solid ${({ theme }) => theme.colors.focus};
     outline-offset: 2px;
   }
+  /* Taken: greyed, struck through and labelled, so colour is not the only sign. */
+  &:has(input:disabled) {
+    background: ${({ theme }) => theme.colors.surfaceAlt};
+    border-style: dashed;
+    border-color: ${({ theme }) => theme.colors.border};
+    color: ${({ theme }) => theme.colors.muted};
+    cursor: not-allowed;
+    input {
+      cursor: not-allowed;
+    }
+    span {
+      text-decoration: line-through;
+    }
+  }
 `;
 
 const Summary = styled.p`
@@ -190,6 +207,12 @@ export function DateTimePicker({ now, zone, visitorZone, day, slotIso, error, on
   const { minDate, maxDate } = useMemo(() => calendarBounds(now, zone), [now, zone]);
   const opening = useMemo(() => firstBookableDay(now, zone), [now, zone]);
   const slots = useMemo(() => (day ? slotOptions(day, now, zone, visitorZone) : []), [day, now, zone, visitorZone]);
+  // The server's word on which slots are already full. Until it answers, or if it cannot, the domain rules alone
+  // decide: booking never waits on this call, and the API checks the slot again anyway.
+  const { currentData: daySlots, isFetching: checkingSlots } = useDaySlotsQuery(day ? formatCalendarDay(day) : skipToken);
+  const taken = useMemo(() => takenSlotTimes(daySlots), [daySlots]);
+  const isTaken = (iso: string) => taken.has(Date.parse(iso));
+  const openCount = slots.filter((slot) => !isTaken(slot.iso)).length;
   const chosen = slots.find((slot) => slot.iso === slotIso) ?? null;
   const dayText = day ? formatDayLong(day) : '';
   const frame = useRef<HTMLDivElement>(null);
@@ -204,7 +227,7 @@ export function DateTimePicker({ now, zone, visitorZone, day, slotIso, error, on
   if (day && chosen) {
     summary = `Selected ${dayText} at ${chosen.label} Europe Time${chosen.localLabel ? ` (${chosen.localLabel} your time)` : ''}.`;
   } else if (day) {
-    summary = `Selected ${dayText}. ${slots.length} ${slots.length === 1 ? 'time' : 'times'} available; choose one.`;
+    summary = `Selected ${dayText}. ${openCount} ${openCount === 1 ? 'time' : 'times'} available; choose one.`;
   }
 
   return (
@@ -239,23 +262,28 @@ export function DateTimePicker({ now, zone, visitorZone, day, slotIso, error, on
             nextAriaLabel="Next month"
           />
         </CalendarFrame>
-        <SlotGroup>
+        <SlotGroup aria-busy={checkingSlots ? true : undefined}>
           <legend>{day ? `Times on ${dayText}` : 'Times'}</legend>
           {day ? (
             <SlotGrid>
-              {slots.map((slot) => (
-                <SlotLabel key={slot.iso}>
-                  <input
-                    type="radio"
-                    name="timeSlot"
-                    value={slot.iso}
-                    checked={slot.iso === slotIso}
-                    onChange={() => onSlotChange(slot.iso)}
-                  />
-                  <span>{slot.label}</span>
-                  {slot.localLabel ? <small>{slot.localLabel} your time</small> : null}
-                </SlotLabel>
-              ))}
+              {slots.map((slot) => {
+                const gone = isTaken(slot.iso);
+                return (
+                  <SlotLabel key={slot.iso}>
+                    <input
+                      type="radio"
+                      name="timeSlot"
+                      value={slot.iso}
+                      checked={slot.iso === slotIso}
+                      disabled={gone}
+                      onChange={() => onSlotChange(slot.iso)}
+                    />
+                    <span>{slot.label}</span>
+                    {slot.localLabel ? <small>{slot.localLabel} your time</small> : null}
+                    {gone ? <small>Taken</small> : null}
+                  </SlotLabel>
+                );
+              })}
             </SlotGrid>
           ) : (
             <Hint>Choose a day to see the available times.</Hint>

@@ -65,10 +65,13 @@ const CloseButton = styled.button`
 `;
 
 const FOCUSABLE =
-  'a[href], button:not([disabled]), input:not([disabled]):not([type="radio"]), input[type="radio"]:checked, textarea:not([disabled]), select:not([disabled]), [tabindex]:not([tabindex="-1"])';
+  'a[href], button:not([disabled]), input:not([disabled]):not([type="radio"]), input[type="radio"]:checked, textarea:not([disabled]), select:not([disabled]), [tabindex]';
 
+/** What Tab reaches, in order; tabindex=-1 (the honeypot, the calendar's other days) is out of the Tab order. */
 function tabbables(root: HTMLElement): HTMLElement[] {
-  return Array.from(root.querySelectorAll<HTMLElement>(FOCUSABLE)).filter((element) => element.getClientRects().length > 0);
+  return Array.from(root.querySelectorAll<HTMLElement>(FOCUSABLE)).filter(
+    (element) => element.tabIndex >= 0 && element.getClientRects().length > 0,
+  );
 }
 
 /** Stops the page behind from scrolling, keeping its width so nothing jumps when the scroll bar goes. */

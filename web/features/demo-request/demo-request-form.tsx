@@ -4,14 +4,14 @@ import { timeSlotProblem, type CalendarDay } from '../../../domain/booking.js';
 import {
   COMPANY_MAX_LENGTH,
   DEMO_REQUEST_FIELDS,
+  HONEYPOT_FIELD,
   MESSAGE_MAX_LENGTH,
   NAME_MAX_LENGTH,
   PHONE_MAX_LENGTH,
   requiredMessage,
   type DemoRequestField,
-  type DemoRequestInput,
 } from '../../../domain/demo-request.js';
-import { useSubmitDemoRequestMutation, useValidateEmailMutation } from '../../app/api.js';
+import { useSubmitDemoRequestMutation, useValidateEmailMutation, type DemoRequestBody } from '../../app/api.js';
 import { readBookingTimeZone } from '../../app/booking-zone.js';
 import { notifyError, notifySuccess } from '../../app/notify.js';
 import { Button } from '../../components/button.js';
@@ -20,7 +20,8 @@ import { DateTimePicker } from './date-time-picker.js';
 import { checkEmail, type EmailCheck } from './email-check.js';
 import { EmailField } from './email-field.js';
 import { Field, FieldError, Input, Label, TextArea } from './form-parts.js';
-import { serverFieldErrors, submitErrorMessage } from './submit-error.js';
+import { mayRetryWithSameKey, nextAttempt, type SubmissionAttempt } from './idempotency-key.js';
+import { isSlotConflict, serverFieldErrors, submitErrorMessage } from './submit-error.js';
 
 export const SUCCESS_TITLE = 'Demo Request Submitted';
 export const SUCCESS_TEXT = "Thank you! We'll contact you soon to schedule your demo.";
@@ -49,6 +50,19 @@ const Submit = styled(Button)`
   width: 100%;
 `;
 
+/**
+ * The honeypot's box: off-screen rather than display:none, which a simple bot recognises and skips. aria-hidden
+ * and tabindex=-1 on the input keep it away from screen readers and the keyboard.
+ */
+const Honeypot = styled.div`
+  position: absolute;
+  left: -10000px;
+  top: auto;
+  width: 1px;
+  height: 1px;
+  overflow: hidden;
+`;
+
 interface DemoRequestFormProps {
   now: Date;
   onSubmitted: () => void;
@@ -64,6 +78,9 @@ export function DemoRequestForm({ now, onSubmitted }: DemoRequestFormProps) {
   const [errors, setErrors] = useState<Errors>({});
   const [emailCheck, setEmailCheck] = useState<EmailCheck>({ state: 'idle' });
   const checkedEmail = useRef<string | null>(null);
+  const [trap, setTrap] = useState('');
+  // The attempt a failure left open: sending the same body again is its retry and carries its key.
+  const openAttempt = useRef<SubmissionAttempt | null>(null);
   const [submitDemoRequest, { isLoading: isSubmitting }] = useSubmitDemoRequestMutation();
   const [validateEmail] = useValidateEmailMutation();
   const zone = BOOKING_ZONE;
@@ -84,14 +101,16 @@ export function DemoRequestForm({ now, onSubmitted }: DemoRequestFormProps) {
     [validateEmail],
   );
 
-  const focusField = (field: DemoRequestField) => {
+  /** Focuses a field; for the time, a slot that can be chosen (not `avoidSlot`, the one just refused), else the calendar. */
+  const focusField = (field: DemoRequestField, avoidSlot?: string) => {
     const form = formRef.current;
     if (!form) return;
-    const target =
-      field === 'timeSlot'
-        ? (form.querySelector<HTMLElement>('input[name="timeSlot"]') ??
-          form.querySelector<HTMLElement>('.react-calendar__tile:enabled'))
-        : form.querySelector<HTMLElement>(`#${CSS.escape(ids[field])}`);
+    if (field !== 'timeSlot') {
+      form.querySelector<HTMLElement>(`#${CSS.escape(ids[field])}`)?.focus();
+      return;
+    }
+    const slots = Array.from(form.querySelectorAll<HTMLInputElement>('input[name="timeSlot"]'));
+    const target = slots.find((input) => !input.disabled && input.value !== avoidSlot) ?? form.querySelector<HTMLElement>('.react-calendar__tile:enabled');
     target?.focus();
   };
 
@@ -114,7 +133,7 @@ export function DemoRequestForm({ now, onSubmitted }: DemoRequestFormProps) {
       focusField(firstProblem);
       return;
     }
-    const body: DemoRequestInput = {
+    const body: DemoRequestBody = {
       name: values.name.trim(),
       email: values.email.trim(),
       company: values.company.trim(),
@@ -122,18 +141,31 @@ export function DemoRequestForm({ now, onSubmitted }: DemoRequestFormProps) {
     };
     if (values.phone.trim()) body.phone = values.phone.trim();
     if (values.message.trim()) body.message = values.message.trim();
+    if (trap !== '') body[HONEYPOT_FIELD] = trap;
+    // The body is built in one fixed order, so its JSON text tells the same submission from a changed one.
+    const attempt = nextAttempt(openAttempt.current, JSON.stringify(body));
     try {
-      await submitDemoRequest(body).unwrap();
+      await submitDemoRequest({ body, idempotencyKey: attempt.key }).unwrap();
     } catch (error) {
+      openAttempt.current = mayRetryWithSameKey(error) ? attempt : null;
       const fieldErrors = serverFieldErrors(error);
       setErrors(fieldErrors);
       notifyError('Error', submitErrorMessage(error));
+      if (isSlotConflict(error)) {
+        // Only the time has to change: the rest of the form, the day included, stays as typed. The mutation has
+        // already asked for the day's slots again, and the refused one will show as taken.
+        setSlotIso(null);
+        focusField('timeSlot', body.timeSlot);
+        return;
+      }
       const firstServerProblem = DEMO_REQUEST_FIELDS.find((field) => fieldErrors[field]);
       if (firstServerProblem) focusField(firstServerProblem);
       return;
     }
+    openAttempt.current = null;
     notifySuccess(SUCCESS_TITLE, SUCCESS_TEXT);
     setValues(EMPTY);
+    setTrap('');
     setDay(null);
     setSlotIso(null);
     setErrors({});
@@ -235,6 +267,18 @@ export function DemoRequestForm({ now, onSubmitted }: DemoRequestFormProps) {
         />
         <FieldError id={`${ids.message}-error`} message={errors.message} />
       </Field>
+      <Honeypot aria-hidden="true">
+        <label htmlFor={`${id}-${HONEYPOT_FIELD}`}>Leave this field empty</label>
+        <input
+          id={`${id}-${HONEYPOT_FIELD}`}
+          name={HONEYPOT_FIELD}
+          type="text"
+          tabIndex={-1}
+          autoComplete="off"
+          value={trap}
+          onChange={(event) => setTrap(event.target.value)}
+        />
+      </Honeypot>
       <Submit type="submit" $size="lg" disabled={isSubmitting}>
         {isSubmitting ? 'Submitting...' : 'Request Demo'}
       </Submit>

@@ -1,5 +1,12 @@
 import { expect } from 'chai';
-import { SUBMIT_FALLBACK_MESSAGE, SUBMIT_INNER_FALLBACK_MESSAGE, serverFieldErrors, submitErrorMessage } from './submit-error.js';
+import { SLOT_ALREADY_BOOKED_MESSAGE, SLOT_TAKEN_MESSAGE } from '../../../domain/booking.js';
+import {
+  SUBMIT_FALLBACK_MESSAGE,
+  SUBMIT_INNER_FALLBACK_MESSAGE,
+  isSlotConflict,
+  serverFieldErrors,
+  submitErrorMessage,
+} from './submit-error.js';
 
 describe('submit error messages', () => {
   it("shows the server's details first", () => {
@@ -26,5 +33,20 @@ describe('submit error messages', () => {
     const error = { status: 400, data: { error: 'x', details: 'y', fields: { email: 'Bad address', timeSlot: 'Too late', admin: 'no', name: 3 } } };
     expect(serverFieldErrors(error)).to.deep.equal({ email: 'Bad address', timeSlot: 'Too late' });
     expect(serverFieldErrors({ status: 500, data: { error: 'x' } })).to.deep.equal({});
+  });
+
+  it("shows a 429's details, and tells a slot conflict (a 409 about the time) from other refusals", () => {
+    const tooMany = { status: 429, data: { error: 'Too many requests', details: 'Please try again in about 12 minutes.' } };
+    expect(submitErrorMessage(tooMany)).to.equal('Please try again in about 12 minutes.');
+    expect(isSlotConflict(tooMany)).to.equal(false);
+    for (const details of [SLOT_TAKEN_MESSAGE, SLOT_ALREADY_BOOKED_MESSAGE]) {
+      const conflict = { status: 409, data: { error: 'Slot taken', details, fields: { timeSlot: details } } };
+      expect(isSlotConflict(conflict)).to.equal(true);
+      expect(submitErrorMessage(conflict)).to.equal(details);
+      expect(serverFieldErrors(conflict)).to.deep.equal({ timeSlot: details });
+    }
+    expect(isSlotConflict({ status: 409, data: { error: 'Conflict', details: 'Something else.' } })).to.equal(false);
+    expect(isSlotConflict({ status: 400, data: { error: 'x', fields: { timeSlot: 'Too late' } } })).to.equal(false);
+    expect(isSlotConflict({ status: 'FETCH_ERROR', message: 'Failed to fetch' })).to.equal(false);
   });
 });

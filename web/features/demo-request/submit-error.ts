@@ -44,3 +44,11 @@ export function serverFieldErrors(error: unknown): Partial<Record<DemoRequestFie
   }
   return result;
 }
+
+/**
+ * A 409 about the time: the slot filled up (or this person already holds it) since it was chosen. Only the time
+ * has to change; the API names the field in `fields.timeSlot`.
+ */
+export function isSlotConflict(error: unknown): boolean {
+  return hasHttpStatus(error) && (error as { status: number }).status === 409 && serverFieldErrors(error).timeSlot !== undefined;
+}
