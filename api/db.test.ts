@@ -55,7 +55,13 @@ describe('migration history', () => {
     const database = await createTestDatabase();
     try {
       const names = (await database.db('knex_migrations').orderBy('id').pluck('name')) as string[];
-      expect(names).to.deep.equal(['20261122100000_create_demo_requests', '20261122100100_create_users', '20261122120000_add_confirmation_failed_at']);
+      expect(names).to.deep.equal([
+        '20261122100000_create_demo_requests',
+        '20261122100100_create_users',
+        '20261122120000_add_confirmation_failed_at',
+        '20261123100000_add_booking_guards',
+        '20261123110000_add_confirmation_lease',
+      ]);
     } finally {
       await database.drop();
     }

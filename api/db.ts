@@ -27,6 +27,10 @@ export function isConnectionError(err: unknown): boolean {
   if (code !== undefined && CONNECTION_ERROR_CODES.has(code)) return true;
   if (name === 'KnexTimeoutError') return true;
   if (err instanceof AggregateError) return err.errors.some(isConnectionError);
-  // pg says "timeout expired" when connectionTimeoutMillis runs out before the server answers.
-  return typeof message === 'string' && /Connection terminated|connect ECONNREFUSED|^timeout expired$/.test(message);
+  // pg says "timeout expired" when connectionTimeoutMillis runs out before the server answers; knex says "not
+  // queryable" when the ROLLBACK of a transaction cut off by a crash cannot be sent either.
+  return (
+    typeof message === 'string' &&
+    /Connection terminated|connect ECONNREFUSED|^timeout expired$|Client has encountered a connection error and is not queryable/.test(message)
+  );
 }

@@ -1,7 +1,8 @@
 /** The queue contract between the API (producer) and the worker (consumer). */
 export const CONFIRMATION_QUEUE = 'demo-confirmations';
 export const SEND_CONFIRMATION_JOB = 'send-confirmation';
-export const SWEEP_JOB = 'sweep-pending-confirmations';
+/** The sweep's old job scheduler in Redis, removed at start; the sweep is now a timer in each worker. */
+export const LEGACY_SWEEP_JOB = 'sweep-pending-confirmations';
 
 /** Only the row id travels through Redis: no personal data, no secrets. */
 export interface SendConfirmationPayload {

@@ -18,6 +18,8 @@ export interface WorkerConfig {
   queuePrefix: string;
   smtpUrl: string;
   mailFrom: string;
+  /** Where replies to the confirmation go. */
+  replyTo: string;
   bookingTimeZone: string;
   publicUrl: string;
   concurrency: number;
@@ -25,12 +27,14 @@ export interface WorkerConfig {
 }
 
 export function loadWorkerConfig(env: Env = process.env): WorkerConfig {
+  const mailFrom = setting(env, 'MAIL_FROM') ?? DEFAULT_MAIL_FROM;
   return {
     databaseUrl: setting(env, 'DATABASE_URL') ?? DEFAULT_DATABASE_URL,
     redisUrl: setting(env, 'REDIS_URL') ?? DEFAULT_REDIS_URL,
     queuePrefix: setting(env, 'QUEUE_PREFIX') ?? DEFAULT_QUEUE_PREFIX,
     smtpUrl: setting(env, 'SMTP_URL') ?? DEFAULT_SMTP_URL,
-    mailFrom: setting(env, 'MAIL_FROM') ?? DEFAULT_MAIL_FROM,
+    mailFrom,
+    replyTo: setting(env, 'REPLY_TO') ?? mailFrom,
     bookingTimeZone: parseTimeZone(setting(env, 'BOOKING_TIME_ZONE')),
     publicUrl: setting(env, 'PUBLIC_URL') ?? `http://127.0.0.1:${setting(env, 'PORT') ?? DEFAULT_PORT}`,
     concurrency: parsePositiveInt('WORKER_CONCURRENCY', setting(env, 'WORKER_CONCURRENCY'), 5),

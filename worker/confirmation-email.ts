@@ -63,6 +63,12 @@ function mailAddress(from: string): string {
   return /<([^>]+)>/.exec(from)?.[1] ?? from.trim();
 }
 
+/** The domain of the sender's address: the right-hand side of the booking's Message-ID and invitation UID. */
+export function mailDomain(from: string): string {
+  const address = mailAddress(from);
+  return address.slice(address.lastIndexOf('@') + 1) || 'converge';
+}
+
 function formatSlot(start: Date, end: Date, timeZone: string): string {
   const day = new Intl.DateTimeFormat('en-GB', { timeZone, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }).format(start);
   const time = (instant: Date) => new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(instant);
@@ -137,7 +143,7 @@ export function renderConfirmation(
     'CALSCALE:GREGORIAN',
     'METHOD:REQUEST',
     'BEGIN:VEVENT',
-    `UID:demo-${request.id}@${organizer.split('@')[1] ?? 'converge'}`,
+    `UID:demo-${request.id}@${mailDomain(options.mailFrom)}`,
     `DTSTAMP:${icsDate(options.now)}`,
     `DTSTART:${icsDate(start)}`,
     `DTEND:${icsDate(end)}`,

@@ -1,13 +1,17 @@
+import { Writable } from 'node:stream';
 import { expect } from 'chai';
+import pino from 'pino';
 import { Queue, UnrecoverableError } from 'bullmq';
 import { Redis } from 'ioredis';
 import { CONFIRMATION_QUEUE, SEND_CONFIRMATION_JOB } from '../domain/jobs.js';
 import { nextBookableSlot } from '../api/test/booking.js';
-import { TEST_REDIS_URL, silentLogger, startStack, type Stack } from '../api/test/stack.js';
+import { TEST_REDIS_URL, clearQueuePrefix, silentLogger, startStack, testQueuePrefix, type Stack } from '../api/test/stack.js';
 import { createTestDatabase, type TestDatabase } from '../api/test/database.js';
 import { startSmtpSink, type SmtpSink } from '../api/test/smtp-sink.js';
-import { createSendMail } from './index.js';
+import { loadWorkerConfig } from './config.js';
+import { createSendMail, startWorker } from './index.js';
 import { processConfirmation, type ConfirmationDeps } from './process-confirmation.js';
+import { findStalePending } from './confirmation-repository.js';
 import { sweepPendingConfirmations } from './sweep.js';
 
 const prospect = { name: 'Grace Hopper', email: 'grace@hopper-systems.com', company: 'Hopper Systems' };
@@ -101,6 +105,19 @@ describe('confirmation e-mail, end to end', () => {
 });
 
 describe('confirmation when Redis was down at submit time', () => {
+  it('is still sent after Redis comes back empty: the sweep lives in the workers, not in Redis', async () => {
+    const stack = await startStack({ apiRedisUrl: 'redis://127.0.0.1:1', workerOptions: { sweepGraceMs: 0, sweepEveryMs: 300 } });
+    try {
+      // As if Redis restarted without its data (no persistence, or a failover to a fresh replica).
+      await clearQueuePrefix(stack.queuePrefix);
+      const id = await book(stack, { ...prospect, timeSlot: nextBookableSlot().iso });
+      const [mail] = await stack.smtp.waitForMessages(1);
+      expect(mail?.parsed.messageId).to.match(new RegExp(`^<demo-${id}@`));
+    } finally {
+      await stack.close();
+    }
+  });
+
   it('stores the request, and the sweep sends the confirmation later', async () => {
     const stack = await startStack({ apiRedisUrl: 'redis://127.0.0.1:1', workerOptions: { sweepGraceMs: 0, sweepEveryMs: 300 } });
     try {
@@ -132,6 +149,7 @@ describe('processConfirmation', () => {
       db: database.db,
       sendMail: mailer.sendMail,
       mailFrom: 'Converge Demos <demos@converge.test>',
+      replyTo: 'Converge Sales <sales@converge.test>',
       timeZone: 'Europe/Berlin',
       publicUrl: 'https://converge.test',
       logger: silentLogger,
@@ -156,11 +174,50 @@ describe('processConfirmation', () => {
   it('sends once when the same job is delivered twice, even at the same moment', async () => {
     const id = await insert();
     const outcomes = await Promise.all([processConfirmation(deps, { demoRequestId: id }), processConfirmation(deps, { demoRequestId: id })]);
-    expect(outcomes.sort()).to.deep.equal(['already-sent', 'sent']);
+    expect(outcomes.sort()).to.deep.equal(['claimed-elsewhere', 'sent']);
     expect(await processConfirmation(deps, { demoRequestId: id })).to.equal('already-sent');
     expect(smtp.messages).to.have.length(1);
     const row = await database.db('demo_requests').where({ id }).first();
     expect(row.confirmation_attempts).to.equal(1);
+  });
+
+  it('marks the confirmation as the booking\'s own automatic message', async () => {
+    const id = await insert();
+    await processConfirmation(deps, { demoRequestId: id });
+    const [mail] = smtp.messages;
+    expect(mail!.parsed.messageId).to.equal(`<demo-${id}@converge.test>`);
+    expect(mail!.parsed.replyTo).to.deep.equal([{ name: 'Converge Sales', address: 'sales@converge.test' }]);
+    expect(mail!.parsed.from).to.deep.equal({ name: 'Converge Demos', address: 'demos@converge.test' });
+    const autoSubmitted = mail!.parsed.headers.find((header) => header.key === 'auto-submitted');
+    expect(autoSubmitted?.value).to.equal('auto-generated');
+  });
+
+  it('leaves a live claim alone, and takes over one whose lease ran out (its worker died mid-send)', async () => {
+    const id = await insert();
+    await database.db('demo_requests').where({ id }).update({ confirmation_claimed_until: database.db.raw("now() + interval '1 minute'") });
+    expect(await processConfirmation(deps, { demoRequestId: id })).to.equal('claimed-elsewhere');
+    expect(await findStalePending(database.db, 0, 20)).to.not.include(id);
+    expect(smtp.messages).to.have.length(0);
+    await database.db('demo_requests').where({ id }).update({ confirmation_claimed_until: database.db.raw("now() - interval '1 second'") });
+    expect(await findStalePending(database.db, 0, 20)).to.include(id);
+    expect(await processConfirmation(deps, { demoRequestId: id })).to.equal('sent');
+    const row = await database.db('demo_requests').where({ id }).first();
+    expect(row.confirmation_claimed_until).to.equal(null);
+    expect(smtp.messages).to.have.length(1);
+  });
+
+  it('sweeps in one process at a time', async () => {
+    const id = await insert();
+    const holder = await database.db.transaction();
+    try {
+      await holder.raw("SELECT pg_advisory_xact_lock(hashtextextended('converge:outbox-sweep', 0))");
+      expect(await sweepPendingConfirmations(database.db, async () => {}, 0)).to.equal(null);
+    } finally {
+      await holder.rollback();
+    }
+    const swept: string[] = [];
+    expect(await sweepPendingConfirmations(database.db, async (pending) => void swept.push(pending), 0)).to.include(id);
+    expect(swept).to.include(id);
   });
 
   it('does nothing for a row that no longer exists', async () => {
@@ -212,5 +269,48 @@ describe('processConfirmation', () => {
     const invite = mail!.parsed.attachments.find((part) => part.mimeType === 'text/calendar');
     const content = typeof invite!.content === 'string' ? invite!.content : new TextDecoder().decode(invite!.content);
     expect(content.split('\r\n').some((line) => line.startsWith('X-Injected'))).to.equal(false);
+  });
+});
+
+describe('a job for a row this database does not hold (another deployment on the same Redis)', () => {
+  it('is said once and handed back through its retries rather than consumed at once', async () => {
+    const database = await createTestDatabase();
+    const smtp = await startSmtpSink();
+    const prefix = testQueuePrefix();
+    const lines: { msg: string; demoRequestId?: string }[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(JSON.parse(chunk.toString()) as { msg: string });
+        done();
+      },
+    });
+    const logger = pino({ level: 'info' }, sink);
+    const worker = await startWorker(
+      loadWorkerConfig({ DATABASE_URL: database.url, REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix, SMTP_URL: smtp.url }),
+      logger,
+      { sweepEveryMs: 60_000 },
+    );
+    const redis = new Redis(TEST_REDIS_URL);
+    const queue = new Queue(CONFIRMATION_QUEUE, { connection: redis, prefix });
+    try {
+      const id = '00000000-0000-4000-8000-000000000001';
+      await queue.add(SEND_CONFIRMATION_JOB, { demoRequestId: id }, { jobId: id, attempts: 3, backoff: { type: 'fixed', delay: 100 } });
+      const job = await until(async () => {
+        const current = await queue.getJob(id);
+        return (await current?.getState()) === 'completed' ? current : undefined;
+      }, 'the job to run out of tries');
+      expect(job.returnvalue).to.equal('missing');
+      expect(job.attemptsMade).to.equal(3);
+      expect(lines.filter((line) => line.demoRequestId === id && /does not hold/.test(line.msg))).to.have.length(1);
+      expect(lines.filter((line) => line.msg === 'job failed')).to.have.length(0);
+      expect(smtp.messages).to.have.length(0);
+    } finally {
+      await queue.close();
+      redis.disconnect();
+      await worker.close();
+      await smtp.close();
+      await database.drop();
+      await clearQueuePrefix(prefix);
+    }
   });
 });

@@ -5,22 +5,21 @@ import knex from 'knex';
 import nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
 import { knexConfig } from '../knexfile.js';
-import {
-  CONFIRMATION_QUEUE,
-  SEND_CONFIRMATION_JOB,
-  SWEEP_EVERY_MS,
-  SWEEP_GRACE_MS,
-  SWEEP_JOB,
-  confirmationJobOptions,
-  type SendConfirmationPayload,
-} from '../domain/jobs.js';
+import { CONFIRMATION_QUEUE, LEGACY_SWEEP_JOB, SEND_CONFIRMATION_JOB, confirmationJobOptions, type SendConfirmationPayload } from '../domain/jobs.js';
 import { settlesWithin } from '../domain/time-limits.js';
 import type { WorkerConfig } from './config.js';
 import { processConfirmation, type SendMail } from './process-confirmation.js';
-import { sweepPendingConfirmations } from './sweep.js';
+import { startSweepTimer } from './sweep.js';
 
 /** Shutdown must end within 10 s: the jobs in hand get most of it. */
 const JOB_FINISH_GRACE_MS = 6000;
+
+/** Thrown to hand a job back to the queue, unlogged: its row is not in this worker's database. */
+class NotInThisDatabase extends Error {
+  constructor(id: string) {
+    super(`demo request ${id} is not in this database`);
+  }
+}
 
 export interface RunningWorker {
   close(): Promise<void>;
@@ -67,44 +66,57 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
     db,
     sendMail: mailer.sendMail,
     mailFrom: config.mailFrom,
+    replyTo: config.replyTo,
     timeZone: config.bookingTimeZone,
     publicUrl: config.publicUrl,
     logger,
+  };
+
+  // A job for a row this worker's database does not hold belongs to another deployment on the same Redis (or its
+  // row was deleted): said once, and handed back through the job's retries so that its owner can take it.
+  const notMine = new Set<string>();
+  const leaveToOwner = (job: Job, id: string): string => {
+    if (!notMine.has(id)) {
+      if (notMine.size >= 10_000) notMine.clear();
+      notMine.add(id);
+      logger.warn({ demoRequestId: id, queuePrefix: config.queuePrefix }, 'job for a demo request this database does not hold: left to its owner');
+    }
+    if (job.attemptsMade + 1 < (job.opts.attempts ?? 1)) throw new NotInThisDatabase(id);
+    return 'missing';
   };
 
   const worker = new Worker(
     CONFIRMATION_QUEUE,
     // Three parameters: BullMQ passes the abort signal only to a processor that declares it.
     async (job: Job, _token?: string, signal?: AbortSignal) => {
-      if (job.name === SWEEP_JOB) {
-        const ids = await sweepPendingConfirmations(db, enqueue, options.sweepGraceMs ?? SWEEP_GRACE_MS);
-        if (ids.length > 0) logger.info({ count: ids.length }, 'sweep enqueued pending confirmations');
-        return { enqueued: ids.length };
-      }
-      return processConfirmation(deps, job.data as SendConfirmationPayload, signal);
+      // Left over from when the sweep was a job scheduler in Redis: the timer below does that work now.
+      if (job.name === LEGACY_SWEEP_JOB) return 'legacy-sweep-ignored';
+      const payload = job.data as SendConfirmationPayload;
+      const outcome = await processConfirmation(deps, payload, signal);
+      if (outcome === 'missing') return leaveToOwner(job, payload.demoRequestId);
+      return outcome;
     },
     { connection, prefix: config.queuePrefix, concurrency: config.concurrency },
   );
   worker.on('failed', (job, err) => {
+    if (err instanceof NotInThisDatabase) return;
     logger.warn({ jobId: job?.id, attemptsMade: job?.attemptsMade, err: err.message }, 'job failed');
   });
   worker.on('error', (err) => {
     if (!redisAway) logger.error({ error: err.message }, 'worker error');
   });
 
-  // One schedule for the whole fleet: however many workers run, each tick runs once.
-  await queue.upsertJobScheduler(
-    SWEEP_JOB,
-    { every: options.sweepEveryMs ?? SWEEP_EVERY_MS },
-    { name: SWEEP_JOB, opts: { removeOnComplete: true, removeOnFail: true, attempts: 1 } },
-  );
   await worker.waitUntilReady();
+  // The sweep once lived in Redis as a job scheduler; a Redis that still holds it would run it for nothing.
+  await queue.removeJobScheduler(LEGACY_SWEEP_JOB).catch(() => false);
+  const sweep = startSweepTimer(db, enqueue, logger, { everyMs: options.sweepEveryMs, graceMs: options.sweepGraceMs });
   logger.info({ queue: CONFIRMATION_QUEUE, concurrency: config.concurrency }, 'worker ready');
 
   let closing: Promise<void> | undefined;
   return {
     close: () =>
       (closing ??= (async () => {
+        await settlesWithin(sweep.stop(), 1000);
         // Lets the jobs in hand finish; jobs not started stay queued for the next worker.
         const closed = worker.close();
         // With Redis away no job can report its end: nothing is gained by waiting.

@@ -4,12 +4,16 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { SendConfirmationPayload } from '../domain/jobs.js';
 import { withoutAddresses } from '../domain/text.js';
-import { renderConfirmation } from './confirmation-email.js';
-import { lockConfirmation, markSent, recordFailure } from './confirmation-repository.js';
+import { mailDomain, renderConfirmation } from './confirmation-email.js';
+import { CLAIM_LEASE_MS, claimConfirmation, markSent, recordFailure } from './confirmation-repository.js';
 
 export interface OutgoingMail {
   from: string;
+  replyTo: string;
   to: { name: string; address: string };
+  /** Derived from the booking, so a confirmation sent again after a crash is recognisably the same message. */
+  messageId: string;
+  headers: Record<string, string>;
   subject: string;
   text: string;
   html: string;
@@ -23,13 +27,14 @@ export interface ConfirmationDeps {
   db: Knex;
   sendMail: SendMail;
   mailFrom: string;
+  replyTo: string;
   timeZone: string;
   publicUrl: string;
   logger: Logger;
   now?: () => Date;
 }
 
-export type ConfirmationOutcome = 'sent' | 'already-sent' | 'missing';
+export type ConfirmationOutcome = 'sent' | 'already-sent' | 'claimed-elsewhere' | 'refused' | 'missing';
 
 /**
  * The error the queue sees: its text without any e-mail address (mail servers quote the recipient), and
@@ -52,6 +57,12 @@ function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined):
   });
 }
 
+/**
+ * Claims the confirmation on its row, sends it, and marks it sent the moment the SMTP server accepts. No database
+ * transaction or row lock is held while the server is talked to. A worker killed between the server's acceptance
+ * and the mark leaves a claim that runs out, and the sweep sends again: at least once, and that window is the only
+ * one where a second copy (with the same Message-ID) can go out.
+ */
 export async function processConfirmation(
   deps: ConfirmationDeps,
   payload: SendConfirmationPayload,
@@ -59,47 +70,73 @@ export async function processConfirmation(
 ): Promise<ConfirmationOutcome> {
   const id = payload.demoRequestId;
   const log = deps.logger.child({ demoRequestId: id });
-  let failure: Error | undefined;
-  const outcome = await deps.db.transaction(async (trx): Promise<ConfirmationOutcome | undefined> => {
-    const request = await lockConfirmation(trx, id);
-    if (!request) return 'missing';
-    if (request.sentAt) return 'already-sent';
-    const email = renderConfirmation(request, {
-      timeZone: deps.timeZone,
-      mailFrom: deps.mailFrom,
-      publicUrl: deps.publicUrl,
-      now: deps.now?.() ?? new Date(),
-    });
-    try {
-      const info = await unlessAborted(
-        deps.sendMail({
-          from: deps.mailFrom,
-          to: { name: email.toName, address: request.email },
-          subject: email.subject,
-          text: email.text,
-          html: email.html,
-          icalEvent: { method: 'REQUEST', filename: 'invite.ics', content: email.ics },
-        }),
-        signal,
-      );
-      await markSent(trx, id);
-      log.info({ messageId: info.messageId, smtpResponse: info.response }, 'confirmation sent');
-      return 'sent';
-    } catch (err) {
-      // Kept on the row (the transaction commits) and thrown after: the queue retries a temporary failure with
-      // backoff, and gives up on a permanent one.
-      failure = describeFailure(err);
-      await recordFailure(trx, id, failure.message, failure instanceof UnrecoverableError);
-      return undefined;
-    }
+  const claimedAt = Date.now();
+  const claim = await claimConfirmation(deps.db, id);
+  if (!claim.claimed) {
+    // A missing row is the caller's to report: it may belong to another deployment sharing this Redis.
+    if (claim.reason !== 'missing') log.info({ reason: claim.reason }, 'confirmation not claimed; nothing to do');
+    return claim.reason;
+  }
+  const { request } = claim;
+  const email = renderConfirmation(request, {
+    timeZone: deps.timeZone,
+    mailFrom: deps.mailFrom,
+    publicUrl: deps.publicUrl,
+    now: deps.now?.() ?? new Date(),
   });
-  if (failure) {
+  let info: Awaited<ReturnType<SendMail>>;
+  try {
+    info = await unlessAborted(
+      deps.sendMail({
+        from: deps.mailFrom,
+        replyTo: deps.replyTo,
+        to: { name: email.toName, address: request.email },
+        messageId: `<demo-${id}@${mailDomain(deps.mailFrom)}>`,
+        // RFC 3834: no out-of-office or other auto-reply to this one.
+        headers: { 'Auto-Submitted': 'auto-generated' },
+        subject: email.subject,
+        text: email.text,
+        html: email.html,
+        icalEvent: { method: 'REQUEST', filename: 'invite.ics', content: email.ics },
+      }),
+      signal,
+    );
+  } catch (err) {
+    // Kept on the row, the claim let go, and thrown: the queue retries a temporary failure with backoff and gives
+    // up on a permanent one.
+    const failure = describeFailure(err);
     const permanent = failure instanceof UnrecoverableError;
+    await recordFailure(deps.db, id, failure.message, permanent);
     log.warn({ error: failure.message }, permanent ? 'confirmation refused for good by the SMTP server; no more tries' : 'confirmation not sent; will retry');
     throw failure;
   }
-  if (outcome === undefined) throw new Error('confirmation ended without an outcome');
-  if (outcome === 'missing') log.warn('demo request not found; nothing to send');
-  if (outcome === 'already-sent') log.info('confirmation already sent; nothing to do');
-  return outcome;
+  await markSentWhileLeaseLasts(deps.db, id, claimedAt, log, signal);
+  log.info({ messageId: info.messageId, smtpResponse: info.response }, 'confirmation sent');
+  return 'sent';
+}
+
+/** How long before the lease ends the worker stops trying to record a send (and leaves it to the sweep). */
+const MARK_MARGIN_MS = 5000;
+
+/**
+ * The message has gone out: recording it is what keeps the sweep from sending it again once the lease runs out. So
+ * a database that does not answer (a restart, a failover) is tried again until shortly before the lease ends, or
+ * until the worker is told to stop.
+ */
+async function markSentWhileLeaseLasts(db: Knex, id: string, claimedAt: number, log: Logger, signal: AbortSignal | undefined): Promise<void> {
+  const deadline = claimedAt + CLAIM_LEASE_MS - MARK_MARGIN_MS;
+  for (let wait = 250; ; wait = Math.min(wait * 2, 2000)) {
+    try {
+      await markSent(db, id);
+      return;
+    } catch (err) {
+      // A worker shutting down does not wait out an outage: its grace period is shorter than the lease.
+      if (signal?.aborted || Date.now() + wait >= deadline) {
+        log.error({ err }, 'confirmation sent but not recorded; the sweep may send it again when the claim runs out');
+        throw err;
+      }
+      log.warn({ error: err instanceof Error ? err.message : String(err) }, 'confirmation sent; recording it failed, trying again');
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
 }
