@@ -168,7 +168,7 @@ describe('npm start (scripts/start.ts)', function () {
       QUEUE_PREFIX: queuePrefix,
       DATA_DIR: dataDir,
       WEB_ROOT: await makeWebRoot(scratch),
-      ADMIN_TOKEN: 'start-test-token',
+      ADMIN_TOKEN: 'start-test-token-0123456789abcdef0123',
     };
     start = spawnProgram('scripts/start.ts', env);
     let url = await readyUrl(start);
@@ -192,7 +192,7 @@ describe('npm start (scripts/start.ts)', function () {
     const said = start.logs.map((line) => line.msg);
     expect(said.some((msg) => msg.startsWith('creating the embedded PostgreSQL'))).to.equal(false);
     expect(said).to.include('database schema up to date');
-    const list = await fetch(`${url}/api/demo-requests`, { headers: { Authorization: 'Bearer start-test-token' } });
+    const list = await fetch(`${url}/api/demo-requests`, { headers: { Authorization: 'Bearer start-test-token-0123456789abcdef0123' } });
     expect(list.status).to.equal(200);
     expect(JSON.stringify(await list.json())).to.include(id);
     start.child.kill('SIGTERM');

@@ -8,10 +8,10 @@ import { loadApiConfig } from '../api/config.js';
 import { isConnectionError, migrateLatest } from '../api/db.js';
 import { startApiServer } from '../api/server.js';
 import { createLogger } from '../domain/logger.js';
-import { ConfigError } from '../domain/settings.js';
+import { ConfigError, setting } from '../domain/settings.js';
 import { loadWorkerConfig } from '../worker/config.js';
 import { startWorker } from '../worker/index.js';
-import { displayPath, readStartSettings, redactUrl } from './dev-services/config.js';
+import { derivedQueuePrefix, displayPath, readStartSettings, redactUrl } from './dev-services/config.js';
 import { startEmbeddedPostgres } from './dev-services/embedded-postgres.js';
 import { startMailSink } from './dev-services/mail-sink.js';
 import { LOCAL_REDIS_URL, redisAnswers, startRedisServer } from './dev-services/redis.js';
@@ -101,6 +101,8 @@ async function main(): Promise<void> {
   else if (await redisAnswers(LOCAL_REDIS_URL)) redisPlan = { kind: 'local', url: LOCAL_REDIS_URL };
   else redisPlan = { kind: 'spawn' };
 
+  // Checkouts sharing one Redis would take each other's jobs under one prefix: each database gets its own.
+  const queuePrefix = setting(env, 'QUEUE_PREFIX') ?? derivedQueuePrefix(settings.databaseUrl, settings.dataDir);
   const mailDir = path.join(settings.dataDir, 'mail');
   logger.info(
     settings.databaseUrl
@@ -119,6 +121,7 @@ async function main(): Promise<void> {
       ? `SMTP: configured, SMTP_URL=${redactUrl(settings.smtpUrl)}`
       : `SMTP: embedded (SMTP_URL not set), each e-mail saved as an .eml file in ${displayPath(mailDir)}`,
   );
+  logger.info(`queue: key prefix ${queuePrefix} in Redis${setting(env, 'QUEUE_PREFIX') ? '' : ' (QUEUE_PREFIX not set: named after this database)'}`);
 
   if (!settings.webRoot && !isWebBuilt(planned.webRoot)) await buildWeb(logger, stopping.signal);
   if (shutdown) return;
@@ -171,7 +174,7 @@ async function main(): Promise<void> {
   }
   if (shutdown) return;
 
-  const programEnv = { ...env, DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, SMTP_URL: smtpUrl };
+  const programEnv = { ...env, DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, SMTP_URL: smtpUrl, QUEUE_PREFIX: queuePrefix };
   const apiConfig = loadApiConfig(programEnv);
   let api;
   try {

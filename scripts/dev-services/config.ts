@@ -2,6 +2,7 @@
  * The settings of `npm start`, read from the environment once at boot. Like each program's config.ts, this is the
  * only file of scripts/ that reads process.env; the rest is handed an Env object.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,6 +45,16 @@ export function readStartSettings(processEnv: Env = process.env): StartSettings 
     dataDir: dataDir ? path.resolve(dataDir) : path.join(REPO_ROOT, '.data'),
     logLevel: setting(env, 'LOG_LEVEL') ?? 'info',
   };
+}
+
+/**
+ * The queue's key prefix when QUEUE_PREFIX is unset: one of its own for each database, so two checkouts sharing one
+ * Redis never take each other's jobs. Named after the configured DATABASE_URL (without its password) or, for the
+ * embedded PostgreSQL, its data folder.
+ */
+export function derivedQueuePrefix(databaseUrl: string | undefined, dataDir: string): string {
+  const source = databaseUrl ? redactUrl(databaseUrl) : path.resolve(dataDir);
+  return `converge-${createHash('sha256').update(source).digest('hex').slice(0, 10)}`;
 }
 
 /** A path as a person would type it from the current folder: relative when it is below it. */
