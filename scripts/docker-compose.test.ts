@@ -6,9 +6,11 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
+import pg from 'pg';
 import { parse } from 'yaml';
 import { loadApiConfig } from '../api/config.js';
 import type { Env } from '../domain/settings.js';
+import { knexConfig } from '../knexfile.js';
 import { loadWorkerConfig } from '../worker/config.js';
 import { REPO_ROOT } from './dev-services/config.js';
 
@@ -56,13 +58,29 @@ function variablesRead(load: (env: Env) => unknown): string[] {
   return [...read].sort();
 }
 
-/** Compose's ${NAME:-default} interpolation, with nothing set: the values a plain `docker compose up` uses. */
-function withDefaults(value: string | number): string {
-  return String(value).replace(/\$\{(\w+)(?::?-([^}]*))?\}/g, (_match, _name: string, fallback: string | undefined) => fallback ?? '');
+/**
+ * Compose's ${NAME:-default} interpolation, from `given` (by default nothing set: the values a plain
+ * `docker compose up` uses).
+ */
+function withDefaults(value: string | number, given: Env = {}): string {
+  return String(value).replace(/\$\{(\w+)(?::?-([^}]*))?\}/g, (_match, name: string, fallback: string | undefined) => given[name] || (fallback ?? ''));
 }
 
-function environmentOf(name: string): Env {
-  return Object.fromEntries(Object.entries(service(name).environment ?? {}).map(([key, value]) => [key, withDefaults(value)]));
+function environmentOf(name: string, given: Env = {}): Env {
+  return Object.fromEntries(Object.entries(service(name).environment ?? {}).map(([key, value]) => [key, withDefaults(value, given)]));
+}
+
+/** The connection node-postgres makes from a program's DATABASE_URL (through knexfile.ts) in that environment. */
+function pgConnectionIn(environment: Env, databaseUrl: string): pg.Client {
+  const saved = { ...process.env };
+  try {
+    for (const key of Object.keys(process.env)) if (key.startsWith('PG')) delete process.env[key];
+    Object.assign(process.env, Object.fromEntries(Object.entries(environment).filter(([key]) => key.startsWith('PG'))));
+    return new pg.Client(knexConfig(databaseUrl).connection as pg.ClientConfig);
+  } finally {
+    for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
+    Object.assign(process.env, saved);
+  }
 }
 
 function healthCommand(name: string): string {
@@ -153,18 +171,51 @@ describe('docker-compose.yml', () => {
     expect(new URL(worker.smtpUrl).host).to.equal('mailpit:1025');
     const postgres = environmentOf('postgres');
     const url = new URL(api.databaseUrl);
-    expect([url.username, url.password, url.pathname.slice(1)]).to.deep.equal([postgres.POSTGRES_USER, postgres.POSTGRES_PASSWORD, postgres.POSTGRES_DB]);
+    expect([url.username, url.pathname.slice(1)]).to.deep.equal([postgres.POSTGRES_USER, postgres.POSTGRES_DB]);
     expect(api.webRoot).to.equal('/app/dist/web');
   });
 
-  it('is accepted by `docker compose config` where the compose plugin is installed', function () {
-    try {
-      execFileSync('docker', ['compose', 'version'], { stdio: 'ignore' });
-    } catch {
-      this.skip();
-    }
-    execFileSync('docker', ['compose', '-f', path.join(REPO_ROOT, 'docker-compose.yml'), 'config', '--quiet'], { stdio: 'pipe' });
+  // A password in the URL must be percent-encoded, which a ${POSTGRES_PASSWORD} substitution does not do: it goes
+  // beside the URL, as PGPASSWORD, which node-postgres reads when the URL has no password.
+  for (const password of ['converge', 'p@ss/w:rd#1', 'a%41?b=c&d e\'"\\']) {
+    it(`hands both programs the PostgreSQL password as it is (${JSON.stringify(password)})`, () => {
+      const given = { POSTGRES_USER: 'converge', POSTGRES_PASSWORD: password, POSTGRES_DB: 'converge' };
+      expect(environmentOf('postgres', given).POSTGRES_PASSWORD).to.equal(password);
+      for (const name of ['api', 'worker']) {
+        const environment = environmentOf(name, given);
+        expect(new URL(environment.DATABASE_URL ?? '').password, name).to.equal('');
+        const client = pgConnectionIn(environment, environment.DATABASE_URL ?? '');
+        expect({ host: client.host, port: client.port, user: client.user, database: client.database, password: client.password }, name).to.deep.equal({
+          host: 'postgres',
+          port: 5432,
+          user: 'converge',
+          database: 'converge',
+          password,
+        });
+      }
+    });
+  }
+
+  it('has no top-level name: (Compose v1 refuses the file); .env.example names the project', () => {
+    expect(Object.keys(parse(composeText) as object)).to.not.include('name');
+    expect(envExample).to.match(/^COMPOSE_PROJECT_NAME=converge$/m);
   });
+
+  for (const [label, command, prefix] of [
+    ['docker compose (v2)', 'docker', ['compose']],
+    ['docker-compose (v1)', 'docker-compose', []],
+  ] as const) {
+    it(`is accepted by \`${label} config\` where it is installed`, function () {
+      try {
+        execFileSync(command, [...prefix, 'version'], { stdio: 'ignore' });
+      } catch {
+        this.skip();
+      }
+      const file = path.join(REPO_ROOT, 'docker-compose.yml');
+      const envFile = path.join(REPO_ROOT, '.env.example');
+      execFileSync(command, [...prefix, '--env-file', envFile, '-f', file, 'config', '--quiet'], { stdio: 'pipe', cwd: REPO_ROOT });
+    });
+  }
 });
 
 describe('.env.example', () => {
@@ -220,11 +271,19 @@ describe('docker/Dockerfile', () => {
     expect(runtime).to.match(/apt-get install -y --no-install-recommends tini/);
   });
 
+  // npm run typecheck reads tsconfig.json; the image compiles with tsconfig.build.json, whose own settings (lib, say)
+  // can refuse what the first accepts, and then only `docker build` would tell.
+  it('compiles with the production build’s settings (tsconfig.build.json)', function () {
+    this.timeout(60_000);
+    const tsc = path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+    execFileSync(process.execPath, [tsc, '-p', path.join(REPO_ROOT, 'tsconfig.build.json'), '--noEmit'], { stdio: 'pipe', cwd: REPO_ROOT });
+  });
+
   it('starts programs the production build compiles', () => {
     const build = JSON.parse(readFileSync(path.join(REPO_ROOT, 'tsconfig.build.json'), 'utf8')) as { compilerOptions: { outDir: string }; include: string[] };
     expect(build.compilerOptions.outDir).to.equal('dist');
-    for (const name of ['api', 'worker']) {
-      const entry = service(name).command?.[1] ?? '';
+    // The two services, and the migration step the Kubernetes Job and the API's init container run from the image.
+    for (const entry of [service('api').command?.[1] ?? '', service('worker').command?.[1] ?? '', 'dist/api/migrate.js']) {
       const source = entry.replace(/^dist\//, '').replace(/\.js$/, '.ts');
       expect(existsSync(path.join(REPO_ROOT, source)), source).to.equal(true);
       expect(build.include).to.include(source.split('/')[0]);

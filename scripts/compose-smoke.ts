@@ -1,0 +1,568 @@
+/**
+ * `npm run test:compose`: the compose smoke test. On a Debian machine (root, or a user of the docker group) it runs
+ * the real stack of docker-compose.yml and checks what operations rely on:
+ *
+ *   1. Docker: installs Debian's docker.io and docker-compose if missing, starts dockerd if none answers, and uses
+ *      Compose v2 (`docker compose`) where it exists, else v1 (`docker-compose`).
+ *   2. Base images: pulled where Docker Hub answers, else built as local stand-ins by
+ *      ../shared/container-images/build-standins.sh (beside the repository).
+ *   3. `up --build` with a PostgreSQL password full of URL syntax (p@ss/w:rd#1), waits until every service is healthy.
+ *   4. dist/api/migrate.js (the Kubernetes migration Job and the API's init container) runs from the image.
+ *      One demo booked through the API; its confirmation read back from Mailpit's HTTP API.
+ *   5. The worker scaled to 3; 20 more bookings; exactly 20 more e-mails, one per booking (by Message-ID).
+ *   6. The workers stopped: each exits 0 within 10 s (`stop -t 10`: a worker still running then is killed, 137).
+ *   7. `down` then `up`: the rows are still there (GET /api/demo-requests, and psql in the postgres container).
+ *
+ * It runs as its own compose project (converge-smoke) on free host ports, always ends with `down -v` (also on a
+ * failure, Ctrl-C or the overall time limit) and prints each step with its time. Settings: COMPOSE_SMOKE_TIMEOUT_MINUTES
+ * (default 20), COMPOSE_SMOKE_KEEP=1 (leave the stack running for a look; `down -v` is then yours to run).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { appendFileSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { availableSlots, calendarDayOf, DEFAULT_BOOKING_TIME_ZONE } from '../domain/booking.js';
+import { REPO_ROOT } from './dev-services/config.js';
+
+const PROJECT = 'converge-smoke';
+const COMPOSE_FILE = path.join(REPO_ROOT, 'docker-compose.yml');
+const STANDINS_SCRIPT = path.resolve(REPO_ROOT, '..', 'shared', 'container-images', 'build-standins.sh');
+const LOG_FILE = path.join(REPO_ROOT, 'artifacts', 'compose-smoke.log');
+/** Every character that breaks a postgres:// URL when written into it unencoded. */
+const POSTGRES_PASSWORD = 'p@ss/w:rd#1';
+const MORE_BOOKINGS = 20;
+const WORKERS = 3;
+const STOP_SECONDS = 10;
+const TIMEOUT_MINUTES = Number(process.env.COMPOSE_SMOKE_TIMEOUT_MINUTES ?? 20);
+const KEEP = process.env.COMPOSE_SMOKE_KEEP === '1';
+
+// --- output and processes --------------------------------------------------------------------------------------------
+
+const startedAt = Date.now();
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const say = (line: string) => process.stdout.write(`${line}\n`);
+const note = (line: string) => say(`      ${line}`);
+
+class SmokeFailure extends Error {}
+function check(condition: unknown, message: string): asserts condition {
+  if (!condition) throw new SmokeFailure(message);
+}
+
+async function step<T>(title: string, body: () => Promise<T>): Promise<T> {
+  const begun = Date.now();
+  say(`\n==> [${seconds(begun - startedAt).padStart(8)}] ${title}`);
+  logLine(`\n==> ${title}`);
+  const result = await body();
+  say(`    ok in ${seconds(Date.now() - begun)}`);
+  return result;
+}
+
+function logLine(text: string): void {
+  appendFileSync(LOG_FILE, text.endsWith('\n') ? text : `${text}\n`);
+}
+
+const children = new Set<ChildProcess>();
+
+interface RunOptions {
+  timeoutMs?: number;
+  env?: NodeJS.ProcessEnv;
+  /** Resolve with the exit code instead of failing on a non-zero one. */
+  allowFailure?: boolean;
+  /** Echo the output lines that match (a long build's headings) to this terminal; all of it goes to the log file. */
+  echo?: RegExp;
+}
+interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command to its end (bounded), output kept for the caller and written to the log file. */
+function run(command: string, args: string[], options: RunOptions = {}): Promise<RunResult> {
+  const { timeoutMs = 120_000, env = process.env, allowFailure = false, echo } = options;
+  const show = (chunk: Buffer) => {
+    if (!echo) return;
+    for (const line of chunk.toString().split('\n')) if (echo.test(line)) say(`      ${line.trim()}`);
+  };
+  logLine(`$ ${command} ${args.join(' ')}`);
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.add(child);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk;
+      logLine(chunk.toString());
+      show(chunk);
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk;
+      logLine(chunk.toString());
+      show(chunk);
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      children.delete(child);
+      reject(new SmokeFailure(`${command}: ${err.message}`));
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      children.delete(child);
+      const exit = code ?? 128;
+      if (exit !== 0 && !allowFailure) {
+        const why = signal === 'SIGKILL' ? `killed after ${seconds(timeoutMs)}` : `exit code ${exit}`;
+        const tail = `${stdout}\n${stderr}`.trim().split('\n').slice(-40).join('\n');
+        reject(new SmokeFailure(`\`${command} ${args.join(' ')}\` failed (${why}):\n${tail}`));
+      } else {
+        resolve({ code: exit, stdout, stderr });
+      }
+    });
+  });
+}
+
+const succeeds = async (command: string, args: string[], timeoutMs = 30_000) =>
+  (await run(command, args, { allowFailure: true, timeoutMs }).catch(() => ({ code: 1 }))).code === 0;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls `probe` until it returns a value (not undefined) or the time is up; `describe` says what was awaited. */
+async function waitFor<T>(describe: string, timeoutMs: number, probe: () => Promise<T | undefined>, everyMs = 1000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError = '';
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value !== undefined) return value;
+    } catch (err) {
+      lastError = err instanceof Error ? err.message : String(err);
+    }
+    if (Date.now() > deadline) throw new SmokeFailure(`timed out after ${seconds(timeoutMs)} waiting for ${describe}${lastError ? ` (${lastError})` : ''}`);
+    await sleep(everyMs);
+  }
+}
+
+// --- compose -----------------------------------------------------------------------------------------------------------
+
+interface Compose {
+  label: string;
+  command: string;
+  prefix: string[];
+}
+
+interface Ports {
+  api: number;
+  mailpitUi: number;
+  mailpitSmtp: number;
+  redis: number;
+}
+
+let compose: Compose | undefined;
+let composeEnv: NodeJS.ProcessEnv = process.env;
+
+function composeRun(args: string[], options: RunOptions = {}): Promise<RunResult> {
+  if (!compose) throw new Error('compose not chosen yet');
+  return run(compose.command, [...compose.prefix, '-f', COMPOSE_FILE, '-p', PROJECT, ...args], { env: composeEnv, ...options });
+}
+
+interface ContainerState {
+  id: string;
+  name: string;
+  service: string;
+  status: string;
+  health: string | undefined;
+  exitCode: number;
+}
+
+async function containers(service?: string): Promise<ContainerState[]> {
+  // `ps -a -q` lists stopped containers too; v1 has no -a and lists them anyway.
+  const ps = await composeRun(['ps', ...(compose?.label.startsWith('v2') ? ['-a'] : []), '-q', ...(service ? [service] : [])]);
+  const ids = ps.stdout.split('\n').map((line) => line.trim()).filter(Boolean);
+  if (ids.length === 0) return [];
+  const inspect = await run('docker', ['inspect', ...ids]);
+  const found = JSON.parse(inspect.stdout) as Array<{
+    Id: string;
+    Name: string;
+    Config: { Labels: Record<string, string> };
+    State: { Status: string; ExitCode: number; Health?: { Status: string } };
+  }>;
+  return found.map((c) => ({
+    id: c.Id.slice(0, 12),
+    name: c.Name.replace(/^\//, ''),
+    service: c.Config.Labels['com.docker.compose.service'] ?? '?',
+    status: c.State.Status,
+    health: c.State.Health?.Status,
+    exitCode: c.State.ExitCode,
+  }));
+}
+
+/** Every container of the project running, and healthy where it has a health check; `expected` counts per service. */
+async function waitHealthy(expected: Record<string, number>, timeoutMs = 240_000): Promise<void> {
+  let last = '';
+  await waitFor('every service healthy', timeoutMs, async () => {
+    const all = await containers();
+    last = all.map((c) => `${c.name}: ${c.status}${c.health ? `/${c.health}` : ''}`).join(', ');
+    const ready = Object.entries(expected).every(([service, count]) => {
+      const mine = all.filter((c) => c.service === service && c.status === 'running');
+      return mine.length === count && mine.every((c) => c.health === undefined || c.health === 'healthy');
+    });
+    return ready ? true : undefined;
+  }, 2000).catch((err: unknown) => {
+    throw new SmokeFailure(`${err instanceof Error ? err.message : String(err)}; last seen: ${last}`);
+  });
+  note(last);
+}
+
+// --- the HTTP APIs -------------------------------------------------------------------------------------------------------
+
+async function http<T>(url: string, init: RequestInit = {}): Promise<{ status: number; body: T; text: string }> {
+  const response = await fetch(url, { ...init, signal: AbortSignal.timeout(15_000) });
+  const text = await response.text();
+  let body: unknown = text;
+  if ((response.headers.get('content-type') ?? '').includes('json')) body = JSON.parse(text);
+  return { status: response.status, body: body as T, text };
+}
+
+interface Booking {
+  id: string;
+  email: string;
+  timeSlot: string;
+}
+
+/** The bookable slots of the coming weeks, from tomorrow on (today's may pass while the test runs). */
+function bookableSlots(count: number): string[] {
+  const now = new Date();
+  const slots = new Set<string>();
+  for (let offset = 1; offset <= 31 && slots.size < count; offset++) {
+    const day = calendarDayOf(new Date(now.getTime() + offset * 86_400_000), DEFAULT_BOOKING_TIME_ZONE);
+    for (const slot of availableSlots(day, now, DEFAULT_BOOKING_TIME_ZONE)) slots.add(slot.iso);
+  }
+  check(slots.size >= count, `only ${slots.size} bookable slots in the next month`);
+  return [...slots].slice(0, count);
+}
+
+async function book(apiUrl: string, index: number, timeSlot: string): Promise<Booking> {
+  // A company address of its own domain each, so no per-address or per-domain ceiling is reached.
+  const n = String(index).padStart(2, '0');
+  const email = `ada.lovelace${n}@northwind-smoke${n}.com`;
+  const { status, body, text } = await http<{ id: string; timeSlot: string }>(`${apiUrl}/api/demo-request`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ name: `Ada Lovelace ${n}`, email, company: `Northwind ${n}`, timeSlot, message: 'compose smoke test' }),
+  });
+  check(status === 201, `POST /api/demo-request answered ${status}: ${text.slice(0, 300)}`);
+  check(body.timeSlot === timeSlot, `booked ${body.timeSlot}, asked for ${timeSlot}`);
+  return { id: String(body.id), email, timeSlot };
+}
+
+interface MailSummary {
+  ID: string;
+  MessageID: string;
+  To: Array<{ Address: string }>;
+}
+
+async function mailbox(mailpitUrl: string): Promise<MailSummary[]> {
+  const { status, body } = await http<{ total: number; messages: MailSummary[] }>(`${mailpitUrl}/api/v1/messages?limit=500`);
+  check(status === 200, `Mailpit answered ${status}`);
+  return body.messages;
+}
+
+/** Message-ID of a booking's confirmation, as Mailpit shows it (without the angle brackets). */
+const messageIdOf = (mail: MailSummary) => mail.MessageID.replace(/^<|>$/g, '');
+const bookingIdOf = (mail: MailSummary) => /^demo-(.+)@/.exec(messageIdOf(mail))?.[1];
+
+// --- steps ----------------------------------------------------------------------------------------------------------------
+
+async function ensureDocker(): Promise<void> {
+  const has = (program: string) => succeeds('sh', ['-c', `command -v ${program}`]);
+  const daemonAnswers = () => succeeds('docker', ['info'], 20_000);
+  const packages: string[] = [];
+  if (!(await has('docker')) || (!(await daemonAnswers()) && !(await has('dockerd')))) packages.push('docker.io');
+  if (!(await has('docker-compose')) && !(await succeeds('docker', ['compose', 'version']))) packages.push('docker-compose');
+  if (packages.length > 0) {
+    check(process.getuid?.() === 0, `${packages.join(' and ')} missing, and only root can install them: apt-get install -y ${packages.join(' ')}`);
+    note(`installing ${packages.join(', ')} (apt-get)`);
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    await run('apt-get', ['update', '-qq'], { env, timeoutMs: 300_000 });
+    await run('apt-get', ['install', '-y', '-qq', ...packages], { env, timeoutMs: 600_000 });
+  }
+  if (!(await daemonAnswers())) {
+    const log = path.join(tmpdir(), 'dockerd.log');
+    note(`no Docker daemon answers: starting dockerd in the background (log: ${log})`);
+    const out = openSync(log, 'a');
+    spawn('dockerd', [], { detached: true, stdio: ['ignore', out, out] }).unref();
+    await waitFor('dockerd to answer', 60_000, async () => ((await daemonAnswers()) ? true : undefined));
+  }
+  const server = await run('docker', ['version', '--format', '{{.Server.Version}}']);
+  note(`Docker daemon ${server.stdout.trim()}`);
+}
+
+async function chooseCompose(): Promise<Compose> {
+  if (await succeeds('docker', ['compose', 'version'])) return { label: 'v2 (docker compose)', command: 'docker', prefix: ['compose'] };
+  if (await succeeds('docker-compose', ['version'])) return { label: 'v1 (docker-compose)', command: 'docker-compose', prefix: [] };
+  throw new SmokeFailure('neither `docker compose` nor `docker-compose` works');
+}
+
+/** The images the stack is built from: compose's image: lines (services not built here) and the Dockerfile's base. */
+function baseImages(): string[] {
+  const file = parse(readFileSync(COMPOSE_FILE, 'utf8'), { merge: true }) as { services: Record<string, { image?: string; build?: unknown }> };
+  const images = Object.values(file.services).flatMap((s) => (s.image && !s.build ? [s.image] : []));
+  const node = /^ARG NODE_IMAGE=(\S+)/m.exec(readFileSync(path.join(REPO_ROOT, 'docker', 'Dockerfile'), 'utf8'))?.[1];
+  check(node, 'docker/Dockerfile has no ARG NODE_IMAGE=');
+  return [node, ...images];
+}
+
+async function ensureBaseImages(): Promise<void> {
+  const missing: string[] = [];
+  for (const image of baseImages()) if (!(await succeeds('docker', ['image', 'inspect', image]))) missing.push(image);
+  if (missing.length === 0) {
+    note('all present');
+    return;
+  }
+  for (const image of missing) {
+    note(`docker pull ${image}`);
+    if (!(await succeeds('docker', ['pull', image], 300_000))) {
+      note(`Docker Hub did not deliver ${image}: building local stand-ins with ${path.relative(REPO_ROOT, STANDINS_SCRIPT)}`);
+      check(existsSync(STANDINS_SCRIPT), `no ${STANDINS_SCRIPT}: the stand-ins live in shared/ beside the repository`);
+      if (!(await succeeds('sh', ['-c', 'command -v debootstrap']))) {
+        await run('apt-get', ['install', '-y', '-qq', 'debootstrap'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }, timeoutMs: 300_000 });
+      }
+      // Its headings (==>) and notes (4 spaces in) here, the rest in the log file.
+      await run('bash', [STANDINS_SCRIPT], { timeoutMs: 900_000, echo: /^(==> | {4}\S)/ });
+      return;
+    }
+  }
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+async function settings(adminToken: string): Promise<Ports> {
+  const ports = { api: await freePort(), mailpitUi: await freePort(), mailpitSmtp: await freePort(), redis: await freePort() };
+  composeEnv = {
+    ...process.env,
+    COMPOSE_PROJECT_NAME: PROJECT,
+    // The classic builder: it needs no buildx plugin, and it builds FROM local (stand-in) images without asking a registry.
+    DOCKER_BUILDKIT: process.env.DOCKER_BUILDKIT ?? '0',
+    POSTGRES_USER: 'converge',
+    POSTGRES_PASSWORD,
+    POSTGRES_DB: 'converge',
+    ADMIN_TOKEN: adminToken,
+    API_PORT: String(ports.api),
+    MAILPIT_UI_PORT: String(ports.mailpitUi),
+    MAILPIT_SMTP_PORT: String(ports.mailpitSmtp),
+    REDIS_HOST_PORT: String(ports.redis),
+    PUBLIC_URL: `http://127.0.0.1:${ports.api}`,
+    BOOKING_TIME_ZONE: DEFAULT_BOOKING_TIME_ZONE,
+    // Every booking comes from this one client address: no per-client limit. The per-recipient ceilings stay as
+    // shipped; each booking has an address and a domain of its own. One booking per slot.
+    DEMO_REQUESTS_PER_HOUR: '0',
+    BOOKINGS_PER_EMAIL_PER_DAY: '3',
+    BOOKINGS_PER_DOMAIN_PER_DAY: '20',
+    SLOT_CAPACITY: '1',
+    TRUST_PROXY: '0',
+    WORKER_CONCURRENCY: '5',
+    LOG_LEVEL: 'info',
+  };
+  note(`project ${PROJECT}; API on 127.0.0.1:${ports.api}, Mailpit on 127.0.0.1:${ports.mailpitUi}; POSTGRES_PASSWORD=${POSTGRES_PASSWORD}`);
+  return ports;
+}
+
+async function upAndHealthy(): Promise<void> {
+  await composeRun(['up', '--build', '-d'], { timeoutMs: 900_000 });
+  await waitHealthy({ postgres: 1, redis: 1, mailpit: 1, api: 1, worker: 1 });
+}
+
+/** The API being ready proves its connection; this proves the connection needed the password (no trust over TCP). */
+async function postgresWantsThePassword(): Promise<void> {
+  const psql = (password: string) =>
+    composeRun(['exec', '-T', '-e', `PGPASSWORD=${password}`, 'postgres', 'psql', '-h', '127.0.0.1', '-U', 'converge', '-d', 'converge', '-tAc', 'select 1'], {
+      allowFailure: true,
+    });
+  check((await psql('wrong')).code !== 0, 'PostgreSQL accepted a wrong password over TCP: the test would prove nothing');
+  check((await psql(POSTGRES_PASSWORD)).code === 0, `PostgreSQL refused ${POSTGRES_PASSWORD} over TCP`);
+  note(`over TCP PostgreSQL refuses a wrong password and takes ${POSTGRES_PASSWORD}`);
+}
+
+/** What the Kubernetes Job and the API's init container run, from the image just built. */
+async function migrationStep(): Promise<void> {
+  for (const args of [['dist/api/migrate.js'], ['dist/api/migrate.js', '--wait']]) {
+    const result = await composeRun(['run', '--rm', '--no-deps', '-T', 'api', 'node', ...args], { timeoutMs: 120_000 });
+    check(/schema up to date/.test(result.stdout), `node ${args.join(' ')} did not say the schema is up to date`);
+    note(`node ${args.join(' ')}: schema up to date, exit 0`);
+  }
+}
+
+async function bookFirst(apiUrl: string, mailpitUrl: string, slot: string): Promise<Booking> {
+  const booking = await book(apiUrl, 0, slot);
+  note(`booked ${booking.id} for ${booking.timeSlot}`);
+  const mail = await waitFor('the confirmation in Mailpit', 60_000, async () => (await mailbox(mailpitUrl)).find((m) => bookingIdOf(m) === booking.id));
+  const raw = await http<string>(`${mailpitUrl}/api/v1/message/${mail.ID}/raw`);
+  check(raw.status === 200, `Mailpit answered ${raw.status} for the raw message`);
+  check(new RegExp(`^Message-ID: <demo-${booking.id}@`, 'im').test(raw.text), 'the raw message has no Message-ID <demo-{id}@…>');
+  check(new RegExp(`^To: .*${booking.email.replace(/\./g, '\\.')}`, 'im').test(raw.text), `the message is not addressed to ${booking.email}`);
+  check(/text\/calendar/i.test(raw.text), 'the message carries no calendar invitation (text/calendar)');
+  note(`confirmation <${messageIdOf(mail)}> to ${booking.email}, with its invitation (${raw.text.length} bytes)`);
+  return booking;
+}
+
+async function scaleWorkers(): Promise<void> {
+  await composeRun(['up', '-d', '--no-recreate', '--scale', `worker=${WORKERS}`], { timeoutMs: 180_000 });
+  await waitHealthy({ postgres: 1, redis: 1, mailpit: 1, api: 1, worker: WORKERS });
+  // The worker has no health check: its "worker ready" log line says it takes jobs.
+  await waitFor(`${WORKERS} workers ready`, 60_000, async () => {
+    const ready = await Promise.all((await containers('worker')).map(async (worker) => (await logsOf(worker.id)).includes('worker ready')));
+    return ready.length === WORKERS && ready.every(Boolean) ? true : undefined;
+  });
+}
+
+async function logsOf(containerId: string): Promise<string> {
+  const logs = await run('docker', ['logs', containerId]);
+  return `${logs.stdout}\n${logs.stderr}`;
+}
+
+async function bookMore(apiUrl: string, mailpitUrl: string, slots: string[], earlier: Booking[]): Promise<Booking[]> {
+  const bookings = await Promise.all(slots.map((slot, i) => book(apiUrl, i + 1, slot)));
+  const expected = new Set([...earlier, ...bookings].map((b) => b.id));
+  check(expected.size === earlier.length + bookings.length, 'the API gave two bookings the same id');
+  const total = expected.size;
+  await waitFor(`${total} e-mails in Mailpit`, 120_000, async () => ((await mailbox(mailpitUrl)).length >= total ? true : undefined));
+  // A duplicate would come later than its original: give the workers a moment to send one.
+  await sleep(5000);
+  const mails = await mailbox(mailpitUrl);
+  const perBooking = new Map<string, number>();
+  for (const mail of mails) {
+    const id = bookingIdOf(mail);
+    check(id !== undefined && expected.has(id), `an e-mail with an unexpected Message-ID: ${mail.MessageID}`);
+    perBooking.set(id, (perBooking.get(id) ?? 0) + 1);
+  }
+  const duplicates = [...perBooking].filter(([, n]) => n > 1);
+  check(duplicates.length === 0, `bookings confirmed more than once: ${duplicates.map(([id, n]) => `${id} ×${n}`).join(', ')}`);
+  check(mails.length === total && perBooking.size === total, `${mails.length} e-mails for ${total} bookings`);
+  note(`${bookings.length} more bookings, ${mails.length - earlier.length} more e-mails, each Message-ID once`);
+  await reportWhoSent();
+  return bookings;
+}
+
+/** Which worker sent how many (for the record: BullMQ hands jobs to whichever worker asks first). */
+async function reportWhoSent(): Promise<void> {
+  for (const worker of await containers('worker')) {
+    const sent = (await logsOf(worker.id)).split('\n').filter((line) => line.includes('confirmation sent')).length;
+    note(`${worker.name}: ${sent} sent`);
+  }
+}
+
+async function stopWorkers(): Promise<void> {
+  const begun = Date.now();
+  await composeRun(['stop', '-t', String(STOP_SECONDS), 'worker'], { timeoutMs: 60_000 });
+  const took = Date.now() - begun;
+  const workers = await containers('worker');
+  check(workers.length === WORKERS, `${workers.length} worker containers, expected ${WORKERS}`);
+  for (const worker of workers) {
+    note(`${worker.name}: ${worker.status}, exit code ${worker.exitCode}`);
+    // 137 would mean Docker killed it after the 10 s of `stop -t 10`.
+    check(worker.status === 'exited' && worker.exitCode === 0, `${worker.name} ended ${worker.status} with exit code ${worker.exitCode}`);
+  }
+  check(took <= (STOP_SECONDS + 2) * 1000, `stopping the workers took ${seconds(took)}`);
+  note(`all ${WORKERS} stopped in ${seconds(took)} (limit ${STOP_SECONDS} s), exit code 0`);
+}
+
+async function downUpKeepsRows(apiUrl: string, adminToken: string, bookings: Booking[]): Promise<void> {
+  await composeRun(['down', '-t', '15'], { timeoutMs: 120_000 });
+  check((await containers()).length === 0, 'containers left after `down`');
+  await composeRun(['up', '-d'], { timeoutMs: 300_000 });
+  await waitHealthy({ postgres: 1, redis: 1, mailpit: 1, api: 1, worker: 1 });
+  const { status, body, text } = await http<{ demoRequests: Array<{ id: string; confirmation: { sentAt: string | null } }> }>(`${apiUrl}/api/demo-requests`, {
+    headers: { Authorization: `Bearer ${adminToken}` },
+  });
+  check(status === 200, `GET /api/demo-requests answered ${status}: ${text.slice(0, 300)}`);
+  const rows = new Map(body.demoRequests.map((row) => [String(row.id), row]));
+  const lost = bookings.filter((b) => !rows.has(b.id));
+  check(lost.length === 0, `rows gone after down/up: ${lost.map((b) => b.id).join(', ')}`);
+  const unsent = bookings.filter((b) => !rows.get(b.id)?.confirmation.sentAt);
+  check(unsent.length === 0, `rows not marked sent: ${unsent.map((b) => b.id).join(', ')}`);
+  const count = await composeRun(['exec', '-T', 'postgres', 'psql', '-U', 'converge', '-d', 'converge', '-tAc', 'select count(*) from demo_requests']);
+  check(Number(count.stdout.trim()) === bookings.length, `psql counts ${count.stdout.trim()} rows, expected ${bookings.length}`);
+  note(`all ${bookings.length} rows kept, each marked sent (API and psql agree)`);
+}
+
+async function showLogs(): Promise<void> {
+  const logs = await composeRun(['logs', '--no-color', '--tail', '30'], { allowFailure: true, timeoutMs: 60_000 }).catch(() => undefined);
+  if (logs) say(`\n--- the services' last log lines ---\n${`${logs.stdout}${logs.stderr}`.trim()}\n---`);
+}
+
+let cleaning: Promise<void> | undefined;
+function cleanUp(): Promise<void> {
+  if (!compose) return Promise.resolve();
+  if (KEEP) {
+    say(`\nCOMPOSE_SMOKE_KEEP=1: the stack stays up; remove it with: ${compose.command} ${compose.prefix.join(' ')} -p ${PROJECT} down -v`);
+    return Promise.resolve();
+  }
+  cleaning ??= step('down -v (always)', async () => {
+    await composeRun(['down', '-v', '--remove-orphans', '-t', '5'], { timeoutMs: 120_000 });
+  }).catch((err: unknown) => {
+    say(`cleanup failed: ${err instanceof Error ? err.message : String(err)}`);
+  });
+  return cleaning;
+}
+
+async function abort(reason: string): Promise<never> {
+  say(`\nFAILED: ${reason}`);
+  for (const child of children) child.kill('SIGKILL');
+  await showLogs();
+  await cleanUp();
+  say(`compose smoke test failed after ${seconds(Date.now() - startedAt)} (full output: ${path.relative(REPO_ROOT, LOG_FILE)})`);
+  process.exit(1);
+}
+
+// --- main ---------------------------------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  mkdirSync(path.dirname(LOG_FILE), { recursive: true });
+  writeFileSync(LOG_FILE, `compose smoke test, ${new Date().toISOString()}\n`);
+  say(`compose smoke test (time limit ${TIMEOUT_MINUTES} min; full output in ${path.relative(REPO_ROOT, LOG_FILE)})`);
+  const hardLimit = setTimeout(() => void abort(`the overall time limit of ${TIMEOUT_MINUTES} min ran out`), TIMEOUT_MINUTES * 60_000);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void abort(`interrupted (${signal})`));
+
+  const adminToken = randomBytes(24).toString('hex');
+  const slots = bookableSlots(1 + MORE_BOOKINGS);
+  await step('Docker: installed and running', ensureDocker);
+  const chosen = await step('Compose: v2 where it exists, else v1', chooseCompose);
+  note(chosen.label);
+  await step('base images: pulled, or built as local stand-ins', ensureBaseImages);
+  const ports = await step('settings: own project, free ports, a password full of URL syntax', () => settings(adminToken));
+  compose = chosen;
+  const apiUrl = `http://127.0.0.1:${ports.api}`;
+  const mailpitUrl = `http://127.0.0.1:${ports.mailpitUi}`;
+  try {
+    await step('up --build, then every service healthy', upAndHealthy);
+    await step('PostgreSQL wants the password the API got through', postgresWantsThePassword);
+    await step('the image’s migration step (the Kubernetes Job and init container)', migrationStep);
+    const first = await step('book a demo; its confirmation reaches Mailpit', () => bookFirst(apiUrl, mailpitUrl, slots[0]!));
+    await step(`scale the worker to ${WORKERS}`, scaleWorkers);
+    const more = await step(`book ${MORE_BOOKINGS} more: exactly ${MORE_BOOKINGS} more e-mails, no duplicates`, () =>
+      bookMore(apiUrl, mailpitUrl, slots.slice(1), [first]),
+    );
+    await step(`stop the workers: each exits 0 within ${STOP_SECONDS} s`, stopWorkers);
+    await step('down, then up: the rows are kept', () => downUpKeepsRows(apiUrl, adminToken, [first, ...more]));
+  } catch (err) {
+    clearTimeout(hardLimit);
+    await abort(err instanceof Error ? err.message : String(err));
+  }
+  await cleanUp();
+  clearTimeout(hardLimit);
+  say(`\ncompose smoke test passed in ${seconds(Date.now() - startedAt)} (Compose ${chosen.label})`);
+}
+
+main().catch((err: unknown) => abort(err instanceof Error ? (err.stack ?? err.message) : String(err)));
