@@ -5,7 +5,8 @@
  *   1. Docker: installs Debian's docker.io and docker-compose if missing, starts dockerd if none answers, and uses
  *      Compose v2 (`docker compose`) where it exists, else v1 (`docker-compose`).
  *   2. Base images: pulled where Docker Hub answers, else built as local stand-ins by
- *      ../shared/container-images/build-standins.sh (beside the repository).
+ *      shared/container-images/build-standins.sh: STANDINS_SCRIPT if set, else the first found beside this
+ *      checkout or one of its parent folders, or beside the repository it was cloned from (a CI clone elsewhere).
  *   3. `up --build` with a PostgreSQL password full of URL syntax (p@ss/w:rd#1), waits until every service is healthy.
  *   4. dist/api/migrate.js (the Kubernetes migration Job and the API's init container) runs from the image.
  *      One demo booked through the API; its confirmation read back from Mailpit's HTTP API.
@@ -29,7 +30,7 @@ import { REPO_ROOT } from './dev-services/config.js';
 
 const PROJECT = 'converge-smoke';
 const COMPOSE_FILE = path.join(REPO_ROOT, 'docker-compose.yml');
-const STANDINS_SCRIPT = path.resolve(REPO_ROOT, '..', 'shared', 'container-images', 'build-standins.sh');
+const STANDINS_PATH = path.join('shared', 'container-images', 'build-standins.sh');
 const LOG_FILE = path.join(REPO_ROOT, 'artifacts', 'compose-smoke.log');
 /** Every character that breaks a postgres:// URL when written into it unencoded. */
 const POSTGRES_PASSWORD = 'p@ss/w:rd#1';
@@ -315,6 +316,21 @@ function baseImages(): string[] {
   return [node, ...images];
 }
 
+/** The stand-ins script: named by STANDINS_SCRIPT, or in shared/ beside this checkout, a folder above it, or its origin. */
+async function findStandinsScript(): Promise<string | undefined> {
+  if (process.env.STANDINS_SCRIPT) return existsSync(process.env.STANDINS_SCRIPT) ? process.env.STANDINS_SCRIPT : undefined;
+  const roots: string[] = [];
+  for (let dir = path.dirname(REPO_ROOT); ; dir = path.dirname(dir)) {
+    roots.push(dir);
+    if (dir === path.dirname(dir)) break;
+  }
+  // A clone made from a checkout on this machine (git clone /path/to/main) names it as its origin.
+  const origin = await run('git', ['-C', REPO_ROOT, 'remote', 'get-url', 'origin'], { allowFailure: true, timeoutMs: 10_000 });
+  const originPath = origin.stdout.trim().replace(/^file:\/\//, '');
+  if (origin.code === 0 && path.isAbsolute(originPath)) roots.push(path.dirname(originPath));
+  return roots.map((root) => path.join(root, STANDINS_PATH)).find((candidate) => existsSync(candidate));
+}
+
 async function ensureBaseImages(): Promise<void> {
   const missing: string[] = [];
   for (const image of baseImages()) if (!(await succeeds('docker', ['image', 'inspect', image]))) missing.push(image);
@@ -325,13 +341,14 @@ async function ensureBaseImages(): Promise<void> {
   for (const image of missing) {
     note(`docker pull ${image}`);
     if (!(await succeeds('docker', ['pull', image], 300_000))) {
-      note(`Docker Hub did not deliver ${image}: building local stand-ins with ${path.relative(REPO_ROOT, STANDINS_SCRIPT)}`);
-      check(existsSync(STANDINS_SCRIPT), `no ${STANDINS_SCRIPT}: the stand-ins live in shared/ beside the repository`);
+      const script = await findStandinsScript();
+      check(script, `no ${STANDINS_PATH} beside this checkout or its origin, and STANDINS_SCRIPT is not set`);
+      note(`Docker Hub did not deliver ${image}: building local stand-ins with ${script}`);
       if (!(await succeeds('sh', ['-c', 'command -v debootstrap']))) {
         await run('apt-get', ['install', '-y', '-qq', 'debootstrap'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }, timeoutMs: 300_000 });
       }
       // Its headings (==>) and notes (4 spaces in) here, the rest in the log file.
-      await run('bash', [STANDINS_SCRIPT], { timeoutMs: 900_000, echo: /^(==> | {4}\S)/ });
+      await run('bash', [script], { timeoutMs: 900_000, echo: /^(==> | {4}\S)/ });
       return;
     }
   }
@@ -498,6 +515,7 @@ async function downUpKeepsRows(apiUrl: string, adminToken: string, bookings: Boo
 }
 
 async function showLogs(): Promise<void> {
+  if (!compose) return;
   const logs = await composeRun(['logs', '--no-color', '--tail', '30'], { allowFailure: true, timeoutMs: 60_000 }).catch(() => undefined);
   if (logs) say(`\n--- the services' last log lines ---\n${`${logs.stdout}${logs.stderr}`.trim()}\n---`);
 }
