@@ -1,13 +1,14 @@
 import { expect } from 'chai';
 import {
   SLOT_HOURS,
-  TIME_SLOT_HOURS_MESSAGE,
   TIME_SLOT_WEEKEND_MESSAGE,
   TIME_SLOT_WINDOW_MESSAGE,
   availableSlots,
+  bookingZoneLabel,
   calendarDayOf,
   isBookableDay,
   oneMonthAfter,
+  timeSlotHoursMessage,
   timeSlotProblem,
   zonedTimeToInstant,
 } from './booking.js';
@@ -84,12 +85,25 @@ describe('booking rules', () => {
     expect(timeSlotProblem('2026-12-23T09:00:00Z', NOW, BERLIN), 'inside, last day').to.equal(null);
     expect(timeSlotProblem('2026-12-24T09:00:00Z', NOW, BERLIN), 'beyond a month').to.equal(TIME_SLOT_WINDOW_MESSAGE);
     expect(timeSlotProblem('2026-11-28T09:00:00Z', NOW, BERLIN), 'Saturday').to.equal(TIME_SLOT_WEEKEND_MESSAGE);
-    expect(timeSlotProblem('2026-11-24T08:30:00Z', NOW, BERLIN), 'half hour').to.equal(TIME_SLOT_HOURS_MESSAGE);
-    expect(timeSlotProblem('2026-11-24T05:00:00Z', NOW, BERLIN), '06:00 Berlin').to.equal(TIME_SLOT_HOURS_MESSAGE);
+    expect(timeSlotProblem('2026-11-24T08:30:00Z', NOW, BERLIN), 'half hour').to.equal(timeSlotHoursMessage(BERLIN));
+    expect(timeSlotProblem('2026-11-24T05:00:00Z', NOW, BERLIN), '06:00 Berlin').to.equal(timeSlotHoursMessage(BERLIN));
     expect(timeSlotProblem('2026-11-24T22:00:00Z', NOW, BERLIN), '23:00 Berlin').to.equal(null);
     // 23:00 UTC on Tuesday is 00:00 Wednesday in Berlin: outside the hours.
-    expect(timeSlotProblem('2026-11-24T23:00:00Z', NOW, BERLIN)).to.equal(TIME_SLOT_HOURS_MESSAGE);
+    expect(timeSlotProblem('2026-11-24T23:00:00Z', NOW, BERLIN)).to.equal(timeSlotHoursMessage(BERLIN));
     // Friday 23:00 UTC is Saturday 00:00 in Berlin: a weekend there, whatever the visitor's zone says.
     expect(timeSlotProblem('2026-11-27T23:00:00Z', NOW, BERLIN)).to.equal(TIME_SLOT_WEEKEND_MESSAGE);
+  });
+});
+
+describe('the booking zone as people read it', () => {
+  it('is "Europe Time" for a European zone, as the specification words it', () => {
+    expect(bookingZoneLabel('Europe/Berlin')).to.equal('Europe Time');
+    expect(bookingZoneLabel('Europe/Lisbon')).to.equal('Europe Time');
+  });
+
+  it("is the zone's generic name elsewhere, and names it in the hours message", () => {
+    expect(bookingZoneLabel('America/New_York')).to.equal('Eastern Time');
+    expect(timeSlotHoursMessage('America/New_York')).to.equal('Please choose a whole-hour slot between 07:00 and 23:00 Eastern Time.');
+    expect(timeSlotHoursMessage('Europe/Berlin')).to.equal('Please choose a whole-hour slot between 07:00 and 23:00 Europe Time.');
   });
 });

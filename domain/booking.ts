@@ -15,8 +15,21 @@ export const SLOT_DURATION_MINUTES = 60;
 
 export const TIME_SLOT_WINDOW_MESSAGE = 'Please select a date and time within the next month.';
 export const TIME_SLOT_WEEKEND_MESSAGE = 'Demos run Monday to Friday. Please choose a weekday.';
-export const TIME_SLOT_HOURS_MESSAGE =
-  'Please choose a whole-hour slot between 07:00 and 23:00 Europe Time.';
+
+/**
+ * How the booking zone is named to people: "Europe Time" (the specification's words) for a European zone, else the
+ * zone's generic name ("Eastern Time"), or its identifier where the platform has no name for it.
+ */
+export function bookingZoneLabel(timeZone: string): string {
+  if (timeZone.startsWith('Europe/')) return 'Europe Time';
+  const name = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longGeneric' })
+    .formatToParts(new Date(0))
+    .find((part) => part.type === 'timeZoneName')?.value;
+  return name && !name.startsWith('GMT') ? name : timeZone;
+}
+
+export const timeSlotHoursMessage = (timeZone: string): string =>
+  `Please choose a whole-hour slot between 07:00 and 23:00 ${bookingZoneLabel(timeZone)}.`;
 
 /** A calendar day in the booking zone; month is 1–12. */
 export interface CalendarDay {
@@ -178,7 +191,7 @@ export function timeSlotProblem(value: string, now: Date, timeZone: string): str
   const local = zonedParts(instant, timeZone);
   if (local.weekday === 0 || local.weekday === 6) return TIME_SLOT_WEEKEND_MESSAGE;
   const wholeHour = local.minute === 0 && local.second === 0 && instant.getUTCMilliseconds() === 0;
-  if (!wholeHour || local.hour < FIRST_SLOT_HOUR || local.hour > LAST_SLOT_HOUR) return TIME_SLOT_HOURS_MESSAGE;
+  if (!wholeHour || local.hour < FIRST_SLOT_HOUR || local.hour > LAST_SLOT_HOUR) return timeSlotHoursMessage(timeZone);
   return null;
 }
 

@@ -1,4 +1,7 @@
-/** Clean-up of what people type, shared by the API (before storing) and the worker (before e-mailing). */
+/**
+ * Clean-up of what people type, shared by the API (before storing) and the worker (before e-mailing), and the one
+ * HTML escape used by the page's document and the e-mails.
+ */
 
 /**
  * Characters that show nothing or turn the text around: zero-width spaces and joiners, the byte-order mark, and
@@ -38,4 +41,9 @@ export function multiLine(value: string): string {
 /** Error text from a mail server often quotes the recipient: logs and stored errors keep no address. */
 export function withoutAddresses(text: string): string {
   return text.replace(/[^\s<>"'(),;:[\]]+@[^\s<>"'(),;:[\]]+/g, '[address]');
+}
+
+/** Text made safe for HTML content and quoted attribute values. */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }

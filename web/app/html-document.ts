@@ -1,11 +1,8 @@
 import { brand } from '../../domain/brand.js';
+import { escapeHtml } from '../../domain/text.js';
 import { bookingTimeZoneMeta } from './booking-zone.js';
 import { globalCss } from './global-style.js';
 import type { PageMeta } from './routes.js';
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-}
 
 export interface DocumentParts {
   meta: PageMeta;
