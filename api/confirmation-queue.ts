@@ -2,7 +2,7 @@
 import { Queue } from 'bullmq';
 import { withTimeout } from '../domain/time-limits.js';
 import { createFailFastRedis, whenReady } from './redis.js';
-import { CONFIRMATION_QUEUE, SEND_CONFIRMATION_JOB, confirmationJobOptions, type SendConfirmationPayload } from '../domain/jobs.js';
+import { CONFIRMATION_QUEUE, SEND_CONFIRMATION_JOB, confirmationJobOptions, enqueueJob, type JobPayloads, type JobName } from '../domain/jobs.js';
 
 export interface ConfirmationQueue {
   enqueue(demoRequestId: string): Promise<void>;
@@ -16,14 +16,14 @@ const ENQUEUE_TIMEOUT_MS = 2000;
 export function createConfirmationQueue(redisUrl: string, prefix: string): ConfirmationQueue {
   // Fail fast when Redis is away: the row is already safe and the sweep will enqueue it later.
   const connection = createFailFastRedis(redisUrl);
-  const queue = new Queue<SendConfirmationPayload>(CONFIRMATION_QUEUE, { connection, prefix, defaultJobOptions: confirmationJobOptions });
+  const queue = new Queue<JobPayloads[JobName]>(CONFIRMATION_QUEUE, { connection, prefix, defaultJobOptions: confirmationJobOptions });
   queue.on('error', () => {});
   return {
     async enqueue(demoRequestId) {
       // BullMQ waits for a connection that is not ready yet, however long that takes: do not.
       if (connection.status !== 'ready') throw new Error(`Redis is not connected (${connection.status})`);
       await withTimeout(
-        queue.add(SEND_CONFIRMATION_JOB, { demoRequestId }, { jobId: demoRequestId }),
+        enqueueJob(queue, { name: SEND_CONFIRMATION_JOB, payload: { demoRequestId } }),
         ENQUEUE_TIMEOUT_MS,
         'enqueueing the confirmation',
       );

@@ -9,6 +9,35 @@ export interface SendConfirmationPayload {
   demoRequestId: string;
 }
 
+/** Every job the worker takes, by name, with its payload. A new kind of job is a new line here. */
+export interface JobPayloads {
+  [SEND_CONFIRMATION_JOB]: SendConfirmationPayload;
+}
+export type JobName = keyof JobPayloads;
+/** A job as it is put on the queue: its name and its payload, matched. */
+export type QueuedJob = { [N in JobName]: { name: N; payload: JobPayloads[N] } }[JobName];
+
+/**
+ * The job's id in the queue. While a job with that id is queued, retrying or running, adding it again does
+ * nothing: the API and the sweep may both enqueue a row without sending it twice.
+ */
+export function jobIdOf(job: QueuedJob): string {
+  switch (job.name) {
+    case SEND_CONFIRMATION_JOB:
+      return job.payload.demoRequestId;
+  }
+}
+
+/** What the producer and the worker need of a BullMQ queue. */
+export interface JobQueue {
+  add(name: string, data: unknown, options: { jobId: string }): Promise<unknown>;
+}
+
+/** The one way a job is put on the queue, by the API and by the worker's sweep alike. */
+export async function enqueueJob(queue: JobQueue, job: QueuedJob): Promise<void> {
+  await queue.add(job.name, job.payload, { jobId: jobIdOf(job) });
+}
+
 /** Retries with exponential backoff: 5 s, 10 s, 20 s, 40 s … */
 export const confirmationJobOptions = {
   attempts: 6,

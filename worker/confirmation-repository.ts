@@ -1,6 +1,6 @@
 /** The worker's SQL: the outbox columns of demo_requests. */
 import type { Knex } from 'knex';
-import type { ConfirmationRequest } from './confirmation-email.js';
+import type { ConfirmationRequest } from './email/confirmation.js';
 
 /**
  * How long a claim holds. Longer than a send may take (the transport gives up on a silent server after 30 s), so a

@@ -3,16 +3,17 @@ import { expect } from 'chai';
 import pino from 'pino';
 import { Queue, UnrecoverableError } from 'bullmq';
 import { Redis } from 'ioredis';
-import { CONFIRMATION_QUEUE, SEND_CONFIRMATION_JOB } from '../domain/jobs.js';
+import { CONFIRMATION_QUEUE, SEND_CONFIRMATION_JOB, type QueuedJob } from '../domain/jobs.js';
 import { nextBookableSlot } from '../api/test/booking.js';
 import { TEST_REDIS_URL, clearQueuePrefix, silentLogger, startStack, testQueuePrefix, type Stack } from '../api/test/stack.js';
 import { createTestDatabase, type TestDatabase } from '../api/test/database.js';
 import { startSmtpSink, type SmtpSink } from '../api/test/smtp-sink.js';
 import { loadWorkerConfig } from './config.js';
-import { createSendMail, startWorker } from './index.js';
+import { startWorker } from './index.js';
+import { createSendMail } from './send-mail.js';
 import { processConfirmation, type ConfirmationDeps } from './process-confirmation.js';
 import { findStalePending } from './confirmation-repository.js';
-import { sweepPendingConfirmations } from './sweep.js';
+import { sweepOutbox } from './sweep.js';
 
 const prospect = { name: 'Grace Hopper', email: 'grace@hopper-systems.com', company: 'Hopper Systems' };
 
@@ -211,13 +212,14 @@ describe('processConfirmation', () => {
     const holder = await database.db.transaction();
     try {
       await holder.raw("SELECT pg_advisory_xact_lock(hashtextextended('converge:outbox-sweep', 0))");
-      expect(await sweepPendingConfirmations(database.db, async () => {}, 0)).to.equal(null);
+      expect(await sweepOutbox(database.db, async () => {}, 0)).to.equal(null);
     } finally {
       await holder.rollback();
     }
-    const swept: string[] = [];
-    expect(await sweepPendingConfirmations(database.db, async (pending) => void swept.push(pending), 0)).to.include(id);
-    expect(swept).to.include(id);
+    const swept: QueuedJob[] = [];
+    const job: QueuedJob = { name: SEND_CONFIRMATION_JOB, payload: { demoRequestId: id } };
+    expect(await sweepOutbox(database.db, async (pending) => void swept.push(pending), 0)).to.deep.include(job);
+    expect(swept).to.deep.include(job);
   });
 
   it('does nothing for a row that no longer exists', async () => {
@@ -247,7 +249,7 @@ describe('processConfirmation', () => {
     expect(row.confirmation_failed_at).to.be.instanceOf(Date);
     expect(row.confirmation_last_error).to.contain('550').and.contain('[address]').and.not.contain('nobody.here');
     const swept: string[] = [];
-    await sweepPendingConfirmations(database.db, async (pending) => void swept.push(pending), 0);
+    await sweepOutbox(database.db, async (pending) => void swept.push(pending.payload.demoRequestId), 0);
     expect(swept).to.not.include(id);
   });
 
@@ -303,6 +305,38 @@ describe('a job for a row this database does not hold (another deployment on the
       expect(job.attemptsMade).to.equal(3);
       expect(lines.filter((line) => line.demoRequestId === id && /does not hold/.test(line.msg))).to.have.length(1);
       expect(lines.filter((line) => line.msg === 'job failed')).to.have.length(0);
+      expect(smtp.messages).to.have.length(0);
+    } finally {
+      await queue.close();
+      redis.disconnect();
+      await worker.close();
+      await smtp.close();
+      await database.drop();
+      await clearQueuePrefix(prefix);
+    }
+  });
+});
+
+describe('a job whose name the worker does not know', () => {
+  it('fails for good, naming it, and sends nothing', async () => {
+    const database = await createTestDatabase();
+    const smtp = await startSmtpSink();
+    const prefix = testQueuePrefix();
+    const worker = await startWorker(
+      loadWorkerConfig({ DATABASE_URL: database.url, REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix, SMTP_URL: smtp.url }),
+      silentLogger,
+      { sweepEveryMs: 60_000 },
+    );
+    const redis = new Redis(TEST_REDIS_URL);
+    const queue = new Queue(CONFIRMATION_QUEUE, { connection: redis, prefix });
+    try {
+      await queue.add('send-postcard', { demoRequestId: '00000000-0000-4000-8000-000000000002' }, { jobId: 'postcard-1', attempts: 3 });
+      const job = await until(async () => {
+        const current = await queue.getJob('postcard-1');
+        return (await current?.getState()) === 'failed' ? current : undefined;
+      }, 'the job to fail');
+      expect(job.failedReason).to.equal('unknown job name "send-postcard"');
+      expect(job.attemptsMade, 'not retried').to.equal(1);
       expect(smtp.messages).to.have.length(0);
     } finally {
       await queue.close();

@@ -2,13 +2,13 @@
 import { Queue, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import knex from 'knex';
-import nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
 import { knexConfig } from '../knexfile.js';
-import { CONFIRMATION_QUEUE, LEGACY_SWEEP_JOB, SEND_CONFIRMATION_JOB, confirmationJobOptions, type SendConfirmationPayload } from '../domain/jobs.js';
+import { CONFIRMATION_QUEUE, LEGACY_SWEEP_JOB, confirmationJobOptions, enqueueJob, type JobName, type JobPayloads, type QueuedJob } from '../domain/jobs.js';
 import { settlesWithin } from '../domain/time-limits.js';
 import type { WorkerConfig } from './config.js';
-import { processConfirmation, type SendMail } from './process-confirmation.js';
+import { runJob, type JobContext } from './job-kinds.js';
+import { createSendMail } from './send-mail.js';
 import { startSweepTimer } from './sweep.js';
 
 /** Shutdown must end within 10 s: the jobs in hand get most of it. */
@@ -31,15 +31,6 @@ export interface WorkerOptions {
   sweepEveryMs?: number;
 }
 
-export function createSendMail(smtpUrl: string): { sendMail: SendMail; close(): void } {
-  // The row stays locked while a message is handed over, so a stalled SMTP server must fail in seconds, not minutes.
-  const transport = nodemailer.createTransport({ url: smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 });
-  return {
-    sendMail: async (mail) => transport.sendMail(mail),
-    close: () => transport.close(),
-  };
-}
-
 export async function startWorker(config: WorkerConfig, logger: Logger, options: WorkerOptions = {}): Promise<RunningWorker> {
   const connection = new Redis(config.redisUrl, { maxRetriesPerRequest: null });
   // ioredis retries every few hundred milliseconds while Redis is away: one line when it goes, one when it is back.
@@ -56,12 +47,10 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
   });
   const db = knex(knexConfig(config.databaseUrl, { min: 0, max: config.concurrency + 1 }, logger));
   const mailer = createSendMail(config.smtpUrl);
-  const queue = new Queue<SendConfirmationPayload>(CONFIRMATION_QUEUE, { connection, prefix: config.queuePrefix, defaultJobOptions: confirmationJobOptions });
+  const queue = new Queue<JobPayloads[JobName]>(CONFIRMATION_QUEUE, { connection, prefix: config.queuePrefix, defaultJobOptions: confirmationJobOptions });
   // Without a listener BullMQ prints connection errors to the console; the connection's own listener reports them.
   queue.on('error', () => {});
-  const enqueue = async (demoRequestId: string) => {
-    await queue.add(SEND_CONFIRMATION_JOB, { demoRequestId }, { jobId: demoRequestId });
-  };
+  const enqueue = (job: QueuedJob) => enqueueJob(queue, job);
   const deps = {
     db,
     sendMail: mailer.sendMail,
@@ -84,6 +73,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
     if (job.attemptsMade + 1 < (job.opts.attempts ?? 1)) throw new NotInThisDatabase(id);
     return 'missing';
   };
+  const context: JobContext = { deps, leaveToOwner };
 
   const worker = new Worker(
     CONFIRMATION_QUEUE,
@@ -91,10 +81,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
     async (job: Job, _token?: string, signal?: AbortSignal) => {
       // Left over from when the sweep was a job scheduler in Redis: the timer below does that work now.
       if (job.name === LEGACY_SWEEP_JOB) return 'legacy-sweep-ignored';
-      const payload = job.data as SendConfirmationPayload;
-      const outcome = await processConfirmation(deps, payload, signal);
-      if (outcome === 'missing') return leaveToOwner(job, payload.demoRequestId);
-      return outcome;
+      return runJob(context, job, signal);
     },
     { connection, prefix: config.queuePrefix, concurrency: config.concurrency },
   );

@@ -4,24 +4,10 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { SendConfirmationPayload } from '../domain/jobs.js';
 import { withoutAddresses } from '../domain/text.js';
-import { mailDomain, renderConfirmation } from './confirmation-email.js';
 import { CLAIM_LEASE_MS, claimConfirmation, markSent, recordFailure } from './confirmation-repository.js';
-
-export interface OutgoingMail {
-  from: string;
-  replyTo: string;
-  to: { name: string; address: string };
-  /** Derived from the booking, so a confirmation sent again after a crash is recognisably the same message. */
-  messageId: string;
-  headers: Record<string, string>;
-  subject: string;
-  text: string;
-  html: string;
-  icalEvent: { method: 'REQUEST'; filename: string; content: string };
-}
-
-/** What the SMTP server said: its reply line names where a local mail sink stored the message. */
-export type SendMail = (mail: OutgoingMail) => Promise<{ messageId?: string; response?: string }>;
+import { renderConfirmation } from './email/confirmation.js';
+import { mailDomain } from './email/sender.js';
+import type { SendMail } from './send-mail.js';
 
 export interface ConfirmationDeps {
   db: Knex;

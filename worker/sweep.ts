@@ -1,31 +1,29 @@
 /**
  * The outbox sweep: rows stored while Redis was away, whose job ran out of tries, or whose claim ran out with its
- * worker, are enqueued again. It runs on a timer in every worker process, not as a job in Redis, so that it survives
+ * worker, are enqueued again, for every kind of job the worker knows (job-kinds.ts). It runs on a timer in every worker process, not as a job in Redis, so that it survives
  * Redis losing its data; a PostgreSQL advisory lock lets one process sweep at a time.
  */
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import { MAX_CONFIRMATION_ATTEMPTS, SWEEP_EVERY_MS, SWEEP_GRACE_MS } from '../domain/jobs.js';
+import { SWEEP_EVERY_MS, SWEEP_GRACE_MS, type QueuedJob } from '../domain/jobs.js';
 import { withTimeout } from '../domain/time-limits.js';
-import { findStalePending } from './confirmation-repository.js';
+import { pendingJobs } from './job-kinds.js';
 
 const SWEEP_LOCK = 'converge:outbox-sweep';
 /** One enqueue may wait this long on Redis before the sweep gives up until its next round. */
 const ENQUEUE_TIMEOUT_MS = 5000;
 
-/** Enqueues the stale pending rows; null when another process is sweeping right now. */
-export async function sweepPendingConfirmations(
-  db: Knex,
-  enqueue: (demoRequestId: string) => Promise<void>,
-  graceMs = SWEEP_GRACE_MS,
-): Promise<string[] | null> {
+type Enqueue = (job: QueuedJob) => Promise<void>;
+
+/** Enqueues the stale pending rows' jobs and returns them; null when another process is sweeping right now. */
+export async function sweepOutbox(db: Knex, enqueue: Enqueue, graceMs = SWEEP_GRACE_MS): Promise<QueuedJob[] | null> {
   return db.transaction(async (trx) => {
     const { rows } = await trx.raw('SELECT pg_try_advisory_xact_lock(hashtextextended(?, 0)) AS locked', [SWEEP_LOCK]);
     if (!rows[0]?.locked) return null;
-    const ids = await findStalePending(trx, graceMs, MAX_CONFIRMATION_ATTEMPTS);
-    // The job id is the row id: a row whose job is still queued or retrying is not queued twice.
-    for (const id of ids) await withTimeout(enqueue(id), ENQUEUE_TIMEOUT_MS, 'enqueueing a pending confirmation');
-    return ids;
+    const jobs = await pendingJobs(trx, graceMs);
+    // The job id names the row: a row whose job is still queued or retrying is not queued twice.
+    for (const job of jobs) await withTimeout(enqueue(job), ENQUEUE_TIMEOUT_MS, `enqueueing a pending ${job.name} job`);
+    return jobs;
   });
 }
 
@@ -36,15 +34,15 @@ export interface SweepTimer {
 /** Sweeps every `everyMs`, never two rounds at once in this process; a failed round is logged and retried next time. */
 export function startSweepTimer(
   db: Knex,
-  enqueue: (demoRequestId: string) => Promise<void>,
+  enqueue: Enqueue,
   logger: Logger,
   options: { everyMs?: number; graceMs?: number } = {},
 ): SweepTimer {
   let round: Promise<void> | undefined;
   const sweep = () => {
-    round ??= sweepPendingConfirmations(db, enqueue, options.graceMs)
-      .then((ids) => {
-        if (ids && ids.length > 0) logger.info({ count: ids.length }, 'sweep enqueued pending confirmations');
+    round ??= sweepOutbox(db, enqueue, options.graceMs)
+      .then((jobs) => {
+        if (jobs && jobs.length > 0) logger.info({ count: jobs.length }, 'sweep enqueued pending e-mails');
       })
       .catch((err: unknown) => logger.warn({ error: err instanceof Error ? err.message : String(err) }, 'sweep failed; will try again'))
       .finally(() => {

@@ -1,0 +1,91 @@
+/** The confirmation a prospect receives when a demo is booked: subject, text, HTML and the invitation. */
+import { brand } from '../../domain/brand.js';
+import { SLOT_DURATION_MINUTES } from '../../domain/booking.js';
+// Nothing a person typed may start a new header line: the API folds it already, the e-mail does so again.
+import { escapeHtml, singleLine } from '../../domain/text.js';
+import { buildInvitation } from './ics.js';
+import { MUTED, renderLayout } from './layout.js';
+import { mailAddress, mailDomain } from './sender.js';
+import { slotTimes } from './slot-times.js';
+
+export interface ConfirmationRequest {
+  id: string;
+  name: string;
+  email: string;
+  company: string;
+  timeSlot: Date;
+}
+
+export interface RenderedEmail {
+  subject: string;
+  text: string;
+  html: string;
+  ics: string;
+  /** The prospect's name made safe for a header: no line breaks or control characters. */
+  toName: string;
+}
+
+const NEXT_STEPS = [
+  'A calendar invitation is attached: accept it to keep the slot in your calendar.',
+  'A solutions engineer will send you a video link a day before the call.',
+  `In ${SLOT_DURATION_MINUTES} minutes we walk through unified messaging, AI agents and network APIs for your use case.`,
+];
+const ANOTHER_TIME = 'Need another time? Reply to this e-mail and we will move the demo.';
+
+export function renderConfirmation(
+  request: ConfirmationRequest,
+  options: { timeZone: string; mailFrom: string; publicUrl: string; now: Date },
+): RenderedEmail {
+  const start = request.timeSlot;
+  const end = new Date(start.getTime() + SLOT_DURATION_MINUTES * 60_000);
+  const times = slotTimes(start, end, options.timeZone);
+  const name = singleLine(request.name);
+  const company = singleLine(request.company);
+  const subject = `Your ${brand.product} demo is booked: ${times.zoned}`;
+  const thanks = `Thank you for booking a demo of ${brand.product} for ${company}. Your slot is confirmed:`;
+  const cell = `padding:4px 16px 4px 0;color:${MUTED}`;
+
+  const { text, html } = renderLayout({
+    subject,
+    heading: 'Your demo is booked',
+    name,
+    publicUrl: options.publicUrl,
+    textLines: [
+      thanks,
+      '',
+      `  ${times.zoneLabel}: ${times.zoned}`,
+      `  UTC:${' '.repeat(Math.max(1, times.zoneLabel.length - 2))}${times.utc}`,
+      '',
+      'What happens next:',
+      ...NEXT_STEPS.map((step, i) => `  ${i + 1}. ${step}`),
+      '',
+      ANOTHER_TIME,
+    ],
+    html: `    <p>${escapeHtml(thanks)}</p>
+    <table role="presentation" style="border-collapse:collapse;margin:16px 0">
+      <tr><td style="${cell}">${escapeHtml(times.zoneLabel)}</td><td style="padding:4px 0"><strong>${escapeHtml(times.zoned)}</strong></td></tr>
+      <tr><td style="${cell}">UTC</td><td style="padding:4px 0">${escapeHtml(times.utc)}</td></tr>
+    </table>
+    <h2 style="font-size:16px;margin:24px 0 8px">What happens next</h2>
+    <ol style="padding-left:20px">
+${NEXT_STEPS.map((step) => `      <li>${escapeHtml(step)}</li>`).join('\n')}
+    </ol>
+    <p>${escapeHtml(ANOTHER_TIME)}</p>`,
+  });
+
+  const ics = buildInvitation({
+    method: 'REQUEST',
+    uid: `demo-${request.id}@${mailDomain(options.mailFrom)}`,
+    sequence: 0,
+    status: 'CONFIRMED',
+    start,
+    end,
+    stamp: options.now,
+    summary: `${brand.product} demo for ${company}`,
+    description: `A ${SLOT_DURATION_MINUTES}-minute walkthrough of ${brand.product}: unified messaging, AI agents and network APIs. Reply to the confirmation e-mail to move it.`,
+    organizer: { name: brand.product, address: mailAddress(options.mailFrom) },
+    attendee: { name, address: request.email },
+  });
+
+  return { subject, text, html, ics, toName: name };
+}

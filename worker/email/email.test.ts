@@ -1,0 +1,67 @@
+import { expect } from 'chai';
+import { renderConfirmation } from './confirmation.js';
+import { buildInvitation } from './ics.js';
+
+const request = {
+  id: '5b7a2f1e-0c1d-4e2f-8a9b-0c1d2e3f4a5b',
+  name: 'Ada Lovelace',
+  email: 'ada@analytical-engines.com',
+  company: 'Analytical Engines',
+  timeSlot: new Date('2026-11-24T14:00:00Z'),
+};
+const options = { mailFrom: 'Converge <demos@converge.example.com>', publicUrl: 'https://converge.example.com', now: new Date('2026-11-23T10:00:00Z') };
+
+describe('the confirmation e-mail', () => {
+  it('names the booking zone as configured: "Europe Time" for a European one', () => {
+    const email = renderConfirmation(request, { ...options, timeZone: 'Europe/Berlin' });
+    expect(email.text).to.contain('  Europe Time: Tuesday, 24 November 2026, 15:00–16:00 (CET)\n  UTC:         Tuesday, 24 November 2026, 14:00–15:00 UTC');
+    expect(email.html).to.contain('>Europe Time</td>');
+  });
+
+  it("and the zone's own name for another, in the text and the HTML", () => {
+    const email = renderConfirmation(request, { ...options, timeZone: 'America/New_York' });
+    expect(email.text).to.contain('  Eastern Time: Tuesday, 24 November 2026, 09:00–10:00 (GMT-5)\n  UTC:          Tuesday, 24 November 2026, 14:00–15:00 UTC');
+    expect(email.html).to.contain('>Eastern Time</td>').and.not.contain('Europe Time');
+    expect(email.subject).to.equal('Your Converge demo is booked: Tuesday, 24 November 2026, 09:00–10:00 (GMT-5)');
+  });
+
+  it('shares the layout: greeting, sign-off and the site address in both parts', () => {
+    const email = renderConfirmation({ ...request, name: 'Ada <b>Lovelace</b>' }, { ...options, timeZone: 'Europe/Berlin' });
+    expect(email.text).to.match(/^Hi Ada <b>Lovelace<\/b>,\n/).and.match(/The Converge team\nConverge by .+ · https:\/\/converge\.example\.com$/);
+    expect(email.html).to.contain('<p>Hi Ada &#60;b&#62;Lovelace&#60;/b&#62;,</p>').and.contain('<a href="https://converge.example.com">');
+  });
+});
+
+describe('the invitation (.ics)', () => {
+  const event = {
+    method: 'CANCEL' as const,
+    uid: 'demo-1@converge.example.com',
+    sequence: 2,
+    status: 'CANCELLED' as const,
+    start: new Date('2026-11-24T14:00:00Z'),
+    end: new Date('2026-11-24T15:00:00Z'),
+    stamp: new Date('2026-11-23T10:00:00Z'),
+    summary: 'Demo; for "Acme, Inc."',
+    description: `Line one\nline two ${'é'.repeat(60)}`,
+    organizer: { name: 'Converge', address: 'demos@converge.example.com' },
+    attendee: { name: 'Ada "The Countess" Lovelace', address: 'ada@analytical-engines.com' },
+  };
+
+  it('writes the method, UID, sequence and status it is given, with CRLF lines', () => {
+    const ics = buildInvitation(event);
+    expect(ics).to.contain('\r\nMETHOD:CANCEL\r\n').and.contain('\r\nUID:demo-1@converge.example.com\r\n');
+    expect(ics).to.contain('\r\nSEQUENCE:2\r\n').and.contain('\r\nSTATUS:CANCELLED\r\n');
+    expect(ics).to.contain('\r\nDTSTART:20261124T140000Z\r\n').and.match(/\r\nEND:VCALENDAR\r\n$/);
+  });
+
+  it('escapes text, keeps quotes out of parameters, and folds lines at 75 octets', () => {
+    const ics = buildInvitation(event);
+    expect(ics).to.contain('SUMMARY:Demo\\; for "Acme\\, Inc."');
+    expect(ics).to.contain('ATTENDEE;CN="Ada The Countess Lovelace";');
+    const lines = ics.split('\r\n');
+    for (const line of lines) expect(Buffer.byteLength(line, 'utf8'), line).to.be.at.most(75);
+    const description = lines.slice(lines.findIndex((line) => line.startsWith('DESCRIPTION:')));
+    const unfolded = [description[0], ...description.slice(1).filter((line) => line.startsWith(' ')).map((line) => line.slice(1))].join('');
+    expect(unfolded).to.contain(`Line one\\nline two ${'é'.repeat(60)}`);
+  });
+});

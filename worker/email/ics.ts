@@ -1,0 +1,76 @@
+/** iCalendar (RFC 5545) invitations: one event per booking, escaped and folded as the standard asks. */
+import { brand } from '../../domain/brand.js';
+
+export interface Invitation {
+  method: 'REQUEST' | 'CANCEL';
+  /** The same for every message about one booking, so calendars keep one event. */
+  uid: string;
+  /** Rises with each change to the booking. */
+  sequence: number;
+  status: 'CONFIRMED' | 'CANCELLED';
+  start: Date;
+  end: Date;
+  stamp: Date;
+  summary: string;
+  description: string;
+  organizer: { name: string; address: string };
+  attendee: { name: string; address: string };
+}
+
+/** RFC 5545 TEXT escaping. */
+function icsText(value: string): string {
+  return value.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r?\n/g, '\\n');
+}
+
+/** A parameter value in double quotes, which may hold neither a quote nor a backslash. */
+function icsQuoted(value: string): string {
+  return `"${value.replace(/["\\]/g, '')}"`;
+}
+
+/** RFC 5545 lines are at most 75 octets; longer ones continue on lines that start with a space. */
+function foldLine(line: string): string {
+  if (Buffer.byteLength(line, 'utf8') <= 75) return line;
+  const parts: string[] = [];
+  let current = '';
+  let size = 0;
+  for (const char of line) {
+    const charSize = Buffer.byteLength(char, 'utf8');
+    if (size + charSize > (parts.length === 0 ? 75 : 74)) {
+      parts.push(current);
+      current = '';
+      size = 0;
+    }
+    current += char;
+    size += charSize;
+  }
+  parts.push(current);
+  return parts.join('\r\n ');
+}
+
+function icsDate(instant: Date): string {
+  return instant.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z');
+}
+
+export function buildInvitation(event: Invitation): string {
+  const lines = [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    `PRODID:-//${brand.parentProvider}//${brand.product} demo booking//EN`,
+    'CALSCALE:GREGORIAN',
+    `METHOD:${event.method}`,
+    'BEGIN:VEVENT',
+    `UID:${event.uid}`,
+    `DTSTAMP:${icsDate(event.stamp)}`,
+    `DTSTART:${icsDate(event.start)}`,
+    `DTEND:${icsDate(event.end)}`,
+    `SUMMARY:${icsText(event.summary)}`,
+    `DESCRIPTION:${icsText(event.description)}`,
+    `ORGANIZER;CN=${icsText(event.organizer.name)}:mailto:${event.organizer.address}`,
+    `ATTENDEE;CN=${icsQuoted(event.attendee.name)};ROLE=REQ-PARTICIPANT;PARTSTAT=NEEDS-ACTION;RSVP=TRUE:mailto:${event.attendee.address}`,
+    `STATUS:${event.status}`,
+    `SEQUENCE:${event.sequence}`,
+    'END:VEVENT',
+    'END:VCALENDAR',
+  ];
+  return `${lines.map(foldLine).join('\r\n')}\r\n`;
+}
