@@ -1,6 +1,6 @@
 /** Request validation as route middleware: one Ajv instance, each schema compiled once. */
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import type { Context, Next } from 'koa';
+import { Ajv, type ErrorObject, type JSONSchemaType } from 'ajv';
+import type { Context, Next, ParameterizedContext } from 'koa';
 import { ApiError } from './errors.js';
 
 const ajv = new Ajv({ allErrors: true, removeAdditional: 'all', coerceTypes: false });
@@ -8,7 +8,7 @@ const ajv = new Ajv({ allErrors: true, removeAdditional: 'all', coerceTypes: fal
 export type FieldMessages = (error: ErrorObject, field: string) => string;
 
 export interface BodyRules<T> {
-  schema: object;
+  schema: JSONSchemaType<T>;
   /** Runs before the schema, on the parsed body (trimming, say). */
   normalise?: (body: unknown) => unknown;
   /** Words for a person for each schema error. */
@@ -23,10 +23,22 @@ function fieldOf(error: ErrorObject): string {
   return error.instancePath.split('/')[1] ?? '';
 }
 
-/** Validates ctx.request.body and leaves the checked value in ctx.state.body. */
+function invalid(summary: string, fields: Record<string, string>): ApiError {
+  return new ApiError(400, summary, Object.values(fields).join(' '), fields);
+}
+
+/** What the handlers after validateBody find in ctx.state. */
+export interface ValidatedBody<T> {
+  body: T;
+}
+
+/**
+ * Validates ctx.request.body and leaves the checked value, typed, in ctx.state.body: a route that lists this
+ * middleware gets a handler whose ctx.state.body is T, with no cast.
+ */
 export function validateBody<T>(rules: BodyRules<T>) {
-  const validate: ValidateFunction = ajv.compile(rules.schema);
-  return async (ctx: Context, next: Next): Promise<void> => {
+  const validate = ajv.compile<T>(rules.schema);
+  return async (ctx: ParameterizedContext<ValidatedBody<T>>, next: Next): Promise<void> => {
     if (!ctx.is('application/json')) {
       throw new ApiError(415, 'Unsupported media type', 'Send the request body as JSON (Content-Type: application/json).');
     }
@@ -36,25 +48,22 @@ export function validateBody<T>(rules: BodyRules<T>) {
       throw new ApiError(415, 'Unsupported media type', 'Send the request body as UTF-8 JSON (Content-Type: application/json; charset=utf-8).');
     }
     const body = rules.normalise ? rules.normalise(ctx.request.body) : ctx.request.body;
-    const fields: Record<string, string> = {};
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       throw new ApiError(400, rules.summary, 'The request body must be a JSON object.');
     }
+    const fields: Record<string, string> = {};
     if (!validate(body)) {
       for (const error of validate.errors ?? []) {
         const field = fieldOf(error);
         fields[field] ??= rules.messages(error, field);
       }
-    } else if (rules.problems) {
-      for (const [field, problem] of Object.entries(rules.problems(body as T, ctx))) {
-        if (problem) fields[field] = problem;
-      }
+      throw invalid(rules.summary, fields);
     }
-    const messages = Object.values(fields);
-    if (messages.length > 0) {
-      throw new ApiError(400, rules.summary, messages.join(' '), fields);
+    for (const [field, problem] of Object.entries(rules.problems?.(body, ctx) ?? {})) {
+      if (problem) fields[field] = problem;
     }
-    ctx.state.body = body as T;
+    if (Object.keys(fields).length > 0) throw invalid(rules.summary, fields);
+    ctx.state.body = body;
     await next();
   };
 }

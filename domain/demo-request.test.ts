@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { normaliseDemoRequestBody } from './demo-request.js';
+import { DEMO_REQUEST_FIELDS, OPTIONAL_FIELDS, REQUIRED_FIELDS, normaliseDemoRequestBody } from './demo-request.js';
 
 describe('demo request normalisation', () => {
   it('folds control characters out of one-line fields and keeps line breaks in the message', () => {
@@ -17,5 +17,13 @@ describe('demo request normalisation', () => {
     expect(normaliseDemoRequestBody({ name: 'Ada', phone: ' \u0000 ', message: '' })).to.deep.equal({ name: 'Ada' });
     expect(normaliseDemoRequestBody(['x'])).to.deep.equal(['x']);
     expect(normaliseDemoRequestBody(null)).to.equal(null);
+  });
+});
+
+describe('the demo request fields, from the schema', () => {
+  it('lists them in the form order, the required ones apart from the optional ones', () => {
+    expect(DEMO_REQUEST_FIELDS).to.deep.equal(['name', 'email', 'company', 'timeSlot', 'phone', 'message']);
+    expect(REQUIRED_FIELDS).to.deep.equal(['name', 'email', 'company', 'timeSlot']);
+    expect(OPTIONAL_FIELDS).to.deep.equal(['phone', 'message']);
   });
 });

@@ -2,6 +2,7 @@
  * The demo request as the API receives it: one JSON Schema for Ajv, its type, its fields' labels and limits.
  * The browser uses this file too, so it stays free of the e-mail domain lists (see demo-request-rules.ts).
  */
+import type { JSONSchemaType } from 'ajv';
 import { EMAIL_MAX_LENGTH } from './email-messages.js';
 import { multiLine, singleLine } from './text.js';
 
@@ -31,10 +32,11 @@ export const HONEYPOT_FIELD = 'website';
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_.:-]{8,255}$/;
 
-/** The fields in the order the form shows them. */
-export const DEMO_REQUEST_FIELDS: readonly DemoRequestField[] = ['name', 'email', 'company', 'timeSlot', 'phone', 'message'];
-
-export const demoRequestSchema = {
+/**
+ * The one description of a demo request: Ajv validates with it, and the field lists below come from it. An optional
+ * field is `nullable` because that is how Ajv's types spell "may be absent"; normalising drops an empty or null one.
+ */
+export const demoRequestSchema: JSONSchemaType<DemoRequestInput> = {
   $id: 'demo-request',
   type: 'object',
   additionalProperties: false,
@@ -44,10 +46,15 @@ export const demoRequestSchema = {
     email: { type: 'string', minLength: 1, maxLength: EMAIL_MAX_LENGTH },
     company: { type: 'string', minLength: 1, maxLength: COMPANY_MAX_LENGTH },
     timeSlot: { type: 'string', minLength: 1, maxLength: 64 },
-    phone: { type: 'string', maxLength: PHONE_MAX_LENGTH },
-    message: { type: 'string', maxLength: MESSAGE_MAX_LENGTH },
+    phone: { type: 'string', maxLength: PHONE_MAX_LENGTH, nullable: true },
+    message: { type: 'string', maxLength: MESSAGE_MAX_LENGTH, nullable: true },
   },
-} as const;
+};
+
+/** The fields in the order the form shows them: the schema's order. */
+export const DEMO_REQUEST_FIELDS = Object.keys(demoRequestSchema.properties ?? {}) as readonly DemoRequestField[];
+export const REQUIRED_FIELDS: readonly DemoRequestField[] = demoRequestSchema.required;
+export const OPTIONAL_FIELDS: readonly DemoRequestField[] = DEMO_REQUEST_FIELDS.filter((field) => !REQUIRED_FIELDS.includes(field));
 
 export const fieldLabels: Record<DemoRequestField, string> = {
   name: 'Name',
@@ -73,7 +80,7 @@ export function normaliseDemoRequestBody(body: unknown): unknown {
     // The e-mail address is only trimmed: an invisible character in it is refused by the e-mail rules, not hidden.
     const trimmed =
       typeof value !== 'string' ? value : key === 'message' ? multiLine(value) : key === 'email' ? value.trim() : singleLine(value);
-    if ((key === 'phone' || key === 'message') && (trimmed === '' || trimmed === null)) continue;
+    if (OPTIONAL_FIELDS.includes(key as DemoRequestField) && (trimmed === '' || trimmed === null)) continue;
     normalised[key] = trimmed;
   }
   return normalised;

@@ -68,7 +68,7 @@ export function demoRequestRoutes(
       summary: 'Invalid demo request',
     }),
     async (ctx) => {
-      const answer = await submitDemoRequest(deps, ctx.state.body as DemoRequestInput, idempotencyKeyOf(ctx.get(IDEMPOTENCY_HEADER)));
+      const answer = await submitDemoRequest(deps, ctx.state.body, idempotencyKeyOf(ctx.get(IDEMPOTENCY_HEADER)));
       if (answer.replayed) ctx.set('Idempotent-Replayed', 'true');
       ctx.status = answer.status;
       ctx.body = answer.body;

@@ -32,7 +32,7 @@ export function emailCheckRoutes(limits?: RequestLimits): Router {
       summary: 'Invalid email check',
     }),
     (ctx) => {
-      ctx.body = checkEmail((ctx.state.body as { email: string }).email);
+      ctx.body = checkEmail(ctx.state.body.email);
     },
   );
   return router;
