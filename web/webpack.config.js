@@ -42,7 +42,7 @@ const shared = {
           compilerOptions: { module: 'esnext', moduleResolution: 'bundler', sourceMap: false },
         },
       },
-      // A stylesheet imported with ?raw is its text, for styled-components to insert (see web/app/notify.tsx): the
+      // A stylesheet imported with ?raw is its text, for styled-components to insert (see web/components/notify.tsx): the
       // CSP refuses the <style> text style-loader would write, and it stays in the dialog's chunk, loaded with it.
       { resourceQuery: /^\?raw$/, type: 'asset/source' },
       // domain/ modules have no side effects, so what the browser does not use of them is dropped; the e-mail

@@ -1,100 +1,103 @@
-import type { BaseQueryApi } from '@reduxjs/toolkit/query';
 import { expect } from 'chai';
-import nock from 'nock';
-import { createBaseQuery, httpErrorMessage, joinQueryKey, type ApiArgs } from './api-base-query.js';
+import { stubFetch, type FetchCall } from '../test/fetch-stub.js';
+import { api } from './api.js';
+import { makeStore } from './store.js';
 
-const ORIGIN = 'http://api.test';
+const submission = {
+  body: { name: 'Ana Lima', email: 'ana@northwind-logistics.com', company: 'Northwind Logistics', timeSlot: '2026-11-24T06:00:00.000Z' },
+  idempotencyKey: 'b3f1c2d4-0000-4000-8000-000000000001',
+};
 
-function queryApi(): BaseQueryApi {
-  return {
-    signal: new AbortController().signal,
-    abort: () => undefined,
-    dispatch: () => undefined,
-    getState: () => ({}),
-    extra: undefined,
-    endpoint: 'test',
-    type: 'query',
-  };
+/** Runs `step` against a fresh store whose fetch answers with `answer`. */
+async function withFetch<T>(
+  answer: (call: FetchCall) => Response | Promise<Response>,
+  step: (store: ReturnType<typeof makeStore>) => Promise<T>,
+): Promise<{ result: T; calls: FetchCall[] }> {
+  const { calls, restore } = stubFetch(answer);
+  try {
+    return { result: await step(makeStore()), calls };
+  } finally {
+    restore();
+  }
 }
 
-async function run(args: ApiArgs, options: Parameters<typeof createBaseQuery>[0] = {}) {
-  return createBaseQuery({ baseUrl: ORIGIN, ...options })(args, queryApi(), {});
-}
+const read = (key: Parameters<typeof api.endpoints.read.initiate>[0]) => (store: ReturnType<typeof makeStore>) =>
+  store.dispatch(api.endpoints.read.initiate(key, { subscribe: false }));
 
-describe('data layer base query', () => {
-  before(() => nock.disableNetConnect());
-  afterEach(() => nock.cleanAll());
-  after(() => nock.enableNetConnect());
-
-  it('formats a non-ok answer as "{status}: {body text}"', async () => {
+describe('the base query, through the endpoints', () => {
+  it('formats a non-ok answer as "{status}: {body text}" and keeps the parsed body', async () => {
     const body = { error: 'Invalid request', details: 'Name is required.', fields: { name: 'Name is required.' } };
-    nock(ORIGIN).post('/api/demo-request').reply(400, body);
-    const result = await run({ url: '/api/demo-request', method: 'POST', body: { name: '' } });
+    const { result } = await withFetch(
+      () => new Response(JSON.stringify(body), { status: 400 }),
+      (store) => store.dispatch(api.endpoints.submitDemoRequest.initiate(submission)),
+    );
     expect(result.error).to.deep.equal({ status: 400, message: `400: ${JSON.stringify(body)}`, data: body });
   });
 
-  it('uses the status text when the body is empty', async () => {
-    const fetchFn: typeof fetch = async () => new Response(null, { status: 503, statusText: 'Service Unavailable' });
-    const result = await run(['/api', 'demo-requests'], { fetchFn });
-    expect(result.error?.message).to.equal('503: Service Unavailable');
-    expect(httpErrorMessage(404, '', 'Not Found')).to.equal('404: Not Found');
+  it('uses the status text when the body is empty, and leaves out a body that is not JSON', async () => {
+    const empty = await withFetch(() => new Response(null, { status: 503, statusText: 'Service Unavailable' }), read(['/api', 'demo-requests']));
+    expect(empty.result.error).to.deep.equal({ status: 503, message: '503: Service Unavailable', data: undefined });
+    const html = await withFetch(
+      () => new Response('<html>Bad gateway</html>', { status: 502 }),
+      (store) => store.dispatch(api.endpoints.submitDemoRequest.initiate(submission)),
+    );
+    expect(html.result.error).to.deep.equal({ status: 502, message: '502: <html>Bad gateway</html>', data: undefined });
   });
 
-  it('sends JSON with a JSON content type and always includes credentials', async () => {
-    let seen: RequestInit | undefined;
-    let seenUrl = '';
-    const fetchFn: typeof fetch = async (url, init) => {
-      seenUrl = String(url);
-      seen = init;
-      return new Response(JSON.stringify({ id: 'a1' }), { status: 201 });
-    };
-    const result = await run({ url: '/api/demo-request', method: 'POST', body: { name: 'Ana' } }, { fetchFn });
-    expect(result.data).to.deep.equal({ id: 'a1' });
-    expect(seenUrl).to.equal(`${ORIGIN}/api/demo-request`);
-    expect(seen?.method).to.equal('POST');
-    expect(seen?.credentials).to.equal('include');
-    expect(seen?.headers).to.deep.equal({ 'Content-Type': 'application/json' });
-    expect(seen?.body).to.equal('{"name":"Ana"}');
+  it('sends a body as JSON with a JSON content type, and always includes credentials', async () => {
+    const { result, calls } = await withFetch(
+      () => new Response('{"isValid":true,"isDisposable":false,"isFreeProvider":false,"isRoleEmail":false}', { status: 200 }),
+      (store) => store.dispatch(api.endpoints.validateEmail.initiate({ email: 'ana@northwind-logistics.com' })),
+    );
+    expect(result.data).to.deep.equal({ isValid: true, isDisposable: false, isFreeProvider: false, isRoleEmail: false });
+    expect(calls).to.deep.equal([
+      {
+        method: 'POST',
+        url: '/api/validate-email',
+        credentials: 'include',
+        headers: { 'Content-Type': 'application/json' },
+        body: '{"email":"ana@northwind-logistics.com"}',
+      },
+    ]);
   });
 
-  it("adds a request's own headers to the JSON content type", async () => {
-    let seen: RequestInit | undefined;
-    const fetchFn: typeof fetch = async (_url, init) => {
-      seen = init;
-      return new Response('{}', { status: 201 });
-    };
-    await run({ url: '/api/demo-request', method: 'POST', body: { name: 'Ana' }, headers: { 'Idempotency-Key': 'k-12345678' } }, { fetchFn });
-    expect(seen?.headers).to.deep.equal({ 'Content-Type': 'application/json', 'Idempotency-Key': 'k-12345678' });
+  it('sends a GET without a body or a content type, credentials included', async () => {
+    const { calls } = await withFetch(
+      () => new Response('{"date":"2026-11-24","timeZone":"Europe/Berlin","slots":[]}', { status: 200 }),
+      (store) => store.dispatch(api.endpoints.daySlots.initiate('2026-11-24', { subscribe: false })),
+    );
+    expect(calls).to.deep.equal([{ method: 'GET', url: '/api/slots?date=2026-11-24', credentials: 'include', headers: {}, body: undefined }]);
   });
 
   it('reads a query key with a GET of its segments joined by "/"', async () => {
-    expect(joinQueryKey(['/api', 'demo-requests', 42])).to.equal('/api/demo-requests/42');
-    nock(ORIGIN).get('/api/demo-requests').reply(200, [{ id: 'x' }]);
-    const result = await run(['/api', 'demo-requests']);
+    const { result, calls } = await withFetch(() => new Response('[{"id":"x"}]', { status: 200 }), read(['/api', 'demo-requests', 42]));
+    expect(calls.map((call) => `${call.method} ${call.url}`)).to.deep.equal(['GET /api/demo-requests/42']);
     expect(result.data).to.deep.equal([{ id: 'x' }]);
   });
 
   it('fails on 401 by default', async () => {
-    nock(ORIGIN).get('/api/me').reply(401, { error: 'Unauthorized' });
-    const result = await run(['/api/me']);
-    expect(result.error?.status).to.equal(401);
-    expect(result.error?.message).to.equal('401: {"error":"Unauthorized"}');
+    for (const key of [['/api/me'], { queryKey: ['/api/me'], on401: 'throw' as const }]) {
+      const { result } = await withFetch(() => new Response('{"error":"Unauthorized"}', { status: 401 }), read(key));
+      expect(result.error, JSON.stringify(key)).to.deep.equal({ status: 401, message: '401: {"error":"Unauthorized"}', data: { error: 'Unauthorized' } });
+    }
   });
 
-  it('returns null on 401 when asked to', async () => {
-    nock(ORIGIN).get('/api/me').reply(401, { error: 'Unauthorized' });
-    const result = await run({ queryKey: ['/api/me'], on401: 'returnNull' });
-    expect(result).to.deep.equal({ data: null });
-    nock(ORIGIN).get('/api/me').reply(401, 'nope');
-    const byDefault = await run(['/api/me'], { on401: 'returnNull' });
-    expect(byDefault).to.deep.equal({ data: null });
+  it('returns null on 401 when the read asks for it, and fails on other refusals as usual', async () => {
+    const unauthorized = await withFetch(
+      () => new Response('{"error":"Unauthorized"}', { status: 401 }),
+      read({ queryKey: ['/api/me'], on401: 'returnNull' }),
+    );
+    expect(unauthorized.result.isSuccess).to.equal(true);
+    expect(unauthorized.result.data).to.equal(null);
+    const forbidden = await withFetch(() => new Response('nope', { status: 403 }), read({ queryKey: ['/api/me'], on401: 'returnNull' }));
+    expect(forbidden.result.error).to.deep.equal({ status: 403, message: '403: nope', data: undefined });
   });
 
   it('reports a network failure without a status', async () => {
-    const fetchFn: typeof fetch = async () => {
-      throw new TypeError('Failed to fetch');
-    };
-    const result = await run({ url: '/api/validate-email', method: 'POST', body: { email: 'a@b.co' } }, { fetchFn });
+    const { result } = await withFetch(
+      () => Promise.reject(new TypeError('Failed to fetch')),
+      (store) => store.dispatch(api.endpoints.validateEmail.initiate({ email: 'ana@northwind-logistics.com' })),
+    );
     expect(result.error).to.deep.equal({ status: 'FETCH_ERROR', message: 'Failed to fetch' });
   });
 });

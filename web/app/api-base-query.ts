@@ -5,7 +5,7 @@ export type QueryKey = readonly (string | number)[];
 
 export interface ApiRequest {
   url: string;
-  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  method?: 'GET' | 'POST';
   body?: unknown;
   /** Sent besides the JSON content type; an endpoint's own headers (an Idempotency-Key, say). */
   headers?: Record<string, string>;
@@ -26,14 +26,6 @@ export interface ApiError {
   message: string;
   /** The body parsed as JSON when it was JSON, else undefined. */
   data?: unknown;
-}
-
-export interface BaseQueryOptions {
-  /** Prefix for relative URLs; empty in the browser, where they resolve against the page. */
-  baseUrl?: string;
-  /** What the default reader does on 401 when a query does not say. */
-  on401?: KeyedRead['on401'];
-  fetchFn?: typeof fetch;
 }
 
 function isQueryKey(args: ApiArgs): args is QueryKey {
@@ -58,55 +50,51 @@ function parseJson(text: string): unknown {
 }
 
 /** The one message format for a non-ok answer, whatever the endpoint. */
-export function httpErrorMessage(status: number, bodyText: string, statusText: string): string {
+function httpErrorMessage(status: number, bodyText: string, statusText: string): string {
   return `${status}: ${bodyText || statusText}`;
 }
 
 /**
  * The base query of the one createApi. JSON bodies, cookies always included, no retries (RTK Query
  * retries only when wrapped in retry(), which this is not), errors carrying the status and the body.
+ * Relative URLs resolve against the page.
  */
-export function createBaseQuery(options: BaseQueryOptions = {}): BaseQueryFn<ApiArgs, unknown, ApiError> {
-  const { baseUrl = '', on401: defaultOn401 = 'throw' } = options;
-  return async (args, api) => {
-    // Resolved per call so tests (and nock) can replace the global fetch after the store is built.
-    const fetchFn = options.fetchFn ?? fetch;
-    let request: ApiRequest;
-    let on401 = defaultOn401;
-    if (isQueryKey(args)) {
-      request = { url: joinQueryKey(args) };
-    } else if (isKeyedRead(args)) {
-      request = { url: joinQueryKey(args.queryKey) };
-      on401 = args.on401;
-    } else {
-      request = args;
-    }
-    const hasBody = request.body !== undefined;
-    let response: Response;
-    try {
-      response = await fetchFn(baseUrl + request.url, {
-        method: request.method ?? 'GET',
-        headers: { ...(hasBody ? { 'Content-Type': 'application/json' } : {}), ...request.headers },
-        body: hasBody ? JSON.stringify(request.body) : undefined,
-        credentials: 'include',
-        signal: api.signal,
-      });
-    } catch (error) {
-      return {
-        error: { status: 'FETCH_ERROR', message: error instanceof Error ? error.message : String(error) },
-      };
-    }
-    if (on401 === 'returnNull' && response.status === 401) return { data: null };
-    const text = await response.text();
-    if (!response.ok) {
-      return {
-        error: {
-          status: response.status,
-          message: httpErrorMessage(response.status, text, response.statusText),
-          data: parseJson(text),
-        },
-      };
-    }
-    return { data: parseJson(text) ?? null };
-  };
-}
+export const baseQuery: BaseQueryFn<ApiArgs, unknown, ApiError> = async (args, api) => {
+  let request: ApiRequest;
+  let on401: KeyedRead['on401'] = 'throw';
+  if (isQueryKey(args)) {
+    request = { url: joinQueryKey(args) };
+  } else if (isKeyedRead(args)) {
+    request = { url: joinQueryKey(args.queryKey) };
+    on401 = args.on401;
+  } else {
+    request = args;
+  }
+  const hasBody = request.body !== undefined;
+  let response: Response;
+  try {
+    response = await fetch(request.url, {
+      method: request.method ?? 'GET',
+      headers: { ...(hasBody ? { 'Content-Type': 'application/json' } : {}), ...request.headers },
+      body: hasBody ? JSON.stringify(request.body) : undefined,
+      credentials: 'include',
+      signal: api.signal,
+    });
+  } catch (error) {
+    return {
+      error: { status: 'FETCH_ERROR', message: error instanceof Error ? error.message : String(error) },
+    };
+  }
+  if (on401 === 'returnNull' && response.status === 401) return { data: null };
+  const text = await response.text();
+  if (!response.ok) {
+    return {
+      error: {
+        status: response.status,
+        message: httpErrorMessage(response.status, text, response.statusText),
+        data: parseJson(text),
+      },
+    };
+  }
+  return { data: parseJson(text) ?? null };
+};

@@ -1,32 +1,7 @@
 import { expect } from 'chai';
+import { stubFetch } from '../test/fetch-stub.js';
 import { api } from './api.js';
 import { makeStore } from './store.js';
-
-interface Call {
-  method: string;
-  url: string;
-  credentials: RequestCredentials | undefined;
-  headers: Record<string, string>;
-  body: string | undefined;
-}
-
-/** Replaces the global fetch for one test; the base query looks fetch up on every call. */
-function stubFetch(answer: (call: Call) => Response): { calls: Call[]; restore: () => void } {
-  const original = globalThis.fetch;
-  const calls: Call[] = [];
-  globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
-    const call = {
-      method: init?.method ?? 'GET',
-      url: String(input),
-      credentials: init?.credentials,
-      headers: { ...(init?.headers as Record<string, string> | undefined) },
-      body: typeof init?.body === 'string' ? init.body : undefined,
-    };
-    calls.push(call);
-    return answer(call);
-  }) as typeof fetch;
-  return { calls, restore: () => (globalThis.fetch = original) };
-}
 
 const demoRequest = {
   name: 'Ana Lima',

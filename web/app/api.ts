@@ -2,7 +2,7 @@ import { createApi } from '@reduxjs/toolkit/query/react';
 import type { DaySlots } from '../../domain/booking.js';
 import { IDEMPOTENCY_HEADER, type DemoRequestInput, type HONEYPOT_FIELD } from '../../domain/demo-request.js';
 import type { EmailValidationResult } from '../../domain/email-messages.js';
-import { createBaseQuery, joinQueryKey, type KeyedRead, type QueryKey } from './api-base-query.js';
+import { baseQuery, joinQueryKey, type KeyedRead, type QueryKey } from './api-base-query.js';
 
 /** The list of demo requests is not shown anywhere; its tag is invalidated after a submit, as the contract asks. */
 export const DEMO_REQUESTS_TAG = '/api/demo-requests';
@@ -27,7 +27,7 @@ export interface DemoRequestSubmission {
 /** The one createApi of the client. */
 export const api = createApi({
   reducerPath: 'api',
-  baseQuery: createBaseQuery(),
+  baseQuery,
   tagTypes: [DEMO_REQUESTS_TAG, SLOTS_TAG],
   // Cached data never goes stale and nothing refetches on its own.
   keepUnusedDataFor: Infinity,

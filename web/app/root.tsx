@@ -1,6 +1,6 @@
 import { ThemeProvider } from 'styled-components';
+import { DemoHost } from '../features/demo-request/demo-host.js';
 import { NotFoundPage } from '../features/not-found/not-found-page.js';
-import { DemoHost } from './demo-host.js';
 import { LandingPage } from './landing-page.js';
 import { routeFor } from './routes.js';
 import { theme } from './theme.js';

@@ -35,6 +35,19 @@ async function visit(options: Parameters<typeof openPage>[1] = {}, pathname = '/
   return watched;
 }
 
+/** Whether an element lies wholly inside the viewport, and is what a click at its centre would reach (nothing covers it). */
+async function inViewUncovered(locator: Locator): Promise<{ inViewport: boolean; uncovered: boolean }> {
+  return locator.evaluate((element) => {
+    const box = element.getBoundingClientRect();
+    const inViewport =
+      box.width > 0 && box.height > 0 && box.top >= 0 && box.left >= 0 && box.bottom <= window.innerHeight && box.right <= window.innerWidth;
+    const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+    return { inViewport, uncovered: hit !== null && element.contains(hit) };
+  });
+}
+
+const SHOWN = { inViewport: true, uncovered: true };
+
 async function enabledDayLabels(dialog: Locator): Promise<string[]> {
   return dialog
     .locator('.react-calendar__month-view__days button:enabled abbr')
@@ -160,6 +173,10 @@ describe('the site in Chromium', function () {
           .locator('li')
           .evaluateAll((cards) => cards.filter((card) => card.scrollWidth > card.clientWidth + 1).map((card) => card.textContent));
         expect(overflowingCards, `cards whose content spills out at ${width}px`).to.deep.equal([]);
+        // What the first screen shows: the headline and the button that opens the form, neither covered.
+        expect(await inViewUncovered(page.getByRole('heading', { level: 1 })), `h1 at ${width}px`).to.deep.equal(SHOWN);
+        const getStarted = page.getByRole('banner').getByRole('button', { name: 'Get Started' });
+        expect(await inViewUncovered(getStarted), `Get Started at ${width}px`).to.deep.equal(SHOWN);
         await page.screenshot({ path: path.join(ARTIFACTS, `page-${width}.png`), fullPage: true });
       }
     });
@@ -628,18 +645,41 @@ describe('the site in Chromium', function () {
       expect(await toast.locator('[role="progressbar"]').evaluate((bar) => getComputedStyle(bar).animationDuration)).to.equal('5s');
     });
 
-    it('has no accessibility violations when open (axe-core), and looks right (screenshot)', async () => {
+    it('has no accessibility violations when open (axe-core), and fits a desktop and a phone (screenshots)', async () => {
       const { page } = await visit({ viewport: { width: 1440, height: 1000 } });
       const dialog = await openDialog(page);
       await fillRequired(dialog, 'Ana Lima', 'ana@northwind-logistics.com', 'Northwind Logistics');
       await dialog.getByLabel('Phone (Optional)', { exact: true }).focus();
-      await dialog.getByRole('img', { name: 'Email address looks good' }).waitFor();
+      const emailOk = dialog.getByRole('img', { name: 'Email address looks good' });
+      await emailOk.waitFor();
       await chooseFirstBookableSlot(dialog);
+      const chosen = dialog.getByRole('radio', { checked: true });
+      // The dialog on screen with its title, its way out, the e-mail tick and the chosen time, nothing covering them.
+      for (const [name, part] of [
+        ['dialog', dialog],
+        ['title', dialog.getByRole('heading', { name: 'Request Demo' })],
+        ['Close', dialog.getByRole('button', { name: 'Close' })],
+        ['e-mail tick', emailOk],
+        ['chosen time', chosen],
+      ] as const) {
+        expect(await inViewUncovered(part), `${name} at 1440px`).to.deep.equal(SHOWN);
+      }
       await page.screenshot({ path: path.join(ARTIFACTS, 'modal-1440.png') });
       expect(await axeViolations(page)).to.deep.equal([]);
+
       await page.setViewportSize({ width: 375, height: 812 });
+      expect(await dialog.evaluate((panel) => panel.scrollWidth - panel.clientWidth), 'horizontal overflow of the dialog at 375px').to.equal(0);
+      for (const [name, part] of [
+        ['dialog', dialog],
+        ['title', dialog.getByRole('heading', { name: 'Request Demo' })],
+        ['Close', dialog.getByRole('button', { name: 'Close' })],
+      ] as const) {
+        expect(await inViewUncovered(part), `${name} at 375px`).to.deep.equal(SHOWN);
+      }
       await page.screenshot({ path: path.join(ARTIFACTS, 'modal-375.png') });
-      await dialog.getByRole('radio', { checked: true }).scrollIntoViewIfNeeded();
+      // On a phone the times are stacked under the calendar; the dialog scrolls to the chosen one.
+      await chosen.scrollIntoViewIfNeeded();
+      expect(await inViewUncovered(chosen), 'chosen time at 375px').to.deep.equal(SHOWN);
       await page.screenshot({ path: path.join(ARTIFACTS, 'modal-375-times.png') });
     });
   });
@@ -679,6 +719,7 @@ describe('the site in Chromium', function () {
       const { page } = await visit({ viewport: { width: 375, height: 812 } }, '/legal/privacy');
       expect(await page.getByRole('heading', { level: 1 }).innerText()).to.equal('Privacy Policy');
       expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).to.equal(0);
+      expect(await inViewUncovered(page.getByRole('heading', { level: 1 })), 'h1 at 375px').to.deep.equal(SHOWN);
       await page.screenshot({ path: path.join(ARTIFACTS, 'legal-privacy-375.png'), fullPage: true });
       expect(await axeViolations(page)).to.deep.equal([]);
     });

@@ -12,22 +12,22 @@ import {
   type DemoRequestField,
 } from '../../../domain/demo-request.js';
 import { useSubmitDemoRequestMutation, useValidateEmailMutation, type DemoRequestBody } from '../../app/api.js';
-import { readBookingTimeZone } from '../../app/booking-zone.js';
-import { notifyError, notifySuccess } from '../../app/notify.js';
 import { Button } from '../../components/button.js';
+import { notifyError, notifySuccess } from '../../components/notify.js';
 import { visitorTimeZone } from './booking-calendar.js';
+import { readBookingTimeZone } from './booking-zone.js';
 import { DateTimePicker } from './date-time-picker.js';
 import { checkEmail, type EmailCheck } from './email-check.js';
 import { EmailField } from './email-field.js';
-import { Field, FieldError, Input, Label, TextArea } from './form-parts.js';
+import { TextField } from './form-parts.js';
 import { mayRetryWithSameKey, nextAttempt, type SubmissionAttempt } from './idempotency-key.js';
 import { isSlotConflict, serverFieldErrors, submitErrorMessage } from './submit-error.js';
 
 export const SUCCESS_TITLE = 'Demo Request Submitted';
 export const SUCCESS_TEXT = "Thank you! We'll contact you soon to schedule your demo.";
 
-type TextField = 'name' | 'email' | 'company' | 'phone' | 'message';
-type Values = Record<TextField, string>;
+type TextFieldName = 'name' | 'email' | 'company' | 'phone' | 'message';
+type Values = Record<TextFieldName, string>;
 type Errors = Partial<Record<DemoRequestField, string>>;
 
 const EMPTY: Values = { name: '', email: '', company: '', phone: '', message: '' };
@@ -39,11 +39,6 @@ const VISITOR_ZONE = visitorTimeZone();
 const Form = styled.form`
   display: grid;
   gap: ${({ theme }) => theme.space[5]};
-`;
-
-const Optional = styled.span`
-  font-weight: 400;
-  color: ${({ theme }) => theme.colors.muted};
 `;
 
 const Submit = styled(Button)`
@@ -85,7 +80,7 @@ export function DemoRequestForm({ now, onSubmitted }: DemoRequestFormProps) {
   const [validateEmail] = useValidateEmailMutation();
   const zone = BOOKING_ZONE;
 
-  const setValue = (field: TextField, value: string) => {
+  const setValue = (field: TextFieldName, value: string) => {
     setValues((current) => ({ ...current, [field]: value }));
     setErrors((current) => (current[field] ? { ...current, [field]: undefined } : current));
   };
@@ -174,27 +169,18 @@ export function DemoRequestForm({ now, onSubmitted }: DemoRequestFormProps) {
     onSubmitted();
   };
 
-  const textInput = (field: 'name' | 'company', label: string, autoComplete: string, maxLength: number) => (
-    <Field>
-      <Label htmlFor={ids[field]}>{label}</Label>
-      <Input
-        id={ids[field]}
-        name={field}
-        autoComplete={autoComplete}
-        maxLength={maxLength}
-        value={values[field]}
-        $invalid={Boolean(errors[field])}
-        aria-invalid={errors[field] ? true : undefined}
-        aria-describedby={`${ids[field]}-error`}
-        onChange={(event) => setValue(field, event.target.value)}
-      />
-      <FieldError id={`${ids[field]}-error`} message={errors[field]} />
-    </Field>
-  );
+  /** The props every text field of the form shares: its id, name, value, error and change handler. */
+  const fieldProps = (field: TextFieldName) => ({
+    id: ids[field],
+    name: field,
+    value: values[field],
+    error: errors[field],
+    onChange: (value: string) => setValue(field, value),
+  });
 
   return (
     <Form ref={formRef} noValidate onSubmit={(event) => void onSubmit(event)} aria-busy={isSubmitting}>
-      {textInput('name', 'Name', 'name', NAME_MAX_LENGTH)}
+      <TextField {...fieldProps('name')} label="Name" autoComplete="name" maxLength={NAME_MAX_LENGTH} />
       <EmailField
         id={ids.email}
         value={values.email}
@@ -213,7 +199,7 @@ export function DemoRequestForm({ now, onSubmitted }: DemoRequestFormProps) {
           void runEmailCheck(suggestion);
         }}
       />
-      {textInput('company', 'Company', 'organization', COMPANY_MAX_LENGTH)}
+      <TextField {...fieldProps('company')} label="Company" autoComplete="organization" maxLength={COMPANY_MAX_LENGTH} />
       <DateTimePicker
         now={now}
         zone={zone}
@@ -230,43 +216,23 @@ export function DemoRequestForm({ now, onSubmitted }: DemoRequestFormProps) {
           setErrors((current) => ({ ...current, timeSlot: undefined }));
         }}
       />
-      <Field>
-        <Label htmlFor={ids.phone}>
-          Phone <Optional>(Optional)</Optional>
-        </Label>
-        <Input
-          id={ids.phone}
-          name="phone"
-          type="tel"
-          autoComplete="tel"
-          placeholder="+1 (555) 123-4567"
-          maxLength={PHONE_MAX_LENGTH}
-          value={values.phone}
-          $invalid={Boolean(errors.phone)}
-          aria-invalid={errors.phone ? true : undefined}
-          aria-describedby={`${ids.phone}-error`}
-          onChange={(event) => setValue('phone', event.target.value)}
-        />
-        <FieldError id={`${ids.phone}-error`} message={errors.phone} />
-      </Field>
-      <Field>
-        <Label htmlFor={ids.message}>
-          Message <Optional>(Optional)</Optional>
-        </Label>
-        <TextArea
-          id={ids.message}
-          name="message"
-          rows={3}
-          maxLength={MESSAGE_MAX_LENGTH}
-          placeholder="What would you like to see in the demo?"
-          value={values.message}
-          $invalid={Boolean(errors.message)}
-          aria-invalid={errors.message ? true : undefined}
-          aria-describedby={`${ids.message}-error`}
-          onChange={(event) => setValue('message', event.target.value)}
-        />
-        <FieldError id={`${ids.message}-error`} message={errors.message} />
-      </Field>
+      <TextField
+        {...fieldProps('phone')}
+        label="Phone"
+        optional
+        type="tel"
+        autoComplete="tel"
+        placeholder="+1 (555) 123-4567"
+        maxLength={PHONE_MAX_LENGTH}
+      />
+      <TextField
+        {...fieldProps('message')}
+        label="Message"
+        optional
+        rows={3}
+        maxLength={MESSAGE_MAX_LENGTH}
+        placeholder="What would you like to see in the demo?"
+      />
       <Honeypot aria-hidden="true">
         <label htmlFor={`${id}-${HONEYPOT_FIELD}`}>Leave this field empty</label>
         <input

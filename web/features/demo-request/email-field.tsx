@@ -2,14 +2,7 @@ import { styled } from 'styled-components';
 import { CheckCircleIcon, CrossCircleIcon, Spinner } from '../../components/icons.js';
 import { VisuallyHidden } from '../../components/visually-hidden.js';
 import type { EmailCheck } from './email-check.js';
-import { Field, FieldError, Input, Label } from './form-parts.js';
-
-const Control = styled.div`
-  position: relative;
-  input {
-    padding-right: 2.75rem;
-  }
-`;
+import { TextField } from './form-parts.js';
 
 const Status = styled.span<{ $state: EmailCheck['state'] }>`
   position: absolute;
@@ -54,51 +47,50 @@ interface EmailFieldProps {
 }
 
 export function EmailField({ id, value, check, error, onChange, onBlur, onUseSuggestion }: EmailFieldProps) {
-  const errorId = `${id}-error`;
   const statusId = `${id}-status`;
   const suggestionId = `${id}-suggestion`;
   const message = error ?? (check.state === 'invalid' ? check.reason : undefined);
   const suggestion = check.state === 'valid' || check.state === 'invalid' ? check.suggestion : undefined;
   return (
-    <Field>
-      <Label htmlFor={id}>Email</Label>
-      <Control>
-        <Input
-          id={id}
-          name="email"
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          spellCheck={false}
-          placeholder="you@company.com"
-          value={value}
-          $invalid={Boolean(message)}
-          aria-invalid={message ? true : undefined}
-          aria-describedby={[statusId, errorId, suggestion ? suggestionId : ''].filter(Boolean).join(' ')}
-          onChange={(event) => onChange(event.target.value)}
-          onBlur={onBlur}
-        />
-        {check.state !== 'idle' ? (
+    <TextField
+      id={id}
+      name="email"
+      label="Email"
+      type="email"
+      autoComplete="email"
+      inputMode="email"
+      spellCheck={false}
+      placeholder="you@company.com"
+      value={value}
+      error={message}
+      onChange={onChange}
+      onBlur={onBlur}
+      adornment={
+        check.state !== 'idle' ? (
           <Status $state={check.state} role="img" aria-label={STATUS_TEXT[check.state]}>
             {check.state === 'checking' ? <Spinner /> : null}
             {check.state === 'valid' ? <CheckCircleIcon size={22} /> : null}
             {check.state === 'invalid' ? <CrossCircleIcon size={22} /> : null}
           </Status>
-        ) : null}
-      </Control>
-      <VisuallyHidden id={statusId} role="status">
-        {STATUS_TEXT[check.state]}
-      </VisuallyHidden>
-      <FieldError id={errorId} message={message} />
-      {suggestion ? (
-        <Suggestion id={suggestionId}>
-          Did you mean:{' '}
-          <button type="button" onClick={() => onUseSuggestion(suggestion)}>
-            {suggestion}
-          </button>
-          ?
-        </Suggestion>
-      ) : null}
-    </Field>
+        ) : null
+      }
+      describedBy={{ before: [statusId], after: suggestion ? [suggestionId] : [] }}
+      beforeError={
+        <VisuallyHidden id={statusId} role="status">
+          {STATUS_TEXT[check.state]}
+        </VisuallyHidden>
+      }
+      afterError={
+        suggestion ? (
+          <Suggestion id={suggestionId}>
+            Did you mean:{' '}
+            <button type="button" onClick={() => onUseSuggestion(suggestion)}>
+              {suggestion}
+            </button>
+            ?
+          </Suggestion>
+        ) : null
+      }
+    />
   );
 }

@@ -1,15 +1,20 @@
-import type { ReactNode } from 'react';
+import type { HTMLAttributes, ReactNode } from 'react';
 import { styled, css } from 'styled-components';
 import { AlertIcon } from '../../components/icons.js';
 
-export const Field = styled.div`
+const Field = styled.div`
   display: grid;
   gap: ${({ theme }) => theme.space[1]};
 `;
 
-export const Label = styled.label`
+const Label = styled.label`
   font-weight: 600;
   font-size: ${({ theme }) => theme.text.sm};
+`;
+
+const Optional = styled.span`
+  font-weight: 400;
+  color: ${({ theme }) => theme.colors.muted};
 `;
 
 export const Hint = styled.p`
@@ -33,12 +38,12 @@ const control = css<{ $invalid?: boolean }>`
   }
 `;
 
-export const Input = styled.input<{ $invalid?: boolean }>`
+const Input = styled.input<{ $invalid?: boolean }>`
   ${control};
   min-height: 44px;
 `;
 
-export const TextArea = styled.textarea<{ $invalid?: boolean }>`
+const TextArea = styled.textarea<{ $invalid?: boolean }>`
   ${control};
   resize: vertical;
 `;
@@ -63,5 +68,133 @@ export function FieldError({ id, message }: { id: string; message?: string | und
       <AlertIcon size={16} />
       {message}
     </ErrorText>
+  );
+}
+
+/** The box of an input with something drawn over its right end; the input leaves room for it. */
+const AdornedControl = styled.div`
+  position: relative;
+  input {
+    padding-right: 2.75rem;
+  }
+`;
+
+interface TextFieldProps {
+  id: string;
+  name: string;
+  label: string;
+  /** Adds "(Optional)" to the label. */
+  optional?: boolean;
+  value: string;
+  /** The message shown under the field; the input is marked invalid while there is one. */
+  error?: string | undefined;
+  onChange: (value: string) => void;
+  onBlur?: () => void;
+  /** A textarea of this many rows instead of a one-line input. */
+  rows?: number;
+  type?: 'email' | 'tel';
+  autoComplete?: string;
+  inputMode?: HTMLAttributes<HTMLInputElement>['inputMode'];
+  spellCheck?: boolean;
+  placeholder?: string;
+  maxLength?: number;
+  /**
+   * Drawn over the right end of the input (a status icon, say). When given, null included, the input sits in a box
+   * that keeps room for it, so the box does not change as the adornment comes and goes.
+   */
+  adornment?: ReactNode;
+  /** Descriptions rendered before the error message, read first; `describedBy.before` names their ids. */
+  beforeError?: ReactNode;
+  /** Descriptions rendered after the error message; `describedBy.after` names their ids. */
+  afterError?: ReactNode;
+  /** Ids the input's aria-describedby names besides its error message's, before and after it. */
+  describedBy?: { before?: readonly string[]; after?: readonly string[] };
+}
+
+/**
+ * A labelled text input or textarea with its error message. The error's element is always there, so the
+ * input's aria-describedby names an element that exists even before there is a message.
+ */
+export function TextField({
+  id,
+  name,
+  label,
+  optional = false,
+  value,
+  error,
+  onChange,
+  onBlur,
+  rows,
+  type,
+  autoComplete,
+  inputMode,
+  spellCheck,
+  placeholder,
+  maxLength,
+  adornment,
+  beforeError,
+  afterError,
+  describedBy,
+}: TextFieldProps) {
+  const errorId = `${id}-error`;
+  const state = {
+    value,
+    $invalid: Boolean(error),
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': [...(describedBy?.before ?? []), errorId, ...(describedBy?.after ?? [])].join(' '),
+  };
+  const control =
+    rows === undefined ? (
+      <Input
+        id={id}
+        name={name}
+        type={type}
+        autoComplete={autoComplete}
+        inputMode={inputMode}
+        spellCheck={spellCheck}
+        placeholder={placeholder}
+        maxLength={maxLength}
+        {...state}
+        onChange={(event) => onChange(event.target.value)}
+        onBlur={onBlur}
+      />
+    ) : (
+      <TextArea
+        id={id}
+        name={name}
+        rows={rows}
+        autoComplete={autoComplete}
+        spellCheck={spellCheck}
+        maxLength={maxLength}
+        placeholder={placeholder}
+        {...state}
+        onChange={(event) => onChange(event.target.value)}
+        onBlur={onBlur}
+      />
+    );
+  return (
+    <Field>
+      <Label htmlFor={id}>
+        {optional ? (
+          <>
+            {`${label} `}
+            <Optional>(Optional)</Optional>
+          </>
+        ) : (
+          label
+        )}
+      </Label>
+      {adornment === undefined ? (
+        control
+      ) : (
+        <AdornedControl>
+          {control}
+          {adornment}
+        </AdornedControl>
+      )}
+      {beforeError}
+      <FieldError id={errorId} message={error} />
+      {afterError}
+    </Field>
   );
 }

@@ -1,7 +1,7 @@
 import { DEMO_REQUEST_FIELDS, type DemoRequestField } from '../../../domain/demo-request.js';
 
-export const SUBMIT_FALLBACK_MESSAGE = 'Failed to submit demo request. Please try again.';
-export const SUBMIT_INNER_FALLBACK_MESSAGE = 'Failed to submit demo request';
+const SUBMIT_FALLBACK_MESSAGE = 'Failed to submit demo request. Please try again.';
+const SUBMIT_INNER_FALLBACK_MESSAGE = 'Failed to submit demo request';
 
 interface ErrorBody {
   error?: unknown;

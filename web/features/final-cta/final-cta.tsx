@@ -1,6 +1,6 @@
 import { styled } from 'styled-components';
-import { DemoTrigger } from '../../app/demo-trigger.js';
 import { Container } from '../../components/layout.js';
+import { DemoTrigger } from '../demo-request/demo-trigger.js';
 
 const Shell = styled.section`
   padding: ${({ theme }) => `${theme.space[16]} 0`};

@@ -1,9 +1,9 @@
 import { styled } from 'styled-components';
 import { brand } from '../../../domain/brand.js';
-import { DemoTrigger } from '../../app/demo-trigger.js';
 import { Button } from '../../components/button.js';
 import { ArrowRightIcon, ChatIcon, MailIcon, MessageIcon, PhoneIcon, RichCardIcon, ShieldIcon } from '../../components/icons.js';
 import { Container } from '../../components/layout.js';
+import { DemoTrigger } from '../demo-request/demo-trigger.js';
 
 const Shell = styled.section`
   position: relative;

@@ -1,11 +1,14 @@
 import { expect } from 'chai';
-import { COUNT_UP_DURATION_MS, COUNT_UP_STAGGER_MS, countUpTotalMs, countUpValue, easeOutCubic } from './count-up.js';
+import { countUpTotalMs, countUpValue, easeOutCubic } from './count-up.js';
 
 describe('count-up', () => {
-  it('runs 2000 ms with a 200 ms stagger', () => {
-    expect(COUNT_UP_DURATION_MS).to.equal(2000);
-    expect(COUNT_UP_STAGGER_MS).to.equal(200);
+  it('takes 2000 ms per card, and the last of five cards lands 800 ms after the first', () => {
+    expect(countUpValue(1000, 1800, 0), 'first card at 1.8 s').to.equal(999);
+    expect(countUpValue(1000, 2000, 0), 'first card at 2 s').to.equal(1000);
+    expect(countUpValue(1000, 2600, 4), 'fifth card at 2.6 s').to.equal(999);
+    expect(countUpValue(1000, 2800, 4), 'fifth card at 2.8 s').to.equal(1000);
     expect(countUpTotalMs(5)).to.equal(2800);
+    expect(countUpTotalMs(1)).to.equal(2000);
   });
 
   it('eases out: starts at 0, ends at 1, more than half done at the midpoint', () => {

@@ -1,5 +1,5 @@
-export const COUNT_UP_DURATION_MS = 2000;
-export const COUNT_UP_STAGGER_MS = 200;
+const COUNT_UP_DURATION_MS = 2000;
+const COUNT_UP_STAGGER_MS = 200;
 
 /** Cubic ease-out: fast at first, settling gently on the final value. */
 export function easeOutCubic(t: number): number {

@@ -1,8 +1,8 @@
 import { styled } from 'styled-components';
 import { brand } from '../../../domain/brand.js';
-import { DemoTrigger } from '../../app/demo-trigger.js';
 import { Container } from '../../components/layout.js';
 import { Logo } from '../../components/logo.js';
+import { DemoTrigger } from '../demo-request/demo-trigger.js';
 
 const Bar = styled.header`
   position: sticky;

@@ -1,7 +1,7 @@
 import { Provider } from 'react-redux';
-import { DemoRequestDialog } from '../features/demo-request/demo-request-dialog.js';
-import { Toasts } from './notify.js';
-import { makeStore } from './store.js';
+import { makeStore } from '../../app/store.js';
+import { Toasts } from '../../components/notify.js';
+import { DemoRequestDialog } from './demo-request-dialog.js';
 
 // One store for the page's lifetime; it is created with this chunk, which only the dialog needs.
 const store = makeStore();

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Button } from '../components/button.js';
+import { Button } from '../../components/button.js';
 import { useDemoModal } from './demo-modal-context.js';
 
 interface DemoTriggerProps {

@@ -1,6 +1,6 @@
 import { Component, lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { styled } from 'styled-components';
-import { Spinner } from '../components/icons.js';
+import { Spinner } from '../../components/icons.js';
 import { DemoModalContext, type DemoModalControls } from './demo-modal-context.js';
 
 // The dialog, the calendar, the store and the toasts are one separate chunk: the page paints and hydrates
