@@ -2,7 +2,7 @@ import { skipToken } from '@reduxjs/toolkit/query/react';
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import Calendar from 'react-calendar';
 import { styled } from 'styled-components';
-import { formatCalendarDay, type CalendarDay } from '../../../domain/booking.js';
+import { bookingZoneLabel, formatCalendarDay, type CalendarDay } from '../../../domain/booking.js';
 import { useDaySlotsQuery } from '../../app/api.js';
 import { ChevronLeftIcon, ChevronRightIcon } from '../../components/icons.js';
 import { VisuallyHidden } from '../../components/visually-hidden.js';
@@ -225,14 +225,14 @@ export function DateTimePicker({ now, zone, visitorZone, day, slotIso, error, on
 
   let summary = 'No date chosen yet.';
   if (day && chosen) {
-    summary = `Selected ${dayText} at ${chosen.label} Europe Time${chosen.localLabel ? ` (${chosen.localLabel} your time)` : ''}.`;
+    summary = `Selected ${dayText} at ${chosen.label} ${bookingZoneLabel(zone)}${chosen.localLabel ? ` (${chosen.localLabel} your time)` : ''}.`;
   } else if (day) {
     summary = `Selected ${dayText}. ${openCount} ${openCount === 1 ? 'time' : 'times'} available; choose one.`;
   }
 
   return (
     <Fieldset aria-describedby={error ? `${hintId} ${errorId}` : hintId} aria-invalid={error ? true : undefined}>
-      <Legend>Select Date &amp; Time (Europe Time)</Legend>
+      <Legend>Select Date &amp; Time ({bookingZoneLabel(zone)})</Legend>
       <Hint id={hintId}>
         Monday to Friday within the next month, hourly from 07:00 to 23:00 {zonePlaceName(zone)} time.
         <VisuallyHidden> In the calendar, arrow keys move between available days and Page Up and Page Down change the month.</VisuallyHidden>

@@ -4,6 +4,7 @@ import { timeSlotProblem, type CalendarDay } from '../../../domain/booking.js';
 import {
   COMPANY_MAX_LENGTH,
   DEMO_REQUEST_FIELDS,
+  REQUIRED_FIELDS,
   HONEYPOT_FIELD,
   MESSAGE_MAX_LENGTH,
   NAME_MAX_LENGTH,
@@ -113,8 +114,8 @@ export function DemoRequestForm({ now, onSubmitted }: DemoRequestFormProps) {
     event.preventDefault();
     if (isSubmitting) return;
     const problems: Errors = {};
-    for (const field of ['name', 'email', 'company'] as const) {
-      if (values[field].trim() === '') problems[field] = requiredMessage(field);
+    for (const field of REQUIRED_FIELDS) {
+      if (field !== 'timeSlot' && values[field].trim() === '') problems[field] = requiredMessage(field);
     }
     if (!slotIso) problems.timeSlot = requiredMessage('timeSlot');
     else {
