@@ -2,6 +2,36 @@ import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+/** Imports of the named top-level folders, from anywhere below the importing file. */
+const folders = (...names) => names.map((name) => `**/${name}/**`);
+const layer = (group, message) => ({ group, message });
+const serverCode = layer(folders('api', 'worker', 'server-shared', 'scripts'), 'The browser loads web/ and domain/ only: no server code.');
+
+/**
+ * The layers: domain/ at the ground (what the browser may load as well), server-shared/ for the two server programs,
+ * api/ and worker/ beside each other, web/ above domain/ only. The test harness (test/) may use them all.
+ */
+const layers = [
+  {
+    files: ['domain/**'],
+    patterns: [
+      layer(folders('api', 'worker', 'web', 'server-shared', 'scripts', 'test'), 'domain/ is loaded by the browser too: it imports only domain/.'),
+      layer(['node:*'], 'domain/ is loaded by the browser too: no Node built-ins (server code goes in server-shared/).'),
+    ],
+  },
+  { files: ['server-shared/**'], patterns: [layer(folders('api', 'worker', 'web', 'scripts'), 'server-shared/ is beneath api/ and worker/.')] },
+  { files: ['api/**'], patterns: [layer(folders('worker', 'web', 'scripts'), 'api/ and worker/ meet only in server-shared/ (the queue contract) and domain/.')] },
+  { files: ['worker/**'], patterns: [layer(folders('api', 'web', 'scripts'), 'api/ and worker/ meet only in server-shared/ (the queue contract) and domain/.')] },
+  { files: ['web/**'], ignores: ['web/e2e/**', 'web/features/**', 'web/components/**'], patterns: [serverCode] },
+  {
+    files: ['web/features/**', 'web/components/**'],
+    patterns: [
+      serverCode,
+      layer(['**/app/*', '!**/app/store.js', '!**/app/api.js', '!**/app/theme.js'], 'From web/app/ a feature or component takes only the store, the API and the theme.'),
+    ],
+  },
+].map(({ files, ignores, patterns }) => ({ files, ...(ignores ? { ignores } : {}), rules: { 'no-restricted-imports': ['error', { patterns }] } }));
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', '.data/', 'artifacts/'] },
   js.configs.recommended,
@@ -14,4 +44,5 @@ export default tseslint.config(
       'no-console': ['error', { allow: ['warn', 'error'] }],
     },
   },
+  ...layers,
 );

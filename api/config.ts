@@ -15,7 +15,7 @@ import {
   parseTimeZone,
   setting,
   type Env,
-} from '../domain/settings.js';
+} from '../server-shared/settings.js';
 
 export interface ApiConfig {
   port: number;

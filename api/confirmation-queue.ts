@@ -1,8 +1,8 @@
 /** The producer side of the confirmation queue. */
 import { Queue } from 'bullmq';
-import { withTimeout } from '../domain/time-limits.js';
+import { withTimeout } from '../server-shared/time-limits.js';
 import { createFailFastRedis, whenReady } from './redis.js';
-import { CONFIRMATION_QUEUE, SEND_CONFIRMATION_JOB, confirmationJobOptions, enqueueJob, type JobPayloads, type JobName } from '../domain/jobs.js';
+import { CONFIRMATION_QUEUE, SEND_CONFIRMATION_JOB, confirmationJobOptions, enqueueJob, type JobPayloads, type JobName } from '../server-shared/jobs.js';
 
 export interface ConfirmationQueue {
   enqueue(demoRequestId: string): Promise<void>;

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { createTestDatabase, type TestDatabase } from './test/database.js';
+import { createTestDatabase, type TestDatabase } from '../test/database.js';
 
 describe('migrations', () => {
   let database: TestDatabase;

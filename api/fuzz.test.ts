@@ -19,8 +19,8 @@ import {
   PHONE_MAX_LENGTH,
 } from '../domain/demo-request.js';
 import { EMAIL_MAX_LENGTH } from '../domain/email-messages.js';
-import { emailProblem } from '../domain/email-rules.js';
-import { startAppUnderTest, type AppUnderTest } from './test/app-under-test.js';
+import { emailProblem } from '../server-shared/email-rules.js';
+import { startAppUnderTest, type AppUnderTest } from '../test/app-under-test.js';
 
 const SEED = 0x5eed2026;
 const REQUEST_COUNT = 5_000;

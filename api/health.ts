@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { withTimeout } from '../domain/time-limits.js';
+import { withTimeout } from '../server-shared/time-limits.js';
 import type { Db } from './db.js';
 import type { ConfirmationQueue } from './confirmation-queue.js';
 

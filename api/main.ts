@@ -1,6 +1,6 @@
 /** Entry point of the API process (the docker image runs this): migrate if asked, serve, stop cleanly on SIGTERM/SIGINT. */
-import { createLogger } from '../domain/logger.js';
-import { closeOnSignals } from '../domain/shutdown.js';
+import { createLogger } from '../server-shared/logger.js';
+import { closeOnSignals } from '../server-shared/shutdown.js';
 import { loadApiConfig } from './config.js';
 import { migrateLatest } from './db.js';
 import { startApiServer } from './server.js';

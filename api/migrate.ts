@@ -9,7 +9,7 @@
  *
  * `node dist/api/main.js --migrate` migrates too, then serves: what docker-compose.yml runs.
  */
-import { createLogger } from '../domain/logger.js';
+import { createLogger } from '../server-shared/logger.js';
 import { loadApiConfig } from './config.js';
 import { createDb, migrateLatest } from './db.js';
 

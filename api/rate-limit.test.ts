@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { parseProxyHops } from '../domain/settings.js';
+import { parseProxyHops } from '../server-shared/settings.js';
 import { createMemoryLimiter } from './rate-limit.js';
-import { startAppUnderTest, type AppUnderTest } from './test/app-under-test.js';
+import { startAppUnderTest, type AppUnderTest } from '../test/app-under-test.js';
 
 const NOW = new Date('2026-11-23T09:30:00.000Z');
 // Tuesday 24 November 2026, hourly from 08:00 Berlin: a slot of its own for each booking, so none is full.

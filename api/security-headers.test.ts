@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { expect } from 'chai';
 import { loadApiConfig } from './config.js';
-import { startAppUnderTest, type AppUnderTest } from './test/app-under-test.js';
-import { makeWebRoot } from './test/web-root.js';
+import { startAppUnderTest, type AppUnderTest } from '../test/app-under-test.js';
+import { makeWebRoot } from '../test/web-root.js';
 
 const hashOf = (css: string) => `'sha256-${createHash('sha256').update(css).digest('base64')}'`;
 

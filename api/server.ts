@@ -2,7 +2,7 @@
 import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
-import { settlesWithin } from '../domain/time-limits.js';
+import { settlesWithin } from '../server-shared/time-limits.js';
 import { createApp } from './app.js';
 import type { ApiConfig } from './config.js';
 import { createConfirmationQueue } from './confirmation-queue.js';

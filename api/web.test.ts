@@ -1,8 +1,8 @@
 import { rm } from 'node:fs/promises';
 import http from 'node:http';
 import { expect } from 'chai';
-import { startAppUnderTest, type AppUnderTest } from './test/app-under-test.js';
-import { makeWebRoot } from './test/web-root.js';
+import { startAppUnderTest, type AppUnderTest } from '../test/app-under-test.js';
+import { makeWebRoot } from '../test/web-root.js';
 
 describe('serving the site', () => {
   let app: AppUnderTest;

@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import pg from 'pg';
 import { parse } from 'yaml';
 import { loadApiConfig } from '../api/config.js';
-import type { Env } from '../domain/settings.js';
+import type { Env } from '../server-shared/settings.js';
 import { knexConfig } from '../knexfile.js';
 import { loadWorkerConfig } from '../worker/config.js';
 import { REPO_ROOT } from './dev-services/config.js';

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { parseAllDocuments } from 'yaml';
 import { loadApiConfig } from '../api/config.js';
-import type { Env } from '../domain/settings.js';
+import type { Env } from '../server-shared/settings.js';
 import { loadWorkerConfig } from '../worker/config.js';
 import { REPO_ROOT } from './dev-services/config.js';
 

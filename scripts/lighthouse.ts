@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import lighthouse, { type RunnerResult } from 'lighthouse';
 import { chromium } from 'playwright-core';
-import { startStack } from '../api/test/stack.js';
+import { startStack } from '../test/stack.js';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../web/e2e/browser.js';
 import { freePort } from './dev-services/ports.js';
 

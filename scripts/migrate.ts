@@ -4,7 +4,7 @@
  */
 import { loadApiConfig } from '../api/config.js';
 import { migrateLatest } from '../api/db.js';
-import { createLogger } from '../domain/logger.js';
+import { createLogger } from '../server-shared/logger.js';
 import { redactUrl } from './dev-services/config.js';
 
 const config = loadApiConfig();

@@ -8,9 +8,9 @@ import { chmod, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { createTestDatabase, type TestDatabase } from '../api/test/database.js';
-import { startSmtpSink } from '../api/test/smtp-sink.js';
-import { TEST_REDIS_URL, clearQueuePrefix, testQueuePrefix } from '../api/test/stack.js';
+import { createTestDatabase, type TestDatabase } from '../test/database.js';
+import { startSmtpSink } from '../test/smtp-sink.js';
+import { TEST_REDIS_URL, clearQueuePrefix, testQueuePrefix } from '../test/stack.js';
 import { isAlive } from './dev-services/ports.js';
 import { demoRequestBody, spawnProgram, timeToExit, type Spawned } from './dev-services/testing/spawned.js';
 

@@ -11,6 +11,7 @@ import { gzipSync } from 'node:zlib';
 import webpack from 'webpack';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const SERVER_FOLDERS = ['server-shared', 'api', 'worker'].map((folder) => path.join(root, folder) + path.sep);
 const webOut = path.join(root, 'dist/web');
 const ssrOut = path.join(root, 'dist/web-ssr');
 const INITIAL_JS_BUDGET_BYTES = 100 * 1024;
@@ -45,8 +46,9 @@ const shared = {
       // A stylesheet imported with ?raw is its text, for styled-components to insert (see web/components/notify.tsx): the
       // CSP refuses the <style> text style-loader would write, and it stays in the dialog's chunk, loaded with it.
       { resourceQuery: /^\?raw$/, type: 'asset/source' },
-      // domain/ modules have no side effects, so what the browser does not use of them is dropped; the e-mail
-      // rules (with their big disposable-domain list) must never come in at all, which the check below enforces.
+      // domain/ modules have no side effects, so what the browser does not use of them is dropped. Server code
+      // (server-shared/, with the e-mail rules' big disposable-domain list, api/, worker/) must never come in at all:
+      // ESLint forbids the imports, and the check below the build's output.
       { test: /[\\/]domain[\\/][^\\/]+\.ts$/, sideEffects: false },
     ],
   },
@@ -66,12 +68,13 @@ class SiteAssetsPlugin {
       compilation.hooks.processAssets.tap(
         { name: 'SiteAssetsPlugin', stage: webpack.Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL },
         () => {
-          // The server's e-mail rules carry a large disposable-domain list; they must never reach the browser.
+          // No server code in the browser: the e-mail rules alone would add a large disposable-domain list.
           for (const module of compilation.modules) {
             const inner = module.modules ?? [module];
             const shipped = compilation.chunkGraph.getNumberOfModuleChunks(module) > 0;
-            if (shipped && inner.some((part) => /[\\/]domain[\\/]email-rules\.ts$/.test(part.resource ?? ''))) {
-              compilation.errors.push(new webpack.WebpackError('domain/email-rules.ts ended up in the browser bundle'));
+            const server = shipped && inner.find((part) => SERVER_FOLDERS.some((folder) => (part.resource ?? '').startsWith(folder)));
+            if (server) {
+              compilation.errors.push(new webpack.WebpackError(`${path.relative(root, server.resource)} (server code) ended up in the browser bundle`));
             }
           }
           compilation.emitAsset(faviconName, new webpack.sources.RawSource(faviconSource));

@@ -10,7 +10,7 @@ import {
   parseTimeZone,
   setting,
   type Env,
-} from '../domain/settings.js';
+} from '../server-shared/settings.js';
 
 export interface WorkerConfig {
   databaseUrl: string;

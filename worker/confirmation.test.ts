@@ -3,11 +3,11 @@ import { expect } from 'chai';
 import pino from 'pino';
 import { Queue, UnrecoverableError } from 'bullmq';
 import { Redis } from 'ioredis';
-import { CONFIRMATION_QUEUE, SEND_CONFIRMATION_JOB, type QueuedJob } from '../domain/jobs.js';
-import { nextBookableSlot } from '../api/test/booking.js';
-import { TEST_REDIS_URL, clearQueuePrefix, silentLogger, startStack, testQueuePrefix, type Stack } from '../api/test/stack.js';
-import { createTestDatabase, type TestDatabase } from '../api/test/database.js';
-import { startSmtpSink, type SmtpSink } from '../api/test/smtp-sink.js';
+import { CONFIRMATION_QUEUE, SEND_CONFIRMATION_JOB, type QueuedJob } from '../server-shared/jobs.js';
+import { nextBookableSlot } from '../test/booking.js';
+import { TEST_REDIS_URL, clearQueuePrefix, silentLogger, startStack, testQueuePrefix, type Stack } from '../test/stack.js';
+import { createTestDatabase, type TestDatabase } from '../test/database.js';
+import { startSmtpSink, type SmtpSink } from '../test/smtp-sink.js';
 import { loadWorkerConfig } from './config.js';
 import { startWorker } from './index.js';
 import { createSendMail } from './send-mail.js';
@@ -274,11 +274,35 @@ describe('processConfirmation', () => {
   });
 });
 
+/** A worker with a database, an SMTP sink and a queue of its own, and a handle on that queue to add jobs by hand. */
+async function withLoneWorker(
+  logger: pino.Logger,
+  body: (parts: { queue: Queue; smtp: SmtpSink }) => Promise<void>,
+): Promise<void> {
+  const database = await createTestDatabase();
+  const smtp = await startSmtpSink();
+  const prefix = testQueuePrefix();
+  const worker = await startWorker(
+    loadWorkerConfig({ DATABASE_URL: database.url, REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix, SMTP_URL: smtp.url }),
+    logger,
+    { sweepEveryMs: 60_000 },
+  );
+  const redis = new Redis(TEST_REDIS_URL);
+  const queue = new Queue(CONFIRMATION_QUEUE, { connection: redis, prefix });
+  try {
+    await body({ queue, smtp });
+  } finally {
+    await queue.close();
+    redis.disconnect();
+    await worker.close();
+    await smtp.close();
+    await database.drop();
+    await clearQueuePrefix(prefix);
+  }
+}
+
 describe('a job for a row this database does not hold (another deployment on the same Redis)', () => {
   it('is said once and handed back through its retries rather than consumed at once', async () => {
-    const database = await createTestDatabase();
-    const smtp = await startSmtpSink();
-    const prefix = testQueuePrefix();
     const lines: { msg: string; demoRequestId?: string }[] = [];
     const sink = new Writable({
       write(chunk: Buffer, _encoding, done) {
@@ -286,65 +310,34 @@ describe('a job for a row this database does not hold (another deployment on the
         done();
       },
     });
-    const logger = pino({ level: 'info' }, sink);
-    const worker = await startWorker(
-      loadWorkerConfig({ DATABASE_URL: database.url, REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix, SMTP_URL: smtp.url }),
-      logger,
-      { sweepEveryMs: 60_000 },
-    );
-    const redis = new Redis(TEST_REDIS_URL);
-    const queue = new Queue(CONFIRMATION_QUEUE, { connection: redis, prefix });
-    try {
+    await withLoneWorker(pino({ level: 'info' }, sink), async ({ queue, smtp }) => {
       const id = '00000000-0000-4000-8000-000000000001';
       await queue.add(SEND_CONFIRMATION_JOB, { demoRequestId: id }, { jobId: id, attempts: 3, backoff: { type: 'fixed', delay: 100 } });
       const job = await until(async () => {
+        // Read again once finished: a job read before it finished does not hold its result.
         const current = await queue.getJob(id);
-        return (await current?.getState()) === 'completed' ? current : undefined;
+        return (await current?.getState()) === 'completed' ? queue.getJob(id) : undefined;
       }, 'the job to run out of tries');
       expect(job.returnvalue).to.equal('missing');
       expect(job.attemptsMade).to.equal(3);
       expect(lines.filter((line) => line.demoRequestId === id && /does not hold/.test(line.msg))).to.have.length(1);
       expect(lines.filter((line) => line.msg === 'job failed')).to.have.length(0);
       expect(smtp.messages).to.have.length(0);
-    } finally {
-      await queue.close();
-      redis.disconnect();
-      await worker.close();
-      await smtp.close();
-      await database.drop();
-      await clearQueuePrefix(prefix);
-    }
+    });
   });
 });
 
 describe('a job whose name the worker does not know', () => {
   it('fails for good, naming it, and sends nothing', async () => {
-    const database = await createTestDatabase();
-    const smtp = await startSmtpSink();
-    const prefix = testQueuePrefix();
-    const worker = await startWorker(
-      loadWorkerConfig({ DATABASE_URL: database.url, REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix, SMTP_URL: smtp.url }),
-      silentLogger,
-      { sweepEveryMs: 60_000 },
-    );
-    const redis = new Redis(TEST_REDIS_URL);
-    const queue = new Queue(CONFIRMATION_QUEUE, { connection: redis, prefix });
-    try {
+    await withLoneWorker(silentLogger, async ({ queue, smtp }) => {
       await queue.add('send-postcard', { demoRequestId: '00000000-0000-4000-8000-000000000002' }, { jobId: 'postcard-1', attempts: 3 });
       const job = await until(async () => {
         const current = await queue.getJob('postcard-1');
-        return (await current?.getState()) === 'failed' ? current : undefined;
+        return (await current?.getState()) === 'failed' ? queue.getJob('postcard-1') : undefined;
       }, 'the job to fail');
       expect(job.failedReason).to.equal('unknown job name "send-postcard"');
       expect(job.attemptsMade, 'not retried').to.equal(1);
       expect(smtp.messages).to.have.length(0);
-    } finally {
-      await queue.close();
-      redis.disconnect();
-      await worker.close();
-      await smtp.close();
-      await database.drop();
-      await clearQueuePrefix(prefix);
-    }
+    });
   });
 });

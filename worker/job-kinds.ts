@@ -5,7 +5,7 @@
  */
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { Knex } from 'knex';
-import { MAX_CONFIRMATION_ATTEMPTS, SEND_CONFIRMATION_JOB, type JobName, type JobPayloads, type QueuedJob } from '../domain/jobs.js';
+import { MAX_CONFIRMATION_ATTEMPTS, SEND_CONFIRMATION_JOB, type JobName, type JobPayloads, type QueuedJob } from '../server-shared/jobs.js';
 import { findStalePending } from './confirmation-repository.js';
 import { processConfirmation, type ConfirmationDeps } from './process-confirmation.js';
 
@@ -45,7 +45,7 @@ function isJobName(name: string): name is JobName {
 export function runJob(context: JobContext, job: Job, signal?: AbortSignal): Promise<string> {
   const { name } = job;
   if (!isJobName(name)) throw new UnrecoverableError(`unknown job name "${name}"`);
-  // The payload comes from Redis as the producer wrote it for this name (domain/jobs.ts, enqueueJob).
+  // The payload comes from Redis as the producer wrote it for this name (server-shared/jobs.ts, enqueueJob).
   return JOB_KINDS[name].handle(context, job.data as JobPayloads[typeof name], job, signal);
 }
 

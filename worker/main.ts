@@ -1,6 +1,6 @@
 /** Entry point of the worker process (the docker image runs this): stop cleanly on SIGTERM/SIGINT. */
-import { createLogger } from '../domain/logger.js';
-import { closeOnSignals } from '../domain/shutdown.js';
+import { createLogger } from '../server-shared/logger.js';
+import { closeOnSignals } from '../server-shared/shutdown.js';
 import { loadWorkerConfig } from './config.js';
 import { startWorker } from './index.js';
 

@@ -2,7 +2,7 @@
 import { UnrecoverableError } from 'bullmq';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import type { SendConfirmationPayload } from '../domain/jobs.js';
+import type { SendConfirmationPayload } from '../server-shared/jobs.js';
 import { withoutAddresses } from '../domain/text.js';
 import { CLAIM_LEASE_MS, claimConfirmation, markSent, recordFailure } from './confirmation-repository.js';
 import { renderConfirmation } from './email/confirmation.js';

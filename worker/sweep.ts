@@ -5,8 +5,8 @@
  */
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import { SWEEP_EVERY_MS, SWEEP_GRACE_MS, type QueuedJob } from '../domain/jobs.js';
-import { withTimeout } from '../domain/time-limits.js';
+import { SWEEP_EVERY_MS, SWEEP_GRACE_MS, type QueuedJob } from '../server-shared/jobs.js';
+import { withTimeout } from '../server-shared/time-limits.js';
 import { pendingJobs } from './job-kinds.js';
 
 const SWEEP_LOCK = 'converge:outbox-sweep';

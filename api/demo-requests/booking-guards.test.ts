@@ -6,9 +6,9 @@ import { Redis } from 'ioredis';
 import pino from 'pino';
 import { SLOT_ALREADY_BOOKED_MESSAGE, SLOT_TAKEN_MESSAGE, type DaySlots } from '../../domain/booking.js';
 import { INVISIBLE_EMAIL_MESSAGE } from '../../domain/email-messages.js';
-import { CONFIRMATION_QUEUE } from '../../domain/jobs.js';
-import { startAppUnderTest, type AppUnderTest } from '../test/app-under-test.js';
-import { TEST_REDIS_URL } from '../test/stack.js';
+import { CONFIRMATION_QUEUE } from '../../server-shared/jobs.js';
+import { startAppUnderTest, type AppUnderTest } from '../../test/app-under-test.js';
+import { TEST_REDIS_URL } from '../../test/stack.js';
 
 // Monday 23 November 2026, 10:30 in Berlin.
 const NOW = new Date('2026-11-23T09:30:00.000Z');

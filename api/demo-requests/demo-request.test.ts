@@ -2,9 +2,9 @@ import net, { type AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { CONFIRMATION_QUEUE } from '../../domain/jobs.js';
-import { startAppUnderTest, type AppUnderTest } from '../test/app-under-test.js';
-import { TEST_REDIS_URL } from '../test/stack.js';
+import { CONFIRMATION_QUEUE } from '../../server-shared/jobs.js';
+import { startAppUnderTest, type AppUnderTest } from '../../test/app-under-test.js';
+import { TEST_REDIS_URL } from '../../test/stack.js';
 
 // Monday 23 November 2026, 10:30 in Berlin.
 const NOW = new Date('2026-11-23T09:30:00.000Z');

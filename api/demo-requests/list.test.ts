@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { startAppUnderTest, type AppUnderTest } from '../test/app-under-test.js';
+import { startAppUnderTest, type AppUnderTest } from '../../test/app-under-test.js';
 
 const NOW = new Date('2026-11-23T09:30:00.000Z');
 const TOKEN = 'ops-secret-token-of-at-least-32-characters';

@@ -9,7 +9,7 @@ import {
   type DemoRequestField,
   type DemoRequestInput,
 } from '../../domain/demo-request.js';
-import { demoRequestProblems } from '../../domain/demo-request-rules.js';
+import { demoRequestProblems } from '../../server-shared/demo-request-rules.js';
 import { requireAdminToken } from '../admin-auth.js';
 import { idempotencyKeyOf } from '../idempotency.js';
 import { rateLimit, type RateLimiter, type RequestLimits } from '../rate-limit.js';

@@ -6,7 +6,7 @@
 import type { Logger } from 'pino';
 import { SLOT_ALREADY_BOOKED_MESSAGE, SLOT_TAKEN_MESSAGE } from '../../domain/booking.js';
 import type { DemoRequestInput } from '../../domain/demo-request.js';
-import { emailDomain } from '../../domain/email-rules.js';
+import { emailDomain } from '../../server-shared/email-rules.js';
 import { isConnectionError, type Db } from '../db.js';
 import { ApiError, ServiceUnavailableError, TooManyRequestsError } from '../errors.js';
 import type { ConfirmationQueue } from '../confirmation-queue.js';

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { EMAIL_MAX_LENGTH, EMAIL_REQUIRED_MESSAGE } from '../../domain/email-messages.js';
-import { checkEmail } from '../../domain/email-rules.js';
+import { checkEmail } from '../../server-shared/email-rules.js';
 import { rateLimit, type RequestLimits } from '../rate-limit.js';
 import { validateBody } from '../validation.js';
 

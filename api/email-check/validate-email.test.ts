@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { startAppUnderTest, type AppUnderTest } from '../test/app-under-test.js';
+import { startAppUnderTest, type AppUnderTest } from '../../test/app-under-test.js';
 
 const PERSONAL = 'Please use your company email address. Personal email addresses are not accepted.';
 

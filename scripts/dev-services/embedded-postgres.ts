@@ -9,7 +9,7 @@ import { userInfo } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { Logger } from 'pino';
-import { settlesWithin } from '../../domain/time-limits.js';
+import { settlesWithin } from '../../server-shared/time-limits.js';
 import { freePort, isAlive, waitForExit } from './ports.js';
 import { StartupError } from './startup-error.js';
 

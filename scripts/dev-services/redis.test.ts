@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
-import { TEST_REDIS_URL, silentLogger } from '../../api/test/stack.js';
+import { TEST_REDIS_URL, silentLogger } from '../../test/stack.js';
 import { isAlive } from './ports.js';
 import { NO_REDIS_MESSAGE, redisAnswers, startRedisServer } from './redis.js';
 import { StartupError } from './startup-error.js';

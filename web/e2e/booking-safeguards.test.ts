@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Browser, Request } from 'playwright-core';
-import { startStack, type Stack } from '../../api/test/stack.js';
+import { startStack, type Stack } from '../../test/stack.js';
 import { SLOT_TAKEN_MESSAGE } from '../../domain/booking.js';
 import { HONEYPOT_FIELD, IDEMPOTENCY_KEY_PATTERN } from '../../domain/demo-request.js';
 import { axeViolations, launchBrowser, openPage, type WatchedPage } from './browser.js';

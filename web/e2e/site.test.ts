@@ -6,7 +6,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Browser, Locator } from 'playwright-core';
-import { startStack, type Stack } from '../../api/test/stack.js';
+import { startStack, type Stack } from '../../test/stack.js';
 import { brand } from '../../domain/brand.js';
 import { axeViolations, launchBrowser, openPage, type WatchedPage } from './browser.js';
 import {
@@ -385,7 +385,8 @@ describe('the site in Chromium', function () {
       });
       await page.goto(stack.url);
       const dialog = await openDialog(page);
-      expect(await dialog.getByRole('group', { name: 'Select Date & Time (Europe Time)' }).isVisible()).to.equal(true);
+      // The zone is named as the page's zone, not as Europe Time.
+      expect(await dialog.getByRole('group', { name: 'Select Date & Time (Japan Standard Time)' }).isVisible()).to.equal(true);
       expect(await dialog.getByText(/hourly from 07:00 to 23:00 Tokyo time/).isVisible()).to.equal(true);
       // 18:30 on Wednesday in Tokyo: today's slots from 19:00 on; the window ends on 18 December, Tokyo's clock.
       const enabled = await enabledDayLabels(dialog);

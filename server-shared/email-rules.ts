@@ -14,8 +14,8 @@ import {
   MISTYPED_EMAIL_MESSAGE,
   PERSONAL_EMAIL_MESSAGE,
   type EmailValidationResult,
-} from './email-messages.js';
-import { hasInvisibleCharacter } from './text.js';
+} from '../domain/email-messages.js';
+import { hasInvisibleCharacter } from '../domain/text.js';
 
 export const PERSONAL_EMAIL_DOMAINS: readonly string[] = [
   'gmail.com',

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import knex from 'knex';
 import type { Knex } from 'knex';
-import { knexConfig } from '../../knexfile.js';
+import { knexConfig } from '../knexfile.js';
 
 // Tests may be pointed at another server; the default is the local one with trust auth.
 const ADMIN_URL = process.env.TEST_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';

@@ -1,5 +1,5 @@
 /** Parsing of the settings both programs read, and their defaults. Reading process.env stays in each config.ts. */
-import { DEFAULT_BOOKING_TIME_ZONE, isValidTimeZone } from './booking.js';
+import { DEFAULT_BOOKING_TIME_ZONE, isValidTimeZone } from '../domain/booking.js';
 
 export type Env = Record<string, string | undefined>;
 

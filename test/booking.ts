@@ -1,4 +1,4 @@
-import { DEFAULT_BOOKING_TIME_ZONE, availableSlots, calendarDayOf, type Slot } from '../../domain/booking.js';
+import { DEFAULT_BOOKING_TIME_ZONE, availableSlots, calendarDayOf, type Slot } from '../domain/booking.js';
 
 /** The first slot of the next bookable day after today, so a test never races the clock. */
 export function nextBookableSlot(now = new Date(), timeZone = DEFAULT_BOOKING_TIME_ZONE): Slot {

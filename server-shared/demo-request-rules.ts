@@ -1,6 +1,6 @@
 /** The rules of a demo request beyond its schema: personal and disposable e-mail domains, bookable slots. */
-import { timeSlotProblem } from './booking.js';
-import type { DemoRequestField, DemoRequestInput } from './demo-request.js';
+import { timeSlotProblem } from '../domain/booking.js';
+import type { DemoRequestField, DemoRequestInput } from '../domain/demo-request.js';
 import { emailProblem } from './email-rules.js';
 
 /** The rules beyond the schema, for a body the schema accepted. */

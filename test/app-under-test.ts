@@ -3,11 +3,11 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import { createApp } from '../app.js';
-import { createConfirmationQueue, type ConfirmationQueue } from '../confirmation-queue.js';
-import { createDb } from '../db.js';
-import { createRateLimiter } from '../rate-limit.js';
-import type { BookingLimits } from '../demo-requests/service.js';
+import { createApp } from '../api/app.js';
+import { createConfirmationQueue, type ConfirmationQueue } from '../api/confirmation-queue.js';
+import { createDb } from '../api/db.js';
+import { createRateLimiter } from '../api/rate-limit.js';
+import type { BookingLimits } from '../api/demo-requests/service.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { TEST_REDIS_URL, clearQueuePrefix, silentLogger, testQueuePrefix } from './stack.js';
 

@@ -4,7 +4,7 @@ import {
   EMAIL_REQUIRED_MESSAGE,
   EMAIL_SYNTAX_MESSAGE,
   PERSONAL_EMAIL_MESSAGE,
-} from './email-messages.js';
+} from '../domain/email-messages.js';
 import { PERSONAL_EMAIL_DOMAINS, checkEmail, emailProblem, isEmailSyntaxValid } from './email-rules.js';
 
 describe('e-mail rules', () => {

@@ -6,10 +6,10 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { Knex } from 'knex';
 import pino from 'pino';
-import { loadApiConfig } from '../config.js';
-import { startApiServer } from '../server.js';
-import { loadWorkerConfig } from '../../worker/config.js';
-import { startWorker, type RunningWorker, type WorkerOptions } from '../../worker/index.js';
+import { loadApiConfig } from '../api/config.js';
+import { startApiServer } from '../api/server.js';
+import { loadWorkerConfig } from '../worker/config.js';
+import { startWorker, type RunningWorker, type WorkerOptions } from '../worker/index.js';
 import { createTestDatabase } from './database.js';
 import { startSmtpSink, type SmtpSink } from './smtp-sink.js';
 
