@@ -36,7 +36,7 @@ describe('the form text field', () => {
   it('marks an optional field in its label, and renders a textarea when given rows', () => {
     const { html, text } = render({ id: 'f-message', name: 'message', label: 'Message', optional: true, rows: 3, value: '' });
     expect(text.trim()).to.equal('Message (Optional)');
-    expect(tagOf(html, 'textarea')).to.equal('<textarea id="f-message" name="message" rows="3" aria-describedby="f-message-error">');
+    expect(tagOf(html, 'textarea')).to.equal('<textarea id="f-message" name="message" aria-describedby="f-message-error" rows="3">');
     expect(html).to.not.include('<input');
   });
 

@@ -1,4 +1,4 @@
-import type { HTMLAttributes, ReactNode } from 'react';
+import type { ChangeEvent, HTMLAttributes, ReactNode } from 'react';
 import { styled, css } from 'styled-components';
 import { AlertIcon } from '../../components/icons.js';
 
@@ -137,41 +137,21 @@ export function TextField({
   describedBy,
 }: TextFieldProps) {
   const errorId = `${id}-error`;
-  const state = {
+  const shared = {
+    id,
+    name,
+    autoComplete,
+    spellCheck,
+    placeholder,
+    maxLength,
     value,
     $invalid: Boolean(error),
     'aria-invalid': error ? true : undefined,
     'aria-describedby': [...(describedBy?.before ?? []), errorId, ...(describedBy?.after ?? [])].join(' '),
+    onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => onChange(event.target.value),
+    onBlur,
   };
-  const control =
-    rows === undefined ? (
-      <Input
-        id={id}
-        name={name}
-        type={type}
-        autoComplete={autoComplete}
-        inputMode={inputMode}
-        spellCheck={spellCheck}
-        placeholder={placeholder}
-        maxLength={maxLength}
-        {...state}
-        onChange={(event) => onChange(event.target.value)}
-        onBlur={onBlur}
-      />
-    ) : (
-      <TextArea
-        id={id}
-        name={name}
-        rows={rows}
-        autoComplete={autoComplete}
-        spellCheck={spellCheck}
-        maxLength={maxLength}
-        placeholder={placeholder}
-        {...state}
-        onChange={(event) => onChange(event.target.value)}
-        onBlur={onBlur}
-      />
-    );
+  const control = rows === undefined ? <Input {...shared} type={type} inputMode={inputMode} /> : <TextArea {...shared} rows={rows} />;
   return (
     <Field>
       <Label htmlFor={id}>
