@@ -9,7 +9,7 @@ export interface SendConfirmationPayload {
   demoRequestId: string;
 }
 
-/** Every job the worker takes, by name, with its payload. A new kind of job is a new line here. */
+/** Every job the worker takes, by name, with its payload (which names its row). A new kind of job is a new line here. */
 export interface JobPayloads {
   [SEND_CONFIRMATION_JOB]: SendConfirmationPayload;
 }
@@ -22,10 +22,9 @@ export type QueuedJob = { [N in JobName]: { name: N; payload: JobPayloads[N] } }
  * nothing: the API and the sweep may both enqueue a row without sending it twice.
  */
 export function jobIdOf(job: QueuedJob): string {
-  switch (job.name) {
-    case SEND_CONFIRMATION_JOB:
-      return job.payload.demoRequestId;
-  }
+  const { name, payload } = job;
+  // A confirmation is named by its row alone (as jobs already queued are); any other kind adds its own name.
+  return name === SEND_CONFIRMATION_JOB ? payload.demoRequestId : `${name}-${payload.demoRequestId}`;
 }
 
 /** What the producer and the worker need of a BullMQ queue. */
