@@ -16,6 +16,7 @@ import { webRoutes } from './web.js';
 import { createMemoryLimiter, type RequestLimits } from './rate-limit.js';
 import { securityHeaders } from './security-headers.js';
 import { slotRoutes } from './slots/routes.js';
+import { openApiRoutes } from './openapi.js';
 import { DEFAULT_BOOKING_LIMITS, type BookingLimits } from './demo-requests/service.js';
 
 export interface AppDeps {
@@ -41,13 +42,26 @@ export interface AppDeps {
 export const BODY_LIMIT = '16kb';
 const CLIENT_GONE = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE', 'ECONNABORTED']);
 
+/** Every route the API answers (health, booking, e-mail check, slots, operations, the OpenAPI document). */
+export function createApiRouter(deps: AppDeps): Router {
+  const now = deps.now ?? (() => new Date());
+  const bookingLimits = deps.bookingLimits ?? DEFAULT_BOOKING_LIMITS;
+  const routes = new Router();
+  routes.use(
+    healthRoutes(deps).routes(),
+    demoRequestRoutes({ ...deps, now, adminToken: deps.adminToken, bookingLimits, adminLimiter: deps.limits?.limiter ?? createMemoryLimiter() }).routes(),
+    emailCheckRoutes(deps.limits).routes(),
+    slotRoutes({ db: deps.db, timeZone: deps.timeZone, now, slotCapacity: bookingLimits.slotCapacity }).routes(),
+    openApiRoutes().routes(),
+  );
+  return routes;
+}
+
 export function createApp(deps: AppDeps): Koa {
   const app = new Koa();
   const proxyHops = deps.trustProxy ?? 0;
   app.proxy = proxyHops > 0;
   app.maxIpsCount = proxyHops;
-  const now = deps.now ?? (() => new Date());
-  const bookingLimits = deps.bookingLimits ?? DEFAULT_BOOKING_LIMITS;
 
   app.use(requestLog(deps.logger));
   app.use(securityHeaders());
@@ -60,13 +74,7 @@ export function createApp(deps: AppDeps): Koa {
   );
   app.use(bodyParser({ enableTypes: ['json'], jsonLimit: BODY_LIMIT, encoding: 'utf-8' }));
 
-  const routes = new Router();
-  routes.use(
-    healthRoutes(deps).routes(),
-    demoRequestRoutes({ ...deps, now, adminToken: deps.adminToken, bookingLimits, adminLimiter: deps.limits?.limiter ?? createMemoryLimiter() }).routes(),
-    emailCheckRoutes(deps.limits).routes(),
-    slotRoutes({ db: deps.db, timeZone: deps.timeZone, now, slotCapacity: bookingLimits.slotCapacity }).routes(),
-  );
+  const routes = createApiRouter(deps);
   app.use(routes.routes());
 
   // Whatever reaches this far matched no route: under /api/ (any case) it is answered in JSON, never with the 404

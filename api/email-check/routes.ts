@@ -1,15 +1,21 @@
 import Router from '@koa/router';
+import type { JSONSchemaType } from 'ajv';
 import { EMAIL_MAX_LENGTH, EMAIL_REQUIRED_MESSAGE } from '../../domain/email-messages.js';
 import { checkEmail } from '../../server-shared/email-rules.js';
 import { rateLimit, type RequestLimits } from '../rate-limit.js';
 import { validateBody } from '../validation.js';
 
-const schema = {
+export interface EmailCheckInput {
+  email: string;
+}
+
+export const emailCheckSchema: JSONSchemaType<EmailCheckInput> = {
+  $id: 'email-check',
   type: 'object',
   additionalProperties: false,
   required: ['email'],
   properties: { email: { type: 'string', maxLength: EMAIL_MAX_LENGTH } },
-} as const;
+};
 
 export function emailCheckRoutes(limits?: RequestLimits): Router {
   const router = new Router();
@@ -21,8 +27,8 @@ export function emailCheckRoutes(limits?: RequestLimits): Router {
       windowMs: 60_000,
       details: () => 'Too many e-mail checks from your network. Please wait a minute and try again.',
     }),
-    validateBody<{ email: string }>({
-      schema,
+    validateBody<EmailCheckInput>({
+      schema: emailCheckSchema,
       messages: (error) =>
         error.keyword === 'required'
           ? EMAIL_REQUIRED_MESSAGE

@@ -1,0 +1,145 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { expect } from 'chai';
+import { nextBookableSlot } from '../test/booking.js';
+import { startAppUnderTest, type AppUnderTest } from '../test/app-under-test.js';
+import { silentLogger } from '../test/stack.js';
+import { demoRequestSchema, normaliseDemoRequestBody } from '../domain/demo-request.js';
+import { createApiRouter } from './app.js';
+import { createDb } from './db.js';
+import type { ConfirmationQueue } from './confirmation-queue.js';
+import { emailCheckSchema } from './email-check/routes.js';
+import { OPENAPI_PATH, openApiDocument, toOpenApiSchema } from './openapi.js';
+
+type Document = {
+  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }> }> }>>;
+  components: { schemas: Record<string, object> };
+};
+
+const document = openApiDocument() as unknown as Document;
+const ADMIN_TOKEN = 'an-operations-token-of-32-characters-at-least';
+
+/** A validator for one documented answer: its status's schema, the components resolved as OpenAPI 3.1 reads them. */
+function answerValidator(path: string, method: string, status: number) {
+  const ajv = new Ajv2020({ strict: false });
+  addFormats.default(ajv);
+  ajv.addSchema({ $id: 'doc', components: document.components });
+  const schema = document.paths[path]?.[method]?.responses[String(status)]?.content?.['application/json']?.schema;
+  if (!schema) throw new Error(`${method.toUpperCase()} ${path} documents no JSON answer for ${status}`);
+  return ajv.compile(schema.$ref ? { $ref: `doc${schema.$ref}` } : schema);
+}
+
+function expectDocumented(path: string, method: string, status: number, body: unknown): void {
+  const validate = answerValidator(path, method, status);
+  expect(validate(body), `${method.toUpperCase()} ${path} ${status}: ${JSON.stringify(validate.errors)}`).to.equal(true);
+}
+
+describe('OpenAPI 3.1 document', () => {
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const result = await new Validator().validate(openApiDocument());
+    expect(result.errors ?? [], JSON.stringify(result.errors)).to.deep.equal([]);
+    expect(result.valid).to.equal(true);
+    expect(document).to.include({ openapi: '3.1.0' });
+  });
+
+  it('describes each request body with the very schema Ajv validates it with', () => {
+    expect(document.components.schemas.DemoRequest).to.deep.equal(toOpenApiSchema(demoRequestSchema));
+    expect(document.components.schemas.EmailCheck).to.deep.equal(toOpenApiSchema(emailCheckSchema));
+    // And the two judge bodies alike: the API's validator and one compiled from the document.
+    const api = new Ajv({ allErrors: true }).compile(demoRequestSchema);
+    const fromDocument = new Ajv2020({ strict: false }).compile(document.components.schemas.DemoRequest as object);
+    const slot = '2026-11-24T09:00:00.000Z';
+    const bodies = [
+      { name: 'Ada', email: 'ada@analytical.com', company: 'Engines', timeSlot: slot },
+      { name: 'Ada', email: 'ada@analytical.com', company: 'Engines', timeSlot: slot, phone: '+44 20', message: 'Hi' },
+      { name: '', email: 'ada@analytical.com', company: 'Engines', timeSlot: slot },
+      { name: 'Ada', email: 'ada@analytical.com', company: 'Engines' },
+      { name: 'Ada', email: 'ada@analytical.com', company: 'Engines', timeSlot: slot, extra: 1 },
+      { name: 'x'.repeat(201), email: 'ada@analytical.com', company: 'Engines', timeSlot: slot },
+      { name: 42, email: 'ada@analytical.com', company: 'Engines', timeSlot: slot },
+      { name: 'Ada', email: 'ada@analytical.com', company: 'Engines', timeSlot: slot, message: 'm'.repeat(5001) },
+    ].map(normaliseDemoRequestBody);
+    const verdicts = bodies.map((body) => [api(structuredClone(body)), fromDocument(structuredClone(body))]);
+    expect(verdicts.map(([a, b]) => a === b)).to.deep.equal(bodies.map(() => true));
+    expect(verdicts.filter(([a]) => a)).to.have.length(2);
+  });
+
+  it('documents every route the API answers under /api, and nothing it does not', () => {
+    const queue: ConfirmationQueue = { enqueue: async () => {}, isReachable: async () => true, close: async () => {} };
+    const db = createDb('postgres://127.0.0.1:1/never-connected', { min: 0, max: 1 }, silentLogger);
+    const router = createApiRouter({ db, queue, logger: silentLogger, timeZone: 'Europe/Berlin', webRoot: '/nonexistent', adminToken: ADMIN_TOKEN });
+    const served = router.stack
+      .filter((layer) => typeof layer.path === 'string' && layer.path.startsWith('/api/'))
+      .flatMap((layer) => layer.methods.filter((method) => method !== 'HEAD').map((method) => `${method} ${layer.path}`))
+      .sort();
+    const documented = Object.entries(document.paths)
+      .flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`))
+      .sort();
+    expect(documented).to.deep.equal(served);
+    void db.destroy();
+  });
+
+  describe('the answers the API really gives match it', () => {
+    let app: AppUnderTest;
+    before(async () => {
+      app = await startAppUnderTest({ adminToken: ADMIN_TOKEN });
+    });
+    after(async () => {
+      await app.close();
+    });
+
+    it('POST /api/demo-request: 201, 400, 409, 415', async () => {
+      const slot = nextBookableSlot();
+      const booking = { name: 'Ada Lovelace', email: 'ada@analytical-engines.com', company: 'Analytical Engines', timeSlot: slot.iso };
+      const created = await app.post('/api/demo-request', booking);
+      expect(created.status).to.equal(201);
+      expectDocumented('/api/demo-request', 'post', 201, created.body);
+      const refused = await app.post('/api/demo-request', { ...booking, name: '' });
+      expect(refused.status).to.equal(400);
+      expectDocumented('/api/demo-request', 'post', 400, refused.body);
+      const taken = await app.post('/api/demo-request', { ...booking, email: 'charles@analytical-engines.com' });
+      expect(taken.status).to.equal(409);
+      expectDocumented('/api/demo-request', 'post', 409, taken.body);
+      const wrongType = await app.post('/api/demo-request', 'name=Ada', { 'Content-Type': 'text/plain' });
+      expect(wrongType.status).to.equal(415);
+      expectDocumented('/api/demo-request', 'post', 415, wrongType.body);
+    });
+
+    it('POST /api/validate-email: 200 with and without a suggestion, 400', async () => {
+      for (const email of ['ada@analytical-engines.com', 'ada@gmial.com', 'not an address']) {
+        const checked = await app.post('/api/validate-email', { email });
+        expect(checked.status).to.equal(200);
+        expectDocumented('/api/validate-email', 'post', 200, checked.body);
+      }
+      const refused = await app.post('/api/validate-email', {});
+      expect(refused.status).to.equal(400);
+      expectDocumented('/api/validate-email', 'post', 400, refused.body);
+    });
+
+    it('GET /api/slots: 200 and 400; GET /api/demo-requests: 200 and 401; the document itself', async () => {
+      const day = nextBookableSlot().iso.slice(0, 10);
+      const slots = await fetch(`${app.url}/api/slots?date=${day}`);
+      expect(slots.status).to.equal(200);
+      expectDocumented('/api/slots', 'get', 200, await slots.json());
+      const badDay = await fetch(`${app.url}/api/slots?date=tomorrow`);
+      expect(badDay.status).to.equal(400);
+      expectDocumented('/api/slots', 'get', 400, await badDay.json());
+
+      const list = await fetch(`${app.url}/api/demo-requests`, { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } });
+      expect(list.status).to.equal(200);
+      const listed = (await list.json()) as { demoRequests: unknown[] };
+      expect(listed.demoRequests.length).to.be.greaterThan(0);
+      expectDocumented('/api/demo-requests', 'get', 200, listed);
+      const unauthorised = await fetch(`${app.url}/api/demo-requests`);
+      expect(unauthorised.status).to.equal(401);
+      expectDocumented('/api/demo-requests', 'get', 401, await unauthorised.json());
+
+      const served = await fetch(`${app.url}${OPENAPI_PATH}`);
+      expect(served.status).to.equal(200);
+      expect(served.headers.get('content-type')).to.match(/^application\/json/);
+      expect(await served.json()).to.deep.equal(openApiDocument());
+    });
+  });
+});

@@ -1,0 +1,252 @@
+/**
+ * The API described as OpenAPI 3.1, served at GET /api/openapi.json. Request bodies are the very schemas Ajv
+ * validates with (domain/demo-request.ts, email-check/routes.ts); the answers' schemas are written here once, typed
+ * against the values the routes build, and the tests hold real answers to them.
+ */
+import Router from '@koa/router';
+import type { JSONSchemaType } from 'ajv';
+import { brand } from '../domain/brand.js';
+import type { DaySlots } from '../domain/booking.js';
+import { demoRequestSchema, IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_PATTERN } from '../domain/demo-request.js';
+import type { EmailValidationResult } from '../domain/email-messages.js';
+import type { DemoRequestCreated } from './demo-requests/service.js';
+import { emailCheckSchema } from './email-check/routes.js';
+import type { ErrorBody } from './errors.js';
+
+export const OPENAPI_PATH = '/api/openapi.json';
+
+export function openApiRoutes(): Router {
+  const router = new Router();
+  const document = JSON.stringify(openApiDocument());
+  router.get(OPENAPI_PATH, (ctx) => {
+    ctx.type = 'application/json';
+    ctx.set('Cache-Control', 'no-cache');
+    ctx.body = document;
+  });
+  return router;
+}
+
+export const errorBodySchema: JSONSchemaType<ErrorBody> = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['error', 'details'],
+  properties: {
+    error: { type: 'string', description: 'A short summary, such as "Invalid demo request".' },
+    details: { type: 'string', description: 'What went wrong, in words for a person.' },
+    fields: {
+      type: 'object',
+      nullable: true,
+      description: 'For a refused body: a message per field.',
+      required: [],
+      additionalProperties: { type: 'string' },
+    },
+  },
+};
+
+export const demoRequestCreatedSchema: JSONSchemaType<DemoRequestCreated> = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'createdAt', 'timeSlot'],
+  properties: {
+    id: { type: 'string', format: 'uuid' },
+    createdAt: { type: 'string', format: 'date-time' },
+    timeSlot: { type: 'string', format: 'date-time' },
+  },
+};
+
+export const emailValidationResultSchema: JSONSchemaType<EmailValidationResult> = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['isValid', 'isDisposable', 'isFreeProvider', 'isRoleEmail'],
+  properties: {
+    isValid: { type: 'boolean' },
+    isDisposable: { type: 'boolean' },
+    isFreeProvider: { type: 'boolean' },
+    isRoleEmail: { type: 'boolean' },
+    reason: { type: 'string', nullable: true },
+    suggestion: { type: 'string', nullable: true, description: 'A likely intended address, for a typo.' },
+  },
+};
+
+export const daySlotsSchema: JSONSchemaType<DaySlots> = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['date', 'timeZone', 'slots'],
+  properties: {
+    date: { type: 'string', format: 'date' },
+    timeZone: { type: 'string', description: 'The booking zone (IANA name), in which the day is counted.' },
+    slots: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['start', 'available'],
+        properties: {
+          start: { type: 'string', format: 'date-time' },
+          available: { type: 'boolean', description: 'False when past, outside the window or full.' },
+        },
+      },
+    },
+  },
+};
+
+const stringOrNull = (description: string) => ({ type: ['string', 'null'], description });
+
+/**
+ * Ajv's JSONSchemaType cannot spell a required value that may be null (`sentAt: string | null`), so this one is not
+ * typed against DemoRequestSummary; the tests hold the operations list's real answers to it.
+ */
+export const demoRequestListSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['demoRequests'],
+  properties: {
+    demoRequests: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['id', 'name', 'email', 'company', 'timeSlot', 'createdAt', 'confirmation'],
+        properties: {
+          id: { type: 'string', format: 'uuid' },
+          name: { type: 'string' },
+          email: { type: 'string' },
+          company: { type: 'string' },
+          timeSlot: { type: 'string', format: 'date-time' },
+          createdAt: { type: 'string', format: 'date-time' },
+          confirmation: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['sentAt', 'failedAt', 'attempts', 'lastError'],
+            properties: {
+              sentAt: stringOrNull('When the SMTP server took the confirmation (date-time), or null.'),
+              failedAt: stringOrNull('When it was refused for good (date-time), or null.'),
+              attempts: { type: 'integer' },
+              lastError: stringOrNull('The last failure, without addresses, or null.'),
+            },
+          },
+        },
+      },
+    },
+  },
+};
+
+type Schema = Record<string, unknown>;
+
+/**
+ * Ajv's schemas (JSON Schema draft 7 with Ajv's `nullable`) as OpenAPI 3.1 writes them (JSON Schema 2020-12):
+ * `nullable: true` becomes a type that also allows null. Nothing else changes.
+ */
+export function toOpenApiSchema(schema: object): Schema {
+  const walk = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(walk);
+    if (typeof value !== 'object' || value === null) return value;
+    const { nullable, ...rest } = value as Schema;
+    const out: Schema = Object.fromEntries(Object.entries(rest).map(([key, inner]) => [key, walk(inner)]));
+    if (nullable === true && typeof out.type === 'string') out.type = [out.type, 'null'];
+    return out;
+  };
+  return walk(schema) as Schema;
+}
+
+const json = (schema: string) => ({ 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } });
+const answer = (description: string, schema: string) => ({ description, content: json(schema) });
+const refused = (description: string) => answer(description, 'Error');
+const tooMany = {
+  description: 'Too many requests from this client; the body says when to come back.',
+  headers: { 'Retry-After': { description: 'Seconds until a new try can succeed.', schema: { type: 'integer' } } },
+  content: json('Error'),
+};
+const bodyRefusals = {
+  '400': refused('The body is not valid: `fields` says what is wrong with each field.'),
+  '413': refused('The body is larger than 16 KB.'),
+  '415': refused('The body is not UTF-8 JSON.'),
+};
+
+/** The version of the API contract (not of the site): it rises when a documented shape changes. */
+export const API_VERSION = '1.0.0';
+
+/** The whole document. */
+export function openApiDocument(): Schema {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: `${brand.product} site API`,
+      version: API_VERSION,
+      description: `Request Demo for ${brand.product}: book a demo slot, check a work e-mail address, see the free slots.`,
+    },
+    paths: {
+      '/api/demo-request': {
+        post: {
+          operationId: 'requestDemo',
+          summary: 'Book a demo slot; a confirmation with a calendar invitation is e-mailed.',
+          parameters: [
+            {
+              name: IDEMPOTENCY_HEADER,
+              in: 'header',
+              required: false,
+              description: 'The same key for a retry of one submission: the first answer is given again, nothing is stored twice.',
+              schema: { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN.source },
+            },
+          ],
+          requestBody: { required: true, content: json('DemoRequest') },
+          responses: {
+            '201': answer('Stored; the confirmation is on its way.', 'DemoRequestCreated'),
+            ...bodyRefusals,
+            '409': refused('The slot is full, or this person already holds it.'),
+            '422': refused('The idempotency key was used with another body.'),
+            '429': tooMany,
+            '503': refused('The database does not answer; nothing was stored.'),
+          },
+        },
+      },
+      '/api/validate-email': {
+        post: {
+          operationId: 'validateEmail',
+          summary: 'Check a work e-mail address: syntax, personal and disposable providers, role addresses, typos.',
+          requestBody: { required: true, content: json('EmailCheck') },
+          responses: { '200': answer('The verdict.', 'EmailValidationResult'), ...bodyRefusals, '429': tooMany },
+        },
+      },
+      '/api/slots': {
+        get: {
+          operationId: 'daySlots',
+          summary: "A booking-zone day's 17 hourly slots and which can still be booked.",
+          parameters: [{ name: 'date', in: 'query', required: true, schema: { type: 'string', format: 'date' } }],
+          responses: { '200': answer('The slots.', 'DaySlots'), '400': refused('The date is not a YYYY-MM-DD day.') },
+        },
+      },
+      '/api/demo-requests': {
+        get: {
+          operationId: 'listDemoRequests',
+          summary: 'For operations: the latest 100 requests and where each confirmation stands. Absent when no ADMIN_TOKEN is set.',
+          security: [{ adminToken: [] }],
+          responses: {
+            '200': answer('Newest first.', 'DemoRequestList'),
+            '401': refused('The operations token is missing or wrong.'),
+            '429': tooMany,
+          },
+        },
+      },
+      [OPENAPI_PATH]: {
+        get: {
+          operationId: 'openApi',
+          summary: 'This document.',
+          responses: { '200': { description: 'OpenAPI 3.1.', content: { 'application/json': { schema: { type: 'object' } } } } },
+        },
+      },
+    },
+    components: {
+      schemas: {
+        DemoRequest: toOpenApiSchema(demoRequestSchema),
+        DemoRequestCreated: toOpenApiSchema(demoRequestCreatedSchema),
+        EmailCheck: toOpenApiSchema(emailCheckSchema),
+        EmailValidationResult: toOpenApiSchema(emailValidationResultSchema),
+        DaySlots: toOpenApiSchema(daySlotsSchema),
+        DemoRequestList: toOpenApiSchema(demoRequestListSchema),
+        Error: toOpenApiSchema(errorBodySchema),
+      },
+      securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' } },
+    },
+  };
+}
