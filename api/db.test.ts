@@ -61,6 +61,7 @@ describe('migration history', () => {
         '20261122120000_add_confirmation_failed_at',
         '20261123100000_add_booking_guards',
         '20261123110000_add_confirmation_lease',
+        '20261123120000_add_attribution',
       ]);
     } finally {
       await database.drop();

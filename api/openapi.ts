@@ -106,7 +106,7 @@ export const demoRequestListSchema = {
       items: {
         type: 'object',
         additionalProperties: false,
-        required: ['id', 'name', 'email', 'company', 'timeSlot', 'createdAt', 'confirmation'],
+        required: ['id', 'name', 'email', 'company', 'timeSlot', 'createdAt', 'attribution', 'confirmation'],
         properties: {
           id: { type: 'string', format: 'uuid' },
           name: { type: 'string' },
@@ -114,6 +114,11 @@ export const demoRequestListSchema = {
           company: { type: 'string' },
           timeSlot: { type: 'string', format: 'date-time' },
           createdAt: { type: 'string', format: 'date-time' },
+          attribution: {
+            type: ['object', 'null'],
+            description: 'UTM parameters and referrer of the visit that booked, as the page sent them.',
+            additionalProperties: { type: 'string' },
+          },
           confirmation: {
             type: 'object',
             additionalProperties: false,

@@ -3,6 +3,7 @@
  * The browser uses this file too, so it stays free of the e-mail domain lists (see demo-request-rules.ts).
  */
 import type { JSONSchemaType } from 'ajv';
+import { ATTRIBUTION_MAX_LENGTH, type Attribution } from './attribution.js';
 import { EMAIL_MAX_LENGTH } from './email-messages.js';
 import { multiLine, singleLine } from './text.js';
 
@@ -18,9 +19,12 @@ export interface DemoRequestInput {
   timeSlot: string;
   phone?: string;
   message?: string;
+  /** Sent by the page, not typed by the visitor. */
+  attribution?: Attribution;
 }
 
-export type DemoRequestField = keyof DemoRequestInput;
+/** The fields a visitor fills in. */
+export type DemoRequestField = Exclude<keyof DemoRequestInput, 'attribution'>;
 
 /**
  * The form's honeypot: a field people never see. A request that fills it is answered like any other and dropped.
@@ -48,11 +52,27 @@ export const demoRequestSchema: JSONSchemaType<DemoRequestInput> = {
     timeSlot: { type: 'string', minLength: 1, maxLength: 64 },
     phone: { type: 'string', maxLength: PHONE_MAX_LENGTH, nullable: true },
     message: { type: 'string', maxLength: MESSAGE_MAX_LENGTH, nullable: true },
+    attribution: {
+      type: 'object',
+      nullable: true,
+      additionalProperties: false,
+      required: [],
+      properties: {
+        utm_source: { type: 'string', maxLength: ATTRIBUTION_MAX_LENGTH, nullable: true },
+        utm_medium: { type: 'string', maxLength: ATTRIBUTION_MAX_LENGTH, nullable: true },
+        utm_campaign: { type: 'string', maxLength: ATTRIBUTION_MAX_LENGTH, nullable: true },
+        utm_term: { type: 'string', maxLength: ATTRIBUTION_MAX_LENGTH, nullable: true },
+        utm_content: { type: 'string', maxLength: ATTRIBUTION_MAX_LENGTH, nullable: true },
+        referrer: { type: 'string', maxLength: ATTRIBUTION_MAX_LENGTH, nullable: true },
+      },
+    },
   },
 };
 
-/** The fields in the order the form shows them: the schema's order. */
-export const DEMO_REQUEST_FIELDS = Object.keys(demoRequestSchema.properties ?? {}) as readonly DemoRequestField[];
+/** The fields a visitor fills in, in the order the form shows them: the schema's order. */
+export const DEMO_REQUEST_FIELDS = Object.keys(demoRequestSchema.properties ?? {}).filter(
+  (key) => key !== 'attribution',
+) as readonly DemoRequestField[];
 export const REQUIRED_FIELDS: readonly DemoRequestField[] = demoRequestSchema.required;
 export const OPTIONAL_FIELDS: readonly DemoRequestField[] = DEMO_REQUEST_FIELDS.filter((field) => !REQUIRED_FIELDS.includes(field));
 
@@ -77,6 +97,11 @@ export function normaliseDemoRequestBody(body: unknown): unknown {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
   const normalised: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(body)) {
+    if (key === 'attribution') {
+      const attribution = normaliseAttribution(value);
+      if (attribution !== undefined) normalised[key] = attribution;
+      continue;
+    }
     // The e-mail address is only trimmed: an invisible character in it is refused by the e-mail rules, not hidden.
     const trimmed =
       typeof value !== 'string' ? value : key === 'message' ? multiLine(value) : key === 'email' ? value.trim() : singleLine(value);
@@ -84,4 +109,14 @@ export function normaliseDemoRequestBody(body: unknown): unknown {
     normalised[key] = trimmed;
   }
   return normalised;
+}
+
+/** One-line values, the empty ones dropped, and no attribution at all when nothing is left; a non-object is the schema's. */
+function normaliseAttribution(value: unknown): unknown {
+  if (value === null) return undefined;
+  if (typeof value !== 'object' || Array.isArray(value)) return value;
+  const kept = Object.entries(value)
+    .map(([key, inner]) => [key, typeof inner === 'string' ? singleLine(inner) : inner] as const)
+    .filter(([, inner]) => inner !== '' && inner !== null);
+  return kept.length > 0 ? Object.fromEntries(kept) : undefined;
 }

@@ -44,6 +44,37 @@ describe('GET /api/demo-requests (operations)', () => {
     expect(demoRequests[1]).to.deep.include({ name: 'Ada', company: 'Analytical Engines', timeSlot: booking.timeSlot });
     expect(demoRequests[1]?.confirmation).to.deep.equal({ sentAt: NOW.toISOString(), failedAt: null, attempts: 1, lastError: null });
     expect(demoRequests[0]?.confirmation).to.deep.equal({ sentAt: null, failedAt: null, attempts: 0, lastError: null });
+    expect(demoRequests[1]?.attribution).to.equal(null);
+  });
+
+  it('shows where each booking came from: the UTM parameters and referrer the page sent, cleaned, empty ones left out', async () => {
+    const sent = await app.post('/api/demo-request', {
+      ...booking,
+      name: 'Katherine',
+      email: 'katherine@langley-research.com',
+      company: 'Langley Research',
+      timeSlot: '2026-11-24T10:00:00.000Z',
+      attribution: { utm_source: ' newsletter ', utm_medium: 'email', utm_campaign: 'q4\u200b-launch\n', utm_term: '', referrer: 'https://news.example.org/post' },
+    });
+    expect(sent.status).to.equal(201);
+    const response = await list(`Bearer ${TOKEN}`);
+    const { demoRequests } = (await response.json()) as { demoRequests: Array<Record<string, unknown>> };
+    expect(demoRequests.find((request) => request.id === sent.body.id)?.attribution).to.deep.equal({
+      utm_source: 'newsletter',
+      utm_medium: 'email',
+      utm_campaign: 'q4-launch',
+      referrer: 'https://news.example.org/post',
+    });
+  });
+
+  it('refuses attribution that is not short text, saying so, and stores nothing', async () => {
+    const before = await app.db('demo_requests').count({ n: '*' }).first();
+    for (const attribution of [{ utm_source: 'x'.repeat(301) }, { utm_source: 7 }, 'newsletter']) {
+      const refused = await app.post('/api/demo-request', { ...booking, email: 'mary@jackson-aero.com', timeSlot: '2026-11-24T11:00:00.000Z', attribution });
+      expect(refused.status, JSON.stringify(attribution)).to.equal(400);
+      expect(refused.body.fields).to.deep.equal({ attribution: 'Attribution must be an object of texts of at most 300 characters.' });
+    }
+    expect(await app.db('demo_requests').count({ n: '*' }).first()).to.deep.equal(before);
   });
 
   it('holds off a client after ten wrong tokens, the right one included, and says when to come back', async () => {

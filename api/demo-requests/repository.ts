@@ -1,6 +1,7 @@
 /** SQL for demo requests lives here and nowhere else in the API. */
 import type { Knex } from 'knex';
 import type { Db } from '../db.js';
+import type { Attribution } from '../../domain/attribution.js';
 import type { DemoRequestInput } from '../../domain/demo-request.js';
 
 export interface StoredDemoRequest {
@@ -16,6 +17,7 @@ export interface DemoRequestSummary {
   company: string;
   timeSlot: string;
   createdAt: string;
+  attribution: Attribution | null;
   confirmation: { sentAt: string | null; failedAt: string | null; attempts: number; lastError: string | null };
 }
 
@@ -28,6 +30,7 @@ export async function listRecentDemoRequests(db: Db, limit: number): Promise<Dem
     company: row.company,
     timeSlot: row.time_slot.toISOString(),
     createdAt: row.created_at.toISOString(),
+    attribution: row.attribution ?? null,
     confirmation: {
       sentAt: row.confirmation_sent_at ? row.confirmation_sent_at.toISOString() : null,
       failedAt: row.confirmation_failed_at ? row.confirmation_failed_at.toISOString() : null,
@@ -108,6 +111,7 @@ export async function insertDemoRequest(db: Db | Knex.Transaction, input: DemoRe
       phone: input.phone ?? null,
       message: input.message ?? null,
       time_slot: new Date(input.timeSlot),
+      attribution: input.attribution ?? null,
     })
     .returning(['id', 'created_at', 'time_slot']);
   if (!row) throw new Error('INSERT … RETURNING gave no row');

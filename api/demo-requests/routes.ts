@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import type { ErrorObject } from 'ajv';
+import { ATTRIBUTION_MAX_LENGTH } from '../../domain/attribution.js';
 import {
   demoRequestSchema,
   fieldLabels,
@@ -19,6 +20,7 @@ import { listRecentDemoRequests } from './repository.js';
 import { submitDemoRequest, type DemoRequestDeps } from './service.js';
 
 function messageFor(error: ErrorObject, field: string): string {
+  if (field === 'attribution') return `Attribution must be an object of texts of at most ${ATTRIBUTION_MAX_LENGTH} characters.`;
   const known = field in fieldLabels ? (field as DemoRequestField) : undefined;
   if (!known) return 'The request body must be a JSON object.';
   switch (error.keyword) {

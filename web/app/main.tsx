@@ -1,4 +1,5 @@
 import { startTransition } from 'react';
+import { rememberAttribution, visitStorage } from '../features/demo-request/attribution.js';
 
 /**
  * Starts the page in steps, each in its own task: React DOM, then styled-components (which reads the
@@ -28,6 +29,8 @@ async function start(container: HTMLElement): Promise<void> {
   const pressed = earlyPress;
   if (pressed) setTimeout(() => pressed.click(), 0);
 }
+
+rememberAttribution(visitStorage(), new URL(window.location.href), document.referrer);
 
 const container = document.getElementById('root');
 if (container) {

@@ -144,6 +144,28 @@ describe('booking safeguards in Chromium', function () {
     expect(await rowsFor('ines@northwind-logistics.com'), 'the honeypot did not fire').to.have.length(1);
   });
 
+  it("books with where the visit came from: the landing page's UTM parameters and referrer, kept across its pages", async () => {
+    const watched = await openPage(browser);
+    open.push(watched);
+    const { page } = watched;
+    await page.goto(`${stack.url}/?utm_source=newsletter&utm_medium=email&utm_campaign=q4-launch`, { referer: 'https://news.example.org/post' });
+    // Later pages of the visit (no parameters, this site as referrer) do not replace the first touch.
+    await page.goto(`${stack.url}/legal/privacy`);
+    await page.goto(stack.url);
+    const dialog = await openDialog(page);
+    await fillRequired(dialog, 'Lena Park', 'lena@northwind-logistics.com', 'Northwind Logistics');
+    await chooseFirstBookableSlot(dialog);
+    await dialog.getByRole('button', { name: 'Request Demo' }).click();
+    await page.getByRole('status').filter({ hasText: SUCCESS }).waitFor();
+    const [row] = await stack.db('demo_requests').where({ email: 'lena@northwind-logistics.com' }).select('attribution');
+    expect(row?.attribution).to.deep.equal({
+      utm_source: 'newsletter',
+      utm_medium: 'email',
+      utm_campaign: 'q4-launch',
+      referrer: 'https://news.example.org/post',
+    });
+  });
+
   it('answers a filled honeypot like a booking, and stores nothing', async () => {
     const watched = await visit();
     const sent = watchSubmissions(watched);

@@ -15,6 +15,7 @@ import {
 import { useSubmitDemoRequestMutation, useValidateEmailMutation, type DemoRequestBody } from '../../app/api.js';
 import { Button } from '../../components/button.js';
 import { notifyError, notifySuccess } from '../../components/notify.js';
+import { rememberedAttribution, visitStorage } from './attribution.js';
 import { visitorTimeZone } from './booking-calendar.js';
 import { readBookingTimeZone } from './booking-zone.js';
 import { DateTimePicker } from './date-time-picker.js';
@@ -137,6 +138,8 @@ export function DemoRequestForm({ now, onSubmitted }: DemoRequestFormProps) {
     };
     if (values.phone.trim()) body.phone = values.phone.trim();
     if (values.message.trim()) body.message = values.message.trim();
+    const attribution = rememberedAttribution(visitStorage());
+    if (attribution) body.attribution = attribution;
     if (trap !== '') body[HONEYPOT_FIELD] = trap;
     // The body is built in one fixed order, so its JSON text tells the same submission from a changed one.
     const attempt = nextAttempt(openAttempt.current, JSON.stringify(body));
