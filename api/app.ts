@@ -17,6 +17,7 @@ import { createMemoryLimiter, type RequestLimits } from './rate-limit.js';
 import { securityHeaders } from './security-headers.js';
 import { slotRoutes } from './slots/routes.js';
 import { openApiRoutes } from './openapi.js';
+import { bookingRoutes } from './bookings/routes.js';
 import { DEFAULT_BOOKING_LIMITS, type BookingLimits } from './demo-requests/service.js';
 
 export interface AppDeps {
@@ -25,6 +26,10 @@ export interface AppDeps {
   logger: Logger;
   timeZone: string;
   webRoot: string;
+  /** Signs and checks the booking links. */
+  linkSecret: string;
+  /** The e-mails' sender, whose domain names each booking's calendar event. */
+  mailFrom: string;
   /** Enables the operations endpoints when set. */
   adminToken?: string;
   /** Per-client limits; none when unset. */
@@ -52,6 +57,7 @@ export function createApiRouter(deps: AppDeps): Router {
     demoRequestRoutes({ ...deps, now, adminToken: deps.adminToken, bookingLimits, adminLimiter: deps.limits?.limiter ?? createMemoryLimiter() }).routes(),
     emailCheckRoutes(deps.limits).routes(),
     slotRoutes({ db: deps.db, timeZone: deps.timeZone, now, slotCapacity: bookingLimits.slotCapacity }).routes(),
+    bookingRoutes({ db: deps.db, linkSecret: deps.linkSecret, mailFrom: deps.mailFrom, now }).routes(),
     openApiRoutes().routes(),
   );
   return routes;

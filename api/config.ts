@@ -4,11 +4,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   DEFAULT_DATABASE_URL,
+  DEFAULT_MAIL_FROM,
   DEFAULT_PORT,
   DEFAULT_QUEUE_PREFIX,
   DEFAULT_REDIS_URL,
   parseAdminToken,
   parseCount,
+  parseLinkSecret,
   parsePort,
   parsePositiveInt,
   parseProxyHops,
@@ -27,6 +29,10 @@ export interface ApiConfig {
   publicUrl: string;
   /** Folder of the built page (index.html, 404.html, assets/). */
   webRoot: string;
+  /** Signs and checks the booking links (the same secret as the worker's). */
+  bookingLinkSecret: string;
+  /** The sender of the e-mails: its domain names each booking's calendar event (UID). */
+  mailFrom: string;
   /** Bearer token of the operations endpoints (GET /api/demo-requests); unset turns them off. */
   adminToken: string | undefined;
   /** Per client address; 0 turns the limit off. */
@@ -63,6 +69,8 @@ export function loadApiConfig(env: Env = process.env): ApiConfig {
     publicUrl: setting(env, 'PUBLIC_URL') ?? `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`,
     webRoot: setting(env, 'WEB_ROOT') ?? DEFAULT_WEB_ROOT,
     adminToken: parseAdminToken(setting(env, 'ADMIN_TOKEN')),
+    bookingLinkSecret: parseLinkSecret(setting(env, 'BOOKING_LINK_SECRET')),
+    mailFrom: setting(env, 'MAIL_FROM') ?? DEFAULT_MAIL_FROM,
     demoRequestsPerHour: parseCount('DEMO_REQUESTS_PER_HOUR', setting(env, 'DEMO_REQUESTS_PER_HOUR'), 5),
     emailChecksPerMinute: parseCount('EMAIL_CHECKS_PER_MINUTE', setting(env, 'EMAIL_CHECKS_PER_MINUTE'), 30),
     bookingsPerEmailPerDay: parseCount('BOOKINGS_PER_EMAIL_PER_DAY', setting(env, 'BOOKINGS_PER_EMAIL_PER_DAY'), 3),
@@ -71,4 +79,9 @@ export function loadApiConfig(env: Env = process.env): ApiConfig {
     trustProxy: parseProxyHops(setting(env, 'TRUST_PROXY')),
     logLevel: setting(env, 'LOG_LEVEL') ?? 'info',
   };
+}
+
+/** What a migration run needs: the database, and how much to log. No other setting is required for it. */
+export function loadMigrationConfig(env: Env = process.env): { databaseUrl: string; logLevel: string } {
+  return { databaseUrl: setting(env, 'DATABASE_URL') ?? DEFAULT_DATABASE_URL, logLevel: setting(env, 'LOG_LEVEL') ?? 'info' };
 }

@@ -1,6 +1,6 @@
 /**
  * Migrations as a release step of their own (a Kubernetes Job, an init container, a one-off
- * `docker compose run --rm api node dist/api/migrate.js`). Settings as the API's: DATABASE_URL (+ PGPASSWORD), LOG_LEVEL.
+ * `docker compose run --rm api node dist/api/migrate.js`). Settings: DATABASE_URL (+ PGPASSWORD), LOG_LEVEL; nothing else is needed.
  *
  *   node dist/api/migrate.js          brings the schema up to date (knex takes a lock: safe beside another), exit 0
  *   node dist/api/migrate.js --wait   waits until no migration of this image is pending (the API's init container:
@@ -10,10 +10,10 @@
  * `node dist/api/main.js --migrate` migrates too, then serves: what docker-compose.yml runs.
  */
 import { createLogger } from '../server-shared/logger.js';
-import { loadApiConfig } from './config.js';
+import { loadMigrationConfig } from './config.js';
 import { createDb, migrateLatest } from './db.js';
 
-const config = loadApiConfig();
+const config = loadMigrationConfig();
 const logger = createLogger('migrate', config.logLevel);
 
 async function pendingMigrations(): Promise<number> {

@@ -5,8 +5,9 @@ import addFormats from 'ajv-formats';
 import { expect } from 'chai';
 import { nextBookableSlot } from '../test/booking.js';
 import { startAppUnderTest, type AppUnderTest } from '../test/app-under-test.js';
-import { silentLogger } from '../test/stack.js';
+import { TEST_LINK_SECRET, silentLogger } from '../test/stack.js';
 import { demoRequestSchema, normaliseDemoRequestBody } from '../domain/demo-request.js';
+import { bookingToken } from '../server-shared/booking-link.js';
 import { createApiRouter } from './app.js';
 import { createDb } from './db.js';
 import type { ConfirmationQueue } from './confirmation-queue.js';
@@ -69,13 +70,13 @@ describe('OpenAPI 3.1 document', () => {
   it('documents every route the API answers under /api, and nothing it does not', () => {
     const queue: ConfirmationQueue = { enqueue: async () => {}, isReachable: async () => true, close: async () => {} };
     const db = createDb('postgres://127.0.0.1:1/never-connected', { min: 0, max: 1 }, silentLogger);
-    const router = createApiRouter({ db, queue, logger: silentLogger, timeZone: 'Europe/Berlin', webRoot: '/nonexistent', adminToken: ADMIN_TOKEN });
+    const router = createApiRouter({ db, queue, logger: silentLogger, timeZone: 'Europe/Berlin', webRoot: '/nonexistent', adminToken: ADMIN_TOKEN, linkSecret: TEST_LINK_SECRET, mailFrom: 'demos@converge.test' });
     const served = router.stack
       .filter((layer) => typeof layer.path === 'string' && layer.path.startsWith('/api/'))
       .flatMap((layer) => layer.methods.filter((method) => method !== 'HEAD').map((method) => `${method} ${layer.path}`))
       .sort();
     const documented = Object.entries(document.paths)
-      .flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`))
+      .flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`))
       .sort();
     expect(documented).to.deep.equal(served);
     void db.destroy();
@@ -118,7 +119,7 @@ describe('OpenAPI 3.1 document', () => {
       expectDocumented('/api/validate-email', 'post', 400, refused.body);
     });
 
-    it('GET /api/slots: 200 and 400; GET /api/demo-requests: 200 and 401; the document itself', async () => {
+    it('GET /api/slots: 200 and 400; GET /api/demo-requests: 200 and 401; GET /api/bookings/{token}: 200 and 404; the document itself', async () => {
       const day = nextBookableSlot().iso.slice(0, 10);
       const slots = await fetch(`${app.url}/api/slots?date=${day}`);
       expect(slots.status).to.equal(200);
@@ -132,6 +133,13 @@ describe('OpenAPI 3.1 document', () => {
       const listed = (await list.json()) as { demoRequests: unknown[] };
       expect(listed.demoRequests.length).to.be.greaterThan(0);
       expectDocumented('/api/demo-requests', 'get', 200, listed);
+      const [first] = listed.demoRequests as { id: string }[];
+      const booking = await fetch(`${app.url}/api/bookings/${bookingToken(first?.id ?? '', TEST_LINK_SECRET)}`);
+      expect(booking.status).to.equal(200);
+      expectDocumented('/api/bookings/{token}', 'get', 200, await booking.json());
+      const noBooking = await fetch(`${app.url}/api/bookings/${'A'.repeat(43)}`);
+      expect(noBooking.status).to.equal(404);
+      expectDocumented('/api/bookings/{token}', 'get', 404, await noBooking.json());
       const unauthorised = await fetch(`${app.url}/api/demo-requests`);
       expect(unauthorised.status).to.equal(401);
       expectDocumented('/api/demo-requests', 'get', 401, await unauthorised.json());

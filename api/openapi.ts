@@ -9,6 +9,7 @@ import { brand } from '../domain/brand.js';
 import type { DaySlots } from '../domain/booking.js';
 import { demoRequestSchema, IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_PATTERN } from '../domain/demo-request.js';
 import type { EmailValidationResult } from '../domain/email-messages.js';
+import type { BookingView } from './bookings/routes.js';
 import type { DemoRequestCreated } from './demo-requests/service.js';
 import { emailCheckSchema } from './email-check/routes.js';
 import type { ErrorBody } from './errors.js';
@@ -136,6 +137,18 @@ export const demoRequestListSchema = {
   },
 };
 
+export const bookingViewSchema: JSONSchemaType<BookingView> = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['timeSlot', 'status', 'name', 'company'],
+  properties: {
+    timeSlot: { type: 'string', format: 'date-time' },
+    status: { type: 'string', enum: ['booked', 'cancelled'] },
+    name: { type: 'string' },
+    company: { type: 'string' },
+  },
+};
+
 type Schema = Record<string, unknown>;
 
 /**
@@ -161,6 +174,13 @@ const tooMany = {
   description: 'Too many requests from this client; the body says when to come back.',
   headers: { 'Retry-After': { description: 'Seconds until a new try can succeed.', schema: { type: 'integer' } } },
   content: json('Error'),
+};
+const tokenParameter = {
+  name: 'token',
+  in: 'path',
+  required: true,
+  description: 'The token of the booking link in the e-mails: opaque, signed with BOOKING_LINK_SECRET.',
+  schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{43}$' },
 };
 const bodyRefusals = {
   '400': refused('The body is not valid: `fields` says what is wrong with each field.'),
@@ -233,6 +253,25 @@ export function openApiDocument(): Schema {
           },
         },
       },
+      '/api/bookings/{token}': {
+        get: {
+          operationId: 'booking',
+          summary: 'A booking, reached through the signed token of the link in its e-mails.',
+          parameters: [tokenParameter],
+          responses: { '200': answer('The booking.', 'Booking'), '404': refused('No booking at this link (an altered or unknown token).') },
+        },
+      },
+      '/api/bookings/{token}/invite.ics': {
+        get: {
+          operationId: 'bookingInvitation',
+          summary: "The booking's calendar event (the same UID as in its e-mails), to download.",
+          parameters: [tokenParameter],
+          responses: {
+            '200': { description: 'iCalendar, METHOD:REQUEST.', content: { 'text/calendar': { schema: { type: 'string' } } } },
+            '404': refused('No booking at this link (an altered or unknown token).'),
+          },
+        },
+      },
       [OPENAPI_PATH]: {
         get: {
           operationId: 'openApi',
@@ -249,6 +288,7 @@ export function openApiDocument(): Schema {
         EmailValidationResult: toOpenApiSchema(emailValidationResultSchema),
         DaySlots: toOpenApiSchema(daySlotsSchema),
         DemoRequestList: toOpenApiSchema(demoRequestListSchema),
+        Booking: toOpenApiSchema(bookingViewSchema),
         Error: toOpenApiSchema(errorBodySchema),
       },
       securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' } },

@@ -4,6 +4,7 @@ import { expect } from 'chai';
 import { loadApiConfig } from './config.js';
 import { startAppUnderTest, type AppUnderTest } from '../test/app-under-test.js';
 import { makeWebRoot } from '../test/web-root.js';
+import { REQUIRED_SETTINGS } from '../test/settings-read.js';
 
 const hashOf = (css: string) => `'sha256-${createHash('sha256').update(css).digest('base64')}'`;
 
@@ -90,7 +91,17 @@ describe('ADMIN_TOKEN', () => {
     expect(() => loadApiConfig({ ADMIN_TOKEN: 'short-token' })).to.throw(
       'ADMIN_TOKEN must be at least 32 characters long (it has 11); make one with: openssl rand -hex 32',
     );
-    expect(loadApiConfig({ ADMIN_TOKEN: 'x'.repeat(32) }).adminToken).to.equal('x'.repeat(32));
-    expect(loadApiConfig({}).adminToken).to.equal(undefined);
+    expect(loadApiConfig({ ...REQUIRED_SETTINGS, ADMIN_TOKEN: 'x'.repeat(32) }).adminToken).to.equal('x'.repeat(32));
+    expect(loadApiConfig(REQUIRED_SETTINGS).adminToken).to.equal(undefined);
+  });
+});
+
+describe('BOOKING_LINK_SECRET', () => {
+  it('stops the API when unset or shorter than 32 characters, and says how to make one', () => {
+    expect(() => loadApiConfig({})).to.throw(/^BOOKING_LINK_SECRET is not set: it signs the booking links .*; make one with: openssl rand -hex 32$/);
+    expect(() => loadApiConfig({ BOOKING_LINK_SECRET: 'short' })).to.throw(
+      'BOOKING_LINK_SECRET must be at least 32 characters long (it has 5); make one with: openssl rand -hex 32',
+    );
+    expect(loadApiConfig({ BOOKING_LINK_SECRET: 's'.repeat(32) }).bookingLinkSecret).to.equal('s'.repeat(32));
   });
 });

@@ -29,6 +29,8 @@ export async function startApiServer(config: ApiConfig, logger: Logger): Promise
     timeZone: config.bookingTimeZone,
     webRoot: config.webRoot,
     adminToken: config.adminToken,
+    linkSecret: config.bookingLinkSecret,
+    mailFrom: config.mailFrom,
     trustProxy: config.trustProxy,
     bookingLimits: {
       slotCapacity: config.slotCapacity,

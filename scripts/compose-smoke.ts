@@ -376,6 +376,7 @@ async function settings(adminToken: string): Promise<Ports> {
     POSTGRES_PASSWORD,
     POSTGRES_DB: 'converge',
     ADMIN_TOKEN: adminToken,
+    BOOKING_LINK_SECRET: randomBytes(32).toString('hex'),
     API_PORT: String(ports.api),
     MAILPIT_UI_PORT: String(ports.mailpitUi),
     MAILPIT_SMTP_PORT: String(ports.mailpitSmtp),

@@ -13,6 +13,7 @@ import type { Env } from '../server-shared/settings.js';
 import { knexConfig } from '../knexfile.js';
 import { loadWorkerConfig } from '../worker/config.js';
 import { REPO_ROOT } from './dev-services/config.js';
+import { REQUIRED_SETTINGS, variablesRead } from '../test/settings-read.js';
 
 interface HealthCheck {
   test: string[] | string;
@@ -45,19 +46,6 @@ function service(name: string): Service {
   return found;
 }
 
-/** The names a config loader reads, found by handing it an environment that records every look-up. */
-function variablesRead(load: (env: Env) => unknown): string[] {
-  const read = new Set<string>();
-  const recorder = new Proxy({} as Env, {
-    get(_target, name) {
-      if (typeof name === 'string') read.add(name);
-      return undefined;
-    },
-  });
-  load(recorder);
-  return [...read].sort();
-}
-
 /**
  * Compose's ${NAME:-default} interpolation, from `given` (by default nothing set: the values a plain
  * `docker compose up` uses).
@@ -66,7 +54,8 @@ function withDefaults(value: string | number, given: Env = {}): string {
   return String(value).replace(/\$\{(\w+)(?::?-([^}]*))?\}/g, (_match, name: string, fallback: string | undefined) => given[name] || (fallback ?? ''));
 }
 
-function environmentOf(name: string, given: Env = {}): Env {
+/** A service's environment, with what the operator gives (by default only the settings the programs require). */
+function environmentOf(name: string, given: Env = REQUIRED_SETTINGS): Env {
   return Object.fromEntries(Object.entries(service(name).environment ?? {}).map(([key, value]) => [key, withDefaults(value, given)]));
 }
 
@@ -232,10 +221,12 @@ describe('.env.example', () => {
     expect(used.filter((variable) => !documented.has(variable))).to.deep.equal([]);
   });
 
-  it('holds values the programs accept', () => {
+  it('holds values the programs accept once its one required setting is filled in, and says how to make it', () => {
     const values = parseEnvExample(envExample);
-    expect(() => loadApiConfig(values)).to.not.throw();
-    expect(() => loadWorkerConfig(values)).to.not.throw();
+    expect(values.BOOKING_LINK_SECRET, 'no shared default secret').to.equal('');
+    expect(() => loadApiConfig(values)).to.throw(/^BOOKING_LINK_SECRET is not set: .*openssl rand -hex 32$/);
+    expect(() => loadApiConfig({ ...values, ...REQUIRED_SETTINGS })).to.not.throw();
+    expect(() => loadWorkerConfig({ ...values, ...REQUIRED_SETTINGS })).to.not.throw();
   });
 });
 

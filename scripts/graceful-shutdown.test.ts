@@ -10,7 +10,7 @@ import { Redis } from 'ioredis';
 import { SMTPServer } from 'smtp-server';
 import { createConfirmationQueue } from '../api/confirmation-queue.js';
 import { createTestDatabase, type TestDatabase } from '../test/database.js';
-import { TEST_REDIS_URL, clearQueuePrefix, silentLogger, testQueuePrefix } from '../test/stack.js';
+import { TEST_LINK_SECRET, TEST_REDIS_URL, clearQueuePrefix, silentLogger, testQueuePrefix } from '../test/stack.js';
 import { CONFIRMATION_QUEUE } from '../server-shared/jobs.js';
 import { loadWorkerConfig } from '../worker/config.js';
 import { startWorker } from '../worker/index.js';
@@ -55,6 +55,7 @@ describe('SIGTERM to the API process (api/main.ts)', function () {
       REDIS_URL: TEST_REDIS_URL,
       QUEUE_PREFIX: queuePrefix,
       WEB_ROOT: '/nonexistent',
+      BOOKING_LINK_SECRET: TEST_LINK_SECRET,
     });
     await api.waitForLog((line) => line.msg === 'api listening');
 
@@ -160,6 +161,7 @@ function workerScenario(answerAfterMs: number) {
       REDIS_URL: TEST_REDIS_URL,
       QUEUE_PREFIX: scenario.queuePrefix,
       SMTP_URL: scenario.smtp.url,
+      BOOKING_LINK_SECRET: TEST_LINK_SECRET,
       WORKER_CONCURRENCY: '1',
     };
   });

@@ -13,10 +13,11 @@ import { loadApiConfig } from '../api/config.js';
 import type { Env } from '../server-shared/settings.js';
 import { loadWorkerConfig } from '../worker/config.js';
 import { REPO_ROOT } from './dev-services/config.js';
+import { REQUIRED_SETTINGS, variablesRead } from '../test/settings-read.js';
 
 const OVERLAY = path.join(REPO_ROOT, 'deploy', 'overlays', 'production');
 /** What the programs get from the Secret converge-secrets; never a literal value in a manifest. */
-const SECRET_VARIABLES = ['DATABASE_URL', 'PGPASSWORD', 'REDIS_URL', 'SMTP_URL', 'ADMIN_TOKEN'];
+const SECRET_VARIABLES = ['DATABASE_URL', 'PGPASSWORD', 'REDIS_URL', 'SMTP_URL', 'ADMIN_TOKEN', 'BOOKING_LINK_SECRET'];
 /** Set by docker/Dockerfile (ENV), so the pods need not set them. */
 const IMAGE_ENV = ['NODE_ENV', 'HOST', 'PORT', 'WEB_ROOT'];
 
@@ -96,19 +97,6 @@ function modelOf(object: K8sObject): new (data: unknown) => { validate(): void }
   return model;
 }
 
-/** The names a config loader reads, found by handing it an environment that records every look-up. */
-function variablesRead(load: (env: Env) => unknown): string[] {
-  const read = new Set<string>();
-  load(
-    new Proxy({} as Env, {
-      get(_target, name) {
-        if (typeof name === 'string') read.add(name);
-        return undefined;
-      },
-    }),
-  );
-  return [...read].sort();
-}
 
 /** The environment a container starts with: its ConfigMaps, its literal values, and a stand-in for each secret. */
 function environmentOf(container: Container): Env {
@@ -125,6 +113,7 @@ function environmentOf(container: Container): Env {
 
 function secretStandIn(name: string): string {
   if (name === 'ADMIN_TOKEN') return 'x'.repeat(64);
+  if (name in REQUIRED_SETTINGS) return REQUIRED_SETTINGS[name] ?? '';
   if (name === 'DATABASE_URL') return 'postgres://converge@db.example.com:5432/converge?sslmode=require';
   if (name === 'REDIS_URL') return 'rediss://:secret@redis.example.com:6380';
   if (name === 'SMTP_URL') return 'smtps://user:secret@smtp.example.com:465';

@@ -240,6 +240,7 @@ async function main(): Promise<void> {
         BOOKINGS_PER_EMAIL_PER_DAY: '0',
         BOOKINGS_PER_DOMAIN_PER_DAY: '0',
         SLOT_CAPACITY: '100000',
+        BOOKING_LINK_SECRET: randomBytes(32).toString('hex'),
         LOG_LEVEL: 'info',
       },
       // Straight into a file, as a container's log driver would take it: the load generator never reads it.

@@ -2,12 +2,12 @@
  * `npm run migrate`: brings the schema of DATABASE_URL up to date and says what it applied. (`npm start` and the
  * API image migrate by themselves; this is for a database the programs do not start against, or a release step.)
  */
-import { loadApiConfig } from '../api/config.js';
+import { loadMigrationConfig } from '../api/config.js';
 import { migrateLatest } from '../api/db.js';
 import { createLogger } from '../server-shared/logger.js';
 import { redactUrl } from './dev-services/config.js';
 
-const config = loadApiConfig();
+const config = loadMigrationConfig();
 const logger = createLogger('migrate', config.logLevel);
 
 try {

@@ -123,8 +123,8 @@ describe('npm start (scripts/start.ts)', function () {
     expect(eml).to.include('text/calendar');
     const sent = await start.waitForLog((line) => line.msg === 'confirmation sent' && line.demoRequestId === id);
     expect(String(sent.smtpResponse)).to.match(new RegExp(`^250 Stored as .*${path.basename(file).replace(/\./g, '\\.')}$`));
-    // Only the mail folder: nothing of PostgreSQL or Redis was started here.
-    expect(await readdir(dataDir)).to.deep.equal(['mail']);
+    // Only the booking-link secret and the mail folder: nothing of PostgreSQL or Redis was started here.
+    expect(await readdir(dataDir)).to.deep.equal(['booking-link-secret', 'mail']);
     expect(childrenOf(start.pid)).to.deep.equal([]);
 
     start.child.kill('SIGTERM');
@@ -152,7 +152,8 @@ describe('npm start (scripts/start.ts)', function () {
       await book(url);
       const [mail] = await smtp.waitForMessages(1);
       expect(mail?.envelopeTo).to.deep.equal(['grace@compilers-inc.com']);
-      expect(existsSync(dataDir), 'DATA_DIR is left alone').to.equal(false);
+      // The data folder keeps only the booking-link secret, so that links in e-mails outlive a restart.
+      expect(await readdir(dataDir), 'DATA_DIR holds the secret alone').to.deep.equal(['booking-link-secret']);
       start.child.kill('SIGTERM');
       expect((await timeToExit(start, EXIT_LIMIT_MS)).code).to.equal(0);
     } finally {

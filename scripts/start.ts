@@ -13,6 +13,7 @@ import { loadWorkerConfig } from '../worker/config.js';
 import { startWorker } from '../worker/index.js';
 import { derivedQueuePrefix, displayPath, readStartSettings, redactUrl } from './dev-services/config.js';
 import { startEmbeddedPostgres } from './dev-services/embedded-postgres.js';
+import { localLinkSecret } from './dev-services/link-secret.js';
 import { startMailSink } from './dev-services/mail-sink.js';
 import { LOCAL_REDIS_URL, redisAnswers, startRedisServer } from './dev-services/redis.js';
 import { StartupError } from './dev-services/startup-error.js';
@@ -89,7 +90,13 @@ type RedisPlan = { kind: 'configured' | 'local'; url: string } | { kind: 'spawn'
 
 async function main(): Promise<void> {
   // On a developer's machine every booking comes from 127.0.0.1: the per-client limits stay off unless set.
-  const env = { DEMO_REQUESTS_PER_HOUR: '0', EMAIL_CHECKS_PER_MINUTE: '0', ...settings.env };
+  // The booking links' secret: BOOKING_LINK_SECRET when set, else one made once and kept in the data folder.
+  const env = {
+    DEMO_REQUESTS_PER_HOUR: '0',
+    EMAIL_CHECKS_PER_MINUTE: '0',
+    ...settings.env,
+    BOOKING_LINK_SECRET: setting(settings.env, 'BOOKING_LINK_SECRET') ?? localLinkSecret(settings.dataDir),
+  };
   // Checks PORT, HOST, BOOKING_TIME_ZONE before anything is started.
   const planned = loadApiConfig(env);
   loadWorkerConfig(env);

@@ -68,6 +68,26 @@ export function parseAdminToken(value: string | undefined): string | undefined {
   return value;
 }
 
+export const LINK_SECRET_MIN_LENGTH = 32;
+
+/**
+ * BOOKING_LINK_SECRET signs the links that let a prospect reach their booking; both programs need the same one.
+ * Required: a link signed with a guessable or missing secret would open anyone's booking.
+ */
+export function parseLinkSecret(value: string | undefined): string {
+  if (value === undefined) {
+    throw new ConfigError(
+      `BOOKING_LINK_SECRET is not set: it signs the booking links in the e-mails (the API and the worker need the same one); make one with: openssl rand -hex 32`,
+    );
+  }
+  if (value.length < LINK_SECRET_MIN_LENGTH) {
+    throw new ConfigError(
+      `BOOKING_LINK_SECRET must be at least ${LINK_SECRET_MIN_LENGTH} characters long (it has ${value.length}); make one with: openssl rand -hex 32`,
+    );
+  }
+  return value;
+}
+
 export function parsePositiveInt(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   const number = Number(value);

@@ -9,7 +9,7 @@ import { createDb } from '../api/db.js';
 import { createRateLimiter } from '../api/rate-limit.js';
 import type { BookingLimits } from '../api/demo-requests/service.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
-import { TEST_REDIS_URL, clearQueuePrefix, silentLogger, testQueuePrefix } from './stack.js';
+import { TEST_LINK_SECRET, TEST_REDIS_URL, clearQueuePrefix, silentLogger, testQueuePrefix } from './stack.js';
 
 export interface AppUnderTest {
   url: string;
@@ -47,6 +47,8 @@ export async function startAppUnderTest(
     webRoot: options.webRoot ?? '/nonexistent',
     now: options.now,
     adminToken: options.adminToken,
+    linkSecret: TEST_LINK_SECRET,
+    mailFrom: 'Converge Demos <demos@converge.test>',
     trustProxy: options.trustProxy,
     bookingLimits: options.bookingLimits,
     limits: options.limits && { limiter, ...options.limits },

@@ -14,6 +14,8 @@ import { createTestDatabase } from './database.js';
 import { startSmtpSink, type SmtpSink } from './smtp-sink.js';
 
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+/** The booking-link secret every test program shares (the API checks what the worker signs). */
+export const TEST_LINK_SECRET = 'test-booking-link-secret-0123456789abcdef';
 
 export interface Stack {
   url: string;
@@ -65,6 +67,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     REDIS_URL: options.apiRedisUrl ?? TEST_REDIS_URL,
     QUEUE_PREFIX: queuePrefix,
     SMTP_URL: smtp.url,
+    BOOKING_LINK_SECRET: TEST_LINK_SECRET,
     // A browser suite books and checks e-mails many times from one address; the limits have tests of their own.
     DEMO_REQUESTS_PER_HOUR: '0',
     EMAIL_CHECKS_PER_MINUTE: '0',

@@ -6,6 +6,7 @@ import {
   DEFAULT_QUEUE_PREFIX,
   DEFAULT_REDIS_URL,
   DEFAULT_SMTP_URL,
+  parseLinkSecret,
   parsePositiveInt,
   parseTimeZone,
   setting,
@@ -22,6 +23,8 @@ export interface WorkerConfig {
   replyTo: string;
   bookingTimeZone: string;
   publicUrl: string;
+  /** Signs the booking links in the e-mails (the same secret as the API's). */
+  bookingLinkSecret: string;
   concurrency: number;
   logLevel: string;
 }
@@ -37,6 +40,7 @@ export function loadWorkerConfig(env: Env = process.env): WorkerConfig {
     replyTo: setting(env, 'REPLY_TO') ?? mailFrom,
     bookingTimeZone: parseTimeZone(setting(env, 'BOOKING_TIME_ZONE')),
     publicUrl: setting(env, 'PUBLIC_URL') ?? `http://127.0.0.1:${setting(env, 'PORT') ?? DEFAULT_PORT}`,
+    bookingLinkSecret: parseLinkSecret(setting(env, 'BOOKING_LINK_SECRET')),
     concurrency: parsePositiveInt('WORKER_CONCURRENCY', setting(env, 'WORKER_CONCURRENCY'), 5),
     logLevel: setting(env, 'LOG_LEVEL') ?? 'info',
   };

@@ -5,7 +5,7 @@ import { Queue, UnrecoverableError } from 'bullmq';
 import { Redis } from 'ioredis';
 import { CONFIRMATION_QUEUE, SEND_CONFIRMATION_JOB, type QueuedJob } from '../server-shared/jobs.js';
 import { nextBookableSlot } from '../test/booking.js';
-import { TEST_REDIS_URL, clearQueuePrefix, silentLogger, startStack, testQueuePrefix, type Stack } from '../test/stack.js';
+import { TEST_LINK_SECRET, TEST_REDIS_URL, clearQueuePrefix, silentLogger, startStack, testQueuePrefix, type Stack } from '../test/stack.js';
 import { createTestDatabase, type TestDatabase } from '../test/database.js';
 import { startSmtpSink, type SmtpSink } from '../test/smtp-sink.js';
 import { loadWorkerConfig } from './config.js';
@@ -70,6 +70,16 @@ describe('confirmation e-mail, end to end', () => {
     expect(invite).to.contain(`DTEND:${new Date(new Date(slot.iso).getTime() + 3_600_000).toISOString().replace(/[-:]/g, '').replace('.000Z', 'Z')}`);
     expect(invite).to.contain('mailto:grace@hopper-systems.com');
     expect(mail!.raw).to.match(/Content-Type: text\/calendar; charset=utf-8; method=REQUEST/i);
+
+    // The e-mail's download link, signed by the worker, opens at the API: the same event, by its UID.
+    const download = /Other calendars \(\.ics\): (\S+)/.exec(parsed.text ?? '')?.[1] ?? '';
+    expect(download.startsWith(`${stack.url}/api/bookings/`), download).to.equal(true);
+    const fetched = await fetch(download);
+    expect(fetched.status).to.equal(200);
+    const downloaded = await fetched.text();
+    expect(downloaded).to.contain(`UID:demo-${id}@`).and.contain(`DTSTART:${start}`);
+    expect(/UID:\S+/.exec(downloaded)?.[0]).to.equal(/UID:\S+/.exec(invite)?.[0]);
+    expect(parsed.text).to.contain('Google Calendar: https://calendar.google.com/calendar/render?');
 
     const row = await until(async () => {
       const current = await stack.db('demo_requests').where({ id }).first();
@@ -153,6 +163,7 @@ describe('processConfirmation', () => {
       replyTo: 'Converge Sales <sales@converge.test>',
       timeZone: 'Europe/Berlin',
       publicUrl: 'https://converge.test',
+      linkSecret: TEST_LINK_SECRET,
       logger: silentLogger,
     };
   });
@@ -283,7 +294,7 @@ async function withLoneWorker(
   const smtp = await startSmtpSink();
   const prefix = testQueuePrefix();
   const worker = await startWorker(
-    loadWorkerConfig({ DATABASE_URL: database.url, REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix, SMTP_URL: smtp.url }),
+    loadWorkerConfig({ DATABASE_URL: database.url, REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix, SMTP_URL: smtp.url, BOOKING_LINK_SECRET: TEST_LINK_SECRET }),
     logger,
     { sweepEveryMs: 60_000 },
   );

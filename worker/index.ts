@@ -58,6 +58,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
     replyTo: config.replyTo,
     timeZone: config.bookingTimeZone,
     publicUrl: config.publicUrl,
+    linkSecret: config.bookingLinkSecret,
     logger,
   };
 

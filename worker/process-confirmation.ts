@@ -6,7 +6,8 @@ import type { SendConfirmationPayload } from '../server-shared/jobs.js';
 import { withoutAddresses } from '../domain/text.js';
 import { CLAIM_LEASE_MS, claimConfirmation, markSent, recordFailure } from './confirmation-repository.js';
 import { renderConfirmation } from './email/confirmation.js';
-import { mailDomain } from './email/sender.js';
+import { bookingToken } from '../server-shared/booking-link.js';
+import { mailDomain } from '../server-shared/sender.js';
 import type { SendMail } from './send-mail.js';
 
 export interface ConfirmationDeps {
@@ -16,6 +17,8 @@ export interface ConfirmationDeps {
   replyTo: string;
   timeZone: string;
   publicUrl: string;
+  /** Signs the booking's link (the invitation's download). */
+  linkSecret: string;
   logger: Logger;
   now?: () => Date;
 }
@@ -69,6 +72,7 @@ export async function processConfirmation(
     mailFrom: deps.mailFrom,
     publicUrl: deps.publicUrl,
     now: deps.now?.() ?? new Date(),
+    inviteUrl: `${deps.publicUrl.replace(/\/+$/, '')}/api/bookings/${bookingToken(id, deps.linkSecret)}/invite.ics`,
   });
   let info: Awaited<ReturnType<SendMail>>;
   try {

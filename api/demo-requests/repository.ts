@@ -117,3 +117,17 @@ export async function insertDemoRequest(db: Db | Knex.Transaction, input: DemoRe
   if (!row) throw new Error('INSERT … RETURNING gave no row');
   return { id: row.id, createdAt: row.created_at, timeSlot: row.time_slot };
 }
+
+export interface Booking {
+  id: string;
+  name: string;
+  email: string;
+  company: string;
+  timeSlot: Date;
+}
+
+/** One booking by its id, for its link; undefined when there is none. */
+export async function findBooking(db: Db, id: string): Promise<Booking | undefined> {
+  const row = await db('demo_requests').where({ id }).first('id', 'name', 'email', 'company', 'time_slot');
+  return row && { id: row.id, name: row.name, email: row.email, company: row.company, timeSlot: row.time_slot };
+}

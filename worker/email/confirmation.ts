@@ -3,9 +3,9 @@ import { brand } from '../../domain/brand.js';
 import { SLOT_DURATION_MINUTES } from '../../domain/booking.js';
 // Nothing a person typed may start a new header line: the API folds it already, the e-mail does so again.
 import { escapeHtml, singleLine } from '../../domain/text.js';
-import { buildInvitation } from './ics.js';
-import { MUTED, renderLayout } from './layout.js';
-import { mailAddress, mailDomain } from './sender.js';
+import { googleCalendarLink, outlookCalendarLink } from '../../domain/calendar-links.js';
+import { bookingInvitation, eventText, slotEnd } from '../../server-shared/invitation.js';
+import { calendarLinksHtml, calendarLinksText, MUTED, renderLayout } from './layout.js';
 import { slotTimes } from './slot-times.js';
 
 export interface ConfirmationRequest {
@@ -34,16 +34,18 @@ const ANOTHER_TIME = 'Need another time? Reply to this e-mail and we will move t
 
 export function renderConfirmation(
   request: ConfirmationRequest,
-  options: { timeZone: string; mailFrom: string; publicUrl: string; now: Date },
+  options: { timeZone: string; mailFrom: string; publicUrl: string; now: Date; inviteUrl: string },
 ): RenderedEmail {
   const start = request.timeSlot;
-  const end = new Date(start.getTime() + SLOT_DURATION_MINUTES * 60_000);
+  const end = slotEnd(start);
   const times = slotTimes(start, end, options.timeZone);
   const name = singleLine(request.name);
   const company = singleLine(request.company);
   const subject = `Your ${brand.product} demo is booked: ${times.zoned}`;
   const thanks = `Thank you for booking a demo of ${brand.product} for ${company}. Your slot is confirmed:`;
   const cell = `padding:4px 16px 4px 0;color:${MUTED}`;
+  const event = { title: eventText(request.company).summary, details: eventText(request.company).description, start, end };
+  const calendar = { google: googleCalendarLink(event), outlook: outlookCalendarLink(event), ics: options.inviteUrl };
 
   const { text, html } = renderLayout({
     subject,
@@ -56,6 +58,8 @@ export function renderConfirmation(
       `  ${times.zoneLabel}: ${times.zoned}`,
       `  UTC:${' '.repeat(Math.max(1, times.zoneLabel.length - 2))}${times.utc}`,
       '',
+      ...calendarLinksText(calendar),
+      '',
       'What happens next:',
       ...NEXT_STEPS.map((step, i) => `  ${i + 1}. ${step}`),
       '',
@@ -66,6 +70,7 @@ export function renderConfirmation(
       <tr><td style="${cell}">${escapeHtml(times.zoneLabel)}</td><td style="padding:4px 0"><strong>${escapeHtml(times.zoned)}</strong></td></tr>
       <tr><td style="${cell}">UTC</td><td style="padding:4px 0">${escapeHtml(times.utc)}</td></tr>
     </table>
+${calendarLinksHtml(calendar)}
     <h2 style="font-size:16px;margin:24px 0 8px">What happens next</h2>
     <ol style="padding-left:20px">
 ${NEXT_STEPS.map((step) => `      <li>${escapeHtml(step)}</li>`).join('\n')}
@@ -73,19 +78,7 @@ ${NEXT_STEPS.map((step) => `      <li>${escapeHtml(step)}</li>`).join('\n')}
     <p>${escapeHtml(ANOTHER_TIME)}</p>`,
   });
 
-  const ics = buildInvitation({
-    method: 'REQUEST',
-    uid: `demo-${request.id}@${mailDomain(options.mailFrom)}`,
-    sequence: 0,
-    status: 'CONFIRMED',
-    start,
-    end,
-    stamp: options.now,
-    summary: `${brand.product} demo for ${company}`,
-    description: `A ${SLOT_DURATION_MINUTES}-minute walkthrough of ${brand.product}: unified messaging, AI agents and network APIs. Reply to the confirmation e-mail to move it.`,
-    organizer: { name: brand.product, address: mailAddress(options.mailFrom) },
-    attendee: { name, address: request.email },
-  });
+  const ics = bookingInvitation(request, { mailFrom: options.mailFrom, now: options.now });
 
   return { subject, text, html, ics, toName: name };
 }

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { renderConfirmation } from './confirmation.js';
-import { buildInvitation } from './ics.js';
+import { buildInvitation } from '../../server-shared/ics.js';
 
 const request = {
   id: '5b7a2f1e-0c1d-4e2f-8a9b-0c1d2e3f4a5b',
@@ -9,7 +9,12 @@ const request = {
   company: 'Analytical Engines',
   timeSlot: new Date('2026-11-24T14:00:00Z'),
 };
-const options = { mailFrom: 'Converge <demos@converge.example.com>', publicUrl: 'https://converge.example.com', now: new Date('2026-11-23T10:00:00Z') };
+const options = {
+  mailFrom: 'Converge <demos@converge.example.com>',
+  publicUrl: 'https://converge.example.com',
+  now: new Date('2026-11-23T10:00:00Z'),
+  inviteUrl: 'https://converge.example.com/api/bookings/TOKEN/invite.ics',
+};
 
 describe('the confirmation e-mail', () => {
   it('names the booking zone as configured: "Europe Time" for a European one', () => {
@@ -29,6 +34,21 @@ describe('the confirmation e-mail', () => {
     const email = renderConfirmation({ ...request, name: 'Ada <b>Lovelace</b>' }, { ...options, timeZone: 'Europe/Berlin' });
     expect(email.text).to.match(/^Hi Ada <b>Lovelace<\/b>,\n/).and.match(/The Converge team\nConverge by .+ · https:\/\/converge\.example\.com$/);
     expect(email.html).to.contain('<p>Hi Ada &#60;b&#62;Lovelace&#60;/b&#62;,</p>').and.contain('<a href="https://converge.example.com">');
+  });
+});
+
+describe('the confirmation e-mail, its calendar links', () => {
+  it('offers Google Calendar, Outlook and the .ics download, in the text and as buttons', () => {
+    const email = renderConfirmation(request, { ...options, timeZone: 'Europe/Berlin' });
+    const google = / {2}Google Calendar: (\S+)/.exec(email.text)?.[1] ?? '';
+    const outlook = / {2}Outlook: (\S+)/.exec(email.text)?.[1] ?? '';
+    expect(new URL(google).searchParams.get('dates')).to.equal('20261124T140000Z/20261124T150000Z');
+    expect(new URL(google).searchParams.get('text')).to.equal('Converge demo for Analytical Engines');
+    expect(new URL(outlook).searchParams.get('startdt')).to.equal('2026-11-24T14:00:00.000Z');
+    expect(email.text).to.contain(`  Other calendars (.ics): ${options.inviteUrl}`);
+    for (const [href, label] of [[google, 'Google Calendar'], [outlook, 'Outlook'], [options.inviteUrl, 'Other calendars (.ics)']] as const) {
+      expect(email.html).to.contain(`href="${href.replace(/&/g, '&#38;')}"`).and.contain(`>${label}</a>`);
+    }
   });
 });
 

@@ -18,6 +18,33 @@ export interface EmailContent {
 }
 
 export const MUTED = '#4b5a78';
+/** The site's primary colour (web/app/theme.ts), for the e-mails' buttons. */
+const PRIMARY = '#4338ca';
+
+/** Where one booking's event can be added: Google Calendar, Outlook, and the .ics file behind its link. */
+export interface CalendarLinks {
+  google: string;
+  outlook: string;
+  ics: string;
+}
+
+const CALENDAR_LABELS: [keyof CalendarLinks, string][] = [
+  ['google', 'Google Calendar'],
+  ['outlook', 'Outlook'],
+  ['ics', 'Other calendars (.ics)'],
+];
+
+export function calendarLinksText(links: CalendarLinks): string[] {
+  return ['Add it to your calendar:', ...CALENDAR_LABELS.map(([key, label]) => `  ${label}: ${links[key]}`)];
+}
+
+/** Buttons that wrap onto several lines on a narrow screen. */
+export function calendarLinksHtml(links: CalendarLinks): string {
+  const button = `display:inline-block;margin:0 8px 8px 0;padding:10px 14px;border-radius:8px;background:${PRIMARY};color:#ffffff;text-decoration:none;font-weight:600;font-size:14px`;
+  const buttons = CALENDAR_LABELS.map(([key, label]) => `<a href="${escapeHtml(links[key])}" style="${button}">${escapeHtml(label)}</a>`);
+  return `    <p style="margin:16px 0 8px">Add it to your calendar:</p>
+    <p style="margin:0 0 16px">${buttons.join('')}</p>`;
+}
 
 export function renderLayout(content: EmailContent): { text: string; html: string } {
   const { subject, heading, name, publicUrl } = content;

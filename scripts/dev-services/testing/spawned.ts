@@ -28,7 +28,7 @@ export interface Spawned {
 /** Settings a developer's shell may carry; the tests set the ones they mean, and no others. */
 const APP_VARIABLES = [
   'DATABASE_URL', 'REDIS_URL', 'SMTP_URL', 'PORT', 'HOST', 'QUEUE_PREFIX', 'MAIL_FROM', 'BOOKING_TIME_ZONE', 'PUBLIC_URL',
-  'WEB_ROOT', 'ADMIN_TOKEN', 'LOG_LEVEL', 'WORKER_CONCURRENCY', 'DATA_DIR', 'ENV_FILE',
+  'WEB_ROOT', 'ADMIN_TOKEN', 'BOOKING_LINK_SECRET', 'LOG_LEVEL', 'WORKER_CONCURRENCY', 'DATA_DIR', 'ENV_FILE',
 ];
 
 /**

@@ -15,6 +15,7 @@ import { freePort } from '../../../scripts/dev-services/ports.js';
 import { spawnProgram, type Spawned } from '../../../scripts/dev-services/testing/spawned.js';
 import { loadWorkerConfig } from '../../../worker/config.js';
 import { startWorker, type RunningWorker, type WorkerOptions } from '../../../worker/index.js';
+import { TEST_LINK_SECRET } from '../../stack.js';
 import { trackChild, untrackChild } from './cleanup.js';
 import { startFaultSmtp, type FaultSmtp } from './fault-smtp.js';
 import { startPostgresCluster, type PostgresCluster } from './postgres-cluster.js';
@@ -73,6 +74,7 @@ export async function startFaultStack(options: { answerDelayMs?: number; workerC
       REDIS_URL: redis.url,
       QUEUE_PREFIX: 'converge-faults',
       SMTP_URL: smtp.url,
+      BOOKING_LINK_SECRET: TEST_LINK_SECRET,
       WEB_ROOT: '/nonexistent',
       DEMO_REQUESTS_PER_HOUR: '0',
       EMAIL_CHECKS_PER_MINUTE: '0',

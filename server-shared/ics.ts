@@ -1,5 +1,5 @@
 /** iCalendar (RFC 5545) invitations: one event per booking, escaped and folded as the standard asks. */
-import { brand } from '../../domain/brand.js';
+import { brand } from '../domain/brand.js';
 
 export interface Invitation {
   method: 'REQUEST' | 'CANCEL';

@@ -1,0 +1,33 @@
+/** "Add to calendar" links for an event: Google Calendar's and Outlook's own compose pages, filled in. */
+export interface CalendarEvent {
+  title: string;
+  details: string;
+  start: Date;
+  end: Date;
+}
+
+/** 20261124T090000Z, the form Google Calendar's `dates` takes. */
+const compact = (instant: Date) => instant.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z');
+
+export function googleCalendarLink(event: CalendarEvent): string {
+  const query = new URLSearchParams({
+    action: 'TEMPLATE',
+    text: event.title,
+    dates: `${compact(event.start)}/${compact(event.end)}`,
+    details: event.details,
+  });
+  return `https://calendar.google.com/calendar/render?${query.toString()}`;
+}
+
+/** Outlook on the web for work accounts (Microsoft 365), where an enterprise buyer's calendar lives. */
+export function outlookCalendarLink(event: CalendarEvent): string {
+  const query = new URLSearchParams({
+    path: '/calendar/action/compose',
+    rru: 'addevent',
+    subject: event.title,
+    startdt: event.start.toISOString(),
+    enddt: event.end.toISOString(),
+    body: event.details,
+  });
+  return `https://outlook.office.com/calendar/0/deeplink/compose?${query.toString()}`;
+}

@@ -1,0 +1,59 @@
+/**
+ * The token in a booking's links: opaque (the booking's id, encrypted) and unforgeable (a MAC over it), both keyed
+ * from BOOKING_LINK_SECRET. Without the secret no token can be made, read or altered into another booking's.
+ */
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+
+const ID_BYTES = 16;
+const MAC_BYTES = 16;
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+interface Keys {
+  encryption: Buffer;
+  mac: Buffer;
+}
+
+const keysBySecret = new Map<string, Keys>();
+
+function keysFor(secret: string): Keys {
+  let keys = keysBySecret.get(secret);
+  if (!keys) {
+    const derive = (purpose: string) => Buffer.from(hkdfSync('sha256', secret, 'converge booking link', purpose, 32));
+    keys = { encryption: derive('encryption'), mac: derive('mac') };
+    keysBySecret.set(secret, keys);
+  }
+  return keys;
+}
+
+/** One AES block, the id's 16 bytes: a fixed-size value needs no mode beyond the block cipher itself. */
+function cipherBlock(keys: Keys, block: Buffer, direction: 'encrypt' | 'decrypt'): Buffer {
+  const cipher = direction === 'encrypt' ? createCipheriv('aes-256-ecb', keys.encryption, null) : createDecipheriv('aes-256-ecb', keys.encryption, null);
+  cipher.setAutoPadding(false);
+  return Buffer.concat([cipher.update(block), cipher.final()]);
+}
+
+function macOf(keys: Keys, sealed: Buffer): Buffer {
+  return createHmac('sha256', keys.mac).update(sealed).digest().subarray(0, MAC_BYTES);
+}
+
+/** The token for a booking (its id is a UUID). */
+export function bookingToken(demoRequestId: string, secret: string): string {
+  if (!UUID_PATTERN.test(demoRequestId)) throw new Error('a booking id is a UUID');
+  const keys = keysFor(secret);
+  const sealed = cipherBlock(keys, Buffer.from(demoRequestId.replace(/-/g, ''), 'hex'), 'encrypt');
+  return Buffer.concat([sealed, macOf(keys, sealed)]).toString('base64url');
+}
+
+/** The booking id a token was made for, or undefined for anything altered, truncated or made with another secret. */
+export function bookingIdOf(token: string, secret: string): string | undefined {
+  if (!TOKEN_PATTERN.test(token)) return undefined;
+  const bytes = Buffer.from(token, 'base64url');
+  // The last character carries two spare bits: only the one spelling of the bytes is a token.
+  if (bytes.length !== ID_BYTES + MAC_BYTES || bytes.toString('base64url') !== token) return undefined;
+  const keys = keysFor(secret);
+  const sealed = bytes.subarray(0, ID_BYTES);
+  if (!timingSafeEqual(bytes.subarray(ID_BYTES), macOf(keys, sealed))) return undefined;
+  const hex = cipherBlock(keys, sealed, 'decrypt').toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
