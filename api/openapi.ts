@@ -7,10 +7,9 @@ import Router from '@koa/router';
 import type { JSONSchemaType } from 'ajv';
 import { brand } from '../domain/brand.js';
 import type { DaySlots } from '../domain/booking.js';
-import { demoRequestSchema, IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_PATTERN } from '../domain/demo-request.js';
+import { demoRequestSchema, IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_PATTERN, type DemoRequestCreated } from '../domain/demo-request.js';
 import type { EmailValidationResult } from '../domain/email-messages.js';
 import type { BookingView } from './bookings/routes.js';
-import type { DemoRequestCreated } from './demo-requests/service.js';
 import { emailCheckSchema } from './email-check/routes.js';
 import type { ErrorBody } from './errors.js';
 
@@ -47,11 +46,12 @@ export const errorBodySchema: JSONSchemaType<ErrorBody> = {
 export const demoRequestCreatedSchema: JSONSchemaType<DemoRequestCreated> = {
   type: 'object',
   additionalProperties: false,
-  required: ['id', 'createdAt', 'timeSlot'],
+  required: ['id', 'createdAt', 'timeSlot', 'invitePath'],
   properties: {
     id: { type: 'string', format: 'uuid' },
     createdAt: { type: 'string', format: 'date-time' },
     timeSlot: { type: 'string', format: 'date-time' },
+    invitePath: { type: 'string', description: "The booking's calendar event to download: GET this path on the site." },
   },
 };
 

@@ -13,6 +13,9 @@ export const SLOT_HOURS: readonly number[] = Array.from(
 );
 export const SLOT_DURATION_MINUTES = 60;
 
+/** When a demo that starts then ends. */
+export const slotEnd = (start: Date): Date => new Date(start.getTime() + SLOT_DURATION_MINUTES * 60_000);
+
 export const TIME_SLOT_WINDOW_MESSAGE = 'Please select a date and time within the next month.';
 export const TIME_SLOT_WEEKEND_MESSAGE = 'Demos run Monday to Friday. Please choose a weekday.';
 

@@ -1,9 +1,23 @@
 /** "Add to calendar" links for an event: Google Calendar's and Outlook's own compose pages, filled in. */
+import { slotEnd, SLOT_DURATION_MINUTES } from './booking.js';
+import { brand } from './brand.js';
+import { singleLine } from './text.js';
+
 export interface CalendarEvent {
   title: string;
   details: string;
   start: Date;
   end: Date;
+}
+
+/** A booked demo as calendars show it: the same title and description in the invitation and in every link. */
+export function demoEvent(company: string, start: Date): CalendarEvent {
+  return {
+    title: `${brand.product} demo for ${singleLine(company)}`,
+    details: `A ${SLOT_DURATION_MINUTES}-minute walkthrough of ${brand.product}: unified messaging, AI agents and network APIs. Reply to the confirmation e-mail to move it.`,
+    start,
+    end: slotEnd(start),
+  };
 }
 
 /** 20261124T090000Z, the form Google Calendar's `dates` takes. */

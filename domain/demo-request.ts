@@ -23,6 +23,15 @@ export interface DemoRequestInput {
   attribution?: Attribution;
 }
 
+/** The answer to a booking (201). */
+export interface DemoRequestCreated {
+  id: string;
+  createdAt: string;
+  timeSlot: string;
+  /** Where the booking's calendar event downloads: a path on this site, behind the booking's signed token. */
+  invitePath: string;
+}
+
 /** The fields a visitor fills in. */
 export type DemoRequestField = Exclude<keyof DemoRequestInput, 'attribution'>;
 

@@ -5,7 +5,7 @@
  */
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { bookingIdOf } from '../../server-shared/booking-link.js';
+import { bookingIdOf, bookingToken } from '../../server-shared/booking-link.js';
 import { bookingInvitation } from '../../server-shared/invitation.js';
 import type { Db } from '../db.js';
 import { ApiError } from '../errors.js';
@@ -23,6 +23,11 @@ export interface BookingLinkDeps {
   linkSecret: string;
   mailFrom: string;
   now: () => Date;
+}
+
+/** The path of a booking's calendar event, behind its signed token. */
+export function invitePathOf(demoRequestId: string, linkSecret: string): string {
+  return `/api/bookings/${bookingToken(demoRequestId, linkSecret)}/invite.ics`;
 }
 
 const notFound = () => new ApiError(404, 'Not found', 'There is no booking at this link.');

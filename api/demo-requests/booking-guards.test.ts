@@ -194,8 +194,11 @@ describe('booking guards', () => {
       const jobsBefore = await queuedJobs(app);
       const response = await app.post('/api/demo-request', body);
       expect(response.status).to.equal(201);
-      expect(Object.keys(response.body).sort()).to.deep.equal(['createdAt', 'id', 'timeSlot']);
+      expect(Object.keys(response.body).sort()).to.deep.equal(['createdAt', 'id', 'invitePath', 'timeSlot']);
       expect(response.body.id).to.match(/^[0-9a-f-]{36}$/);
+      // Its invitation link looks like a real one and leads where any unknown booking's does.
+      expect(response.body.invitePath).to.match(/^\/api\/bookings\/[A-Za-z0-9_-]{43}\/invite\.ics$/);
+      expect((await fetch(`${app.url}${String(response.body.invitePath)}`)).status).to.equal(404);
       expect(response.body.timeSlot).to.equal(TUESDAY_9);
       expect(await rows(app)).to.equal(0);
       expect(await queuedJobs(app)).to.equal(jobsBefore);

@@ -3,8 +3,9 @@ import { expect } from 'chai';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { CONFIRMATION_QUEUE } from '../../server-shared/jobs.js';
+import { bookingToken } from '../../server-shared/booking-link.js';
 import { startAppUnderTest, type AppUnderTest } from '../../test/app-under-test.js';
-import { TEST_REDIS_URL } from '../../test/stack.js';
+import { TEST_LINK_SECRET, TEST_REDIS_URL } from '../../test/stack.js';
 
 // Monday 23 November 2026, 10:30 in Berlin.
 const NOW = new Date('2026-11-23T09:30:00.000Z');
@@ -46,8 +47,9 @@ describe('POST /api/demo-request', () => {
     const response = await app.post('/api/demo-request', { ...valid, name: '  Ada Lovelace ', isAdmin: true, id: 'mine' });
     expect(response.status).to.equal(201);
     expect(response.body.id, 'the id is the database\'s, not the one sent').to.not.equal('mine');
-    expect(Object.keys(response.body).sort()).to.deep.equal(['createdAt', 'id', 'timeSlot']);
+    expect(Object.keys(response.body).sort()).to.deep.equal(['createdAt', 'id', 'invitePath', 'timeSlot']);
     expect(response.body.timeSlot).to.equal(SLOT);
+    expect(response.body.invitePath).to.equal(`/api/bookings/${bookingToken(String(response.body.id), TEST_LINK_SECRET)}/invite.ics`);
     const row = await app.db('demo_requests').where({ id: response.body.id }).first();
     expect(row).to.include({ name: 'Ada Lovelace', email: valid.email, company: valid.company, phone: valid.phone, message: valid.message });
     expect(row.time_slot.toISOString()).to.equal(SLOT);

@@ -6,14 +6,15 @@ import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
 import { HONEYPOT_FIELD } from '../../domain/demo-request.js';
-import type { DemoRequestCreated } from './service.js';
+import type { DemoRequestCreated } from '../../domain/demo-request.js';
+import { invitePathOf } from '../bookings/routes.js';
 
 function asInstant(value: unknown, fallback: Date): string {
   const instant = typeof value === 'string' ? new Date(value) : fallback;
   return Number.isNaN(instant.getTime()) ? fallback.toISOString() : instant.toISOString();
 }
 
-export function honeypot(now: () => Date) {
+export function honeypot(now: () => Date, linkSecret: string) {
   return async (ctx: Context, next: Next): Promise<void> => {
     const body: unknown = ctx.request.body;
     if (typeof body === 'object' && body !== null && !Array.isArray(body) && Object.hasOwn(body, HONEYPOT_FIELD)) {
@@ -22,7 +23,9 @@ export function honeypot(now: () => Date) {
       delete fields[HONEYPOT_FIELD];
       if (trap !== '' && trap !== null && trap !== undefined) {
         (ctx.state.log as Logger).warn({ ip: ctx.ip, honeypot: HONEYPOT_FIELD }, 'honeypot filled: request dropped, nothing stored');
-        const answer: DemoRequestCreated = { id: randomUUID(), createdAt: now().toISOString(), timeSlot: asInstant(fields.timeSlot, now()) };
+        const id = randomUUID();
+        // A signed link like a real one's; it leads to the 404 that any unknown booking gets.
+        const answer: DemoRequestCreated = { id, createdAt: now().toISOString(), timeSlot: asInstant(fields.timeSlot, now()), invitePath: invitePathOf(id, linkSecret) };
         ctx.status = 201;
         ctx.body = answer;
         return;

@@ -61,7 +61,7 @@ export function demoRequestRoutes(
       windowMs: 3_600_000,
       details: (minutes) => `Several demo requests came from your network in the last hour. Please try again in about ${minutes} minutes.`,
     }),
-    honeypot(deps.now),
+    honeypot(deps.now, deps.linkSecret),
     validateBody<DemoRequestInput>({
       schema: demoRequestSchema,
       normalise: normaliseDemoRequestBody,

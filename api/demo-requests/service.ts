@@ -5,8 +5,9 @@
  */
 import type { Logger } from 'pino';
 import { SLOT_ALREADY_BOOKED_MESSAGE, SLOT_TAKEN_MESSAGE } from '../../domain/booking.js';
-import type { DemoRequestInput } from '../../domain/demo-request.js';
+import type { DemoRequestCreated, DemoRequestInput } from '../../domain/demo-request.js';
 import { emailDomain } from '../../server-shared/email-rules.js';
+import { invitePathOf } from '../bookings/routes.js';
 import { isConnectionError, type Db } from '../db.js';
 import { ApiError, ServiceUnavailableError, TooManyRequestsError } from '../errors.js';
 import type { ConfirmationQueue } from '../confirmation-queue.js';
@@ -28,12 +29,8 @@ export interface DemoRequestDeps {
   queue: ConfirmationQueue;
   logger: Logger;
   bookingLimits: BookingLimits;
-}
-
-export interface DemoRequestCreated {
-  id: string;
-  createdAt: string;
-  timeSlot: string;
+  /** Signs the booking's links (the invitation's download in the answer). */
+  linkSecret: string;
 }
 
 export interface SubmitAnswer extends IdempotentAnswer {
@@ -88,6 +85,7 @@ export async function submitDemoRequest(deps: DemoRequestDeps, input: DemoReques
         id: stored.id,
         createdAt: stored.createdAt.toISOString(),
         timeSlot: stored.timeSlot.toISOString(),
+        invitePath: invitePathOf(stored.id, deps.linkSecret),
       };
       if (idempotencyKey) await keepIdempotentAnswer(trx, idempotencyKey, { status: 201, body });
       return { status: 201, body, replayed: false, stored: stored.id };

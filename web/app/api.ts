@@ -1,6 +1,6 @@
 import { createApi } from '@reduxjs/toolkit/query/react';
 import type { DaySlots } from '../../domain/booking.js';
-import { IDEMPOTENCY_HEADER, type DemoRequestInput, type HONEYPOT_FIELD } from '../../domain/demo-request.js';
+import { IDEMPOTENCY_HEADER, type DemoRequestCreated, type DemoRequestInput, type HONEYPOT_FIELD } from '../../domain/demo-request.js';
 import type { EmailValidationResult } from '../../domain/email-messages.js';
 import { baseQuery, joinQueryKey, type KeyedRead, type QueryKey } from './api-base-query.js';
 
@@ -8,12 +8,6 @@ import { baseQuery, joinQueryKey, type KeyedRead, type QueryKey } from './api-ba
 export const DEMO_REQUESTS_TAG = '/api/demo-requests';
 /** A booking-zone day's slots, one tag per day (id YYYY-MM-DD). */
 export const SLOTS_TAG = 'Slots';
-
-export interface DemoRequestCreated {
-  id: string;
-  createdAt: string;
-  timeSlot: string;
-}
 
 /** What the form posts: the request, and the honeypot field when something filled it. */
 export type DemoRequestBody = DemoRequestInput & Partial<Record<typeof HONEYPOT_FIELD, string>>;

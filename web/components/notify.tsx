@@ -22,17 +22,47 @@ const Text = styled.p`
   font-size: 0.9375rem;
 `;
 
-function ToastBody({ title, text }: { title: string; text: string }) {
+const Links = styled.p`
+  margin: 6px 0 0;
+  font-size: 0.9375rem;
+  display: flex;
+  flex-wrap: wrap;
+  gap: 4px 12px;
+
+  a {
+    color: ${({ theme }) => theme.colors.primary};
+    font-weight: 600;
+  }
+`;
+
+export interface ToastLink {
+  label: string;
+  href: string;
+  /** Saved as a file rather than opened (an .ics). */
+  download?: boolean;
+}
+
+function ToastBody({ title, text, links = [], linksLabel }: { title: string; text: string; links?: ToastLink[]; linksLabel?: string }) {
   return (
     <div>
       <Title>{title}</Title>
       <Text>{text}</Text>
+      {links.length > 0 && (
+        <Links>
+          {linksLabel && <span>{linksLabel}</span>}
+          {links.map((link) => (
+            <a key={link.href} href={link.href} {...(link.download ? { download: '' } : { target: '_blank', rel: 'noopener noreferrer' })}>
+              {link.label}
+            </a>
+          ))}
+        </Links>
+      )}
     </div>
   );
 }
 
-export function notifySuccess(title: string, text: string): void {
-  toast.success(<ToastBody title={title} text={text} />, { role: 'status' });
+export function notifySuccess(title: string, text: string, links?: { label: string; items: ToastLink[] }): void {
+  toast.success(<ToastBody title={title} text={text} links={links?.items} linksLabel={links?.label} />, { role: 'status' });
 }
 
 /** The destructive toast. */

@@ -156,8 +156,22 @@ describe('booking safeguards in Chromium', function () {
     await fillRequired(dialog, 'Lena Park', 'lena@northwind-logistics.com', 'Northwind Logistics');
     await chooseFirstBookableSlot(dialog);
     await dialog.getByRole('button', { name: 'Request Demo' }).click();
-    await page.getByRole('status').filter({ hasText: SUCCESS }).waitFor();
-    const [row] = await stack.db('demo_requests').where({ email: 'lena@northwind-logistics.com' }).select('attribution');
+    const toast = page.getByRole('status').filter({ hasText: SUCCESS });
+    await toast.waitFor();
+    const [row] = await stack.db('demo_requests').where({ email: 'lena@northwind-logistics.com' }).select('id', 'time_slot', 'attribution');
+
+    // The success toast offers the slot to the visitor's calendar: Google's and Outlook's pages, and the .ics.
+    const hrefs = Object.fromEntries(
+      await toast.getByRole('link').evaluateAll((links) => links.map((link) => [link.textContent ?? '', link.getAttribute('href') ?? ''])),
+    ) as Record<string, string>;
+    expect(Object.keys(hrefs)).to.deep.equal(['Google', 'Outlook', '.ics']);
+    const slot = (row?.time_slot as Date).toISOString();
+    expect(new URL(hrefs.Google ?? '').searchParams.get('dates')).to.equal(`${slot.replace(/[-:]/g, '').replace('.000Z', 'Z')}/${new Date(Date.parse(slot) + 3_600_000).toISOString().replace(/[-:]/g, '').replace('.000Z', 'Z')}`);
+    expect(new URL(hrefs.Outlook ?? '').searchParams.get('subject')).to.equal('Converge demo for Northwind Logistics');
+    const ics = await page.request.get(new URL(hrefs['.ics'] ?? '', stack.url).toString());
+    expect(ics.status()).to.equal(200);
+    expect(await ics.text()).to.contain(`UID:demo-${String(row?.id)}@`);
+
     expect(row?.attribution).to.deep.equal({
       utm_source: 'newsletter',
       utm_medium: 'email',

@@ -1,10 +1,10 @@
 /** The confirmation a prospect receives when a demo is booked: subject, text, HTML and the invitation. */
 import { brand } from '../../domain/brand.js';
-import { SLOT_DURATION_MINUTES } from '../../domain/booking.js';
+import { SLOT_DURATION_MINUTES, slotEnd } from '../../domain/booking.js';
 // Nothing a person typed may start a new header line: the API folds it already, the e-mail does so again.
 import { escapeHtml, singleLine } from '../../domain/text.js';
-import { googleCalendarLink, outlookCalendarLink } from '../../domain/calendar-links.js';
-import { bookingInvitation, eventText, slotEnd } from '../../server-shared/invitation.js';
+import { demoEvent, googleCalendarLink, outlookCalendarLink } from '../../domain/calendar-links.js';
+import { bookingInvitation } from '../../server-shared/invitation.js';
 import { calendarLinksHtml, calendarLinksText, MUTED, renderLayout } from './layout.js';
 import { slotTimes } from './slot-times.js';
 
@@ -44,7 +44,7 @@ export function renderConfirmation(
   const subject = `Your ${brand.product} demo is booked: ${times.zoned}`;
   const thanks = `Thank you for booking a demo of ${brand.product} for ${company}. Your slot is confirmed:`;
   const cell = `padding:4px 16px 4px 0;color:${MUTED}`;
-  const event = { title: eventText(request.company).summary, details: eventText(request.company).description, start, end };
+  const event = demoEvent(request.company, start);
   const calendar = { google: googleCalendarLink(event), outlook: outlookCalendarLink(event), ics: options.inviteUrl };
 
   const { text, html } = renderLayout({

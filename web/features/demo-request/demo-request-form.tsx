@@ -1,6 +1,7 @@
 import { useCallback, useId, useRef, useState, type FormEvent } from 'react';
 import { styled } from 'styled-components';
 import { timeSlotProblem, type CalendarDay } from '../../../domain/booking.js';
+import { demoEvent, googleCalendarLink, outlookCalendarLink } from '../../../domain/calendar-links.js';
 import {
   COMPANY_MAX_LENGTH,
   DEMO_REQUEST_FIELDS,
@@ -10,6 +11,7 @@ import {
   NAME_MAX_LENGTH,
   PHONE_MAX_LENGTH,
   requiredMessage,
+  type DemoRequestCreated,
   type DemoRequestField,
 } from '../../../domain/demo-request.js';
 import { useSubmitDemoRequestMutation, useValidateEmailMutation, type DemoRequestBody } from '../../app/api.js';
@@ -143,8 +145,9 @@ export function DemoRequestForm({ now, onSubmitted }: DemoRequestFormProps) {
     if (trap !== '') body[HONEYPOT_FIELD] = trap;
     // The body is built in one fixed order, so its JSON text tells the same submission from a changed one.
     const attempt = nextAttempt(openAttempt.current, JSON.stringify(body));
+    let created: DemoRequestCreated;
     try {
-      await submitDemoRequest({ body, idempotencyKey: attempt.key }).unwrap();
+      created = await submitDemoRequest({ body, idempotencyKey: attempt.key }).unwrap();
     } catch (error) {
       openAttempt.current = mayRetryWithSameKey(error) ? attempt : null;
       const fieldErrors = serverFieldErrors(error);
@@ -162,7 +165,15 @@ export function DemoRequestForm({ now, onSubmitted }: DemoRequestFormProps) {
       return;
     }
     openAttempt.current = null;
-    notifySuccess(SUCCESS_TITLE, SUCCESS_TEXT);
+    const demo = demoEvent(body.company, new Date(created.timeSlot));
+    notifySuccess(SUCCESS_TITLE, SUCCESS_TEXT, {
+      label: 'Add to calendar:',
+      items: [
+        { label: 'Google', href: googleCalendarLink(demo) },
+        { label: 'Outlook', href: outlookCalendarLink(demo) },
+        { label: '.ics', href: created.invitePath, download: true },
+      ],
+    });
     setValues(EMPTY);
     setTrap('');
     setDay(null);
