@@ -46,13 +46,14 @@ export const LEGAL_DOCUMENTS: readonly LegalDocument[] = [
           'your work e-mail address,',
           'your company,',
           'the date and time you chose for the demo,',
-          'your phone number and a message, if you give them (both are optional).',
+          'your phone number and a message, if you give them (both are optional),',
+          'where your visit came from, if the link you followed said so: its campaign tags (utm_source, utm_medium, utm_campaign, utm_term, utm_content) and the address of the site that sent you.',
         ],
       },
       {
         heading: 'Why we use it',
         paragraphs: [
-          'To schedule the demo you asked for, and to send you a confirmation e-mail with a calendar invitation for the time you chose. The site uses your details for nothing else.',
+          'To schedule the demo you asked for, and to send you a confirmation e-mail with a calendar invitation for the time you chose. Where your visit came from tells our sales team which campaign or site led you to us. The site uses your details for nothing else.',
           'When you leave the e-mail field, the address is sent to our server to check that it looks like a work address (not a personal or disposable mailbox, no likely typo). That check is not stored.',
         ],
       },
@@ -66,7 +67,7 @@ export const LEGAL_DOCUMENTS: readonly LegalDocument[] = [
       {
         heading: 'No tracking',
         paragraphs: [
-          'The site sets no cookies and loads nothing from other hosts: no analytics, no advertising, no fonts or scripts from third parties. The Cookie Notice says more.',
+          'The site sets no cookies and loads nothing from other hosts: no analytics, no advertising, no fonts or scripts from third parties. Where your visit came from is kept in your browser tab until you close it, and reaches us only with a demo request you send. The Cookie Notice says more.',
         ],
       },
       {
@@ -121,7 +122,13 @@ export const LEGAL_DOCUMENTS: readonly LegalDocument[] = [
         heading: 'Nothing from other hosts',
         paragraphs: [
           `It loads nothing from other hosts: no analytics, no advertising, no fonts, scripts or images from third parties. Every file comes from this site, served by ${parentProvider}.`,
-          'That is why there is no cookie banner: there is nothing to consent to.',
+          'That is why there is no cookie banner: nothing here follows you.',
+        ],
+      },
+      {
+        heading: 'The one thing kept in your browser',
+        paragraphs: [
+          "When you arrive through a link with campaign tags (utm_source and the like) or from another site, the page keeps those tags and that site's address in the tab's session storage, so that a demo request sent later in the same visit says where the visit came from. It is not a cookie, is never sent anywhere on its own, and is deleted when you close the tab.",
         ],
       },
       {
