@@ -267,7 +267,7 @@ export function openApiDocument(): Schema {
           summary: "The booking's calendar event (the same UID as in its e-mails), to download.",
           parameters: [tokenParameter],
           responses: {
-            '200': { description: 'iCalendar, METHOD:REQUEST.', content: { 'text/calendar': { schema: { type: 'string' } } } },
+            '200': { description: 'iCalendar, METHOD:PUBLISH (a file to import; the e-mail carries the REQUEST).', content: { 'text/calendar': { schema: { type: 'string' } } } },
             '404': refused('No booking at this link (an altered or unknown token).'),
           },
         },

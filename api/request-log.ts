@@ -5,6 +5,11 @@ import type { Logger } from 'pino';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** A booking link's token opens that booking: logs keep the path without it. */
+export function loggablePath(path: string): string {
+  return path.replace(/^(\/api\/bookings\/)[^/]+/i, '$1:token');
+}
+
 export function requestLog(logger: Logger) {
   return async (ctx: Context, next: Next): Promise<void> => {
     const given = ctx.get('X-Request-Id');
@@ -18,7 +23,7 @@ export function requestLog(logger: Logger) {
     } finally {
       const durationMs = Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100;
       const level = ctx.status >= 500 ? 'error' : 'info';
-      log[level]({ method: ctx.method, path: ctx.path, status: ctx.status, durationMs }, 'request');
+      log[level]({ method: ctx.method, path: loggablePath(ctx.path), status: ctx.status, durationMs }, 'request');
     }
   };
 }

@@ -47,11 +47,15 @@ function service(name: string): Service {
 }
 
 /**
- * Compose's ${NAME:-default} interpolation, from `given` (by default nothing set: the values a plain
- * `docker compose up` uses).
+ * Compose's ${NAME:-default} and ${NAME:?message} interpolation, from `given`. A required one that is not given
+ * throws with compose's message, as `docker compose up` stops with it.
  */
 function withDefaults(value: string | number, given: Env = {}): string {
-  return String(value).replace(/\$\{(\w+)(?::?-([^}]*))?\}/g, (_match, name: string, fallback: string | undefined) => given[name] || (fallback ?? ''));
+  return String(value).replace(/\$\{(\w+)(?::?([-?])([^}]*))?\}/g, (_match, name: string, kind: string | undefined, rest: string | undefined) => {
+    if (given[name]) return given[name];
+    if (kind === '?') throw new Error(rest || `${name} is required`);
+    return rest ?? '';
+  });
 }
 
 /** A service's environment, with what the operator gives (by default only the settings the programs require). */
@@ -168,7 +172,7 @@ describe('docker-compose.yml', () => {
   // beside the URL, as PGPASSWORD, which node-postgres reads when the URL has no password.
   for (const password of ['converge', 'p@ss/w:rd#1', 'a%41?b=c&d e\'"\\']) {
     it(`hands both programs the PostgreSQL password as it is (${JSON.stringify(password)})`, () => {
-      const given = { POSTGRES_USER: 'converge', POSTGRES_PASSWORD: password, POSTGRES_DB: 'converge' };
+      const given = { ...REQUIRED_SETTINGS, POSTGRES_USER: 'converge', POSTGRES_PASSWORD: password, POSTGRES_DB: 'converge' };
       expect(environmentOf('postgres', given).POSTGRES_PASSWORD).to.equal(password);
       for (const name of ['api', 'worker']) {
         const environment = environmentOf(name, given);
@@ -184,6 +188,12 @@ describe('docker-compose.yml', () => {
       }
     });
   }
+
+  it('stops with a message naming the fix when BOOKING_LINK_SECRET is not given, rather than start programs that refuse it', () => {
+    for (const name of ['api', 'worker']) {
+      expect(() => environmentOf(name, {})).to.throw('Set BOOKING_LINK_SECRET in .env, made with openssl rand -hex 32');
+    }
+  });
 
   it('has no top-level name: (Compose v1 refuses the file); .env.example names the project', () => {
     expect(Object.keys(parse(composeText) as object)).to.not.include('name');
@@ -202,7 +212,9 @@ describe('docker-compose.yml', () => {
       }
       const file = path.join(REPO_ROOT, 'docker-compose.yml');
       const envFile = path.join(REPO_ROOT, '.env.example');
-      execFileSync(command, [...prefix, '--env-file', envFile, '-f', file, 'config', '--quiet'], { stdio: 'pipe', cwd: REPO_ROOT });
+      // .env.example leaves the one required setting to the operator: given here, as an operator's .env would.
+      const env = { ...process.env, ...REQUIRED_SETTINGS };
+      execFileSync(command, [...prefix, '--env-file', envFile, '-f', file, 'config', '--quiet'], { stdio: 'pipe', cwd: REPO_ROOT, env });
     });
   }
 });

@@ -97,7 +97,6 @@ function modelOf(object: K8sObject): new (data: unknown) => { validate(): void }
   return model;
 }
 
-
 /** The environment a container starts with: its ConfigMaps, its literal values, and a stand-in for each secret. */
 function environmentOf(container: Container): Env {
   const env: Env = {};

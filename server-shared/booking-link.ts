@@ -57,3 +57,8 @@ export function bookingIdOf(token: string, secret: string): string | undefined {
   const hex = cipherBlock(keys, sealed, 'decrypt').toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
+
+/** The path of a booking's calendar event on the site, behind its token: the same in the e-mail and the 201 answer. */
+export function invitePathOf(demoRequestId: string, secret: string): string {
+  return `/api/bookings/${bookingToken(demoRequestId, secret)}/invite.ics`;
+}

@@ -2,7 +2,8 @@
 import { brand } from '../domain/brand.js';
 
 export interface Invitation {
-  method: 'REQUEST' | 'CANCEL';
+  /** REQUEST or CANCEL in an e-mail to the attendee; PUBLISH for a file a person imports (no reply is asked). */
+  method: 'REQUEST' | 'CANCEL' | 'PUBLISH';
   /** The same for every message about one booking, so calendars keep one event. */
   uid: string;
   /** Rises with each change to the booking. */
@@ -66,7 +67,9 @@ export function buildInvitation(event: Invitation): string {
     `SUMMARY:${icsText(event.summary)}`,
     `DESCRIPTION:${icsText(event.description)}`,
     `ORGANIZER;CN=${icsText(event.organizer.name)}:mailto:${event.organizer.address}`,
-    `ATTENDEE;CN=${icsQuoted(event.attendee.name)};ROLE=REQ-PARTICIPANT;PARTSTAT=NEEDS-ACTION;RSVP=TRUE:mailto:${event.attendee.address}`,
+    ...(event.method === 'PUBLISH'
+      ? []
+      : [`ATTENDEE;CN=${icsQuoted(event.attendee.name)};ROLE=REQ-PARTICIPANT;PARTSTAT=NEEDS-ACTION;RSVP=TRUE:mailto:${event.attendee.address}`]),
     `STATUS:${event.status}`,
     `SEQUENCE:${event.sequence}`,
     'END:VEVENT',

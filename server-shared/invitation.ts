@@ -13,11 +13,14 @@ export interface InvitedBooking {
   timeSlot: Date;
 }
 
-/** The invitation (METHOD:REQUEST) for a booking; its UID is the booking's, so every copy is the one event. */
-export function bookingInvitation(booking: InvitedBooking, options: { mailFrom: string; now: Date }): string {
+/**
+ * The booking's event; its UID is the booking's, so every copy is the one event. REQUEST (the default) is the
+ * invitation an e-mail carries; PUBLISH is the file a person downloads and imports, which asks for no reply.
+ */
+export function bookingInvitation(booking: InvitedBooking, options: { mailFrom: string; now: Date; method?: 'REQUEST' | 'PUBLISH' }): string {
   const event = demoEvent(booking.company, booking.timeSlot);
   return buildInvitation({
-    method: 'REQUEST',
+    method: options.method ?? 'REQUEST',
     uid: `demo-${booking.id}@${mailDomain(options.mailFrom)}`,
     sequence: 0,
     status: 'CONFIRMED',

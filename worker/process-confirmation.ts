@@ -6,7 +6,7 @@ import type { SendConfirmationPayload } from '../server-shared/jobs.js';
 import { withoutAddresses } from '../domain/text.js';
 import { CLAIM_LEASE_MS, claimConfirmation, markSent, recordFailure } from './confirmation-repository.js';
 import { renderConfirmation } from './email/confirmation.js';
-import { bookingToken } from '../server-shared/booking-link.js';
+import { invitePathOf } from '../server-shared/booking-link.js';
 import { mailDomain } from '../server-shared/sender.js';
 import type { SendMail } from './send-mail.js';
 
@@ -72,7 +72,7 @@ export async function processConfirmation(
     mailFrom: deps.mailFrom,
     publicUrl: deps.publicUrl,
     now: deps.now?.() ?? new Date(),
-    inviteUrl: `${deps.publicUrl.replace(/\/+$/, '')}/api/bookings/${bookingToken(id, deps.linkSecret)}/invite.ics`,
+    inviteUrl: `${deps.publicUrl.replace(/\/+$/, '')}${invitePathOf(id, deps.linkSecret)}`,
   });
   let info: Awaited<ReturnType<SendMail>>;
   try {

@@ -5,7 +5,7 @@
  */
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { bookingIdOf, bookingToken } from '../../server-shared/booking-link.js';
+import { bookingIdOf } from '../../server-shared/booking-link.js';
 import { bookingInvitation } from '../../server-shared/invitation.js';
 import type { Db } from '../db.js';
 import { ApiError } from '../errors.js';
@@ -23,11 +23,6 @@ export interface BookingLinkDeps {
   linkSecret: string;
   mailFrom: string;
   now: () => Date;
-}
-
-/** The path of a booking's calendar event, behind its signed token. */
-export function invitePathOf(demoRequestId: string, linkSecret: string): string {
-  return `/api/bookings/${bookingToken(demoRequestId, linkSecret)}/invite.ics`;
 }
 
 const notFound = () => new ApiError(404, 'Not found', 'There is no booking at this link.');
@@ -50,9 +45,9 @@ export function bookingRoutes(deps: BookingLinkDeps): Router {
   });
   router.get('/api/bookings/:token/invite.ics', async (ctx) => {
     const booking = await bookingAt(deps, ctx);
-    ctx.type = 'text/calendar; charset=utf-8; method=REQUEST';
+    ctx.type = 'text/calendar; charset=utf-8; method=PUBLISH';
     ctx.attachment('invite.ics');
-    ctx.body = bookingInvitation(booking, { mailFrom: deps.mailFrom, now: deps.now() });
+    ctx.body = bookingInvitation(booking, { mailFrom: deps.mailFrom, now: deps.now(), method: 'PUBLISH' });
   });
   return router;
 }

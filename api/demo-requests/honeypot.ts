@@ -7,7 +7,7 @@ import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
 import { HONEYPOT_FIELD } from '../../domain/demo-request.js';
 import type { DemoRequestCreated } from '../../domain/demo-request.js';
-import { invitePathOf } from '../bookings/routes.js';
+import { invitePathOf } from '../../server-shared/booking-link.js';
 
 function asInstant(value: unknown, fallback: Date): string {
   const instant = typeof value === 'string' ? new Date(value) : fallback;

@@ -6,8 +6,8 @@
 import type { Logger } from 'pino';
 import { SLOT_ALREADY_BOOKED_MESSAGE, SLOT_TAKEN_MESSAGE } from '../../domain/booking.js';
 import type { DemoRequestCreated, DemoRequestInput } from '../../domain/demo-request.js';
+import { invitePathOf } from '../../server-shared/booking-link.js';
 import { emailDomain } from '../../server-shared/email-rules.js';
-import { invitePathOf } from '../bookings/routes.js';
 import { isConnectionError, type Db } from '../db.js';
 import { ApiError, ServiceUnavailableError, TooManyRequestsError } from '../errors.js';
 import type { ConfirmationQueue } from '../confirmation-queue.js';

@@ -171,7 +171,8 @@ export function DemoRequestForm({ now, onSubmitted }: DemoRequestFormProps) {
       items: [
         { label: 'Google', href: googleCalendarLink(demo) },
         { label: 'Outlook', href: outlookCalendarLink(demo) },
-        { label: '.ics', href: created.invitePath, download: true },
+        // An answer kept for an Idempotency-Key from before the link existed has none.
+        ...(created.invitePath ? [{ label: '.ics', href: created.invitePath, download: true }] : []),
       ],
     });
     setValues(EMPTY);
