@@ -10,7 +10,7 @@ import { tooManyRequests, type RateLimiter } from './rate-limit.js';
 
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
 
-export const ADMIN_FAILURES_ALLOWED = 10;
+const ADMIN_FAILURES_ALLOWED = 10;
 const ADMIN_FAILURE_WINDOW_MS = 15 * 60_000;
 const retryLater = (minutes: number) => `Too many wrong operations tokens from your network. Please try again in about ${minutes} minutes.`;
 

@@ -18,6 +18,7 @@ import {
   setting,
   type Env,
 } from '../server-shared/settings.js';
+import { DEFAULT_BOOKING_LIMITS } from './demo-requests/service.js';
 
 export interface ApiConfig {
   port: number;
@@ -73,15 +74,20 @@ export function loadApiConfig(env: Env = process.env): ApiConfig {
     mailFrom: setting(env, 'MAIL_FROM') ?? DEFAULT_MAIL_FROM,
     demoRequestsPerHour: parseCount('DEMO_REQUESTS_PER_HOUR', setting(env, 'DEMO_REQUESTS_PER_HOUR'), 5),
     emailChecksPerMinute: parseCount('EMAIL_CHECKS_PER_MINUTE', setting(env, 'EMAIL_CHECKS_PER_MINUTE'), 30),
-    bookingsPerEmailPerDay: parseCount('BOOKINGS_PER_EMAIL_PER_DAY', setting(env, 'BOOKINGS_PER_EMAIL_PER_DAY'), 3),
-    bookingsPerDomainPerDay: parseCount('BOOKINGS_PER_DOMAIN_PER_DAY', setting(env, 'BOOKINGS_PER_DOMAIN_PER_DAY'), 20),
-    slotCapacity: parsePositiveInt('SLOT_CAPACITY', setting(env, 'SLOT_CAPACITY'), 1),
+    bookingsPerEmailPerDay: parseCount('BOOKINGS_PER_EMAIL_PER_DAY', setting(env, 'BOOKINGS_PER_EMAIL_PER_DAY'), DEFAULT_BOOKING_LIMITS.perEmailPerDay),
+    bookingsPerDomainPerDay: parseCount('BOOKINGS_PER_DOMAIN_PER_DAY', setting(env, 'BOOKINGS_PER_DOMAIN_PER_DAY'), DEFAULT_BOOKING_LIMITS.perDomainPerDay),
+    slotCapacity: parsePositiveInt('SLOT_CAPACITY', setting(env, 'SLOT_CAPACITY'), DEFAULT_BOOKING_LIMITS.slotCapacity),
     trustProxy: parseProxyHops(setting(env, 'TRUST_PROXY')),
     logLevel: setting(env, 'LOG_LEVEL') ?? 'info',
   };
 }
 
 /** What a migration run needs: the database, and how much to log. No other setting is required for it. */
-export function loadMigrationConfig(env: Env = process.env): { databaseUrl: string; logLevel: string } {
-  return { databaseUrl: setting(env, 'DATABASE_URL') ?? DEFAULT_DATABASE_URL, logLevel: setting(env, 'LOG_LEVEL') ?? 'info' };
+export function loadMigrationConfig(env: Env = process.env): { databaseUrl: string; logLevel: string; waitSeconds: number } {
+  return {
+    databaseUrl: setting(env, 'DATABASE_URL') ?? DEFAULT_DATABASE_URL,
+    logLevel: setting(env, 'LOG_LEVEL') ?? 'info',
+    /** How long `migrate.js --wait` waits for the migration Job. */
+    waitSeconds: parsePositiveInt('MIGRATE_WAIT_SECONDS', setting(env, 'MIGRATE_WAIT_SECONDS'), 600),
+  };
 }

@@ -9,7 +9,7 @@ import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_PATTERN } from '../domain/demo-requ
 import type { Db } from './db.js';
 import { ApiError } from './errors.js';
 
-export const IDEMPOTENCY_KEY_LIFETIME_HOURS = 24;
+const IDEMPOTENCY_KEY_LIFETIME_HOURS = 24;
 
 export interface IdempotentAnswer {
   status: number;

@@ -27,7 +27,7 @@ async function pendingMigrations(): Promise<number> {
 }
 
 async function waitUntilMigrated(): Promise<void> {
-  const deadline = Date.now() + Number(process.env.MIGRATE_WAIT_SECONDS ?? 600) * 1000;
+  const deadline = Date.now() + config.waitSeconds * 1000;
   for (;;) {
     try {
       const pending = await pendingMigrations();

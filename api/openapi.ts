@@ -9,6 +9,7 @@ import { brand } from '../domain/brand.js';
 import type { DaySlots } from '../domain/booking.js';
 import { demoRequestSchema, IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_PATTERN, type DemoRequestCreated } from '../domain/demo-request.js';
 import type { EmailValidationResult } from '../domain/email-messages.js';
+import { TOKEN_PATTERN } from '../server-shared/booking-link.js';
 import type { BookingView } from './bookings/routes.js';
 import { emailCheckSchema } from './email-check/routes.js';
 import type { ErrorBody } from './errors.js';
@@ -26,7 +27,7 @@ export function openApiRoutes(): Router {
   return router;
 }
 
-export const errorBodySchema: JSONSchemaType<ErrorBody> = {
+const errorBodySchema: JSONSchemaType<ErrorBody> = {
   type: 'object',
   additionalProperties: false,
   required: ['error', 'details'],
@@ -43,7 +44,7 @@ export const errorBodySchema: JSONSchemaType<ErrorBody> = {
   },
 };
 
-export const demoRequestCreatedSchema: JSONSchemaType<DemoRequestCreated> = {
+const demoRequestCreatedSchema: JSONSchemaType<DemoRequestCreated> = {
   type: 'object',
   additionalProperties: false,
   required: ['id', 'createdAt', 'timeSlot', 'invitePath'],
@@ -55,7 +56,7 @@ export const demoRequestCreatedSchema: JSONSchemaType<DemoRequestCreated> = {
   },
 };
 
-export const emailValidationResultSchema: JSONSchemaType<EmailValidationResult> = {
+const emailValidationResultSchema: JSONSchemaType<EmailValidationResult> = {
   type: 'object',
   additionalProperties: false,
   required: ['isValid', 'isDisposable', 'isFreeProvider', 'isRoleEmail'],
@@ -69,7 +70,7 @@ export const emailValidationResultSchema: JSONSchemaType<EmailValidationResult> 
   },
 };
 
-export const daySlotsSchema: JSONSchemaType<DaySlots> = {
+const daySlotsSchema: JSONSchemaType<DaySlots> = {
   type: 'object',
   additionalProperties: false,
   required: ['date', 'timeZone', 'slots'],
@@ -97,7 +98,7 @@ const stringOrNull = (description: string) => ({ type: ['string', 'null'], descr
  * Ajv's JSONSchemaType cannot spell a required value that may be null (`sentAt: string | null`), so this one is not
  * typed against DemoRequestSummary; the tests hold the operations list's real answers to it.
  */
-export const demoRequestListSchema = {
+const demoRequestListSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['demoRequests'],
@@ -137,7 +138,7 @@ export const demoRequestListSchema = {
   },
 };
 
-export const bookingViewSchema: JSONSchemaType<BookingView> = {
+const bookingViewSchema: JSONSchemaType<BookingView> = {
   type: 'object',
   additionalProperties: false,
   required: ['timeSlot', 'status', 'name', 'company'],
@@ -180,7 +181,7 @@ const tokenParameter = {
   in: 'path',
   required: true,
   description: 'The token of the booking link in the e-mails: opaque, signed with BOOKING_LINK_SECRET.',
-  schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{43}$' },
+  schema: { type: 'string', pattern: TOKEN_PATTERN.source },
 };
 const bodyRefusals = {
   '400': refused('The body is not valid: `fields` says what is wrong with each field.'),
@@ -189,7 +190,7 @@ const bodyRefusals = {
 };
 
 /** The version of the API contract (not of the site): it rises when a documented shape changes. */
-export const API_VERSION = '1.0.0';
+const API_VERSION = '1.0.0';
 
 /** The whole document. */
 export function openApiDocument(): Schema {

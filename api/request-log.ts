@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** A booking link's token opens that booking: logs keep the path without it. */
-export function loggablePath(path: string): string {
+function loggablePath(path: string): string {
   return path.replace(/^(\/api\/bookings\/)[^/]+/i, '$1:token');
 }
 

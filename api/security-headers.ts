@@ -10,7 +10,7 @@ import type { Context, Next } from 'koa';
  * styled-components' runtime sheet is an empty <style> element filled through CSSOM (insertRule), which CSP does
  * not govern: allowing the empty element is all it needs, where a nonce would make every page unique (no ETag, no 304).
  */
-export const EMPTY_STYLE_HASH = styleHash('');
+const EMPTY_STYLE_HASH = styleHash('');
 
 export function styleHash(css: string): string {
   return `'sha256-${createHash('sha256').update(css, 'utf8').digest('base64')}'`;

@@ -23,12 +23,19 @@ export const TIME_SLOT_WEEKEND_MESSAGE = 'Demos run Monday to Friday. Please cho
  * How the booking zone is named to people: "Europe Time" (the specification's words) for a European zone, else the
  * zone's generic name ("Eastern Time"), or its identifier where the platform has no name for it.
  */
+const zoneLabels = new Map<string, string>();
+
 export function bookingZoneLabel(timeZone: string): string {
   if (timeZone.startsWith('Europe/')) return 'Europe Time';
-  const name = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longGeneric' })
-    .formatToParts(new Date(0))
-    .find((part) => part.type === 'timeZoneName')?.value;
-  return name && !name.startsWith('GMT') ? name : timeZone;
+  let label = zoneLabels.get(timeZone);
+  if (label === undefined) {
+    const name = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longGeneric' })
+      .formatToParts(new Date(0))
+      .find((part) => part.type === 'timeZoneName')?.value;
+    label = name && !name.startsWith('GMT') ? name : timeZone;
+    zoneLabels.set(timeZone, label);
+  }
+  return label;
 }
 
 export const timeSlotHoursMessage = (timeZone: string): string =>

@@ -20,14 +20,14 @@ export function demoEvent(company: string, start: Date): CalendarEvent {
   };
 }
 
-/** 20261124T090000Z, the form Google Calendar's `dates` takes. */
-const compact = (instant: Date) => instant.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z');
+/** 20261124T090000Z: iCalendar's UTC date-time, which Google Calendar's `dates` takes too. */
+export const compactUtc = (instant: Date): string => instant.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z');
 
 export function googleCalendarLink(event: CalendarEvent): string {
   const query = new URLSearchParams({
     action: 'TEMPLATE',
     text: event.title,
-    dates: `${compact(event.start)}/${compact(event.end)}`,
+    dates: `${compactUtc(event.start)}/${compactUtc(event.end)}`,
     details: event.details,
   });
   return `https://calendar.google.com/calendar/render?${query.toString()}`;

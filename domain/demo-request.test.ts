@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { DEMO_REQUEST_FIELDS, OPTIONAL_FIELDS, REQUIRED_FIELDS, normaliseDemoRequestBody } from './demo-request.js';
+import { ATTRIBUTION_KEYS } from './attribution.js';
+import { DEMO_REQUEST_FIELDS, OPTIONAL_FIELDS, REQUIRED_FIELDS, demoRequestSchema, normaliseDemoRequestBody } from './demo-request.js';
 
 describe('demo request normalisation', () => {
   it('folds control characters out of one-line fields and keeps line breaks in the message', () => {
@@ -25,5 +26,11 @@ describe('the demo request fields, from the schema', () => {
     expect(DEMO_REQUEST_FIELDS).to.deep.equal(['name', 'email', 'company', 'timeSlot', 'phone', 'message']);
     expect(REQUIRED_FIELDS).to.deep.equal(['name', 'email', 'company', 'timeSlot']);
     expect(OPTIONAL_FIELDS).to.deep.equal(['phone', 'message']);
+  });
+});
+
+describe('attribution in the schema', () => {
+  it('takes exactly the keys the page collects (an unknown key would be dropped in silence)', () => {
+    expect(Object.keys(demoRequestSchema.properties?.attribution.properties ?? {})).to.deep.equal([...ATTRIBUTION_KEYS]);
   });
 });

@@ -21,12 +21,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { availableSlots, calendarDayOf, DEFAULT_BOOKING_TIME_ZONE } from '../domain/booking.js';
 import { REPO_ROOT } from './dev-services/config.js';
+import { freePort } from './dev-services/ports.js';
 
 const PROJECT = 'converge-smoke';
 const COMPOSE_FILE = path.join(REPO_ROOT, 'docker-compose.yml');
@@ -352,17 +352,6 @@ async function ensureBaseImages(): Promise<void> {
       return;
     }
   }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 async function settings(adminToken: string): Promise<Ports> {

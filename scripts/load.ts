@@ -68,8 +68,8 @@ if (!existsSync(ENTRY) || !existsSync(PAGE)) {
 
 /** Newest .ts source of the API's programs: if it is newer than the build, the figures are of older code. */
 async function newestSource(): Promise<number> {
-  let newest = 0;
-  for (const folder of ['api', 'domain', 'migrations']) {
+  let newest = statSync(path.join(REPO_ROOT, 'knexfile.ts')).mtimeMs;
+  for (const folder of ['api', 'domain', 'server-shared', 'migrations']) {
     for (const entry of await readdir(path.join(REPO_ROOT, folder), { recursive: true, withFileTypes: true })) {
       if (entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) {
         newest = Math.max(newest, statSync(path.join(entry.parentPath, entry.name)).mtimeMs);

@@ -6,7 +6,7 @@ import { createCipheriv, createDecipheriv, createHmac, hkdfSync, timingSafeEqual
 
 const ID_BYTES = 16;
 const MAC_BYTES = 16;
-const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface Keys {

@@ -1,5 +1,6 @@
 /** iCalendar (RFC 5545) invitations: one event per booking, escaped and folded as the standard asks. */
 import { brand } from '../domain/brand.js';
+import { compactUtc } from '../domain/calendar-links.js';
 
 export interface Invitation {
   /** REQUEST or CANCEL in an e-mail to the attendee; PUBLISH for a file a person imports (no reply is asked). */
@@ -48,9 +49,6 @@ function foldLine(line: string): string {
   return parts.join('\r\n ');
 }
 
-function icsDate(instant: Date): string {
-  return instant.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z');
-}
 
 export function buildInvitation(event: Invitation): string {
   const lines = [
@@ -61,9 +59,9 @@ export function buildInvitation(event: Invitation): string {
     `METHOD:${event.method}`,
     'BEGIN:VEVENT',
     `UID:${event.uid}`,
-    `DTSTAMP:${icsDate(event.stamp)}`,
-    `DTSTART:${icsDate(event.start)}`,
-    `DTEND:${icsDate(event.end)}`,
+    `DTSTAMP:${compactUtc(event.stamp)}`,
+    `DTSTART:${compactUtc(event.start)}`,
+    `DTEND:${compactUtc(event.end)}`,
     `SUMMARY:${icsText(event.summary)}`,
     `DESCRIPTION:${icsText(event.description)}`,
     `ORGANIZER;CN=${icsText(event.organizer.name)}:mailto:${event.organizer.address}`,

@@ -5,7 +5,8 @@ import { singleLine } from '../domain/text.js';
 import { buildInvitation } from './ics.js';
 import { mailAddress, mailDomain } from './sender.js';
 
-export interface InvitedBooking {
+/** A booking as the e-mails and its link show it. */
+export interface Booking {
   id: string;
   name: string;
   email: string;
@@ -13,15 +14,20 @@ export interface InvitedBooking {
   timeSlot: Date;
 }
 
+/** The name of everything the product sends about one booking: the e-mail's Message-ID and the event's UID. */
+export function bookingUid(id: string, mailFrom: string): string {
+  return `demo-${id}@${mailDomain(mailFrom)}`;
+}
+
 /**
  * The booking's event; its UID is the booking's, so every copy is the one event. REQUEST (the default) is the
  * invitation an e-mail carries; PUBLISH is the file a person downloads and imports, which asks for no reply.
  */
-export function bookingInvitation(booking: InvitedBooking, options: { mailFrom: string; now: Date; method?: 'REQUEST' | 'PUBLISH' }): string {
+export function bookingInvitation(booking: Booking, options: { mailFrom: string; now: Date; method?: 'REQUEST' | 'PUBLISH' }): string {
   const event = demoEvent(booking.company, booking.timeSlot);
   return buildInvitation({
     method: options.method ?? 'REQUEST',
-    uid: `demo-${booking.id}@${mailDomain(options.mailFrom)}`,
+    uid: bookingUid(booking.id, options.mailFrom),
     sequence: 0,
     status: 'CONFIRMED',
     start: event.start,

@@ -55,20 +55,22 @@ export function parseProxyHops(value: string | undefined): number {
   return hops;
 }
 
-export const ADMIN_TOKEN_MIN_LENGTH = 32;
+/** Long enough not to be guessed: the operations token and the booking-link secret alike. */
+const SECRET_MIN_LENGTH = 32;
 
-/** The operations token: unset turns the endpoint off; a short one is refused, since it could be guessed. */
-export function parseAdminToken(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  if (value.length < ADMIN_TOKEN_MIN_LENGTH) {
+function longEnough(name: string, value: string): string {
+  if (value.length < SECRET_MIN_LENGTH) {
     throw new ConfigError(
-      `ADMIN_TOKEN must be at least ${ADMIN_TOKEN_MIN_LENGTH} characters long (it has ${value.length}); make one with: openssl rand -hex 32`,
+      `${name} must be at least ${SECRET_MIN_LENGTH} characters long (it has ${value.length}); make one with: openssl rand -hex 32`,
     );
   }
   return value;
 }
 
-export const LINK_SECRET_MIN_LENGTH = 32;
+/** The operations token: unset turns the endpoint off; a short one is refused, since it could be guessed. */
+export function parseAdminToken(value: string | undefined): string | undefined {
+  return value === undefined ? undefined : longEnough('ADMIN_TOKEN', value);
+}
 
 /**
  * BOOKING_LINK_SECRET signs the links that let a prospect reach their booking; both programs need the same one.
@@ -80,12 +82,7 @@ export function parseLinkSecret(value: string | undefined): string {
       `BOOKING_LINK_SECRET is not set: it signs the booking links in the e-mails (the API and the worker need the same one); make one with: openssl rand -hex 32`,
     );
   }
-  if (value.length < LINK_SECRET_MIN_LENGTH) {
-    throw new ConfigError(
-      `BOOKING_LINK_SECRET must be at least ${LINK_SECRET_MIN_LENGTH} characters long (it has ${value.length}); make one with: openssl rand -hex 32`,
-    );
-  }
-  return value;
+  return longEnough('BOOKING_LINK_SECRET', value);
 }
 
 export function parsePositiveInt(name: string, value: string | undefined, fallback: number): number {

@@ -39,7 +39,8 @@ export function loadWorkerConfig(env: Env = process.env): WorkerConfig {
     mailFrom,
     replyTo: setting(env, 'REPLY_TO') ?? mailFrom,
     bookingTimeZone: parseTimeZone(setting(env, 'BOOKING_TIME_ZONE')),
-    publicUrl: setting(env, 'PUBLIC_URL') ?? `http://127.0.0.1:${setting(env, 'PORT') ?? DEFAULT_PORT}`,
+    // Without a trailing slash, so that links are this plus a path.
+    publicUrl: (setting(env, 'PUBLIC_URL') ?? `http://127.0.0.1:${setting(env, 'PORT') ?? DEFAULT_PORT}`).replace(/\/+$/, ''),
     bookingLinkSecret: parseLinkSecret(setting(env, 'BOOKING_LINK_SECRET')),
     concurrency: parsePositiveInt('WORKER_CONCURRENCY', setting(env, 'WORKER_CONCURRENCY'), 5),
     logLevel: setting(env, 'LOG_LEVEL') ?? 'info',

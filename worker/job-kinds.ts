@@ -33,7 +33,7 @@ const confirmation: JobKind<typeof SEND_CONFIRMATION_JOB> = {
   },
 };
 
-export const JOB_KINDS: { [N in JobName]: JobKind<N> } = {
+const JOB_KINDS: { [N in JobName]: JobKind<N> } = {
   [SEND_CONFIRMATION_JOB]: confirmation,
 };
 

@@ -7,7 +7,7 @@ import { withoutAddresses } from '../domain/text.js';
 import { CLAIM_LEASE_MS, claimConfirmation, markSent, recordFailure } from './confirmation-repository.js';
 import { renderConfirmation } from './email/confirmation.js';
 import { invitePathOf } from '../server-shared/booking-link.js';
-import { mailDomain } from '../server-shared/sender.js';
+import { bookingUid } from '../server-shared/invitation.js';
 import type { SendMail } from './send-mail.js';
 
 export interface ConfirmationDeps {
@@ -72,7 +72,7 @@ export async function processConfirmation(
     mailFrom: deps.mailFrom,
     publicUrl: deps.publicUrl,
     now: deps.now?.() ?? new Date(),
-    inviteUrl: `${deps.publicUrl.replace(/\/+$/, '')}${invitePathOf(id, deps.linkSecret)}`,
+    inviteUrl: `${deps.publicUrl}${invitePathOf(id, deps.linkSecret)}`,
   });
   let info: Awaited<ReturnType<SendMail>>;
   try {
@@ -81,7 +81,7 @@ export async function processConfirmation(
         from: deps.mailFrom,
         replyTo: deps.replyTo,
         to: { name: email.toName, address: request.email },
-        messageId: `<demo-${id}@${mailDomain(deps.mailFrom)}>`,
+        messageId: `<${bookingUid(id, deps.mailFrom)}>`,
         // RFC 3834: no out-of-office or other auto-reply to this one.
         headers: { 'Auto-Submitted': 'auto-generated' },
         subject: email.subject,

@@ -6,10 +6,10 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { bookingIdOf } from '../../server-shared/booking-link.js';
-import { bookingInvitation } from '../../server-shared/invitation.js';
+import { bookingInvitation, type Booking } from '../../server-shared/invitation.js';
 import type { Db } from '../db.js';
 import { ApiError } from '../errors.js';
-import { findBooking, type Booking } from '../demo-requests/repository.js';
+import { findBooking } from '../demo-requests/repository.js';
 
 export interface BookingView {
   timeSlot: string;

@@ -6,12 +6,11 @@ import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
 import { HONEYPOT_FIELD } from '../../domain/demo-request.js';
-import type { DemoRequestCreated } from '../../domain/demo-request.js';
-import { invitePathOf } from '../../server-shared/booking-link.js';
+import { createdAnswer } from './service.js';
 
-function asInstant(value: unknown, fallback: Date): string {
+function asInstant(value: unknown, fallback: Date): Date {
   const instant = typeof value === 'string' ? new Date(value) : fallback;
-  return Number.isNaN(instant.getTime()) ? fallback.toISOString() : instant.toISOString();
+  return Number.isNaN(instant.getTime()) ? fallback : instant;
 }
 
 export function honeypot(now: () => Date, linkSecret: string) {
@@ -23,11 +22,9 @@ export function honeypot(now: () => Date, linkSecret: string) {
       delete fields[HONEYPOT_FIELD];
       if (trap !== '' && trap !== null && trap !== undefined) {
         (ctx.state.log as Logger).warn({ ip: ctx.ip, honeypot: HONEYPOT_FIELD }, 'honeypot filled: request dropped, nothing stored');
-        const id = randomUUID();
-        // A signed link like a real one's; it leads to the 404 that any unknown booking gets.
-        const answer: DemoRequestCreated = { id, createdAt: now().toISOString(), timeSlot: asInstant(fields.timeSlot, now()), invitePath: invitePathOf(id, linkSecret) };
+        // Its invitation link is signed like a real one's; it leads to the 404 that any unknown booking gets.
         ctx.status = 201;
-        ctx.body = answer;
+        ctx.body = createdAnswer(randomUUID(), now(), asInstant(fields.timeSlot, now()), linkSecret);
         return;
       }
     }

@@ -1,5 +1,6 @@
 /** SQL for demo requests lives here and nowhere else in the API. */
 import type { Knex } from 'knex';
+import type { Booking } from '../../server-shared/invitation.js';
 import type { Db } from '../db.js';
 import type { Attribution } from '../../domain/attribution.js';
 import type { DemoRequestInput } from '../../domain/demo-request.js';
@@ -116,14 +117,6 @@ export async function insertDemoRequest(db: Db | Knex.Transaction, input: DemoRe
     .returning(['id', 'created_at', 'time_slot']);
   if (!row) throw new Error('INSERT … RETURNING gave no row');
   return { id: row.id, createdAt: row.created_at, timeSlot: row.time_slot };
-}
-
-export interface Booking {
-  id: string;
-  name: string;
-  email: string;
-  company: string;
-  timeSlot: Date;
 }
 
 /** One booking by its id, for its link; undefined when there is none. */

@@ -40,6 +40,11 @@ export interface SubmitAnswer extends IdempotentAnswer {
 
 const DAY_MS = 86_400_000;
 
+/** The 201 answer to a booking; the honeypot gives the same, so a bot cannot tell them apart. */
+export function createdAnswer(id: string, createdAt: Date, timeSlot: Date, linkSecret: string): DemoRequestCreated {
+  return { id, createdAt: createdAt.toISOString(), timeSlot: timeSlot.toISOString(), invitePath: invitePathOf(id, linkSecret) };
+}
+
 function retryAfterMs(counts: BookingCounts, oldest: Date | null): number {
   return oldest ? oldest.getTime() + DAY_MS - counts.now.getTime() : DAY_MS;
 }
@@ -81,12 +86,7 @@ export async function submitDemoRequest(deps: DemoRequestDeps, input: DemoReques
         throw new ApiError(409, 'Slot taken', SLOT_TAKEN_MESSAGE, { timeSlot: SLOT_TAKEN_MESSAGE });
       }
       const stored = await insertDemoRequest(trx, input);
-      const body: DemoRequestCreated = {
-        id: stored.id,
-        createdAt: stored.createdAt.toISOString(),
-        timeSlot: stored.timeSlot.toISOString(),
-        invitePath: invitePathOf(stored.id, deps.linkSecret),
-      };
+      const body = createdAnswer(stored.id, stored.createdAt, stored.timeSlot, deps.linkSecret);
       if (idempotencyKey) await keepIdempotentAnswer(trx, idempotencyKey, { status: 201, body });
       return { status: 201, body, replayed: false, stored: stored.id };
     });

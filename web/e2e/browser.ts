@@ -64,7 +64,7 @@ export async function openPage(browser: Browser, options: BrowserContextOptions 
 }
 
 const require = createRequire(import.meta.url);
-export const AXE_SOURCE_PATH = require.resolve('axe-core/axe.min.js');
+const AXE_SOURCE_PATH = require.resolve('axe-core/axe.min.js');
 const AXE_SOURCE = readFileSync(AXE_SOURCE_PATH, 'utf8');
 
 export interface AxeViolation {

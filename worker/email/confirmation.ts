@@ -1,20 +1,12 @@
 /** The confirmation a prospect receives when a demo is booked: subject, text, HTML and the invitation. */
 import { brand } from '../../domain/brand.js';
-import { SLOT_DURATION_MINUTES, slotEnd } from '../../domain/booking.js';
+import { SLOT_DURATION_MINUTES } from '../../domain/booking.js';
 // Nothing a person typed may start a new header line: the API folds it already, the e-mail does so again.
 import { escapeHtml, singleLine } from '../../domain/text.js';
 import { demoEvent, googleCalendarLink, outlookCalendarLink } from '../../domain/calendar-links.js';
-import { bookingInvitation } from '../../server-shared/invitation.js';
+import { bookingInvitation, type Booking } from '../../server-shared/invitation.js';
 import { calendarLinksHtml, calendarLinksText, MUTED, renderLayout } from './layout.js';
 import { slotTimes } from './slot-times.js';
-
-export interface ConfirmationRequest {
-  id: string;
-  name: string;
-  email: string;
-  company: string;
-  timeSlot: Date;
-}
 
 export interface RenderedEmail {
   subject: string;
@@ -33,18 +25,16 @@ const NEXT_STEPS = [
 const ANOTHER_TIME = 'Need another time? Reply to this e-mail and we will move the demo.';
 
 export function renderConfirmation(
-  request: ConfirmationRequest,
+  request: Booking,
   options: { timeZone: string; mailFrom: string; publicUrl: string; now: Date; inviteUrl: string },
 ): RenderedEmail {
-  const start = request.timeSlot;
-  const end = slotEnd(start);
-  const times = slotTimes(start, end, options.timeZone);
+  const event = demoEvent(request.company, request.timeSlot);
+  const times = slotTimes(event.start, event.end, options.timeZone);
   const name = singleLine(request.name);
   const company = singleLine(request.company);
   const subject = `Your ${brand.product} demo is booked: ${times.zoned}`;
   const thanks = `Thank you for booking a demo of ${brand.product} for ${company}. Your slot is confirmed:`;
   const cell = `padding:4px 16px 4px 0;color:${MUTED}`;
-  const event = demoEvent(request.company, start);
   const calendar = { google: googleCalendarLink(event), outlook: outlookCalendarLink(event), ics: options.inviteUrl };
 
   const { text, html } = renderLayout({

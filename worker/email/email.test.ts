@@ -1,6 +1,5 @@
 import { expect } from 'chai';
 import { renderConfirmation } from './confirmation.js';
-import { buildInvitation } from '../../server-shared/ics.js';
 
 const request = {
   id: '5b7a2f1e-0c1d-4e2f-8a9b-0c1d2e3f4a5b',
@@ -49,39 +48,5 @@ describe('the confirmation e-mail, its calendar links', () => {
     for (const [href, label] of [[google, 'Google Calendar'], [outlook, 'Outlook'], [options.inviteUrl, 'Other calendars (.ics)']] as const) {
       expect(email.html).to.contain(`href="${href.replace(/&/g, '&#38;')}"`).and.contain(`>${label}</a>`);
     }
-  });
-});
-
-describe('the invitation (.ics)', () => {
-  const event = {
-    method: 'CANCEL' as const,
-    uid: 'demo-1@converge.example.com',
-    sequence: 2,
-    status: 'CANCELLED' as const,
-    start: new Date('2026-11-24T14:00:00Z'),
-    end: new Date('2026-11-24T15:00:00Z'),
-    stamp: new Date('2026-11-23T10:00:00Z'),
-    summary: 'Demo; for "Acme, Inc."',
-    description: `Line one\nline two ${'é'.repeat(60)}`,
-    organizer: { name: 'Converge', address: 'demos@converge.example.com' },
-    attendee: { name: 'Ada "The Countess" Lovelace', address: 'ada@analytical-engines.com' },
-  };
-
-  it('writes the method, UID, sequence and status it is given, with CRLF lines', () => {
-    const ics = buildInvitation(event);
-    expect(ics).to.contain('\r\nMETHOD:CANCEL\r\n').and.contain('\r\nUID:demo-1@converge.example.com\r\n');
-    expect(ics).to.contain('\r\nSEQUENCE:2\r\n').and.contain('\r\nSTATUS:CANCELLED\r\n');
-    expect(ics).to.contain('\r\nDTSTART:20261124T140000Z\r\n').and.match(/\r\nEND:VCALENDAR\r\n$/);
-  });
-
-  it('escapes text, keeps quotes out of parameters, and folds lines at 75 octets', () => {
-    const ics = buildInvitation(event);
-    expect(ics).to.contain('SUMMARY:Demo\\; for "Acme\\, Inc."');
-    expect(ics).to.contain('ATTENDEE;CN="Ada The Countess Lovelace";');
-    const lines = ics.split('\r\n');
-    for (const line of lines) expect(Buffer.byteLength(line, 'utf8'), line).to.be.at.most(75);
-    const description = lines.slice(lines.findIndex((line) => line.startsWith('DESCRIPTION:')));
-    const unfolded = [description[0], ...description.slice(1).filter((line) => line.startsWith(' ')).map((line) => line.slice(1))].join('');
-    expect(unfolded).to.contain(`Line one\\nline two ${'é'.repeat(60)}`);
   });
 });

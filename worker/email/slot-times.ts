@@ -1,13 +1,32 @@
 /** A booked slot written out for people: in the booking zone and in UTC. */
 import { bookingZoneLabel } from '../../domain/booking.js';
 
+interface SlotFormatters {
+  day: Intl.DateTimeFormat;
+  time: Intl.DateTimeFormat;
+  zone: Intl.DateTimeFormat;
+}
+
+/** Made once per zone: every e-mail of a worker writes the same one or two zones. */
+const formattersByZone = new Map<string, SlotFormatters>();
+
+function formattersFor(timeZone: string): SlotFormatters {
+  let formatters = formattersByZone.get(timeZone);
+  if (!formatters) {
+    formatters = {
+      day: new Intl.DateTimeFormat('en-GB', { timeZone, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }),
+      time: new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }),
+      zone: new Intl.DateTimeFormat('en-GB', { timeZone, timeZoneName: 'short' }),
+    };
+    formattersByZone.set(timeZone, formatters);
+  }
+  return formatters;
+}
+
 function formatSlot(start: Date, end: Date, timeZone: string): string {
-  const day = new Intl.DateTimeFormat('en-GB', { timeZone, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }).format(start);
-  const time = (instant: Date) => new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(instant);
-  const zoneName = new Intl.DateTimeFormat('en-GB', { timeZone, timeZoneName: 'short' })
-    .formatToParts(start)
-    .find((part) => part.type === 'timeZoneName')?.value;
-  return `${day}, ${time(start)}–${time(end)}${zoneName ? ` (${zoneName})` : ''}`;
+  const { day, time, zone } = formattersFor(timeZone);
+  const zoneName = zone.formatToParts(start).find((part) => part.type === 'timeZoneName')?.value;
+  return `${day.format(start)}, ${time.format(start)}–${time.format(end)}${zoneName ? ` (${zoneName})` : ''}`;
 }
 
 export interface SlotTimes {

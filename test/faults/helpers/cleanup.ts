@@ -37,7 +37,7 @@ function signal(pid: number, name: NodeJS.Signals): void {
 }
 
 /** Synchronous, so it can run in an 'exit' handler. */
-export function cleanUpEverything(): void {
+function cleanUpEverything(): void {
   for (const pid of childPids) signal(pid, 'SIGKILL');
   childPids.clear();
   // SIGQUIT is PostgreSQL's immediate shutdown: the postmaster takes its backends down with it.
@@ -54,7 +54,7 @@ export function cleanUpEverything(): void {
 }
 
 let installed = false;
-export function installExitCleanup(): void {
+function installExitCleanup(): void {
   if (installed) return;
   installed = true;
   process.on('exit', cleanUpEverything);

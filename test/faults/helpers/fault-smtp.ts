@@ -25,7 +25,6 @@ export interface FaultSmtp {
   answerDelayMs: number;
   /** Connections refused or dropped while down, and connections accepted in all. */
   connections: number;
-  isDown(): boolean;
   goDown(): Promise<void>;
   comeBack(): Promise<void>;
   /** Messages per Message-ID. */
@@ -139,7 +138,6 @@ export async function startFaultSmtp(options: { answerDelayMs?: number } = {}): 
     get connections() {
       return state.connections;
     },
-    isDown: () => server === undefined,
     goDown: takeDown,
     async comeBack() {
       if (!server) await listen(port);

@@ -43,7 +43,7 @@ export interface FaultStack {
   smtp: FaultSmtp;
   /** Settings of the API and the workers (per-client limits and recipient ceilings off, slots roomy). */
   env: Record<string, string>;
-  /** SIGKILLs the redis-server and starts a new, empty one on the same port. */
+  /** SIGKILLs the redis-server; startEmptyRedis then starts a new, empty one on the same port. */
   killRedis(): Promise<void>;
   startEmptyRedis(): Promise<TestRedis>;
   startApi(): Promise<RunningApi>;
@@ -54,7 +54,7 @@ export interface FaultStack {
   teardown(): Promise<void>;
 }
 
-export async function startFaultStack(options: { answerDelayMs?: number; workerConcurrency?: number } = {}): Promise<FaultStack> {
+export async function startFaultStack(options: { answerDelayMs?: number } = {}): Promise<FaultStack> {
   const closers: Array<() => Promise<unknown>> = [];
   const children: Spawned[] = [];
   const inProcess: Array<{ close(): Promise<void> }> = [];
@@ -81,7 +81,7 @@ export async function startFaultStack(options: { answerDelayMs?: number; workerC
       BOOKINGS_PER_EMAIL_PER_DAY: '0',
       BOOKINGS_PER_DOMAIN_PER_DAY: '0',
       SLOT_CAPACITY: '100000',
-      WORKER_CONCURRENCY: String(options.workerConcurrency ?? 5),
+      WORKER_CONCURRENCY: '5',
     };
 
     const stack: FaultStack = {

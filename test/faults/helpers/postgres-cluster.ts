@@ -31,7 +31,7 @@ export interface PostgresCluster {
 }
 
 /** The folder of initdb and pg_ctl: PG_BIN if set, else the newest /usr/lib/postgresql/N/bin, else the PATH. */
-export function postgresBinDir(): string {
+function postgresBinDir(): string {
   if (process.env.PG_BIN) return process.env.PG_BIN;
   const root = '/usr/lib/postgresql';
   if (existsSync(root)) {
