@@ -6,7 +6,7 @@ import compress from 'koa-compress';
 import { constants as zlib } from 'node:zlib';
 import type { Logger } from 'pino';
 import type { Db } from './db.js';
-import type { ConfirmationQueue } from './confirmation-queue.js';
+import type { EmailQueue } from './email-queue.js';
 import { ApiError, errorMiddleware } from './errors.js';
 import { requestLog } from './request-log.js';
 import { healthRoutes } from './health.js';
@@ -19,10 +19,11 @@ import { slotRoutes } from './slots/routes.js';
 import { openApiRoutes } from './openapi.js';
 import { bookingRoutes } from './bookings/routes.js';
 import { DEFAULT_BOOKING_LIMITS, type BookingLimits } from './demo-requests/service.js';
+import { DEFAULT_FOLLOW_UPS, type FollowUpSettings } from './bookings/follow-ups.js';
 
 export interface AppDeps {
   db: Db;
-  queue: ConfirmationQueue;
+  queue: EmailQueue;
   logger: Logger;
   timeZone: string;
   webRoot: string;
@@ -36,6 +37,8 @@ export interface AppDeps {
   limits?: RequestLimits;
   /** Slot capacity and the recipient ceilings; the defaults when unset. */
   bookingLimits?: BookingLimits;
+  /** The reminder and the sales desk's notices; a day-ahead reminder and no notices when unset. */
+  followUps?: FollowUpSettings;
   /**
    * Proxies in front of the API that append to X-Forwarded-For (0: none). The client is the address that many
    * entries from the right, never one the client wrote itself; X-Forwarded-Proto is believed only then.
@@ -51,13 +54,14 @@ const CLIENT_GONE = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE'
 export function createApiRouter(deps: AppDeps): Router {
   const now = deps.now ?? (() => new Date());
   const bookingLimits = deps.bookingLimits ?? DEFAULT_BOOKING_LIMITS;
+  const followUps = deps.followUps ?? DEFAULT_FOLLOW_UPS;
   const routes = new Router();
   routes.use(
     healthRoutes(deps).routes(),
-    demoRequestRoutes({ ...deps, now, adminToken: deps.adminToken, bookingLimits, adminLimiter: deps.limits?.limiter ?? createMemoryLimiter() }).routes(),
+    demoRequestRoutes({ ...deps, now, adminToken: deps.adminToken, bookingLimits, followUps, adminLimiter: deps.limits?.limiter ?? createMemoryLimiter() }).routes(),
     emailCheckRoutes(deps.limits).routes(),
     slotRoutes({ db: deps.db, timeZone: deps.timeZone, now, slotCapacity: bookingLimits.slotCapacity }).routes(),
-    bookingRoutes({ db: deps.db, linkSecret: deps.linkSecret, mailFrom: deps.mailFrom, now }).routes(),
+    bookingRoutes({ ...deps, now, slotCapacity: bookingLimits.slotCapacity, followUps }).routes(),
     openApiRoutes().routes(),
   );
   return routes;

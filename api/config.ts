@@ -11,6 +11,7 @@ import {
   parseAdminToken,
   parseCount,
   parseLinkSecret,
+  parseNotifyAddress,
   parsePort,
   parsePositiveInt,
   parseProxyHops,
@@ -19,6 +20,7 @@ import {
   type Env,
 } from '../server-shared/settings.js';
 import { DEFAULT_BOOKING_LIMITS } from './demo-requests/service.js';
+import { DEFAULT_REMINDER_MINUTES_BEFORE } from './bookings/follow-ups.js';
 
 export interface ApiConfig {
   port: number;
@@ -44,6 +46,10 @@ export interface ApiConfig {
   bookingsPerDomainPerDay: number;
   /** How many bookings one slot takes. */
   slotCapacity: number;
+  /** The sales desk's address: a notice of every booking, move and cancellation; unset: none. */
+  salesNotifyEmail: string | undefined;
+  /** How long before the slot the prospect is reminded; 0: no reminders. */
+  reminderMinutesBefore: number;
   /** Proxies in front of the API that append to X-Forwarded-For: the client is that many entries from the right. */
   trustProxy: number;
   logLevel: string;
@@ -77,6 +83,8 @@ export function loadApiConfig(env: Env = process.env): ApiConfig {
     bookingsPerEmailPerDay: parseCount('BOOKINGS_PER_EMAIL_PER_DAY', setting(env, 'BOOKINGS_PER_EMAIL_PER_DAY'), DEFAULT_BOOKING_LIMITS.perEmailPerDay),
     bookingsPerDomainPerDay: parseCount('BOOKINGS_PER_DOMAIN_PER_DAY', setting(env, 'BOOKINGS_PER_DOMAIN_PER_DAY'), DEFAULT_BOOKING_LIMITS.perDomainPerDay),
     slotCapacity: parsePositiveInt('SLOT_CAPACITY', setting(env, 'SLOT_CAPACITY'), DEFAULT_BOOKING_LIMITS.slotCapacity),
+    salesNotifyEmail: parseNotifyAddress('SALES_NOTIFY_EMAIL', setting(env, 'SALES_NOTIFY_EMAIL')),
+    reminderMinutesBefore: parseCount('REMINDER_MINUTES_BEFORE', setting(env, 'REMINDER_MINUTES_BEFORE'), DEFAULT_REMINDER_MINUTES_BEFORE),
     trustProxy: parseProxyHops(setting(env, 'TRUST_PROXY')),
     logLevel: setting(env, 'LOG_LEVEL') ?? 'info',
   };

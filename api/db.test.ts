@@ -62,6 +62,7 @@ describe('migration history', () => {
         '20261123100000_add_booking_guards',
         '20261123110000_add_confirmation_lease',
         '20261123120000_add_attribution',
+        '20261124100000_add_booking_changes',
       ]);
     } finally {
       await database.drop();

@@ -1,5 +1,7 @@
 import knex, { type Knex } from 'knex';
 import { knexConfig, type KnexLogSink } from '../knexfile.js';
+import type { Logger } from 'pino';
+import { ServiceUnavailableError } from './errors.js';
 
 export type Db = Knex;
 
@@ -33,4 +35,18 @@ export function isConnectionError(err: unknown): boolean {
     typeof message === 'string' &&
     /Connection terminated|connect ECONNREFUSED|^timeout expired$|Client has encountered a connection error and is not queryable/.test(message)
   );
+}
+
+/**
+ * Runs `work`; a database that cannot be reached becomes a 503 whose details are `details` (nothing was stored),
+ * logged with `what`. Any other error passes through.
+ */
+export async function unlessDatabaseDown<T>(work: () => Promise<T>, logger: Logger, what: string, details: string): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (!isConnectionError(err)) throw err;
+    logger.error({ err }, `database unreachable: ${what}`);
+    throw new ServiceUnavailableError(details);
+  }
 }

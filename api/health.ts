@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { withTimeout } from '../server-shared/time-limits.js';
 import type { Db } from './db.js';
-import type { ConfirmationQueue } from './confirmation-queue.js';
+import type { EmailQueue } from './email-queue.js';
 
 const CHECK_TIMEOUT_MS = 2000;
 
@@ -13,7 +13,7 @@ function databaseAnswers(db: Db): Promise<boolean> {
   );
 }
 
-export function healthRoutes(deps: { db: Db; queue: ConfirmationQueue }): Router {
+export function healthRoutes(deps: { db: Db; queue: EmailQueue }): Router {
   const router = new Router();
   // Liveness: the process is up and its event loop turns.
   router.get('/healthz', (ctx) => {

@@ -10,7 +10,7 @@ import { demoRequestSchema, normaliseDemoRequestBody } from '../domain/demo-requ
 import { bookingToken } from '../server-shared/booking-link.js';
 import { createApiRouter } from './app.js';
 import { createDb } from './db.js';
-import type { ConfirmationQueue } from './confirmation-queue.js';
+import type { EmailQueue } from './email-queue.js';
 import { emailCheckSchema } from './email-check/routes.js';
 import { OPENAPI_PATH, openApiDocument, toOpenApiSchema } from './openapi.js';
 
@@ -68,7 +68,7 @@ describe('OpenAPI 3.1 document', () => {
   });
 
   it('documents every route the API answers under /api, and nothing it does not', () => {
-    const queue: ConfirmationQueue = { enqueue: async () => {}, isReachable: async () => true, close: async () => {} };
+    const queue: EmailQueue = { enqueue: async () => {}, isReachable: async () => true, close: async () => {} };
     const db = createDb('postgres://127.0.0.1:1/never-connected', { min: 0, max: 1 }, silentLogger);
     const router = createApiRouter({ db, queue, logger: silentLogger, timeZone: 'Europe/Berlin', webRoot: '/nonexistent', adminToken: ADMIN_TOKEN, linkSecret: TEST_LINK_SECRET, mailFrom: 'demos@converge.test' });
     const served = router.stack

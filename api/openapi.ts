@@ -7,10 +7,16 @@ import Router from '@koa/router';
 import type { JSONSchemaType } from 'ajv';
 import { brand } from '../domain/brand.js';
 import type { DaySlots } from '../domain/booking.js';
-import { demoRequestSchema, IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_PATTERN, type DemoRequestCreated } from '../domain/demo-request.js';
+import {
+  demoRequestSchema,
+  IDEMPOTENCY_HEADER,
+  IDEMPOTENCY_KEY_PATTERN,
+  rescheduleSchema,
+  type BookingView,
+  type DemoRequestCreated,
+} from '../domain/demo-request.js';
 import type { EmailValidationResult } from '../domain/email-messages.js';
 import { TOKEN_PATTERN } from '../server-shared/booking-link.js';
-import type { BookingView } from './bookings/routes.js';
 import { emailCheckSchema } from './email-check/routes.js';
 import type { ErrorBody } from './errors.js';
 
@@ -108,13 +114,14 @@ const demoRequestListSchema = {
       items: {
         type: 'object',
         additionalProperties: false,
-        required: ['id', 'name', 'email', 'company', 'timeSlot', 'createdAt', 'attribution', 'confirmation'],
+        required: ['id', 'name', 'email', 'company', 'timeSlot', 'status', 'createdAt', 'attribution', 'confirmation'],
         properties: {
           id: { type: 'string', format: 'uuid' },
           name: { type: 'string' },
           email: { type: 'string' },
           company: { type: 'string' },
           timeSlot: { type: 'string', format: 'date-time' },
+          status: { type: 'string', enum: ['booked', 'cancelled'] },
           createdAt: { type: 'string', format: 'date-time' },
           attribution: {
             type: ['object', 'null'],
@@ -183,6 +190,7 @@ const tokenParameter = {
   description: 'The token of the booking link in the e-mails: opaque, signed with BOOKING_LINK_SECRET.',
   schema: { type: 'string', pattern: TOKEN_PATTERN.source },
 };
+const noBooking = refused('No booking at this link (an altered or unknown token).');
 const bodyRefusals = {
   '400': refused('The body is not valid: `fields` says what is wrong with each field.'),
   '413': refused('The body is larger than 16 KB.'),
@@ -259,7 +267,37 @@ export function openApiDocument(): Schema {
           operationId: 'booking',
           summary: 'A booking, reached through the signed token of the link in its e-mails.',
           parameters: [tokenParameter],
-          responses: { '200': answer('The booking.', 'Booking'), '404': refused('No booking at this link (an altered or unknown token).') },
+          responses: { '200': answer('The booking.', 'Booking'), '404': noBooking },
+        },
+      },
+      '/api/bookings/{token}/reschedule': {
+        post: {
+          operationId: 'rescheduleBooking',
+          summary: 'Move the booking to another slot, under the rules of a new booking; the prospect gets an updated invitation (same UID, higher SEQUENCE).',
+          parameters: [tokenParameter],
+          requestBody: { required: true, content: json('Reschedule') },
+          responses: {
+            '200': answer('The booking as it now stands (the same slot changes nothing).', 'Booking'),
+            ...bodyRefusals,
+            '404': noBooking,
+            '409': refused('The slot is full or already this person\'s, the booking is cancelled or has begun, or it was moved too often.'),
+            '429': tooMany,
+            '503': refused('The database does not answer; nothing was changed.'),
+          },
+        },
+      },
+      '/api/bookings/{token}/cancel': {
+        post: {
+          operationId: 'cancelBooking',
+          summary: 'Cancel the booking and free its slot; the prospect gets the cancellation (METHOD:CANCEL). Cancelling twice changes nothing.',
+          parameters: [tokenParameter],
+          responses: {
+            '200': answer('The booking, cancelled.', 'Booking'),
+            '404': noBooking,
+            '409': refused('The demo has already begun.'),
+            '429': tooMany,
+            '503': refused('The database does not answer; nothing was changed.'),
+          },
         },
       },
       '/api/bookings/{token}/invite.ics': {
@@ -269,7 +307,7 @@ export function openApiDocument(): Schema {
           parameters: [tokenParameter],
           responses: {
             '200': { description: 'iCalendar, METHOD:PUBLISH (a file to import; the e-mail carries the REQUEST).', content: { 'text/calendar': { schema: { type: 'string' } } } },
-            '404': refused('No booking at this link (an altered or unknown token).'),
+            '404': noBooking,
           },
         },
       },
@@ -290,6 +328,7 @@ export function openApiDocument(): Schema {
         DaySlots: toOpenApiSchema(daySlotsSchema),
         DemoRequestList: toOpenApiSchema(demoRequestListSchema),
         Booking: toOpenApiSchema(bookingViewSchema),
+        Reschedule: toOpenApiSchema(rescheduleSchema),
         Error: toOpenApiSchema(errorBodySchema),
       },
       securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' } },

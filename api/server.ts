@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { settlesWithin } from '../server-shared/time-limits.js';
 import { createApp } from './app.js';
 import type { ApiConfig } from './config.js';
-import { createConfirmationQueue } from './confirmation-queue.js';
+import { createEmailQueue } from './email-queue.js';
 import { createDb } from './db.js';
 import { createRateLimiter } from './rate-limit.js';
 import { purgeExpiredIdempotencyKeys } from './idempotency.js';
@@ -20,7 +20,7 @@ const SHUTDOWN_GRACE_MS = 8000;
 
 export async function startApiServer(config: ApiConfig, logger: Logger): Promise<RunningApi> {
   const db = createDb(config.databaseUrl, undefined, logger);
-  const queue = createConfirmationQueue(config.redisUrl, config.queuePrefix);
+  const queue = createEmailQueue(config.redisUrl, config.queuePrefix);
   const limiter = createRateLimiter(config.redisUrl, config.queuePrefix);
   const app = createApp({
     db,
@@ -37,6 +37,7 @@ export async function startApiServer(config: ApiConfig, logger: Logger): Promise
       perEmailPerDay: config.bookingsPerEmailPerDay,
       perDomainPerDay: config.bookingsPerDomainPerDay,
     },
+    followUps: { salesNotifyEmail: config.salesNotifyEmail, reminderMinutesBefore: config.reminderMinutesBefore },
     limits: { limiter, demoRequestsPerHour: config.demoRequestsPerHour, emailChecksPerMinute: config.emailChecksPerMinute },
   });
   const server: Server = await new Promise((resolve, reject) => {

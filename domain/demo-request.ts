@@ -45,6 +45,9 @@ export const HONEYPOT_FIELD = 'website';
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_.:-]{8,255}$/;
 
+/** A slot as the API takes it: an ISO 8601 instant, checked against the booking rules after the schema. */
+const TIME_SLOT_SCHEMA = { type: 'string', minLength: 1, maxLength: 64 } as const;
+
 /**
  * The one description of a demo request: Ajv validates with it, and the field lists below come from it. An optional
  * field is `nullable` because that is how Ajv's types spell "may be absent"; normalising drops an empty or null one.
@@ -58,7 +61,7 @@ export const demoRequestSchema: JSONSchemaType<DemoRequestInput> = {
     name: { type: 'string', minLength: 1, maxLength: NAME_MAX_LENGTH },
     email: { type: 'string', minLength: 1, maxLength: EMAIL_MAX_LENGTH },
     company: { type: 'string', minLength: 1, maxLength: COMPANY_MAX_LENGTH },
-    timeSlot: { type: 'string', minLength: 1, maxLength: 64 },
+    timeSlot: TIME_SLOT_SCHEMA,
     phone: { type: 'string', maxLength: PHONE_MAX_LENGTH, nullable: true },
     message: { type: 'string', maxLength: MESSAGE_MAX_LENGTH, nullable: true },
     attribution: {
@@ -129,3 +132,24 @@ function normaliseAttribution(value: unknown): unknown {
     .filter(([, inner]) => inner !== '' && inner !== null);
   return kept.length > 0 ? Object.fromEntries(kept) : undefined;
 }
+
+/** A booking as its link shows it (GET /api/bookings/{token}, and the answer to a reschedule or a cancel). */
+export interface BookingView {
+  timeSlot: string;
+  status: 'booked' | 'cancelled';
+  name: string;
+  company: string;
+}
+
+/** The body of a reschedule: the new slot, under the same rule as a demo request's. */
+export interface RescheduleInput {
+  timeSlot: string;
+}
+
+export const rescheduleSchema: JSONSchemaType<RescheduleInput> = {
+  $id: 'reschedule',
+  type: 'object',
+  additionalProperties: false,
+  required: ['timeSlot'],
+  properties: { timeSlot: TIME_SLOT_SCHEMA },
+};

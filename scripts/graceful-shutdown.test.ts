@@ -8,10 +8,10 @@ import { Queue } from 'bullmq';
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { SMTPServer } from 'smtp-server';
-import { createConfirmationQueue } from '../api/confirmation-queue.js';
+import { createEmailQueue } from '../api/email-queue.js';
 import { createTestDatabase, type TestDatabase } from '../test/database.js';
 import { TEST_LINK_SECRET, TEST_REDIS_URL, clearQueuePrefix, silentLogger, testQueuePrefix } from '../test/stack.js';
-import { CONFIRMATION_QUEUE } from '../server-shared/jobs.js';
+import { CONFIRMATION_QUEUE, SEND_CONFIRMATION_JOB } from '../server-shared/jobs.js';
 import { loadWorkerConfig } from '../worker/config.js';
 import { startWorker } from '../worker/index.js';
 import { freePort } from './dev-services/ports.js';
@@ -183,10 +183,10 @@ function workerScenario(answerAfterMs: number) {
       .db('demo_requests')
       .insert(companies.map((company) => ({ name, email, company, time_slot: timeSlot })))
       .returning('id')) as Array<{ id: string }>;
-    const producer = createConfirmationQueue(TEST_REDIS_URL, scenario.queuePrefix);
+    const producer = createEmailQueue(TEST_REDIS_URL, scenario.queuePrefix);
     await delay(200); // the producer's connection must be ready: it refuses to wait for Redis by design
     const arriving = scenario.smtp.nextArriving();
-    for (const row of rows) await producer.enqueue(row.id);
+    for (const row of rows) await producer.enqueue({ name: SEND_CONFIRMATION_JOB, payload: { demoRequestId: row.id } });
     await producer.close();
     return { ids: rows.map((row) => row.id), arriving };
   };

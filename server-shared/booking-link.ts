@@ -62,3 +62,8 @@ export function bookingIdOf(token: string, secret: string): string | undefined {
 export function invitePathOf(demoRequestId: string, secret: string): string {
   return `/api/bookings/${bookingToken(demoRequestId, secret)}/invite.ics`;
 }
+
+/** The path of a booking's own page on the site (reschedule, cancel), as every e-mail to the prospect links it. */
+export function managePathOf(demoRequestId: string, secret: string): string {
+  return `/booking/${bookingToken(demoRequestId, secret)}`;
+}

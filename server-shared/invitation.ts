@@ -19,17 +19,27 @@ export function bookingUid(id: string, mailFrom: string): string {
   return `demo-${id}@${mailDomain(mailFrom)}`;
 }
 
-/**
- * The booking's event; its UID is the booking's, so every copy is the one event. REQUEST (the default) is the
- * invitation an e-mail carries; PUBLISH is the file a person downloads and imports, which asks for no reply.
- */
-export function bookingInvitation(booking: Booking, options: { mailFrom: string; now: Date; method?: 'REQUEST' | 'PUBLISH' }): string {
+export interface InvitationOptions {
+  mailFrom: string;
+  now: Date;
+  /**
+   * REQUEST (the default) is the invitation an e-mail carries, CANCEL withdraws it; PUBLISH is a file a person
+   * imports, which asks for no reply.
+   */
+  method?: 'REQUEST' | 'CANCEL' | 'PUBLISH';
+  /** The booking's count of changes: calendars keep the event with the highest. */
+  sequence?: number;
+  cancelled?: boolean;
+}
+
+/** The booking's event; its UID is the booking's, so the confirmation, every update and the cancellation are one event. */
+export function bookingInvitation(booking: Booking, options: InvitationOptions): string {
   const event = demoEvent(booking.company, booking.timeSlot);
   return buildInvitation({
     method: options.method ?? 'REQUEST',
     uid: bookingUid(booking.id, options.mailFrom),
-    sequence: 0,
-    status: 'CONFIRMED',
+    sequence: options.sequence ?? 0,
+    status: options.cancelled || options.method === 'CANCEL' ? 'CANCELLED' : 'CONFIRMED',
     start: event.start,
     end: event.end,
     stamp: options.now,

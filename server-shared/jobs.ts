@@ -9,10 +9,23 @@ export interface SendConfirmationPayload {
   demoRequestId: string;
 }
 
-/** Every job the worker takes, by name, with its payload (which names its row). A new kind of job is a new line here. */
-export interface JobPayloads {
-  [SEND_CONFIRMATION_JOB]: SendConfirmationPayload;
+/** The e-mails about a booking after its confirmation, each a row of booking_emails (the outbox they share). */
+export const BOOKING_EMAIL_KINDS = ['update', 'cancellation', 'reminder', 'sales-notice'] as const;
+export type BookingEmailKind = (typeof BOOKING_EMAIL_KINDS)[number];
+
+/** Only the booking_emails row's id travels through Redis. */
+export interface BookingEmailPayload {
+  emailId: string;
 }
+
+/** The job that sends a booking_emails row of a kind. */
+export type BookingEmailJob<K extends BookingEmailKind = BookingEmailKind> = `send-${K}`;
+export function bookingEmailJob<K extends BookingEmailKind>(kind: K): BookingEmailJob<K> {
+  return `send-${kind}`;
+}
+
+/** Every job the worker takes, by name, with its payload (which names its row). A new kind of job is a new line here. */
+export type JobPayloads = { [SEND_CONFIRMATION_JOB]: SendConfirmationPayload } & { [J in BookingEmailJob]: BookingEmailPayload };
 export type JobName = keyof JobPayloads;
 /** A job as it is put on the queue: its name and its payload, matched. */
 export type QueuedJob = { [N in JobName]: { name: N; payload: JobPayloads[N] } }[JobName];
@@ -22,9 +35,8 @@ export type QueuedJob = { [N in JobName]: { name: N; payload: JobPayloads[N] } }
  * nothing: the API and the sweep may both enqueue a row without sending it twice.
  */
 export function jobIdOf(job: QueuedJob): string {
-  const { name, payload } = job;
-  // A confirmation is named by its row alone (as jobs already queued are); any other kind adds its own name.
-  return name === SEND_CONFIRMATION_JOB ? payload.demoRequestId : `${name}-${payload.demoRequestId}`;
+  // A confirmation is named by its row alone (as jobs already queued are); any other kind by its name and row.
+  return job.name === SEND_CONFIRMATION_JOB ? job.payload.demoRequestId : `${job.name}-${job.payload.emailId}`;
 }
 
 /** What the producer and the worker need of a BullMQ queue. */

@@ -91,3 +91,10 @@ export function parsePositiveInt(name: string, value: string | undefined, fallba
   if (!Number.isInteger(number) || number < 1) throw new ConfigError(`${name} must be a whole number above 0, got "${value}"`);
   return number;
 }
+
+/** SALES_NOTIFY_EMAIL: one plain address (name@domain), or unset for no notices. */
+export function parseNotifyAddress(name: string, value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (!/^[^\s@<>,;"]+@[^\s@<>,;"]+\.[^\s@<>,;"]+$/.test(value)) throw new ConfigError(`${name} must be one e-mail address such as sales@example.com, got "${value}"`);
+  return value;
+}

@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { createApp } from '../api/app.js';
-import { createConfirmationQueue, type ConfirmationQueue } from '../api/confirmation-queue.js';
+import type { FollowUpSettings } from '../api/bookings/follow-ups.js';
+import { createEmailQueue, type EmailQueue } from '../api/email-queue.js';
 import { createDb } from '../api/db.js';
 import { createRateLimiter } from '../api/rate-limit.js';
 import type { BookingLimits } from '../api/demo-requests/service.js';
@@ -29,6 +30,7 @@ export async function startAppUnderTest(
     limits?: { demoRequestsPerHour: number; emailChecksPerMinute: number };
     trustProxy?: number;
     bookingLimits?: BookingLimits;
+    followUps?: FollowUpSettings;
     logger?: Logger;
     webRoot?: string;
     timeZone?: string;
@@ -36,7 +38,7 @@ export async function startAppUnderTest(
 ): Promise<AppUnderTest> {
   const database = await createTestDatabase();
   const queuePrefix = testQueuePrefix();
-  const queue: ConfirmationQueue = createConfirmationQueue(options.redisUrl ?? TEST_REDIS_URL, queuePrefix);
+  const queue: EmailQueue = createEmailQueue(options.redisUrl ?? TEST_REDIS_URL, queuePrefix);
   const db = options.databaseUrl ? createDb(options.databaseUrl, { min: 0, max: 2, acquireTimeoutMillis: 3000 } as Knex.PoolConfig, silentLogger) : database.db;
   const limiter = createRateLimiter(options.redisUrl ?? TEST_REDIS_URL, queuePrefix);
   const app = createApp({
@@ -51,6 +53,7 @@ export async function startAppUnderTest(
     mailFrom: 'Converge Demos <demos@converge.test>',
     trustProxy: options.trustProxy,
     bookingLimits: options.bookingLimits,
+    followUps: options.followUps,
     limits: options.limits && { limiter, ...options.limits },
   });
   const server: Server = await new Promise((resolve) => {

@@ -34,6 +34,8 @@ export interface StackOptions {
   worker?: boolean;
   workerOptions?: WorkerOptions;
   webRoot?: string;
+  /** Further settings for both programs (SALES_NOTIFY_EMAIL, say). */
+  env?: Record<string, string>;
 }
 
 export const silentLogger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
@@ -74,6 +76,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     BOOKINGS_PER_EMAIL_PER_DAY: '0',
     BOOKINGS_PER_DOMAIN_PER_DAY: '0',
     ...(options.webRoot ? { WEB_ROOT: options.webRoot } : {}),
+    ...options.env,
   };
   const api = await startApiServer(loadApiConfig(env), silentLogger);
   const worker =

@@ -3,29 +3,21 @@ import { expect } from 'chai';
 import pino from 'pino';
 import { Queue, UnrecoverableError } from 'bullmq';
 import { Redis } from 'ioredis';
-import { CONFIRMATION_QUEUE, SEND_CONFIRMATION_JOB, type QueuedJob } from '../server-shared/jobs.js';
+import { CONFIRMATION_QUEUE, SEND_CONFIRMATION_JOB, jobIdOf, type QueuedJob } from '../server-shared/jobs.js';
 import { nextBookableSlot } from '../test/booking.js';
+import { until } from '../test/until.js';
 import { TEST_LINK_SECRET, TEST_REDIS_URL, clearQueuePrefix, silentLogger, startStack, testQueuePrefix, type Stack } from '../test/stack.js';
 import { createTestDatabase, type TestDatabase } from '../test/database.js';
 import { startSmtpSink, type SmtpSink } from '../test/smtp-sink.js';
 import { loadWorkerConfig } from './config.js';
 import { startWorker } from './index.js';
 import { createSendMail } from './send-mail.js';
-import { processConfirmation, type ConfirmationDeps } from './process-confirmation.js';
-import { findStalePending } from './confirmation-repository.js';
+import { processConfirmation } from './job-kinds.js';
+import type { DeliveryDeps as ConfirmationDeps } from './deliver.js';
+import { findStalePending } from './outbox.js';
 import { sweepOutbox } from './sweep.js';
 
 const prospect = { name: 'Grace Hopper', email: 'grace@hopper-systems.com', company: 'Hopper Systems' };
-
-async function until<T>(read: () => Promise<T | undefined>, what: string, timeoutMs = 15000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 async function book(stack: Stack, body: Record<string, string>): Promise<string> {
   const response = await fetch(`${stack.url}/api/demo-request`, {
@@ -260,7 +252,7 @@ describe('processConfirmation', () => {
     expect(row.confirmation_failed_at).to.be.instanceOf(Date);
     expect(row.confirmation_last_error).to.contain('550').and.contain('[address]').and.not.contain('nobody.here');
     const swept: string[] = [];
-    await sweepOutbox(database.db, async (pending) => void swept.push(pending.payload.demoRequestId), 0);
+    await sweepOutbox(database.db, async (pending) => void swept.push(jobIdOf(pending)), 0);
     expect(swept).to.not.include(id);
   });
 

@@ -3,7 +3,7 @@ import nodemailer from 'nodemailer';
 
 export interface OutgoingMail {
   from: string;
-  replyTo: string;
+  replyTo: string | { name: string; address: string };
   to: { name: string; address: string };
   /** Derived from the booking, so a message sent again after a crash is recognisably the same message. */
   messageId: string;
@@ -11,7 +11,10 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html: string;
-  icalEvent: { method: 'REQUEST' | 'CANCEL'; filename: string; content: string };
+  /** The invitation a calendar acts on (a prospect's e-mails). */
+  icalEvent?: { method: 'REQUEST' | 'CANCEL'; filename: string; content: string };
+  /** Files to keep (the sales desk's copy of the event). */
+  attachments?: { filename: string; content: string; contentType: string }[];
 }
 
 /** What the SMTP server said: its reply line names where a local mail sink stored the message. */

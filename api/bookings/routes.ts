@@ -1,53 +1,86 @@
 /**
- * A booking reached through its link: GET /api/bookings/{token} (what the manage page shows) and
- * GET /api/bookings/{token}/invite.ics (the calendar event to download). A token that was altered, made with another
- * secret or names no booking gets the same 404: the answer tells nothing about which.
+ * A booking reached through its link: GET /api/bookings/{token} (what the manage page shows),
+ * GET /api/bookings/{token}/invite.ics (the calendar event to download), and POST …/reschedule and …/cancel.
+ * A token that was altered, made with another secret or names no booking gets the same 404: the answer tells
+ * nothing about which.
  */
 import Router from '@koa/router';
-import type { Context } from 'koa';
+import type { Context, Next } from 'koa';
+import { rescheduleSchema, type RescheduleInput } from '../../domain/demo-request.js';
+import { timeSlotProblem } from '../../domain/booking.js';
 import { bookingIdOf } from '../../server-shared/booking-link.js';
-import { bookingInvitation, type Booking } from '../../server-shared/invitation.js';
-import type { Db } from '../db.js';
-import { ApiError } from '../errors.js';
-import { findBooking } from '../demo-requests/repository.js';
+import { bookingInvitation } from '../../server-shared/invitation.js';
+import { rateLimit, type RequestLimits } from '../rate-limit.js';
+import { validateBody } from '../validation.js';
+import { findBooking } from './repository.js';
+import { cancelBookingAt, notFound, rescheduleBooking, viewOf, type BookingChangeDeps } from './service.js';
 
-export interface BookingView {
-  timeSlot: string;
-  status: 'booked' | 'cancelled';
-  name: string;
-  company: string;
-}
-
-export interface BookingLinkDeps {
-  db: Db;
+export interface BookingLinkDeps extends BookingChangeDeps {
   linkSecret: string;
   mailFrom: string;
-  now: () => Date;
+  timeZone: string;
+  limits?: RequestLimits;
 }
 
-const notFound = () => new ApiError(404, 'Not found', 'There is no booking at this link.');
-
-async function bookingAt(deps: BookingLinkDeps, ctx: Context): Promise<Booking> {
-  const id = bookingIdOf(String(ctx.params.token ?? ''), deps.linkSecret);
-  const booking = id ? await findBooking(deps.db, id) : undefined;
-  if (!booking) throw notFound();
-  // What a booking's link shows is the prospect's own: no cache keeps it.
-  ctx.set('Cache-Control', 'no-store');
-  return booking;
+/** The booking id behind the path's token, in ctx.state.bookingId; a 404 for any token that opens nothing. */
+function bookingLink(linkSecret: string) {
+  return async (ctx: Context, next: Next): Promise<void> => {
+    const id = bookingIdOf(String(ctx.params.token ?? ''), linkSecret);
+    if (!id) throw notFound();
+    // What a booking's link shows is the prospect's own: no cache keeps it.
+    ctx.set('Cache-Control', 'no-store');
+    ctx.state.bookingId = id;
+    await next();
+  };
 }
 
 export function bookingRoutes(deps: BookingLinkDeps): Router {
   const router = new Router();
-  router.get('/api/bookings/:token', async (ctx) => {
-    const booking = await bookingAt(deps, ctx);
-    const view: BookingView = { timeSlot: booking.timeSlot.toISOString(), status: 'booked', name: booking.name, company: booking.company };
-    ctx.body = view;
+  const link = bookingLink(deps.linkSecret);
+  const idOf = (ctx: Context) => String(ctx.state.bookingId);
+  // Each change e-mails the prospect: changes count against the client's hourly allowance of bookings.
+  const changeLimit = rateLimit(deps.limits?.limiter, {
+    name: 'booking-change',
+    limit: deps.limits?.demoRequestsPerHour ?? 0,
+    windowMs: 3_600_000,
+    details: (minutes) => `Several changes came from your network in the last hour. Please try again in about ${minutes} minutes.`,
   });
-  router.get('/api/bookings/:token/invite.ics', async (ctx) => {
-    const booking = await bookingAt(deps, ctx);
+
+  router.get('/api/bookings/:token', link, async (ctx) => {
+    const booking = await findBooking(deps.db, idOf(ctx));
+    if (!booking) throw notFound();
+    ctx.body = viewOf(booking);
+  });
+  router.get('/api/bookings/:token/invite.ics', link, async (ctx) => {
+    const booking = await findBooking(deps.db, idOf(ctx));
+    if (!booking) throw notFound();
     ctx.type = 'text/calendar; charset=utf-8; method=PUBLISH';
     ctx.attachment('invite.ics');
-    ctx.body = bookingInvitation(booking, { mailFrom: deps.mailFrom, now: deps.now(), method: 'PUBLISH' });
+    ctx.body = bookingInvitation(booking, {
+      mailFrom: deps.mailFrom,
+      now: deps.now(),
+      method: 'PUBLISH',
+      sequence: booking.sequence,
+      cancelled: booking.status === 'cancelled',
+    });
+  });
+  router.post(
+    '/api/bookings/:token/reschedule',
+    link,
+    changeLimit,
+    validateBody<RescheduleInput>({
+      schema: rescheduleSchema,
+      messages: () => 'Please select a date and time.',
+      problems: (body) => ({ timeSlot: timeSlotProblem(body.timeSlot, deps.now(), deps.timeZone) ?? undefined }),
+      summary: 'Invalid reschedule',
+    }),
+    async (ctx) => {
+      const { timeSlot } = ctx.state.body as RescheduleInput;
+      ctx.body = await rescheduleBooking(deps, idOf(ctx), new Date(timeSlot));
+    },
+  );
+  router.post('/api/bookings/:token/cancel', link, changeLimit, async (ctx) => {
+    ctx.body = await cancelBookingAt(deps, idOf(ctx));
   });
   return router;
 }

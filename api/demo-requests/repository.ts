@@ -1,6 +1,6 @@
 /** SQL for demo requests lives here and nowhere else in the API. */
 import type { Knex } from 'knex';
-import type { Booking } from '../../server-shared/invitation.js';
+import { lockSlot } from '../bookings/repository.js';
 import type { Db } from '../db.js';
 import type { Attribution } from '../../domain/attribution.js';
 import type { DemoRequestInput } from '../../domain/demo-request.js';
@@ -17,6 +17,7 @@ export interface DemoRequestSummary {
   email: string;
   company: string;
   timeSlot: string;
+  status: 'booked' | 'cancelled';
   createdAt: string;
   attribution: Attribution | null;
   confirmation: { sentAt: string | null; failedAt: string | null; attempts: number; lastError: string | null };
@@ -30,6 +31,7 @@ export async function listRecentDemoRequests(db: Db, limit: number): Promise<Dem
     email: row.email,
     company: row.company,
     timeSlot: row.time_slot.toISOString(),
+    status: row.status,
     createdAt: row.created_at.toISOString(),
     attribution: row.attribution ?? null,
     confirmation: {
@@ -51,7 +53,7 @@ const DOMAIN_OF_EMAIL = "lower(substring(email from '[^@]*$'))";
  */
 export async function lockBookingScope(trx: Knex.Transaction, domain: string, timeSlot: Date): Promise<void> {
   await trx.raw("SELECT pg_advisory_xact_lock(hashtextextended('recipient-domain:' || ?, 0))", [domain]);
-  await trx.raw("SELECT pg_advisory_xact_lock(hashtextextended('slot:' || ?, 0))", [timeSlot.toISOString()]);
+  await lockSlot(trx, timeSlot);
 }
 
 export interface BookingCounts {
@@ -60,7 +62,7 @@ export interface BookingCounts {
   oldestByEmail: Date | null;
   byDomain: number;
   oldestByDomain: Date | null;
-  /** Bookings of the slot, and whether one of them is this address's. */
+  /** Bookings that hold the slot (not cancelled), and whether one of them is this address's. */
   inSlot: number;
   mineInSlot: boolean;
   /** The database's clock, which created_at follows. */
@@ -77,7 +79,7 @@ export async function countBookings(trx: Knex.Transaction, email: string, domain
             (SELECT count(*)::int AS n, min(created_at) AS oldest FROM demo_requests
               WHERE ${DOMAIN_OF_EMAIL} = ? AND created_at > now() - interval '24 hours') AS by_domain,
             (SELECT count(*)::int AS n, coalesce(bool_or(lower(email) = lower(?)), false) AS mine FROM demo_requests
-              WHERE time_slot = ?) AS in_slot`,
+              WHERE time_slot = ? AND status = 'booked') AS in_slot`,
     [email, domain, email, timeSlot],
   );
   const row = rows[0];
@@ -98,6 +100,7 @@ export async function bookingsPerSlot(db: Db, slots: readonly Date[]): Promise<M
     .select('time_slot')
     .count({ n: '*' })
     .whereIn('time_slot', slots)
+    .where({ status: 'booked' })
     .groupBy('time_slot');
   return new Map(rows.map((row) => [row.time_slot.toISOString(), Number(row.n)]));
 }
@@ -117,10 +120,4 @@ export async function insertDemoRequest(db: Db | Knex.Transaction, input: DemoRe
     .returning(['id', 'created_at', 'time_slot']);
   if (!row) throw new Error('INSERT … RETURNING gave no row');
   return { id: row.id, createdAt: row.created_at, timeSlot: row.time_slot };
-}
-
-/** One booking by its id, for its link; undefined when there is none. */
-export async function findBooking(db: Db, id: string): Promise<Booking | undefined> {
-  const row = await db('demo_requests').where({ id }).first('id', 'name', 'email', 'company', 'time_slot');
-  return row && { id: row.id, name: row.name, email: row.email, company: row.company, timeSlot: row.time_slot };
 }

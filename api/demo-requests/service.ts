@@ -8,9 +8,11 @@ import { SLOT_ALREADY_BOOKED_MESSAGE, SLOT_TAKEN_MESSAGE } from '../../domain/bo
 import type { DemoRequestCreated, DemoRequestInput } from '../../domain/demo-request.js';
 import { invitePathOf } from '../../server-shared/booking-link.js';
 import { emailDomain } from '../../server-shared/email-rules.js';
-import { isConnectionError, type Db } from '../db.js';
-import { ApiError, ServiceUnavailableError, TooManyRequestsError } from '../errors.js';
-import type { ConfirmationQueue } from '../confirmation-queue.js';
+import { SEND_CONFIRMATION_JOB, type QueuedJob } from '../../server-shared/jobs.js';
+import { unlessDatabaseDown, type Db } from '../db.js';
+import { ApiError, TooManyRequestsError } from '../errors.js';
+import { enqueueStored, type EmailQueue } from '../email-queue.js';
+import { storeFollowUps, type FollowUpSettings } from '../bookings/follow-ups.js';
 import { claimIdempotencyKey, keepIdempotentAnswer, requestHash, type IdempotentAnswer } from '../idempotency.js';
 import { countBookings, insertDemoRequest, lockBookingScope, type BookingCounts } from './repository.js';
 
@@ -26,11 +28,14 @@ export const DEFAULT_BOOKING_LIMITS: BookingLimits = { slotCapacity: 1, perEmail
 
 export interface DemoRequestDeps {
   db: Db;
-  queue: ConfirmationQueue;
+  queue: EmailQueue;
   logger: Logger;
   bookingLimits: BookingLimits;
   /** Signs the booking's links (the invitation's download in the answer). */
   linkSecret: string;
+  /** The reminder and the sales desk's notice stored with each booking. */
+  followUps: FollowUpSettings;
+  now: () => Date;
 }
 
 export interface SubmitAnswer extends IdempotentAnswer {
@@ -70,9 +75,9 @@ export async function submitDemoRequest(deps: DemoRequestDeps, input: DemoReques
   const hash = idempotencyKey ? requestHash({ ...input }) : '';
   const timeSlot = new Date(input.timeSlot);
   const domain = emailDomain(input.email);
-  let answer: SubmitAnswer & { stored?: string };
-  try {
-    answer = await deps.db.transaction(async (trx) => {
+  const answer: SubmitAnswer & { stored?: string; jobs?: QueuedJob[] } = await unlessDatabaseDown(
+    () =>
+      deps.db.transaction(async (trx) => {
       if (idempotencyKey) {
         const earlier = await claimIdempotencyKey(trx, idempotencyKey, hash);
         if (earlier) return { ...earlier, replayed: true };
@@ -86,24 +91,19 @@ export async function submitDemoRequest(deps: DemoRequestDeps, input: DemoReques
         throw new ApiError(409, 'Slot taken', SLOT_TAKEN_MESSAGE, { timeSlot: SLOT_TAKEN_MESSAGE });
       }
       const stored = await insertDemoRequest(trx, input);
+      const followUps = await storeFollowUps(trx, { id: stored.id, timeSlot: stored.timeSlot, sequence: 0 }, 'booked', deps.followUps, deps.now());
       const body = createdAnswer(stored.id, stored.createdAt, stored.timeSlot, deps.linkSecret);
       if (idempotencyKey) await keepIdempotentAnswer(trx, idempotencyKey, { status: 201, body });
-      return { status: 201, body, replayed: false, stored: stored.id };
-    });
-  } catch (err) {
-    if (isConnectionError(err)) {
-      deps.logger.error({ err }, 'database unreachable: demo request not stored');
-      throw new ServiceUnavailableError('We could not save your request right now. Nothing was stored; please try again in a few minutes.');
-    }
-    throw err;
-  }
+      const confirmation: QueuedJob = { name: SEND_CONFIRMATION_JOB, payload: { demoRequestId: stored.id } };
+      return { status: 201, body, replayed: false, stored: stored.id, jobs: [confirmation, ...followUps] };
+      }),
+    deps.logger,
+    'demo request not stored',
+    'We could not save your request right now. Nothing was stored; please try again in a few minutes.',
+  );
   if (answer.stored) {
-    try {
-      await deps.queue.enqueue(answer.stored);
-    } catch (err) {
-      // The row records that its confirmation is pending; the worker's sweep enqueues it again.
-      deps.logger.warn({ err, demoRequestId: answer.stored }, 'queue unreachable: confirmation left to the sweep');
-    }
+    // Each row records its e-mail as pending: one that cannot be queued now is enqueued later by the sweep.
+    await enqueueStored(deps.queue, answer.jobs ?? [], deps.logger);
     deps.logger.info({ demoRequestId: answer.stored, timeSlot: timeSlot.toISOString() }, 'demo request stored');
   } else {
     deps.logger.info('idempotency key seen before: first answer sent again');

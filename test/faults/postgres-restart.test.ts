@@ -190,7 +190,7 @@ describe('fault 4: PostgreSQL restarted under traffic', function () {
     ).to.deep.equal([]);
   });
 
-  // Kept apart as well: it fails while worker/process-confirmation.ts gives up on marking a row sent the moment
+  // Kept apart as well: it fails while worker/deliver.ts gives up on marking a row sent the moment
   // PostgreSQL does not answer. The message has gone out, the row keeps its claim, the retried job finds the claim
   // ("claimed-elsewhere") and ends, and when the lease runs out the sweep sends the message a second time.
   it('sends no second copy of the messages the SMTP server accepted while PostgreSQL was down', function () {

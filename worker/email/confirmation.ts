@@ -5,8 +5,8 @@ import { SLOT_DURATION_MINUTES } from '../../domain/booking.js';
 import { escapeHtml, singleLine } from '../../domain/text.js';
 import { demoEvent, googleCalendarLink, outlookCalendarLink } from '../../domain/calendar-links.js';
 import { bookingInvitation, type Booking } from '../../server-shared/invitation.js';
-import { calendarLinksHtml, calendarLinksText, MUTED, renderLayout } from './layout.js';
-import { slotTimes } from './slot-times.js';
+import { calendarLinksHtml, calendarLinksText, renderLayout } from './layout.js';
+import { slotTableHtml, slotTimes, slotTimesText } from './slot-times.js';
 
 export interface RenderedEmail {
   subject: string;
@@ -17,24 +17,34 @@ export interface RenderedEmail {
   toName: string;
 }
 
+/** What every e-mail to the prospect needs beside the booking. */
+export interface ProspectEmailOptions {
+  timeZone: string;
+  mailFrom: string;
+  publicUrl: string;
+  now: Date;
+  /** The booking's .ics download. */
+  inviteUrl: string;
+  /** The booking's own page: reschedule or cancel. */
+  manageUrl: string;
+  /** The booking's count of changes, for the invitation's SEQUENCE. */
+  sequence: number;
+}
+
 const NEXT_STEPS = [
   'A calendar invitation is attached: accept it to keep the slot in your calendar.',
   'A solutions engineer will send you a video link a day before the call.',
   `In ${SLOT_DURATION_MINUTES} minutes we walk through unified messaging, AI agents and network APIs for your use case.`,
 ];
-const ANOTHER_TIME = 'Need another time? Reply to this e-mail and we will move the demo.';
+const ANOTHER_TIME = 'Need another time? Use the button below to pick a new slot or to cancel.';
 
-export function renderConfirmation(
-  request: Booking,
-  options: { timeZone: string; mailFrom: string; publicUrl: string; now: Date; inviteUrl: string },
-): RenderedEmail {
+export function renderConfirmation(request: Booking, options: ProspectEmailOptions): RenderedEmail {
   const event = demoEvent(request.company, request.timeSlot);
   const times = slotTimes(event.start, event.end, options.timeZone);
   const name = singleLine(request.name);
   const company = singleLine(request.company);
   const subject = `Your ${brand.product} demo is booked: ${times.zoned}`;
   const thanks = `Thank you for booking a demo of ${brand.product} for ${company}. Your slot is confirmed:`;
-  const cell = `padding:4px 16px 4px 0;color:${MUTED}`;
   const calendar = { google: googleCalendarLink(event), outlook: outlookCalendarLink(event), ics: options.inviteUrl };
 
   const { text, html } = renderLayout({
@@ -42,11 +52,11 @@ export function renderConfirmation(
     heading: 'Your demo is booked',
     name,
     publicUrl: options.publicUrl,
+    manageUrl: options.manageUrl,
     textLines: [
       thanks,
       '',
-      `  ${times.zoneLabel}: ${times.zoned}`,
-      `  UTC:${' '.repeat(Math.max(1, times.zoneLabel.length - 2))}${times.utc}`,
+      ...slotTimesText(times),
       '',
       ...calendarLinksText(calendar),
       '',
@@ -56,10 +66,7 @@ export function renderConfirmation(
       ANOTHER_TIME,
     ],
     html: `    <p>${escapeHtml(thanks)}</p>
-    <table role="presentation" style="border-collapse:collapse;margin:16px 0">
-      <tr><td style="${cell}">${escapeHtml(times.zoneLabel)}</td><td style="padding:4px 0"><strong>${escapeHtml(times.zoned)}</strong></td></tr>
-      <tr><td style="${cell}">UTC</td><td style="padding:4px 0">${escapeHtml(times.utc)}</td></tr>
-    </table>
+${slotTableHtml(times)}
 ${calendarLinksHtml(calendar)}
     <h2 style="font-size:16px;margin:24px 0 8px">What happens next</h2>
     <ol style="padding-left:20px">
@@ -68,7 +75,7 @@ ${NEXT_STEPS.map((step) => `      <li>${escapeHtml(step)}</li>`).join('\n')}
     <p>${escapeHtml(ANOTHER_TIME)}</p>`,
   });
 
-  const ics = bookingInvitation(request, { mailFrom: options.mailFrom, now: options.now });
+  const ics = bookingInvitation(request, { mailFrom: options.mailFrom, now: options.now, sequence: options.sequence });
 
   return { subject, text, html, ics, toName: name };
 }

@@ -13,6 +13,8 @@ const options = {
   publicUrl: 'https://converge.example.com',
   now: new Date('2026-11-23T10:00:00Z'),
   inviteUrl: 'https://converge.example.com/api/bookings/TOKEN/invite.ics',
+  manageUrl: 'https://converge.example.com/booking/TOKEN',
+  sequence: 0,
 };
 
 describe('the confirmation e-mail', () => {
@@ -32,7 +34,7 @@ describe('the confirmation e-mail', () => {
   it('shares the layout: greeting, sign-off and the site address in both parts', () => {
     const email = renderConfirmation({ ...request, name: 'Ada <b>Lovelace</b>' }, { ...options, timeZone: 'Europe/Berlin' });
     expect(email.text).to.match(/^Hi Ada <b>Lovelace<\/b>,\n/).and.match(/The Converge team\nConverge by .+ · https:\/\/converge\.example\.com$/);
-    expect(email.html).to.contain('<p>Hi Ada &#60;b&#62;Lovelace&#60;/b&#62;,</p>').and.contain('<a href="https://converge.example.com">');
+    expect(email.html).to.contain('<p>Hi Ada &#60;b&#62;Lovelace&#60;/b&#62;,</p>').and.contain(`<a href="https://converge.example.com" style=`);
   });
 });
 

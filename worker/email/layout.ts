@@ -1,6 +1,8 @@
 /**
- * The frame every e-mail to a prospect shares, in HTML and plain text: the product's name, a heading, the body a
- * template gives, and the sign-off with the site's address. Templates escape what they put in the HTML body.
+ * The frame every e-mail shares, in HTML and plain text: the brand's mark and colours, a heading, the body a template
+ * gives, the booking's buttons, and the sign-off with the site's address. Nothing is fetched from elsewhere: the mark
+ * is inline SVG, and a client that drops SVG still shows the product's name beside it. One column of at most 560 px
+ * that narrows with the screen, so it reads at 375 px. Templates escape what they put in the HTML body.
  */
 import { brand } from '../../domain/brand.js';
 import { escapeHtml } from '../../domain/text.js';
@@ -15,11 +17,19 @@ export interface EmailContent {
   /** The recipient's name, header-safe. */
   name: string;
   publicUrl: string;
+  /** The booking's own page (reschedule, cancel): a button under the body, and a line in the text. */
+  manageUrl?: string;
 }
 
-export const MUTED = '#4b5a78';
-/** The site's primary colour (web/app/theme.ts), for the e-mails' buttons. */
-const PRIMARY = '#4338ca';
+export const MUTED = brand.colors.muted;
+const { primary: PRIMARY, ink: INK, canvas: CANVAS } = brand.colors;
+
+const BUTTON = `display:inline-block;margin:0 8px 8px 0;padding:10px 14px;border-radius:8px;background:${PRIMARY};color:#ffffff;text-decoration:none;font-weight:600;font-size:14px`;
+const SECONDARY_BUTTON = `display:inline-block;margin:0 8px 8px 0;padding:9px 13px;border-radius:8px;border:1px solid ${PRIMARY};color:${PRIMARY};text-decoration:none;font-weight:600;font-size:14px`;
+
+export function button(href: string, label: string, secondary = false): string {
+  return `<a href="${escapeHtml(href)}" style="${secondary ? SECONDARY_BUTTON : BUTTON}">${escapeHtml(label)}</a>`;
+}
 
 /** Where one booking's event can be added: Google Calendar, Outlook, and the .ics file behind its link. */
 export interface CalendarLinks {
@@ -40,18 +50,26 @@ export function calendarLinksText(links: CalendarLinks): string[] {
 
 /** Buttons that wrap onto several lines on a narrow screen. */
 export function calendarLinksHtml(links: CalendarLinks): string {
-  const button = `display:inline-block;margin:0 8px 8px 0;padding:10px 14px;border-radius:8px;background:${PRIMARY};color:#ffffff;text-decoration:none;font-weight:600;font-size:14px`;
-  const buttons = CALENDAR_LABELS.map(([key, label]) => `<a href="${escapeHtml(links[key])}" style="${button}">${escapeHtml(label)}</a>`);
+  const buttons = CALENDAR_LABELS.map(([key, label]) => button(links[key], label));
   return `    <p style="margin:16px 0 8px">Add it to your calendar:</p>
     <p style="margin:0 0 16px">${buttons.join('')}</p>`;
 }
 
+const MANAGE_LABEL = 'Reschedule or cancel';
+
+/** The mark as inline SVG (domain/brand.ts draws it for the page too). */
+function markSvg(): string {
+  const { mark } = brand;
+  return `<svg width="28" height="28" viewBox="${mark.viewBox}" aria-hidden="true" style="vertical-align:middle"><rect width="32" height="32" rx="${mark.tileRadius}" fill="${PRIMARY}"/><path d="${mark.arcs}" stroke="#ffffff" stroke-width="2.6" fill="none" stroke-linecap="round"/><circle cx="${mark.point.cx}" cy="${mark.point.cy}" r="${mark.point.r}" fill="${brand.colors.accent}"/></svg>`;
+}
+
 export function renderLayout(content: EmailContent): { text: string; html: string } {
-  const { subject, heading, name, publicUrl } = content;
+  const { subject, heading, name, publicUrl, manageUrl } = content;
   const text = [
     `Hi ${name},`,
     '',
     ...content.textLines,
+    ...(manageUrl ? ['', `${MANAGE_LABEL}: ${manageUrl}`] : []),
     '',
     `The ${brand.product} team`,
     `${brand.product} by ${brand.parentProvider} · ${publicUrl}`,
@@ -59,15 +77,17 @@ export function renderLayout(content: EmailContent): { text: string; html: strin
 
   const html = `<!doctype html>
 <html lang="en">
-<head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
-<body style="margin:0;padding:24px;background:#f4f6fb;font-family:-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;color:#0f1a33">
-  <div style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:12px;padding:32px">
-    <p style="margin:0 0 8px;font-size:14px;color:${MUTED}">${escapeHtml(brand.product)}</p>
-    <h1 style="margin:0 0 16px;font-size:22px">${escapeHtml(heading)}</h1>
-    <p>Hi ${escapeHtml(name)},</p>
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light"><title>${escapeHtml(subject)}</title></head>
+<body style="margin:0;padding:16px 8px;background:${CANVAS};font-family:-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;color:${INK};font-size:16px;line-height:1.5">
+  <div style="max-width:560px;width:100%;margin:0 auto;box-sizing:border-box">
+    <p style="margin:0 0 12px;padding:0 8px;font-size:20px;font-weight:800;color:${PRIMARY}">${markSvg()} <span style="vertical-align:middle">${escapeHtml(brand.product)}</span></p>
+    <div style="background:#ffffff;border-radius:12px;border-top:4px solid ${PRIMARY};padding:24px;box-sizing:border-box;overflow-wrap:break-word">
+      <h1 style="margin:0 0 16px;font-size:22px;line-height:1.3">${escapeHtml(heading)}</h1>
+      <p>Hi ${escapeHtml(name)},</p>
 ${content.html}
-    <p>The ${escapeHtml(brand.product)} team</p>
-    <p style="font-size:12px;color:${MUTED}">${escapeHtml(brand.product)} by ${escapeHtml(brand.parentProvider)} · <a href="${escapeHtml(publicUrl)}">${escapeHtml(publicUrl)}</a></p>
+${manageUrl ? `      <p style="margin:16px 0">${button(manageUrl, MANAGE_LABEL, true)}</p>\n` : ''}      <p>The ${escapeHtml(brand.product)} team</p>
+    </div>
+    <p style="margin:12px 0 0;padding:0 8px;font-size:12px;color:${MUTED}">${escapeHtml(brand.product)} by ${escapeHtml(brand.parentProvider)} · <a href="${escapeHtml(publicUrl)}" style="color:${MUTED}">${escapeHtml(publicUrl)}</a></p>
   </div>
 </body>
 </html>`;

@@ -1,5 +1,7 @@
 /** A booked slot written out for people: in the booking zone and in UTC. */
 import { bookingZoneLabel } from '../../domain/booking.js';
+import { brand } from '../../domain/brand.js';
+import { escapeHtml } from '../../domain/text.js';
 
 interface SlotFormatters {
   day: Intl.DateTimeFormat;
@@ -42,4 +44,18 @@ export function slotTimes(start: Date, end: Date, timeZone: string): SlotTimes {
     zoned: formatSlot(start, end, timeZone),
     utc: formatSlot(start, end, 'UTC').replace(/ \(UTC\)$/, ' UTC'),
   };
+}
+
+/** The slot as two aligned plain-text lines: the booking zone, then UTC. */
+export function slotTimesText(times: SlotTimes): string[] {
+  return [`  ${times.zoneLabel}: ${times.zoned}`, `  UTC:${' '.repeat(Math.max(1, times.zoneLabel.length - 2))}${times.utc}`];
+}
+
+/** The slot as a two-row table: the booking zone, then UTC. */
+export function slotTableHtml(times: SlotTimes): string {
+  const cell = `padding:4px 16px 4px 0;color:${brand.colors.muted}`;
+  return `    <table role="presentation" style="border-collapse:collapse;margin:16px 0">
+      <tr><td style="${cell}">${escapeHtml(times.zoneLabel)}</td><td style="padding:4px 0"><strong>${escapeHtml(times.zoned)}</strong></td></tr>
+      <tr><td style="${cell}">UTC</td><td style="padding:4px 0">${escapeHtml(times.utc)}</td></tr>
+    </table>`;
 }

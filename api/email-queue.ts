@@ -1,32 +1,29 @@
-/** The producer side of the confirmation queue. */
+/** The producer side of the e-mail queue: the API puts each e-mail's job on it once its row is stored. */
+import type { Logger } from 'pino';
 import { Queue } from 'bullmq';
 import { withTimeout } from '../server-shared/time-limits.js';
 import { createFailFastRedis, whenReady } from './redis.js';
-import { CONFIRMATION_QUEUE, SEND_CONFIRMATION_JOB, confirmationJobOptions, enqueueJob, type JobPayloads, type JobName } from '../server-shared/jobs.js';
+import { CONFIRMATION_QUEUE, confirmationJobOptions, enqueueJob, type JobPayloads, type JobName, type QueuedJob } from '../server-shared/jobs.js';
 
-export interface ConfirmationQueue {
-  enqueue(demoRequestId: string): Promise<void>;
+export interface EmailQueue {
+  enqueue(job: QueuedJob): Promise<void>;
   isReachable(): Promise<boolean>;
   close(): Promise<void>;
 }
 
-/** How long a request may wait on Redis before the confirmation is left to the sweep. */
+/** How long a request may wait on Redis before the e-mail is left to the sweep. */
 const ENQUEUE_TIMEOUT_MS = 2000;
 
-export function createConfirmationQueue(redisUrl: string, prefix: string): ConfirmationQueue {
+export function createEmailQueue(redisUrl: string, prefix: string): EmailQueue {
   // Fail fast when Redis is away: the row is already safe and the sweep will enqueue it later.
   const connection = createFailFastRedis(redisUrl);
   const queue = new Queue<JobPayloads[JobName]>(CONFIRMATION_QUEUE, { connection, prefix, defaultJobOptions: confirmationJobOptions });
   queue.on('error', () => {});
   return {
-    async enqueue(demoRequestId) {
+    async enqueue(job) {
       // BullMQ waits for a connection that is not ready yet, however long that takes: do not.
       if (connection.status !== 'ready') throw new Error(`Redis is not connected (${connection.status})`);
-      await withTimeout(
-        enqueueJob(queue, { name: SEND_CONFIRMATION_JOB, payload: { demoRequestId } }),
-        ENQUEUE_TIMEOUT_MS,
-        'enqueueing the confirmation',
-      );
+      await withTimeout(enqueueJob(queue, job), ENQUEUE_TIMEOUT_MS, `enqueueing a ${job.name} job`);
     },
     async isReachable() {
       try {
@@ -41,4 +38,16 @@ export function createConfirmationQueue(redisUrl: string, prefix: string): Confi
       connection.disconnect();
     },
   };
+}
+
+/**
+ * Puts the jobs of rows just committed on the queue. One that cannot be queued is not an error for the request:
+ * its row records the e-mail as pending, and the worker's sweep enqueues it later.
+ */
+export async function enqueueStored(queue: EmailQueue, jobs: readonly QueuedJob[], logger: Logger): Promise<void> {
+  await Promise.all(
+    jobs.map((job) =>
+      queue.enqueue(job).catch((err: unknown) => logger.warn({ err, job: job.name, payload: job.payload }, 'queue unreachable: e-mail left to the sweep')),
+    ),
+  );
 }

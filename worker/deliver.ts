@@ -1,29 +1,43 @@
-/** Sends one confirmation. A plain function of its dependencies, so tests call it directly. */
+/**
+ * Sends one e-mail of an outbox: claims it on its row, sends it, marks it sent. A plain function of its
+ * dependencies, so tests call it directly; every kind of e-mail (job-kinds.ts) goes through here.
+ */
 import { UnrecoverableError } from 'bullmq';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import type { SendConfirmationPayload } from '../server-shared/jobs.js';
 import { withoutAddresses } from '../domain/text.js';
-import { CLAIM_LEASE_MS, claimConfirmation, markSent, recordFailure } from './confirmation-repository.js';
-import { renderConfirmation } from './email/confirmation.js';
-import { invitePathOf } from '../server-shared/booking-link.js';
-import { bookingUid } from '../server-shared/invitation.js';
-import type { SendMail } from './send-mail.js';
+import { CLAIM_LEASE_MS, claim, markDropped, markSent, recordFailure, type ClaimRefusal, type Outbox } from './outbox.js';
+import type { OutgoingMail, SendMail } from './send-mail.js';
 
-export interface ConfirmationDeps {
+export interface DeliveryDeps {
   db: Knex;
   sendMail: SendMail;
   mailFrom: string;
   replyTo: string;
   timeZone: string;
   publicUrl: string;
-  /** Signs the booking's link (the invitation's download). */
+  /** Signs the booking's links (its manage page and the invitation's download). */
   linkSecret: string;
   logger: Logger;
   now?: () => Date;
 }
 
-export type ConfirmationOutcome = 'sent' | 'already-sent' | 'claimed-elsewhere' | 'refused' | 'missing';
+export type DeliveryOutcome = 'sent' | ClaimRefusal;
+
+/** The message as a kind composes it; the sender, the reply address and the auto-reply header are added here. */
+export type Composed = Omit<OutgoingMail, 'from' | 'replyTo' | 'headers'> & { replyTo?: OutgoingMail['replyTo'] };
+
+export interface Delivery<Row> {
+  outbox: Outbox;
+  id: string;
+  /** The row's columns the message is composed from, read by the claim itself. */
+  columns: readonly string[];
+  /** What the logs call it: "confirmation", "reminder"… */
+  label: string;
+  log: Logger;
+  /** The message for the claimed row, or null when it is no longer true (it is then dropped, never sent). */
+  compose(row: Row): Promise<Composed | null>;
+}
 
 /**
  * The error the queue sees: its text without any e-mail address (mail servers quote the recipient), and
@@ -47,47 +61,35 @@ function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined):
 }
 
 /**
- * Claims the confirmation on its row, sends it, and marks it sent the moment the SMTP server accepts. No database
+ * Claims the e-mail on its row, sends it, and marks it sent the moment the SMTP server accepts. No database
  * transaction or row lock is held while the server is talked to. A worker killed between the server's acceptance
  * and the mark leaves a claim that runs out, and the sweep sends again: at least once, and that window is the only
  * one where a second copy (with the same Message-ID) can go out.
  */
-export async function processConfirmation(
-  deps: ConfirmationDeps,
-  payload: SendConfirmationPayload,
-  signal?: AbortSignal,
-): Promise<ConfirmationOutcome> {
-  const id = payload.demoRequestId;
-  const log = deps.logger.child({ demoRequestId: id });
+export async function deliver<Row>(deps: DeliveryDeps, delivery: Delivery<Row>, signal?: AbortSignal): Promise<DeliveryOutcome> {
+  const { outbox, id, log, label } = delivery;
   const claimedAt = Date.now();
-  const claim = await claimConfirmation(deps.db, id);
-  if (!claim.claimed) {
+  const claimed = await claim<Row>(deps.db, outbox, id, delivery.columns);
+  if (!claimed.claimed) {
     // A missing row is the caller's to report: it may belong to another deployment sharing this Redis.
-    if (claim.reason !== 'missing') log.info({ reason: claim.reason }, 'confirmation not claimed; nothing to do');
-    return claim.reason;
+    if (claimed.reason !== 'missing') log.info({ reason: claimed.reason }, `${label} not claimed; nothing to do`);
+    return claimed.reason;
   }
-  const { request } = claim;
-  const email = renderConfirmation(request, {
-    timeZone: deps.timeZone,
-    mailFrom: deps.mailFrom,
-    publicUrl: deps.publicUrl,
-    now: deps.now?.() ?? new Date(),
-    inviteUrl: `${deps.publicUrl}${invitePathOf(id, deps.linkSecret)}`,
-  });
+  const composed = await delivery.compose(claimed.row);
+  if (!composed) {
+    await markDropped(deps.db, id);
+    log.info(`${label} no longer applies; dropped`);
+    return 'dropped';
+  }
   let info: Awaited<ReturnType<SendMail>>;
   try {
     info = await unlessAborted(
       deps.sendMail({
         from: deps.mailFrom,
         replyTo: deps.replyTo,
-        to: { name: email.toName, address: request.email },
-        messageId: `<${bookingUid(id, deps.mailFrom)}>`,
         // RFC 3834: no out-of-office or other auto-reply to this one.
         headers: { 'Auto-Submitted': 'auto-generated' },
-        subject: email.subject,
-        text: email.text,
-        html: email.html,
-        icalEvent: { method: 'REQUEST', filename: 'invite.ics', content: email.ics },
+        ...composed,
       }),
       signal,
     );
@@ -96,12 +98,12 @@ export async function processConfirmation(
     // up on a permanent one.
     const failure = describeFailure(err);
     const permanent = failure instanceof UnrecoverableError;
-    await recordFailure(deps.db, id, failure.message, permanent);
-    log.warn({ error: failure.message }, permanent ? 'confirmation refused for good by the SMTP server; no more tries' : 'confirmation not sent; will retry');
+    await recordFailure(deps.db, outbox, id, failure.message, permanent);
+    log.warn({ error: failure.message }, permanent ? `${label} refused for good by the SMTP server; no more tries` : `${label} not sent; will retry`);
     throw failure;
   }
-  await markSentWhileLeaseLasts(deps.db, id, claimedAt, log, signal);
-  log.info({ messageId: info.messageId, smtpResponse: info.response }, 'confirmation sent');
+  await markSentWhileLeaseLasts(deps.db, outbox, id, claimedAt, log, label, signal);
+  log.info({ messageId: info.messageId, smtpResponse: info.response }, `${label} sent`);
   return 'sent';
 }
 
@@ -113,19 +115,27 @@ const MARK_MARGIN_MS = 5000;
  * a database that does not answer (a restart, a failover) is tried again until shortly before the lease ends, or
  * until the worker is told to stop.
  */
-async function markSentWhileLeaseLasts(db: Knex, id: string, claimedAt: number, log: Logger, signal: AbortSignal | undefined): Promise<void> {
+async function markSentWhileLeaseLasts(
+  db: Knex,
+  outbox: Outbox,
+  id: string,
+  claimedAt: number,
+  log: Logger,
+  label: string,
+  signal: AbortSignal | undefined,
+): Promise<void> {
   const deadline = claimedAt + CLAIM_LEASE_MS - MARK_MARGIN_MS;
   for (let wait = 250; ; wait = Math.min(wait * 2, 2000)) {
     try {
-      await markSent(db, id);
+      await markSent(db, outbox, id);
       return;
     } catch (err) {
       // A worker shutting down does not wait out an outage: its grace period is shorter than the lease.
       if (signal?.aborted || Date.now() + wait >= deadline) {
-        log.error({ err }, 'confirmation sent but not recorded; the sweep may send it again when the claim runs out');
+        log.error({ err }, `${label} sent but not recorded; the sweep may send it again when the claim runs out`);
         throw err;
       }
-      log.warn({ error: err instanceof Error ? err.message : String(err) }, 'confirmation sent; recording it failed, trying again');
+      log.warn({ error: err instanceof Error ? err.message : String(err) }, `${label} sent; recording it failed, trying again`);
       await new Promise((resolve) => setTimeout(resolve, wait));
     }
   }

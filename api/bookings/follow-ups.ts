@@ -1,0 +1,71 @@
+/**
+ * The e-mails a booking's change leaves in the outbox (booking_emails), stored in the change's own transaction: the
+ * prospect's update or cancellation, the reminder before the slot, the sales desk's notice. Whatever is due at once
+ * is returned, for the caller to enqueue after the commit; a reminder waits for the worker's sweep to find it due.
+ */
+import type { Knex } from 'knex';
+import { bookingEmailJob, type BookingEmailKind, type QueuedJob } from '../../server-shared/jobs.js';
+
+export interface FollowUpSettings {
+  /** The sales desk's address (SALES_NOTIFY_EMAIL): a notice for every booking, move and cancellation. */
+  salesNotifyEmail?: string;
+  /** How long before the slot the reminder goes out (REMINDER_MINUTES_BEFORE); 0: no reminders. */
+  reminderMinutesBefore: number;
+}
+
+export const DEFAULT_REMINDER_MINUTES_BEFORE = 1440;
+export const DEFAULT_FOLLOW_UPS: FollowUpSettings = { reminderMinutesBefore: DEFAULT_REMINDER_MINUTES_BEFORE };
+
+export type BookingChange = 'booked' | 'rescheduled' | 'cancelled';
+
+/** A booking as it stands after the change. */
+export interface ChangedBooking {
+  id: string;
+  timeSlot: Date;
+  sequence: number;
+}
+
+interface EmailRow {
+  demo_request_id: string;
+  kind: BookingEmailKind;
+  time_slot: Date;
+  sequence: number;
+  recipient?: string;
+  change?: BookingChange;
+  due_at?: Date;
+}
+
+const PROSPECT_EMAIL: Record<BookingChange, BookingEmailKind | undefined> = {
+  // A new booking's e-mail is the confirmation, kept on its demo_requests row.
+  booked: undefined,
+  rescheduled: 'update',
+  cancelled: 'cancellation',
+};
+
+export async function storeFollowUps(
+  trx: Knex.Transaction,
+  booking: ChangedBooking,
+  change: BookingChange,
+  settings: FollowUpSettings,
+  now: Date,
+): Promise<QueuedJob[]> {
+  if (change !== 'booked') {
+    // The reminder of the slot the booking held no longer applies.
+    await trx('booking_emails')
+      .where({ demo_request_id: booking.id, kind: 'reminder' })
+      .whereNull('sent_at')
+      .whereNull('dropped_at')
+      .update({ dropped_at: trx.fn.now() });
+  }
+  const event = { demo_request_id: booking.id, time_slot: booking.timeSlot, sequence: booking.sequence };
+  const rows: EmailRow[] = [];
+  const prospectEmail = PROSPECT_EMAIL[change];
+  if (prospectEmail) rows.push({ ...event, kind: prospectEmail });
+  const reminderAt = new Date(booking.timeSlot.getTime() - settings.reminderMinutesBefore * 60_000);
+  // None for a booking made later than the reminder would go out.
+  if (change !== 'cancelled' && settings.reminderMinutesBefore > 0 && reminderAt > now) rows.push({ ...event, kind: 'reminder', due_at: reminderAt });
+  if (settings.salesNotifyEmail) rows.push({ ...event, kind: 'sales-notice', recipient: settings.salesNotifyEmail, change });
+  if (rows.length === 0) return [];
+  const stored: { id: string; kind: BookingEmailKind }[] = await trx('booking_emails').insert(rows).returning(['id', 'kind']);
+  return stored.filter((row) => row.kind !== 'reminder').map((row) => ({ name: bookingEmailJob(row.kind), payload: { emailId: row.id } }));
+}

@@ -1,0 +1,69 @@
+/** SQL for a booking reached through its link: read it, lock it for a change, move it, cancel it. */
+import type { Knex } from 'knex';
+import type { Booking } from '../../server-shared/invitation.js';
+import type { Db } from '../db.js';
+
+export interface BookingState extends Booking {
+  status: 'booked' | 'cancelled';
+  sequence: number;
+}
+
+const COLUMNS = ['id', 'name', 'email', 'company', 'time_slot', 'status', 'sequence'] as const;
+
+interface BookingRow {
+  id: string;
+  name: string;
+  email: string;
+  company: string;
+  time_slot: Date;
+  status: 'booked' | 'cancelled';
+  sequence: number;
+}
+
+function stateOf(row: BookingRow): BookingState {
+  return { id: row.id, name: row.name, email: row.email, company: row.company, timeSlot: row.time_slot, status: row.status, sequence: row.sequence };
+}
+
+/** One booking by its id; undefined when there is none. */
+export async function findBooking(db: Db | Knex.Transaction, id: string): Promise<BookingState | undefined> {
+  const row: BookingRow | undefined = await db('demo_requests').where({ id }).first(...COLUMNS);
+  return row && stateOf(row);
+}
+
+/** The booking, locked until the transaction ends: two changes to one booking take turns. */
+export async function lockBooking(trx: Knex.Transaction, id: string): Promise<BookingState | undefined> {
+  const row: BookingRow | undefined = await trx('demo_requests').where({ id }).forUpdate().first(...COLUMNS);
+  return row && stateOf(row);
+}
+
+/**
+ * Serialises the bookings of one slot until the transaction ends: the same lock a new booking takes for its slot
+ * (demo-requests/repository.ts, lockBookingScope), so a move and a booking never both take the last place.
+ */
+export async function lockSlot(trx: Knex.Transaction, timeSlot: Date): Promise<void> {
+  await trx.raw("SELECT pg_advisory_xact_lock(hashtextextended('slot:' || ?, 0))", [timeSlot.toISOString()]);
+}
+
+/** The bookings that hold the slot, and whether one of them is this address's. */
+export async function slotHolders(trx: Knex.Transaction, timeSlot: Date, email: string): Promise<{ held: number; mine: boolean }> {
+  const row = await trx('demo_requests')
+    .where({ time_slot: timeSlot, status: 'booked' })
+    .first(trx.raw('count(*)::int AS held'), trx.raw('coalesce(bool_or(lower(email) = lower(?)), false) AS mine', [email]));
+  return { held: row?.held ?? 0, mine: row?.mine ?? false };
+}
+
+export async function moveBooking(trx: Knex.Transaction, id: string, timeSlot: Date): Promise<BookingState> {
+  const [row] = await trx('demo_requests')
+    .where({ id })
+    .update({ time_slot: timeSlot, sequence: trx.raw('sequence + 1') })
+    .returning([...COLUMNS]);
+  return stateOf(row);
+}
+
+export async function cancelBooking(trx: Knex.Transaction, id: string): Promise<BookingState> {
+  const [row] = await trx('demo_requests')
+    .where({ id })
+    .update({ status: 'cancelled', cancelled_at: trx.fn.now(), sequence: trx.raw('sequence + 1') })
+    .returning([...COLUMNS]);
+  return stateOf(row);
+}

@@ -1,0 +1,97 @@
+/**
+ * Moving and cancelling a booking through its link. Each change is one transaction: the booking is locked, checked
+ * and changed, its sequence raised (the calendar event's SEQUENCE), and its e-mails stored in the outbox
+ * (follow-ups.ts); their jobs are queued after the commit. A move follows the rules of a new booking (the slot's
+ * capacity under the slot's lock); a freed slot is bookable again the moment the change commits.
+ */
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import { SLOT_ALREADY_BOOKED_MESSAGE, SLOT_TAKEN_MESSAGE } from '../../domain/booking.js';
+import type { BookingView } from '../../domain/demo-request.js';
+import type { QueuedJob } from '../../server-shared/jobs.js';
+import { unlessDatabaseDown, type Db } from '../db.js';
+import { enqueueStored, type EmailQueue } from '../email-queue.js';
+import { ApiError } from '../errors.js';
+import { storeFollowUps, type BookingChange, type FollowUpSettings } from './follow-ups.js';
+import { cancelBooking, lockBooking, lockSlot, moveBooking, slotHolders, type BookingState } from './repository.js';
+
+export interface BookingChangeDeps {
+  db: Db;
+  queue: EmailQueue;
+  logger: Logger;
+  now: () => Date;
+  slotCapacity: number;
+  followUps: FollowUpSettings;
+}
+
+/** Past this many changes a booking is not moved through its link any more (each move e-mails the prospect); it can still be cancelled. */
+export const MAX_BOOKING_CHANGES = 10;
+
+export const notFound = () => new ApiError(404, 'Not found', 'There is no booking at this link.');
+const cancelled = () =>
+  new ApiError(409, 'Booking cancelled', 'This demo was cancelled, so it cannot be moved. Please book a new demo from our home page.');
+const alreadyHeld = () => new ApiError(409, 'Demo already started', 'This demo has already started, so it can no longer be changed here.');
+
+export function viewOf(booking: BookingState): BookingView {
+  return { timeSlot: booking.timeSlot.toISOString(), status: booking.status, name: booking.name, company: booking.company };
+}
+
+type Change = (booking: BookingState, trx: Knex.Transaction) => Promise<{ booking: BookingState; change?: BookingChange }>;
+
+/** Locks the booking, applies `change`, stores its e-mails, commits, then queues them. */
+async function changeBooking(deps: BookingChangeDeps, id: string, what: string, change: Change): Promise<BookingView> {
+  const { booking, jobs, changed } = await unlessDatabaseDown(
+    () =>
+      deps.db.transaction(async (trx) => {
+        const current = await lockBooking(trx, id);
+        if (!current) throw notFound();
+        const outcome = await change(current, trx);
+        const followUps: QueuedJob[] = outcome.change ? await storeFollowUps(trx, outcome.booking, outcome.change, deps.followUps, deps.now()) : [];
+        return { booking: outcome.booking, jobs: followUps, changed: outcome.change !== undefined };
+      }),
+    deps.logger,
+    `booking not ${what}`,
+    'We could not change your booking right now. Nothing was changed; please try again in a few minutes.',
+  );
+  await enqueueStored(deps.queue, jobs, deps.logger);
+  if (changed) deps.logger.info({ demoRequestId: id, timeSlot: booking.timeSlot.toISOString(), sequence: booking.sequence }, `booking ${what}`);
+  return viewOf(booking);
+}
+
+function assertNotStarted(booking: BookingState, now: Date): void {
+  if (booking.timeSlot.getTime() <= now.getTime()) throw alreadyHeld();
+}
+
+function assertMovable(booking: BookingState, now: Date): void {
+  assertNotStarted(booking, now);
+  if (booking.sequence >= MAX_BOOKING_CHANGES) {
+    throw new ApiError(
+      409,
+      'Too many changes',
+      `This booking has been changed ${booking.sequence} times, the most we take through its link. Please reply to your confirmation e-mail and we will find a time with you.`,
+    );
+  }
+}
+
+/** Moves the booking to `timeSlot` (already checked against the booking rules); the same slot changes nothing. */
+export function rescheduleBooking(deps: BookingChangeDeps, id: string, timeSlot: Date): Promise<BookingView> {
+  return changeBooking(deps, id, 'rescheduled', async (booking, trx) => {
+    if (booking.status === 'cancelled') throw cancelled();
+    if (booking.timeSlot.getTime() === timeSlot.getTime()) return { booking };
+    assertMovable(booking, deps.now());
+    await lockSlot(trx, timeSlot);
+    const holders = await slotHolders(trx, timeSlot, booking.email);
+    if (holders.mine) throw new ApiError(409, 'Already booked', SLOT_ALREADY_BOOKED_MESSAGE, { timeSlot: SLOT_ALREADY_BOOKED_MESSAGE });
+    if (holders.held >= deps.slotCapacity) throw new ApiError(409, 'Slot taken', SLOT_TAKEN_MESSAGE, { timeSlot: SLOT_TAKEN_MESSAGE });
+    return { booking: await moveBooking(trx, id, timeSlot), change: 'rescheduled' };
+  });
+}
+
+/** Cancels the booking and frees its slot; cancelling a cancelled booking changes nothing and says so. */
+export function cancelBookingAt(deps: BookingChangeDeps, id: string): Promise<BookingView> {
+  return changeBooking(deps, id, 'cancelled', async (booking, trx) => {
+    if (booking.status === 'cancelled') return { booking };
+    assertNotStarted(booking, deps.now());
+    return { booking: await cancelBooking(trx, id), change: 'cancelled' };
+  });
+}

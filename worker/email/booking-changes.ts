@@ -1,0 +1,90 @@
+/**
+ * The e-mails a prospect receives after the confirmation: the demo moved (a new invitation for the same event), the
+ * demo cancelled (the event withdrawn) and the reminder before the call.
+ */
+import { brand } from '../../domain/brand.js';
+import { demoEvent, googleCalendarLink, outlookCalendarLink } from '../../domain/calendar-links.js';
+import { escapeHtml, singleLine } from '../../domain/text.js';
+import { bookingInvitation, type Booking } from '../../server-shared/invitation.js';
+import type { ProspectEmailOptions, RenderedEmail } from './confirmation.js';
+import { button, calendarLinksHtml, calendarLinksText, renderLayout } from './layout.js';
+import { slotTableHtml, slotTimes, slotTimesText } from './slot-times.js';
+
+/** An e-mail with no invitation attached (the reminder). */
+export type PlainEmail = Omit<RenderedEmail, 'ics'>;
+
+function calendarOf(booking: Booking, options: ProspectEmailOptions) {
+  const event = demoEvent(booking.company, booking.timeSlot);
+  return {
+    times: slotTimes(event.start, event.end, options.timeZone),
+    links: { google: googleCalendarLink(event), outlook: outlookCalendarLink(event), ics: options.inviteUrl },
+  };
+}
+
+/** The booking now holds `booking.timeSlot`: the same event, its SEQUENCE raised, sent as a new REQUEST. */
+export function renderUpdate(booking: Booking, options: ProspectEmailOptions): RenderedEmail {
+  const { times, links } = calendarOf(booking, options);
+  const name = singleLine(booking.name);
+  const subject = `Your ${brand.product} demo has moved: ${times.zoned}`;
+  const lead = `Your demo of ${brand.product} for ${singleLine(booking.company)} now takes place at this time:`;
+  const note = 'The calendar invitation attached replaces the earlier one; accept it to update the event in your calendar.';
+  const { text, html } = renderLayout({
+    subject,
+    heading: 'Your demo has moved',
+    name,
+    publicUrl: options.publicUrl,
+    manageUrl: options.manageUrl,
+    textLines: [lead, '', ...slotTimesText(times), '', note, '', ...calendarLinksText(links)],
+    html: `    <p>${escapeHtml(lead)}</p>
+${slotTableHtml(times)}
+    <p>${escapeHtml(note)}</p>
+${calendarLinksHtml(links)}`,
+  });
+  const ics = bookingInvitation(booking, { mailFrom: options.mailFrom, now: options.now, sequence: options.sequence });
+  return { subject, text, html, ics, toName: name };
+}
+
+/** The booking is cancelled: the event withdrawn (METHOD:CANCEL), and a way to book again. */
+export function renderCancellation(booking: Booking, options: ProspectEmailOptions): RenderedEmail {
+  const { times } = calendarOf(booking, options);
+  const name = singleLine(booking.name);
+  const subject = `Your ${brand.product} demo is cancelled: ${times.zoned}`;
+  const lead = `Your demo of ${brand.product} for ${singleLine(booking.company)} at this time is cancelled:`;
+  const again = 'Changed your mind? Book a new slot whenever it suits you:';
+  const { text, html } = renderLayout({
+    subject,
+    heading: 'Your demo is cancelled',
+    name,
+    publicUrl: options.publicUrl,
+    textLines: [lead, '', ...slotTimesText(times), '', 'The attached update removes the event from your calendar.', '', `${again} ${options.publicUrl}/`],
+    html: `    <p>${escapeHtml(lead)}</p>
+${slotTableHtml(times)}
+    <p>The attached update removes the event from your calendar.</p>
+    <p>${escapeHtml(again)}</p>
+    <p>${button(`${options.publicUrl}/`, 'Book a new demo')}</p>`,
+  });
+  const ics = bookingInvitation(booking, { mailFrom: options.mailFrom, now: options.now, method: 'CANCEL', sequence: options.sequence });
+  return { subject, text, html, ics, toName: name };
+}
+
+/** Sent before the call, naming its time; it carries no invitation (the event is in the calendar already). */
+export function renderReminder(booking: Booking, options: ProspectEmailOptions): PlainEmail {
+  const { times, links } = calendarOf(booking, options);
+  const name = singleLine(booking.name);
+  const subject = `Reminder: your ${brand.product} demo is on ${times.zoned}`;
+  const lead = `A reminder of your demo of ${brand.product} for ${singleLine(booking.company)}:`;
+  const bring = 'Bring the channels you use today and the questions your team has; we shape the demo around them.';
+  const { text, html } = renderLayout({
+    subject,
+    heading: 'Your demo is coming up',
+    name,
+    publicUrl: options.publicUrl,
+    manageUrl: options.manageUrl,
+    textLines: [lead, '', ...slotTimesText(times), '', bring, '', ...calendarLinksText(links)],
+    html: `    <p>${escapeHtml(lead)}</p>
+${slotTableHtml(times)}
+    <p>${escapeHtml(bring)}</p>
+${calendarLinksHtml(links)}`,
+  });
+  return { subject, text, html, toName: name };
+}

@@ -1,0 +1,92 @@
+/**
+ * The sales desk's notice of a booking, a move or a cancellation: the lead as the prospect gave it, the slot in the
+ * booking zone and in UTC, where the visit came from, and the event as a file for the desk's calendar.
+ */
+import { ATTRIBUTION_KEYS } from '../../domain/attribution.js';
+import { brand } from '../../domain/brand.js';
+import { demoEvent } from '../../domain/calendar-links.js';
+import { escapeHtml, singleLine } from '../../domain/text.js';
+import { bookingInvitation } from '../../server-shared/invitation.js';
+import type { Lead } from '../outbox.js';
+import { renderLayout } from './layout.js';
+import { slotTimes } from './slot-times.js';
+
+export type SalesChange = 'booked' | 'rescheduled' | 'cancelled';
+
+const HEADINGS: Record<SalesChange, string> = {
+  booked: 'New demo booking',
+  rescheduled: 'Demo moved',
+  cancelled: 'Demo cancelled',
+};
+
+export interface SalesNotice {
+  subject: string;
+  text: string;
+  html: string;
+  /** The event as a file to import: PUBLISH, cancelled when the booking is. */
+  ics: string;
+}
+
+export function renderSalesNotice(
+  lead: Lead,
+  change: SalesChange,
+  options: { timeZone: string; mailFrom: string; publicUrl: string; now: Date; sequence: number },
+): SalesNotice {
+  const event = demoEvent(lead.company, lead.timeSlot);
+  const times = slotTimes(event.start, event.end, options.timeZone);
+  const company = singleLine(lead.company);
+  const subject = `${HEADINGS[change]}: ${company}, ${times.zoned}`;
+  const rows: [string, string][] = [
+    ['Name', singleLine(lead.name)],
+    ['Company', company],
+    ['E-mail', lead.email],
+    ['Phone', lead.phone ?? '—'],
+    [times.zoneLabel, times.zoned],
+    ['UTC', times.utc],
+    ['Status', change === 'cancelled' ? 'Cancelled' : 'Booked'],
+  ];
+  const attribution = ATTRIBUTION_KEYS.flatMap((key): [string, string][] => {
+    const value = lead.attribution?.[key];
+    return value ? [[key, singleLine(value)]] : [];
+  });
+  const message = lead.message ?? '';
+  const sourceText = attribution.length > 0 ? attribution.map(([key, value]) => `  ${key}: ${value}`) : ['  none recorded (a direct visit)'];
+  const cell = `padding:4px 16px 4px 0;color:${brand.colors.muted};vertical-align:top`;
+  const table = (entries: [string, string][]) =>
+    `    <table role="presentation" style="border-collapse:collapse;margin:8px 0 16px">
+${entries.map(([key, value]) => `      <tr><td style="${cell}">${escapeHtml(key)}</td><td style="padding:4px 0">${escapeHtml(value)}</td></tr>`).join('\n')}
+    </table>`;
+  const intro = 'Reply to this e-mail to write to the prospect. The event is attached for your calendar.';
+
+  const { text, html } = renderLayout({
+    subject,
+    heading: HEADINGS[change],
+    name: 'sales team',
+    publicUrl: options.publicUrl,
+    textLines: [
+      intro,
+      '',
+      ...rows.map(([key, value]) => `  ${key}: ${value}`),
+      '',
+      'Message:',
+      message ? message.split('\n').map((line) => `  ${line}`).join('\n') : '  (none)',
+      '',
+      'Where the visit came from:',
+      ...sourceText,
+    ],
+    html: `    <p>${escapeHtml(intro)}</p>
+${table(rows)}
+    <h2 style="font-size:16px;margin:16px 0 8px">Message</h2>
+    <p style="white-space:pre-wrap">${message ? escapeHtml(message) : '(none)'}</p>
+    <h2 style="font-size:16px;margin:16px 0 8px">Where the visit came from</h2>
+${attribution.length > 0 ? table(attribution) : '    <p>None recorded (a direct visit).</p>'}`,
+  });
+  const ics = bookingInvitation(lead, {
+    mailFrom: options.mailFrom,
+    now: options.now,
+    method: 'PUBLISH',
+    sequence: options.sequence,
+    cancelled: change === 'cancelled',
+  });
+  return { subject, text, html, ics };
+}

@@ -1,0 +1,164 @@
+/**
+ * The worker's SQL for its outboxes: the confirmation's columns on demo_requests, and booking_emails, the rows of
+ * every later e-mail about a booking. Both are claimed with a lease, marked sent, and failed the same way.
+ */
+import type { Knex } from 'knex';
+import type { BookingEmailKind } from '../server-shared/jobs.js';
+import type { Booking } from '../server-shared/invitation.js';
+import type { Attribution } from '../domain/attribution.js';
+
+/**
+ * How long a claim holds. Longer than a send may take (the transport gives up on a silent server after 30 s), so a
+ * live worker never loses its claim mid-send; a dead worker's claim runs out and the sweep hands the row on.
+ */
+export const CLAIM_LEASE_MS = 60_000;
+
+/** Where an outbox keeps the state of its e-mails. */
+export interface Outbox {
+  table: 'demo_requests' | 'booking_emails';
+  sentAt: string;
+  claimedUntil: string;
+  failedAt: string;
+  attempts: string;
+  lastError: string;
+  /** A row that is no longer to be sent (booking_emails only). */
+  droppedAt?: string;
+}
+
+export const CONFIRMATIONS: Outbox = {
+  table: 'demo_requests',
+  sentAt: 'confirmation_sent_at',
+  claimedUntil: 'confirmation_claimed_until',
+  failedAt: 'confirmation_failed_at',
+  attempts: 'confirmation_attempts',
+  lastError: 'confirmation_last_error',
+};
+
+export const BOOKING_EMAILS: Outbox = {
+  table: 'booking_emails',
+  sentAt: 'sent_at',
+  claimedUntil: 'claimed_until',
+  failedAt: 'failed_at',
+  attempts: 'attempts',
+  lastError: 'last_error',
+  droppedAt: 'dropped_at',
+};
+
+export type ClaimRefusal = 'missing' | 'already-sent' | 'refused' | 'dropped' | 'claimed-elsewhere';
+export type Claim<Row> = { claimed: true; row: Row } | { claimed: false; reason: ClaimRefusal };
+
+/** Rows still to send (neither sent, refused for good nor dropped) and held by no live claim. */
+function openToClaim(query: Knex.QueryBuilder, db: Knex, outbox: Outbox): Knex.QueryBuilder {
+  query.whereNull(outbox.sentAt).whereNull(outbox.failedAt);
+  if (outbox.droppedAt) query.whereNull(outbox.droppedAt);
+  return query.where((open) => open.whereNull(outbox.claimedUntil).orWhere(outbox.claimedUntil, '<', db.fn.now()));
+}
+
+/**
+ * Claims the row's pending e-mail for this worker, in one statement: only one of two workers handed the same job at
+ * once gets it. A claim past its lease may be taken over. Returns the row's `columns`.
+ */
+export async function claim<Row>(db: Knex, outbox: Outbox, id: string, columns: readonly string[], leaseMs = CLAIM_LEASE_MS): Promise<Claim<Row>> {
+  const [row] = await openToClaim(db(outbox.table).where({ id }), db, outbox)
+    .update({ [outbox.claimedUntil]: db.raw('now() + make_interval(secs => ?)', [leaseMs / 1000]) })
+    .returning([...columns]);
+  if (row) return { claimed: true, row: row as Row };
+  const current = await db(outbox.table)
+    .select(outbox.sentAt, outbox.failedAt, ...(outbox.droppedAt ? [outbox.droppedAt] : []))
+    .where({ id })
+    .first();
+  if (!current) return { claimed: false, reason: 'missing' };
+  if (current[outbox.sentAt]) return { claimed: false, reason: 'already-sent' };
+  if (current[outbox.failedAt]) return { claimed: false, reason: 'refused' };
+  if (outbox.droppedAt && current[outbox.droppedAt]) return { claimed: false, reason: 'dropped' };
+  return { claimed: false, reason: 'claimed-elsewhere' };
+}
+
+export async function markSent(db: Knex, outbox: Outbox, id: string): Promise<void> {
+  await db(outbox.table)
+    .where({ id })
+    .update({
+      [outbox.sentAt]: db.fn.now(),
+      [outbox.claimedUntil]: null,
+      [outbox.lastError]: null,
+      [outbox.attempts]: db.raw('?? + 1', [outbox.attempts]),
+    });
+}
+
+/** Records a failed try and lets go of the claim; a permanent failure (refused for good) also ends the tries. */
+export async function recordFailure(db: Knex, outbox: Outbox, id: string, error: string, permanent: boolean): Promise<void> {
+  await db(outbox.table)
+    .where({ id })
+    .update({
+      [outbox.claimedUntil]: null,
+      [outbox.lastError]: error.slice(0, 2000),
+      [outbox.attempts]: db.raw('?? + 1', [outbox.attempts]),
+      ...(permanent ? { [outbox.failedAt]: db.fn.now() } : {}),
+    });
+}
+
+/** A claimed booking e-mail that is no longer true (its booking moved or was cancelled): never to be sent. */
+export async function markDropped(db: Knex, id: string): Promise<void> {
+  await db('booking_emails').where({ id }).update({ dropped_at: db.fn.now(), claimed_until: null });
+}
+
+/** Confirmations still pending after the grace period and not claimed by a live worker, oldest first. */
+export async function findStalePending(db: Knex, graceMs: number, maxAttempts: number, limit = 500): Promise<string[]> {
+  const rows: { id: string }[] = await openToClaim(db('demo_requests').select('id'), db, CONFIRMATIONS)
+    .where('created_at', '<', db.raw('now() - make_interval(secs => ?)', [graceMs / 1000]))
+    .where('confirmation_attempts', '<', maxAttempts)
+    .orderBy('created_at')
+    .limit(limit);
+  return rows.map((row) => row.id);
+}
+
+/** Booking e-mails of a kind due `graceMs` ago or earlier and not claimed by a live worker, oldest first. */
+export async function findDueBookingEmails(db: Knex, kind: BookingEmailKind, graceMs: number, maxAttempts: number, limit = 500): Promise<string[]> {
+  const rows: { id: string }[] = await openToClaim(db('booking_emails').select('id'), db, BOOKING_EMAILS)
+    .where({ kind })
+    .where('due_at', '<=', db.raw('now() - make_interval(secs => ?)', [graceMs / 1000]))
+    .where('attempts', '<', maxAttempts)
+    .orderBy('due_at')
+    .limit(limit);
+  return rows.map((row) => row.id);
+}
+
+/** A booking_emails row as its worker claims it. */
+export interface BookingEmailRow {
+  id: string;
+  demo_request_id: string;
+  kind: BookingEmailKind;
+  time_slot: Date;
+  sequence: number;
+  recipient: string | null;
+  change: 'booked' | 'rescheduled' | 'cancelled' | null;
+}
+export const BOOKING_EMAIL_COLUMNS = ['id', 'demo_request_id', 'kind', 'time_slot', 'sequence', 'recipient', 'change'] as const;
+
+/** Everything the e-mails about a booking may tell: the lead as stored, and where the booking stands now. */
+export interface Lead extends Booking {
+  phone: string | null;
+  message: string | null;
+  attribution: Attribution | null;
+  status: 'booked' | 'cancelled';
+  sequence: number;
+}
+
+export async function findLead(db: Knex, id: string): Promise<Lead | undefined> {
+  const row = await db('demo_requests')
+    .where({ id })
+    .first('id', 'name', 'email', 'company', 'phone', 'message', 'time_slot', 'attribution', 'status', 'sequence');
+  if (!row) return undefined;
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    company: row.company,
+    phone: row.phone,
+    message: row.message,
+    timeSlot: row.time_slot,
+    attribution: row.attribution,
+    status: row.status,
+    sequence: row.sequence,
+  };
+}
