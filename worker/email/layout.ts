@@ -79,16 +79,16 @@ export function renderLayout(content: EmailContent): { text: string; html: strin
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light"><title>${escapeHtml(subject)}</title></head>
 <body style="margin:0;padding:16px 8px;background:${CANVAS};font-family:-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;color:${INK};font-size:16px;line-height:1.5">
-  <div style="max-width:560px;width:100%;margin:0 auto;box-sizing:border-box">
+  <main style="display:block;max-width:560px;width:100%;margin:0 auto;box-sizing:border-box">
     <p style="margin:0 0 12px;padding:0 8px;font-size:20px;font-weight:800;color:${PRIMARY}">${markSvg()} <span style="vertical-align:middle">${escapeHtml(brand.product)}</span></p>
-    <div style="background:#ffffff;border-radius:12px;border-top:4px solid ${PRIMARY};padding:24px;box-sizing:border-box;overflow-wrap:break-word">
+    <div style="background:#ffffff;border-radius:12px;border-top:4px solid ${PRIMARY};padding:24px;box-sizing:border-box;overflow-wrap:anywhere;word-break:break-word">
       <h1 style="margin:0 0 16px;font-size:22px;line-height:1.3">${escapeHtml(heading)}</h1>
       <p>Hi ${escapeHtml(name)},</p>
 ${content.html}
 ${manageUrl ? `      <p style="margin:16px 0">${button(manageUrl, MANAGE_LABEL, true)}</p>\n` : ''}      <p>The ${escapeHtml(brand.product)} team</p>
     </div>
     <p style="margin:12px 0 0;padding:0 8px;font-size:12px;color:${MUTED}">${escapeHtml(brand.product)} by ${escapeHtml(brand.parentProvider)} · <a href="${escapeHtml(publicUrl)}" style="color:${MUTED}">${escapeHtml(publicUrl)}</a></p>
-  </div>
+  </main>
 </body>
 </html>`;
   return { text, html };
