@@ -6,6 +6,9 @@ export const PERSONAL_EMAIL_MESSAGE =
 export const INVISIBLE_EMAIL_MESSAGE =
   'This email address contains invisible or text-direction characters. Please type it again.';
 export const MISTYPED_EMAIL_MESSAGE = 'This email domain looks mistyped. Please check it.';
+/** For a slip of a personal provider's domain (gmial.com): correcting it would only lead into a refusal. */
+export const mistypedPersonalMessage = (domain: string): string =>
+  `This looks like a mistyped ${domain} address, and personal email addresses are not accepted. Please use your company email address.`;
 export const DISPOSABLE_EMAIL_MESSAGE =
   'Disposable email addresses are not accepted. Please use your company email address.';
 

@@ -2,6 +2,7 @@
  * E-mail rules shared by the API and the validate-email endpoint: syntax, personal providers,
  * disposable domains, role addresses and likely typos. Nothing here touches the network.
  */
+import { createRequire } from 'node:module';
 import { domainToASCII, domainToUnicode } from 'node:url';
 import mailchecker from 'mailchecker';
 import emailSpellChecker from '@zootools/email-spell-checker';
@@ -13,6 +14,7 @@ import {
   INVISIBLE_EMAIL_MESSAGE,
   MISTYPED_EMAIL_MESSAGE,
   PERSONAL_EMAIL_MESSAGE,
+  mistypedPersonalMessage,
   type EmailValidationResult,
 } from '../domain/email-messages.js';
 import { hasInvisibleCharacter } from '../domain/text.js';
@@ -111,6 +113,19 @@ export function editDistance(a: string, b: string): number {
   return at(a.length, b.length);
 }
 
+/** Every top-level domain IANA lists (the tlds package, a JSON array), in lower case. */
+const IANA_TLDS: ReadonlySet<string> = new Set(createRequire(import.meta.url)('tlds') as string[]);
+/** The endings most company addresses have, in order of preference: a made-up ending one slip from one is taken for it. */
+const COMMON_TLDS = ['com', 'net', 'org', 'io', 'co', 'de', 'uk', 'fr', 'eu', 'us', 'ai', 'biz', 'info'];
+
+/** acme.con → acme.com: an ending that is no top-level domain at all, one key from a common one. */
+function tldSlip(domain: string): string | undefined {
+  const { name, tld } = splitDomain(domain);
+  if (name === '' || IANA_TLDS.has(tld) || tld.startsWith('xn--')) return undefined;
+  const meant = COMMON_TLDS.find((common) => editDistance(tld, common) === 1);
+  return meant && `${name}.${meant}`;
+}
+
 function splitDomain(domain: string): { name: string; tld: string } {
   const dot = domain.lastIndexOf('.');
   return { name: domain.slice(0, dot), tld: domain.slice(dot + 1) };
@@ -142,6 +157,8 @@ export function suggestEmail(email: string): string | undefined {
   const trimmed = email.trim();
   // The spell checker URI-encodes the address, which throws on text that is not well-formed UTF-16.
   if (!trimmed.isWellFormed()) return undefined;
+  const endingFixed = tldSlip(emailDomain(trimmed));
+  if (endingFixed) return `${trimmed.slice(0, trimmed.lastIndexOf('@'))}@${endingFixed}`;
   const suggestion = emailSpellChecker.run({ email: trimmed });
   if (!suggestion) return undefined;
   const typed = emailDomain(trimmed);
@@ -157,8 +174,11 @@ export function emailProblem(email: string): string | null {
   if (hasInvisibleCharacter(trimmed)) return INVISIBLE_EMAIL_MESSAGE;
   if (!isEmailSyntaxValid(trimmed)) return EMAIL_SYNTAX_MESSAGE;
   if (isPersonalEmail(trimmed)) return PERSONAL_EMAIL_MESSAGE;
-  // Misspellings of big providers (gmial.com) are registered to catch mail: say it looks mistyped.
-  if (isDisposableEmail(trimmed)) return suggestEmail(trimmed) ? MISTYPED_EMAIL_MESSAGE : DISPOSABLE_EMAIL_MESSAGE;
+  const suggestion = suggestEmail(trimmed);
+  // A slip of a personal provider's domain (gmial.com) is refused as what it was meant to be.
+  if (suggestion && isPersonalEmail(suggestion)) return mistypedPersonalMessage(emailDomain(suggestion));
+  // Misspellings of big providers are registered to catch mail: say it looks mistyped.
+  if (isDisposableEmail(trimmed)) return suggestion ? MISTYPED_EMAIL_MESSAGE : DISPOSABLE_EMAIL_MESSAGE;
   return null;
 }
 
@@ -174,6 +194,7 @@ export function checkEmail(email: string): EmailValidationResult {
   };
   if (problem) result.reason = problem;
   const suggestion = trimmed.includes('@') ? suggestEmail(trimmed) : undefined;
-  if (suggestion) result.suggestion = suggestion;
+  // A suggestion the form would refuse is no help: the reason says what is needed instead.
+  if (suggestion && !isPersonalEmail(suggestion)) result.suggestion = suggestion;
   return result;
 }

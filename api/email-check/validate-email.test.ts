@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { startAppUnderTest, type AppUnderTest } from '../../test/app-under-test.js';
+import { mistypedPersonalMessage } from '../../domain/email-messages.js';
 
 const PERSONAL = 'Please use your company email address. Personal email addresses are not accepted.';
 
@@ -47,9 +48,10 @@ describe('POST /api/validate-email', () => {
     expect(await check('sales@hopper-systems.com')).to.include({ isValid: true, isRoleEmail: true });
   });
 
-  it('suggests a corrected address for a likely typo', async () => {
-    expect(await check('grace@gmial.com')).to.include({ suggestion: 'grace@gmail.com' });
-    expect(await check('grace@outlok.com')).to.include({ suggestion: 'grace@outlook.com' });
+  it('suggests a corrected address for a likely typo, unless it is a personal one the form refuses', async () => {
+    expect(await check('grace@hopper-systems.con')).to.include({ isValid: true, suggestion: 'grace@hopper-systems.com' });
+    const personal = await check('grace@gmial.com');
+    expect(personal).to.include({ isValid: false, reason: mistypedPersonalMessage('gmail.com') }).and.not.have.property('suggestion');
   });
 
   it('answers 400 when the email field is missing or not text', async () => {

@@ -8,6 +8,7 @@ import { expect } from 'chai';
 import type { Browser, Locator } from 'playwright-core';
 import { startStack, type Stack } from '../../test/stack.js';
 import { brand } from '../../domain/brand.js';
+import { mistypedPersonalMessage } from '../../domain/email-messages.js';
 import { axeViolations, launchBrowser, openPage, type WatchedPage } from './browser.js';
 import {
   chooseFirstBookableSlot,
@@ -420,13 +421,20 @@ describe('the site in Chromium', function () {
       await dialog.getByRole('img', { name: 'Email address not accepted' }).waitFor();
       expect(await dialog.getByText('Please use your company email address. Personal email addresses are not accepted.').isVisible()).to.equal(true);
 
+      // A slip of a personal provider: no suggestion that the form would refuse, but what is needed instead.
       await email.fill('ana@gmial.com');
       await email.blur();
-      const suggestion = dialog.getByText(/^Did you mean: ana@gmail\.com\?$/);
+      await dialog.getByText(mistypedPersonalMessage('gmail.com')).waitFor();
+      expect(await dialog.getByText(/^Did you mean/).count()).to.equal(0);
+
+      // A company address with a mistyped ending: the suggestion fixes it, and the fixed address passes.
+      await email.fill('ana@northwind-logistics.con');
+      await email.blur();
+      const suggestion = dialog.getByText(/^Did you mean: ana@northwind-logistics\.com\?$/);
       await suggestion.waitFor();
-      await suggestion.getByRole('button', { name: 'ana@gmail.com' }).click();
-      expect(await email.inputValue()).to.equal('ana@gmail.com');
-      await dialog.getByRole('img', { name: 'Email address not accepted' }).waitFor();
+      await suggestion.getByRole('button', { name: 'ana@northwind-logistics.com' }).click();
+      expect(await email.inputValue()).to.equal('ana@northwind-logistics.com');
+      await dialog.getByRole('img', { name: 'Email address looks good' }).waitFor();
 
       await email.fill('');
       await email.blur();
