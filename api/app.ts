@@ -20,12 +20,15 @@ import { openApiRoutes } from './openapi.js';
 import { bookingRoutes } from './bookings/routes.js';
 import { DEFAULT_BOOKING_LIMITS, type BookingLimits } from './demo-requests/service.js';
 import { DEFAULT_FOLLOW_UPS, type FollowUpSettings } from './bookings/follow-ups.js';
+import { DEFAULT_MIN_NOTICE_MINUTES } from '../domain/booking.js';
 
 export interface AppDeps {
   db: Db;
   queue: EmailQueue;
   logger: Logger;
   timeZone: string;
+  /** How long before a slot bookings close (MIN_NOTICE_MINUTES); two hours when unset. */
+  minNoticeMinutes?: number;
   webRoot: string;
   /** Signs and checks the booking links. */
   linkSecret: string;
@@ -55,13 +58,14 @@ export function createApiRouter(deps: AppDeps): Router {
   const now = deps.now ?? (() => new Date());
   const bookingLimits = deps.bookingLimits ?? DEFAULT_BOOKING_LIMITS;
   const followUps = deps.followUps ?? DEFAULT_FOLLOW_UPS;
+  const minNoticeMinutes = deps.minNoticeMinutes ?? DEFAULT_MIN_NOTICE_MINUTES;
   const routes = new Router();
   routes.use(
     healthRoutes(deps).routes(),
-    demoRequestRoutes({ ...deps, now, adminToken: deps.adminToken, bookingLimits, followUps, adminLimiter: deps.limits?.limiter ?? createMemoryLimiter() }).routes(),
+    demoRequestRoutes({ ...deps, now, minNoticeMinutes, adminToken: deps.adminToken, bookingLimits, followUps, adminLimiter: deps.limits?.limiter ?? createMemoryLimiter() }).routes(),
     emailCheckRoutes(deps.limits).routes(),
-    slotRoutes({ db: deps.db, timeZone: deps.timeZone, now, slotCapacity: bookingLimits.slotCapacity }).routes(),
-    bookingRoutes({ ...deps, now, slotCapacity: bookingLimits.slotCapacity, followUps }).routes(),
+    slotRoutes({ db: deps.db, timeZone: deps.timeZone, minNoticeMinutes, now, slotCapacity: bookingLimits.slotCapacity }).routes(),
+    bookingRoutes({ ...deps, now, minNoticeMinutes, slotCapacity: bookingLimits.slotCapacity, followUps }).routes(),
     openApiRoutes().routes(),
   );
   return routes;

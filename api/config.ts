@@ -21,6 +21,7 @@ import {
 } from '../server-shared/settings.js';
 import { DEFAULT_BOOKING_LIMITS } from './demo-requests/service.js';
 import { DEFAULT_REMINDER_MINUTES_BEFORE } from './bookings/follow-ups.js';
+import { DEFAULT_MIN_NOTICE_MINUTES } from '../domain/booking.js';
 
 export interface ApiConfig {
   port: number;
@@ -46,6 +47,8 @@ export interface ApiConfig {
   bookingsPerDomainPerDay: number;
   /** How many bookings one slot takes. */
   slotCapacity: number;
+  /** How long before a slot bookings and moves close. */
+  minNoticeMinutes: number;
   /** The sales desk's address: a notice of every booking, move and cancellation; unset: none. */
   salesNotifyEmail: string | undefined;
   /** How long before the slot the prospect is reminded; 0: no reminders. */
@@ -83,6 +86,7 @@ export function loadApiConfig(env: Env = process.env): ApiConfig {
     bookingsPerEmailPerDay: parseCount('BOOKINGS_PER_EMAIL_PER_DAY', setting(env, 'BOOKINGS_PER_EMAIL_PER_DAY'), DEFAULT_BOOKING_LIMITS.perEmailPerDay),
     bookingsPerDomainPerDay: parseCount('BOOKINGS_PER_DOMAIN_PER_DAY', setting(env, 'BOOKINGS_PER_DOMAIN_PER_DAY'), DEFAULT_BOOKING_LIMITS.perDomainPerDay),
     slotCapacity: parsePositiveInt('SLOT_CAPACITY', setting(env, 'SLOT_CAPACITY'), DEFAULT_BOOKING_LIMITS.slotCapacity),
+    minNoticeMinutes: parseCount('MIN_NOTICE_MINUTES', setting(env, 'MIN_NOTICE_MINUTES'), DEFAULT_MIN_NOTICE_MINUTES),
     salesNotifyEmail: parseNotifyAddress('SALES_NOTIFY_EMAIL', setting(env, 'SALES_NOTIFY_EMAIL')),
     reminderMinutesBefore: parseCount('REMINDER_MINUTES_BEFORE', setting(env, 'REMINDER_MINUTES_BEFORE'), DEFAULT_REMINDER_MINUTES_BEFORE),
     trustProxy: parseProxyHops(setting(env, 'TRUST_PROXY')),

@@ -27,6 +27,7 @@ export async function startApiServer(config: ApiConfig, logger: Logger): Promise
     queue,
     logger,
     timeZone: config.bookingTimeZone,
+    minNoticeMinutes: config.minNoticeMinutes,
     webRoot: config.webRoot,
     adminToken: config.adminToken,
     linkSecret: config.bookingLinkSecret,

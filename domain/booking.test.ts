@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import {
+  DEFAULT_MIN_NOTICE_MINUTES,
   SLOT_HOURS,
   TIME_SLOT_WEEKEND_MESSAGE,
   TIME_SLOT_WINDOW_MESSAGE,
@@ -54,10 +55,23 @@ describe('booking rules', () => {
     expect(slots[0]?.iso).to.equal('2026-11-25T06:00:00.000Z');
   });
 
-  it('offers only the slots still ahead today', () => {
+  it('offers only the slots still ahead today, and none sooner than the notice allows', () => {
+    // 10:30 now: with the default two hours' notice 12:30 is the earliest start, so 13:00 is the first slot.
     const slots = availableSlots(calendarDayOf(NOW, BERLIN), NOW, BERLIN);
-    expect(slots[0]?.label).to.equal('11:00');
-    expect(slots).to.have.length(13);
+    expect(DEFAULT_MIN_NOTICE_MINUTES).to.equal(120);
+    expect(slots[0]?.label).to.equal('13:00');
+    expect(slots).to.have.length(11);
+    expect(availableSlots(calendarDayOf(NOW, BERLIN), NOW, BERLIN, 0)[0]?.label).to.equal('11:00');
+    // A slot exactly the notice away is still offered.
+    expect(availableSlots(calendarDayOf(NOW, BERLIN), NOW, BERLIN, 30)[0]?.label).to.equal('11:00');
+    expect(availableSlots(calendarDayOf(NOW, BERLIN), NOW, BERLIN, 31)[0]?.label).to.equal('12:00');
+  });
+
+  it('refuses a slot sooner than the notice with the window message, as the calendar does', () => {
+    expect(timeSlotProblem('2026-11-23T11:00:00Z', NOW, BERLIN), '12:00 today, 90 minutes away').to.equal(TIME_SLOT_WINDOW_MESSAGE);
+    expect(timeSlotProblem('2026-11-23T12:00:00Z', NOW, BERLIN), '13:00 today').to.equal(null);
+    expect(timeSlotProblem('2026-11-23T11:00:00Z', NOW, BERLIN, 60), 'with an hour of notice').to.equal(null);
+    expect(isBookableDay(calendarDayOf(NOW, BERLIN), new Date('2026-11-23T20:30:00Z'), BERLIN), '21:30: 23:00 is too soon').to.equal(false);
   });
 
   it('disables weekends, past days, days beyond a month, and days with no slot left', () => {

@@ -11,7 +11,17 @@ export const SLOT_HOURS: readonly number[] = Array.from(
   { length: LAST_SLOT_HOUR - FIRST_SLOT_HOUR + 1 },
   (_, i) => FIRST_SLOT_HOUR + i,
 );
+/** The demo's length, the one figure the page, the e-mails, the invitation and the manage page all state. */
 export const SLOT_DURATION_MINUTES = 60;
+/**
+ * Bookings close this long before a slot starts (MIN_NOTICE_MINUTES), so the team can prepare and send the video
+ * link in time. The server writes its value into the page (BOOKING_MIN_NOTICE_META) as it does the zone.
+ */
+export const DEFAULT_MIN_NOTICE_MINUTES = 120;
+export const BOOKING_MIN_NOTICE_META = 'booking-min-notice';
+
+/** The earliest start a booking made at `now` may take (ms since the epoch). */
+const earliestStart = (now: Date, minNoticeMinutes: number): number => now.getTime() + minNoticeMinutes * 60_000;
 
 /** When a demo that starts then ends. */
 export const slotEnd = (start: Date): Date => new Date(start.getTime() + SLOT_DURATION_MINUTES * 60_000);
@@ -153,15 +163,19 @@ export interface Slot {
   iso: string;
 }
 
-/** The slots of a day that can still be booked at `now`: empty on weekends and outside the window. */
-export function availableSlots(day: CalendarDay, now: Date, timeZone: string): Slot[] {
+/**
+ * The slots of a day that can still be booked at `now`: empty on weekends, none sooner than the notice allows nor
+ * beyond the window.
+ */
+export function availableSlots(day: CalendarDay, now: Date, timeZone: string, minNoticeMinutes = DEFAULT_MIN_NOTICE_MINUTES): Slot[] {
   if (isWeekend(day)) return [];
   const windowEnd = oneMonthAfter(now, timeZone).getTime();
+  const earliest = earliestStart(now, minNoticeMinutes);
   const slots: Slot[] = [];
   for (const hour of SLOT_HOURS) {
     const instant = zonedTimeToInstant(day, hour, timeZone);
     const time = instant.getTime();
-    if (time > now.getTime() && time <= windowEnd) {
+    if (time > now.getTime() && time >= earliest && time <= windowEnd) {
       slots.push({ hour, label: `${String(hour).padStart(2, '0')}:00`, iso: instant.toISOString() });
     }
   }
@@ -169,8 +183,8 @@ export function availableSlots(day: CalendarDay, now: Date, timeZone: string): S
 }
 
 /** A day is offered by the calendar when at least one of its slots can be booked. */
-export function isBookableDay(day: CalendarDay, now: Date, timeZone: string): boolean {
-  return availableSlots(day, now, timeZone).length > 0;
+export function isBookableDay(day: CalendarDay, now: Date, timeZone: string, minNoticeMinutes = DEFAULT_MIN_NOTICE_MINUTES): boolean {
+  return availableSlots(day, now, timeZone, minNoticeMinutes).length > 0;
 }
 
 const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/i;
@@ -189,13 +203,15 @@ function parseIsoInstant(value: string): Date | undefined {
 }
 
 /**
- * The one check of a requested slot. Returns the message for a person, or null when the slot can be booked.
+ * The one check of a requested slot. Returns the message for a person, or null when the slot can be booked. A slot
+ * sooner than the notice allows is outside the window.
  */
-export function timeSlotProblem(value: string, now: Date, timeZone: string): string | null {
+export function timeSlotProblem(value: string, now: Date, timeZone: string, minNoticeMinutes = DEFAULT_MIN_NOTICE_MINUTES): string | null {
   // Without an offset, "09:00" would mean whatever the server's zone says: refused.
   const instant = parseIsoInstant(value);
   if (!instant) return TIME_SLOT_WINDOW_MESSAGE;
-  if (instant.getTime() <= now.getTime() || instant.getTime() > oneMonthAfter(now, timeZone).getTime()) {
+  const time = instant.getTime();
+  if (time <= now.getTime() || time < earliestStart(now, minNoticeMinutes) || time > oneMonthAfter(now, timeZone).getTime()) {
     return TIME_SLOT_WINDOW_MESSAGE;
   }
   const local = zonedParts(instant, timeZone);

@@ -8,11 +8,12 @@ export function demoRequestProblems(
   input: DemoRequestInput,
   now: Date,
   timeZone: string,
+  minNoticeMinutes: number,
 ): Partial<Record<DemoRequestField, string>> {
   const problems: Partial<Record<DemoRequestField, string>> = {};
   const email = emailProblem(input.email);
   if (email) problems.email = email;
-  const slot = timeSlotProblem(input.timeSlot, now, timeZone);
+  const slot = timeSlotProblem(input.timeSlot, now, timeZone, minNoticeMinutes);
   if (slot) problems.timeSlot = slot;
   return problems;
 }

@@ -34,6 +34,7 @@ export async function startAppUnderTest(
     logger?: Logger;
     webRoot?: string;
     timeZone?: string;
+    minNoticeMinutes?: number;
   } = {},
 ): Promise<AppUnderTest> {
   const database = await createTestDatabase();
@@ -46,6 +47,7 @@ export async function startAppUnderTest(
     queue,
     logger: options.logger ?? silentLogger,
     timeZone: options.timeZone ?? 'Europe/Berlin',
+    minNoticeMinutes: options.minNoticeMinutes,
     webRoot: options.webRoot ?? '/nonexistent',
     now: options.now,
     adminToken: options.adminToken,

@@ -19,6 +19,7 @@ export interface BookingLinkDeps extends BookingChangeDeps {
   linkSecret: string;
   mailFrom: string;
   timeZone: string;
+  minNoticeMinutes: number;
   limits?: RequestLimits;
 }
 
@@ -71,7 +72,7 @@ export function bookingRoutes(deps: BookingLinkDeps): Router {
     validateBody<RescheduleInput>({
       schema: rescheduleSchema,
       messages: () => 'Please select a date and time.',
-      problems: (body) => ({ timeSlot: timeSlotProblem(body.timeSlot, deps.now(), deps.timeZone) ?? undefined }),
+      problems: (body) => ({ timeSlot: timeSlotProblem(body.timeSlot, deps.now(), deps.timeZone, deps.minNoticeMinutes) ?? undefined }),
       summary: 'Invalid reschedule',
     }),
     async (ctx) => {

@@ -112,9 +112,9 @@ describe('booking guards', () => {
       expect(day.slots[0]).to.deep.equal({ start: '2026-11-24T06:00:00.000Z', available: true });
       expect(day.slots.filter((slot) => !slot.available).map((slot) => slot.start)).to.deep.equal([TUESDAY_10]);
 
-      // Today, Monday 10:30 in Berlin: 07:00 to 10:00 have passed.
+      // Today, Monday 10:30 in Berlin: 07:00 to 10:00 have passed, and 11:00 and 12:00 are sooner than two hours' notice.
       const today = (await (await fetch(`${app.url}/api/slots?date=2026-11-23`)).json()) as DaySlots;
-      expect(today.slots.filter((slot) => !slot.available)).to.have.length(4);
+      expect(today.slots.filter((slot) => !slot.available)).to.have.length(6);
       const saturday = (await (await fetch(`${app.url}/api/slots?date=2026-11-28`)).json()) as DaySlots;
       expect(saturday.slots.every((slot) => !slot.available)).to.equal(true);
       const beyondWindow = (await (await fetch(`${app.url}/api/slots?date=2027-01-05`)).json()) as DaySlots;

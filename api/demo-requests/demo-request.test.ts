@@ -138,6 +138,21 @@ describe('POST /api/demo-request', () => {
     expect(lastSlotOfWindow.status).to.equal(201);
   });
 
+  it('refuses a slot sooner than the notice allows (MIN_NOTICE_MINUTES) with the window message, as GET /api/slots greys it', async () => {
+    const window = 'Please select a date and time within the next month.';
+    // 10:30 in Berlin: 12:00 is 90 minutes away, 13:00 two and a half hours.
+    await expectRefused({ ...valid, timeSlot: '2026-11-23T11:00:00.000Z' }, 'timeSlot', window);
+    const today = (await (await fetch(`${app.url}/api/slots?date=2026-11-23`)).json()) as { slots: { start: string; available: boolean }[] };
+    const open = today.slots.filter((slot) => slot.available).map((slot) => slot.start);
+    expect(open[0]).to.equal('2026-11-23T12:00:00.000Z');
+    const soon = await startAppUnderTest({ now: () => NOW, minNoticeMinutes: 30 });
+    try {
+      expect((await soon.post('/api/demo-request', { ...valid, timeSlot: '2026-11-23T10:00:00.000Z' })).status).to.equal(201);
+    } finally {
+      await soon.close();
+    }
+  });
+
   it('answers 400 to malformed JSON, 415 to other media types and 413 above 16 KB', async () => {
     const malformed = await app.post('/api/demo-request', '{"name": "Ada",');
     expect(malformed.status).to.equal(400);

@@ -40,6 +40,7 @@ const LIST_LIMIT = 100;
 export function demoRequestRoutes(
   deps: DemoRequestDeps & {
     timeZone: string;
+    minNoticeMinutes: number;
     now: () => Date;
     adminToken: string | undefined;
     limits?: RequestLimits;
@@ -66,7 +67,7 @@ export function demoRequestRoutes(
       schema: demoRequestSchema,
       normalise: normaliseDemoRequestBody,
       messages: messageFor,
-      problems: (body) => demoRequestProblems(body, deps.now(), deps.timeZone),
+      problems: (body) => demoRequestProblems(body, deps.now(), deps.timeZone, deps.minNoticeMinutes),
       summary: 'Invalid demo request',
     }),
     async (ctx) => {

@@ -5,15 +5,15 @@ import type { Db } from '../db.js';
 import { ApiError } from '../errors.js';
 import { bookingsPerSlot } from '../demo-requests/repository.js';
 
-export function slotRoutes(deps: { db: Db; timeZone: string; now: () => Date; slotCapacity: number }): Router {
+export function slotRoutes(deps: { db: Db; timeZone: string; minNoticeMinutes: number; now: () => Date; slotCapacity: number }): Router {
   const router = new Router();
   router.get('/api/slots', async (ctx) => {
     const date = typeof ctx.query.date === 'string' ? ctx.query.date : '';
     const day = parseCalendarDay(date);
     if (!day) throw new ApiError(400, 'Invalid date', 'Give the day as date=YYYY-MM-DD, for example date=2026-11-24.');
     const starts = slotStartsOf(day, deps.timeZone);
-    // What the booking rules allow at all (not past, inside the window, a weekday); only those are counted.
-    const open = new Set(availableSlots(day, deps.now(), deps.timeZone).map((slot) => slot.iso));
+    // What the booking rules allow at all (far enough ahead, inside the window, a weekday); only those are counted.
+    const open = new Set(availableSlots(day, deps.now(), deps.timeZone, deps.minNoticeMinutes).map((slot) => slot.iso));
     const taken = open.size > 0 ? await bookingsPerSlot(deps.db, starts) : new Map<string, number>();
     const answer: DaySlots = {
       date,

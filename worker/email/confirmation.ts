@@ -33,7 +33,7 @@ export interface ProspectEmailOptions {
 
 const NEXT_STEPS = [
   'A calendar invitation is attached: accept it to keep the slot in your calendar.',
-  'A solutions engineer will send you a video link a day before the call.',
+  'A solutions engineer will e-mail you the video link ahead of the call.',
   `In ${SLOT_DURATION_MINUTES} minutes we walk through unified messaging, AI agents and network APIs for your use case.`,
 ];
 const ANOTHER_TIME = 'Need another time? Use the button below to pick a new slot or to cancel.';
