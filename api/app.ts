@@ -102,7 +102,8 @@ export function createApp(deps: AppDeps): Koa {
     if (/^\/api(\/|$)/i.test(ctx.path)) throw new ApiError(404, 'Not found', `There is no API endpoint at ${ctx.method} ${ctx.path}.`);
     await next();
   });
-  for (const middleware of webRoutes(deps.webRoot, deps.timeZone)) app.use(middleware);
+  const pageRules = { timeZone: deps.timeZone, minNoticeMinutes: deps.minNoticeMinutes ?? DEFAULT_MIN_NOTICE_MINUTES };
+  for (const middleware of webRoutes(deps.webRoot, pageRules)) app.use(middleware);
 
   app.on('error', (err: unknown, ctx?: Koa.Context) => {
     const log = (ctx?.state.log as Logger | undefined) ?? deps.logger;

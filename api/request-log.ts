@@ -5,9 +5,9 @@ import type { Logger } from 'pino';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** A booking link's token opens that booking: logs keep the path without it. */
+/** A booking link's token opens that booking: logs keep the path (the API's or the manage page's) without it. */
 function loggablePath(path: string): string {
-  return path.replace(/^(\/api\/bookings\/)[^/]+/i, '$1:token');
+  return path.replace(/^(\/api\/bookings\/|\/booking\/)[^/]+/i, '$1:token');
 }
 
 export function requestLog(logger: Logger) {

@@ -1,5 +1,7 @@
-import { rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
+import path from 'node:path';
 import { expect } from 'chai';
 import { startAppUnderTest, type AppUnderTest } from '../test/app-under-test.js';
 import { makeWebRoot } from '../test/web-root.js';
@@ -7,8 +9,14 @@ import { makeWebRoot } from '../test/web-root.js';
 describe('serving the site', () => {
   let app: AppUnderTest;
   let webRoot: string;
+  const bookingStyle = '.b{color:blue}';
   before(async () => {
     webRoot = await makeWebRoot();
+    await writeFile(
+      path.join(webRoot, 'booking.html'),
+      `<!doctype html><html lang="en"><head><meta name="booking-time-zone" content="Europe/Berlin"><style>${bookingStyle}</style></head>` +
+        '<body><h1>Your Converge demo</h1><p>Loading your booking…</p></body></html>',
+    );
     app = await startAppUnderTest({ webRoot, timeZone: 'Europe/Lisbon' });
   });
   after(async () => {
@@ -40,6 +48,37 @@ describe('serving the site', () => {
     expect(response.status).to.equal(200);
     expect(await response.text()).to.contain('<h1>Privacy Policy</h1>');
     expect((await fetch(`${app.url}/legal/nothing`)).status).to.equal(404);
+  });
+
+  it("serves the booking manage page at /booking/<token>: the booking zone, its own styles' hashes, never stored or indexed", async () => {
+    const token = 'AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-AbCdE';
+    for (const address of [`/booking/${token}`, `/booking/${token}/`, '/booking/anything-at-all']) {
+      const response = await fetch(`${app.url}${address}`);
+      expect(response.status, address).to.equal(200);
+      expect(response.headers.get('content-type'), address).to.equal('text/html; charset=utf-8');
+      expect(response.headers.get('cache-control'), address).to.equal('no-store');
+      expect(response.headers.get('referrer-policy'), address).to.equal('no-referrer');
+      expect(response.headers.get('x-robots-tag'), address).to.equal('noindex');
+      expect(response.headers.get('etag'), address).to.equal(null);
+      const styleHash = `'sha256-${createHash('sha256').update(bookingStyle).digest('base64')}'`;
+      expect(response.headers.get('content-security-policy'), address).to.contain(styleHash).and.contain("script-src 'self'");
+      const html = await response.text();
+      expect(html, address).to.contain('<meta name="booking-time-zone" content="Europe/Lisbon">').and.contain('Loading your booking');
+    }
+    const head = await fetch(`${app.url}/booking/${token}`, { method: 'HEAD' });
+    expect(head.status).to.equal(200);
+    expect(head.headers.get('cache-control')).to.equal('no-store');
+  });
+
+  it('answers /booking without a token, with more than one segment, or as a file with the 404 page; a POST with 405', async () => {
+    for (const address of ['/booking', '/booking/', '/booking/a/b', '/booking.html']) {
+      const response = await fetch(`${app.url}${address}`);
+      expect(response.status, address).to.equal(404);
+      expect(await response.text(), address).to.contain('404 Page Not Found');
+    }
+    const post = await fetch(`${app.url}/booking/some-token`, { method: 'POST' });
+    expect(post.status).to.equal(405);
+    expect(post.headers.get('allow')).to.equal('GET, HEAD');
   });
 
   it('caches hashed assets for a year and other files for an hour', async () => {

@@ -1,18 +1,20 @@
 /**
  * Serves the built site: hashed assets cached for a year, pages revalidated, unknown pages answered by the
- * 404 page. Pages carry the booking zone the server is configured with, so the calendar and the API agree.
+ * 404 page. Pages carry the booking zone and notice the server is configured with, so the calendar and the API agree.
+ * A booking's manage page (/booking/{token}) is one page for every token, kept from caches, referrers and indexes.
  */
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import serve from 'koa-static';
 import type { Context, Middleware, Next } from 'koa';
-import { BOOKING_TIME_ZONE_META } from '../domain/booking.js';
+import { BOOKING_MIN_NOTICE_META, BOOKING_TIME_ZONE_META } from '../domain/booking.js';
 import { ApiError } from './errors.js';
 import { contentSecurityPolicy, styleHash } from './security-headers.js';
 
 const HASHED_ASSET = /[/\\]assets[/\\]/;
 const ZONE_META = new RegExp(`(<meta name="${BOOKING_TIME_ZONE_META}" content=")[^"]*(")`);
+const NOTICE_META = new RegExp(`(<meta name="${BOOKING_MIN_NOTICE_META}" content=")[^"]*(")`);
 const NOT_BUILT =
   '<!doctype html><html lang="en"><title>404 Page Not Found</title><h1>404 Page Not Found</h1><p>The page is not built yet: run npm run build:web.</p></html>';
 
@@ -25,8 +27,14 @@ interface Page {
 
 const STYLE_BLOCK = /<style\b[^>]*>([\s\S]*?)<\/style>/g;
 
-/** Reads a page once per version of its file and fills in the booking zone. */
-function pageReader(webRoot: string, timeZone: string) {
+/** The booking rules the server writes into the pages that show the calendar. */
+export interface PageBookingRules {
+  timeZone: string;
+  minNoticeMinutes: number;
+}
+
+/** Reads a page once per version of its file and fills in the booking zone and notice. */
+function pageReader(webRoot: string, rules: PageBookingRules) {
   const cache = new Map<string, { mtimeMs: number; page: Page }>();
   return async (relativePath: string): Promise<Page | undefined> => {
     const file = path.join(webRoot, relativePath);
@@ -34,7 +42,9 @@ function pageReader(webRoot: string, timeZone: string) {
     if (!info?.isFile()) return undefined;
     const cached = cache.get(file);
     if (cached && cached.mtimeMs === info.mtimeMs) return cached.page;
-    const html = (await readFile(file, 'utf8')).replace(ZONE_META, (_, start: string, end: string) => `${start}${timeZone}${end}`);
+    const html = (await readFile(file, 'utf8'))
+      .replace(ZONE_META, (_, start: string, end: string) => `${start}${rules.timeZone}${end}`)
+      .replace(NOTICE_META, (_, start: string, end: string) => `${start}${rules.minNoticeMinutes}${end}`);
     const styleHashes = [...html.matchAll(STYLE_BLOCK)].map((match) => styleHash(match[1] ?? ''));
     const page = {
       html,
@@ -46,15 +56,32 @@ function pageReader(webRoot: string, timeZone: string) {
   };
 }
 
-/** The page file a path names: "/" is the landing page, /legal/<name> a legal page; nothing else is a page. */
+/** A booking's manage page: the token is the page's to read (and the API's to judge), never the server's. */
+const BOOKING_PAGE = /^\/booking\/[^/]+\/?$/;
+
+/**
+ * The token in its address opens a booking: no cache keeps the page, no link on it passes the address on as a
+ * referrer, and no search engine lists it.
+ */
+const BOOKING_PAGE_HEADERS = {
+  'Cache-Control': 'no-store',
+  'Referrer-Policy': 'no-referrer',
+  'X-Robots-Tag': 'noindex',
+};
+
+/**
+ * The page file a path names: "/" is the landing page, /legal/<name> a legal page, /booking/<token> the booking
+ * manage page; nothing else is a page.
+ */
 function pageFile(urlPath: string): string | undefined {
   if (urlPath === '/') return 'index.html';
+  if (BOOKING_PAGE.test(urlPath)) return 'booking.html';
   const legal = /^\/legal\/([a-z-]+)\/?$/.exec(urlPath);
   return legal ? `legal/${legal[1]}.html` : undefined;
 }
 
-export function webRoutes(webRoot: string, timeZone: string): Middleware[] {
-  const readPage = pageReader(webRoot, timeZone);
+export function webRoutes(webRoot: string, rules: PageBookingRules): Middleware[] {
+  const readPage = pageReader(webRoot, rules);
   const statics = serve(webRoot, {
     index: false,
     gzip: false,
@@ -67,8 +94,14 @@ export function webRoutes(webRoot: string, timeZone: string): Middleware[] {
   const sendPage = (ctx: Context, page: Page, status: number) => {
     ctx.status = status;
     ctx.type = 'html';
-    ctx.set('Cache-Control', 'no-cache');
     ctx.set('Content-Security-Policy', page.csp);
+    // Whatever answers a booking's address has the token in its URL. Never stored, so never revalidated: no ETag.
+    if (BOOKING_PAGE.test(ctx.path)) {
+      ctx.set(BOOKING_PAGE_HEADERS);
+      ctx.body = page.html;
+      return;
+    }
+    ctx.set('Cache-Control', 'no-cache');
     if (status === 200) {
       ctx.etag = page.etag;
       if (ctx.fresh) {

@@ -1,6 +1,7 @@
 /**
- * Two builds: the browser bundle (content-hashed, the demo dialog split into its own chunk) and a Node
- * bundle that prerenders the pages. Both bundle styled-components, so server and client name classes alike.
+ * Three builds: the browser bundle (content-hashed, the demo dialog split into its own chunk), the booking manage
+ * page's own browser bundle, and a Node bundle that prerenders the pages. All bundle styled-components, so server and
+ * client name classes alike.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -58,6 +59,20 @@ const shared = {
 };
 
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+const gzipOf = (name) => gzipSync(readFileSync(path.join(webOut, name)), { level: 9 }).length;
+const filesOf = (group) => group.chunks.flatMap((chunk) => [...chunk.files]).filter((name) => name.endsWith('.js'));
+
+/** No server code in the browser: the e-mail rules alone would add a large disposable-domain list. */
+function refuseServerCode(compilation) {
+  for (const module of compilation.modules) {
+    const inner = module.modules ?? [module];
+    const shipped = compilation.chunkGraph.getNumberOfModuleChunks(module) > 0;
+    const server = shipped && inner.find((part) => SERVER_FOLDERS.some((folder) => (part.resource ?? '').startsWith(folder)));
+    if (server) {
+      compilation.errors.push(new webpack.WebpackError(`${path.relative(root, server.resource)} (server code) ended up in the browser bundle`));
+    }
+  }
+}
 
 /** Emits the favicon and robots.txt, writes the manifest the prerender reads, and reports gzip sizes. */
 class SiteAssetsPlugin {
@@ -68,15 +83,7 @@ class SiteAssetsPlugin {
       compilation.hooks.processAssets.tap(
         { name: 'SiteAssetsPlugin', stage: webpack.Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL },
         () => {
-          // No server code in the browser: the e-mail rules alone would add a large disposable-domain list.
-          for (const module of compilation.modules) {
-            const inner = module.modules ?? [module];
-            const shipped = compilation.chunkGraph.getNumberOfModuleChunks(module) > 0;
-            const server = shipped && inner.find((part) => SERVER_FOLDERS.some((folder) => (part.resource ?? '').startsWith(folder)));
-            if (server) {
-              compilation.errors.push(new webpack.WebpackError(`${path.relative(root, server.resource)} (server code) ended up in the browser bundle`));
-            }
-          }
+          refuseServerCode(compilation);
           compilation.emitAsset(faviconName, new webpack.sources.RawSource(faviconSource));
           compilation.emitAsset('robots.txt', new webpack.sources.RawSource('User-agent: *\nAllow: /\n'));
         },
@@ -85,7 +92,6 @@ class SiteAssetsPlugin {
     compiler.hooks.done.tap('SiteAssetsPlugin', (stats) => {
       if (stats.hasErrors()) return;
       const { compilation } = stats;
-      const filesOf = (group) => group.chunks.flatMap((chunk) => [...chunk.files]).filter((name) => name.endsWith('.js'));
       const entrypoints = { main: compilation.entrypoints.get('main') };
       const namedChunkGroups = Object.fromEntries(compilation.namedChunkGroups);
       const chunks = [...compilation.chunks].map((chunk) => ({ files: [...chunk.files] }));
@@ -99,7 +105,6 @@ class SiteAssetsPlugin {
         path.join(ssrOut, 'client-manifest.json'),
         JSON.stringify({ scripts: initial.map((name) => `/${name}`), favicon: `/${faviconName}` }, null, 2),
       );
-      const gzipOf = (name) => gzipSync(readFileSync(path.join(webOut, name)), { level: 9 }).length;
       const initialBytes = initial.reduce((sum, name) => sum + gzipOf(name), 0);
       const lazy = chunks
         .flatMap((chunk) => chunk.files.filter((file) => file.endsWith('.js')))
@@ -138,14 +143,63 @@ const client = {
   plugins: [...shared.plugins, new SiteAssetsPlugin()],
 };
 
+/** Refuses server code in the booking page's bundle too, writes its scripts for the prerender and reports their size. */
+class BookingAssetsPlugin {
+  apply(compiler) {
+    compiler.hooks.thisCompilation.tap('BookingAssetsPlugin', (compilation) => {
+      compilation.hooks.processAssets.tap({ name: 'BookingAssetsPlugin', stage: webpack.Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL }, () =>
+        refuseServerCode(compilation),
+      );
+    });
+    compiler.hooks.done.tap('BookingAssetsPlugin', (stats) => {
+      if (stats.hasErrors()) return;
+      const { compilation } = stats;
+      const scripts = filesOf(compilation.entrypoints.get('booking'));
+      mkdirSync(ssrOut, { recursive: true });
+      writeFileSync(path.join(ssrOut, 'booking-manifest.json'), JSON.stringify({ scripts: scripts.map((name) => `/${name}`) }, null, 2));
+      const initialBytes = scripts.reduce((sum, name) => sum + gzipOf(name), 0);
+      const lazy = [...compilation.chunks].flatMap((chunk) => [...chunk.files]).filter((file) => file.endsWith('.js') && !scripts.includes(file));
+      const lazyBytes = lazy.reduce((sum, name) => sum + gzipOf(name), 0);
+      console.warn(`web: booking page's JavaScript: ${kb(initialBytes)} gzip [${scripts.join(', ')}]; the reschedule calendar: ${kb(lazyBytes)} gzip [${lazy.join(', ')}]`);
+    });
+  }
+}
+
+/**
+ * The booking manage page (/booking/{token}) is a build of its own: it shares no module with the landing page, whose
+ * chunks therefore come out the same with or without it, and its visitors (from an e-mail) load none of the landing
+ * page's code. Its components are numbered from the first, as in its own prerender (see web/app/prerender.tsx).
+ */
+const booking = {
+  ...shared,
+  name: 'booking',
+  // After the client build, which empties dist/web.
+  dependencies: ['client'],
+  target: ['web', 'es2020'],
+  entry: { booking: './web/app/booking-main.tsx' },
+  output: {
+    path: webOut,
+    publicPath: '/',
+    filename: 'assets/[name].[contenthash:12].js',
+    chunkFilename: 'assets/[name].[contenthash:12].js',
+    // Its own name for the global its chunks load through, apart from the landing page's runtime.
+    uniqueName: 'converge-booking',
+  },
+  plugins: [...shared.plugins, new BookingAssetsPlugin()],
+};
+
 const ssr = {
   ...shared,
   name: 'ssr',
-  dependencies: ['client'],
+  dependencies: ['client', 'booking'],
   target: 'node20',
-  entry: { prerender: './web/app/prerender.tsx' },
+  // The booking page's prerender is an entry of its own, with its own styled-components (see web/app/prerender.tsx).
+  entry: {
+    prerender: './web/app/prerender.tsx',
+    'booking-prerender': { import: './web/app/booking-prerender.tsx', library: { type: 'commonjs2' } },
+  },
   output: { path: ssrOut, filename: '[name].cjs', chunkFilename: '[name].[contenthash:8].cjs' },
   optimization: { minimize: false },
 };
 
-export default [client, ssr];
+export default [client, booking, ssr];

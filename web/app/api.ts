@@ -1,13 +1,23 @@
+import type { TypedMutationOnQueryStarted } from '@reduxjs/toolkit/query';
 import { createApi } from '@reduxjs/toolkit/query/react';
 import type { DaySlots } from '../../domain/booking.js';
-import { IDEMPOTENCY_HEADER, type DemoRequestCreated, type DemoRequestInput, type HONEYPOT_FIELD } from '../../domain/demo-request.js';
+import {
+  IDEMPOTENCY_HEADER,
+  type BookingView,
+  type DemoRequestCreated,
+  type DemoRequestInput,
+  type HONEYPOT_FIELD,
+  type RescheduleInput,
+} from '../../domain/demo-request.js';
 import type { EmailValidationResult } from '../../domain/email-messages.js';
-import { baseQuery, joinQueryKey, type KeyedRead, type QueryKey } from './api-base-query.js';
+import { baseQuery, joinQueryKey, type ApiError, type KeyedRead, type QueryKey } from './api-base-query.js';
 
 /** The list of demo requests is not shown anywhere; its tag is invalidated after a submit, as the contract asks. */
 export const DEMO_REQUESTS_TAG = '/api/demo-requests';
 /** A booking-zone day's slots, one tag per day (id YYYY-MM-DD). */
 export const SLOTS_TAG = 'Slots';
+/** A booking reached through its link, one tag per token. */
+export const BOOKING_TAG = 'Booking';
 
 /** What the form posts: the request, and the honeypot field when something filled it. */
 export type DemoRequestBody = DemoRequestInput & Partial<Record<typeof HONEYPOT_FIELD, string>>;
@@ -18,11 +28,25 @@ export interface DemoRequestSubmission {
   idempotencyKey: string;
 }
 
+/** A change's answer is the booking as it now stands: it replaces the cached one, with no second GET. */
+const showAnswer: TypedMutationOnQueryStarted<BookingView, { token: string }, typeof baseQuery, 'api'> = async (
+  { token },
+  { dispatch, queryFulfilled },
+) => {
+  // Runs once the endpoint is called, long after `api` below exists.
+  try {
+    const { data } = await queryFulfilled;
+    dispatch(api.util.updateQueryData('booking', token, () => data));
+  } catch {
+    // A failure is the caller's to show; the cache keeps what the server last said.
+  }
+};
+
 /** The one createApi of the client. */
 export const api = createApi({
   reducerPath: 'api',
   baseQuery,
-  tagTypes: [DEMO_REQUESTS_TAG, SLOTS_TAG],
+  tagTypes: [DEMO_REQUESTS_TAG, SLOTS_TAG, BOOKING_TAG],
   // Cached data never goes stale and nothing refetches on its own.
   keepUnusedDataFor: Infinity,
   refetchOnFocus: false,
@@ -59,7 +83,46 @@ export const api = createApi({
     validateEmail: build.mutation<EmailValidationResult, { email: string }>({
       query: (body) => ({ url: '/api/validate-email', method: 'POST', body }),
     }),
+    /** The booking behind a link's token (the manage page at /booking/{token}). */
+    booking: build.query<BookingView, string>({
+      query: (token) => ({ url: bookingUrl(token) }),
+      providesTags: (_result, _error, token) => [{ type: BOOKING_TAG, id: token }],
+    }),
+    rescheduleBooking: build.mutation<BookingView, { token: string } & RescheduleInput>({
+      query: ({ token, timeSlot }) => ({ url: `${bookingUrl(token)}/reschedule`, method: 'POST', body: { timeSlot } }),
+      onQueryStarted: showAnswer,
+      invalidatesTags: (_result, error, { token }) => afterBookingChange(token, error),
+    }),
+    cancelBooking: build.mutation<BookingView, { token: string }>({
+      // The API takes a JSON body on every POST; a cancellation has nothing to say.
+      query: ({ token }) => ({ url: `${bookingUrl(token)}/cancel`, method: 'POST', body: {} }),
+      onQueryStarted: showAnswer,
+      invalidatesTags: (_result, error, { token }) => afterBookingChange(token, error),
+    }),
   }),
 });
 
-export const { useDaySlotsQuery, useSubmitDemoRequestMutation, useValidateEmailMutation } = api;
+function bookingUrl(token: string): string {
+  return `/api/bookings/${encodeURIComponent(token)}`;
+}
+
+type BookingChangeTags = (typeof SLOTS_TAG | { type: typeof BOOKING_TAG; id: string })[];
+
+/**
+ * A reschedule or a cancellation frees a slot (and a reschedule fills one): the days shown are out of date. A 409
+ * (the slot filled up, or the booking was cancelled meanwhile) or a 404 says the page's copy is stale: both are read
+ * again. Other failures changed nothing on the server.
+ */
+function afterBookingChange(token: string, error: ApiError | undefined): BookingChangeTags {
+  if (!error) return [SLOTS_TAG];
+  return error.status === 409 || error.status === 404 ? [SLOTS_TAG, { type: BOOKING_TAG, id: token }] : [];
+}
+
+export const {
+  useBookingQuery,
+  useCancelBookingMutation,
+  useDaySlotsQuery,
+  useRescheduleBookingMutation,
+  useSubmitDemoRequestMutation,
+  useValidateEmailMutation,
+} = api;

@@ -1,4 +1,4 @@
-import { BOOKING_TIME_ZONE_META } from '../../domain/booking.js';
+import { BOOKING_MIN_NOTICE_META, BOOKING_TIME_ZONE_META, DEFAULT_MIN_NOTICE_MINUTES } from '../../domain/booking.js';
 
 /**
  * The booking zone comes from the server: the prerendered HTML carries
@@ -7,7 +7,7 @@ import { BOOKING_TIME_ZONE_META } from '../../domain/booking.js';
  * (see web/features/demo-request/booking-zone.ts).
  */
 
-/** The head tag the prerender writes; the server rewrites its content. */
-export function bookingTimeZoneMeta(zone: string): string {
-  return `<meta name="${BOOKING_TIME_ZONE_META}" content="${zone}">`;
+/** The head tags the prerender writes: the zone, and the notice bookings need; the server rewrites their content. */
+export function bookingRulesMeta(zone: string): string[] {
+  return [`<meta name="${BOOKING_TIME_ZONE_META}" content="${zone}">`, `<meta name="${BOOKING_MIN_NOTICE_META}" content="${DEFAULT_MIN_NOTICE_MINUTES}">`];
 }

@@ -1,6 +1,6 @@
 import { brand } from '../../domain/brand.js';
 import { escapeHtml } from '../../domain/text.js';
-import { bookingTimeZoneMeta } from './booking-zone.js';
+import { bookingRulesMeta } from './booking-zone.js';
 import { globalCss } from './global-style.js';
 import type { PageMeta } from './routes.js';
 
@@ -12,7 +12,7 @@ export interface DocumentParts {
   styles: string;
   scripts: readonly string[];
   favicon: string;
-  /** The booking zone, on the pages with the Request Demo form; the server replaces it with its own. */
+  /** The booking zone, on the pages that show booking times (the landing page, the booking page); the server replaces it with its own. */
   bookingTimeZone?: string;
 }
 
@@ -34,7 +34,7 @@ export function htmlDocument({ meta, body, styles, scripts, favicon, bookingTime
     `<meta property="og:title" content="${title}">`,
     `<meta property="og:description" content="${description}">`,
     '<meta name="twitter:card" content="summary">',
-    ...(bookingTimeZone === undefined ? [] : [bookingTimeZoneMeta(escapeHtml(bookingTimeZone))]),
+    ...(bookingTimeZone === undefined ? [] : bookingRulesMeta(escapeHtml(bookingTimeZone))),
     ...scripts.map((src) => `<script defer src="${src}"></script>`),
     `<style>${globalCss}</style>`,
     styles,

@@ -4,13 +4,13 @@
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { ReactElement } from 'react';
-import { renderToString } from 'react-dom/server';
-import { ServerStyleSheet } from 'styled-components';
+import { pathToFileURL } from 'node:url';
 import { brand } from '../../domain/brand.js';
 import { DEFAULT_BOOKING_TIME_ZONE } from '../../domain/booking.js';
 import { LEGAL_DOCUMENTS } from '../features/legal/legal-documents.js';
+import type * as BookingPrerender from './booking-prerender.js';
 import { htmlDocument } from './html-document.js';
+import { renderWithStyles, type RenderedPage } from './render-with-styles.js';
 import { Root } from './root.js';
 import { pageMeta, routeFor, type PageMeta } from './routes.js';
 
@@ -19,45 +19,58 @@ interface ClientManifest {
   favicon: string;
 }
 
-function render(element: ReactElement): { body: string; styles: string } {
-  const sheet = new ServerStyleSheet();
-  try {
-    const body = renderToString(sheet.collectStyles(element));
-    return { body, styles: sheet.getStyleTags() };
-  } finally {
-    sheet.seal();
-  }
+/**
+ * The booking page's components must be numbered from the first, as its own browser build numbers them; here they would
+ * come after the landing page's. So it is prerendered by a bundle of its own (webpack's booking-prerender entry, beside
+ * this one), with its own styled-components, loaded from its file rather than bundled in.
+ */
+async function renderBookingPage(): Promise<RenderedPage> {
+  const file = path.join(path.dirname(process.argv[1] ?? '.'), 'booking-prerender.cjs');
+  const bundle = (await import(/* webpackIgnore: true */ pathToFileURL(file).href)) as { default: typeof BookingPrerender };
+  return bundle.default.renderBookingPage();
 }
 
 async function main(): Promise<void> {
   const outDir = path.resolve(process.argv[2] ?? 'dist/web');
   const manifestPath = path.resolve(process.argv[3] ?? 'dist/web-ssr/client-manifest.json');
   const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as ClientManifest;
+  // The booking page's own build writes its scripts beside the client's manifest.
+  const bookingManifest = JSON.parse(await readFile(path.join(path.dirname(manifestPath), 'booking-manifest.json'), 'utf8')) as {
+    scripts: string[];
+  };
   await mkdir(outDir, { recursive: true });
   // styled-components numbers its components in the order they are defined, and the class names follow.
   // The legal pages' components must come after every component the browser bundle has, or the landing
   // page's classes would differ from the browser's: so their module is loaded only now, after Root's.
   const { LegalRoot } = await import(/* webpackChunkName: "legal" */ './legal-root.js');
-  const pages: { file: string; element: ReactElement; meta: PageMeta; scripts: readonly string[]; bookingTimeZone?: string }[] = [
+  const pages: { file: string; page: RenderedPage; meta: PageMeta; scripts: readonly string[]; bookingTimeZone?: string }[] = [
     // The server writes its own booking zone into the landing page's meta tag; the calendar reads it there.
     {
       file: 'index.html',
-      element: <Root pathname="/" />,
+      page: renderWithStyles(<Root pathname="/" />),
       meta: pageMeta[routeFor('/')],
       scripts: manifest.scripts,
       bookingTimeZone: DEFAULT_BOOKING_TIME_ZONE,
     },
     // The 404 and legal pages need no script: they have nothing to click but links.
-    { file: '404.html', element: <Root pathname="/404" />, meta: pageMeta[routeFor('/404')], scripts: [] },
+    { file: '404.html', page: renderWithStyles(<Root pathname="/404" />), meta: pageMeta[routeFor('/404')], scripts: [] },
     ...LEGAL_DOCUMENTS.map((document) => ({
       file: `legal/${document.slug}.html`,
-      element: <LegalRoot document={document} />,
+      page: renderWithStyles(<LegalRoot document={document} />),
       meta: { title: `${document.title} | ${brand.product}`, description: document.description },
       scripts: [],
     })),
+    // Served at /booking/{token}; it needs the booking zone the landing page has, to show the time and the calendar.
+    {
+      file: 'booking.html',
+      page: await renderBookingPage(),
+      meta: { title: `Your demo booking | ${brand.product}`, description: `See, reschedule or cancel your ${brand.product} demo.` },
+      scripts: bookingManifest.scripts,
+      bookingTimeZone: DEFAULT_BOOKING_TIME_ZONE,
+    },
   ];
   for (const page of pages) {
-    const { body, styles } = render(page.element);
+    const { body, styles } = page.page;
     const html = htmlDocument({
       meta: page.meta,
       body,

@@ -2,16 +2,18 @@
  * The one visual system of the site. Sections read tokens from here through styled-components'
  * ThemeProvider, so a colour or a step of the scale changes in one place.
  */
+import { brand } from '../../domain/brand.js';
+
 export const theme = {
   colors: {
-    ink: '#0b1530',
+    ink: brand.colors.ink,
     inkSoft: '#3d4966',
-    muted: '#55607a',
+    muted: brand.colors.muted,
     surface: '#ffffff',
-    surfaceAlt: '#f4f6fb',
+    surfaceAlt: brand.colors.canvas,
     border: '#d9deea',
     borderStrong: '#8a94ab',
-    primary: '#4338ca',
+    primary: brand.colors.primary,
     primaryHover: '#3730a3',
     primarySoft: '#eef0ff',
     accent: '#0f766e',

@@ -361,19 +361,19 @@ describe('the site in Chromium', function () {
       expect(await dialog.getByRole('status').filter({ hasText: 'Selected' }).innerText()).to.equal(
         'Selected Tuesday, 24 November 2026 at 14:00 Europe Time (08:00 your time).',
       );
-      // Today offers only the hours still ahead.
+      // Today, at 10:30, offers only the hours at least the server's two hours of notice ahead: 13:00 on.
       await dayTile(dialog, '18 November 2026').click();
-      expect(await slots.first().inputValue()).to.equal('2026-11-18T10:00:00.000Z');
-      expect(await slots.count()).to.equal(13);
+      expect(await slots.first().inputValue()).to.equal('2026-11-18T12:00:00.000Z');
+      expect(await slots.count()).to.equal(11);
     });
 
-    it('uses the booking zone the served page names in <meta name="booking-time-zone">', async () => {
+    it('uses the booking zone and notice the served page names in <meta name="booking-time-zone"> and <meta name="booking-min-notice">', async () => {
       const watched = await openPage(browser, { timezoneId: 'Europe/Berlin' });
       open.push(watched);
       const { page } = watched;
       await page.clock.setFixedTime(FIXED_NOW);
       await withoutSlotsApi(page);
-      // Stands in for a server configured with BOOKING_TIME_ZONE=Asia/Tokyo.
+      // Stands in for a server configured with BOOKING_TIME_ZONE=Asia/Tokyo and MIN_NOTICE_MINUTES=30.
       await page.route(`${stack.url}/`, async (route) => {
         const response = await route.fetch();
         const html = await response.text();
@@ -382,14 +382,18 @@ describe('the site in Chromium', function () {
         const headers = Object.fromEntries(
           Object.entries(response.headers()).filter(([name]) => name !== 'content-encoding' && name !== 'content-length'),
         );
-        await route.fulfill({ status: 200, headers, body: html.replace(/(<meta name="booking-time-zone" content=")[^"]*/, '$1Asia/Tokyo') });
+        expect(html).to.include('<meta name="booking-min-notice" content="120">');
+        const body = html
+          .replace(/(<meta name="booking-time-zone" content=")[^"]*/, '$1Asia/Tokyo')
+          .replace(/(<meta name="booking-min-notice" content=")[^"]*/, '$130');
+        await route.fulfill({ status: 200, headers, body });
       });
       await page.goto(stack.url);
       const dialog = await openDialog(page);
       // The zone is named as the page's zone, not as Europe Time.
       expect(await dialog.getByRole('group', { name: 'Select Date & Time (Japan Standard Time)' }).isVisible()).to.equal(true);
       expect(await dialog.getByText(/hourly from 07:00 to 23:00 Tokyo time/).isVisible()).to.equal(true);
-      // 18:30 on Wednesday in Tokyo: today's slots from 19:00 on; the window ends on 18 December, Tokyo's clock.
+      // 18:30 on Wednesday in Tokyo, 30 minutes' notice: today's slots from 19:00 on; the window ends on 18 December, Tokyo's clock.
       const enabled = await enabledDayLabels(dialog);
       expect(enabled[0]).to.equal('18 November 2026');
       await dayTile(dialog, '18 November 2026').click();

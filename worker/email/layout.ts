@@ -60,7 +60,7 @@ const MANAGE_LABEL = 'Reschedule or cancel';
 /** The mark as inline SVG (domain/brand.ts draws it for the page too). */
 function markSvg(): string {
   const { mark } = brand;
-  return `<svg width="28" height="28" viewBox="${mark.viewBox}" aria-hidden="true" style="vertical-align:middle"><rect width="32" height="32" rx="${mark.tileRadius}" fill="${PRIMARY}"/><path d="${mark.arcs}" stroke="#ffffff" stroke-width="2.6" fill="none" stroke-linecap="round"/><circle cx="${mark.point.cx}" cy="${mark.point.cy}" r="${mark.point.r}" fill="${brand.colors.accent}"/></svg>`;
+  return `<svg width="28" height="28" viewBox="${mark.viewBox}" aria-hidden="true" style="vertical-align:middle"><rect width="32" height="32" rx="${mark.tileRadius}" fill="${PRIMARY}"/><path d="${mark.arcs}" stroke="#ffffff" stroke-width="2.6" fill="none" stroke-linecap="round"/><circle cx="${mark.point.cx}" cy="${mark.point.cy}" r="${mark.point.r}" fill="${brand.colors.markPoint}"/></svg>`;
 }
 
 export function renderLayout(content: EmailContent): { text: string; html: string } {

@@ -75,10 +75,10 @@ describe('booking calendar helpers', () => {
     expect(slots.every((slot) => slot.localLabel === null)).to.equal(true);
   });
 
-  it('leaves out the slots already past today', () => {
+  it("leaves out the slots already past today and those sooner than the page's notice (two hours here)", () => {
     const slots = slotOptions({ year: 2026, month: 11, day: 18 }, NOW, ZONE, ZONE);
-    expect(slots[0]?.label).to.equal('11:00');
-    expect(slots).to.have.length(13);
+    expect(slots[0]?.label).to.equal('13:00');
+    expect(slots).to.have.length(11);
   });
 
   it("adds the visitor's own clock time only when it reads differently", () => {

@@ -7,6 +7,7 @@ import {
   type CalendarDay,
   type DaySlots,
 } from '../../../domain/booking.js';
+import { PAGE_MIN_NOTICE } from './booking-zone.js';
 
 /**
  * react-calendar hands out Dates at local midnight of the day a tile shows. The tile's label is what the
@@ -47,7 +48,7 @@ let bookable: { now: number; zone: string; days: ReadonlySet<string> } | undefin
  */
 function bookableDays(now: Date, zone: string): ReadonlySet<string> {
   if (bookable?.now !== now.getTime() || bookable.zone !== zone) {
-    const days = windowDays(now, zone).filter((day) => isBookableDay(day, now, zone));
+    const days = windowDays(now, zone).filter((day) => isBookableDay(day, now, zone, PAGE_MIN_NOTICE));
     bookable = { now: now.getTime(), zone, days: new Set(days.map(formatCalendarDay)) };
   }
   return bookable.days;
@@ -80,27 +81,32 @@ export interface SlotOption {
   localLabel: string | null;
 }
 
-function clockLabel(instant: Date, zone: string): string {
+/** "14:00": an instant on a zone's clock. */
+export function clockLabel(instant: Date, zone: string): string {
   return new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(
     instant,
   );
 }
 
+/**
+ * An instant of the booking-zone day `day`, which reads `label` there, on the visitor's clock: null when it reads the
+ * same, else "08:00", or "01:00 Tue" when the visitor's clock is on another day.
+ */
+export function visitorClockLabel(instant: Date, day: CalendarDay, label: string, visitorZone: string): string | null {
+  const local = clockLabel(instant, visitorZone);
+  if (local === label) return null;
+  // A different day on the visitor's clock is worth saying, or "01:00" reads like the small hours of the same day.
+  if (sameDay(calendarDayOf(instant, visitorZone), day)) return local;
+  return `${local} ${new Intl.DateTimeFormat('en-GB', { timeZone: visitorZone, weekday: 'short' }).format(instant)}`;
+}
+
 /** The hourly slots of a day still bookable at `now`, each with the visitor's own clock time when it differs. */
 export function slotOptions(day: CalendarDay, now: Date, zone: string, visitorZone: string): SlotOption[] {
-  return availableSlots(day, now, zone).map((slot) => {
-    const instant = new Date(slot.iso);
-    const local = clockLabel(instant, visitorZone);
-    const localDay = calendarDayOf(instant, visitorZone);
-    let localLabel: string | null = null;
-    if (local !== slot.label) {
-      // A different day on the visitor's clock is worth saying, or "01:00" reads like the small hours of the same day.
-      localLabel = sameDay(localDay, day)
-        ? local
-        : `${local} ${new Intl.DateTimeFormat('en-GB', { timeZone: visitorZone, weekday: 'short' }).format(instant)}`;
-    }
-    return { iso: slot.iso, label: slot.label, localLabel };
-  });
+  return availableSlots(day, now, zone, PAGE_MIN_NOTICE).map((slot) => ({
+    iso: slot.iso,
+    label: slot.label,
+    localLabel: visitorClockLabel(new Date(slot.iso), day, slot.label, visitorZone),
+  }));
 }
 
 /**

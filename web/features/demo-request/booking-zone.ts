@@ -1,4 +1,10 @@
-import { BOOKING_TIME_ZONE_META, DEFAULT_BOOKING_TIME_ZONE, isValidTimeZone } from '../../../domain/booking.js';
+import {
+  BOOKING_MIN_NOTICE_META,
+  BOOKING_TIME_ZONE_META,
+  DEFAULT_BOOKING_TIME_ZONE,
+  DEFAULT_MIN_NOTICE_MINUTES,
+  isValidTimeZone,
+} from '../../../domain/booking.js';
 
 interface MetaSource {
   querySelector(selectors: string): { getAttribute(name: string): string | null } | null;
@@ -13,3 +19,13 @@ export function readBookingTimeZone(source: MetaSource | undefined = globalThis.
   const content = source?.querySelector(`meta[name="${BOOKING_TIME_ZONE_META}"]`)?.getAttribute('content')?.trim();
   return content && isValidTimeZone(content) ? content : DEFAULT_BOOKING_TIME_ZONE;
 }
+
+/** The notice bookings need (minutes), as the served page names it in `<meta name="booking-min-notice">`. */
+export function readMinNotice(source: MetaSource | undefined = globalThis.document): number {
+  const content = source?.querySelector(`meta[name="${BOOKING_MIN_NOTICE_META}"]`)?.getAttribute('content')?.trim();
+  const minutes = content ? Number(content) : Number.NaN;
+  return Number.isInteger(minutes) && minutes >= 0 ? minutes : DEFAULT_MIN_NOTICE_MINUTES;
+}
+
+/** The page's notice, read once when the calendar's code first runs: the server's MIN_NOTICE_MINUTES. */
+export const PAGE_MIN_NOTICE = readMinNotice();

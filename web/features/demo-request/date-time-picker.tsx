@@ -200,6 +200,16 @@ function moveBetweenDays(event: KeyboardEvent<HTMLDivElement>): void {
   }
 }
 
+/**
+ * Focuses where the time is chosen again, inside `container`: a slot that can be chosen (not `avoidSlot`, the one
+ * just refused), else an enabled day of the calendar.
+ */
+export function focusTimeChoice(container: ParentNode, avoidSlot?: string): void {
+  const slots = Array.from(container.querySelectorAll<HTMLInputElement>('input[name="timeSlot"]'));
+  const target = slots.find((input) => !input.disabled && input.value !== avoidSlot) ?? container.querySelector<HTMLElement>(`${DAY_TILE}:enabled`);
+  target?.focus();
+}
+
 export function DateTimePicker({ now, zone, visitorZone, day, slotIso, error, onDayChange, onSlotChange }: DateTimePickerProps) {
   const id = useId();
   const hintId = `${id}-hint`;

@@ -19,8 +19,8 @@ import { Button } from '../../components/button.js';
 import { notifyError, notifySuccess } from '../../components/notify.js';
 import { rememberedAttribution, visitStorage } from './attribution.js';
 import { visitorTimeZone } from './booking-calendar.js';
-import { readBookingTimeZone } from './booking-zone.js';
-import { DateTimePicker } from './date-time-picker.js';
+import { PAGE_MIN_NOTICE, readBookingTimeZone } from './booking-zone.js';
+import { DateTimePicker, focusTimeChoice } from './date-time-picker.js';
 import { checkEmail, type EmailCheck } from './email-check.js';
 import { EmailField } from './email-field.js';
 import { TextField } from './form-parts.js';
@@ -108,9 +108,7 @@ export function DemoRequestForm({ now, onSubmitted }: DemoRequestFormProps) {
       form.querySelector<HTMLElement>(`#${CSS.escape(ids[field])}`)?.focus();
       return;
     }
-    const slots = Array.from(form.querySelectorAll<HTMLInputElement>('input[name="timeSlot"]'));
-    const target = slots.find((input) => !input.disabled && input.value !== avoidSlot) ?? form.querySelector<HTMLElement>('.react-calendar__tile:enabled');
-    target?.focus();
+    focusTimeChoice(form, avoidSlot);
   };
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
@@ -123,7 +121,7 @@ export function DemoRequestForm({ now, onSubmitted }: DemoRequestFormProps) {
     if (!slotIso) problems.timeSlot = requiredMessage('timeSlot');
     else {
       // The domain's one check of a slot: the dialog may have stayed open past the chosen hour.
-      const problem = timeSlotProblem(slotIso, new Date(), zone);
+      const problem = timeSlotProblem(slotIso, new Date(), zone, PAGE_MIN_NOTICE);
       if (problem) problems.timeSlot = problem;
     }
     const firstProblem = DEMO_REQUEST_FIELDS.find((field) => problems[field]);

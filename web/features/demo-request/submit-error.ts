@@ -21,16 +21,20 @@ function hasHttpStatus(error: unknown): boolean {
 
 const nonEmpty = (value: unknown): value is string => typeof value === 'string' && value.trim() !== '';
 
-/**
- * The text of the Error toast: the server's details, else its error, else "Failed to submit demo request"
- * when the server answered without either, else (nothing came back at all) the longer fallback.
- */
-export function submitErrorMessage(error: unknown): string {
+/** What the server said in its error body, for a person: its details, else its error; undefined when it said neither. */
+export function serverMessage(error: unknown): string | undefined {
   const body = bodyOf(error);
   if (nonEmpty(body?.details)) return body.details;
   if (nonEmpty(body?.error)) return body.error;
-  if (hasHttpStatus(error)) return SUBMIT_INNER_FALLBACK_MESSAGE;
-  return SUBMIT_FALLBACK_MESSAGE;
+  return undefined;
+}
+
+/**
+ * The text of the Error toast: the server's message, else "Failed to submit demo request" when the server answered
+ * without one, else (nothing came back at all) the longer fallback.
+ */
+export function submitErrorMessage(error: unknown): string {
+  return serverMessage(error) ?? (hasHttpStatus(error) ? SUBMIT_INNER_FALLBACK_MESSAGE : SUBMIT_FALLBACK_MESSAGE);
 }
 
 /** The per-field messages of a 4xx answer, keeping only fields the form has. */

@@ -1,0 +1,63 @@
+import type { AddressInfo } from 'node:net';
+import { expect } from 'chai';
+import Koa from 'koa';
+import pino from 'pino';
+import { requestLog } from './request-log.js';
+
+interface LogLine {
+  msg: string;
+  method?: string;
+  path?: string;
+  status?: number;
+  requestId?: string;
+}
+
+/** A Koa app with only the request log, answering every path, and the log lines it wrote. */
+async function loggedApp(): Promise<{ url: string; lines: LogLine[]; close: () => Promise<void> }> {
+  const lines: LogLine[] = [];
+  const app = new Koa();
+  app.use(requestLog(pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as LogLine) })));
+  app.use((ctx) => {
+    ctx.body = 'ok';
+  });
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    lines,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe('the request log', () => {
+  const token = 'AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-AbCdE';
+
+  it("logs a booking's addresses with :token in place of the token: the manage page's and the API's", async () => {
+    const app = await loggedApp();
+    try {
+      const paths = [`/booking/${token}`, `/booking/${token}/`, `/api/bookings/${token}`, `/api/bookings/${token}/reschedule`, `/BOOKING/${token}`];
+      for (const path of paths) expect((await fetch(`${app.url}${path}`)).status, path).to.equal(200);
+      expect(app.lines.map((line) => line.path)).to.deep.equal([
+        '/booking/:token',
+        '/booking/:token/',
+        '/api/bookings/:token',
+        '/api/bookings/:token/reschedule',
+        '/BOOKING/:token',
+      ]);
+      expect(JSON.stringify(app.lines)).to.not.contain(token);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('keeps every other path as it is, with the method, the status and a request id', async () => {
+    const app = await loggedApp();
+    try {
+      for (const path of ['/', '/legal/privacy', '/bookings', '/assets/booking.0123456789ab.js']) await fetch(`${app.url}${path}`);
+      expect(app.lines.map((line) => line.path)).to.deep.equal(['/', '/legal/privacy', '/bookings', '/assets/booking.0123456789ab.js']);
+      expect(app.lines.every((line) => line.msg === 'request' && line.method === 'GET' && line.status === 200 && line.requestId)).to.equal(true);
+    } finally {
+      await app.close();
+    }
+  });
+});

@@ -1,0 +1,78 @@
+import { expect } from 'chai';
+import type { BookingView } from '../../domain/demo-request.js';
+import { LOADING_TEXT, NOT_FOUND_TITLE } from '../features/manage-booking/manage-booking.js';
+import { stubFetch } from '../test/fetch-stub.js';
+import { renderPage } from '../test/render.js';
+import { api } from './api.js';
+import { BookingRoot } from './booking-root.js';
+import { makeStore, type AppStore } from './store.js';
+
+const token = 'AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-AbCdE';
+const booked: BookingView = { timeSlot: '2026-11-24T13:00:00.000Z', status: 'booked', name: 'Ana Lima', company: 'Alder & Finch' };
+
+function render(store: AppStore, pageToken: string | null = token) {
+  return renderPage(<BookingRoot store={store} token={pageToken} zone="Europe/Berlin" visitorZone="America/New_York" />);
+}
+
+/** A store that has read the booking already: with the booking, or with the error the server answered. */
+async function storeWith(answer: Response | BookingView): Promise<AppStore> {
+  const store = makeStore();
+  if (!(answer instanceof Response)) {
+    await store.dispatch(api.util.upsertQueryData('booking', token, answer));
+    return store;
+  }
+  const { restore } = stubFetch(() => answer);
+  try {
+    await store.dispatch(api.endpoints.booking.initiate(token, { subscribe: false }));
+  } finally {
+    restore();
+  }
+  return store;
+}
+
+describe('the booking manage page', () => {
+  it('is prerendered in its loading state, and hydrates from the same markup before the booking arrives', () => {
+    const prerendered = render(makeStore(), null);
+    expect(prerendered.text).to.include('Your Converge demo').and.include(LOADING_TEXT);
+    expect(prerendered.html).to.match(/<p [^>]*role="status"[^>]*>.*Loading your booking/);
+    expect(prerendered.html).to.match(/<a [^>]*href="\/" aria-label="Converge home"/);
+    expect(prerendered.text).to.include('Privacy Policy');
+    expect(prerendered.text).to.not.include('Reschedule');
+    // The browser's first render, with its token and nothing read yet, is what it hydrates.
+    expect(render(makeStore()).html).to.equal(prerendered.html);
+  });
+
+  it("shows who, the company, and when in the booking zone with the visitor's own time; offers Reschedule and Cancel", async () => {
+    const { html, text } = render(await storeWith(booked));
+    expect(text).to.include('Status Booked');
+    expect(text).to.include('When Tuesday, 24 November 2026 at 14:00 Europe Time 08:00 your time');
+    expect(text).to.include('Name Ana Lima').and.include('Company Alder & Finch');
+    for (const name of ['Reschedule', 'Cancel demo']) {
+      const button = new RegExp(`<button [^>]*aria-expanded="false" aria-controls="([^"]+)"[^>]*>${name}</button>`).exec(html);
+      expect(button, name).to.not.equal(null);
+      expect(html, `the panel ${name} controls`).to.include(`id="${button?.[1] ?? ''}"`);
+    }
+    expect(text).to.not.include(LOADING_TEXT);
+  });
+
+  it('shows a cancelled booking as cancelled, with no changes offered and a way to book a new demo', async () => {
+    const { html, text } = render(await storeWith({ ...booked, status: 'cancelled' }));
+    expect(text).to.include('Status Cancelled').and.include('This demo is cancelled.');
+    expect(text).to.not.include('Reschedule').and.not.include('Cancel demo');
+    expect(html).to.match(/<a [^>]*href="\/"[^>]*>Book a new demo<\/a>/);
+  });
+
+  it('says "This link does not open a booking" for a 404, with a link home', async () => {
+    const { html, text } = render(await storeWith(new Response(JSON.stringify({ error: 'Not found', details: 'There is no booking at this link.' }), { status: 404 })));
+    expect(html).to.match(new RegExp(`<h1[^>]*>${NOT_FOUND_TITLE}</h1>`));
+    expect(html).to.match(/<a [^>]*href="\/"[^>]*>Back to the home page<\/a>/);
+    expect(text).to.not.include('Reschedule');
+  });
+
+  it("says why the booking could not be loaded otherwise (the server's details), and offers another try", async () => {
+    const details = 'We could not reach our database. Please try again in a minute.';
+    const { html, text } = render(await storeWith(new Response(JSON.stringify({ error: 'Service unavailable', details }), { status: 503 })));
+    expect(html).to.match(/role="alert"[^>]*>Your booking could not be loaded\. /);
+    expect(text).to.include(details).and.include('Try again');
+  });
+});

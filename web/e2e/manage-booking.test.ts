@@ -1,0 +1,383 @@
+/**
+ * The booking manage page, /booking/{token}, in a real browser against the real API: what a prospect sees when they
+ * open the link in their e-mails, and rescheduling and cancelling with the keyboard alone.
+ * Needs the production build: `npm run build:web` (npm test runs it first).
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { startStack, TEST_LINK_SECRET, type Stack } from '../../test/stack.js';
+import { nextBookableSlot } from '../../test/booking.js';
+import { bookingToken } from '../../server-shared/booking-link.js';
+import { SLOT_TAKEN_MESSAGE } from '../../domain/booking.js';
+import { axeViolations, launchBrowser, openPage, type WatchedPage } from './browser.js';
+import { dayTile, firstBookableLabel, slotsSettled } from './dialog.js';
+
+const WEB_ROOT = path.resolve('dist/web');
+const ARTIFACTS = path.resolve('artifacts');
+const LOADING = 'Loading your booking…';
+const NOT_FOUND = 'This link does not open a booking';
+
+let stack: Stack;
+let browser: Browser;
+const open: WatchedPage[] = [];
+let bookings = 0;
+
+interface Booked {
+  token: string;
+  timeSlot: string;
+  name: string;
+  company: string;
+}
+
+/** Books a demo through the API, as the dialog does, and makes the token its e-mails carry. */
+async function book(name = 'Noor Haddad', company = 'Northwind Logistics'): Promise<Booked> {
+  bookings += 1;
+  const slot = nextBookableSlot();
+  // Each booking takes a slot of its own: the first one of the next bookable day that is still free.
+  for (let attempt = 0; attempt < 17; attempt += 1) {
+    const timeSlot = new Date(Date.parse(slot.iso) + attempt * 3_600_000).toISOString();
+    const answer = await fetch(`${stack.url}/api/demo-request`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name, email: `prospect-${bookings}@northwind-logistics.com`, company, timeSlot }),
+    });
+    if (answer.status === 409 || answer.status === 400) continue;
+    expect(answer.status, await answer.clone().text()).to.equal(201);
+    const { id } = (await answer.json()) as { id: string };
+    return { token: bookingToken(id, TEST_LINK_SECRET), timeSlot, name, company };
+  }
+  throw new Error('no free slot on the next bookable day');
+}
+
+async function visit(token: string, options: Parameters<typeof openPage>[1] = {}): Promise<WatchedPage> {
+  const watched = await openPage(browser, options);
+  open.push(watched);
+  await watched.page.goto(`${stack.url}/booking/${token}`);
+  return watched;
+}
+
+/** The booking as the API has it now. */
+async function apiBooking(token: string): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(`${stack.url}/api/bookings/${token}`);
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+/** The value shown for a term of the booking's details ("When", "Status", …). */
+function detail(page: Page, term: string): Locator {
+  return page.locator('dt', { hasText: term }).locator('xpath=following-sibling::dd[1]');
+}
+
+const focused = (page: Page) =>
+  page.evaluate(() => {
+    const active = document.activeElement as HTMLElement | null;
+    return active?.querySelector('abbr')?.getAttribute('aria-label') ?? active?.innerText ?? '';
+  });
+
+/** Presses Tab until `name` has the focus (by its text, or a calendar day's label); fails after `limit` presses. */
+async function tabTo(page: Page, name: string, limit = 12): Promise<void> {
+  for (let i = 0; i < limit && (await focused(page)) !== name; i += 1) await page.keyboard.press('Tab');
+  expect(await focused(page), `focus after Tab toward ${name}`).to.equal(name);
+}
+
+/** Opens the reschedule panel with a click and picks the first day the clock leaves enough slots on. */
+async function chooseFirstBookableDay(page: Page): Promise<Locator> {
+  await page.getByRole('button', { name: 'Reschedule' }).click();
+  const panel = page.getByRole('region', { name: 'Choose a new time' });
+  // The calendar's code arrives with the panel.
+  await panel.getByRole('button', { name: 'Next month' }).waitFor();
+  const { label } = firstBookableLabel();
+  if ((await dayTile(panel, label).count()) === 0) await panel.getByRole('button', { name: 'Next month' }).click();
+  await dayTile(panel, label).click();
+  await slotsSettled(panel);
+  return panel;
+}
+
+/** The polite live region that says how a change went, once it says `text`. */
+const notice = (page: Page, text: string) => page.getByRole('status').filter({ hasText: text });
+
+describe('the booking manage page in Chromium', function () {
+  this.timeout(30_000);
+
+  before(async function () {
+    this.timeout(90_000);
+    if (!existsSync(path.join(WEB_ROOT, 'booking.html'))) throw new Error('No production build: run `npm run build:web` first.');
+    mkdirSync(ARTIFACTS, { recursive: true });
+    [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
+  });
+
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((watched) => watched.close()));
+  });
+
+  after(async function () {
+    this.timeout(30_000);
+    await browser?.close();
+    await stack?.close();
+  });
+
+  it('is served prerendered in its loading state, with its own script, kept from caches, referrers and indexes', async () => {
+    const { token } = await book();
+    const response = await fetch(`${stack.url}/booking/${token}`);
+    expect(response.status).to.equal(200);
+    expect(response.headers.get('cache-control')).to.equal('no-store');
+    expect(response.headers.get('referrer-policy')).to.equal('no-referrer');
+    expect(response.headers.get('x-robots-tag')).to.equal('noindex');
+    expect(response.headers.get('content-security-policy')).to.include("script-src 'self'").and.not.include('unsafe-inline');
+    const html = await response.text();
+    expect(html).to.include('<title>Your demo booking | Converge</title>');
+    expect(html).to.include('<meta name="booking-time-zone" content="Europe/Berlin">');
+    expect(html).to.include(LOADING);
+    expect(html).to.not.include(token);
+    const scripts = [...html.matchAll(/<script defer src="([^"]+)">/g)].map((match) => match[1]);
+    expect(scripts).to.have.length(1);
+    expect(scripts[0]).to.match(/^\/assets\/booking\.[0-9a-f]+\.js$/);
+    expect(html.match(/<script(?![^>]*\ssrc=)[^>]*>/g) ?? [], 'inline scripts').to.deep.equal([]);
+    expect(html.match(/<[^>]+\sstyle="[^"]*"/g) ?? [], 'style attributes').to.deep.equal([]);
+  });
+
+  it("hydrates the prerendered page with the same class names, then shows who, the company and the time in Europe Time and the visitor's own", async () => {
+    const booked = await book('Ines Duarte', 'Alder & Finch Freight');
+    const watched = await openPage(browser, { timezoneId: 'America/New_York' });
+    open.push(watched);
+    const { page, problems } = watched;
+    // The booking's answer is held back, so the page stays in its loading state: asked for, the page has hydrated.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const asked = new Promise<void>((resolve) =>
+      page.route('**/api/bookings/*', async (route) => {
+        resolve();
+        await held;
+        await route.continue();
+      }),
+    );
+    await page.goto(`${stack.url}/booking/${booked.token}`);
+    await asked;
+    expect(await page.getByRole('status').filter({ hasText: LOADING }).isVisible()).to.equal(true);
+    // styled-components in the browser adds a rule for every class name it computes that the prerendered CSS lacks:
+    // had the page's own build numbered its components otherwise than its prerender, new names would show up here.
+    const classNames = (css: string) => [...new Set(css.match(/\.[a-zA-Z][\w-]*/g) ?? [])].sort();
+    const prerenderedCss = await page.evaluate(async () => {
+      const html = await (await fetch(window.location.pathname)).text();
+      const prerendered = new DOMParser().parseFromString(html, 'text/html');
+      return Array.from(prerendered.querySelectorAll('style')).map((style) => style.textContent ?? '').join('\n');
+    });
+    const liveCss = () =>
+      page.evaluate(() =>
+        Array.from(document.styleSheets)
+          .flatMap((sheet) => Array.from(sheet.cssRules).map((rule) => rule.cssText))
+          .join('\n'),
+      );
+    expect(classNames(await liveCss()).filter((name) => !classNames(prerenderedCss).includes(name)), 'class names the browser made up').to.deep.equal([]);
+
+    release();
+    const title = page.getByRole('heading', { level: 1 });
+    await detail(page, 'When').waitFor();
+    expect(await title.innerText()).to.equal('Your Converge demo');
+    expect(await detail(page, 'Status').innerText()).to.equal('Booked');
+    expect(await detail(page, 'Name').innerText()).to.equal('Ines Duarte');
+    expect(await detail(page, 'Company').innerText()).to.equal('Alder & Finch Freight');
+    const berlin = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    const newYork = new Intl.DateTimeFormat('en-GB', { timeZone: 'America/New_York', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    const instant = new Date(booked.timeSlot);
+    const when = (await detail(page, 'When').innerText()).replace(/\s+/g, ' ');
+    expect(when).to.match(new RegExp(`^\\w+day, \\d{1,2} \\w+ \\d{4} at ${berlin.format(instant)} Europe Time ${newYork.format(instant)}( \\w{3})? your time$`));
+    expect(await page.getByRole('button', { name: 'Reschedule' }).isVisible()).to.equal(true);
+    expect(await page.getByRole('button', { name: 'Cancel demo' }).isVisible()).to.equal(true);
+    // The site's top bar and footer, as on the legal pages.
+    expect(await page.getByRole('banner').getByRole('link', { name: 'Converge home' }).getAttribute('href')).to.equal('/');
+    expect(await page.getByRole('contentinfo').getByRole('navigation', { name: 'Legal' }).isVisible()).to.equal(true);
+    expect(await axeViolations(page)).to.deep.equal([]);
+    expect(await watched.cspViolations()).to.deep.equal([]);
+    expect(problems).to.deep.equal([]);
+  });
+
+  it('reschedules with the keyboard alone: Tab, Enter and arrow keys through the calendar and the times', async () => {
+    const booked = await book();
+    const watched = await visit(booked.token);
+    const { page, problems } = watched;
+    await detail(page, 'When').waitFor();
+    const before = await detail(page, 'When').innerText();
+
+    await tabTo(page, 'Reschedule');
+    await page.keyboard.press('Enter');
+    const panel = page.getByRole('region', { name: 'Choose a new time' });
+    await page.waitForFunction(() => document.activeElement?.textContent === 'Choose a new time');
+    expect(await page.getByRole('button', { name: 'Reschedule' }).getAttribute('aria-expanded')).to.equal('true');
+
+    // Into the calendar: Tab reaches the enabled month buttons, then the one tabbable day.
+    const { label } = firstBookableLabel();
+    for (let i = 0; i < 6 && !/^\d{1,2} \w+ \d{4}$/.test(await focused(page)); i += 1) await page.keyboard.press('Tab');
+    // Only when the first bookable day is in the next month and the calendar opened on this one.
+    if ((await dayTile(panel, label).count()) === 0) {
+      await page.keyboard.press('PageDown');
+      await page.waitForFunction(() => document.activeElement?.querySelector('abbr') !== null);
+    }
+    for (let i = 0; i < 31 && (await focused(page)) !== label; i += 1) await page.keyboard.press('ArrowRight');
+    expect(await focused(page)).to.equal(label);
+    await page.keyboard.press('Enter');
+    await slotsSettled(panel);
+    // Taken slots (the booking's own among them) are disabled radios, which Tab and the arrow keys pass over.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => (document.activeElement as HTMLInputElement).type)).to.equal('radio');
+    await page.keyboard.press('ArrowRight');
+    const chosen = await page.evaluate(() => (document.activeElement as HTMLInputElement).value);
+    expect(chosen).to.not.equal(booked.timeSlot);
+    expect(await panel.getByRole('radio', { checked: true }).inputValue()).to.equal(chosen);
+    expect(await axeViolations(page), 'with the calendar open').to.deep.equal([]);
+
+    await tabTo(page, 'Confirm new time', 3);
+    await page.keyboard.press('Enter');
+    await notice(page, 'Your demo is moved to').waitFor();
+    expect(await panel.count(), 'the panel closes').to.equal(0);
+    expect(await page.evaluate(() => document.activeElement?.tagName)).to.equal('H1');
+    const after = await detail(page, 'When').innerText();
+    expect(after).to.not.equal(before);
+    const berlin = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    expect(after).to.include(`at ${berlin.format(new Date(chosen))} Europe Time`);
+    expect(await notice(page, 'Your demo is moved to').innerText()).to.include(after.split('\n')[0] ?? '');
+    expect(await apiBooking(booked.token)).to.deep.include({ status: 200 }).and.nested.include({ 'body.timeSlot': chosen, 'body.status': 'booked' });
+    expect(await axeViolations(page), 'after the reschedule').to.deep.equal([]);
+    expect(problems).to.deep.equal([]);
+  });
+
+  it('cancels with the keyboard alone, after a confirmation that Escape and "Keep it" back out of', async () => {
+    const booked = await book();
+    const { page, problems } = await visit(booked.token);
+    await detail(page, 'When').waitFor();
+
+    await tabTo(page, 'Cancel demo');
+    await page.keyboard.press('Enter');
+    const confirmation = page.getByRole('group', { name: 'Cancel this demo?' });
+    await confirmation.waitFor();
+    // Focus starts on the choice that loses nothing.
+    expect(await focused(page)).to.equal('Keep it');
+    expect(await axeViolations(page), 'with the confirmation open').to.deep.equal([]);
+    await page.keyboard.press('Escape');
+    await confirmation.waitFor({ state: 'detached' });
+    expect(await focused(page), 'Escape returns focus to the button').to.equal('Cancel demo');
+    await page.keyboard.press('Enter');
+    await confirmation.waitFor();
+    await page.keyboard.press('Enter');
+    await confirmation.waitFor({ state: 'detached' });
+    expect(await focused(page), '"Keep it" returns focus to the button').to.equal('Cancel demo');
+    expect(await apiBooking(booked.token)).to.nested.include({ 'body.status': 'booked' });
+
+    await page.keyboard.press('Enter');
+    await confirmation.waitFor();
+    await page.keyboard.press('Shift+Tab');
+    expect(await focused(page)).to.equal('Yes, cancel');
+    await page.keyboard.press('Enter');
+    await notice(page, 'Your demo is cancelled').waitFor();
+    expect(await detail(page, 'Status').innerText()).to.equal('Cancelled');
+    expect(await page.evaluate(() => document.activeElement?.tagName)).to.equal('H1');
+    expect(await page.getByRole('button', { name: 'Reschedule' }).count()).to.equal(0);
+    expect(await page.getByRole('button', { name: 'Cancel demo' }).count()).to.equal(0);
+    expect(await page.getByRole('main').getByRole('link', { name: 'Book a new demo' }).getAttribute('href')).to.equal('/');
+    expect(await apiBooking(booked.token)).to.nested.include({ 'body.status': 'cancelled', 'body.timeSlot': booked.timeSlot });
+    expect(await axeViolations(page), 'cancelled').to.deep.equal([]);
+    expect(problems).to.deep.equal([]);
+
+    // Opened again later, the link shows the booking cancelled.
+    await page.reload();
+    await detail(page, 'Status').filter({ hasText: 'Cancelled' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Reschedule' }).count()).to.equal(0);
+  });
+
+  it('keeps the calendar open when the time is taken meanwhile: says so under the time, shows it taken, focuses the times', async () => {
+    const booked = await book();
+    const { page } = await visit(booked.token);
+    const panel = await chooseFirstBookableDay(page);
+    const radios = panel.getByRole('radio');
+    const index = await radios.evaluateAll((inputs) => inputs.findIndex((input, i) => i >= 1 && !(input as HTMLInputElement).disabled));
+    const slot = radios.nth(index);
+    await slot.check();
+    const taken = await slot.inputValue();
+
+    // Another visitor books that time first.
+    const other = await fetch(`${stack.url}/api/demo-request`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Other Visitor', email: 'other@northwind-logistics.com', company: 'Northwind Logistics', timeSlot: taken }),
+    });
+    expect(other.status).to.equal(201);
+
+    await panel.getByRole('button', { name: 'Confirm new time' }).click();
+    const times = panel.getByRole('group', { name: 'Select Date & Time (Europe Time)' });
+    await times.getByText(SLOT_TAKEN_MESSAGE).waitFor();
+    expect(await times.getAttribute('aria-invalid')).to.equal('true');
+    expect(await panel.getByRole('alert').innerText()).to.equal(SLOT_TAKEN_MESSAGE);
+    await page.waitForFunction((iso) => document.querySelector<HTMLInputElement>(`input[name="timeSlot"][value="${iso}"]`)?.disabled === true, taken);
+    const active = await page.evaluate(() => {
+      const input = document.activeElement as HTMLInputElement | null;
+      return { name: input?.name, value: input?.value };
+    });
+    expect(active.name, 'focus on the times').to.equal('timeSlot');
+    expect(active.value).to.not.equal(taken);
+    expect(await apiBooking(booked.token)).to.nested.include({ 'body.timeSlot': booked.timeSlot });
+    expect(await axeViolations(page)).to.deep.equal([]);
+  });
+
+  it('says why when a change is refused: the server’s details for a 503, and a booking cancelled meanwhile shown cancelled', async () => {
+    const booked = await book();
+    const { page } = await visit(booked.token);
+    const details = 'We could not change your booking right now. Nothing was changed; please try again in a few minutes.';
+    await page.route('**/api/bookings/*/cancel', (route) =>
+      route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: 'Service unavailable', details }) }),
+    );
+    await page.getByRole('button', { name: 'Cancel demo' }).click();
+    const confirmation = page.getByRole('group', { name: 'Cancel this demo?' });
+    await confirmation.getByRole('button', { name: 'Yes, cancel' }).click();
+    await confirmation.getByRole('alert').filter({ hasText: details }).waitFor();
+    expect(await focused(page), 'focus stays on the button').to.equal('Yes, cancel');
+    await confirmation.getByRole('button', { name: 'Keep it' }).click();
+    await page.unroute('**/api/bookings/*/cancel');
+
+    // Cancelled from another tab while this one offers a new time.
+    const panel = await chooseFirstBookableDay(page);
+    await panel.locator('input[name="timeSlot"]:enabled').last().check();
+    const cancelled = await fetch(`${stack.url}/api/bookings/${booked.token}/cancel`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{}',
+    });
+    expect(cancelled.status).to.equal(200);
+    await panel.getByRole('button', { name: 'Confirm new time' }).click();
+    await notice(page, 'cancelled').waitFor();
+    await detail(page, 'Status').filter({ hasText: 'Cancelled' }).waitFor();
+    expect(await panel.count()).to.equal(0);
+  });
+
+  it('answers a tampered or unknown token with "This link does not open a booking" and a way home', async () => {
+    const { token } = await book();
+    const tampered = `${token.slice(0, 20)}${token[20] === 'A' ? 'B' : 'A'}${token.slice(21)}`;
+    for (const address of [tampered, 'not-a-token']) {
+      const { page, problems } = await visit(address);
+      const title = page.getByRole('heading', { level: 1, name: NOT_FOUND });
+      await title.waitFor();
+      expect(await page.getByRole('main').getByRole('link', { name: 'Back to the home page' }).getAttribute('href')).to.equal('/');
+      expect(await page.getByRole('button', { name: 'Reschedule' }).count()).to.equal(0);
+      expect(await axeViolations(page), address).to.deep.equal([]);
+      // The browser reports the API's 404 in the console; nothing else may appear there.
+      expect(problems.filter((problem) => !problem.includes('404'))).to.deep.equal([]);
+    }
+  });
+
+  it('fits a phone and a desktop, calendar open: nothing overflows sideways (screenshots in artifacts/)', async () => {
+    const booked = await book('Maximilian Alexander von Hohenberg-Wittelsbach', 'Internationale Speditions- und Logistikgesellschaft mbH');
+    for (const width of [375, 1440]) {
+      const { page } = await visit(booked.token, { viewport: { width, height: 900 }, reducedMotion: 'reduce' });
+      await detail(page, 'When').waitFor();
+      const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(await overflow(), `horizontal overflow at ${width}px`).to.equal(0);
+      await page.screenshot({ path: path.join(ARTIFACTS, `booking-${width}.png`), fullPage: true });
+      await chooseFirstBookableDay(page);
+      expect(await overflow(), `horizontal overflow at ${width}px, calendar open`).to.equal(0);
+      await page.screenshot({ path: path.join(ARTIFACTS, `booking-reschedule-${width}.png`), fullPage: true });
+    }
+    const { page } = await visit('not-a-token', { viewport: { width: 375, height: 812 } });
+    await page.getByRole('heading', { level: 1, name: NOT_FOUND }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), 'not found at 375px').to.equal(0);
+  });
+});

@@ -1,0 +1,332 @@
+import { skipToken } from '@reduxjs/toolkit/query/react';
+import { useId, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { styled } from 'styled-components';
+import { brand } from '../../../domain/brand.js';
+import type { BookingView } from '../../../domain/demo-request.js';
+import { useBookingQuery } from '../../app/api.js';
+import { Button } from '../../components/button.js';
+import { AlertIcon, CheckCircleIcon, Spinner } from '../../components/icons.js';
+import { Container } from '../../components/layout.js';
+import { serverMessage } from '../demo-request/submit-error.js';
+import { describeBookingTime } from './booking-time.js';
+import { CancelConfirmation } from './cancel-confirmation.js';
+import type { ChangeOutcome } from './change-outcome.js';
+import { LazyReschedulePanel } from './lazy-reschedule-panel.js';
+import { LoadingLine } from './parts.js';
+
+export const NOT_FOUND_TITLE = 'This link does not open a booking';
+export const LOADING_TEXT = 'Loading your booking…';
+
+const Main = styled.main`
+  background: ${({ theme }) => theme.colors.surfaceAlt};
+  padding: ${({ theme }) => `${theme.space[8]} 0 ${theme.space[16]}`};
+  ${({ theme }) => theme.media.sm} {
+    padding-top: ${({ theme }) => theme.space[12]};
+  }
+`;
+
+const Column = styled.div`
+  max-width: 52rem;
+  margin: 0 auto;
+`;
+
+const Card = styled.div`
+  padding: ${({ theme }) => theme.space[5]};
+  background: ${({ theme }) => theme.colors.surface};
+  border: 1px solid ${({ theme }) => theme.colors.border};
+  border-radius: ${({ theme }) => theme.radius.lg};
+  box-shadow: ${({ theme }) => theme.shadow.card};
+  ${({ theme }) => theme.media.sm} {
+    padding: ${({ theme }) => theme.space[8]};
+  }
+`;
+
+const Title = styled.h1`
+  font-size: ${({ theme }) => theme.text['3xl']};
+  font-weight: 800;
+`;
+
+const Lead = styled.p`
+  margin: ${({ theme }) => `${theme.space[3]} 0 ${theme.space[6]}`};
+  color: ${({ theme }) => theme.colors.inkSoft};
+`;
+
+const Details = styled.dl`
+  display: grid;
+  gap: ${({ theme }) => theme.space[1]};
+  margin: ${({ theme }) => `${theme.space[6]} 0 0`};
+  dt {
+    font-size: ${({ theme }) => theme.text.sm};
+    font-weight: 600;
+    color: ${({ theme }) => theme.colors.muted};
+  }
+  dd {
+    margin: 0 0 ${({ theme }) => theme.space[3]};
+    overflow-wrap: anywhere;
+  }
+  ${({ theme }) => theme.media.sm} {
+    grid-template-columns: 8rem minmax(0, 1fr);
+    gap: ${({ theme }) => theme.space[3]};
+    dd {
+      margin: 0;
+    }
+  }
+`;
+
+const When = styled.span`
+  font-weight: 700;
+`;
+
+const LocalTime = styled.span`
+  display: block;
+  font-size: ${({ theme }) => theme.text.sm};
+  color: ${({ theme }) => theme.colors.inkSoft};
+`;
+
+const Status = styled.span<{ $cancelled: boolean }>`
+  display: inline-block;
+  padding: 0 ${({ theme }) => theme.space[3]};
+  border: 1px solid currentColor;
+  border-radius: ${({ theme }) => theme.radius.pill};
+  font-size: ${({ theme }) => theme.text.sm};
+  font-weight: 700;
+  color: ${({ theme, $cancelled }) => ($cancelled ? theme.colors.danger : theme.colors.success)};
+`;
+
+const Actions = styled.div`
+  display: flex;
+  flex-wrap: wrap;
+  gap: ${({ theme }) => theme.space[3]};
+  margin-top: ${({ theme }) => theme.space[6]};
+`;
+
+const Aside = styled.p`
+  margin: ${({ theme }) => `${theme.space[6]} 0 ${theme.space[4]}`};
+  color: ${({ theme }) => theme.colors.inkSoft};
+`;
+
+const NoticeBox = styled.p<{ $tone: ChangeOutcome['tone'] }>`
+  display: flex;
+  align-items: flex-start;
+  gap: ${({ theme }) => theme.space[2]};
+  margin-bottom: ${({ theme }) => theme.space[4]};
+  padding: ${({ theme }) => `${theme.space[3]} ${theme.space[4]}`};
+  border-left: 6px solid ${({ theme, $tone }) => ($tone === 'success' ? theme.colors.success : theme.colors.danger)};
+  border-radius: ${({ theme }) => theme.radius.md};
+  background: ${({ theme }) => theme.colors.surface};
+  box-shadow: ${({ theme }) => theme.shadow.card};
+  font-weight: 600;
+  svg {
+    flex: none;
+    margin-top: 2px;
+    color: ${({ theme, $tone }) => ($tone === 'success' ? theme.colors.success : theme.colors.danger)};
+  }
+`;
+
+/** The status of the request for the booking as RTK Query reports it: an HTTP status, or none. */
+function statusOf(error: unknown): number | undefined {
+  const status = typeof error === 'object' && error !== null && 'status' in error ? error.status : undefined;
+  return typeof status === 'number' ? status : undefined;
+}
+
+function NotFound() {
+  return (
+    <>
+      <Title>{NOT_FOUND_TITLE}</Title>
+      <Lead>
+        The link may be incomplete, or it was changed on the way. Open it again from your confirmation e-mail, or book a new
+        demo on our home page.
+      </Lead>
+      <Button as="a" href="/">
+        Back to the home page
+      </Button>
+    </>
+  );
+}
+
+function LoadFailed({ error, retrying, onRetry }: { error: unknown; retrying: boolean; onRetry: () => void }) {
+  const why =
+    serverMessage(error) ?? (statusOf(error) === undefined ? 'The server did not answer. Please check your connection and try again.' : 'Please try again.');
+  return (
+    <>
+      <Title>Your {brand.product} demo</Title>
+      <Lead role="alert">Your booking could not be loaded. {why}</Lead>
+      <Button type="button" aria-disabled={retrying || undefined} onClick={() => !retrying && onRetry()}>
+        {retrying ? 'Loading...' : 'Try again'}
+      </Button>
+    </>
+  );
+}
+
+type OpenPanel = 'reschedule' | 'cancel' | null;
+
+interface BookingDetailsProps {
+  token: string;
+  booking: BookingView;
+  zone: string;
+  visitorZone: string;
+  title: RefObject<HTMLHeadingElement | null>;
+  onFinished: (outcome: ChangeOutcome) => void;
+  onOpen: () => void;
+}
+
+function BookingDetails({ token, booking, zone, visitorZone, title, onFinished, onOpen }: BookingDetailsProps) {
+  const panelId = useId();
+  const [open, setOpen] = useState<OpenPanel>(null);
+  const rescheduleButton = useRef<HTMLButtonElement>(null);
+  const cancelButton = useRef<HTMLButtonElement>(null);
+  const time = describeBookingTime(booking.timeSlot, zone, visitorZone);
+  const cancelled = booking.status === 'cancelled';
+
+  const toggle = (panel: Exclude<OpenPanel, null>) => {
+    if (open === panel) return setOpen(null);
+    onOpen();
+    setOpen(panel);
+  };
+  // Closing a panel takes focus back to the button that opened it.
+  const close = () => {
+    (open === 'cancel' ? cancelButton : rescheduleButton).current?.focus();
+    setOpen(null);
+  };
+  const finish = (outcome: ChangeOutcome) => {
+    setOpen(null);
+    onFinished(outcome);
+  };
+
+  return (
+    <>
+      <Title ref={title} tabIndex={-1}>
+        Your {brand.product} demo
+      </Title>
+      <Details>
+        <dt>Status</dt>
+        <dd>
+          <Status $cancelled={cancelled}>{cancelled ? 'Cancelled' : 'Booked'}</Status>
+        </dd>
+        <dt>When</dt>
+        <dd>
+          <When>{time.text}</When>
+          {time.local ? <LocalTime>{time.local} your time</LocalTime> : null}
+        </dd>
+        <dt>Name</dt>
+        <dd>{booking.name}</dd>
+        <dt>Company</dt>
+        <dd>{booking.company}</dd>
+      </Details>
+      {cancelled ? (
+        <>
+          <Aside>This demo is cancelled. If another time suits you, book a new demo and choose it.</Aside>
+          <Button as="a" href="/">
+            Book a new demo
+          </Button>
+        </>
+      ) : (
+        <>
+          <Actions>
+            <Button
+              ref={rescheduleButton}
+              type="button"
+              aria-expanded={open === 'reschedule'}
+              aria-controls={panelId}
+              onClick={() => toggle('reschedule')}
+            >
+              Reschedule
+            </Button>
+            <Button
+              ref={cancelButton}
+              type="button"
+              $variant="secondary"
+              aria-expanded={open === 'cancel'}
+              aria-controls={panelId}
+              onClick={() => toggle('cancel')}
+            >
+              Cancel demo
+            </Button>
+          </Actions>
+          {/* Always there, so the buttons' aria-controls name an element even while their panel is closed. */}
+          <div id={panelId}>
+            {open === 'reschedule' ? (
+              <LazyReschedulePanel
+                token={token}
+                when={time.text}
+                zone={zone}
+                visitorZone={visitorZone}
+                onFinished={finish}
+                onClose={close}
+              />
+            ) : null}
+            {open === 'cancel' ? <CancelConfirmation token={token} when={time.text} onFinished={finish} onKeep={close} /> : null}
+          </div>
+        </>
+      )}
+    </>
+  );
+}
+
+export interface ManageBookingProps {
+  /** The link's token; null when prerendering, which cannot know the booking and shows the loading state. */
+  token: string | null;
+  zone: string;
+  visitorZone: string;
+}
+
+/**
+ * The booking behind a link: who, which company and when, with a reschedule and a cancellation. Each outcome is said
+ * in a polite live region above the card (which stays whatever the card shows next), and focus goes to the card's title.
+ */
+export function ManageBooking({ token, zone, visitorZone }: ManageBookingProps) {
+  const { data: booking, error, isFetching, refetch } = useBookingQuery(token ?? skipToken);
+  const [notice, setNotice] = useState<ChangeOutcome | null>(null);
+  const title = useRef<HTMLHeadingElement>(null);
+
+  const onFinished = (outcome: ChangeOutcome) => {
+    setNotice(outcome);
+    title.current?.focus();
+  };
+
+  let content: ReactNode;
+  if (statusOf(error) === 404) content = <NotFound />;
+  else if (booking && token !== null) {
+    content = (
+      <BookingDetails
+        token={token}
+        booking={booking}
+        zone={zone}
+        visitorZone={visitorZone}
+        title={title}
+        onFinished={onFinished}
+        // A message is said again only if it leaves the live region first.
+        onOpen={() => setNotice(null)}
+      />
+    );
+  } else if (error) content = <LoadFailed error={error} retrying={isFetching} onRetry={() => void refetch()} />;
+  else {
+    content = (
+      <>
+        <Title>Your {brand.product} demo</Title>
+        <LoadingLine role="status">
+          <Spinner />
+          {LOADING_TEXT}
+        </LoadingLine>
+      </>
+    );
+  }
+
+  return (
+    <Main id="main">
+      <Container>
+        <Column>
+          <div role="status">
+            {notice ? (
+              <NoticeBox $tone={notice.tone}>
+                {notice.tone === 'success' ? <CheckCircleIcon size={20} /> : <AlertIcon size={20} />}
+                {notice.text}
+              </NoticeBox>
+            ) : null}
+          </div>
+          <Card aria-busy={!booking && !error}>{content}</Card>
+        </Column>
+      </Container>
+    </Main>
+  );
+}
