@@ -3,10 +3,10 @@ import { Ajv } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { expect } from 'chai';
-import { nextBookableSlot } from '../test/booking.js';
+import { bookableSlots, nextBookableSlot } from '../test/booking.js';
 import { startAppUnderTest, type AppUnderTest } from '../test/app-under-test.js';
 import { TEST_LINK_SECRET, silentLogger } from '../test/stack.js';
-import { demoRequestSchema, normaliseDemoRequestBody } from '../domain/demo-request.js';
+import { demoRequestSchema, normaliseDemoRequestBody, rescheduleSchema } from '../domain/demo-request.js';
 import { bookingToken } from '../server-shared/booking-link.js';
 import { createApiRouter } from './app.js';
 import { createDb } from './db.js';
@@ -48,6 +48,7 @@ describe('OpenAPI 3.1 document', () => {
   it('describes each request body with the very schema Ajv validates it with', () => {
     expect(document.components.schemas.DemoRequest).to.deep.equal(toOpenApiSchema(demoRequestSchema));
     expect(document.components.schemas.EmailCheck).to.deep.equal(toOpenApiSchema(emailCheckSchema));
+    expect(document.components.schemas.Reschedule).to.deep.equal(toOpenApiSchema(rescheduleSchema));
     // And the two judge bodies alike: the API's validator and one compiled from the document.
     const api = new Ajv({ allErrors: true }).compile(demoRequestSchema);
     const fromDocument = new Ajv2020({ strict: false }).compile(document.components.schemas.DemoRequest as object);
@@ -109,7 +110,7 @@ describe('OpenAPI 3.1 document', () => {
     });
 
     it('POST /api/validate-email: 200 with and without a suggestion, 400', async () => {
-      for (const email of ['ada@analytical-engines.com', 'ada@gmial.com', 'not an address']) {
+      for (const email of ['ada@analytical-engines.com', 'ada@analytical-engines.con', 'ada@gmial.com', 'not an address']) {
         const checked = await app.post('/api/validate-email', { email });
         expect(checked.status).to.equal(200);
         expectDocumented('/api/validate-email', 'post', 200, checked.body);
@@ -119,7 +120,7 @@ describe('OpenAPI 3.1 document', () => {
       expectDocumented('/api/validate-email', 'post', 400, refused.body);
     });
 
-    it('GET /api/slots: 200 and 400; GET /api/demo-requests: 200 and 401; GET /api/bookings/{token}: 200 and 404; the document itself', async () => {
+    it('GET /api/slots: 200 and 400; GET /api/demo-requests: 200 and 401; a booking through its link: view, reschedule, cancel; the document itself', async () => {
       const day = nextBookableSlot().iso.slice(0, 10);
       const slots = await fetch(`${app.url}/api/slots?date=${day}`);
       expect(slots.status).to.equal(200);
@@ -143,6 +144,24 @@ describe('OpenAPI 3.1 document', () => {
       const unauthorised = await fetch(`${app.url}/api/demo-requests`);
       expect(unauthorised.status).to.equal(401);
       expectDocumented('/api/demo-requests', 'get', 401, await unauthorised.json());
+
+      const token = bookingToken(first?.id ?? '', TEST_LINK_SECRET);
+      const [, later] = bookableSlots(2);
+      const moved = await app.post(`/api/bookings/${token}/reschedule`, { timeSlot: later!.iso });
+      expect(moved.status).to.equal(200);
+      expectDocumented('/api/bookings/{token}/reschedule', 'post', 200, moved.body);
+      const badSlot = await app.post(`/api/bookings/${token}/reschedule`, { timeSlot: 'soon' });
+      expect(badSlot.status).to.equal(400);
+      expectDocumented('/api/bookings/{token}/reschedule', 'post', 400, badSlot.body);
+      const cancelled = await app.post(`/api/bookings/${token}/cancel`, {});
+      expect(cancelled.status).to.equal(200);
+      expectDocumented('/api/bookings/{token}/cancel', 'post', 200, cancelled.body);
+      const notMovable = await app.post(`/api/bookings/${token}/reschedule`, { timeSlot: later!.iso });
+      expect(notMovable.status).to.equal(409);
+      expectDocumented('/api/bookings/{token}/reschedule', 'post', 409, notMovable.body);
+      const noneToCancel = await app.post(`/api/bookings/${'A'.repeat(43)}/cancel`, {});
+      expect(noneToCancel.status).to.equal(404);
+      expectDocumented('/api/bookings/{token}/cancel', 'post', 404, noneToCancel.body);
 
       const served = await fetch(`${app.url}${OPENAPI_PATH}`);
       expect(served.status).to.equal(200);
