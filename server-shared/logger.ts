@@ -4,7 +4,7 @@ import pino, { type Logger } from 'pino';
 export type { Logger };
 
 export function createLogger(name: string, level = 'info', pretty = Boolean(process.stdout.isTTY)): Logger {
-  return pino({
+  const options = {
     name,
     level,
     // A safety net: no log line is meant to carry these. `err.message` is not among them: errors must stay readable.
@@ -12,6 +12,9 @@ export function createLogger(name: string, level = 'info', pretty = Boolean(proc
       paths: ['email', '*.email', 'body', '*.body', 'req.headers.cookie', 'req.headers.authorization'],
       censor: '[redacted]',
     },
-    ...(pretty ? { transport: { target: 'pino-pretty', options: { colorize: true, ignore: 'pid,hostname' } } } : {}),
-  });
+  };
+  if (pretty) return pino({ ...options, transport: { target: 'pino-pretty', options: { colorize: true, ignore: 'pid,hostname' } } });
+  // Lines are written without blocking the event loop (a request or a send never waits on a slow log pipe); pino
+  // writes what is still pending synchronously when the process exits, so a last line before exit(1) is kept.
+  return pino(options, pino.destination({ dest: 1, sync: false }));
 }

@@ -29,6 +29,9 @@ export interface WorkerConfig {
   logLevel: string;
 }
 
+/** Jobs one worker holds at once: most of a job's time is spent waiting on PostgreSQL, Redis and the SMTP server. */
+export const DEFAULT_WORKER_CONCURRENCY = 50;
+
 export function loadWorkerConfig(env: Env = process.env): WorkerConfig {
   const mailFrom = setting(env, 'MAIL_FROM') ?? DEFAULT_MAIL_FROM;
   return {
@@ -42,7 +45,7 @@ export function loadWorkerConfig(env: Env = process.env): WorkerConfig {
     // Without a trailing slash, so that links are this plus a path.
     publicUrl: (setting(env, 'PUBLIC_URL') ?? `http://127.0.0.1:${setting(env, 'PORT') ?? DEFAULT_PORT}`).replace(/\/+$/, ''),
     bookingLinkSecret: parseLinkSecret(setting(env, 'BOOKING_LINK_SECRET')),
-    concurrency: parsePositiveInt('WORKER_CONCURRENCY', setting(env, 'WORKER_CONCURRENCY'), 5),
+    concurrency: parsePositiveInt('WORKER_CONCURRENCY', setting(env, 'WORKER_CONCURRENCY'), DEFAULT_WORKER_CONCURRENCY),
     logLevel: setting(env, 'LOG_LEVEL') ?? 'info',
   };
 }

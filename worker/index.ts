@@ -45,7 +45,8 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
     redisAway = false;
     logger.info('redis reachable again');
   });
-  const db = knex(knexConfig(config.databaseUrl, { min: 0, max: config.concurrency + 1 }, logger));
+  // A job holds a connection only for its claim and its mark, so a few serve many jobs; one more for the sweep.
+  const db = knex(knexConfig(config.databaseUrl, { min: 0, max: Math.min(config.concurrency, 10) + 1 }, logger));
   const mailer = createSendMail(config.smtpUrl);
   const queue = new Queue<JobPayloads[JobName]>(CONFIRMATION_QUEUE, { connection, prefix: config.queuePrefix, defaultJobOptions: confirmationJobOptions });
   // Without a listener BullMQ prints connection errors to the console; the connection's own listener reports them.

@@ -20,9 +20,22 @@ export interface OutgoingMail {
 /** What the SMTP server said: its reply line names where a local mail sink stored the message. */
 export type SendMail = (mail: OutgoingMail) => Promise<{ messageId?: string; response?: string }>;
 
+/** Connections one worker keeps open to the SMTP server. */
+const SMTP_CONNECTIONS = 8;
+
 export function createSendMail(smtpUrl: string): { sendMail: SendMail; close(): void } {
-  // A claim on the row is held while a message is handed over, so a stalled SMTP server must fail in seconds.
-  const transport = nodemailer.createTransport({ url: smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 });
+  // Pooled: messages go over a few connections kept open, instead of a new connection (and greeting) for each one,
+  // which is what bounded a worker to ~40–190 messages a second. A claim on the row is held while a message is
+  // handed over, so a stalled SMTP server must still fail in seconds.
+  const transport = nodemailer.createTransport({
+    url: smtpUrl,
+    pool: true,
+    maxConnections: SMTP_CONNECTIONS,
+    maxMessages: 1000,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 30_000,
+  });
   return {
     sendMail: async (mail) => transport.sendMail(mail),
     close: () => transport.close(),

@@ -1,0 +1,360 @@
+/**
+ * `npm run bench`: the speed of the production build, side by side with bare baselines in the same run. It builds
+ * nothing: run `npm run build` first. It starts, as child processes stopped by PID at the end, the API
+ * (`node dist/api/main.js --migrate`) on a database and Redis key prefix of its own, a bare Koa server answering the
+ * same JSON (scripts/bench/bare-koa.ts), an SMTP server that accepts everything (scripts/bench/smtp-counter.ts), and
+ * the worker (`node dist/worker/main.js`) when a figure needs it. It prints:
+ *
+ *   1. each endpoint beside the bare Koa route: req/s, p50/p99, and the ratio;
+ *   2. POST /api/demo-request at `--connections` with a new person and slot each request: worker stopped, then
+ *      with the worker draining on the same cores;
+ *   3. confirmations sent per second by one worker process, from a backlog of `--jobs`;
+ *   4. submit-to-SMTP-accepted latency p50/p95 at 100 bookings per second;
+ *   5. Lighthouse mobile, median of 5 runs: LCP, TBT, JavaScript bytes.
+ *
+ * Figures only; it asserts nothing. Options: --duration <s> (10), --connections <n> (50), --jobs <n> (3000),
+ * --only endpoints,booking,worker,latency,lighthouse (all), --profile (the API and the worker write V8 CPU profiles
+ * into artifacts/profiles/, one per process, which scripts/bench/profile-summary.ts sums up). BENCH_DATABASE_ADMIN_URL and BENCH_REDIS_URL point it
+ * at other servers than the machine's.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { availableSlots, calendarDayOf, formatCalendarDay } from '../domain/booking.js';
+import { CONFIRMATION_QUEUE, SEND_CONFIRMATION_JOB, confirmationJobOptions } from '../server-shared/jobs.js';
+import { REPO_ROOT } from './dev-services/config.js';
+
+const say = (line = ''): void => void process.stdout.write(`${line}\n`);
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const { values: options } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '50' },
+    jobs: { type: 'string', default: '3000' },
+    only: { type: 'string', default: 'endpoints,booking,worker,latency,lighthouse' },
+    profile: { type: 'boolean', default: false },
+  },
+});
+const duration = Number(options.duration);
+const connections = Number(options.connections);
+const jobCount = Number(options.jobs);
+const parts = new Set(options.only.split(','));
+
+const DIST = path.join(REPO_ROOT, 'dist');
+const ADMIN_URL = process.env.BENCH_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const run = randomBytes(4).toString('hex');
+const database = `converge_bench_${run}`;
+const prefix = `converge-bench-${run}`;
+const databaseUrl = Object.assign(new URL(ADMIN_URL), { pathname: `/${database}` }).toString();
+const children = new Set<ChildProcess>();
+const PROFILE_FLAGS = options.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.join(REPO_ROOT, 'artifacts', 'profiles')}`] : [];
+
+/**
+ * A child process, stopped by PID when the bench ends. With `onLine` its stdout lines go there; without, its output
+ * (the programs' JSON logs) is dropped, as a container's log driver would take it away.
+ */
+function start(args: string[], env: Record<string, string>, onLine?: (line: string) => void): ChildProcess {
+  const child = spawn(process.execPath, args, {
+    cwd: REPO_ROOT,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', onLine ? 'pipe' : 'ignore', onLine ? 'inherit' : 'ignore'],
+  });
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  if (onLine && child.stdout) createInterface({ input: child.stdout }).on('line', onLine);
+  return child;
+}
+
+async function stop(child: ChildProcess | undefined): Promise<void> {
+  if (!child?.pid || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  process.kill(child.pid, 'SIGTERM');
+  if (!(await Promise.race([exited.then(() => true), delay(10_000).then(() => false)]))) process.kill(child.pid, 'SIGKILL');
+  await exited;
+}
+
+/** Starts a helper program that prints its port as its first line. */
+function startWithPort(file: string, env: Record<string, string> = {}, onLine?: (line: string) => void): Promise<{ child: ChildProcess; port: number }> {
+  return new Promise((resolve, reject) => {
+    let port: number | undefined;
+    const child = start(['--import', 'tsx', path.join(REPO_ROOT, 'scripts', 'bench', file)], env, (line) => {
+      if (port === undefined) {
+        port = Number(line);
+        resolve({ child, port });
+      } else onLine?.(line);
+    });
+    child.once('exit', (code) => port === undefined && reject(new Error(`${file} exited with ${String(code)}`)));
+  });
+}
+
+async function waitUntil(check: () => Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await delay(100);
+  }
+}
+
+/** Every slot the rules offer in the coming weeks, from tomorrow on (later than any notice). */
+function futureSlots(): string[] {
+  const now = new Date();
+  const slots: string[] = [];
+  for (let day = 1; day <= 35; day += 1) {
+    for (const slot of availableSlots(calendarDayOf(new Date(now.getTime() + day * 86_400_000), 'Europe/Berlin'), now, 'Europe/Berlin')) slots.push(slot.iso);
+  }
+  return slots;
+}
+
+interface Figures {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+}
+
+const figuresOf = (result: autocannon.Result): Figures => ({
+  rps: result.requests.average,
+  p50: result.latency.p50,
+  p99: result.latency.p99,
+  non2xx: result.non2xx,
+  errors: result.errors,
+});
+const show = (figures: Figures) =>
+  `${figures.rps.toFixed(0).padStart(6)} req/s  p50 ${String(figures.p50).padStart(4)} ms  p99 ${String(figures.p99).padStart(4)} ms` +
+  (figures.non2xx || figures.errors ? `  (non-2xx ${figures.non2xx}, errors ${figures.errors})` : '');
+
+/** Bookings made so far by this run: every body is a new person, whichever run sends it. */
+let sent = 0;
+
+/** New people, companies and slots for each request, so no guard refuses one. */
+function bookingBodies(slots: readonly string[]) {
+  return () => {
+    const i = sent;
+    sent += 1;
+    return JSON.stringify({
+      name: `Bench Prospect ${i}`,
+      email: `bench${i}.${run}@northwind-${i % 97}.io`,
+      company: `Northwind ${i % 97}`,
+      timeSlot: slots[i % slots.length],
+      ...(i % 3 === 0 ? { message: 'We send a few million SMS a month and want WhatsApp next to it.' } : {}),
+    });
+  };
+}
+
+interface Route {
+  title: string;
+  method: 'GET' | 'POST';
+  path: string;
+  body?: () => string;
+}
+
+function load(url: string, route: Route, extra: Partial<autocannon.Options> = {}): Promise<autocannon.Result> {
+  return autocannon({
+    url,
+    connections,
+    duration,
+    timeout: 10,
+    requests: [
+      {
+        method: route.method,
+        path: route.path,
+        headers: { 'content-type': 'application/json' },
+        ...(route.body ? { setupRequest: (request: autocannon.Request) => ({ ...request, body: route.body?.() }) } : {}),
+      },
+    ],
+    ...extra,
+  });
+}
+
+const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
+
+async function main(): Promise<void> {
+  for (const entry of ['api/main.js', 'worker/main.js', 'web/index.html']) {
+    if (!existsSync(path.join(DIST, entry))) throw new Error(`dist/${entry} is missing: run \`npm run build\` first (the bench measures the build, it makes none)`);
+  }
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${admin.escapeIdentifier(database)}`).finally(() => admin.end());
+
+  const accepted = new Map<string, number>();
+  const smtp = await startWithPort('smtp-counter.ts', {}, (line) => {
+    const [at, id] = line.split(' ');
+    if (id) accepted.set(id, Number(at));
+  });
+  const env = {
+    DATABASE_URL: databaseUrl,
+    REDIS_URL,
+    QUEUE_PREFIX: prefix,
+    SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+    BOOKING_LINK_SECRET: randomBytes(32).toString('hex'),
+    DEMO_REQUESTS_PER_HOUR: '0',
+    EMAIL_CHECKS_PER_MINUTE: '0',
+    BOOKINGS_PER_EMAIL_PER_DAY: '0',
+    BOOKINGS_PER_DOMAIN_PER_DAY: '0',
+    SLOT_CAPACITY: '1000000',
+    LOG_LEVEL: 'info',
+    HOST: '127.0.0.1',
+  };
+  const apiPort = 20000 + Math.floor(Math.random() * 20000);
+  start([...PROFILE_FLAGS, path.join(DIST, 'api', 'main.js'), '--migrate'], { ...env, PORT: String(apiPort) });
+  const api = `http://127.0.0.1:${apiPort}`;
+  await waitUntil(() => fetch(`${api}/readyz`).then((response) => response.ok, () => false), 'the API to be ready');
+  const startWorker = () => start([...PROFILE_FLAGS, path.join(DIST, 'worker', 'main.js')], { ...env, PUBLIC_URL: api });
+  const slots = futureSlots();
+  const day = formatCalendarDay(calendarDayOf(new Date(slots[0]!), 'Europe/Berlin'));
+
+  say(`Bench of the production build: node ${process.version}, ${connections} connections, ${duration} s a run, API ${api}`);
+
+  const routes: Route[] = [
+    { title: 'GET /healthz', method: 'GET', path: '/healthz' },
+    { title: 'POST /api/validate-email', method: 'POST', path: '/api/validate-email', body: () => JSON.stringify({ email: 'ada@analytical-engines.com' }) },
+    { title: `GET /api/slots?date=${day}`, method: 'GET', path: `/api/slots?date=${day}` },
+    { title: 'POST /api/demo-request', method: 'POST', path: '/api/demo-request', body: bookingBodies(slots) },
+  ];
+
+  if (parts.has('endpoints') || parts.has('booking')) {
+    // The bare server answers what the API answered, for the same request.
+    const answers: Record<string, { status: number; body: unknown }> = {};
+    for (const route of routes) {
+      const response = await fetch(`${api}${route.path}`, { method: route.method, headers: { 'content-type': 'application/json' }, body: route.body?.() });
+      answers[`${route.method} ${route.path.split('?')[0]}`] = { status: response.status, body: await response.json() };
+    }
+    const bare = await startWithPort('bare-koa.ts', { BARE_ANSWERS: JSON.stringify(answers) });
+    say('\n1. Each endpoint beside a bare Koa route answering the same JSON (worker stopped)');
+    for (const route of routes) {
+      if (!parts.has('endpoints') && route.path !== '/api/demo-request') continue;
+      const real = figuresOf(await load(api, route));
+      const baseline = figuresOf(await load(`http://127.0.0.1:${bare.port}`, route));
+      say(`  ${route.title}`);
+      say(`    API    ${show(real)}`);
+      say(`    bare   ${show(baseline)}`);
+      say(`    ratio  ${(real.rps / baseline.rps).toFixed(2)}x`);
+    }
+    await stop(bare.child);
+  }
+
+  if (parts.has('booking')) {
+    say(`\n2. POST /api/demo-request, ${connections} connections, a new person and slot each request`);
+    const booking = routes[3]!;
+    say(`    worker stopped   ${show(figuresOf(await load(api, booking)))}`);
+    const worker = startWorker();
+    await delay(1500);
+    say(`    worker draining  ${show(figuresOf(await load(api, booking)))}`);
+    await stop(worker);
+  }
+
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    if (parts.has('worker')) {
+      // A backlog stored and queued while no worker runs, then one worker process drains it.
+      await db.query('UPDATE demo_requests SET confirmation_sent_at = now() WHERE confirmation_sent_at IS NULL');
+      const { rows } = await db.query<{ id: string }>(
+        `INSERT INTO demo_requests (name, email, company, time_slot)
+           SELECT 'Backlog Prospect ' || n, 'backlog' || n || '@northwind-' || (n % 97) || '.io', 'Northwind ' || (n % 97), $1::timestamptz
+             FROM generate_series(1, $2::int) AS n
+         RETURNING id`,
+        [slots[0], jobCount],
+      );
+      const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+      const queue = new Queue(CONFIRMATION_QUEUE, { connection: redis, prefix, defaultJobOptions: confirmationJobOptions });
+      for (let i = 0; i < rows.length; i += 500) {
+        await queue.addBulk(rows.slice(i, i + 500).map((row) => ({ name: SEND_CONFIRMATION_JOB, data: { demoRequestId: row.id }, opts: { jobId: row.id } })));
+      }
+      await queue.close();
+      redis.disconnect();
+      const ids = new Set(rows.map((row) => `<demo-${row.id}@converge.localhost>`));
+      const startedAt = Date.now();
+      const worker = startWorker();
+      const received = () => [...ids].filter((id) => accepted.has(id));
+      await waitUntil(async () => received().length === ids.size, 'the backlog to be sent', 300_000);
+      const times = received().map((id) => accepted.get(id)!).sort((a, b) => a - b);
+      const first = times[0]!;
+      const last = times.at(-1)!;
+      await stop(worker);
+      say(`\n3. One worker process draining ${ids.size} queued confirmations into a local SMTP server`);
+      say(`    ${((ids.size - 1) / ((last - first) / 1000)).toFixed(0)} confirmations/s (first accepted ${first - startedAt} ms after the worker started, last ${last - startedAt} ms)`);
+    }
+
+    if (parts.has('latency')) {
+      const worker = startWorker();
+      await delay(1500);
+      const submitted = new Map<string, number>();
+      const body = bookingBodies(slots);
+      await autocannon({
+        url: api,
+        connections: 20,
+        overallRate: 100,
+        duration,
+        requests: [
+          {
+            method: 'POST',
+            path: '/api/demo-request',
+            headers: { 'content-type': 'application/json' },
+            setupRequest: (request) => ({ ...request, body: body() }),
+            onResponse: (status, responseBody) => {
+              if (status === 201) submitted.set(`<demo-${(JSON.parse(responseBody) as { id: string }).id}@converge.localhost>`, Date.now());
+            },
+          },
+        ],
+      });
+      await waitUntil(async () => [...submitted.keys()].every((id) => accepted.has(id)), 'every booking to be confirmed', 120_000);
+      await stop(worker);
+      // Measured from the 201 the client read to the SMTP server's acceptance: both clocks are this machine's.
+      const latencies = [...submitted].map(([id, at]) => accepted.get(id)! - at).sort((a, b) => a - b);
+      say(`\n4. Submit to SMTP-accepted, 100 bookings/s for ${duration} s (${latencies.length} bookings)`);
+      say(`    p50 ${percentile(latencies, 50)} ms, p95 ${percentile(latencies, 95)} ms, max ${latencies.at(-1)} ms`);
+    }
+  } finally {
+    await db.end();
+  }
+
+  if (parts.has('lighthouse')) {
+    const { medianLighthouse } = await import('./bench/lighthouse-median.js');
+    const median = await medianLighthouse(`${api}/`, 5);
+    say('\n5. Lighthouse mobile (simulated throttling), 5 runs');
+    say(`    LCP ${median.lcp.map((ms) => `${(ms / 1000).toFixed(2)} s`).join(', ')}: median ${(median.medianLcp / 1000).toFixed(2)} s`);
+    say(`    TBT median ${median.medianTbt.toFixed(0)} ms; performance score median ${median.medianScore}`);
+    say(`    JavaScript transferred before the first interaction: ${(median.scriptBytes / 1024).toFixed(1)} KB`);
+  }
+}
+
+async function cleanUp(): Promise<void> {
+  await Promise.all([...children].map(stop));
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${admin.escapeIdentifier(database)} WITH (FORCE)`).finally(() => admin.end());
+  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      if (keys.length > 0) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => void cleanUp().finally(() => process.exit(130)));
+}
+try {
+  await main();
+} catch (err) {
+  process.stderr.write(`bench failed: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exitCode = 1;
+} finally {
+  await cleanUp();
+}
