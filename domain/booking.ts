@@ -118,12 +118,23 @@ function zoneOffsetMs(instant: Date, timeZone: string): number {
   return asUtc - Math.floor(instant.getTime() / 1000) * 1000;
 }
 
+/**
+ * Instants already worked out, by zone and wall-clock time: the same few hundred slots are asked for again and again
+ * (each GET /api/slots, each booking, each calendar tile), and each answer costs two Intl look-ups.
+ */
+const knownInstants = new Map<string, number>();
+
 /** The instant at which the booking zone's wall clock reads the given day and time. */
 export function zonedTimeToInstant(day: CalendarDay, hour: number, timeZone: string, minute = 0, second = 0, millisecond = 0): Date {
   const wallAsUtc = Date.UTC(day.year, day.month - 1, day.day, hour, minute, second, millisecond);
+  const key = `${timeZone} ${wallAsUtc}`;
+  const known = knownInstants.get(key);
+  if (known !== undefined) return new Date(known);
   let instant = wallAsUtc - zoneOffsetMs(new Date(wallAsUtc), timeZone);
   // A second pass settles days on which the offset changes between the guess and the answer.
   instant = wallAsUtc - zoneOffsetMs(new Date(instant), timeZone);
+  if (knownInstants.size >= 10_000) knownInstants.clear();
+  knownInstants.set(key, instant);
   return new Date(instant);
 }
 

@@ -126,6 +126,12 @@ function tldSlip(domain: string): string | undefined {
   return meant && `${name}.${meant}`;
 }
 
+/** The address with its made-up ending replaced by the common one it is a slip of; undefined when it has none. */
+function withEndingFixed(email: string): string | undefined {
+  const fixed = tldSlip(emailDomain(email));
+  return fixed && `${email.slice(0, email.lastIndexOf('@'))}@${fixed}`;
+}
+
 function splitDomain(domain: string): { name: string; tld: string } {
   const dot = domain.lastIndexOf('.');
   return { name: domain.slice(0, dot), tld: domain.slice(dot + 1) };
@@ -157,8 +163,8 @@ export function suggestEmail(email: string): string | undefined {
   const trimmed = email.trim();
   // The spell checker URI-encodes the address, which throws on text that is not well-formed UTF-16.
   if (!trimmed.isWellFormed()) return undefined;
-  const endingFixed = tldSlip(emailDomain(trimmed));
-  if (endingFixed) return `${trimmed.slice(0, trimmed.lastIndexOf('@'))}@${endingFixed}`;
+  const endingFixed = withEndingFixed(trimmed);
+  if (endingFixed) return endingFixed;
   const suggestion = emailSpellChecker.run({ email: trimmed });
   if (!suggestion) return undefined;
   const typed = emailDomain(trimmed);
@@ -174,11 +180,14 @@ export function emailProblem(email: string): string | null {
   if (hasInvisibleCharacter(trimmed)) return INVISIBLE_EMAIL_MESSAGE;
   if (!isEmailSyntaxValid(trimmed)) return EMAIL_SYNTAX_MESSAGE;
   if (isPersonalEmail(trimmed)) return PERSONAL_EMAIL_MESSAGE;
-  const suggestion = suggestEmail(trimmed);
-  // A slip of a personal provider's domain (gmial.com) is refused as what it was meant to be.
+  // Slips of big providers' names are registered to catch mail (gmial.com is on the disposable list); a made-up
+  // ending (gmail.con) is caught by its ending alone. The spell checker is asked only in the first case: it is the
+  // costly part of the check, and every booking goes through here.
+  const disposable = isDisposableEmail(trimmed);
+  const suggestion = disposable ? suggestEmail(trimmed) : withEndingFixed(trimmed);
+  // A slip of a personal provider's domain is refused as what it was meant to be.
   if (suggestion && isPersonalEmail(suggestion)) return mistypedPersonalMessage(emailDomain(suggestion));
-  // Misspellings of big providers are registered to catch mail: say it looks mistyped.
-  if (isDisposableEmail(trimmed)) return suggestion ? MISTYPED_EMAIL_MESSAGE : DISPOSABLE_EMAIL_MESSAGE;
+  if (disposable) return suggestion ? MISTYPED_EMAIL_MESSAGE : DISPOSABLE_EMAIL_MESSAGE;
   return null;
 }
 
