@@ -25,3 +25,33 @@ describe('the date and time picker', () => {
     expect(legendIn('America/New_York')).to.equal('Select Date & Time (Eastern Time)');
   });
 });
+
+describe('the date and time picker, moving a booking', () => {
+  it("names the booking's own slot as its current time and does not offer it; the others stay open", () => {
+    // Tuesday 24 November 2026; the booking holds 09:00 Berlin (08:00 UTC).
+    const current = '2026-11-24T08:00:00.000Z';
+    const { html } = renderPage(
+      <Provider store={makeStore()}>
+        <ThemeProvider theme={theme}>
+          <DateTimePicker
+            now={new Date('2026-11-23T10:00:00Z')}
+            zone="Europe/Berlin"
+            visitorZone="Europe/Berlin"
+            day={{ year: 2026, month: 11, day: 24 }}
+            slotIso={null}
+            currentSlot={current}
+            onDayChange={noop}
+            onSlotChange={noop}
+          />
+        </ThemeProvider>
+      </Provider>,
+    );
+    const labels = [...html.matchAll(/<label[^>]*>([\s\S]*?)<\/label>/g)].map((match) => match[1] ?? '');
+    const own = labels.filter((label) => label.includes(`value="${current}"`));
+    expect(own).to.have.length(1);
+    expect(own[0]).to.match(/disabled=""/).and.contain('Your current time').and.not.contain('Taken');
+    const others = labels.filter((label) => label.includes('name="timeSlot"') && !label.includes(current));
+    expect(others).to.have.length(16);
+    expect(others.every((label) => !label.includes('disabled'))).to.equal(true);
+  });
+});

@@ -28,6 +28,8 @@ interface DateTimePickerProps {
   day: CalendarDay | null;
   slotIso: string | null;
   error?: string;
+  /** The slot a booking being moved holds now: not offered, and named as its own rather than "Taken". */
+  currentSlot?: string;
   onDayChange: (day: CalendarDay) => void;
   onSlotChange: (iso: string) => void;
 }
@@ -210,7 +212,7 @@ export function focusTimeChoice(container: ParentNode, avoidSlot?: string): void
   target?.focus();
 }
 
-export function DateTimePicker({ now, zone, visitorZone, day, slotIso, error, onDayChange, onSlotChange }: DateTimePickerProps) {
+export function DateTimePicker({ now, zone, visitorZone, day, slotIso, error, currentSlot, onDayChange, onSlotChange }: DateTimePickerProps) {
   const id = useId();
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
@@ -221,7 +223,8 @@ export function DateTimePicker({ now, zone, visitorZone, day, slotIso, error, on
   // decide: booking never waits on this call, and the API checks the slot again anyway.
   const { currentData: daySlots, isFetching: checkingSlots } = useDaySlotsQuery(day ? formatCalendarDay(day) : skipToken);
   const taken = useMemo(() => takenSlotTimes(daySlots), [daySlots]);
-  const isTaken = (iso: string) => taken.has(Date.parse(iso));
+  const isCurrent = (iso: string) => currentSlot !== undefined && Date.parse(iso) === Date.parse(currentSlot);
+  const isTaken = (iso: string) => isCurrent(iso) || taken.has(Date.parse(iso));
   const openCount = slots.filter((slot) => !isTaken(slot.iso)).length;
   const chosen = slots.find((slot) => slot.iso === slotIso) ?? null;
   const dayText = day ? formatDayLong(day) : '';
@@ -290,7 +293,7 @@ export function DateTimePicker({ now, zone, visitorZone, day, slotIso, error, on
                     />
                     <span>{slot.label}</span>
                     {slot.localLabel ? <small>{slot.localLabel} your time</small> : null}
-                    {gone ? <small>Taken</small> : null}
+                    {gone ? <small>{isCurrent(slot.iso) ? 'Your current time' : 'Taken'}</small> : null}
                   </SlotLabel>
                 );
               })}

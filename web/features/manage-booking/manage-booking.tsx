@@ -249,6 +249,7 @@ function BookingDetails({ token, booking, zone, visitorZone, title, onFinished, 
               <LazyReschedulePanel
                 token={token}
                 when={time.text}
+                currentSlot={booking.timeSlot}
                 zone={zone}
                 visitorZone={visitorZone}
                 onFinished={finish}

@@ -15,6 +15,8 @@ export interface ReschedulePanelProps {
   token: string;
   /** When the demo is now, as the page shows it. */
   when: string;
+  /** The slot the booking holds now (ISO). */
+  currentSlot: string;
   zone: string;
   visitorZone: string;
   onFinished: (outcome: ChangeOutcome) => void;
@@ -25,7 +27,7 @@ export interface ReschedulePanelProps {
  * The demo dialog's calendar and slots, for a new time. The booking keeps its time until the server confirms the
  * new one; a time taken meanwhile keeps the panel open, with that day's slots asked for again.
  */
-export default function ReschedulePanel({ token, when, zone, visitorZone, onFinished, onClose }: ReschedulePanelProps) {
+export default function ReschedulePanel({ token, when, currentSlot, zone, visitorZone, onFinished, onClose }: ReschedulePanelProps) {
   const titleId = useId();
   const title = useRef<HTMLHeadingElement>(null);
   const form = useRef<HTMLFormElement>(null);
@@ -81,6 +83,7 @@ export default function ReschedulePanel({ token, when, zone, visitorZone, onFini
           visitorZone={visitorZone}
           day={day}
           slotIso={slotIso}
+          currentSlot={currentSlot}
           error={problem?.kind === 'time' ? problem.text : undefined}
           onDayChange={(next) => {
             setDay(next);
