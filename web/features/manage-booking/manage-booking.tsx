@@ -18,6 +18,8 @@ export const NOT_FOUND_TITLE = 'This link does not open a booking';
 export const LOADING_TEXT = 'Loading your booking…';
 
 const Main = styled.main`
+  /* A screen tall at least: the card grows once the booking has loaded, and the footer must not jump up the screen. */
+  min-height: 100vh;
   background: ${({ theme }) => theme.colors.surfaceAlt};
   padding: ${({ theme }) => `${theme.space[8]} 0 ${theme.space[16]}`};
   ${({ theme }) => theme.media.sm} {
