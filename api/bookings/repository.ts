@@ -36,12 +36,15 @@ export async function lockBooking(trx: Knex.Transaction, id: string): Promise<Bo
   return row && stateOf(row);
 }
 
+/** The slot's lock, its one parameter the slot's ISO instant. */
+export const SLOT_LOCK = "pg_advisory_xact_lock(hashtextextended('slot:' || ?, 0))";
+
 /**
  * Serialises the bookings of one slot until the transaction ends: the same lock a new booking takes for its slot
  * (demo-requests/repository.ts, lockBookingScope), so a move and a booking never both take the last place.
  */
 export async function lockSlot(trx: Knex.Transaction, timeSlot: Date): Promise<void> {
-  await trx.raw("SELECT pg_advisory_xact_lock(hashtextextended('slot:' || ?, 0))", [timeSlot.toISOString()]);
+  await trx.raw(`SELECT ${SLOT_LOCK}`, [timeSlot.toISOString()]);
 }
 
 /** The bookings that hold the slot, and whether one of them is this address's. */

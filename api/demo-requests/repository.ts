@@ -1,6 +1,6 @@
 /** SQL for demo requests lives here and nowhere else in the API. */
 import type { Knex } from 'knex';
-import { lockSlot } from '../bookings/repository.js';
+import { SLOT_LOCK } from '../bookings/repository.js';
 import type { Db } from '../db.js';
 import type { Attribution } from '../../domain/attribution.js';
 import type { DemoRequestInput } from '../../domain/demo-request.js';
@@ -52,8 +52,8 @@ const DOMAIN_OF_EMAIL = "lower(substring(email from '[^@]*$'))";
  * so two bookings never wait on each other.
  */
 export async function lockBookingScope(trx: Knex.Transaction, domain: string, timeSlot: Date): Promise<void> {
-  await trx.raw("SELECT pg_advisory_xact_lock(hashtextextended('recipient-domain:' || ?, 0))", [domain]);
-  await lockSlot(trx, timeSlot);
+  // One round trip: PostgreSQL evaluates a select list from left to right, so the order holds.
+  await trx.raw(`SELECT pg_advisory_xact_lock(hashtextextended('recipient-domain:' || ?, 0)), ${SLOT_LOCK}`, [domain, timeSlot.toISOString()]);
 }
 
 export interface BookingCounts {
