@@ -1,3 +1,4 @@
+import { siteFooterCss } from '../features/site-footer/site-footer-css.js';
 import { topBarMenuCss } from '../features/top-bar/top-bar-css.js';
 import { theme } from './theme.js';
 
@@ -20,7 +21,7 @@ button,input,textarea,select{font:inherit;color:inherit}
 `.trim();
 
 /**
- * With them, the rules of parts that never change once prerendered, the landing page's menu: in the head, they
- * cost the page's script nothing.
+ * With them, the rules of parts that never change once prerendered, the landing page's menu and the footer of
+ * every page: in the head, they cost the page's script nothing.
  */
-export const globalCss = [documentCss, topBarMenuCss].join('\n');
+export const globalCss = [documentCss, topBarMenuCss, siteFooterCss].join('\n');
