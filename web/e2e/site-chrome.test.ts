@@ -60,6 +60,8 @@ function menuParts(page: Page) {
   };
 }
 
+/** The animation the open menu panel runs. */
+const menuAnimation = (page: Page) => page.getByRole('navigation', { name: 'Sections' }).evaluate((nav) => getComputedStyle(nav).animationName);
 const focusedText = (page: Page) => page.evaluate(() => (document.activeElement as HTMLElement | null)?.innerText ?? '');
 const isFocused = (locator: Locator) => locator.evaluate((element) => element === document.activeElement);
 
@@ -146,6 +148,7 @@ describe('the top bar, the footer and the toasts in Chromium', function () {
       // Pressed again, the button closes the menu it opened.
       await page.keyboard.press('Enter');
       await page.locator('button[aria-expanded="true"]').waitFor();
+      expect(await menuAnimation(page), 'the panel slides in').to.equal('top-bar-menu-in');
       // The panel under the bar, not over it: the bar's buttons stay in reach.
       expect(await reachable(page.getByRole('banner').getByRole('button', { name: 'Get Started' }))).to.equal(true);
       expect(await axeViolations(page), 'menu open').to.deep.equal([]);
@@ -162,6 +165,7 @@ describe('the top bar, the footer and the toasts in Chromium', function () {
       const { button, links } = menuParts(page);
       await button.click();
       await page.locator('button[aria-expanded="true"]').waitFor();
+      expect(await menuAnimation(page), 'no slide with reduced motion').to.equal('none');
       await links.filter({ hasText: 'Results' }).click();
       await page.waitForURL(`${stack.url}/#results`);
       await page.locator('button[aria-expanded="false"]').waitFor();
