@@ -9,6 +9,15 @@ export const brand = {
   /** The mark: two arcs converging on a point, drawn on a 32 × 32 tile in the primary colour. */
   mark: { viewBox: '0 0 32 32', tileRadius: 8, arcs: 'M7 10c6 0 9 3 9 6M7 22c6 0 9-3 9-6M16 16h9', point: { cx: 25, cy: 16, r: 2.4 } },
   parentProvider: 'Northstar Telecom',
+  /** The parent provider as a company: the footer's postal address and imprint. */
+  company: {
+    legalName: 'Northstar Telecom GmbH',
+    /** The postal address, line by line as it is printed. */
+    address: ['Nordsternplatz 1', '10117 Berlin', 'Germany'],
+    registeredOffice: 'Berlin',
+    register: { court: 'Amtsgericht Charlottenburg', number: 'HRB 248117 B' },
+    managingDirectors: ['Helena Marsh', 'Jonas Reiter'],
+  },
   legalLinks: [
     { label: 'Privacy Policy', href: '/legal/privacy' },
     { label: 'Terms of Service', href: '/legal/terms' },

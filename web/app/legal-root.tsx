@@ -13,7 +13,7 @@ export function LegalRoot({ document }: { document: LegalDocument }) {
     <ThemeProvider theme={theme}>
       <LegalTopBar />
       <LegalArticle document={document} />
-      <SiteFooter />
+      <SiteFooter landingPath="/" />
     </ThemeProvider>
   );
 }

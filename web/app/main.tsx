@@ -10,10 +10,11 @@ import { rememberAttribution, visitStorage } from '../features/demo-request/attr
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 // A button pressed before React has attached its listeners (between these steps) is pressed again
-// once it has, so an early click on Get Started is not lost.
+// once it has, so an early click on Get Started is not lost. The menu button works without script (it opens
+// a popover), so pressing it again would only close the menu.
 let earlyPress: HTMLElement | null = null;
 const rememberPress = (event: MouseEvent) => {
-  earlyPress = event.target instanceof Element ? event.target.closest('button') : null;
+  earlyPress = event.target instanceof Element ? event.target.closest('button:not([popovertarget])') : null;
 };
 
 async function start(container: HTMLElement): Promise<void> {

@@ -1,6 +1,7 @@
 import { ThemeProvider } from 'styled-components';
 import { DemoHost } from '../features/demo-request/demo-host.js';
 import { NotFoundPage } from '../features/not-found/not-found-page.js';
+import { SiteFooter } from '../features/site-footer/site-footer.js';
 import { LandingPage } from './landing-page.js';
 import { routeFor } from './routes.js';
 import { theme } from './theme.js';
@@ -18,7 +19,10 @@ export function Root({ pathname }: { pathname: string }) {
           )}
         </DemoHost>
       ) : (
-        <NotFoundPage />
+        <>
+          <NotFoundPage />
+          <SiteFooter landingPath="/" />
+        </>
       )}
     </ThemeProvider>
   );

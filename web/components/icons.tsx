@@ -147,6 +147,7 @@ export const SignalIcon = stroke(
 export const ArrowRightIcon = stroke(<path d="M5 12h14M13 6l6 6-6 6" />);
 export const CheckIcon = stroke(<path d="m5 12.5 4.5 4.5L19 7.5" />);
 export const CrossIcon = stroke(<path d="M6 6l12 12M18 6 6 18" />);
+export const MenuIcon = stroke(<path d="M4 7h16M4 12h16M4 17h16" />);
 export const ChevronLeftIcon = stroke(<path d="m15 5-7 7 7 7" />);
 export const ChevronRightIcon = stroke(<path d="m9 5 7 7-7 7" />);
 export const CheckCircleIcon = stroke(

@@ -4,7 +4,9 @@ import { toast, ToastContainer } from 'react-toastify/unstyled';
 import toastifyCss from 'react-toastify/dist/ReactToastify.css?raw';
 import { createGlobalStyle, styled } from 'styled-components';
 
-const TOAST_WIDTH_PX = 340;
+const TOAST_WIDTH_PX = 300;
+/** Between a toast and the edges of the screen. */
+const TOAST_GAP_PX = 16;
 const TOAST_DURATION_MS = 5000;
 /** react-toastify measures the swipe in percent of the toast's width; about 50 px is the threshold asked for. */
 const SWIPE_THRESHOLD_PX = 50;
@@ -70,12 +72,39 @@ export function notifyError(title: string, text: string): void {
   toast.error(<ToastBody title={title} text={text} />, { role: 'alert' });
 }
 
-const Region = styled.div`
-  --toastify-toast-width: ${TOAST_WIDTH_PX}px;
+/**
+ * The notifications' place. It is the last part of a full-screen layer (see demo-runtime.tsx) whose other part is
+ * the dialog: in the layer's flow, at the bottom, a toast takes its height from the dialog's room, so it covers
+ * neither the dialog's fields and buttons nor the top bar's. From the width where it fits beside the widest
+ * dialog, it sits in the bottom right corner instead, out of the flow, and the dialog does not move.
+ */
+const Region = styled.div<{ $besideFrom: number }>`
+  flex: none;
+  /* The strip lets clicks through to the page; only a toast takes them. */
+  pointer-events: none;
+  --toastify-toast-width: 100%;
   --toastify-font-family: ${({ theme }) => theme.font.family};
   --toastify-color-success: ${({ theme }) => theme.colors.success};
   --toastify-color-error: ${({ theme }) => theme.colors.danger};
   --toastify-text-color-light: ${({ theme }) => theme.colors.ink};
+  .Toastify__toast-container {
+    position: static;
+    transform: none;
+    width: min(${TOAST_WIDTH_PX}px, calc(100vw - ${2 * TOAST_GAP_PX}px));
+    margin: 0 auto;
+    padding-bottom: max(${TOAST_GAP_PX}px, env(safe-area-inset-bottom));
+  }
+  .Toastify__toast {
+    pointer-events: auto;
+    margin: 0;
+    border-radius: ${({ theme }) => theme.radius.md};
+    box-shadow: ${({ theme }) => theme.shadow.raised};
+  }
+  @media (min-width: ${({ $besideFrom }) => $besideFrom}px) {
+    position: absolute;
+    right: ${TOAST_GAP_PX}px;
+    bottom: 0;
+  }
   .Toastify__toast--error {
     border-left: 6px solid ${({ theme }) => theme.colors.danger};
   }
@@ -95,13 +124,18 @@ const Region = styled.div`
   }
 `;
 
+interface ToastsProps {
+  /** The widest the dialog beside the toasts gets, for the width from which a toast fits beside it. */
+  dialogMaxWidthPx: number;
+}
+
 /** One toast at a time, 5 s, swipe to dismiss, F8 moves focus to the notifications. */
-export function Toasts() {
+export function Toasts({ dialogMaxWidthPx }: ToastsProps) {
   return (
-    <Region>
+    <Region $besideFrom={dialogMaxWidthPx + 2 * (TOAST_WIDTH_PX + 2 * TOAST_GAP_PX)}>
       <ToastifyStyles />
       <ToastContainer
-        position="top-right"
+        position="bottom-right"
         limit={1}
         autoClose={TOAST_DURATION_MS}
         draggable

@@ -85,7 +85,8 @@ describe('booking safeguards in Chromium', function () {
     // The toast is what react-toastify would have styled through an inline <style>: here it must look styled.
     const toast = page.getByRole('status').filter({ hasText: SUCCESS });
     await toast.waitFor();
-    expect(await toast.locator('..').evaluate((node) => getComputedStyle(node).position), 'the toast stylesheet applies').to.not.equal('static');
+    // (Its container is placed by the page, in the dialog's layer; the toast itself is laid out by the stylesheet.)
+    expect(await toast.evaluate((node) => getComputedStyle(node).display), 'the toast stylesheet applies').to.equal('flex');
     await dialog.waitFor({ state: 'hidden' });
 
     const rows = await rowsFor('noor@northwind-logistics.com');

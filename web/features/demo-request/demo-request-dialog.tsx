@@ -3,14 +3,17 @@ import { styled } from 'styled-components';
 import { CrossIcon } from '../../components/icons.js';
 import { DemoRequestForm } from './demo-request-form.js';
 
+/** The dialog's width on a wide screen; the toasts sit beside it where there is room for them. */
+export const DIALOG_MAX_WIDTH_PX = 760;
+
+/** The room the toasts leave in the layer the dialog shares with them (demo-runtime.tsx); the panel is centred in it. */
 const Backdrop = styled.div`
-  position: fixed;
-  inset: 0;
-  z-index: 50;
+  flex: 1 1 auto;
+  min-height: 0;
   display: grid;
+  grid-template-rows: minmax(0, 1fr);
   place-items: center;
   padding: ${({ theme }) => theme.space[3]};
-  background: rgba(11, 21, 48, 0.6);
   &[hidden] {
     display: none;
   }
@@ -18,8 +21,8 @@ const Backdrop = styled.div`
 
 const Panel = styled.div`
   position: relative;
-  width: min(760px, 100%);
-  max-height: calc(100dvh - 1.5rem);
+  width: min(${DIALOG_MAX_WIDTH_PX}px, 100%);
+  max-height: 100%;
   overflow-y: auto;
   overscroll-behavior: contain;
   background: ${({ theme }) => theme.colors.surface};

@@ -1,10 +1,31 @@
 import { Provider } from 'react-redux';
+import { css, styled } from 'styled-components';
 import { makeStore } from '../../app/store.js';
 import { Toasts } from '../../components/notify.js';
-import { DemoRequestDialog } from './demo-request-dialog.js';
+import { DemoRequestDialog, DIALOG_MAX_WIDTH_PX } from './demo-request-dialog.js';
 
 // One store for the page's lifetime; it is created with this chunk, which only the dialog needs.
 const store = makeStore();
+
+/**
+ * The dialog and the toasts share one full-screen layer, the toasts last in its column: the dialog gets the room
+ * a toast leaves, so a toast never lies over it. Closed, the layer lets every click through to the page.
+ */
+const Layer = styled.div<{ $open: boolean }>`
+  position: fixed;
+  inset: 0;
+  z-index: 50;
+  display: flex;
+  flex-direction: column;
+  justify-content: flex-end;
+  pointer-events: none;
+  ${({ $open }) =>
+    $open &&
+    css`
+      pointer-events: auto;
+      background: rgba(11, 21, 48, 0.6);
+    `}
+`;
 
 interface DemoRuntimeProps {
   isOpen: boolean;
@@ -14,8 +35,10 @@ interface DemoRuntimeProps {
 export default function DemoRuntime({ isOpen, onClose }: DemoRuntimeProps) {
   return (
     <Provider store={store}>
-      <Toasts />
-      <DemoRequestDialog isOpen={isOpen} onClose={onClose} />
+      <Layer $open={isOpen}>
+        <DemoRequestDialog isOpen={isOpen} onClose={onClose} />
+        <Toasts dialogMaxWidthPx={DIALOG_MAX_WIDTH_PX} />
+      </Layer>
     </Provider>
   );
 }

@@ -3,8 +3,9 @@ import { brand } from '../../../domain/brand.js';
 import { Button } from '../../components/button.js';
 import { Logo } from '../../components/logo.js';
 
+// Short of the whole screen, so the footer below shows that there is more.
 const Main = styled.main`
-  min-height: 100vh;
+  min-height: 70vh;
   display: grid;
   place-items: center;
   padding: ${({ theme }) => theme.space[6]};

@@ -1,5 +1,4 @@
 import type { ComponentType } from 'react';
-import { styled } from 'styled-components';
 import { brand, type SocialNetwork } from '../../../domain/brand.js';
 import { FacebookIcon, GitHubIcon, LinkedInIcon, XLogoIcon, YouTubeIcon } from '../../components/icons.js';
 import { Container } from '../../components/layout.js';
@@ -13,118 +12,111 @@ const SOCIAL_ICONS: Record<SocialNetwork, ComponentType<{ size?: number }>> = {
   Facebook: FacebookIcon,
 };
 
-const Shell = styled.footer`
-  background: ${({ theme }) => theme.colors.night};
-  color: ${({ theme }) => theme.colors.onNightMuted};
-  padding: ${({ theme }) => `${theme.space[12]} 0 ${theme.space[8]}`};
-  a {
-    color: ${({ theme }) => theme.colors.onNightMuted};
-    &:hover {
-      color: #fff;
-    }
-  }
-`;
+/** The footer's address, which the Company group links to on every page. */
+const CONTACT_ID = 'contact';
 
-const Top = styled.div`
-  display: flex;
-  flex-wrap: wrap;
-  justify-content: space-between;
-  gap: ${({ theme }) => theme.space[8]};
-  padding-bottom: ${({ theme }) => theme.space[8]};
-  border-bottom: 1px solid rgba(195, 203, 224, 0.2);
-`;
+interface FooterLink {
+  label: string;
+  href: string;
+}
 
-const Brand = styled.div`
-  max-width: 26rem;
-  color: #fff;
-  p {
-    margin-top: ${({ theme }) => theme.space[3]};
-    color: ${({ theme }) => theme.colors.onNightMuted};
-  }
-`;
-
-const Social = styled.ul`
-  display: flex;
-  gap: ${({ theme }) => theme.space[2]};
-  padding: 0;
-  list-style: none;
-  a {
-    display: inline-grid;
-    place-items: center;
-    width: 44px;
-    height: 44px;
-    border-radius: ${({ theme }) => theme.radius.pill};
-    border: 1px solid rgba(195, 203, 224, 0.35);
-  }
-`;
-
-const Bottom = styled.div`
-  display: flex;
-  flex-wrap: wrap;
-  justify-content: space-between;
-  gap: ${({ theme }) => theme.space[4]};
-  padding-top: ${({ theme }) => theme.space[6]};
-  font-size: ${({ theme }) => theme.text.sm};
-  ul {
-    display: flex;
-    flex-wrap: wrap;
-    gap: ${({ theme }) => `${theme.space[2]} ${theme.space[6]}`};
-    padding: 0;
-    list-style: none;
-  }
-  a {
-    display: inline-block;
-    padding: ${({ theme }) => theme.space[1]} 0;
-  }
-`;
+/**
+ * The link groups. Product and Company lead to sections of the landing page (`#id`, prefixed with the landing
+ * page's path elsewhere) or to the footer's own address; Legal to the legal pages.
+ */
+function linkGroups(landingPath: string): { title: string; links: readonly FooterLink[] }[] {
+  const section = (label: string, id: string) => ({ label, href: `${landingPath}#${id}` });
+  return [
+    {
+      title: 'Product',
+      links: [section('Platform', 'platform'), section('Architecture', 'architecture'), section('Capabilities', 'capabilities'), section('Results', 'results')],
+    },
+    {
+      title: 'Company',
+      links: [
+        section('Why Converge', 'challenge'),
+        section('Customer story', 'case-study'),
+        section('Industries', 'industries'),
+        { label: 'Contact', href: `#${CONTACT_ID}` },
+      ],
+    },
+    { title: 'Legal', links: brand.legalLinks },
+  ];
+}
 
 // Both bundles get the build's year from webpack, so the prerendered and the hydrated footer agree even
 // when a visitor's clock has already turned to the next year.
 const COPYRIGHT_YEAR = process.env.BUILD_YEAR ?? String(new Date().getUTCFullYear());
 
-export function SiteFooter() {
-  const year = COPYRIGHT_YEAR;
+interface SiteFooterProps {
+  /** Where the landing page's sections are: "" on the landing page itself, "/" on every other page. */
+  landingPath?: '' | '/';
+}
+
+/**
+ * The footer of every page: the provider, the link groups, the social links, the address and the imprint. Styled
+ * by site-footer-css.ts, in the page's head.
+ */
+export function SiteFooter({ landingPath = '' }: SiteFooterProps) {
+  const { company } = brand;
   return (
-    <Shell>
+    <footer className="site-footer">
       <Container>
-        <Top>
-          <Brand>
+        <div className="site-footer-top">
+          <div className="site-footer-brand">
             <Logo name={brand.product} />
             <p>
               {brand.product} is provided by {brand.parentProvider}. {brand.tagline}: messaging, AI agents and network APIs
               in one place.
             </p>
-          </Brand>
-          <nav aria-label="Social media">
-            <Social>
-              {brand.socialLinks.map(({ network, href }) => {
-                const Icon = SOCIAL_ICONS[network];
-                return (
-                  <li key={network}>
-                    <a href={href} aria-label={`${brand.product} on ${network}`} rel="noopener noreferrer" target="_blank">
-                      <Icon size={20} />
-                    </a>
-                  </li>
-                );
-              })}
-            </Social>
-          </nav>
-        </Top>
-        <Bottom>
-          <p>
-            &copy; {year} {brand.parentProvider}. All rights reserved.
-          </p>
-          <nav aria-label="Legal">
-            <ul>
-              {brand.legalLinks.map((link) => (
-                <li key={link.href}>
-                  <a href={link.href}>{link.label}</a>
-                </li>
-              ))}
-            </ul>
-          </nav>
-        </Bottom>
+            <nav aria-label="Social media">
+              <ul className="site-footer-social">
+                {brand.socialLinks.map(({ network, href }) => {
+                  const Icon = SOCIAL_ICONS[network];
+                  return (
+                    <li key={network}>
+                      <a href={href} aria-label={`${brand.product} on ${network}`} rel="noopener noreferrer" target="_blank">
+                        <Icon size={20} />
+                      </a>
+                    </li>
+                  );
+                })}
+              </ul>
+            </nav>
+          </div>
+          {linkGroups(landingPath).map(({ title, links }) => {
+            const headingId = `footer-${title.toLowerCase()}`;
+            return (
+              <nav key={title} className="site-footer-group" aria-labelledby={headingId}>
+                <h2 id={headingId}>{title}</h2>
+                <ul>
+                  {links.map((link) => (
+                    <li key={link.href}>
+                      <a href={link.href}>{link.label}</a>
+                    </li>
+                  ))}
+                </ul>
+              </nav>
+            );
+          })}
+        </div>
+        <div className="site-footer-bottom">
+          <address id={CONTACT_ID}>
+            {[company.legalName, ...company.address].map((line) => (
+              <span key={line}>{line}</span>
+            ))}
+          </address>
+          <div>
+            <p>
+              {company.legalName}, registered office: {company.registeredOffice}. Register court: {company.register.court},{' '}
+              {company.register.number}. Managing directors: {company.managingDirectors.join(', ')}.
+            </p>
+            <p>
+              &copy; {COPYRIGHT_YEAR} {brand.parentProvider}. All rights reserved.
+            </p>
+          </div>
+        </div>
       </Container>
-    </Shell>
+    </footer>
   );
 }

@@ -1,5 +1,7 @@
+import { useRef, useState, type KeyboardEvent, type MouseEvent, type ToggleEvent } from 'react';
 import { styled } from 'styled-components';
 import { brand } from '../../../domain/brand.js';
+import { CrossIcon, MenuIcon } from '../../components/icons.js';
 import { Container } from '../../components/layout.js';
 import { Logo } from '../../components/logo.js';
 import { DemoTrigger } from '../demo-request/demo-trigger.js';
@@ -16,7 +18,7 @@ const Inner = styled(Container)`
   display: flex;
   align-items: center;
   justify-content: space-between;
-  gap: ${({ theme }) => theme.space[6]};
+  gap: ${({ theme }) => theme.space[3]};
   height: ${({ theme }) => theme.layout.topBarHeight};
 `;
 
@@ -26,26 +28,7 @@ const HomeLink = styled.a`
   border-radius: ${({ theme }) => theme.radius.sm};
 `;
 
-const Nav = styled.nav`
-  display: none;
-  ${({ theme }) => theme.media.md} {
-    display: block;
-  }
-  ul {
-    display: flex;
-    gap: ${({ theme }) => theme.space[6]};
-    list-style: none;
-    padding: 0;
-  }
-  a {
-    color: ${({ theme }) => theme.colors.inkSoft};
-    font-weight: 600;
-    text-decoration: none;
-    &:hover {
-      color: ${({ theme }) => theme.colors.primary};
-    }
-  }
-`;
+const MENU_ID = 'section-menu';
 
 const SECTIONS = [
   { href: '#platform', label: 'Platform' },
@@ -55,13 +38,42 @@ const SECTIONS = [
 ];
 
 export function TopBar() {
+  const [expanded, setExpanded] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
+
+  const onToggle = (event: ToggleEvent<HTMLElement>) => setExpanded(event.newState === 'open');
+
+  // Escape closes the popover by itself; focus goes to the button first, which the browser would not do where
+  // a click on the button did not focus it (Safari).
+  const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
+    if (event.key === 'Escape' && expanded) menuButton.current?.focus();
+  };
+
+  const onClick = (event: MouseEvent<HTMLElement>) => {
+    const link = (event.target as Element).closest('a');
+    if (!link || !expanded) return;
+    // Blurred before closing, so focus does not jump back to the button: the browser's move to the section
+    // then sets where Tab goes next.
+    link.blur();
+    event.currentTarget.hidePopover();
+  };
+
   return (
     <Bar>
       <Inner>
         <HomeLink href="/" aria-label={`${brand.product} home`}>
           <Logo name={brand.product} />
         </HomeLink>
-        <Nav aria-label="Sections">
+        {/* Styled by top-bar-css.ts, in the page's head. */}
+        <nav
+          id={MENU_ID}
+          className="top-bar-menu"
+          popover="auto"
+          aria-label="Sections"
+          onToggle={onToggle}
+          onKeyDown={onKeyDown}
+          onClick={onClick}
+        >
           <ul>
             {SECTIONS.map((section) => (
               <li key={section.href}>
@@ -69,8 +81,22 @@ export function TopBar() {
               </li>
             ))}
           </ul>
-        </Nav>
-        <DemoTrigger>Get Started</DemoTrigger>
+        </nav>
+        <div className="top-bar-actions">
+          <DemoTrigger>Get Started</DemoTrigger>
+          <button
+            ref={menuButton}
+            type="button"
+            className="top-bar-menu-button"
+            popoverTarget={MENU_ID}
+            aria-controls={MENU_ID}
+            aria-expanded={expanded}
+            aria-label="Menu"
+          >
+            <MenuIcon size={22} />
+            <CrossIcon size={22} />
+          </button>
+        </div>
       </Inner>
     </Bar>
   );
