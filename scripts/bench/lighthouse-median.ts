@@ -21,11 +21,13 @@ export async function medianLighthouse(url: string, runs: number): Promise<Light
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_FLAGS, `--remote-debugging-port=${port}`] });
   try {
     const results: RunnerResult[] = [];
-    for (let i = 0; i < runs; i += 1) {
+    // A run Lighthouse itself could not measure (NO_NAVSTART on a busy machine, say) is run again, up to twice the count.
+    for (let attempt = 0; results.length < runs && attempt < runs * 2; attempt += 1) {
       const result = await lighthouse(url, { port, logLevel: 'error', onlyCategories: ['performance'] });
       if (!result) throw new Error('Lighthouse returned no result');
-      results.push(result);
+      if (!result.lhr.runtimeError) results.push(result);
     }
+    if (results.length === 0) throw new Error('Lighthouse could not measure the page in any run');
     const lcp = results.map((result) => result.lhr.audits['largest-contentful-paint']?.numericValue ?? NaN);
     const scores = results.map((result) => Math.round((result.lhr.categories.performance?.score ?? 0) * 100));
     const middle = [...results].sort((a, b) => (a.lhr.categories.performance?.score ?? 0) - (b.lhr.categories.performance?.score ?? 0))[
