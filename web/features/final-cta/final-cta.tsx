@@ -34,7 +34,7 @@ const Text = styled.p`
 
 export function FinalCta() {
   return (
-    <Shell aria-labelledby="final-cta-title">
+    <Shell aria-labelledby="final-cta-title" data-layout="banner">
       <Container>
         <Panel>
           <Title id="final-cta-title">See Converge on your own customer journeys</Title>

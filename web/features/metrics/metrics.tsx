@@ -126,6 +126,7 @@ export function Metrics() {
   return (
     <Section
       id="results"
+      layout="stats"
       tone="night"
       eyebrow="Results"
       title="Measured across enterprise deployments"
