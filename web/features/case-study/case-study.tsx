@@ -11,10 +11,6 @@ const Layout = styled.div`
   }
 `;
 
-const Customer = styled.h3`
-  color: ${({ theme }) => theme.colors.ink};
-`;
-
 /** The quote leads: a person's words, named and placed, weigh more than the numbers beside them. */
 const Quote = styled.figure`
   margin-top: ${({ theme }) => theme.space[6]};
@@ -100,9 +96,9 @@ export function CaseStudy() {
     >
       <Layout>
         <div>
-          <Customer>
+          <h3>
             <Wordmark name="Valmora Pay" />
-          </Customer>
+          </h3>
           <Quote>
             <blockquote>
               <p>

@@ -6,12 +6,12 @@ const Shell = styled.section`
   padding: ${({ theme }) => `${theme.space[10]} 0`};
   border-bottom: 1px solid ${({ theme }) => theme.colors.border};
   text-align: center;
+  color: ${({ theme }) => theme.colors.muted};
 `;
 
 const Title = styled.h2`
   font-size: ${({ theme }) => theme.text.sm};
   font-weight: 600;
-  color: ${({ theme }) => theme.colors.muted};
 `;
 
 const Marks = styled.ul`
@@ -22,7 +22,6 @@ const Marks = styled.ul`
   margin-top: ${({ theme }) => theme.space[6]};
   padding: 0;
   list-style: none;
-  color: ${({ theme }) => theme.colors.muted};
   svg {
     height: 28px;
     width: auto;
