@@ -5,6 +5,7 @@ import { Breakthrough } from '../features/breakthrough/breakthrough.js';
 import { Capabilities } from '../features/capabilities/capabilities.js';
 import { CaseStudy } from '../features/case-study/case-study.js';
 import { Challenge } from '../features/challenge/challenge.js';
+import { Customers } from '../features/customers/customers.js';
 import { FinalCta } from '../features/final-cta/final-cta.js';
 import { Hero } from '../features/hero/hero.js';
 import { Industries } from '../features/industries/industries.js';
@@ -35,7 +36,7 @@ function Island({ children }: { children: ReactNode }) {
   return <Suspense fallback={null}>{children}</Suspense>;
 }
 
-/** The sections of the landing page, in the order the specification gives. */
+/** The sections of the landing page, in the order the specification gives, with the customers' strip under the hero. */
 export function LandingPage() {
   return (
     <>
@@ -43,6 +44,9 @@ export function LandingPage() {
       <TopBar />
       <main id="main" tabIndex={-1}>
         <Hero />
+        <Island>
+          <Customers />
+        </Island>
         <Island>
           <Challenge />
         </Island>

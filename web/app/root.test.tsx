@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { SLOT_DURATION_MINUTES } from '../../domain/booking.js';
 import { brand } from '../../domain/brand.js';
 import { renderPage } from '../test/render.js';
 import { Root } from './root.js';
@@ -46,6 +47,12 @@ describe('prerendered landing page', () => {
       (match[1] ?? '').replace(/<!-- -->|<[^>]+>/g, ''),
     );
     expect(values).to.deep.equal(['40%40%', '2x2x', '100%100%', '30%30%', '1 platform1 platform']);
+  });
+
+  it('gives the demo the one length of the booking rules', () => {
+    expect(page.text).to.include(`Book a ${SLOT_DURATION_MINUTES}-minute demo`);
+    const lengths = [...page.text.matchAll(/(\d+)[- ]minutes?\b/g)].map((match) => Number(match[1]));
+    expect(lengths).to.deep.equal([SLOT_DURATION_MINUTES]);
   });
 
   it('has three buttons that open the Request Demo dialog', () => {

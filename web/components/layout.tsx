@@ -1,4 +1,4 @@
-import type { ComponentType, ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { styled, css } from 'styled-components';
 
 export const Container = styled.div`
@@ -10,7 +10,7 @@ export const Container = styled.div`
 
 type Tone = 'plain' | 'alt' | 'night';
 
-const SectionShell = styled.section<{ $tone: Tone }>`
+const SectionShell = styled.section<{ $tone: Tone; $split: boolean }>`
   padding: ${({ theme }) => `${theme.space[16]} 0`};
   ${({ theme }) => theme.media.md} {
     padding: ${({ theme }) => `${theme.space[24]} 0`};
@@ -28,6 +28,23 @@ const SectionShell = styled.section<{ $tone: Tone }>`
         : css`
             background: ${theme.colors.surface};
           `}
+  ${({ $split, theme }) =>
+    $split &&
+    css`
+      ${theme.media.md} {
+        > div {
+          display: grid;
+          grid-template-columns: minmax(0, 5fr) minmax(0, 7fr);
+          gap: ${theme.space[16]};
+          align-items: start;
+        }
+        > div > header {
+          position: sticky;
+          top: calc(${theme.layout.topBarHeight} + ${theme.space[8]});
+          margin-bottom: 0;
+        }
+      }
+    `}
 `;
 
 const Header = styled.header<{ $center: boolean }>`
@@ -64,19 +81,23 @@ export const Lead = styled.p<{ $onNight?: boolean }>`
 
 interface SectionProps {
   id: string;
+  /** The shape of the section's content, as data-layout: neighbours never share one, so the page does not repeat itself. */
+  layout: string;
   eyebrow: string;
   title: string;
   lead?: string;
   tone?: Tone;
   center?: boolean;
+  /** On wide screens, the heading beside the content, where it stays while the content scrolls. */
+  split?: boolean;
   children: ReactNode;
 }
 
 /** A page section whose heading names it for assistive technology (aria-labelledby). */
-export function Section({ id, eyebrow, title, lead, tone = 'plain', center = false, children }: SectionProps) {
+export function Section({ id, layout, eyebrow, title, lead, tone = 'plain', center = false, split = false, children }: SectionProps) {
   const onNight = tone === 'night';
   return (
-    <SectionShell id={id} aria-labelledby={`${id}-title`} $tone={tone}>
+    <SectionShell id={id} aria-labelledby={`${id}-title`} data-layout={layout} $tone={tone} $split={split}>
       <Container>
         <Header $center={center}>
           <Eyebrow $onNight={onNight}>{eyebrow}</Eyebrow>
@@ -89,67 +110,46 @@ export function Section({ id, eyebrow, title, lead, tone = 'plain', center = fal
   );
 }
 
-export const CardGrid = styled.ul<{ $columns?: number }>`
-  list-style: none;
-  padding: 0;
-  display: grid;
-  gap: ${({ theme }) => theme.space[6]};
-  grid-template-columns: 1fr;
-  ${({ theme }) => theme.media.sm} {
-    grid-template-columns: repeat(2, minmax(0, 1fr));
-  }
-  ${({ theme }) => theme.media.lg} {
-    grid-template-columns: repeat(${({ $columns = 3 }) => $columns}, minmax(0, 1fr));
-  }
-`;
-
-export const Card = styled.li`
-  background: ${({ theme }) => theme.colors.surface};
-  border: 1px solid ${({ theme }) => theme.colors.border};
-  border-radius: ${({ theme }) => theme.radius.lg};
-  padding: ${({ theme }) => theme.space[6]};
-  box-shadow: ${({ theme }) => theme.shadow.card};
-`;
-
-export const CardTitle = styled.h3`
-  font-size: ${({ theme }) => theme.text.xl};
-  font-weight: 700;
-  margin-top: ${({ theme }) => theme.space[4]};
-`;
-
-export const CardText = styled.p`
-  margin-top: ${({ theme }) => theme.space[2]};
-  color: ${({ theme }) => theme.colors.inkSoft};
-`;
-
-export const IconBadge = styled.span<{ $tone?: 'primary' | 'accent' }>`
+export const IconBadge = styled.span`
   display: inline-grid;
   place-items: center;
   width: 44px;
   height: 44px;
   border-radius: ${({ theme }) => theme.radius.md};
-  background: ${({ theme, $tone }) => ($tone === 'accent' ? theme.colors.accentSoft : theme.colors.primarySoft)};
-  color: ${({ theme, $tone }) => ($tone === 'accent' ? theme.colors.accent : theme.colors.primary)};
+  background: ${({ theme }) => theme.colors.primarySoft};
+  color: ${({ theme }) => theme.colors.primary};
 `;
 
-export interface IconCardProps {
-  icon: ComponentType;
-  title: string;
-  text: string;
-  tone?: 'primary' | 'accent';
-  children?: ReactNode;
-}
-
-/** The card every section's grid is made of: an icon, a title, a line of text, and whatever follows. */
-export function IconCard({ icon: Icon, title, text, tone, children }: IconCardProps) {
-  return (
-    <Card>
-      <IconBadge $tone={tone}>
-        <Icon />
-      </IconBadge>
-      <CardTitle>{title}</CardTitle>
-      <CardText>{text}</CardText>
-      {children}
-    </Card>
-  );
-}
+/**
+ * A list of items under a rule, each an icon beside its title and text: open rows rather than boxed cards. One column
+ * on phones, two from 640 px, `$columns` from 1100 px.
+ */
+export const IconList = styled.ul<{ $columns?: number }>`
+  display: grid;
+  column-gap: ${({ theme }) => theme.space[10]};
+  padding: 0;
+  list-style: none;
+  ${({ theme }) => theme.media.sm} {
+    grid-template-columns: repeat(2, minmax(0, 1fr));
+  }
+  ${({ theme }) => theme.media.lg} {
+    grid-template-columns: repeat(${({ $columns = 2 }) => $columns}, minmax(0, 1fr));
+  }
+  li {
+    display: grid;
+    grid-template-columns: auto minmax(0, 1fr);
+    gap: ${({ theme }) => `${theme.space[1]} ${theme.space[4]}`};
+    padding: ${({ theme }) => `${theme.space[6]} 0`};
+    border-top: 1px solid ${({ theme }) => theme.colors.border};
+  }
+  li > :first-child {
+    grid-row: span 2;
+  }
+  h3 {
+    align-self: center;
+    font-size: ${({ theme }) => theme.text.lg};
+  }
+  p {
+    color: ${({ theme }) => theme.colors.inkSoft};
+  }
+`;

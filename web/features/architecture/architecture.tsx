@@ -172,6 +172,8 @@ export function Architecture() {
   return (
     <Section
       id="architecture"
+      layout="diagram"
+      tone="alt"
       eyebrow="Architecture"
       title="One platform between your customers and the network"
       lead="Every channel enters the same platform, where AI agents and orchestration decide what happens next, backed by identity signals from the network."

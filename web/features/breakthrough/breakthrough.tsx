@@ -1,43 +1,88 @@
 import { styled } from 'styled-components';
-import { BotIcon, CheckIcon, FingerprintIcon, MessageIcon } from '../../components/icons.js';
-import { CardGrid, IconCard, Section } from '../../components/layout.js';
+import { BotIcon, CheckIcon, CrossIcon, FingerprintIcon, MessageIcon } from '../../components/icons.js';
+import { Section } from '../../components/layout.js';
+import { VisuallyHidden } from '../../components/visually-hidden.js';
 
-const Points = styled.ul`
-  display: grid;
-  gap: ${({ theme }) => theme.space[2]};
-  margin-top: ${({ theme }) => theme.space[4]};
-  padding: 0;
-  list-style: none;
-  li {
-    display: flex;
-    gap: ${({ theme }) => theme.space[2]};
+/**
+ * A real table (caption, column and row-group headers), so a screen reader can say which side a cell is on. Two equal
+ * columns keep it readable at 375 px; the Converge column is tinted from top to bottom, row-group rows included.
+ */
+const Table = styled.table`
+  width: 100%;
+  max-width: 60rem;
+  margin: 0 auto;
+  table-layout: fixed;
+  border-collapse: collapse;
+  font-size: ${({ theme }) => theme.text.sm};
+  th,
+  td {
+    padding: ${({ theme }) => theme.space[3]};
+    text-align: left;
+    vertical-align: top;
+  }
+  ${({ theme }) => theme.media.sm} {
+    font-size: ${({ theme }) => theme.text.md};
+    th,
+    td {
+      padding: ${({ theme }) => `${theme.space[4]} ${theme.space[5]}`};
+    }
+  }
+  thead th + th {
+    border-radius: ${({ theme }) => `${theme.radius.lg} ${theme.radius.lg} 0 0`};
+    background: ${({ theme }) => theme.colors.primary};
+    color: #fff;
+  }
+  tbody th {
+    padding-top: ${({ theme }) => theme.space[8]};
+    font-size: ${({ theme }) => theme.text.sm};
+    letter-spacing: 0.08em;
+    text-transform: uppercase;
+    color: ${({ theme }) => theme.colors.primary};
+    background: linear-gradient(to right, transparent 50%, ${({ theme }) => theme.colors.primarySoft} 50%);
+  }
+  td {
+    border-top: 1px solid ${({ theme }) => theme.colors.border};
     color: ${({ theme }) => theme.colors.inkSoft};
   }
+  td + td {
+    background: ${({ theme }) => theme.colors.primarySoft};
+    color: ${({ theme }) => theme.colors.ink};
+    font-weight: 600;
+  }
   svg {
-    flex: none;
-    margin-top: 3px;
+    display: inline;
+    margin-right: ${({ theme }) => theme.space[2]};
+    vertical-align: -4px;
+  }
+  td + td svg {
     color: ${({ theme }) => theme.colors.accent};
   }
 `;
 
-const PILLARS = [
+const LAYERS = [
   {
+    name: 'Unified messaging',
     icon: MessageIcon,
-    title: 'Unified messaging',
-    text: 'One API and one console for every channel, with automatic fallback when a message cannot be delivered.',
-    points: ['SMS, WhatsApp, RCS, email and voice', 'Smart routing and channel fallback', 'One delivery report across channels'],
+    rows: [
+      ['A vendor, a contract and an API for each channel', 'SMS, WhatsApp, RCS, email and voice on one API'],
+      ['Fallback you build, and a report per vendor', 'Smart routing, automatic fallback, one delivery report'],
+    ],
   },
   {
+    name: 'AI agents',
     icon: BotIcon,
-    title: 'AI agents',
-    text: 'Agents that understand intent, call your systems and finish the task, with a human one step away.',
-    points: ['Grounded in your knowledge and APIs', 'Hand-off with full context', 'Guardrails and audit trail'],
+    rows: [
+      ['Scripted bots answer FAQs, then hand off', 'Agents grounded in your knowledge and APIs finish the task'],
+      ['The customer starts again with a person', 'Hand-off with full context, guardrails and an audit trail'],
+    ],
   },
   {
+    name: 'Network APIs',
     icon: FingerprintIcon,
-    title: 'Network APIs',
-    text: 'Identity signals straight from the mobile network, so you trust the person, not just the passcode.',
-    points: ['Silent number verification', 'SIM swap and device checks', 'Fraud scoring on every session'],
+    rows: [
+      ['Passcodes that get phished or intercepted', 'Silent number verification from the mobile network'],
+      ['SIM swaps found after the loss', 'SIM swap and device checks, fraud scoring on every session'],
+    ],
   },
 ];
 
@@ -45,25 +90,43 @@ export function Breakthrough() {
   return (
     <Section
       id="platform"
-      tone="alt"
+      layout="comparison"
+      center
       eyebrow="The breakthrough"
       title="Channels, AI and the network, working as one"
       lead="Converge puts the three layers of customer communication on one platform, so a conversation can verify, decide and act in the same flow."
     >
-      <CardGrid>
-        {PILLARS.map(({ icon: Icon, title, text, points }) => (
-          <IconCard key={title} icon={Icon} title={title} text={text} tone="accent">
-            <Points>
-              {points.map((point) => (
-                <li key={point}>
+      <Table>
+        <VisuallyHidden as="caption">The point-solution stack compared with Converge, layer by layer</VisuallyHidden>
+        <thead>
+          <tr>
+            <th scope="col">Point-solution stack</th>
+            <th scope="col">Converge</th>
+          </tr>
+        </thead>
+        {LAYERS.map(({ name, icon: Icon, rows }) => (
+          <tbody key={name}>
+            <tr>
+              <th colSpan={2} scope="rowgroup">
+                <Icon size={20} />
+                {name}
+              </th>
+            </tr>
+            {rows.map(([before, after]) => (
+              <tr key={after}>
+                <td>
+                  <CrossIcon size={18} />
+                  {before}
+                </td>
+                <td>
                   <CheckIcon size={18} />
-                  {point}
-                </li>
-              ))}
-            </Points>
-          </IconCard>
+                  {after}
+                </td>
+              </tr>
+            ))}
+          </tbody>
         ))}
-      </CardGrid>
+      </Table>
     </Section>
   );
 }

@@ -1,5 +1,5 @@
 import { BellIcon, BotIcon, FingerprintIcon, ShieldIcon, SplitIcon, UsersIcon } from '../../components/icons.js';
-import { CardGrid, IconCard, Section } from '../../components/layout.js';
+import { IconBadge, IconList, Section } from '../../components/layout.js';
 
 const USE_CASES = [
   {
@@ -38,15 +38,23 @@ export function Capabilities() {
   return (
     <Section
       id="capabilities"
+      layout="feature-list"
+      center
       eyebrow="What you can do"
       title="Build the journeys your customers expect"
       lead="Start with one use case and add the next on the same platform, with the same data and the same API."
     >
-      <CardGrid>
+      <IconList $columns={3}>
         {USE_CASES.map(({ icon: Icon, title, text }) => (
-          <IconCard key={title} icon={Icon} title={title} text={text} />
+          <li key={title}>
+            <IconBadge>
+              <Icon />
+            </IconBadge>
+            <h3>{title}</h3>
+            <p>{text}</p>
+          </li>
         ))}
-      </CardGrid>
+      </IconList>
     </Section>
   );
 }

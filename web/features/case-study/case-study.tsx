@@ -1,53 +1,71 @@
 import { styled } from 'styled-components';
+import { Wordmark } from '../../components/customer-wordmarks.js';
 import { Section } from '../../components/layout.js';
 
 const Layout = styled.div`
   display: grid;
   gap: ${({ theme }) => theme.space[10]};
   ${({ theme }) => theme.media.md} {
-    grid-template-columns: minmax(0, 1.2fr) minmax(0, 1fr);
+    grid-template-columns: minmax(0, 1.4fr) minmax(0, 1fr);
+    gap: ${({ theme }) => theme.space[16]};
+  }
+`;
+
+/** The quote leads: a person's words, named and placed, weigh more than the numbers beside them. */
+const Quote = styled.figure`
+  margin-top: ${({ theme }) => theme.space[6]};
+  blockquote {
+    font-size: ${({ theme }) => theme.text['2xl']};
+    font-weight: 600;
+    line-height: 1.35;
+  }
+  figcaption {
+    display: flex;
     align-items: center;
+    gap: ${({ theme }) => theme.space[3]};
+    margin-top: ${({ theme }) => theme.space[6]};
+    color: ${({ theme }) => theme.colors.inkSoft};
+  }
+  figcaption::before {
+    content: 'EM';
+    content: 'EM' / '';
+    display: grid;
+    place-items: center;
+    flex: none;
+    width: 48px;
+    height: 48px;
+    border-radius: 50%;
+    background: ${({ theme }) => theme.colors.primary};
+    color: #fff;
+    font-weight: 700;
+  }
+  strong {
+    display: block;
+    color: ${({ theme }) => theme.colors.ink};
   }
 `;
 
 const Story = styled.div`
+  margin-top: ${({ theme }) => theme.space[8]};
+  color: ${({ theme }) => theme.colors.inkSoft};
   p + p {
     margin-top: ${({ theme }) => theme.space[4]};
   }
-  p {
-    color: ${({ theme }) => theme.colors.inkSoft};
-  }
 `;
 
-const Customer = styled.h3`
-  font-size: ${({ theme }) => theme.text['2xl']};
-  margin-bottom: ${({ theme }) => theme.space[4]};
-`;
-
-const Quote = styled.blockquote`
-  margin-top: ${({ theme }) => theme.space[6]};
-  padding-left: ${({ theme }) => theme.space[5]};
-  border-left: 4px solid ${({ theme }) => theme.colors.primary};
-  font-size: ${({ theme }) => theme.text.lg};
-  p {
-    color: ${({ theme }) => theme.colors.ink};
-  }
-  footer {
-    margin-top: ${({ theme }) => theme.space[2]};
-    font-size: ${({ theme }) => theme.text.sm};
-    color: ${({ theme }) => theme.colors.muted};
-  }
-`;
-
+/** Light tiles, so the dark results band just above is not repeated here. */
 const Stats = styled.dl`
   display: grid;
   grid-template-columns: repeat(2, minmax(0, 1fr));
+  align-self: start;
   gap: ${({ theme }) => theme.space[4]};
   margin: 0;
   div {
+    display: flex;
+    flex-direction: column-reverse;
+    padding: ${({ theme }) => theme.space[6]};
     border-radius: ${({ theme }) => theme.radius.lg};
     background: ${({ theme }) => theme.colors.primarySoft};
-    padding: ${({ theme }) => theme.space[5]};
   }
   dt {
     font-size: ${({ theme }) => theme.text.sm};
@@ -70,24 +88,44 @@ const STATS = [
 
 export function CaseStudy() {
   return (
-    <Section id="case-study" eyebrow="Customer story" title="How a global payments provider rebuilt customer messaging">
+    <Section
+      id="case-study"
+      layout="story"
+      eyebrow="Customer story"
+      title="How a global payments provider rebuilt customer messaging"
+    >
       <Layout>
-        <Story>
-          <Customer>Atlas Pay</Customer>
-          <p>
-            Atlas Pay served merchants and cardholders through four messaging vendors and an in-house passcode service.
-            Delivery varied by country, costs were hard to trace and passcode fraud kept rising.
-          </p>
-          <p>
-            In one quarter the team moved alerts, support and authentication onto Converge: RCS and WhatsApp first with
-            SMS fallback, an AI agent for card and dispute questions, and network verification in place of SMS codes.
-          </p>
+        <div>
+          <h3>
+            <Wordmark name="Valmora Pay" />
+          </h3>
           <Quote>
-            <p>&ldquo;We replaced four vendors with one platform and stopped treating fraud as a cost of doing business.&rdquo;</p>
-            <footer>Head of Customer Operations, Atlas Pay</footer>
+            <blockquote>
+              <p>
+                &ldquo;We replaced four vendors with one platform and stopped treating fraud as a cost of doing
+                business.&rdquo;
+              </p>
+            </blockquote>
+            <figcaption>
+              <span>
+                <strong>Elena Marquardt</strong>
+                Head of Customer Operations, Valmora Pay
+              </span>
+            </figcaption>
           </Quote>
-        </Story>
-        <Stats aria-label="Atlas Pay results">
+          <Story>
+            <p>
+              Valmora Pay served merchants and cardholders through four messaging vendors and an in-house passcode
+              service. Delivery varied by country, costs were hard to trace and passcode fraud kept rising.
+            </p>
+            <p>
+              In one quarter the team moved alerts, support and authentication onto Converge: RCS and WhatsApp first
+              with SMS fallback, an AI agent for card and dispute questions, and network verification in place of SMS
+              codes.
+            </p>
+          </Story>
+        </div>
+        <Stats aria-label="Valmora Pay results">
           {STATS.map((stat) => (
             <div key={stat.label}>
               <dt>{stat.label}</dt>

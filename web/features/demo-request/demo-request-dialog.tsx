@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { styled } from 'styled-components';
+import { SLOT_DURATION_MINUTES } from '../../../domain/booking.js';
 import { CrossIcon } from '../../components/icons.js';
 import { DemoRequestForm } from './demo-request-form.js';
 
@@ -162,7 +163,8 @@ export function DemoRequestDialog({ isOpen, onClose }: DemoRequestDialogProps) {
           <div>
             <Title id={titleId}>Request Demo</Title>
             <Intro id={introId}>
-              Pick a time that suits you. A solutions engineer will walk you through Converge on your own use case.
+              Pick a time that suits you: a {SLOT_DURATION_MINUTES}-minute walkthrough of Converge on your own use case,
+              with a solutions engineer.
             </Intro>
           </div>
           <CloseButton type="button" aria-label="Close" onClick={onClose}>

@@ -1,4 +1,5 @@
 import { styled } from 'styled-components';
+import { SLOT_DURATION_MINUTES } from '../../../domain/booking.js';
 import { Container } from '../../components/layout.js';
 import { DemoTrigger } from '../demo-request/demo-trigger.js';
 
@@ -33,13 +34,13 @@ const Text = styled.p`
 
 export function FinalCta() {
   return (
-    <Shell aria-labelledby="final-cta-title">
+    <Shell aria-labelledby="final-cta-title" data-layout="banner">
       <Container>
         <Panel>
           <Title id="final-cta-title">See Converge on your own customer journeys</Title>
           <Text>
-            Book a 30-minute demo with a solutions engineer. Bring one use case; leave with an architecture and a rollout
-            plan.
+            Book a {SLOT_DURATION_MINUTES}-minute demo with a solutions engineer. Bring one use case; leave with an
+            architecture and a rollout plan.
           </Text>
           <DemoTrigger variant="onNight" size="lg">
             Request Demo

@@ -141,7 +141,7 @@ const Channels = styled.ul`
 
 export function Hero() {
   return (
-    <Shell aria-labelledby="hero-title">
+    <Shell aria-labelledby="hero-title" data-layout="hero">
       <Grid>
         <div>
           <Kicker>{brand.tagline}</Kicker>

@@ -1,5 +1,18 @@
+import { styled } from 'styled-components';
 import { BankIcon, CartIcon, HeartPulseIcon, PlaneIcon, SignalIcon, TruckIcon } from '../../components/icons.js';
-import { CardGrid, IconCard, Section } from '../../components/layout.js';
+import { IconList, Section } from '../../components/layout.js';
+
+/** Round icons set the industries apart from the use cases' square badges. */
+const Industry = styled.li`
+  svg {
+    box-sizing: content-box;
+    padding: 10px;
+    border-radius: 50%;
+    background: ${({ theme }) => theme.colors.surface};
+    color: ${({ theme }) => theme.colors.accent};
+    box-shadow: ${({ theme }) => theme.shadow.card};
+  }
+`;
 
 const INDUSTRIES = [
   { icon: BankIcon, title: 'Banking & financial services', text: 'Passcode-free logins, SIM swap checks on payments and fraud alerts customers act on.' },
@@ -14,16 +27,22 @@ export function Industries() {
   return (
     <Section
       id="industries"
+      layout="index"
+      split
       tone="alt"
       eyebrow="Industries"
       title="Trusted where every message matters"
       lead="Regulated and high-volume industries run their customer communication on Converge."
     >
-      <CardGrid>
+      <IconList>
         {INDUSTRIES.map(({ icon: Icon, title, text }) => (
-          <IconCard key={title} icon={Icon} title={title} text={text} tone="accent" />
+          <Industry key={title}>
+            <Icon />
+            <h3>{title}</h3>
+            <p>{text}</p>
+          </Industry>
         ))}
-      </CardGrid>
+      </IconList>
     </Section>
   );
 }

@@ -34,6 +34,7 @@ const Item = styled.li`
   padding: ${({ theme }) => theme.space[5]};
 `;
 
+/** On paper the final value (the screen readers' copy) is what shows, whatever the count had reached. */
 const Value = styled.p`
   font-size: clamp(2.25rem, 1.9rem + 1vw, 2.75rem);
   font-weight: 800;
@@ -41,6 +42,18 @@ const Value = styled.p`
   font-variant-numeric: tabular-nums;
   color: #fff;
   white-space: nowrap;
+  @media print {
+    > [aria-hidden] {
+      display: none;
+    }
+    > :last-child {
+      position: static !important;
+      width: auto;
+      height: auto;
+      margin: 0;
+      clip: auto;
+    }
+  }
 `;
 
 /** A word after the number ("platform") is set smaller so the card stays one line wide. */
@@ -61,9 +74,10 @@ const Detail = styled.p`
 `;
 
 /**
- * Shown values start as the final ones, so the prerendered HTML carries the real numbers for crawlers and
- * for visitors without script. Once hydrated, counters that are still off screen reset to zero and run
- * when they scroll into view; with reduced motion they never move.
+ * The cards show their final values (prerendered, and after hydration) until the moment the list scrolls into view;
+ * only then do they count up from 0. So a printout, a full-page capture or a reader who jumps past never meets a
+ * row of zeros, and a list already on screen when the page starts is left alone. With reduced motion, or without
+ * IntersectionObserver, they never move.
  */
 function useCountUp(targets: readonly number[]) {
   const listRef = useRef<HTMLUListElement>(null);
@@ -76,6 +90,7 @@ function useCountUp(targets: readonly number[]) {
     }
     let frame = 0;
     let startedAt: number | null = null;
+    let firstReport = true;
     const tick = (time: number) => {
       startedAt ??= time;
       const elapsed = time - startedAt;
@@ -86,12 +101,14 @@ function useCountUp(targets: readonly number[]) {
       (entries) => {
         if (entries.some((entry) => entry.isIntersecting)) {
           observer.disconnect();
-          frame = requestAnimationFrame(tick);
+          // The first report is where the list is as the page starts: on screen already, it stays as it was read.
+          if (!firstReport) frame = requestAnimationFrame(tick);
         }
+        firstReport = false;
       },
-      { threshold: 0.35 },
+      // Counting starts as the list's top edge comes into view, so it is seen from its start.
+      { threshold: 0 },
     );
-    setShown(targets.map(() => 0));
     observer.observe(list);
     return () => {
       observer.disconnect();
@@ -109,6 +126,7 @@ export function Metrics() {
   return (
     <Section
       id="results"
+      layout="stats"
       tone="night"
       eyebrow="Results"
       title="Measured across enterprise deployments"

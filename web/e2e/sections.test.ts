@@ -1,0 +1,301 @@
+/**
+ * The landing page's sections in Chromium at a phone's and a desktop's width, against the real API: one demo length,
+ * counters that never show a row of zeros, neighbouring sections of different shapes, the customers' wordmarks and
+ * the case study's quote. Needs the production build: `npm run build:web` (npm test runs it first).
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { SLOT_DURATION_MINUTES } from '../../domain/booking.js';
+import { startStack, type Stack } from '../../test/stack.js';
+import { countUpValue } from '../features/metrics/count-up.js';
+import { axeViolations, launchBrowser, openPage, type WatchedPage } from './browser.js';
+import { openDialog } from './dialog.js';
+
+const WEB_ROOT = path.resolve('dist/web');
+const ARTIFACTS = path.resolve('artifacts');
+const FINAL = ['40%', '2x', '100%', '30%', '1 platform'];
+const TARGETS = FINAL.map((value) => Number.parseInt(value, 10));
+const SHOWN = '#results ul > li p:first-child > span[aria-hidden]';
+const CUSTOMERS = ['Valmora Pay', 'Corvane', 'Harbrook Health', 'Quillon', 'Tessaline Air', 'Lumetra'];
+/** Headless Chromium paints at 60 Hz; timings are checked to a few frames, with room for a busy machine. */
+const TOLERANCE_MS = 120;
+
+let stack: Stack;
+let browser: Browser;
+const open: WatchedPage[] = [];
+
+async function visit(width: number, options: BrowserContextOptions = {}): Promise<WatchedPage> {
+  const watched = await openPage(browser, { viewport: { width, height: 900 }, ...options });
+  open.push(watched);
+  await watched.page.goto(stack.url);
+  return watched;
+}
+
+/** Waits until React has hydrated the metrics (it marks the nodes it owns) and their effects have run. */
+async function hydrated(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const list = document.querySelector('#results ul');
+    return list !== null && Object.keys(list).some((key) => key.startsWith('__reactFiber'));
+  });
+  await page.waitForTimeout(300);
+}
+
+const shownValues = (page: Page): Promise<string[]> => page.locator(SHOWN).allInnerTexts();
+
+interface Sample {
+  at: number;
+  values: string[];
+}
+
+/** From now on, every change of the counters' text, with its time (ms, the page's clock). */
+async function recordCounts(page: Page): Promise<() => Promise<Sample[]>> {
+  await page.evaluate((selector) => {
+    const samples: Sample[] = [];
+    (window as unknown as { countSamples: Sample[] }).countSamples = samples;
+    new MutationObserver(() => {
+      samples.push({ at: performance.now(), values: Array.from(document.querySelectorAll(selector), (node) => node.textContent ?? '') });
+    }).observe(document.querySelector('#results ul') as Node, { subtree: true, characterData: true, childList: true });
+  }, SHOWN);
+  return () => page.evaluate(() => (window as unknown as { countSamples: Sample[] }).countSamples);
+}
+
+async function scrollToMetrics(page: Page): Promise<void> {
+  await page.locator('#results ul').evaluate((list) => list.scrollIntoView({ block: 'center', behavior: 'instant' }));
+}
+
+/** The first millisecond at which card `index` shows a value that passes `test`, by the count-up's own formula. */
+function expectedMs(index: number, test: (value: number) => boolean): number {
+  for (let ms = 0; ms < 5000; ms += 1) if (test(countUpValue(TARGETS[index] ?? 0, ms, index))) return ms;
+  throw new Error(`card ${index} never gets there`);
+}
+
+describe('the landing page sections in Chromium', function () {
+  this.timeout(30_000);
+
+  before(async function () {
+    this.timeout(90_000);
+    if (!existsSync(path.join(WEB_ROOT, 'index.html'))) throw new Error('No production build: run `npm run build:web` first.');
+    mkdirSync(ARTIFACTS, { recursive: true });
+    [stack, browser] = await Promise.all([startStack({ worker: false }), launchBrowser()]);
+  });
+
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((watched) => watched.close()));
+  });
+
+  after(async function () {
+    this.timeout(30_000);
+    await browser?.close();
+    await stack?.close();
+  });
+
+  for (const width of [375, 1440]) {
+    describe(`at ${width} px`, () => {
+      it('gives the demo one length, SLOT_DURATION_MINUTES, on the page and in the dialog', async () => {
+        const { page } = await visit(width);
+        const lengths = (text: string) => [...text.matchAll(/(\d+)[- ]minutes?\b/g)].map((match) => Number(match[1]));
+        const finalCta = page.getByRole('region', { name: 'See Converge on your own customer journeys' });
+        expect(await finalCta.innerText()).to.include(`${SLOT_DURATION_MINUTES}-minute demo`);
+        const pageLengths = lengths(await page.locator('body').innerText());
+        expect(pageLengths.length, 'mentions of the length on the page').to.be.greaterThan(0);
+        expect(new Set(pageLengths)).to.deep.equal(new Set([SLOT_DURATION_MINUTES]));
+        const dialog = await openDialog(page);
+        const dialogLengths = lengths(await dialog.innerText());
+        expect(dialogLengths, 'in the dialog').to.deep.equal([SLOT_DURATION_MINUTES]);
+      });
+
+      it('shows the final metrics after hydration, before any scrolling, in a full-page capture and on paper', async () => {
+        const { page } = await visit(width);
+        await hydrated(page);
+        const samples = await recordCounts(page);
+        expect(await shownValues(page), 'after hydration, not scrolled').to.deep.equal(FINAL);
+
+        // A full-page capture draws the counters as the reduced-motion page does, where they never move.
+        const capture = async (target: Page) => {
+          const box = await target.locator('#results ul').evaluate((list) => {
+            const rect = list.getBoundingClientRect();
+            return { x: rect.x + window.scrollX, y: rect.y + window.scrollY, width: rect.width, height: rect.height };
+          });
+          return target.screenshot({ fullPage: true, clip: box, animations: 'disabled' });
+        };
+        await page.screenshot({ fullPage: true });
+        const still = await visit(width, { reducedMotion: 'reduce' });
+        await hydrated(still.page);
+        expect((await capture(page)).equals(await capture(still.page)), 'the counters in a full-page capture').to.equal(true);
+        expect(await shownValues(page), 'after the capture').to.deep.equal(FINAL);
+        expect(await samples(), 'changes while nobody scrolled').to.deep.equal([]);
+
+        // Printed in the middle of a count, the paper still carries the final values.
+        await scrollToMetrics(page);
+        await page.waitForTimeout(300);
+        expect(await shownValues(page), 'on screen, counting').to.not.deep.equal(FINAL);
+        await page.emulateMedia({ media: 'print' });
+        expect(await page.locator('#results ul > li p:first-child').allInnerTexts(), 'printed').to.deep.equal(FINAL);
+      });
+
+      it('counts up from 0 once scrolled into view, over 2 s with ease-out, each card 200 ms after the one before', async () => {
+        const { page } = await visit(width);
+        await hydrated(page);
+        const samples = await recordCounts(page);
+        await scrollToMetrics(page);
+        await page.waitForTimeout(3500);
+        const seen = await samples();
+        expect(seen.length, 'frames of counting').to.be.greaterThan(20);
+        expect(seen[0]?.values, 'the first frame').to.deep.equal(FINAL.map((value) => value.replace(/^\d+/, '0')));
+        expect(seen.at(-1)?.values, 'the last frame').to.deep.equal(FINAL);
+        const start = seen[0]?.at ?? 0;
+        TARGETS.forEach((target, index) => {
+          const numbers = seen.map((sample) => Number.parseInt(sample.values[index] ?? '', 10));
+          expect(numbers.every((value, i) => i === 0 || value >= (numbers[i - 1] ?? 0)), `card ${index} only rises`).to.equal(true);
+          if (target > 1) expect(numbers.some((value) => value > 0 && value < target), `card ${index} between 0 and ${target}`).to.equal(true);
+          // When the card first leaves 0 and when it lands, against the count-up's formula: the stagger and the easing.
+          const leaves = (seen.find((sample) => Number.parseInt(sample.values[index] ?? '', 10) > 0)?.at ?? Infinity) - start;
+          const lands = (seen.find((sample) => Number.parseInt(sample.values[index] ?? '', 10) === target)?.at ?? Infinity) - start;
+          expect(leaves, `card ${index} leaves 0 (ms)`).to.be.closeTo(expectedMs(index, (value) => value > 0), TOLERANCE_MS);
+          expect(lands, `card ${index} lands (ms)`).to.be.closeTo(expectedMs(index, (value) => value === target), TOLERANCE_MS);
+        });
+      });
+
+      it('keeps the final values for a reader who jumps past the metrics, and counts when they come back', async () => {
+        const { page } = await visit(width);
+        await hydrated(page);
+        const samples = await recordCounts(page);
+        await page.evaluate(() => window.scrollTo({ top: document.body.scrollHeight, behavior: 'instant' }));
+        await page.waitForTimeout(500);
+        await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
+        await page.waitForTimeout(500);
+        expect(await samples(), 'changes after jumping past').to.deep.equal([]);
+        expect(await shownValues(page)).to.deep.equal(FINAL);
+        await scrollToMetrics(page);
+        await page.waitForTimeout(3200);
+        expect((await samples()).length, 'frames of counting once in view').to.be.greaterThan(20);
+        expect(await shownValues(page)).to.deep.equal(FINAL);
+      });
+
+      it('leaves counters alone that are on screen as the page starts (a reload where the reader was)', async () => {
+        const { page } = await visit(width);
+        await hydrated(page);
+        await scrollToMetrics(page);
+        await page.waitForTimeout(3200);
+        await page.reload();
+        await hydrated(page);
+        const samples = await recordCounts(page);
+        await page.waitForTimeout(1000);
+        expect(await samples()).to.deep.equal([]);
+        expect(await shownValues(page)).to.deep.equal(FINAL);
+      });
+
+      it('never moves the counters with reduced motion; screen readers get the final values', async () => {
+        const { page } = await visit(width, { reducedMotion: 'reduce' });
+        await hydrated(page);
+        const samples = await recordCounts(page);
+        await scrollToMetrics(page);
+        await page.waitForTimeout(3000);
+        expect(await samples()).to.deep.equal([]);
+        expect(await shownValues(page)).to.deep.equal(FINAL);
+        const read = await page.locator('#results ul > li p:first-child > span:not([aria-hidden])').allTextContents();
+        expect(read).to.deep.equal(FINAL);
+      });
+
+      it('gives no two neighbouring sections the same shape', async () => {
+        const { page } = await visit(width);
+        const sections = await page.locator('main > section').evaluateAll((nodes) =>
+          nodes.map((section) => {
+            // The content's skeleton: which tag holds which, three levels down from what follows the section's heading.
+            const content = section.querySelector(':scope > div > header + *') ?? section.querySelector(':scope > div') ?? section;
+            const pairs = new Set<string>();
+            for (const node of Array.from(content.querySelectorAll('*'))) {
+              let depth = 1;
+              for (let parent = node.parentElement; parent && parent !== content; parent = parent.parentElement) depth += 1;
+              if (depth <= 3) pairs.add(`${depth}:${node.parentElement?.tagName}>${node.tagName}`);
+            }
+            return { id: section.id, layout: section.dataset.layout ?? '', skeleton: `${content.tagName} ${[...pairs].sort().join(' ')}` };
+          }),
+        );
+        expect(sections.map((section) => section.id).filter(Boolean)).to.deep.equal([
+          'challenge',
+          'platform',
+          'architecture',
+          'capabilities',
+          'results',
+          'case-study',
+          'industries',
+        ]);
+        expect(sections.map((section) => section.layout)).to.deep.equal([
+          'hero',
+          'logo-strip',
+          'numbered-list',
+          'comparison',
+          'diagram',
+          'feature-list',
+          'stats',
+          'story',
+          'index',
+          'banner',
+        ]);
+        sections.slice(1).forEach((section, index) => {
+          const before = sections[index];
+          expect(section.skeleton, `${before?.layout} then ${section.layout}`).to.not.equal(before?.skeleton);
+        });
+        // A comparison is a table with a header per column, and the numbered list an ordered one.
+        expect(await page.locator('#platform table thead th[scope="col"]').count()).to.equal(2);
+        expect(await page.locator('#platform table th[scope="rowgroup"]').count()).to.equal(3);
+        expect(await page.locator('#challenge ol > li').count()).to.equal(3);
+      });
+
+      it('shows the customers as wordmarks of their own, each an image named by its brand', async () => {
+        const { page } = await visit(width);
+        const strip = page.getByRole('region', { name: /^Trusted by 7,000\+ enterprises/ });
+        const logos = strip.getByRole('img');
+        expect(await logos.evaluateAll((nodes) => nodes.map((node) => node.getAttribute('aria-label')))).to.deep.equal(CUSTOMERS);
+        for (const logo of await logos.all()) {
+          expect(await logo.evaluate((node) => node.tagName.toLowerCase())).to.equal('svg');
+          const box = await logo.boundingBox();
+          expect(box?.height, 'drawn').to.be.greaterThan(20);
+          expect((box?.x ?? -1) >= 0 && (box?.x ?? 0) + (box?.width ?? 0) <= width, `inside ${width} px`).to.equal(true);
+        }
+        // Drawn here, nothing fetched or referenced: no image, no use of another document.
+        const references = await strip.evaluate((node) =>
+          Array.from(node.querySelectorAll('*')).filter(
+            (element) => ['image', 'use'].includes(element.tagName) || Array.from(element.attributes).some((attribute) => attribute.name.endsWith('href')),
+          ).length,
+        );
+        expect(references).to.equal(0);
+        // The case study's customer is one of them, with the same mark.
+        expect(await page.locator('#case-study h3').getByRole('img', { name: 'Valmora Pay' }).count()).to.equal(1);
+      });
+
+      it('quotes a named person in the case study, with title and company', async () => {
+        const { page } = await visit(width);
+        const quote = page.locator('#case-study figure');
+        expect(await quote.locator('blockquote').innerText()).to.match(/^“We replaced four vendors with one platform.+”$/);
+        expect(await quote.locator('figcaption').innerText()).to.match(/^Elena Marquardt\s+Head of Customer Operations, Valmora Pay$/);
+        expect(await quote.locator('figcaption strong').innerText()).to.equal('Elena Marquardt');
+        // Every figure of the case study the specification lists stays.
+        const stats = await page.locator('#case-study dl > div').evaluateAll((rows) => rows.map((row) => `${row.querySelector('dd')?.textContent} ${row.querySelector('dt')?.textContent}`));
+        expect(stats).to.deep.equal(['200+ countries reached', '40% cost reduction', '30% better delivery', '0 fraud incidents']);
+      });
+
+      it('fits the width, has no accessibility violations (axe-core), and is captured whole (artifacts/)', async () => {
+        const { page, problems } = await visit(width);
+        await page.waitForLoadState('networkidle');
+        expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), 'horizontal overflow').to.equal(0);
+        const spilling = await page.locator('main > section').evaluateAll((sections) =>
+          sections.flatMap((section) =>
+            Array.from(section.querySelectorAll('h2, h3, p, li, table, figure, svg'))
+              .filter((node) => node.getBoundingClientRect().right > window.innerWidth + 0.5)
+              .map((node) => `${section.id || section.dataset.layout} ${node.tagName}: ${node.textContent?.slice(0, 40)}`),
+          ),
+        );
+        expect(spilling, 'content wider than the page').to.deep.equal([]);
+        expect(await axeViolations(page)).to.deep.equal([]);
+        // With motion allowed: the capture shows the counters' final values all the same.
+        await page.screenshot({ path: path.join(ARTIFACTS, `sections-${width}.png`), fullPage: true });
+        expect(await shownValues(page)).to.deep.equal(FINAL);
+        expect(problems).to.deep.equal([]);
+      });
+    });
+  }
+});
