@@ -3,17 +3,15 @@
  * under, the honeypot, the Idempotency-Key of a retried submission and the answer to a slot taken meanwhile.
  * Needs the production build: `npm run build:web` (npm test runs it first).
  */
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { expect } from 'chai';
 import type { Browser, Request } from 'playwright-core';
-import { startStack, type Stack } from '../../test/stack.js';
+import type { Stack } from '../../test/stack.js';
 import { SLOT_TAKEN_MESSAGE } from '../../domain/booking.js';
 import { HONEYPOT_FIELD, IDEMPOTENCY_KEY_PATTERN } from '../../domain/demo-request.js';
-import { axeViolations, launchBrowser, openPage, type WatchedPage } from './browser.js';
+import { axeViolations, openPage, type WatchedPage } from './browser.js';
+import { useBrowserSuite } from './suite.js';
 import { chooseFirstBookableSlot, fillRequired, openDialog } from './dialog.js';
 
-const WEB_ROOT = path.resolve('dist/web');
 const SUCCESS = 'Demo Request Submitted';
 
 let stack: Stack;
@@ -44,21 +42,7 @@ function watchSubmissions(watched: WatchedPage): { key: string | undefined; body
 describe('booking safeguards in Chromium', function () {
   this.timeout(30_000);
 
-  before(async function () {
-    this.timeout(90_000);
-    if (!existsSync(path.join(WEB_ROOT, 'index.html'))) throw new Error('No production build: run `npm run build:web` first.');
-    [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
-  });
-
-  afterEach(async () => {
-    await Promise.all(open.splice(0).map((watched) => watched.close()));
-  });
-
-  after(async function () {
-    this.timeout(30_000);
-    await browser?.close();
-    await stack?.close();
-  });
+  useBrowserSuite(open, (started) => ({ stack, browser } = started));
 
   it('runs under a strict Content-Security-Policy: hydrates, opens the dialog and books with no violation', async () => {
     const response = await fetch(`${stack.url}/`);

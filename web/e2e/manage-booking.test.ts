@@ -3,19 +3,17 @@
  * open the link in their e-mails, and rescheduling and cancelling with the keyboard alone.
  * Needs the production build: `npm run build:web` (npm test runs it first).
  */
-import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { startStack, TEST_LINK_SECRET, type Stack } from '../../test/stack.js';
+import { TEST_LINK_SECRET, type Stack } from '../../test/stack.js';
 import { nextBookableSlot } from '../../test/booking.js';
 import { bookingToken } from '../../server-shared/booking-link.js';
 import { SLOT_TAKEN_MESSAGE } from '../../domain/booking.js';
-import { axeViolations, launchBrowser, openPage, type WatchedPage } from './browser.js';
+import { axeViolations, openPage, type WatchedPage } from './browser.js';
+import { ARTIFACTS, useBrowserSuite } from './suite.js';
 import { dayTile, firstBookableLabel, slotsSettled } from './dialog.js';
 
-const WEB_ROOT = path.resolve('dist/web');
-const ARTIFACTS = path.resolve('artifacts');
 const LOADING = 'Loading your booking…';
 const NOT_FOUND = 'This link does not open a booking';
 
@@ -100,22 +98,7 @@ const notice = (page: Page, text: string) => page.getByRole('status').filter({ h
 describe('the booking manage page in Chromium', function () {
   this.timeout(30_000);
 
-  before(async function () {
-    this.timeout(90_000);
-    if (!existsSync(path.join(WEB_ROOT, 'booking.html'))) throw new Error('No production build: run `npm run build:web` first.');
-    mkdirSync(ARTIFACTS, { recursive: true });
-    [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
-  });
-
-  afterEach(async () => {
-    await Promise.all(open.splice(0).map((watched) => watched.close()));
-  });
-
-  after(async function () {
-    this.timeout(30_000);
-    await browser?.close();
-    await stack?.close();
-  });
+  useBrowserSuite(open, (started) => ({ stack, browser } = started), { page: 'booking.html' });
 
   it('is served prerendered in its loading state, with its own script, kept from caches, referrers and indexes', async () => {
     const { token } = await book();

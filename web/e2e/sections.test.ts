@@ -3,18 +3,16 @@
  * counters that never show a row of zeros, neighbouring sections of different shapes, the customers' wordmarks and
  * the case study's quote. Needs the production build: `npm run build:web` (npm test runs it first).
  */
-import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { SLOT_DURATION_MINUTES } from '../../domain/booking.js';
-import { startStack, type Stack } from '../../test/stack.js';
+import type { Stack } from '../../test/stack.js';
 import { countUpValue } from '../features/metrics/count-up.js';
-import { axeViolations, launchBrowser, openPage, type WatchedPage } from './browser.js';
+import { axeViolations, openPage, type WatchedPage } from './browser.js';
+import { ARTIFACTS, useBrowserSuite } from './suite.js';
 import { openDialog } from './dialog.js';
 
-const WEB_ROOT = path.resolve('dist/web');
-const ARTIFACTS = path.resolve('artifacts');
 const FINAL = ['40%', '2x', '100%', '30%', '1 platform'];
 const TARGETS = FINAL.map((value) => Number.parseInt(value, 10));
 const SHOWN = '#results ul > li p:first-child > span[aria-hidden]';
@@ -74,22 +72,7 @@ function expectedMs(index: number, test: (value: number) => boolean): number {
 describe('the landing page sections in Chromium', function () {
   this.timeout(30_000);
 
-  before(async function () {
-    this.timeout(90_000);
-    if (!existsSync(path.join(WEB_ROOT, 'index.html'))) throw new Error('No production build: run `npm run build:web` first.');
-    mkdirSync(ARTIFACTS, { recursive: true });
-    [stack, browser] = await Promise.all([startStack({ worker: false }), launchBrowser()]);
-  });
-
-  afterEach(async () => {
-    await Promise.all(open.splice(0).map((watched) => watched.close()));
-  });
-
-  after(async function () {
-    this.timeout(30_000);
-    await browser?.close();
-    await stack?.close();
-  });
+  useBrowserSuite(open, (started) => ({ stack, browser } = started), { stack: { worker: false } });
 
   for (const width of [375, 1440]) {
     describe(`at ${width} px`, () => {

@@ -3,17 +3,15 @@
  * and the toasts of the Request Demo dialog, which must never lie over the top bar's button or the dialog's
  * controls. Real browser, real API. Needs the production build: `npm run build:web` (npm test runs it first).
  */
-import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { brand } from '../../domain/brand.js';
-import { startStack, type Stack } from '../../test/stack.js';
-import { axeViolations, launchBrowser, openPage, type WatchedPage } from './browser.js';
+import type { Stack } from '../../test/stack.js';
+import { axeViolations, openPage, type WatchedPage } from './browser.js';
+import { ARTIFACTS, useBrowserSuite } from './suite.js';
 import { chooseFirstBookableSlot, fillRequired, openDialog } from './dialog.js';
 
-const WEB_ROOT = path.resolve('dist/web');
-const ARTIFACTS = path.resolve('artifacts');
 const PHONE = { width: 375, height: 812 };
 const DESKTOP = { width: 1440, height: 900 };
 /** The widths a toast is tried at, each with a screen height such a device has. */
@@ -102,22 +100,7 @@ async function expectClearOf(page: Page, toast: Locator, label: string): Promise
 describe('the top bar, the footer and the toasts in Chromium', function () {
   this.timeout(60_000);
 
-  before(async function () {
-    this.timeout(90_000);
-    if (!existsSync(path.join(WEB_ROOT, 'index.html'))) throw new Error('No production build: run `npm run build:web` first.');
-    mkdirSync(ARTIFACTS, { recursive: true });
-    [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
-  });
-
-  afterEach(async () => {
-    await Promise.all(open.splice(0).map((watched) => watched.close()));
-  });
-
-  after(async function () {
-    this.timeout(30_000);
-    await browser?.close();
-    await stack?.close();
-  });
+  useBrowserSuite(open, (started) => ({ stack, browser } = started));
 
   describe('the menu', () => {
     it('at 375 px: Enter or Space opens the section links, Tab reaches the first, Escape closes them and focus returns (axe-clean open and closed)', async () => {

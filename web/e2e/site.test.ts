@@ -2,14 +2,14 @@
  * The site in a real browser against the real API (real database, real queue), as a visitor uses it.
  * Needs the production build: `npm run build:web` (npm test runs it first).
  */
-import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Browser, Locator } from 'playwright-core';
-import { startStack, type Stack } from '../../test/stack.js';
+import type { Stack } from '../../test/stack.js';
 import { brand } from '../../domain/brand.js';
 import { mistypedPersonalMessage } from '../../domain/email-messages.js';
-import { axeViolations, launchBrowser, openPage, type WatchedPage } from './browser.js';
+import { axeViolations, openPage, type WatchedPage } from './browser.js';
+import { ARTIFACTS, useBrowserSuite } from './suite.js';
 import {
   chooseFirstBookableSlot,
   dayTile,
@@ -20,8 +20,6 @@ import {
   withoutSlotsApi,
 } from './dialog.js';
 
-const WEB_ROOT = path.resolve('dist/web');
-const ARTIFACTS = path.resolve('artifacts');
 // Wednesday 18 November 2026, 10:30 in Berlin: the fixed browser clock of the calendar tests.
 const FIXED_NOW = new Date('2026-11-18T09:30:00Z');
 
@@ -58,22 +56,7 @@ async function enabledDayLabels(dialog: Locator): Promise<string[]> {
 describe('the site in Chromium', function () {
   this.timeout(30_000);
 
-  before(async function () {
-    this.timeout(90_000);
-    if (!existsSync(path.join(WEB_ROOT, 'index.html'))) throw new Error('No production build: run `npm run build:web` first.');
-    mkdirSync(ARTIFACTS, { recursive: true });
-    [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
-  });
-
-  afterEach(async () => {
-    await Promise.all(open.splice(0).map((watched) => watched.close()));
-  });
-
-  after(async function () {
-    this.timeout(30_000);
-    await browser?.close();
-    await stack?.close();
-  });
+  useBrowserSuite(open, (started) => ({ stack, browser } = started));
 
   describe('landing page', () => {
     it('is served prerendered, with the head a search engine and a share card need', async () => {
