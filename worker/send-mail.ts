@@ -20,22 +20,12 @@ export interface OutgoingMail {
 /** What the SMTP server said: its reply line names where a local mail sink stored the message. */
 export type SendMail = (mail: OutgoingMail) => Promise<{ messageId?: string; response?: string }>;
 
-/** Connections one worker keeps open to the SMTP server. */
-const SMTP_CONNECTIONS = 8;
-
 export function createSendMail(smtpUrl: string): { sendMail: SendMail; close(): void } {
-  // Pooled: messages go over a few connections kept open, instead of a new connection (and greeting) for each one,
-  // which is what bounded a worker to ~40–190 messages a second. A claim on the row is held while a message is
-  // handed over, so a stalled SMTP server must still fail in seconds.
-  const transport = nodemailer.createTransport({
-    url: smtpUrl,
-    pool: true,
-    maxConnections: SMTP_CONNECTIONS,
-    maxMessages: 1000,
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
-    socketTimeout: 30_000,
-  });
+  // One connection per message. A pooled transport was six times faster in the bench, but nodemailer's pool
+  // requeues a message on its own when a connection drops, beside the worker's retries, and the SMTP-outage fault
+  // test once saw an e-mail too many with it: held back until that is understood (BENCHMARKS.md).
+  // A claim on the row is held while a message is handed over, so a stalled SMTP server must fail in seconds.
+  const transport = nodemailer.createTransport({ url: smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 });
   return {
     sendMail: async (mail) => transport.sendMail(mail),
     close: () => transport.close(),
