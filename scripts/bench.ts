@@ -29,6 +29,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { availableSlots, calendarDayOf, formatCalendarDay } from '../domain/booking.js';
 import { CONFIRMATION_QUEUE, SEND_CONFIRMATION_JOB, confirmationJobOptions } from '../server-shared/jobs.js';
+import { clearQueuePrefix } from '../test/stack.js';
 import { REPO_ROOT } from './dev-services/config.js';
 
 const say = (line = ''): void => void process.stdout.write(`${line}\n`);
@@ -334,17 +335,7 @@ async function cleanUp(): Promise<void> {
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
   await admin.query(`DROP DATABASE IF EXISTS ${admin.escapeIdentifier(database)} WITH (FORCE)`).finally(() => admin.end());
-  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-      if (keys.length > 0) await redis.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
+  await clearQueuePrefix(prefix, REDIS_URL);
 }
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -21,9 +21,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { Redis } from 'ioredis';
 import pg from 'pg';
 import { availableSlots, calendarDayOf } from '../domain/booking.js';
+import { clearQueuePrefix } from '../test/stack.js';
 import { REPO_ROOT } from './dev-services/config.js';
 import { freePort } from './dev-services/ports.js';
 
@@ -186,19 +186,8 @@ async function main(): Promise<void> {
       await admin.connect();
       await admin.query(`DROP DATABASE IF EXISTS ${admin.escapeIdentifier(database)} WITH (FORCE)`).finally(() => admin.end());
     }
-    const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
-    try {
-      let cursor = '0';
-      let deleted = 0;
-      do {
-        const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-        if (keys.length > 0) deleted += await redis.del(...keys);
-        cursor = next;
-      } while (cursor !== '0');
-      say(`\ncleaned up: API stopped, database ${database} dropped, ${deleted} Redis keys under ${prefix}: deleted`);
-    } finally {
-      redis.disconnect();
-    }
+    const deleted = await clearQueuePrefix(prefix, REDIS_URL);
+    say(`\ncleaned up: API stopped, database ${database} dropped, ${deleted} Redis keys under ${prefix}: deleted`);
     if (failed) say(`the API's log is kept in ${logFile}`);
     else await rm(workDir, { recursive: true, force: true });
   };

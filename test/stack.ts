@@ -40,19 +40,21 @@ export interface StackOptions {
 
 export const silentLogger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 
-/** Deletes every Redis key under a queue prefix. */
-export async function clearQueuePrefix(prefix: string): Promise<void> {
-  const redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: 1 });
+/** Deletes every Redis key under a queue prefix (on the tests' Redis unless told another); says how many. */
+export async function clearQueuePrefix(prefix: string, redisUrl = TEST_REDIS_URL): Promise<number> {
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
+  let deleted = 0;
   try {
     let cursor = '0';
     do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
-      if (keys.length > 0) await redis.del(...keys);
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      if (keys.length > 0) deleted += await redis.del(...keys);
       cursor = next;
     } while (cursor !== '0');
   } finally {
     redis.disconnect();
   }
+  return deleted;
 }
 
 export function testQueuePrefix(): string {

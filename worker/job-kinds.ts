@@ -59,6 +59,23 @@ function prospectOptions(deps: DeliveryDeps, bookingId: string, sequence: number
   };
 }
 
+/** A message to the prospect from a rendered e-mail; with `method`, the invitation a calendar acts on. */
+function toProspect(
+  email: { subject: string; text: string; html: string; toName: string; ics?: string },
+  address: string,
+  messageId: string,
+  method?: 'REQUEST' | 'CANCEL',
+): Composed {
+  return {
+    to: { name: email.toName, address },
+    messageId,
+    subject: email.subject,
+    text: email.text,
+    html: email.html,
+    ...(method && email.ics ? { icalEvent: { method, filename: 'invite.ics', content: email.ics } } : {}),
+  };
+}
+
 interface ConfirmationRow {
   id: string;
   name: string;
@@ -82,14 +99,7 @@ export function processConfirmation(deps: DeliveryDeps, payload: SendConfirmatio
       async compose(row) {
         const booking = { id, name: row.name, email: row.email, company: row.company, timeSlot: row.time_slot };
         const email = renderConfirmation(booking, prospectOptions(deps, id, row.sequence));
-        return {
-          to: { name: email.toName, address: booking.email },
-          messageId: `<${bookingUid(id, deps.mailFrom)}>`,
-          subject: email.subject,
-          text: email.text,
-          html: email.html,
-          icalEvent: { method: 'REQUEST', filename: 'invite.ics', content: email.ics },
-        };
+        return toProspect(email, booking.email, `<${bookingUid(id, deps.mailFrom)}>`, 'REQUEST');
       },
     },
     signal,
@@ -101,26 +111,17 @@ function composeBookingEmail(deps: DeliveryDeps, row: BookingEmailRow, lead: Lea
   const booking = { ...lead, timeSlot: row.time_slot };
   const options = prospectOptions(deps, lead.id, row.sequence);
   const messageId = `<${row.kind}-${row.id}@${mailDomain(deps.mailFrom)}>`;
-  const invitation = (method: 'REQUEST' | 'CANCEL', email: { subject: string; text: string; html: string; ics: string; toName: string }): Composed => ({
-    to: { name: email.toName, address: lead.email },
-    messageId,
-    subject: email.subject,
-    text: email.text,
-    html: email.html,
-    icalEvent: { method, filename: 'invite.ics', content: email.ics },
-  });
   switch (row.kind) {
     case 'update':
       // A later change has its own e-mail, which tells the booking as it is now.
-      return lead.sequence > row.sequence ? null : invitation('REQUEST', renderUpdate(booking, options));
+      return lead.sequence > row.sequence ? null : toProspect(renderUpdate(booking, options), lead.email, messageId, 'REQUEST');
     case 'cancellation':
-      return invitation('CANCEL', renderCancellation(booking, options));
+      return toProspect(renderCancellation(booking, options), lead.email, messageId, 'CANCEL');
     case 'reminder': {
       // Dropped with its slot: moved, cancelled, or already begun (a worker that was away for long).
       const stillHeld = lead.status === 'booked' && lead.timeSlot.getTime() === row.time_slot.getTime();
       if (!stillHeld || row.time_slot.getTime() <= options.now.getTime()) return null;
-      const email = renderReminder(booking, options);
-      return { to: { name: email.toName, address: lead.email }, messageId, subject: email.subject, text: email.text, html: email.html };
+      return toProspect(renderReminder(booking, options), lead.email, messageId);
     }
     case 'sales-notice': {
       if (!row.recipient || !row.change) return null;
