@@ -1,5 +1,6 @@
 import { brand } from '../../domain/brand.js';
 import { escapeHtml } from '../../domain/text.js';
+import { DIALOG_CODE_META } from '../features/demo-request/demo-launcher.js';
 import { bookingRulesMeta } from './booking-zone.js';
 import { globalCss } from './global-style.js';
 import type { PageMeta } from './routes.js';
@@ -11,12 +12,14 @@ export interface DocumentParts {
   /** The style tags ServerStyleSheet collected: the page's critical CSS, inline. */
   styles: string;
   scripts: readonly string[];
+  /** Scripts the page fetches ahead when a visitor shows an intent, named in a meta tag (see demo-launcher.ts). */
+  dialogScripts?: readonly string[];
   favicon: string;
   /** The booking zone, on the pages that show booking times (the landing page, the booking page); the server replaces it with its own. */
   bookingTimeZone?: string;
 }
 
-export function htmlDocument({ meta, body, styles, scripts, favicon, bookingTimeZone }: DocumentParts): string {
+export function htmlDocument({ meta, body, styles, scripts, dialogScripts, favicon, bookingTimeZone }: DocumentParts): string {
   const title = escapeHtml(meta.title);
   const description = escapeHtml(meta.description);
   return [
@@ -35,6 +38,7 @@ export function htmlDocument({ meta, body, styles, scripts, favicon, bookingTime
     `<meta property="og:description" content="${description}">`,
     '<meta name="twitter:card" content="summary">',
     ...(bookingTimeZone === undefined ? [] : bookingRulesMeta(escapeHtml(bookingTimeZone))),
+    ...(dialogScripts?.length ? [`<meta name="${DIALOG_CODE_META}" content="${escapeHtml(dialogScripts.join(' '))}">`] : []),
     ...scripts.map((src) => `<script defer src="${src}"></script>`),
     `<style>${globalCss}</style>`,
     styles,

@@ -1,4 +1,3 @@
-import { Suspense, type ReactNode } from 'react';
 import { styled } from 'styled-components';
 import { Architecture } from '../features/architecture/architecture.js';
 import { Breakthrough } from '../features/breakthrough/breakthrough.js';
@@ -28,14 +27,6 @@ const SkipLink = styled.a`
   }
 `;
 
-/**
- * A Suspense boundary around a prerendered section lets React hydrate it in its own slice of main-thread
- * time after the shell, instead of the whole page in one long task. Nothing suspends; no fallback shows.
- */
-function Island({ children }: { children: ReactNode }) {
-  return <Suspense fallback={null}>{children}</Suspense>;
-}
-
 /** The sections of the landing page, in the order the specification gives, with the customers' strip under the hero. */
 export function LandingPage() {
   return (
@@ -44,37 +35,17 @@ export function LandingPage() {
       <TopBar />
       <main id="main" tabIndex={-1}>
         <Hero />
-        <Island>
-          <Customers />
-        </Island>
-        <Island>
-          <Challenge />
-        </Island>
-        <Island>
-          <Breakthrough />
-        </Island>
-        <Island>
-          <Architecture />
-        </Island>
-        <Island>
-          <Capabilities />
-        </Island>
-        <Island>
-          <Metrics />
-        </Island>
-        <Island>
-          <CaseStudy />
-        </Island>
-        <Island>
-          <Industries />
-        </Island>
-        <Island>
-          <FinalCta />
-        </Island>
+        <Customers />
+        <Challenge />
+        <Breakthrough />
+        <Architecture />
+        <Capabilities />
+        <Metrics />
+        <CaseStudy />
+        <Industries />
+        <FinalCta />
       </main>
-      <Island>
-        <SiteFooter />
-      </Island>
+      <SiteFooter />
     </>
   );
 }

@@ -16,6 +16,8 @@ import { pageMeta, routeFor, type PageMeta } from './routes.js';
 
 interface ClientManifest {
   scripts: string[];
+  /** The Request Demo dialog's chunks, fetched ahead on a visitor's intent (demo-launcher.ts). */
+  dialogScripts: string[];
   favicon: string;
 }
 
@@ -43,13 +45,21 @@ async function main(): Promise<void> {
   // The legal pages' components must come after every component the browser bundle has, or the landing
   // page's classes would differ from the browser's: so their module is loaded only now, after Root's.
   const { LegalRoot } = await import(/* webpackChunkName: "legal" */ './legal-root.js');
-  const pages: { file: string; page: RenderedPage; meta: PageMeta; scripts: readonly string[]; bookingTimeZone?: string }[] = [
+  const pages: {
+    file: string;
+    page: RenderedPage;
+    meta: PageMeta;
+    scripts: readonly string[];
+    dialogScripts?: readonly string[];
+    bookingTimeZone?: string;
+  }[] = [
     // The server writes its own booking zone into the landing page's meta tag; the calendar reads it there.
     {
       file: 'index.html',
       page: renderWithStyles(<Root pathname="/" />),
       meta: pageMeta[routeFor('/')],
       scripts: manifest.scripts,
+      dialogScripts: manifest.dialogScripts,
       bookingTimeZone: DEFAULT_BOOKING_TIME_ZONE,
     },
     // The 404 and legal pages need no script: they have nothing to click but links.
@@ -76,6 +86,7 @@ async function main(): Promise<void> {
       body,
       styles,
       scripts: page.scripts,
+      dialogScripts: page.dialogScripts,
       favicon: manifest.favicon,
       bookingTimeZone: page.bookingTimeZone,
     });

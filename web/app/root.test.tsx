@@ -87,7 +87,7 @@ describe('prerendered landing page', () => {
     expect(rulesOf(/<header class="([^"]*)"/), 'top bar').to.include('position:sticky');
     expect(rulesOf(/<a href="#main" class="([^"]*)"/), 'skip link').to.include('top:-100px');
     expect(rulesOf(/<h1 id="hero-title" class="([^"]*)"/), 'hero heading').to.include('font-size:clamp(');
-    expect(rulesOf(/<button type="button" aria-haspopup="dialog" class="([^"]*)"/), 'Get Started').to.include('min-height:44px');
+    expect(rulesOf(/<button type="button" aria-haspopup="dialog" data-demo-trigger="" class="([^"]*)"/), 'Get Started').to.include('min-height:44px');
   });
 
   it('renders the 404 page for any other path', () => {

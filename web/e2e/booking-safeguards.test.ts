@@ -44,7 +44,7 @@ describe('booking safeguards in Chromium', function () {
 
   useBrowserSuite(open, (started) => ({ stack, browser } = started));
 
-  it('runs under a strict Content-Security-Policy: hydrates, opens the dialog and books with no violation', async () => {
+  it('runs under a strict Content-Security-Policy: starts, opens the dialog and books with no violation', async () => {
     const response = await fetch(`${stack.url}/`);
     const policy = response.headers.get('content-security-policy');
     expect(policy, 'Content-Security-Policy of the page').to.be.a('string');

@@ -31,12 +31,9 @@ async function visit(width: number, options: BrowserContextOptions = {}): Promis
   return watched;
 }
 
-/** Waits until React has hydrated the metrics (it marks the nodes it owns) and their effects have run. */
-async function hydrated(page: Page): Promise<void> {
-  await page.waitForFunction(() => {
-    const list = document.querySelector('#results ul');
-    return list !== null && Object.keys(list).some((key) => key.startsWith('__reactFiber'));
-  });
+/** Waits until the page's script has started the counters (it marks their list: armed, or still) and their first report is in. */
+async function started(page: Page): Promise<void> {
+  await page.locator('#results ul:is([data-count-up="armed"], [data-count-up="still"])').waitFor({ state: 'attached' });
   await page.waitForTimeout(300);
 }
 
@@ -89,11 +86,11 @@ describe('the landing page sections in Chromium', function () {
         expect(dialogLengths, 'in the dialog').to.deep.equal([SLOT_DURATION_MINUTES]);
       });
 
-      it('shows the final metrics after hydration, before any scrolling, in a full-page capture and on paper', async () => {
+      it('shows the final metrics once the page has started, before any scrolling, in a full-page capture and on paper', async () => {
         const { page } = await visit(width);
-        await hydrated(page);
+        await started(page);
         const samples = await recordCounts(page);
-        expect(await shownValues(page), 'after hydration, not scrolled').to.deep.equal(FINAL);
+        expect(await shownValues(page), 'started, not scrolled').to.deep.equal(FINAL);
 
         // A full-page capture draws the counters as the reduced-motion page does, where they never move.
         const capture = async (target: Page) => {
@@ -105,7 +102,7 @@ describe('the landing page sections in Chromium', function () {
         };
         await page.screenshot({ fullPage: true });
         const still = await visit(width, { reducedMotion: 'reduce' });
-        await hydrated(still.page);
+        await started(still.page);
         expect((await capture(page)).equals(await capture(still.page)), 'the counters in a full-page capture').to.equal(true);
         expect(await shownValues(page), 'after the capture').to.deep.equal(FINAL);
         expect(await samples(), 'changes while nobody scrolled').to.deep.equal([]);
@@ -120,7 +117,7 @@ describe('the landing page sections in Chromium', function () {
 
       it('counts up from 0 once scrolled into view, over 2 s with ease-out, each card 200 ms after the one before', async () => {
         const { page } = await visit(width);
-        await hydrated(page);
+        await started(page);
         const samples = await recordCounts(page);
         await scrollToMetrics(page);
         await page.waitForTimeout(3500);
@@ -143,7 +140,7 @@ describe('the landing page sections in Chromium', function () {
 
       it('keeps the final values for a reader who jumps past the metrics, and counts when they come back', async () => {
         const { page } = await visit(width);
-        await hydrated(page);
+        await started(page);
         const samples = await recordCounts(page);
         await page.evaluate(() => window.scrollTo({ top: document.body.scrollHeight, behavior: 'instant' }));
         await page.waitForTimeout(500);
@@ -159,11 +156,11 @@ describe('the landing page sections in Chromium', function () {
 
       it('leaves counters alone that are on screen as the page starts (a reload where the reader was)', async () => {
         const { page } = await visit(width);
-        await hydrated(page);
+        await started(page);
         await scrollToMetrics(page);
         await page.waitForTimeout(3200);
         await page.reload();
-        await hydrated(page);
+        await started(page);
         const samples = await recordCounts(page);
         await page.waitForTimeout(1000);
         expect(await samples()).to.deep.equal([]);
@@ -172,7 +169,7 @@ describe('the landing page sections in Chromium', function () {
 
       it('never moves the counters with reduced motion; screen readers get the final values', async () => {
         const { page } = await visit(width, { reducedMotion: 'reduce' });
-        await hydrated(page);
+        await started(page);
         const samples = await recordCounts(page);
         await scrollToMetrics(page);
         await page.waitForTimeout(3000);

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Button } from '../../components/button.js';
-import { useDemoModal } from './demo-modal-context.js';
+import { DEMO_TRIGGER_ATTRIBUTE } from './demo-launcher.js';
 
 interface DemoTriggerProps {
   children: ReactNode;
@@ -9,20 +9,10 @@ interface DemoTriggerProps {
   className?: string;
 }
 
-/** Every button that opens the Request Demo dialog; they all open the same form. */
+/** Every button that opens the Request Demo dialog; they all open the same form (demo-launcher.ts wires them). */
 export function DemoTrigger({ children, variant = 'primary', size = 'md', className }: DemoTriggerProps) {
-  const { open, preload } = useDemoModal();
   return (
-    <Button
-      type="button"
-      className={className}
-      $variant={variant}
-      $size={size}
-      aria-haspopup="dialog"
-      onClick={(event) => open(event.currentTarget)}
-      onPointerEnter={preload}
-      onFocus={preload}
-    >
+    <Button type="button" className={className} $variant={variant} $size={size} aria-haspopup="dialog" {...{ [DEMO_TRIGGER_ATTRIBUTE]: '' }}>
       {children}
     </Button>
   );

@@ -1,8 +1,7 @@
-import { useEffect, useRef, useState } from 'react';
 import { styled } from 'styled-components';
 import { Section } from '../../components/layout.js';
 import { VisuallyHidden } from '../../components/visually-hidden.js';
-import { countUpTotalMs, countUpValue } from './count-up.js';
+import { COUNT_UP_ATTRIBUTE } from './counters.js';
 
 interface Metric {
   value: number;
@@ -74,55 +73,9 @@ const Detail = styled.p`
 `;
 
 /**
- * The cards show their final values (prerendered, and after hydration) until the moment the list scrolls into view;
- * only then do they count up from 0. So a printout, a full-page capture or a reader who jumps past never meets a
- * row of zeros, and a list already on screen when the page starts is left alone. With reduced motion, or without
- * IntersectionObserver, they never move.
+ * The cards are rendered with their final values; counters.ts counts them up from 0 once the list scrolls into view.
  */
-function useCountUp(targets: readonly number[]) {
-  const listRef = useRef<HTMLUListElement>(null);
-  const [shown, setShown] = useState<readonly number[]>(targets);
-
-  useEffect(() => {
-    const list = listRef.current;
-    if (!list || window.matchMedia('(prefers-reduced-motion: reduce)').matches || !('IntersectionObserver' in window)) {
-      return;
-    }
-    let frame = 0;
-    let startedAt: number | null = null;
-    let firstReport = true;
-    const tick = (time: number) => {
-      startedAt ??= time;
-      const elapsed = time - startedAt;
-      setShown(targets.map((target, index) => countUpValue(target, elapsed, index)));
-      if (elapsed < countUpTotalMs(targets.length)) frame = requestAnimationFrame(tick);
-    };
-    const observer = new IntersectionObserver(
-      (entries) => {
-        if (entries.some((entry) => entry.isIntersecting)) {
-          observer.disconnect();
-          // The first report is where the list is as the page starts: on screen already, it stays as it was read.
-          if (!firstReport) frame = requestAnimationFrame(tick);
-        }
-        firstReport = false;
-      },
-      // Counting starts as the list's top edge comes into view, so it is seen from its start.
-      { threshold: 0 },
-    );
-    observer.observe(list);
-    return () => {
-      observer.disconnect();
-      cancelAnimationFrame(frame);
-    };
-  }, [targets]);
-
-  return { listRef, shown };
-}
-
-const TARGETS = METRICS.map((metric) => metric.value);
-
 export function Metrics() {
-  const { listRef, shown } = useCountUp(TARGETS);
   return (
     <Section
       id="results"
@@ -132,12 +85,12 @@ export function Metrics() {
       title="Measured across enterprise deployments"
       lead="What customers report after moving their customer communication onto Converge."
     >
-      <List ref={listRef}>
-        {METRICS.map((metric, index) => (
+      <List {...{ [COUNT_UP_ATTRIBUTE]: '' }}>
+        {METRICS.map((metric) => (
           <Item key={metric.label}>
             <Value>
               <span aria-hidden="true">
-                {shown[index] ?? metric.value}
+                {metric.value}
                 <Unit $word={metric.suffix.trim().length > 1}>{metric.suffix}</Unit>
               </span>
               <VisuallyHidden>

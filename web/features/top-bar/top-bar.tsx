@@ -1,10 +1,10 @@
-import { useRef, useState, type KeyboardEvent, type MouseEvent, type ToggleEvent } from 'react';
 import { styled } from 'styled-components';
 import { brand } from '../../../domain/brand.js';
 import { CrossIcon, MenuIcon } from '../../components/icons.js';
 import { Container } from '../../components/layout.js';
 import { Logo } from '../../components/logo.js';
 import { DemoTrigger } from '../demo-request/demo-trigger.js';
+import { MENU_ID } from './section-menu.js';
 
 const Bar = styled.header`
   position: sticky;
@@ -28,8 +28,6 @@ const HomeLink = styled.a`
   border-radius: ${({ theme }) => theme.radius.sm};
 `;
 
-const MENU_ID = 'section-menu';
-
 const SECTIONS = [
   { href: '#platform', label: 'Platform' },
   { href: '#architecture', label: 'Architecture' },
@@ -37,27 +35,8 @@ const SECTIONS = [
   { href: '#industries', label: 'Industries' },
 ];
 
+/** The menu's behaviour beyond the browser's own popover (aria-expanded, focus, closing on a chosen link): section-menu.ts. */
 export function TopBar() {
-  const [expanded, setExpanded] = useState(false);
-  const menuButton = useRef<HTMLButtonElement>(null);
-
-  const onToggle = (event: ToggleEvent<HTMLElement>) => setExpanded(event.newState === 'open');
-
-  // Escape closes the popover by itself; focus goes to the button first, which the browser would not do where
-  // a click on the button did not focus it (Safari).
-  const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
-    if (event.key === 'Escape' && expanded) menuButton.current?.focus();
-  };
-
-  const onClick = (event: MouseEvent<HTMLElement>) => {
-    const link = (event.target as Element).closest('a');
-    if (!link || !expanded) return;
-    // Blurred before closing, so focus does not jump back to the button: the browser's move to the section
-    // then sets where Tab goes next.
-    link.blur();
-    event.currentTarget.hidePopover();
-  };
-
   return (
     <Bar>
       <Inner>
@@ -70,9 +49,6 @@ export function TopBar() {
           className="top-bar-menu"
           popover="auto"
           aria-label="Sections"
-          onToggle={onToggle}
-          onKeyDown={onKeyDown}
-          onClick={onClick}
         >
           <ul>
             {SECTIONS.map((section) => (
@@ -85,12 +61,11 @@ export function TopBar() {
         <div className="top-bar-actions">
           <DemoTrigger>Get Started</DemoTrigger>
           <button
-            ref={menuButton}
             type="button"
             className="top-bar-menu-button"
             popoverTarget={MENU_ID}
             aria-controls={MENU_ID}
-            aria-expanded={expanded}
+            aria-expanded={false}
             aria-label="Menu"
           >
             <MenuIcon size={22} />

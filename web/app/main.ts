@@ -1,0 +1,14 @@
+/**
+ * The landing page's one script before any interaction. The page is prerendered and stays as it is: nothing is
+ * hydrated. This wires the little it needs at once (the section menu, the counters, the Request Demo buttons) and
+ * keeps where the visit came from; the dialog's React code is fetched on a visitor's intent (demo-launcher.ts).
+ */
+import { rememberAttribution, visitStorage } from '../features/demo-request/attribution.js';
+import { startDemoLauncher } from '../features/demo-request/demo-launcher.js';
+import { startCounters } from '../features/metrics/counters.js';
+import { enhanceSectionMenu } from '../features/top-bar/section-menu.js';
+
+rememberAttribution(visitStorage(), new URL(window.location.href), document.referrer);
+enhanceSectionMenu(document);
+startCounters(document);
+startDemoLauncher(document);
