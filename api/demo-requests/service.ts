@@ -38,6 +38,8 @@ export interface DemoRequestDeps {
   /** The reminder and the sales desk's notice stored with each booking. */
   followUps: FollowUpSettings;
   now: () => Date;
+  /** Told of every booking stored, once it is committed (the slots' counts kept in memory). */
+  bookingsChanged?: () => void;
 }
 
 export interface SubmitAnswer extends IdempotentAnswer {
@@ -102,6 +104,7 @@ export async function submitDemoRequest(deps: DemoRequestDeps, input: DemoReques
     deps.logger.info('idempotency key seen before: first answer sent again');
     return { status: outcome.status, body: outcome.body, replayed: true };
   }
+  deps.bookingsChanged?.();
   // Each row records its e-mail as pending: one that cannot be queued now is enqueued later by the sweep.
   const confirmation: QueuedJob = { name: SEND_CONFIRMATION_JOB, payload: { demoRequestId: id } };
   await enqueueStored(deps.queue, [confirmation, ...followUpJobs(outcome.emails)], deps.logger);
