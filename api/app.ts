@@ -16,6 +16,8 @@ import { webRoutes } from './web.js';
 import { createMemoryLimiter, type RequestLimits } from './rate-limit.js';
 import { securityHeaders } from './security-headers.js';
 import { slotRoutes } from './slots/routes.js';
+import { createSlotCounts } from './slots/slot-counts.js';
+import { bookingsPerSlot } from './demo-requests/repository.js';
 import { openApiRoutes } from './openapi.js';
 import { bookingRoutes } from './bookings/routes.js';
 import { DEFAULT_BOOKING_LIMITS, type BookingLimits } from './demo-requests/service.js';
@@ -59,13 +61,15 @@ export function createApiRouter(deps: AppDeps): Router {
   const bookingLimits = deps.bookingLimits ?? DEFAULT_BOOKING_LIMITS;
   const followUps = deps.followUps ?? DEFAULT_FOLLOW_UPS;
   const minNoticeMinutes = deps.minNoticeMinutes ?? DEFAULT_MIN_NOTICE_MINUTES;
+  const slotCounts = createSlotCounts((starts) => bookingsPerSlot(deps.db, starts));
+  const bookingsChanged = () => slotCounts.changed();
   const routes = new Router();
   routes.use(
     healthRoutes(deps).routes(),
-    demoRequestRoutes({ ...deps, now, minNoticeMinutes, adminToken: deps.adminToken, bookingLimits, followUps, adminLimiter: deps.limits?.limiter ?? createMemoryLimiter() }).routes(),
+    demoRequestRoutes({ ...deps, now, bookingsChanged, minNoticeMinutes, adminToken: deps.adminToken, bookingLimits, followUps, adminLimiter: deps.limits?.limiter ?? createMemoryLimiter() }).routes(),
     emailCheckRoutes(deps.limits).routes(),
-    slotRoutes({ db: deps.db, timeZone: deps.timeZone, minNoticeMinutes, now, slotCapacity: bookingLimits.slotCapacity }).routes(),
-    bookingRoutes({ ...deps, now, minNoticeMinutes, slotCapacity: bookingLimits.slotCapacity, followUps }).routes(),
+    slotRoutes({ slotCounts, timeZone: deps.timeZone, minNoticeMinutes, now, slotCapacity: bookingLimits.slotCapacity }).routes(),
+    bookingRoutes({ ...deps, now, bookingsChanged, minNoticeMinutes, slotCapacity: bookingLimits.slotCapacity, followUps }).routes(),
     openApiRoutes().routes(),
   );
   return routes;

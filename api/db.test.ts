@@ -63,6 +63,7 @@ describe('migration history', () => {
         '20261123110000_add_confirmation_lease',
         '20261123120000_add_attribution',
         '20261124100000_add_booking_changes',
+        '20261125100000_add_book_demo_function',
       ]);
     } finally {
       await database.drop();

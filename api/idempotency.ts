@@ -4,7 +4,6 @@
  * failed leaves nothing behind, so it can be retried with its key.
  */
 import { createHash } from 'node:crypto';
-import type { Knex } from 'knex';
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_PATTERN } from '../domain/demo-request.js';
 import type { Db } from './db.js';
 import { ApiError } from './errors.js';
@@ -35,35 +34,13 @@ export function requestHash(request: Record<string, unknown>): string {
   return createHash('sha256').update(canonical).digest('hex');
 }
 
-/**
- * Takes the key for this transaction. Undefined when it is ours to answer; else the answer kept for it. A
- * transaction still working on the same key is waited for (the primary key holds the second insert back).
- */
-export async function claimIdempotencyKey(trx: Knex.Transaction, key: string, hash: string): Promise<IdempotentAnswer | undefined> {
-  await trx('idempotency_keys')
-    .where({ key })
-    .andWhere('created_at', '<', trx.raw(`now() - interval '${IDEMPOTENCY_KEY_LIFETIME_HOURS} hours'`))
-    .del();
-  const claimed = await trx('idempotency_keys')
-    .insert({ key, request_hash: hash, status_code: 0, response: JSON.stringify(null) })
-    .onConflict('key')
-    .ignore()
-    .returning('key');
-  if (claimed.length > 0) return undefined;
-  const earlier = await trx('idempotency_keys').select('request_hash', 'status_code', 'response').where({ key }).first();
-  if (!earlier) throw new Error('idempotency key neither claimed nor found');
-  if (earlier.request_hash !== hash) {
-    throw new ApiError(
-      422,
-      'Idempotency key reused',
-      `This ${IDEMPOTENCY_HEADER} was already used for a different request. Send a new key with each new request.`,
-    );
-  }
-  return { status: earlier.status_code, body: earlier.response };
-}
-
-export async function keepIdempotentAnswer(trx: Knex.Transaction, key: string, answer: IdempotentAnswer): Promise<void> {
-  await trx('idempotency_keys').where({ key }).update({ status_code: answer.status, response: JSON.stringify(answer.body) });
+/** The 422 for a key already used for a different request. */
+export function idempotencyKeyReused(): ApiError {
+  return new ApiError(
+    422,
+    'Idempotency key reused',
+    `This ${IDEMPOTENCY_HEADER} was already used for a different request. Send a new key with each new request.`,
+  );
 }
 
 /** Keys past their lifetime; run now and then. */

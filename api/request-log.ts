@@ -10,20 +10,29 @@ function loggablePath(path: string): string {
   return path.replace(/^(\/api\/bookings\/|\/booking\/)[^/]+/i, '$1:token');
 }
 
+/**
+ * The request's id is a field of its log line; the child logger that carries it (ctx.state.log, for the few lines a
+ * request writes besides) is made only when something asks for it, not for every request.
+ */
 export function requestLog(logger: Logger) {
   return async (ctx: Context, next: Next): Promise<void> => {
     const given = ctx.get('X-Request-Id');
-    const requestId = SAFE_REQUEST_ID.test(given) ? given : randomUUID();
+    const requestId = given !== '' && SAFE_REQUEST_ID.test(given) ? given : randomUUID();
     ctx.set('X-Request-Id', requestId);
-    const log = logger.child({ requestId });
-    ctx.state.log = log;
+    let log: Logger | undefined;
+    Object.defineProperty(ctx.state, 'log', {
+      configurable: true,
+      enumerable: true,
+      get: () => (log ??= logger.child({ requestId })),
+    });
     const started = process.hrtime.bigint();
     try {
       await next();
     } finally {
       const durationMs = Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100;
-      const level = ctx.status >= 500 ? 'error' : 'info';
-      log[level]({ method: ctx.method, path: loggablePath(ctx.path), status: ctx.status, durationMs }, 'request');
+      const fields = { requestId, method: ctx.method, path: loggablePath(ctx.path), status: ctx.status, durationMs };
+      if (ctx.status >= 500) logger.error(fields, 'request');
+      else logger.info(fields, 'request');
     }
   };
 }

@@ -69,14 +69,18 @@ const BASE_HEADERS: Record<string, string> = {
   'X-Frame-Options': 'DENY',
 };
 
+const BASE_HEADER_ENTRIES = Object.entries(BASE_HEADERS);
+
 /**
  * Set before anything else runs, so an error answer carries them too. HSTS only on answers to HTTPS requests:
  * directly, or as X-Forwarded-Proto from a proxy the app trusts (Koa's ctx.secure reads it only then).
  */
 export function securityHeaders() {
   return async (ctx: Context, next: Next): Promise<void> => {
-    ctx.set(BASE_HEADERS);
-    if (ctx.secure) ctx.set('Strict-Transport-Security', HSTS);
+    // Straight onto the response: the values are fixed, and Koa's ctx.set would look at each again.
+    const res = ctx.res;
+    for (const [name, value] of BASE_HEADER_ENTRIES) res.setHeader(name, value);
+    if (ctx.secure) res.setHeader('Strict-Transport-Security', HSTS);
     await next();
   };
 }

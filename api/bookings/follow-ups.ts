@@ -25,7 +25,7 @@ export interface ChangedBooking {
   sequence: number;
 }
 
-interface EmailRow {
+export interface EmailRow {
   demo_request_id: string;
   kind: BookingEmailKind;
   time_slot: Date;
@@ -42,6 +42,24 @@ const PROSPECT_EMAIL: Record<BookingChange, BookingEmailKind | undefined> = {
   cancelled: 'cancellation',
 };
 
+/** The booking_emails rows a change leaves (without their ids), in the order they are stored. */
+export function followUpRows(booking: ChangedBooking, change: BookingChange, settings: FollowUpSettings, now: Date): EmailRow[] {
+  const event = { demo_request_id: booking.id, time_slot: booking.timeSlot, sequence: booking.sequence };
+  const rows: EmailRow[] = [];
+  const prospectEmail = PROSPECT_EMAIL[change];
+  if (prospectEmail) rows.push({ ...event, kind: prospectEmail });
+  const reminderAt = new Date(booking.timeSlot.getTime() - settings.reminderMinutesBefore * 60_000);
+  // None for a booking made later than the reminder would go out.
+  if (change !== 'cancelled' && settings.reminderMinutesBefore > 0 && reminderAt > now) rows.push({ ...event, kind: 'reminder', due_at: reminderAt });
+  if (settings.salesNotifyEmail) rows.push({ ...event, kind: 'sales-notice', recipient: settings.salesNotifyEmail, change });
+  return rows;
+}
+
+/** The jobs to enqueue after the commit for the rows stored: all but the reminder, which waits until it is due. */
+export function followUpJobs(stored: readonly { id: string; kind: BookingEmailKind }[]): QueuedJob[] {
+  return stored.filter((row) => row.kind !== 'reminder').map((row) => ({ name: bookingEmailJob(row.kind), payload: { emailId: row.id } }));
+}
+
 export async function storeFollowUps(
   trx: Knex.Transaction,
   booking: ChangedBooking,
@@ -57,15 +75,8 @@ export async function storeFollowUps(
       .whereNull('dropped_at')
       .update({ dropped_at: trx.fn.now() });
   }
-  const event = { demo_request_id: booking.id, time_slot: booking.timeSlot, sequence: booking.sequence };
-  const rows: EmailRow[] = [];
-  const prospectEmail = PROSPECT_EMAIL[change];
-  if (prospectEmail) rows.push({ ...event, kind: prospectEmail });
-  const reminderAt = new Date(booking.timeSlot.getTime() - settings.reminderMinutesBefore * 60_000);
-  // None for a booking made later than the reminder would go out.
-  if (change !== 'cancelled' && settings.reminderMinutesBefore > 0 && reminderAt > now) rows.push({ ...event, kind: 'reminder', due_at: reminderAt });
-  if (settings.salesNotifyEmail) rows.push({ ...event, kind: 'sales-notice', recipient: settings.salesNotifyEmail, change });
+  const rows = followUpRows(booking, change, settings, now);
   if (rows.length === 0) return [];
   const stored: { id: string; kind: BookingEmailKind }[] = await trx('booking_emails').insert(rows).returning(['id', 'kind']);
-  return stored.filter((row) => row.kind !== 'reminder').map((row) => ({ name: bookingEmailJob(row.kind), payload: { emailId: row.id } }));
+  return followUpJobs(stored);
 }

@@ -41,7 +41,7 @@ export const SLOT_LOCK = "pg_advisory_xact_lock(hashtextextended('slot:' || ?, 0
 
 /**
  * Serialises the bookings of one slot until the transaction ends: the same lock a new booking takes for its slot
- * (demo-requests/repository.ts, lockBookingScope), so a move and a booking never both take the last place.
+ * (book_demo, migrations/20261125100000_add_book_demo_function.ts), so a move and a booking never both take the last place.
  */
 export async function lockSlot(trx: Knex.Transaction, timeSlot: Date): Promise<void> {
   await trx.raw(`SELECT ${SLOT_LOCK}`, [timeSlot.toISOString()]);

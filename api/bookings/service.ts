@@ -22,6 +22,8 @@ export interface BookingChangeDeps {
   now: () => Date;
   slotCapacity: number;
   followUps: FollowUpSettings;
+  /** Told of every move and cancellation, once it is committed (the slots' counts kept in memory). */
+  bookingsChanged?: () => void;
 }
 
 /** Past this many changes a booking is not moved through its link any more (each move e-mails the prospect); it can still be cancelled. */
@@ -53,6 +55,7 @@ async function changeBooking(deps: BookingChangeDeps, id: string, what: string, 
     `booking not ${what}`,
     'We could not change your booking right now. Nothing was changed; please try again in a few minutes.',
   );
+  if (changed) deps.bookingsChanged?.();
   await enqueueStored(deps.queue, jobs, deps.logger);
   if (changed) deps.logger.info({ demoRequestId: id, timeSlot: booking.timeSlot.toISOString(), sequence: booking.sequence }, `booking ${what}`);
   return viewOf(booking);

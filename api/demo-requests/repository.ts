@@ -1,6 +1,6 @@
 /** SQL for demo requests lives here and nowhere else in the API. */
-import type { Knex } from 'knex';
-import { SLOT_LOCK } from '../bookings/repository.js';
+import type { EmailRow } from '../bookings/follow-ups.js';
+import type { BookingEmailKind } from '../../server-shared/jobs.js';
 import type { Db } from '../db.js';
 import type { Attribution } from '../../domain/attribution.js';
 import type { DemoRequestInput } from '../../domain/demo-request.js';
@@ -43,55 +43,84 @@ export async function listRecentDemoRequests(db: Db, limit: number): Promise<Dem
   }));
 }
 
-/** The recipient's domain as the limits count it: what follows the last @, in lower case. */
-const DOMAIN_OF_EMAIL = "lower(substring(email from '[^@]*$'))";
+/** What book_demo (migrations/20261125100000_add_book_demo_function.ts) is given: the booking and its rules. */
+export interface BookingRequest {
+  id: string;
+  input: DemoRequestInput;
+  /** The recipient's domain as the limits count it (emailDomain: what follows the last @, in lower case). */
+  domain: string;
+  limits: { perEmailPerDay: number; perDomainPerDay: number; slotCapacity: number };
+  followUps: readonly EmailRow[];
+  /** The idempotency key and the request's hash, when the request carries a key. */
+  idempotency?: { key: string; hash: string };
+  /** The invitation's path in the answer, kept with the key. */
+  invitePath: string;
+}
+
+/** Why book_demo refused a booking; nothing was stored. */
+export type BookingRefusal =
+  | { reason: 'email-ceiling' | 'domain-ceiling'; count: number; oldest: number | null; now: number }
+  | { reason: 'already-booked' | 'slot-taken' | 'key-reused' };
+
+export type BookingOutcome =
+  | { outcome: 'stored'; createdAt: Date; emails: { id: string; kind: BookingEmailKind }[] }
+  | { outcome: 'replayed'; status: number; body: unknown }
+  | { outcome: 'refused'; refusal: BookingRefusal };
+
+interface BookDemoRow {
+  outcome: 'stored' | 'replayed';
+  created_at: Date | null;
+  emails: { id: string; kind: BookingEmailKind }[] | null;
+  replay_status: number | null;
+  replay_body: unknown;
+}
 
 /**
- * Serialises the bookings that could compete with this one, until the transaction ends: those to the same
- * recipient domain (their 24-hour ceilings) and those for the same slot (its capacity). Always in this order,
- * so two bookings never wait on each other.
+ * Books in one statement (one round trip): under the recipient domain's lock and the slot's lock, in that order,
+ * the 24-hour ceilings, the slot's capacity and the person's own bookings are checked, then the row, its follow-up
+ * rows and the key's answer are stored, all in the statement's transaction.
  */
-export async function lockBookingScope(trx: Knex.Transaction, domain: string, timeSlot: Date): Promise<void> {
-  // One round trip: PostgreSQL evaluates a select list from left to right, so the order holds.
-  await trx.raw(`SELECT pg_advisory_xact_lock(hashtextextended('recipient-domain:' || ?, 0)), ${SLOT_LOCK}`, [domain, timeSlot.toISOString()]);
+export async function bookDemo(db: Db, request: BookingRequest): Promise<BookingOutcome> {
+  const { input } = request;
+  const timeSlot = new Date(input.timeSlot);
+  try {
+    const { rows } = await db.raw<{ rows: BookDemoRow[] }>('SELECT * FROM book_demo(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)', [
+      request.id,
+      input.name,
+      input.email,
+      input.company,
+      input.phone ?? null,
+      input.message ?? null,
+      timeSlot,
+      input.attribution ? JSON.stringify(input.attribution) : null,
+      request.domain,
+      // The slot lock's key is the slot's ISO instant, as lockSlot writes it.
+      timeSlot.toISOString(),
+      request.limits.perEmailPerDay,
+      request.limits.perDomainPerDay,
+      request.limits.slotCapacity,
+      JSON.stringify(request.followUps.map((row) => ({ kind: row.kind, recipient: row.recipient ?? null, change: row.change ?? null, due_at: row.due_at ?? null }))),
+      request.idempotency?.key ?? null,
+      request.idempotency?.hash ?? null,
+      request.invitePath,
+    ]);
+    const row = rows[0];
+    if (!row) throw new Error('book_demo gave no row');
+    if (row.outcome === 'replayed') return { outcome: 'replayed', status: row.replay_status ?? 0, body: row.replay_body };
+    if (!row.created_at) throw new Error('book_demo stored a booking without its creation time');
+    return { outcome: 'stored', createdAt: row.created_at, emails: row.emails ?? [] };
+  } catch (err) {
+    const refusal = refusalOf(err);
+    if (refusal) return { outcome: 'refused', refusal };
+    throw err;
+  }
 }
 
-export interface BookingCounts {
-  /** Bookings to this address in the last 24 hours, and when the oldest of them was made. */
-  byEmail: number;
-  oldestByEmail: Date | null;
-  byDomain: number;
-  oldestByDomain: Date | null;
-  /** Bookings that hold the slot (not cancelled), and whether one of them is this address's. */
-  inSlot: number;
-  mineInSlot: boolean;
-  /** The database's clock, which created_at follows. */
-  now: Date;
-}
-
-export async function countBookings(trx: Knex.Transaction, email: string, domain: string, timeSlot: Date): Promise<BookingCounts> {
-  const { rows } = await trx.raw(
-    `SELECT by_email.n AS by_email, by_email.oldest AS oldest_by_email,
-            by_domain.n AS by_domain, by_domain.oldest AS oldest_by_domain,
-            in_slot.n AS in_slot, in_slot.mine AS mine_in_slot, now() AS now
-       FROM (SELECT count(*)::int AS n, min(created_at) AS oldest FROM demo_requests
-              WHERE lower(email) = lower(?) AND created_at > now() - interval '24 hours') AS by_email,
-            (SELECT count(*)::int AS n, min(created_at) AS oldest FROM demo_requests
-              WHERE ${DOMAIN_OF_EMAIL} = ? AND created_at > now() - interval '24 hours') AS by_domain,
-            (SELECT count(*)::int AS n, coalesce(bool_or(lower(email) = lower(?)), false) AS mine FROM demo_requests
-              WHERE time_slot = ? AND status = 'booked') AS in_slot`,
-    [email, domain, email, timeSlot],
-  );
-  const row = rows[0];
-  return {
-    byEmail: row.by_email,
-    oldestByEmail: row.oldest_by_email,
-    byDomain: row.by_domain,
-    oldestByDomain: row.oldest_by_domain,
-    inSlot: row.in_slot,
-    mineInSlot: row.mine_in_slot,
-    now: row.now,
-  };
+function refusalOf(err: unknown): BookingRefusal | undefined {
+  if (typeof err !== 'object' || err === null) return undefined;
+  const { code, message, detail } = err as { code?: unknown; message?: unknown; detail?: unknown };
+  if (code !== 'P0001' || typeof message !== 'string' || !message.endsWith('booking refused') || typeof detail !== 'string') return undefined;
+  return JSON.parse(detail) as BookingRefusal;
 }
 
 /** How many bookings each of the given slots holds (slots with none are left out). */
@@ -103,21 +132,4 @@ export async function bookingsPerSlot(db: Db, slots: readonly Date[]): Promise<M
     .where({ status: 'booked' })
     .groupBy('time_slot');
   return new Map(rows.map((row) => [row.time_slot.toISOString(), Number(row.n)]));
-}
-
-export async function insertDemoRequest(db: Db | Knex.Transaction, input: DemoRequestInput): Promise<StoredDemoRequest> {
-  // The row carries its pending confirmation (sent_at null): the outbox and the request land together.
-  const [row] = await db('demo_requests')
-    .insert({
-      name: input.name,
-      email: input.email,
-      company: input.company,
-      phone: input.phone ?? null,
-      message: input.message ?? null,
-      time_slot: new Date(input.timeSlot),
-      attribution: input.attribution ?? null,
-    })
-    .returning(['id', 'created_at', 'time_slot']);
-  if (!row) throw new Error('INSERT … RETURNING gave no row');
-  return { id: row.id, createdAt: row.created_at, timeSlot: row.time_slot };
 }

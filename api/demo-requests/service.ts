@@ -1,8 +1,10 @@
 /**
- * Books a demo: one transaction checks the recipient's 24-hour ceilings, the slot's capacity and the person's own
- * bookings while holding the locks that make those counts final, stores the row with its pending confirmation
- * (and the answer to its idempotency key), then the confirmation is queued.
+ * Books a demo: one statement (book_demo, so one round trip and one transaction) checks the recipient's 24-hour
+ * ceilings, the slot's capacity and the person's own bookings while holding the locks that make those counts final,
+ * stores the row with its pending confirmation, its follow-up e-mails and the answer to its idempotency key; after
+ * the commit the confirmation is queued.
  */
+import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { SLOT_ALREADY_BOOKED_MESSAGE, SLOT_TAKEN_MESSAGE } from '../../domain/booking.js';
 import type { DemoRequestCreated, DemoRequestInput } from '../../domain/demo-request.js';
@@ -12,9 +14,9 @@ import { SEND_CONFIRMATION_JOB, type QueuedJob } from '../../server-shared/jobs.
 import { unlessDatabaseDown, type Db } from '../db.js';
 import { ApiError, TooManyRequestsError } from '../errors.js';
 import { enqueueStored, type EmailQueue } from '../email-queue.js';
-import { storeFollowUps, type FollowUpSettings } from '../bookings/follow-ups.js';
-import { claimIdempotencyKey, keepIdempotentAnswer, requestHash, type IdempotentAnswer } from '../idempotency.js';
-import { countBookings, insertDemoRequest, lockBookingScope, type BookingCounts } from './repository.js';
+import { followUpJobs, followUpRows, type FollowUpSettings } from '../bookings/follow-ups.js';
+import { idempotencyKeyReused, requestHash, type IdempotentAnswer } from '../idempotency.js';
+import { bookDemo, type BookingRefusal } from './repository.js';
 
 export interface BookingLimits {
   /** Bookings a slot takes. */
@@ -36,6 +38,8 @@ export interface DemoRequestDeps {
   /** The reminder and the sales desk's notice stored with each booking. */
   followUps: FollowUpSettings;
   now: () => Date;
+  /** Told of every booking stored, once it is committed (the slots' counts kept in memory). */
+  bookingsChanged?: () => void;
 }
 
 export interface SubmitAnswer extends IdempotentAnswer {
@@ -50,63 +54,60 @@ export function createdAnswer(id: string, createdAt: Date, timeSlot: Date, linkS
   return { id, createdAt: createdAt.toISOString(), timeSlot: timeSlot.toISOString(), invitePath: invitePathOf(id, linkSecret) };
 }
 
-function retryAfterMs(counts: BookingCounts, oldest: Date | null): number {
-  return oldest ? oldest.getTime() + DAY_MS - counts.now.getTime() : DAY_MS;
+/** The answer to a refused booking: the ceiling's 429 with its Retry-After, or the slot's 409. */
+function refusalError(refusal: BookingRefusal): ApiError {
+  switch (refusal.reason) {
+    case 'email-ceiling': {
+      const details = `This email address has already booked ${refusal.count} demos in the last 24 hours, the most we confirm to one address in a day. Please try again later.`;
+      return new TooManyRequestsError(details, retryAfterMs(refusal), { email: details });
+    }
+    case 'domain-ceiling': {
+      const details = `Your company's email domain has reached the most demo bookings we take from one domain in 24 hours. Please try again later, or ask a colleague who already booked to add you to their demo.`;
+      return new TooManyRequestsError(details, retryAfterMs(refusal), { email: details });
+    }
+    case 'already-booked':
+      return new ApiError(409, 'Already booked', SLOT_ALREADY_BOOKED_MESSAGE, { timeSlot: SLOT_ALREADY_BOOKED_MESSAGE });
+    case 'slot-taken':
+      return new ApiError(409, 'Slot taken', SLOT_TAKEN_MESSAGE, { timeSlot: SLOT_TAKEN_MESSAGE });
+    case 'key-reused':
+      return idempotencyKeyReused();
+  }
 }
 
-/** The first ceiling the booking would break, as the 429 to answer; undefined when it breaks none. */
-function ceilingProblem(counts: BookingCounts, limits: BookingLimits): { details: string; retryInMs: number } | undefined {
-  if (limits.perEmailPerDay > 0 && counts.byEmail >= limits.perEmailPerDay) {
-    return {
-      details: `This email address has already booked ${counts.byEmail} demos in the last 24 hours, the most we confirm to one address in a day. Please try again later.`,
-      retryInMs: retryAfterMs(counts, counts.oldestByEmail),
-    };
-  }
-  if (limits.perDomainPerDay > 0 && counts.byDomain >= limits.perDomainPerDay) {
-    return {
-      details: `Your company's email domain has reached the most demo bookings we take from one domain in 24 hours. Please try again later, or ask a colleague who already booked to add you to their demo.`,
-      retryInMs: retryAfterMs(counts, counts.oldestByDomain),
-    };
-  }
-  return undefined;
+/** Until the oldest of the bookings that make the ceiling is a day old (by the database's clock). */
+function retryAfterMs(ceiling: { oldest: number | null; now: number }): number {
+  return ceiling.oldest === null ? DAY_MS : ceiling.oldest + DAY_MS - ceiling.now;
 }
 
 export async function submitDemoRequest(deps: DemoRequestDeps, input: DemoRequestInput, idempotencyKey?: string): Promise<SubmitAnswer> {
-  const hash = idempotencyKey ? requestHash({ ...input }) : '';
   const timeSlot = new Date(input.timeSlot);
-  const domain = emailDomain(input.email);
-  const answer: SubmitAnswer & { stored?: string; jobs?: QueuedJob[] } = await unlessDatabaseDown(
+  // The row's id is made here, so that its invitation link (in the answer kept with the key) is known up front.
+  const id = randomUUID();
+  const invitePath = invitePathOf(id, deps.linkSecret);
+  const outcome = await unlessDatabaseDown(
     () =>
-      deps.db.transaction(async (trx) => {
-      if (idempotencyKey) {
-        const earlier = await claimIdempotencyKey(trx, idempotencyKey, hash);
-        if (earlier) return { ...earlier, replayed: true };
-      }
-      await lockBookingScope(trx, domain, timeSlot);
-      const counts = await countBookings(trx, input.email, domain, timeSlot);
-      const ceiling = ceilingProblem(counts, deps.bookingLimits);
-      if (ceiling) throw new TooManyRequestsError(ceiling.details, ceiling.retryInMs, { email: ceiling.details });
-      if (counts.mineInSlot) throw new ApiError(409, 'Already booked', SLOT_ALREADY_BOOKED_MESSAGE, { timeSlot: SLOT_ALREADY_BOOKED_MESSAGE });
-      if (counts.inSlot >= deps.bookingLimits.slotCapacity) {
-        throw new ApiError(409, 'Slot taken', SLOT_TAKEN_MESSAGE, { timeSlot: SLOT_TAKEN_MESSAGE });
-      }
-      const stored = await insertDemoRequest(trx, input);
-      const followUps = await storeFollowUps(trx, { id: stored.id, timeSlot: stored.timeSlot, sequence: 0 }, 'booked', deps.followUps, deps.now());
-      const body = createdAnswer(stored.id, stored.createdAt, stored.timeSlot, deps.linkSecret);
-      if (idempotencyKey) await keepIdempotentAnswer(trx, idempotencyKey, { status: 201, body });
-      const confirmation: QueuedJob = { name: SEND_CONFIRMATION_JOB, payload: { demoRequestId: stored.id } };
-      return { status: 201, body, replayed: false, stored: stored.id, jobs: [confirmation, ...followUps] };
+      bookDemo(deps.db, {
+        id,
+        input,
+        domain: emailDomain(input.email),
+        limits: deps.bookingLimits,
+        followUps: followUpRows({ id, timeSlot, sequence: 0 }, 'booked', deps.followUps, deps.now()),
+        ...(idempotencyKey ? { idempotency: { key: idempotencyKey, hash: requestHash({ ...input }) } } : {}),
+        invitePath,
       }),
     deps.logger,
     'demo request not stored',
     'We could not save your request right now. Nothing was stored; please try again in a few minutes.',
   );
-  if (answer.stored) {
-    // Each row records its e-mail as pending: one that cannot be queued now is enqueued later by the sweep.
-    await enqueueStored(deps.queue, answer.jobs ?? [], deps.logger);
-    deps.logger.info({ demoRequestId: answer.stored, timeSlot: timeSlot.toISOString() }, 'demo request stored');
-  } else {
+  if (outcome.outcome === 'refused') throw refusalError(outcome.refusal);
+  if (outcome.outcome === 'replayed') {
     deps.logger.info('idempotency key seen before: first answer sent again');
+    return { status: outcome.status, body: outcome.body, replayed: true };
   }
-  return { status: answer.status, body: answer.body, replayed: answer.replayed };
+  deps.bookingsChanged?.();
+  // Each row records its e-mail as pending: one that cannot be queued now is enqueued later by the sweep.
+  const confirmation: QueuedJob = { name: SEND_CONFIRMATION_JOB, payload: { demoRequestId: id } };
+  await enqueueStored(deps.queue, [confirmation, ...followUpJobs(outcome.emails)], deps.logger);
+  deps.logger.info({ demoRequestId: id, timeSlot: timeSlot.toISOString() }, 'demo request stored');
+  return { status: 201, body: { id, createdAt: outcome.createdAt.toISOString(), timeSlot: timeSlot.toISOString(), invitePath }, replayed: false };
 }

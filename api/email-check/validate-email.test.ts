@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { startAppUnderTest, type AppUnderTest } from '../../test/app-under-test.js';
 import { mistypedPersonalMessage } from '../../domain/email-messages.js';
+import { checkEmail } from '../../server-shared/email-rules.js';
+import { cachedEmailCheck } from './routes.js';
 
 const PERSONAL = 'Please use your company email address. Personal email addresses are not accepted.';
 
@@ -60,5 +62,22 @@ describe('POST /api/validate-email', () => {
     expect(missing.body).to.deep.include({ details: 'Email is required', fields: { email: 'Email is required' } });
     const notText = await app.post('/api/validate-email', { email: 7 });
     expect(notText.status).to.equal(400);
+  });
+});
+
+describe('the e-mail check kept for recent addresses', () => {
+  it('answers as checkEmail does, and forgets the least recently asked address first', () => {
+    const check = cachedEmailCheck(2);
+    for (const email of ['ada@analytical-engines.com', 'someone@gmial.com', 'ada@analytical-engines.com', 'x@mailinator.com', 'someone@gmial.com']) {
+      expect(check(email)).to.deep.equal(checkEmail(email));
+    }
+    const first = check('ada@analytical-engines.com');
+    expect(check('ada@analytical-engines.com')).to.equal(first);
+    check('b@analytical-engines.com');
+    check('c@analytical-engines.com');
+    // Two more addresses since: the first was dropped, and its answer is made afresh (the same, a new object).
+    const again = check('ada@analytical-engines.com');
+    expect(again).to.not.equal(first);
+    expect(again).to.deep.equal(first);
   });
 });

@@ -1,11 +1,10 @@
 /** GET /api/slots?date=YYYY-MM-DD: a booking-zone day's 17 slots and which of them can still be booked. */
 import Router from '@koa/router';
 import { availableSlots, parseCalendarDay, slotStartsOf, type DaySlots } from '../../domain/booking.js';
-import type { Db } from '../db.js';
 import { ApiError } from '../errors.js';
-import { bookingsPerSlot } from '../demo-requests/repository.js';
+import type { SlotCounts } from './slot-counts.js';
 
-export function slotRoutes(deps: { db: Db; timeZone: string; minNoticeMinutes: number; now: () => Date; slotCapacity: number }): Router {
+export function slotRoutes(deps: { slotCounts: SlotCounts; timeZone: string; minNoticeMinutes: number; now: () => Date; slotCapacity: number }): Router {
   const router = new Router();
   router.get('/api/slots', async (ctx) => {
     const date = typeof ctx.query.date === 'string' ? ctx.query.date : '';
@@ -14,7 +13,7 @@ export function slotRoutes(deps: { db: Db; timeZone: string; minNoticeMinutes: n
     const starts = slotStartsOf(day, deps.timeZone);
     // What the booking rules allow at all (far enough ahead, inside the window, a weekday); only those are counted.
     const open = new Set(availableSlots(day, deps.now(), deps.timeZone, deps.minNoticeMinutes).map((slot) => slot.iso));
-    const taken = open.size > 0 ? await bookingsPerSlot(deps.db, starts) : new Map<string, number>();
+    const taken = open.size > 0 ? await deps.slotCounts.of(date, starts) : new Map<string, number>();
     const answer: DaySlots = {
       date,
       timeZone: deps.timeZone,
