@@ -10,17 +10,21 @@ import type { Context, Next } from 'koa';
  * styled-components' runtime sheet is an empty <style> element filled through CSSOM (insertRule), which CSP does
  * not govern: allowing the empty element is all it needs, where a nonce would make every page unique (no ETag, no 304).
  */
-const EMPTY_STYLE_HASH = styleHash('');
+const EMPTY_STYLE_HASH = sourceHash('');
 
-export function styleHash(css: string): string {
-  return `'sha256-${createHash('sha256').update(css, 'utf8').digest('base64')}'`;
+/** The CSP source that allows one inline block with exactly this text. */
+export function sourceHash(text: string): string {
+  return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 }
 
-/** The Content-Security-Policy, with the hashes of the inline style blocks the answer carries. */
-export function contentSecurityPolicy(styleHashes: readonly string[] = []): string {
+/**
+ * The Content-Security-Policy, with the hashes of the inline style blocks and inline scripts the answer carries (the
+ * landing page inlines its one small script, so its first paint waits on no second request).
+ */
+export function contentSecurityPolicy(styleHashes: readonly string[] = [], scriptHashes: readonly string[] = []): string {
   return [
     "default-src 'self'",
-    "script-src 'self'",
+    ["script-src 'self'", ...new Set(scriptHashes)].join(' '),
     `style-src 'self' ${[EMPTY_STYLE_HASH, ...new Set(styleHashes)].join(' ')}`,
     "img-src 'self' data:",
     "font-src 'self'",

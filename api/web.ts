@@ -10,7 +10,7 @@ import serve from 'koa-static';
 import type { Context, Middleware, Next } from 'koa';
 import { BOOKING_MIN_NOTICE_META, BOOKING_TIME_ZONE_META } from '../domain/booking.js';
 import { ApiError } from './errors.js';
-import { contentSecurityPolicy, styleHash } from './security-headers.js';
+import { contentSecurityPolicy, sourceHash } from './security-headers.js';
 
 const HASHED_ASSET = /[/\\]assets[/\\]/;
 const ZONE_META = new RegExp(`(<meta name="${BOOKING_TIME_ZONE_META}" content=")[^"]*(")`);
@@ -21,11 +21,13 @@ const NOT_BUILT =
 interface Page {
   html: string;
   etag: string;
-  /** The policy that lets this page's own inline style blocks apply, and nothing else inline. */
+  /** The policy that lets this page's own inline style blocks and scripts apply, and nothing else inline. */
   csp: string;
 }
 
 const STYLE_BLOCK = /<style\b[^>]*>([\s\S]*?)<\/style>/g;
+/** A script written into the page (no src attribute). */
+const INLINE_SCRIPT = /<script>([\s\S]*?)<\/script>/g;
 
 /** The booking rules the server writes into the pages that show the calendar. */
 export interface PageBookingRules {
@@ -45,11 +47,11 @@ function pageReader(webRoot: string, rules: PageBookingRules) {
     const html = (await readFile(file, 'utf8'))
       .replace(ZONE_META, (_, start: string, end: string) => `${start}${rules.timeZone}${end}`)
       .replace(NOTICE_META, (_, start: string, end: string) => `${start}${rules.minNoticeMinutes}${end}`);
-    const styleHashes = [...html.matchAll(STYLE_BLOCK)].map((match) => styleHash(match[1] ?? ''));
+    const hashesOf = (blocks: RegExp) => [...html.matchAll(blocks)].map((match) => sourceHash(match[1] ?? ''));
     const page = {
       html,
       etag: `"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`,
-      csp: contentSecurityPolicy(styleHashes),
+      csp: contentSecurityPolicy(hashesOf(STYLE_BLOCK), hashesOf(INLINE_SCRIPT)),
     };
     cache.set(file, { mtimeMs: info.mtimeMs, page });
     return page;

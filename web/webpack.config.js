@@ -17,6 +17,8 @@ const SERVER_FOLDERS = ['server-shared', 'api', 'worker'].map((folder) => path.j
 const webOut = path.join(root, 'dist/web');
 const ssrOut = path.join(root, 'dist/web-ssr');
 const INITIAL_JS_BUDGET_BYTES = 80 * 1024;
+/** The global the dialog's entry leaves its exports under (web/features/demo-request/demo-launcher.ts reads it). */
+const DEMO_ISLAND_GLOBAL = 'convergeDemoIsland';
 
 /** Whether a template's tag makes it CSS: styled.div`…`, styled(Link)`…`, styled.a.attrs(…)`…`, css`…`, createGlobalStyle`…`. */
 function isCssTag(tag) {
@@ -135,7 +137,7 @@ class SiteAssetsPlugin {
       const chunks = [...compilation.chunks].map((chunk) => ({ files: [...chunk.files] }));
       // The page's one script; the dialog's chunks (React and all) load on a visitor's intent (demo-launcher.ts).
       const initial = filesOf(entrypoints.main);
-      const dialog = filesOf(compilation.namedChunkGroups.get('demo'));
+      const dialog = filesOf(compilation.entrypoints.get('demo'));
       mkdirSync(ssrOut, { recursive: true });
       writeFileSync(
         path.join(ssrOut, 'client-manifest.json'),
@@ -159,7 +161,13 @@ const client = {
   ...shared,
   name: 'client',
   target: ['web', 'es2020'],
-  entry: { main: './web/app/main.ts' },
+  // The page's own small script, written into the page; and the Request Demo dialog, a second entry with a runtime of
+  // its own that the first loads on a visitor's intent and finds under a global name. So the page's script needs no
+  // chunk loader and shares no module instance with the dialog's.
+  entry: {
+    main: './web/app/main.ts',
+    demo: { import: './web/features/demo-request/demo-island.tsx', library: { type: 'window', name: DEMO_ISLAND_GLOBAL } },
+  },
   output: {
     path: webOut,
     publicPath: '/',
@@ -169,9 +177,9 @@ const client = {
   },
   optimization: {
     splitChunks: {
-      chunks: 'all',
+      chunks: (chunk) => chunk.name !== 'main',
       cacheGroups: {
-        // React in one file for the page and the dialog alike; it stays cached across releases of the page's code.
+        // React in a file of its own; it stays cached across releases of the dialog's code.
         react: { test: /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/, name: 'react', priority: 20 },
       },
     },

@@ -12,6 +12,11 @@ export interface DocumentParts {
   /** The style tags ServerStyleSheet collected: the page's critical CSS, inline. */
   styles: string;
   scripts: readonly string[];
+  /**
+   * Scripts written into the end of the body: the landing page's one small script, so the first paint waits on no
+   * second request (the server allows each by its hash, see api/web.ts).
+   */
+  inlineScripts?: readonly string[];
   /** Scripts the page fetches ahead when a visitor shows an intent, named in a meta tag (see demo-launcher.ts). */
   dialogScripts?: readonly string[];
   favicon: string;
@@ -19,7 +24,10 @@ export interface DocumentParts {
   bookingTimeZone?: string;
 }
 
-export function htmlDocument({ meta, body, styles, scripts, dialogScripts, favicon, bookingTimeZone }: DocumentParts): string {
+export function htmlDocument({ meta, body, styles, scripts, inlineScripts = [], dialogScripts, favicon, bookingTimeZone }: DocumentParts): string {
+  for (const code of inlineScripts) {
+    if (/<\/script|<!--/i.test(code)) throw new Error('an inline script must not contain </script or <!--');
+  }
   const title = escapeHtml(meta.title);
   const description = escapeHtml(meta.description);
   return [
@@ -45,6 +53,7 @@ export function htmlDocument({ meta, body, styles, scripts, dialogScripts, favic
     '</head>',
     '<body>',
     `<div id="root">${body}</div>`,
+    ...inlineScripts.map((code) => `<script>${code}</script>`),
     '</body>',
     '</html>',
     '',

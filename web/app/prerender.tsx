@@ -7,10 +7,12 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { brand } from '../../domain/brand.js';
 import { DEFAULT_BOOKING_TIME_ZONE } from '../../domain/booking.js';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { ARCHITECTURE_DIAGRAMS } from '../features/architecture/architecture.js';
 import { LEGAL_DOCUMENTS } from '../features/legal/legal-documents.js';
 import type * as BookingPrerender from './booking-prerender.js';
 import { htmlDocument } from './html-document.js';
-import { renderWithStyles, type RenderedPage } from './render-with-styles.js';
+import { renderWithStyles, staticPage, type RenderedPage } from './render-with-styles.js';
 import { Root } from './root.js';
 import { pageMeta, routeFor, type PageMeta } from './routes.js';
 
@@ -41,6 +43,8 @@ async function main(): Promise<void> {
     scripts: string[];
   };
   await mkdir(outDir, { recursive: true });
+  // The landing page's script is small: written into the page, it costs no request before the page is drawn.
+  const inlineScripts = await Promise.all(manifest.scripts.map((src) => readFile(path.join(outDir, src), 'utf8')));
   // styled-components numbers its components in the order they are defined, and the class names follow.
   // The legal pages' components must come after every component the browser bundle has, or the landing
   // page's classes would differ from the browser's: so their module is loaded only now, after Root's.
@@ -50,23 +54,25 @@ async function main(): Promise<void> {
     page: RenderedPage;
     meta: PageMeta;
     scripts: readonly string[];
+    inlineScripts?: readonly string[];
     dialogScripts?: readonly string[];
     bookingTimeZone?: string;
   }[] = [
     // The server writes its own booking zone into the landing page's meta tag; the calendar reads it there.
     {
       file: 'index.html',
-      page: renderWithStyles(<Root pathname="/" />),
+      page: staticPage(renderWithStyles(<Root pathname="/" />)),
       meta: pageMeta[routeFor('/')],
-      scripts: manifest.scripts,
+      scripts: [],
+      inlineScripts,
       dialogScripts: manifest.dialogScripts,
       bookingTimeZone: DEFAULT_BOOKING_TIME_ZONE,
     },
     // The 404 and legal pages need no script: they have nothing to click but links.
-    { file: '404.html', page: renderWithStyles(<Root pathname="/404" />), meta: pageMeta[routeFor('/404')], scripts: [] },
+    { file: '404.html', page: staticPage(renderWithStyles(<Root pathname="/404" />)), meta: pageMeta[routeFor('/404')], scripts: [] },
     ...LEGAL_DOCUMENTS.map((document) => ({
       file: `legal/${document.slug}.html`,
-      page: renderWithStyles(<LegalRoot document={document} />),
+      page: staticPage(renderWithStyles(<LegalRoot document={document} />)),
       meta: { title: `${document.title} | ${brand.product}`, description: document.description },
       scripts: [],
     })),
@@ -86,6 +92,7 @@ async function main(): Promise<void> {
       body,
       styles,
       scripts: page.scripts,
+      inlineScripts: page.inlineScripts,
       dialogScripts: page.dialogScripts,
       favicon: manifest.favicon,
       bookingTimeZone: page.bookingTimeZone,
@@ -93,6 +100,11 @@ async function main(): Promise<void> {
     const file = path.join(outDir, page.file);
     await mkdir(path.dirname(file), { recursive: true });
     await writeFile(file, html);
+  }
+  for (const { path: address, Drawing } of Object.values(ARCHITECTURE_DIAGRAMS)) {
+    const file = path.join(outDir, address);
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, renderToStaticMarkup(<Drawing />));
   }
   console.warn(`prerendered ${pages.map((page) => page.file).join(', ')} into ${path.relative(process.cwd(), outDir)}`);
 }

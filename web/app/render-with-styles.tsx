@@ -19,3 +19,23 @@ export function renderWithStyles(element: ReactElement): RenderedPage {
     sheet.seal();
   }
 }
+
+/**
+ * A page the browser never hydrates (every page but the booking page) keeps only what it draws with: its elements
+ * lose styled-components' component ids (sc-…, classes with no rules, there for hydration and component selectors,
+ * which the site does not use), and its style block becomes plain CSS, without the markers a browser-side
+ * styled-components would read it back by. Unmarked, the block is also left alone by the dialog's styled-components,
+ * which keeps a sheet of its own.
+ */
+export function staticPage({ body, styles }: RenderedPage): RenderedPage {
+  return {
+    body: body.replace(/ class="([^"]*)"/g, (_, names: string) => {
+      const kept = names.split(' ').filter((name) => name !== '' && !name.startsWith('sc-'));
+      return kept.length > 0 ? ` class="${kept.join(' ')}"` : '';
+    }),
+    styles: styles
+      .replace(/<style data-styled="[^"]*" data-styled-version="[^"]*">/g, '<style>')
+      .replace(/data-styled\.g\d+\[id="[^"]*"\]\{content:"[^"]*"\}\/\*!sc\*\/\n?/g, '')
+      .replace(/\/\*!sc\*\/\n?/g, ''),
+  };
+}

@@ -66,7 +66,7 @@ describe('prerendered landing page', () => {
   });
 
   it('describes the architecture diagram in text', () => {
-    expect(page.html).to.match(/<svg[^>]*role="img"[^>]*aria-describedby="arch-caption"/);
+    expect(page.html).to.match(/<img[^>]*alt="Converge architecture diagram"[^>]*aria-describedby="arch-caption"/);
     expect(page.text).to.include('network APIs for identity, verification and fraud protection');
   });
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 /**
  * What keeps a booking safe, in a real browser against the real API: the Content-Security-Policy the page runs
  * under, the honeypot, the Idempotency-Key of a retried submission and the answer to a slot taken meanwhile.
@@ -53,9 +54,13 @@ describe('booking safeguards in Chromium', function () {
     }
     expect(policy).to.not.include('unsafe-inline');
     expect(policy).to.not.include('unsafe-eval');
-    // What a strict policy would block in the HTML itself: inline scripts and style attributes.
+    // What a strict policy would block in the HTML itself: inline scripts other than the page's own, which the policy
+    // names by its hash, and style attributes.
     const html = await response.text();
-    expect(html.match(/<script(?![^>]*\ssrc=)[^>]*>/g) ?? [], 'inline scripts').to.deep.equal([]);
+    const inline = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((match) => match[1] ?? '');
+    expect(inline, 'the page\'s one inline script').to.have.length(1);
+    expect(policy).to.include(`script-src 'self' 'sha256-${createHash('sha256').update(inline[0] ?? '').digest('base64')}'`);
+    expect(html.match(/<script(?![^>]*\ssrc=)[^>]*>/g), 'inline scripts').to.deep.equal(['<script>']);
     expect(html.match(/<[^>]+\sstyle="[^"]*"/g) ?? [], 'style attributes').to.deep.equal([]);
 
     const watched = await visit();

@@ -1,4 +1,6 @@
+import type { ComponentType } from 'react';
 import { styled } from 'styled-components';
+import { theme } from '../../app/theme.js';
 import { Section } from '../../components/layout.js';
 
 const CHANNELS = ['SMS', 'WhatsApp', 'RCS', 'Email', 'Voice'];
@@ -18,21 +20,10 @@ const Figure = styled.figure`
   background: ${({ theme }) => theme.colors.surface};
   padding: ${({ theme }) => theme.space[6]};
   box-shadow: ${({ theme }) => theme.shadow.card};
-  svg {
+  img {
     width: 100%;
     height: auto;
     margin: 0 auto;
-  }
-  .wide {
-    display: none;
-  }
-  ${({ theme }) => theme.media.md} {
-    .wide {
-      display: block;
-    }
-    .narrow {
-      display: none;
-    }
   }
 `;
 
@@ -95,8 +86,8 @@ function ArrowHead({ id }: { id: string }) {
 function WideDiagram() {
   const rowY = (i: number) => 30 + i * 78;
   return (
-    <svg className="wide" viewBox="0 0 960 420" role="img" aria-labelledby="arch-wide-title" aria-describedby="arch-caption" fontFamily="inherit">
-      <title id="arch-wide-title">Converge architecture diagram</title>
+    <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 960 420" width={960} height={420} fontFamily={theme.font.family}>
+      <title>Converge architecture diagram</title>
       <defs>
         <ArrowHead id="arch-wide-arrow" />
       </defs>
@@ -135,8 +126,8 @@ function WideDiagram() {
 /** Stacked for phones: channels above, the platform, the network APIs below. */
 function NarrowDiagram() {
   return (
-    <svg className="narrow" viewBox="0 0 340 700" role="img" aria-labelledby="arch-narrow-title" aria-describedby="arch-caption" fontFamily="inherit">
-      <title id="arch-narrow-title">Converge architecture diagram</title>
+    <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 340 700" width={340} height={700} fontFamily={theme.font.family}>
+      <title>Converge architecture diagram</title>
       <defs>
         <ArrowHead id="arch-narrow-arrow" />
       </defs>
@@ -168,6 +159,25 @@ function NarrowDiagram() {
   );
 }
 
+interface Diagram {
+  /** Where the prerender writes it and the page loads it from (outside /assets/: not content-hashed). */
+  path: string;
+  width: number;
+  height: number;
+  Drawing: ComponentType;
+}
+
+/**
+ * The diagram is drawn twice, side by side for wide screens and stacked for phones. Both are files of their own,
+ * written by the prerender, rather than inline SVG: the page's HTML stays small enough for its first round trip,
+ * and the section, far down the page, loads only the drawing its width shows, once it comes near.
+ */
+export const ARCHITECTURE_DIAGRAMS: Record<'wide' | 'narrow', Diagram> = {
+  wide: { path: '/images/architecture-wide.svg', width: 960, height: 420, Drawing: WideDiagram },
+  narrow: { path: '/images/architecture-narrow.svg', width: 340, height: 700, Drawing: NarrowDiagram },
+};
+const { wide, narrow } = ARCHITECTURE_DIAGRAMS;
+
 export function Architecture() {
   return (
     <Section
@@ -179,8 +189,18 @@ export function Architecture() {
       lead="Every channel enters the same platform, where AI agents and orchestration decide what happens next, backed by identity signals from the network."
     >
       <Figure>
-        <WideDiagram />
-        <NarrowDiagram />
+        <picture>
+          <source media={theme.media.md.replace('@media ', '')} srcSet={wide.path} width={wide.width} height={wide.height} />
+          <img
+            src={narrow.path}
+            width={narrow.width}
+            height={narrow.height}
+            alt="Converge architecture diagram"
+            aria-describedby="arch-caption"
+            loading="lazy"
+            decoding="async"
+          />
+        </picture>
         <Caption id="arch-caption">
           Messages from five channels (SMS, WhatsApp, RCS, email and voice) flow into the Converge platform. There, AI
           agents understand each request, orchestration and routing choose the channel and the next step, and consent,

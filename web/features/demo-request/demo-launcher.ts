@@ -6,7 +6,15 @@
  * says so and the next press tries again. While the dialog is open the page behind it is inert; when it closes, focus
  * goes back to the button that opened it.
  */
+import type * as DemoIslandModule from './demo-island.js';
 import type { DemoIsland } from './demo-island.js';
+
+declare global {
+  interface Window {
+    /** The dialog's entry leaves its exports here (web/webpack.config.js, DEMO_ISLAND_GLOBAL). */
+    convergeDemoIsland?: typeof DemoIslandModule;
+  }
+}
 
 export const DEMO_TRIGGER_ATTRIBUTE = 'data-demo-trigger';
 export const DEMO_PAGE_ATTRIBUTE = 'data-demo-page';
@@ -17,7 +25,33 @@ export const DEMO_PROBLEM_ID = 'demo-load-problem';
 export const DIALOG_CODE_META = 'demo-code';
 export const LOAD_PROBLEM_MESSAGE = 'The demo request form could not be loaded. Please check your connection and try again.';
 
-const loadIsland = () => import(/* webpackChunkName: "demo" */ './demo-island.js');
+/** Runs the dialog's scripts (named in the page's meta tag), in order, and gives the module they leave behind. */
+function loadIsland(doc: Document): Promise<typeof DemoIslandModule> {
+  const scripts = dialogScripts(doc);
+  return new Promise((resolve, reject) => {
+    let waiting = scripts.length;
+    for (const src of scripts) {
+      const script = Object.assign(doc.createElement('script'), { src, async: false });
+      script.onload = () => {
+        waiting -= 1;
+        if (waiting > 0) return;
+        const island = window.convergeDemoIsland;
+        if (island) resolve(island);
+        else reject(new Error('the dialog\'s scripts ran but left nothing behind'));
+      };
+      script.onerror = () => {
+        script.remove();
+        reject(new Error(`${src} could not be loaded`));
+      };
+      doc.head.append(script);
+    }
+    if (scripts.length === 0) reject(new Error('the page names no dialog scripts'));
+  });
+}
+
+function dialogScripts(doc: Document): string[] {
+  return doc.querySelector<HTMLMetaElement>(`meta[name="${DIALOG_CODE_META}"]`)?.content.split(' ').filter(Boolean) ?? [];
+}
 
 function triggerOf(target: EventTarget | null): HTMLElement | null {
   return target instanceof Element ? target.closest<HTMLElement>(`[${DEMO_TRIGGER_ATTRIBUTE}]`) : null;
@@ -51,7 +85,7 @@ export function startDemoLauncher(doc: Document): void {
 
   // One fetch at a time; a failed one is forgotten, so the next intent or press fetches again.
   const load = (): Promise<DemoIsland> => {
-    island ??= loadIsland().then(
+    island ??= loadIsland(doc).then(
       (module) => (ready = module.mountDemo(layer, close)),
       (error: unknown) => {
         island = undefined;
@@ -102,8 +136,7 @@ export function startDemoLauncher(doc: Document): void {
   const prefetch = () => {
     if (prefetched) return;
     prefetched = true;
-    const scripts = doc.querySelector<HTMLMetaElement>(`meta[name="${DIALOG_CODE_META}"]`)?.content.split(' ') ?? [];
-    for (const href of scripts.filter(Boolean)) {
+    for (const href of dialogScripts(doc)) {
       doc.head.append(Object.assign(doc.createElement('link'), { rel: 'prefetch', as: 'script', href }));
     }
   };
