@@ -84,13 +84,16 @@ export async function deliver<Row>(deps: DeliveryDeps, delivery: Delivery<Row>, 
   let info: Awaited<ReturnType<SendMail>>;
   try {
     info = await unlessAborted(
-      deps.sendMail({
-        from: deps.mailFrom,
-        replyTo: deps.replyTo,
-        // RFC 3834: no out-of-office or other auto-reply to this one.
-        headers: { 'Auto-Submitted': 'auto-generated' },
-        ...composed,
-      }),
+      deps.sendMail(
+        {
+          from: deps.mailFrom,
+          replyTo: deps.replyTo,
+          // RFC 3834: no out-of-office or other auto-reply to this one.
+          headers: { 'Auto-Submitted': 'auto-generated' },
+          ...composed,
+        },
+        signal,
+      ),
       signal,
     );
   } catch (err) {

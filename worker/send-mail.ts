@@ -17,17 +17,34 @@ export interface OutgoingMail {
   attachments?: { filename: string; content: string; contentType: string }[];
 }
 
-/** What the SMTP server said: its reply line names where a local mail sink stored the message. */
-export type SendMail = (mail: OutgoingMail) => Promise<{ messageId?: string; response?: string }>;
+/**
+ * What the SMTP server said: its reply line names where a local mail sink stored the message. `signal` gives up on
+ * the send: a message still waiting for a connection is then never sent.
+ */
+export type SendMail = (mail: OutgoingMail, signal?: AbortSignal) => Promise<{ messageId?: string; response?: string }>;
 
-export function createSendMail(smtpUrl: string): { sendMail: SendMail; close(): void } {
-  // One connection per message. A pooled transport was six times faster in the bench, but nodemailer's pool
-  // requeues a message on its own when a connection drops, beside the worker's retries, and the SMTP-outage fault
-  // test once saw an e-mail too many with it: held back until that is understood (BENCHMARKS.md).
-  // A claim on the row is held while a message is handed over, so a stalled SMTP server must fail in seconds.
-  const transport = nodemailer.createTransport({ url: smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 });
+/** Connections one worker keeps open to the SMTP server; messages beyond these wait in the pool's queue. */
+export const SMTP_CONNECTIONS = 8;
+
+export function createSendMail(smtpUrl: string, options: { connections?: number } = {}): { sendMail: SendMail; close(): void } {
+  // Pooled: messages go over a few connections kept open instead of a new connection (and greeting) each, which is
+  // what bounded a worker to a few dozen messages a second.
+  // maxRequeues 0: the pool never sends a message again by itself. When a connection drops mid-send the send fails,
+  // and only the worker tries again: the failure is recorded on the row and retried with the queue's backoff, under
+  // the row's claim, as with any other failed send.
+  // A claim on the row is held while a message is handed over, so a stalled SMTP server must still fail in seconds.
+  const transport = nodemailer.createTransport({
+    url: smtpUrl,
+    pool: true,
+    maxConnections: options.connections ?? SMTP_CONNECTIONS,
+    maxMessages: 1000,
+    maxRequeues: 0,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 30_000,
+  });
   return {
-    sendMail: async (mail) => transport.sendMail(mail),
+    sendMail: async (mail, signal) => transport.sendMail({ ...mail, signal }),
     close: () => transport.close(),
   };
 }
