@@ -29,8 +29,8 @@ export interface WorkerConfig {
   logLevel: string;
 }
 
-/** Jobs one worker holds at once, each with its own SMTP connection while it sends. */
-export const DEFAULT_WORKER_CONCURRENCY = 5;
+/** Jobs one worker holds at once: most of a job's time is spent waiting on PostgreSQL, Redis and the SMTP server. */
+export const DEFAULT_WORKER_CONCURRENCY = 100;
 
 export function loadWorkerConfig(env: Env = process.env): WorkerConfig {
   const mailFrom = setting(env, 'MAIL_FROM') ?? DEFAULT_MAIL_FROM;

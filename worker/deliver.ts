@@ -60,6 +60,22 @@ function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined):
   });
 }
 
+/** A signal that aborts with the job's, or after `ms`; `done` lets go of both. */
+function whileClaimHolds(signal: AbortSignal | undefined, ms: number): { signal: AbortSignal; done(): void } {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort('the claim on the row runs out'), Math.max(0, ms));
+  const onAbort = () => controller.abort(signal?.reason);
+  signal?.addEventListener('abort', onAbort, { once: true });
+  if (signal?.aborted) onAbort();
+  return {
+    signal: controller.signal,
+    done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    },
+  };
+}
+
 /**
  * Claims the e-mail on its row, sends it, and marks it sent the moment the SMTP server accepts. No database
  * transaction or row lock is held while the server is talked to. A worker killed between the server's acceptance
@@ -81,17 +97,23 @@ export async function deliver<Row>(deps: DeliveryDeps, delivery: Delivery<Row>, 
     log.info(`${label} no longer applies; dropped`);
     return 'dropped';
   }
+  // Messages of the jobs in hand wait their turn for one of the pooled connections: a send still unfinished shortly
+  // before the claim runs out is given up (never sent, if it was still waiting), so that no send outlives its claim.
+  const sending = whileClaimHolds(signal, claimedAt + CLAIM_LEASE_MS - MARK_MARGIN_MS - Date.now());
   let info: Awaited<ReturnType<SendMail>>;
   try {
     info = await unlessAborted(
-      deps.sendMail({
-        from: deps.mailFrom,
-        replyTo: deps.replyTo,
-        // RFC 3834: no out-of-office or other auto-reply to this one.
-        headers: { 'Auto-Submitted': 'auto-generated' },
-        ...composed,
-      }),
-      signal,
+      deps.sendMail(
+        {
+          from: deps.mailFrom,
+          replyTo: deps.replyTo,
+          // RFC 3834: no out-of-office or other auto-reply to this one.
+          headers: { 'Auto-Submitted': 'auto-generated' },
+          ...composed,
+        },
+        sending.signal,
+      ),
+      sending.signal,
     );
   } catch (err) {
     // Kept on the row, the claim let go, and thrown: the queue retries a temporary failure with backoff and gives
@@ -101,6 +123,8 @@ export async function deliver<Row>(deps: DeliveryDeps, delivery: Delivery<Row>, 
     await recordFailure(deps.db, outbox, id, failure.message, permanent);
     log.warn({ error: failure.message }, permanent ? `${label} refused for good by the SMTP server; no more tries` : `${label} not sent; will retry`);
     throw failure;
+  } finally {
+    sending.done();
   }
   await markSentWhileLeaseLasts(deps.db, outbox, id, claimedAt, log, label, signal);
   log.info({ messageId: info.messageId, smtpResponse: info.response }, `${label} sent`);

@@ -6,6 +6,7 @@ import type { Knex } from 'knex';
 import type { BookingEmailKind } from '../server-shared/jobs.js';
 import type { Booking } from '../server-shared/invitation.js';
 import type { Attribution } from '../domain/attribution.js';
+import { batched } from './batch.js';
 
 /**
  * How long a claim holds. Longer than a send may take (the transport gives up on a silent server after 30 s), so a
@@ -54,14 +55,44 @@ function openToClaim(query: Knex.QueryBuilder, db: Knex, outbox: Outbox): Knex.Q
   return query.where((open) => open.whereNull(outbox.claimedUntil).orWhere(outbox.claimedUntil, '<', db.fn.now()));
 }
 
+/** Row ids are UUIDs; anything else would fail the whole batch it went to the database in. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Per database handle, the batches of claims (by outbox, columns and lease) and of marks (by outbox). */
+const claimBatches = new WeakMap<Knex, Map<string, (id: string) => Promise<Record<string, unknown> | undefined>>>();
+const markBatches = new WeakMap<Knex, Map<string, (id: string) => Promise<true | undefined>>>();
+
+function batchOf<V>(cache: WeakMap<Knex, Map<string, (id: string) => Promise<V | undefined>>>, db: Knex, key: string, run: (ids: string[]) => Promise<Map<string, V>>) {
+  let byKey = cache.get(db);
+  if (!byKey) cache.set(db, (byKey = new Map()));
+  let batch = byKey.get(key);
+  if (!batch) byKey.set(key, (batch = batched(run)));
+  return batch;
+}
+
 /**
- * Claims the row's pending e-mail for this worker, in one statement: only one of two workers handed the same job at
- * once gets it. A claim past its lease may be taken over. Returns the row's `columns`.
+ * Claims the pending rows among `ids` in one statement and returns them by id. The rows are locked in the order of
+ * their ids (as every batch locks them), so that two workers' batches cannot wait on each other; each row's
+ * openness is checked again once its lock is held, so of two claims of one row only one gets it.
+ */
+async function claimMany(db: Knex, outbox: Outbox, ids: string[], columns: readonly string[], leaseMs: number): Promise<Map<string, Record<string, unknown>>> {
+  const open = openToClaim(db(outbox.table).select('id').whereIn('id', ids), db, outbox).orderBy('id').forUpdate();
+  const rows: Record<string, unknown>[] = await openToClaim(db(outbox.table).whereIn('id', open), db, outbox)
+    .update({ [outbox.claimedUntil]: db.raw('now() + make_interval(secs => ?)', [leaseMs / 1000]) })
+    .returning(['id', ...columns.filter((column) => column !== 'id')]);
+  return new Map(rows.map((row) => [row.id as string, row]));
+}
+
+/**
+ * Claims the row's pending e-mail for this worker: only one of two workers handed the same job at once gets it. A
+ * claim past its lease may be taken over. Returns the row's `columns`. Claims made in the same turn of the event
+ * loop go to the database together.
  */
 export async function claim<Row>(db: Knex, outbox: Outbox, id: string, columns: readonly string[], leaseMs = CLAIM_LEASE_MS): Promise<Claim<Row>> {
-  const [row] = await openToClaim(db(outbox.table).where({ id }), db, outbox)
-    .update({ [outbox.claimedUntil]: db.raw('now() + make_interval(secs => ?)', [leaseMs / 1000]) })
-    .returning([...columns]);
+  // No row of this database has an id that is not a UUID.
+  if (!UUID.test(id)) return { claimed: false, reason: 'missing' };
+  const claimOne = batchOf(claimBatches, db, `${outbox.table}:${leaseMs}:${columns.join(',')}`, (ids) => claimMany(db, outbox, ids, columns, leaseMs));
+  const row = await claimOne(id);
   if (row) return { claimed: true, row: row as Row };
   const current = await db(outbox.table)
     .select(outbox.sentAt, outbox.failedAt, ...(outbox.droppedAt ? [outbox.droppedAt] : []))
@@ -74,15 +105,21 @@ export async function claim<Row>(db: Knex, outbox: Outbox, id: string, columns: 
   return { claimed: false, reason: 'claimed-elsewhere' };
 }
 
-export async function markSent(db: Knex, outbox: Outbox, id: string): Promise<void> {
+async function markManySent(db: Knex, outbox: Outbox, ids: string[]): Promise<Map<string, true>> {
   await db(outbox.table)
-    .where({ id })
+    .whereIn('id', ids)
     .update({
       [outbox.sentAt]: db.fn.now(),
       [outbox.claimedUntil]: null,
       [outbox.lastError]: null,
       [outbox.attempts]: db.raw('?? + 1', [outbox.attempts]),
     });
+  return new Map(ids.map((id) => [id, true]));
+}
+
+/** Marks the row sent; marks made in the same turn of the event loop go to the database together. */
+export async function markSent(db: Knex, outbox: Outbox, id: string): Promise<void> {
+  await batchOf(markBatches, db, outbox.table, (ids) => markManySent(db, outbox, ids))(id);
 }
 
 /** Records a failed try and lets go of the claim; a permanent failure (refused for good) also ends the tries. */

@@ -1,5 +1,7 @@
 /** Handing a message to the SMTP server (nodemailer), behind a function type that tests can stand in for. */
 import nodemailer from 'nodemailer';
+import MailComposer from 'nodemailer/lib/mail-composer';
+import { composeMime, type ComposedMime } from './mime.js';
 
 export interface OutgoingMail {
   from: string;
@@ -17,17 +19,46 @@ export interface OutgoingMail {
   attachments?: { filename: string; content: string; contentType: string }[];
 }
 
-/** What the SMTP server said: its reply line names where a local mail sink stored the message. */
-export type SendMail = (mail: OutgoingMail) => Promise<{ messageId?: string; response?: string }>;
+/**
+ * What the SMTP server said: its reply line names where a local mail sink stored the message. `signal` gives up on
+ * the send: a message still waiting for a connection is then never sent.
+ */
+export type SendMail = (mail: OutgoingMail, signal?: AbortSignal) => Promise<{ messageId?: string; response?: string }>;
 
-export function createSendMail(smtpUrl: string): { sendMail: SendMail; close(): void } {
-  // One connection per message. A pooled transport was six times faster in the bench, but nodemailer's pool
-  // requeues a message on its own when a connection drops, beside the worker's retries, and the SMTP-outage fault
-  // test once saw an e-mail too many with it: held back until that is understood (BENCHMARKS.md).
-  // A claim on the row is held while a message is handed over, so a stalled SMTP server must fail in seconds.
-  const transport = nodemailer.createTransport({ url: smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 });
+/** Connections one worker keeps open to the SMTP server; messages beyond these wait in the pool's queue. */
+export const SMTP_CONNECTIONS = 8;
+
+/** A message worker/mime.ts leaves alone (an address beyond ASCII, say), built by nodemailer. */
+async function withNodemailer(mail: OutgoingMail): Promise<ComposedMime> {
+  const message = new MailComposer(mail).compile();
+  const { from, to } = message.getEnvelope();
+  return { envelope: { from: from || '', to }, raw: (await message.build()).toString('utf8') };
+}
+
+export function createSendMail(smtpUrl: string, options: { connections?: number } = {}): { sendMail: SendMail; close(): void } {
+  // Pooled: messages go over a few connections kept open instead of a new connection (and greeting) each, which is
+  // what bounded a worker to a few dozen messages a second.
+  // maxRequeues 0: the pool never sends a message again by itself. When a connection drops mid-send the send fails,
+  // and only the worker tries again: the failure is recorded on the row and retried with the queue's backoff, under
+  // the row's claim, as with any other failed send.
+  // A claim on the row is held while a message is handed over, so a stalled SMTP server must still fail in seconds.
+  const transport = nodemailer.createTransport({
+    url: smtpUrl,
+    pool: true,
+    maxConnections: options.connections ?? SMTP_CONNECTIONS,
+    maxMessages: 1000,
+    maxRequeues: 0,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 30_000,
+  });
   return {
-    sendMail: async (mail) => transport.sendMail(mail),
+    // The message is built in full before it is handed over (mime.ts, in one pass), and goes to the socket in one
+    // piece rather than in the many small writes of nodemailer's streams.
+    sendMail: async (mail, signal) => {
+      const info = await transport.sendMail({ ...(composeMime(mail) ?? (await withNodemailer(mail))), signal });
+      return { messageId: mail.messageId, response: info.response };
+    },
     close: () => transport.close(),
   };
 }

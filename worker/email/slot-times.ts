@@ -38,12 +38,23 @@ export interface SlotTimes {
   utc: string;
 }
 
+/** Slots are whole hours, and many bookings share one: each is written out once (up to this many kept). */
+const SLOTS_KEPT = 2000;
+const slotTimesByKey = new Map<string, SlotTimes>();
+
 export function slotTimes(start: Date, end: Date, timeZone: string): SlotTimes {
-  return {
-    zoneLabel: bookingZoneLabel(timeZone),
-    zoned: formatSlot(start, end, timeZone),
-    utc: formatSlot(start, end, 'UTC').replace(/ \(UTC\)$/, ' UTC'),
-  };
+  const key = `${start.getTime()}/${end.getTime()}/${timeZone}`;
+  let times = slotTimesByKey.get(key);
+  if (!times) {
+    times = {
+      zoneLabel: bookingZoneLabel(timeZone),
+      zoned: formatSlot(start, end, timeZone),
+      utc: formatSlot(start, end, 'UTC').replace(/ \(UTC\)$/, ' UTC'),
+    };
+    if (slotTimesByKey.size >= SLOTS_KEPT) slotTimesByKey.clear();
+    slotTimesByKey.set(key, times);
+  }
+  return times;
 }
 
 /** The slot as two aligned plain-text lines: the booking zone, then UTC. */

@@ -13,7 +13,7 @@ import { startApiServer, type RunningApi } from '../../../api/server.js';
 import { knexConfig } from '../../../knexfile.js';
 import { freePort } from '../../../scripts/dev-services/ports.js';
 import { spawnProgram, type Spawned } from '../../../scripts/dev-services/testing/spawned.js';
-import { loadWorkerConfig } from '../../../worker/config.js';
+import { DEFAULT_WORKER_CONCURRENCY, loadWorkerConfig } from '../../../worker/config.js';
 import { startWorker, type RunningWorker, type WorkerOptions } from '../../../worker/index.js';
 import { TEST_LINK_SECRET } from '../../stack.js';
 import { trackChild, untrackChild } from './cleanup.js';
@@ -81,7 +81,11 @@ export async function startFaultStack(options: { answerDelayMs?: number } = {}):
       BOOKINGS_PER_EMAIL_PER_DAY: '0',
       BOOKINGS_PER_DOMAIN_PER_DAY: '0',
       SLOT_CAPACITY: '100000',
-      WORKER_CONCURRENCY: '5',
+      // The workers as they ship: DEFAULT_WORKER_CONCURRENCY jobs in hand over pooled SMTP connections.
+      WORKER_CONCURRENCY: String(DEFAULT_WORKER_CONCURRENCY),
+      // The scenarios count confirmations: a reminder falling due mid-run (a slot booked just over a day ahead, as
+      // happens when a run starts shortly before the hour of a bookable slot) would be an e-mail of no booking's.
+      REMINDER_MINUTES_BEFORE: '0',
     };
 
     const stack: FaultStack = {

@@ -1,0 +1,55 @@
+import { expect } from 'chai';
+import { createTestDatabase, type TestDatabase } from '../test/database.js';
+import { batched } from './batch.js';
+import { CONFIRMATIONS, claim, markSent } from './outbox.js';
+
+describe('calls gathered into one (worker/batch.ts)', () => {
+  it('runs once for the keys asked for in one turn, each key once; of two callers of a key only the first gets it', async () => {
+    const runs: string[][] = [];
+    const lookUp = batched(async (keys: string[]) => {
+      runs.push(keys);
+      return new Map(keys.map((key) => [key, key.toUpperCase()]));
+    });
+    const answers = await Promise.all([lookUp('a'), lookUp('b'), lookUp('a'), lookUp('c')]);
+    expect(runs).to.deep.equal([['a', 'b', 'c']]);
+    expect(answers).to.deep.equal(['A', 'B', undefined, 'C']);
+    expect(await lookUp('d')).to.equal('D');
+    expect(runs).to.have.length(2);
+  });
+
+  it('fails every caller of a batch that failed', async () => {
+    const lookUp = batched(async () => Promise.reject(new Error('database away')));
+    const outcomes = await Promise.allSettled([lookUp('a'), lookUp('b')]);
+    expect(outcomes.map((outcome) => outcome.status)).to.deep.equal(['rejected', 'rejected']);
+  });
+});
+
+describe('claims and marks of many rows at once', () => {
+  let database: TestDatabase;
+  before(async () => {
+    database = await createTestDatabase();
+  });
+  after(async () => {
+    await database.drop();
+  });
+
+  it('claims each row once, whatever else the batch holds, and marks them all sent', async () => {
+    const rows: { id: string }[] = await database.db('demo_requests')
+      .insert(Array.from({ length: 30 }, (_, i) => ({ name: `P ${i}`, email: `p${i}@example.com`, company: 'C', time_slot: new Date('2026-12-01T09:00:00Z') })))
+      .returning('id');
+    const ids = rows.map((row) => row.id);
+    // Every row asked for three times at once, beside a row that does not exist and an id that is no UUID.
+    const claims = await Promise.all(
+      [...ids, ...ids, ...ids, '00000000-0000-4000-8000-000000000000', 'not-a-uuid'].map((id) => claim<{ id: string; name: string }>(database.db, CONFIRMATIONS, id, ['id', 'name'])),
+    );
+    const won = claims.filter((outcome) => outcome.claimed);
+    expect(won).to.have.length(ids.length);
+    expect(new Set(won.map((outcome) => (outcome.claimed ? outcome.row.id : '')))).to.deep.equal(new Set(ids));
+    const refusals: Record<string, number> = {};
+    for (const outcome of claims) if (!outcome.claimed) refusals[outcome.reason] = (refusals[outcome.reason] ?? 0) + 1;
+    expect(refusals).to.deep.equal({ 'claimed-elsewhere': 2 * ids.length, missing: 2 });
+    await Promise.all(ids.map((id) => markSent(database.db, CONFIRMATIONS, id)));
+    const stored = await database.db('demo_requests').whereIn('id', ids).select('confirmation_sent_at', 'confirmation_claimed_until', 'confirmation_attempts');
+    expect(stored.every((row) => row.confirmation_sent_at && row.confirmation_claimed_until === null && row.confirmation_attempts === 1)).to.equal(true);
+  });
+});
