@@ -26,6 +26,8 @@ describe('POST /api/demo-request', () => {
 
   before(async () => {
     app = await startAppUnderTest({ now: () => NOW });
+    // Redis connected (a job that finds it still connecting is left to the sweep, and this file looks for the job).
+    await until(async () => ((await fetch(`${app.url}/readyz`)).ok ? true : undefined), 'the API ready');
   });
   after(async () => {
     await app.close();

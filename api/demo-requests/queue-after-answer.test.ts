@@ -82,6 +82,15 @@ describe('POST /api/demo-request with the queue not answering', () => {
     expect(response.status).to.equal(201);
     const { id } = (await response.json()) as { id: string };
 
+    // One log line for the request, carrying the booking stored and the request's id.
+    const lines = await until(async () => {
+      const found = logLines.filter((line) => line.msg === 'request' && line.path === '/api/demo-request');
+      return found.length > 0 ? found : undefined;
+    }, 'the request logged');
+    expect(lines).to.have.length(1);
+    expect(lines[0]).to.include({ status: 201, demoRequestId: id, timeSlot: SLOT });
+    expect(lines[0]?.requestId).to.be.a('string');
+
     // The answer came while the add was still unsettled: it is started, never awaited.
     const add = await until(async () => held.adds.find((entry) => entry.job.name === SEND_CONFIRMATION_JOB), 'the confirmation add to start');
     expect(add.job.payload).to.deep.equal({ demoRequestId: id });

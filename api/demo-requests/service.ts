@@ -45,6 +45,8 @@ export interface DemoRequestDeps {
 export interface SubmitAnswer extends IdempotentAnswer {
   /** True when the answer is the one kept for the idempotency key: nothing new was stored. */
   replayed: boolean;
+  /** The booking stored by this request, for its log line. */
+  stored?: { demoRequestId: string; timeSlot: string };
 }
 
 const DAY_MS = 86_400_000;
@@ -109,6 +111,6 @@ export async function submitDemoRequest(deps: DemoRequestDeps, input: DemoReques
   // once the answer is on its way; one that cannot be queued is logged and enqueued later by the worker's sweep.
   const confirmation: QueuedJob = { name: SEND_CONFIRMATION_JOB, payload: { demoRequestId: id } };
   enqueueAfterAnswer(deps.queue, [confirmation, ...followUpJobs(outcome.emails)], deps.logger);
-  deps.logger.info({ demoRequestId: id, timeSlot: timeSlot.toISOString() }, 'demo request stored');
-  return { status: 201, body: { id, createdAt: outcome.createdAt.toISOString(), timeSlot: timeSlot.toISOString(), invitePath }, replayed: false };
+  const slot = timeSlot.toISOString();
+  return { status: 201, body: { id, createdAt: outcome.createdAt.toISOString(), timeSlot: slot, invitePath }, replayed: false, stored: { demoRequestId: id, timeSlot: slot } };
 }
