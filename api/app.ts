@@ -75,6 +75,19 @@ export function createApiRouter(deps: AppDeps): Router {
   return routes;
 }
 
+/**
+ * A JSON answer (a plain object or array) is written out once, here, inside koa-compress: the compressor then reads
+ * its size from Content-Length and lets a small one through untouched, where it would otherwise serialise the
+ * object only to measure it, and Koa serialise it again to send it. The Content-Type stays JSON.
+ */
+async function serialiseJsonOnce(ctx: Koa.Context, next: Koa.Next): Promise<void> {
+  await next();
+  const body: unknown = ctx.body;
+  if (typeof body === 'object' && body !== null && (Array.isArray(body) || Object.getPrototypeOf(body) === Object.prototype)) {
+    ctx.body = JSON.stringify(body);
+  }
+}
+
 export function createApp(deps: AppDeps): Koa {
   const app = new Koa();
   const proxyHops = deps.trustProxy ?? 0;
@@ -90,6 +103,7 @@ export function createApp(deps: AppDeps): Koa {
       br: { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } },
     }),
   );
+  app.use(serialiseJsonOnce);
   app.use(bodyParser({ enableTypes: ['json'], jsonLimit: BODY_LIMIT, encoding: 'utf-8' }));
 
   const routes = createApiRouter(deps);

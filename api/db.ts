@@ -1,4 +1,5 @@
 import knex, { type Knex } from 'knex';
+import type { ClientBase, QueryResultRow } from 'pg';
 import { knexConfig, type KnexLogSink } from '../knexfile.js';
 import type { Logger } from 'pino';
 import { ServiceUnavailableError } from './errors.js';
@@ -7,6 +8,22 @@ export type Db = Knex;
 
 export function createDb(databaseUrl: string, pool?: Knex.PoolConfig, log?: KnexLogSink): Db {
   return knex(knexConfig(databaseUrl, pool, log));
+}
+
+/**
+ * Runs one statement straight on a pooled connection, prepared by `name` (parsed once per connection, then only
+ * bound and executed): for the hot statements, without knex building the query. The connection comes from and goes
+ * back to knex's pool, so the pool's size, timeouts and its dropping of broken connections hold as for any query;
+ * an unreachable database fails as it does through knex (isConnectionError knows both).
+ */
+export async function preparedQuery<Row extends QueryResultRow>(db: Db, name: string, text: string, values: unknown[]): Promise<Row[]> {
+  // knex's pg dialect pools pg Clients; its typings say `any`.
+  const client = (await db.client.acquireConnection()) as ClientBase;
+  try {
+    return (await client.query<Row>({ name, text, values })).rows;
+  } finally {
+    await db.client.releaseConnection(client);
+  }
 }
 
 /** Brings the schema up to date; safe to run from several processes at once (knex takes a lock). */

@@ -19,11 +19,19 @@ export function createEmailQueue(redisUrl: string, prefix: string): EmailQueue {
   const connection = createFailFastRedis(redisUrl);
   const queue = new Queue<JobPayloads[JobName]>(CONFIRMATION_QUEUE, { connection, prefix, defaultJobOptions: confirmationJobOptions });
   queue.on('error', () => {});
+  // Adds not yet settled (the API no longer waits for them before answering): closing lets them finish first.
+  const adding = new Set<Promise<unknown>>();
   return {
     async enqueue(job) {
       // BullMQ waits for a connection that is not ready yet, however long that takes: do not.
       if (connection.status !== 'ready') throw new Error(`Redis is not connected (${connection.status})`);
-      await withTimeout(enqueueJob(queue, job), ENQUEUE_TIMEOUT_MS, `enqueueing a ${job.name} job`);
+      const added = withTimeout(enqueueJob(queue, job), ENQUEUE_TIMEOUT_MS, `enqueueing a ${job.name} job`);
+      adding.add(added);
+      try {
+        await added;
+      } finally {
+        adding.delete(added);
+      }
     },
     async isReachable() {
       try {
@@ -34,6 +42,7 @@ export function createEmailQueue(redisUrl: string, prefix: string): EmailQueue {
       }
     },
     async close() {
+      await Promise.allSettled(adding);
       await withTimeout(queue.close(), ENQUEUE_TIMEOUT_MS, 'closing the queue').catch(() => {});
       connection.disconnect();
     },
@@ -50,4 +59,15 @@ export async function enqueueStored(queue: EmailQueue, jobs: readonly QueuedJob[
       queue.enqueue(job).catch((err: unknown) => logger.warn({ err, job: job.name, payload: job.payload }, 'queue unreachable: e-mail left to the sweep')),
     ),
   );
+}
+
+/**
+ * Queues the jobs of rows just committed without holding up the answer: the add starts once the current answer has
+ * been written (setImmediate runs after the microtasks that send it). Its failure is logged, never thrown, and never
+ * an unhandled rejection: the rows record their e-mails as pending, so the worker's sweep enqueues them later.
+ */
+export function enqueueAfterAnswer(queue: EmailQueue, jobs: readonly QueuedJob[], logger: Logger): void {
+  setImmediate(() => {
+    enqueueStored(queue, jobs, logger).catch((err: unknown) => logger.warn({ err }, 'queueing failed: e-mails left to the sweep'));
+  });
 }

@@ -10,6 +10,9 @@ function loggablePath(path: string): string {
   return path.replace(/^(\/api\/bookings\/|\/booking\/)[^/]+/i, '$1:token');
 }
 
+/** What a route adds to its request's one log line (ctx.state.logFields), rather than writing a line of its own. */
+export type LogFields = Record<string, string | number | boolean>;
+
 /**
  * The request's id is a field of its log line; the child logger that carries it (ctx.state.log, for the few lines a
  * request writes besides) is made only when something asks for it, not for every request.
@@ -30,7 +33,7 @@ export function requestLog(logger: Logger) {
       await next();
     } finally {
       const durationMs = Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100;
-      const fields = { requestId, method: ctx.method, path: loggablePath(ctx.path), status: ctx.status, durationMs };
+      const fields = { requestId, method: ctx.method, path: loggablePath(ctx.path), status: ctx.status, durationMs, ...(ctx.state.logFields as LogFields | undefined) };
       if (ctx.status >= 500) logger.error(fields, 'request');
       else logger.info(fields, 'request');
     }

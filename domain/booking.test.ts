@@ -109,6 +109,31 @@ describe('booking rules', () => {
   });
 });
 
+describe('the window check', () => {
+  // timeSlotProblem works out the window's end only for times further off than the shortest month; it must refuse
+  // exactly the times after oneMonthAfter, whatever the zone, the month lengths and the changes of offset.
+  it('refuses exactly the times after one month on the zone\'s clock, checked hour by hour over 35 days', () => {
+    const cases: [string, string][] = [
+      ['2027-01-31T11:00:00.000Z', BERLIN],
+      ['2027-02-27T12:17:31.250Z', BERLIN],
+      ['2026-10-09T10:30:00.000Z', BERLIN],
+      ['2027-03-12T10:30:00.000Z', BERLIN],
+      ['2027-02-28T20:00:00.000Z', 'America/New_York'],
+      ['2011-12-01T10:00:00.000Z', 'Pacific/Apia'],
+      ['2027-03-20T01:00:00.000Z', 'Australia/Lord_Howe'],
+    ];
+    for (const [at, zone] of cases) {
+      const now = new Date(at);
+      const end = oneMonthAfter(now, zone).getTime();
+      const firstHour = (Math.floor(now.getTime() / 3_600_000) + 1) * 3_600_000;
+      for (let time = firstHour; time < now.getTime() + 35 * 86_400_000; time += 3_600_000) {
+        const refused = timeSlotProblem(new Date(time).toISOString(), now, zone, 0) === TIME_SLOT_WINDOW_MESSAGE;
+        expect(refused, `${new Date(time).toISOString()} from ${at} in ${zone}`).to.equal(time > end);
+      }
+    }
+  });
+});
+
 describe('the booking zone as people read it', () => {
   it('is "Europe Time" for a European zone, as the specification words it', () => {
     expect(bookingZoneLabel('Europe/Berlin')).to.equal('Europe Time');

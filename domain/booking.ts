@@ -214,6 +214,29 @@ function parseIsoInstant(value: string): Date | undefined {
 }
 
 /**
+ * No window is shorter than this: a month of the zone's clock is at least 28 days (31 January to 28 February), and no
+ * zone's offset has grown by more than a day within one (Samoa skipped 30 December 2011).
+ */
+const SHORTEST_MONTH_MS = 26 * 86_400_000;
+
+/**
+ * The zone's clock at instants asked about before: the same few hundred slots are checked again and again (each
+ * booking), each costing an Intl look-up. Bounded: emptied when full.
+ */
+const knownParts = new Map<string, Readonly<ZonedParts>>();
+
+function slotParts(instant: Date, timeZone: string): Readonly<ZonedParts> {
+  const key = `${timeZone} ${instant.getTime()}`;
+  let parts = knownParts.get(key);
+  if (parts === undefined) {
+    parts = zonedParts(instant, timeZone);
+    if (knownParts.size >= 10_000) knownParts.clear();
+    knownParts.set(key, parts);
+  }
+  return parts;
+}
+
+/**
  * The one check of a requested slot. Returns the message for a person, or null when the slot can be booked. A slot
  * sooner than the notice allows is outside the window.
  */
@@ -222,10 +245,10 @@ export function timeSlotProblem(value: string, now: Date, timeZone: string, minN
   const instant = parseIsoInstant(value);
   if (!instant) return TIME_SLOT_WINDOW_MESSAGE;
   const time = instant.getTime();
-  if (time <= now.getTime() || time < earliestStart(now, minNoticeMinutes) || time > oneMonthAfter(now, timeZone).getTime()) {
-    return TIME_SLOT_WINDOW_MESSAGE;
-  }
-  const local = zonedParts(instant, timeZone);
+  if (time <= now.getTime() || time < earliestStart(now, minNoticeMinutes)) return TIME_SLOT_WINDOW_MESSAGE;
+  // Only a time further off than the shortest month can be past the window's end: the end is worked out only then.
+  if (time - now.getTime() > SHORTEST_MONTH_MS && time > oneMonthAfter(now, timeZone).getTime()) return TIME_SLOT_WINDOW_MESSAGE;
+  const local = slotParts(instant, timeZone);
   if (local.weekday === 0 || local.weekday === 6) return TIME_SLOT_WEEKEND_MESSAGE;
   const wholeHour = local.minute === 0 && local.second === 0 && instant.getUTCMilliseconds() === 0;
   if (!wholeHour || local.hour < FIRST_SLOT_HOUR || local.hour > LAST_SLOT_HOUR) return timeSlotHoursMessage(timeZone);

@@ -9,6 +9,7 @@ import { INVISIBLE_EMAIL_MESSAGE } from '../../domain/email-messages.js';
 import { CONFIRMATION_QUEUE } from '../../server-shared/jobs.js';
 import { startAppUnderTest, type AppUnderTest } from '../../test/app-under-test.js';
 import { TEST_REDIS_URL } from '../../test/stack.js';
+import { until } from '../../test/until.js';
 
 // Monday 23 November 2026, 10:30 in Berlin.
 const NOW = new Date('2026-11-23T09:30:00.000Z');
@@ -145,6 +146,8 @@ describe('booking guards', () => {
       expect(again.body).to.deep.equal(first.body);
       expect(again.headers.get('idempotent-replayed')).to.equal('true');
       expect(await rows(app)).to.equal(1);
+      // The job is queued behind the first answer, not before it: wait for it, then count.
+      await until(async () => ((await queuedJobs(app)) >= jobsBefore + 1 ? true : undefined), 'the first booking\'s job');
       expect(await queuedJobs(app)).to.equal(jobsBefore + 1);
     });
 

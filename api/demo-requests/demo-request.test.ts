@@ -6,6 +6,7 @@ import { CONFIRMATION_QUEUE } from '../../server-shared/jobs.js';
 import { bookingToken } from '../../server-shared/booking-link.js';
 import { startAppUnderTest, type AppUnderTest } from '../../test/app-under-test.js';
 import { TEST_LINK_SECRET, TEST_REDIS_URL } from '../../test/stack.js';
+import { until } from '../../test/until.js';
 
 // Monday 23 November 2026, 10:30 in Berlin.
 const NOW = new Date('2026-11-23T09:30:00.000Z');
@@ -25,6 +26,8 @@ describe('POST /api/demo-request', () => {
 
   before(async () => {
     app = await startAppUnderTest({ now: () => NOW });
+    // Redis connected (a job that finds it still connecting is left to the sweep, and this file looks for the job).
+    await until(async () => ((await fetch(`${app.url}/readyz`)).ok ? true : undefined), 'the API ready');
   });
   after(async () => {
     await app.close();
@@ -59,8 +62,9 @@ describe('POST /api/demo-request', () => {
     const redis = new Redis(TEST_REDIS_URL);
     const queue = new Queue(CONFIRMATION_QUEUE, { connection: redis, prefix: app.queuePrefix });
     try {
-      const job = await queue.getJob(String(response.body.id));
-      expect(job?.data).to.deep.equal({ demoRequestId: response.body.id });
+      // Queued behind the answer, not before it.
+      const job = await until(async () => (await queue.getJob(String(response.body.id))) ?? undefined, 'the confirmation job');
+      expect(job.data).to.deep.equal({ demoRequestId: response.body.id });
     } finally {
       await queue.close();
       redis.disconnect();

@@ -1,7 +1,7 @@
 /** SQL for demo requests lives here and nowhere else in the API. */
 import type { EmailRow } from '../bookings/follow-ups.js';
 import type { BookingEmailKind } from '../../server-shared/jobs.js';
-import type { Db } from '../db.js';
+import { preparedQuery, type Db } from '../db.js';
 import type { Attribution } from '../../domain/attribution.js';
 import type { DemoRequestInput } from '../../domain/demo-request.js';
 
@@ -75,6 +75,9 @@ interface BookDemoRow {
   replay_body: unknown;
 }
 
+/** Prepared once per connection (by the name book_demo), then only bound and executed. */
+const BOOK_DEMO = 'SELECT * FROM book_demo($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)';
+
 /**
  * Books in one statement (one round trip): under the recipient domain's lock and the slot's lock, in that order,
  * the 24-hour ceilings, the slot's capacity and the person's own bookings are checked, then the row, its follow-up
@@ -84,7 +87,7 @@ export async function bookDemo(db: Db, request: BookingRequest): Promise<Booking
   const { input } = request;
   const timeSlot = new Date(input.timeSlot);
   try {
-    const { rows } = await db.raw<{ rows: BookDemoRow[] }>('SELECT * FROM book_demo(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)', [
+    const rows = await preparedQuery<BookDemoRow>(db, 'book_demo', BOOK_DEMO, [
       request.id,
       input.name,
       input.email,

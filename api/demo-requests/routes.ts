@@ -10,6 +10,7 @@ import {
   type DemoRequestField,
   type DemoRequestInput,
 } from '../../domain/demo-request.js';
+import type { LogFields } from '../request-log.js';
 import { demoRequestProblems } from '../../server-shared/demo-request-rules.js';
 import { requireAdminToken } from '../admin-auth.js';
 import { idempotencyKeyOf } from '../idempotency.js';
@@ -73,6 +74,8 @@ export function demoRequestRoutes(
     async (ctx) => {
       const answer = await submitDemoRequest(deps, ctx.state.body, idempotencyKeyOf(ctx.get(IDEMPOTENCY_HEADER)));
       if (answer.replayed) ctx.set('Idempotent-Replayed', 'true');
+      // The booking stored goes on the request's one log line (one write per booking, with its request id).
+      if (answer.stored) ctx.state.logFields = answer.stored satisfies LogFields;
       ctx.status = answer.status;
       ctx.body = answer.body;
     },

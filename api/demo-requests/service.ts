@@ -2,7 +2,7 @@
  * Books a demo: one statement (book_demo, so one round trip and one transaction) checks the recipient's 24-hour
  * ceilings, the slot's capacity and the person's own bookings while holding the locks that make those counts final,
  * stores the row with its pending confirmation, its follow-up e-mails and the answer to its idempotency key; after
- * the commit the confirmation is queued.
+ * the commit the answer is sent and the confirmation queued behind it, never waited for.
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
@@ -13,7 +13,7 @@ import { emailDomain } from '../../server-shared/email-rules.js';
 import { SEND_CONFIRMATION_JOB, type QueuedJob } from '../../server-shared/jobs.js';
 import { unlessDatabaseDown, type Db } from '../db.js';
 import { ApiError, TooManyRequestsError } from '../errors.js';
-import { enqueueStored, type EmailQueue } from '../email-queue.js';
+import { enqueueAfterAnswer, type EmailQueue } from '../email-queue.js';
 import { followUpJobs, followUpRows, type FollowUpSettings } from '../bookings/follow-ups.js';
 import { idempotencyKeyReused, requestHash, type IdempotentAnswer } from '../idempotency.js';
 import { bookDemo, type BookingRefusal } from './repository.js';
@@ -45,6 +45,8 @@ export interface DemoRequestDeps {
 export interface SubmitAnswer extends IdempotentAnswer {
   /** True when the answer is the one kept for the idempotency key: nothing new was stored. */
   replayed: boolean;
+  /** The booking stored by this request, for its log line. */
+  stored?: { demoRequestId: string; timeSlot: string };
 }
 
 const DAY_MS = 86_400_000;
@@ -105,9 +107,10 @@ export async function submitDemoRequest(deps: DemoRequestDeps, input: DemoReques
     return { status: outcome.status, body: outcome.body, replayed: true };
   }
   deps.bookingsChanged?.();
-  // Each row records its e-mail as pending: one that cannot be queued now is enqueued later by the sweep.
+  // Each row records its e-mail as pending (the outbox): the answer does not wait for Redis. The jobs are queued
+  // once the answer is on its way; one that cannot be queued is logged and enqueued later by the worker's sweep.
   const confirmation: QueuedJob = { name: SEND_CONFIRMATION_JOB, payload: { demoRequestId: id } };
-  await enqueueStored(deps.queue, [confirmation, ...followUpJobs(outcome.emails)], deps.logger);
-  deps.logger.info({ demoRequestId: id, timeSlot: timeSlot.toISOString() }, 'demo request stored');
-  return { status: 201, body: { id, createdAt: outcome.createdAt.toISOString(), timeSlot: timeSlot.toISOString(), invitePath }, replayed: false };
+  enqueueAfterAnswer(deps.queue, [confirmation, ...followUpJobs(outcome.emails)], deps.logger);
+  const slot = timeSlot.toISOString();
+  return { status: 201, body: { id, createdAt: outcome.createdAt.toISOString(), timeSlot: slot, invitePath }, replayed: false, stored: { demoRequestId: id, timeSlot: slot } };
 }
