@@ -6,7 +6,7 @@ import {
   PERSONAL_EMAIL_MESSAGE,
   mistypedPersonalMessage,
 } from '../domain/email-messages.js';
-import { PERSONAL_EMAIL_DOMAINS, checkEmail, emailProblem, isEmailSyntaxValid } from './email-rules.js';
+import { DOMAIN_FACTS_KEPT, PERSONAL_EMAIL_DOMAINS, checkEmail, domainFactsKept, emailProblem, isEmailSyntaxValid, suggestEmail } from './email-rules.js';
 
 describe('e-mail rules', () => {
   it('blocks exactly the 15 personal providers, case-insensitively and after trimming', () => {
@@ -95,5 +95,32 @@ describe('typo suggestions', () => {
   it('suggests for slips of one or two keys', () => {
     expect(checkEmail('jane@siemens.con').suggestion).to.equal('jane@siemens.com');
     expect(checkEmail('jane@hotmial.com')).to.include({ reason: mistypedPersonalMessage('hotmail.com') });
+  });
+
+  describe('worked out once per domain', () => {
+    it('gives each address at a domain already seen its own answer: suggestions carry their own local part', () => {
+      expect(suggestEmail('jane@hotmial.com')).to.equal('jane@hotmail.com');
+      expect(suggestEmail('Bob.Smith@hotmial.com')).to.equal('bob.smith@hotmail.com');
+      expect(suggestEmail('@hotmial.com')).to.equal(undefined);
+      expect(checkEmail('jane@acme-industries.con')).to.include({ suggestion: 'jane@acme-industries.com' });
+      expect(checkEmail('bob@acme-industries.con')).to.include({ suggestion: 'bob@acme-industries.com' });
+      expect(checkEmail('sales@acme-industries.con')).to.include({ isRoleEmail: true, suggestion: 'sales@acme-industries.com' });
+      expect(checkEmail('jane..doe@acme-industries.con')).to.include({ isValid: false, reason: EMAIL_SYNTAX_MESSAGE });
+    });
+
+    it('judges a domain by how it was typed, whichever form was asked about first', () => {
+      expect(emailProblem('juergen@müller.de')).to.equal(null);
+      expect(emailProblem('x@ｍüller.de')).to.equal(EMAIL_SYNTAX_MESSAGE);
+      expect(emailProblem('juergen@MÜLLER.de')).to.equal(null);
+      expect(emailProblem('jane@GMAIL.COM')).to.equal(PERSONAL_EMAIL_MESSAGE);
+      expect(emailProblem('jane@Mailinator.com')).to.equal(DISPOSABLE_EMAIL_MESSAGE);
+    });
+
+    it('keeps at most DOMAIN_FACTS_KEPT domains, and answers the same for a domain it has let go', () => {
+      const first = checkEmail('jane@gmial.com');
+      for (let i = 0; i < DOMAIN_FACTS_KEPT + 10; i++) expect(checkEmail(`jane@company-${i}.com`).isValid).to.equal(true);
+      expect(domainFactsKept()).to.be.at.most(DOMAIN_FACTS_KEPT);
+      expect(checkEmail('jane@gmial.com')).to.deep.equal(first);
+    });
   });
 });

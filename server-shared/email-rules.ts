@@ -36,6 +36,7 @@ export const PERSONAL_EMAIL_DOMAINS: readonly string[] = [
   'mail.com',
   'qq.com',
 ];
+const PERSONAL_DOMAIN_SET: ReadonlySet<string> = new Set(PERSONAL_EMAIL_DOMAINS);
 
 /** Shared mailboxes rather than a person; accepted, but flagged. */
 const ROLE_LOCAL_PARTS = new Set([
@@ -57,18 +58,85 @@ const ADDRESS_PATTERN =
 // eslint-disable-next-line no-control-regex
 const UNPRINTABLE = /[\s\u0000-\u001f\u007f-\u009f]/;
 
+/**
+ * What the rules make of one domain, as typed after the address's last @ (before lower-casing). Every answer about
+ * an address at that domain reads these; they are worked out once per domain (see domainFacts).
+ */
+interface DomainFacts {
+  /** domainToASCII of the typed domain: the form DNS uses ('' when IDNA refuses it). */
+  asciiDomain: string;
+  /** Whether the typed domain, in lower case, is what DNS reads back (its ASCII or its Unicode form). */
+  readsBack: boolean;
+  personal: boolean;
+  disposable: boolean;
+  /** The domain with a made-up ending replaced by the common one it is a slip of (acme.con → acme.com). */
+  endingFixed: string | undefined;
+  /**
+   * Whether the spell checker suggests anything at all for an address at this domain; found out when first asked
+   * (a booking's check never asks it of a domain that is not disposable).
+   */
+  spellCheckerSuggests?: boolean;
+}
+
+/** Domains whose facts are kept at most; the first one kept goes first. */
+export const DOMAIN_FACTS_KEPT = 2000;
+const keptDomainFacts = new Map<string, DomainFacts>();
+
+/**
+ * The facts of a typed domain, kept for the last DOMAIN_FACTS_KEPT domains: a form and its visitors ask about many
+ * addresses at few domains, and IDNA, the disposable list and the spell checker are the check's own cost.
+ */
+function domainFacts(typedDomain: string): DomainFacts {
+  const known = keptDomainFacts.get(typedDomain);
+  if (known) return known;
+  const domain = typedDomain.toLowerCase();
+  // A domain typed in Unicode (müller.de) is checked in the ASCII form DNS uses (xn--mller-kva.de).
+  const asciiDomain = domainToASCII(typedDomain);
+  const facts: DomainFacts = {
+    asciiDomain,
+    readsBack: domain === asciiDomain || domain === domainToUnicode(asciiDomain),
+    personal: PERSONAL_DOMAIN_SET.has(domain),
+    disposable: isDisposableDomain(domain),
+    endingFixed: tldSlip(domain),
+  };
+  if (keptDomainFacts.size >= DOMAIN_FACTS_KEPT) keptDomainFacts.delete(keptDomainFacts.keys().next().value as string);
+  keptDomainFacts.set(typedDomain, facts);
+  return facts;
+}
+
+/**
+ * Whether the spell checker has a suggestion for some address at this domain. It looks at the domain alone (the part
+ * after the last @), and an address it cannot parse (an empty local part) gets none either way: when it has none for
+ * x@domain, it has none for any address there. When it has one, it is asked about the address itself, whose local
+ * part its suggestion carries.
+ */
+function spellCheckerSuggests(typedDomain: string): boolean {
+  const facts = domainFacts(typedDomain);
+  facts.spellCheckerSuggests ??= typedDomain.isWellFormed() && emailSpellChecker.run({ email: `x@${typedDomain}` }) !== undefined;
+  return facts.spellCheckerSuggests;
+}
+
+/** How many domains' facts are kept now (for tests: the memo stays within DOMAIN_FACTS_KEPT). */
+export function domainFactsKept(): number {
+  return keptDomainFacts.size;
+}
+
+/** The facts of the domain of an address (after its last @, white space around the address trimmed). */
+function factsOf(email: string): DomainFacts {
+  const trimmed = email.trim();
+  return domainFacts(trimmed.slice(trimmed.lastIndexOf('@') + 1));
+}
+
 export function isEmailSyntaxValid(email: string): boolean {
   if (UNPRINTABLE.test(email) || !email.isWellFormed()) return false;
   const at = email.lastIndexOf('@');
-  // A domain typed in Unicode (müller.de) is checked in the ASCII form DNS uses (xn--mller-kva.de).
-  const asciiDomain = at < 0 ? '' : domainToASCII(email.slice(at + 1));
-  const ascii = `${email.slice(0, at)}@${asciiDomain}`;
-  if (email.length > EMAIL_MAX_LENGTH || asciiDomain === '' || !ADDRESS_PATTERN.test(ascii)) return false;
+  if (at < 0 || email.length > EMAIL_MAX_LENGTH) return false;
+  const { asciiDomain, readsBack } = domainFacts(email.slice(at + 1));
+  const local = email.slice(0, at);
+  if (asciiDomain === '' || !ADDRESS_PATTERN.test(`${local}@${asciiDomain}`)) return false;
   // IDNA maps look-alikes (fullwidth ｇｍａｉｌ, a soft hyphen, 。 for a dot) onto plain letters: the rules below
   // would judge one domain while the mail went to another. Only a domain written as DNS reads it back is taken.
-  const typed = email.slice(at + 1).toLowerCase();
-  if (typed !== asciiDomain && typed !== domainToUnicode(asciiDomain)) return false;
-  const local = email.slice(0, at);
+  if (!readsBack) return false;
   return local.length <= 64 && !local.startsWith('.') && !local.endsWith('.') && !local.includes('..');
 }
 
@@ -78,11 +146,10 @@ export function emailDomain(email: string): string {
 }
 
 export function isPersonalEmail(email: string): boolean {
-  return PERSONAL_EMAIL_DOMAINS.includes(emailDomain(email));
+  return factsOf(email).personal;
 }
 
-export function isDisposableEmail(email: string): boolean {
-  const domain = emailDomain(email);
+function isDisposableDomain(domain: string): boolean {
   const blocked = mailchecker.blacklist();
   // Subdomains of a disposable domain are disposable too (x.mailinator.com).
   const labels = domain.split('.');
@@ -90,6 +157,10 @@ export function isDisposableEmail(email: string): boolean {
     if (blocked.has(labels.slice(i).join('.'))) return true;
   }
   return false;
+}
+
+export function isDisposableEmail(email: string): boolean {
+  return factsOf(email).disposable;
 }
 
 export function isRoleEmail(email: string): boolean {
@@ -128,7 +199,7 @@ function tldSlip(domain: string): string | undefined {
 
 /** The address with its made-up ending replaced by the common one it is a slip of; undefined when it has none. */
 function withEndingFixed(email: string): string | undefined {
-  const fixed = tldSlip(emailDomain(email));
+  const fixed = factsOf(email).endingFixed;
   return fixed && `${email.slice(0, email.lastIndexOf('@'))}@${fixed}`;
 }
 
@@ -165,6 +236,7 @@ export function suggestEmail(email: string): string | undefined {
   if (!trimmed.isWellFormed()) return undefined;
   const endingFixed = withEndingFixed(trimmed);
   if (endingFixed) return endingFixed;
+  if (!spellCheckerSuggests(trimmed.slice(trimmed.lastIndexOf('@') + 1))) return undefined;
   const suggestion = emailSpellChecker.run({ email: trimmed });
   if (!suggestion) return undefined;
   const typed = emailDomain(trimmed);
