@@ -1,26 +1,45 @@
 /** GET /api/slots?date=YYYY-MM-DD: a booking-zone day's 17 slots and which of them can still be booked. */
 import Router from '@koa/router';
-import { availableSlots, parseCalendarDay, slotStartsOf, type DaySlots } from '../../domain/booking.js';
+import { availableSlots, parseCalendarDay, slotStartsOf, type CalendarDay, type DaySlots } from '../../domain/booking.js';
 import { ApiError } from '../errors.js';
 import type { SlotCounts } from './slot-counts.js';
 
+/** Days whose slot starts are kept at most (the calendar shows about a month; a visitor may look further). */
+export const SLOT_STARTS_KEPT = 400;
+
+/**
+ * A day's slot starts in the booking zone, and their ISO forms, kept per day asked: they depend on the day and the zone
+ * alone (worked out through Intl, the route's own cost), where what can be booked depends on the moment and is
+ * worked out each time.
+ */
+export function keptSlotStarts(timeZone: string, kept = SLOT_STARTS_KEPT): (date: string, day: CalendarDay) => { starts: readonly Date[]; isos: readonly string[] } {
+  const days = new Map<string, { starts: readonly Date[]; isos: readonly string[] }>();
+  return (date, day) => {
+    const known = days.get(date);
+    if (known) return known;
+    const starts = Object.freeze(slotStartsOf(day, timeZone));
+    const entry = { starts, isos: Object.freeze(starts.map((start) => start.toISOString())) };
+    if (days.size >= kept) days.delete(days.keys().next().value as string);
+    days.set(date, entry);
+    return entry;
+  };
+}
+
 export function slotRoutes(deps: { slotCounts: SlotCounts; timeZone: string; minNoticeMinutes: number; now: () => Date; slotCapacity: number }): Router {
   const router = new Router();
+  const startsOf = keptSlotStarts(deps.timeZone);
   router.get('/api/slots', async (ctx) => {
     const date = typeof ctx.query.date === 'string' ? ctx.query.date : '';
     const day = parseCalendarDay(date);
     if (!day) throw new ApiError(400, 'Invalid date', 'Give the day as date=YYYY-MM-DD, for example date=2026-11-24.');
-    const starts = slotStartsOf(day, deps.timeZone);
+    const { starts, isos } = startsOf(date, day);
     // What the booking rules allow at all (far enough ahead, inside the window, a weekday); only those are counted.
     const open = new Set(availableSlots(day, deps.now(), deps.timeZone, deps.minNoticeMinutes).map((slot) => slot.iso));
     const taken = open.size > 0 ? await deps.slotCounts.of(date, starts) : new Map<string, number>();
     const answer: DaySlots = {
       date,
       timeZone: deps.timeZone,
-      slots: starts.map((start) => {
-        const iso = start.toISOString();
-        return { start: iso, available: open.has(iso) && (taken.get(iso) ?? 0) < deps.slotCapacity };
-      }),
+      slots: isos.map((iso) => ({ start: iso, available: open.has(iso) && (taken.get(iso) ?? 0) < deps.slotCapacity })),
     };
     // Availability changes with every booking: never kept by a cache.
     ctx.set('Cache-Control', 'no-store');
