@@ -10,6 +10,8 @@ interface LogLine {
   path?: string;
   status?: number;
   requestId?: string;
+  durationMs?: number;
+  stored?: string;
 }
 
 /** A Koa app with only the request log, answering every path, and the log lines it wrote. */
@@ -18,6 +20,10 @@ async function loggedApp(): Promise<{ url: string; lines: LogLine[]; close: () =
   const app = new Koa();
   app.use(requestLog(pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as LogLine) })));
   app.use((ctx) => {
+    if (ctx.path === '/writes-a-line') {
+      (ctx.state.log as pino.Logger).info('a line of its own');
+      ctx.state.logFields = { stored: 'demo-1' };
+    }
     ctx.body = 'ok';
   });
   const server = app.listen(0, '127.0.0.1');
@@ -56,6 +62,28 @@ describe('the request log', () => {
       for (const path of ['/', '/legal/privacy', '/bookings', '/assets/booking.0123456789ab.js']) await fetch(`${app.url}${path}`);
       expect(app.lines.map((line) => line.path)).to.deep.equal(['/', '/legal/privacy', '/bookings', '/assets/booking.0123456789ab.js']);
       expect(app.lines.every((line) => line.msg === 'request' && line.method === 'GET' && line.status === 200 && line.requestId)).to.equal(true);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('takes a sane X-Request-Id, makes one otherwise, answers with it, and puts it on every line of the request', async () => {
+    const app = await loggedApp();
+    try {
+      const given = await fetch(`${app.url}/writes-a-line`, { headers: { 'X-Request-Id': 'req-42.a:b_c' } });
+      expect(given.headers.get('X-Request-Id')).to.equal('req-42.a:b_c');
+      const made = await fetch(`${app.url}/`, { headers: { 'X-Request-Id': 'not sane <script>' } });
+      const madeId = made.headers.get('X-Request-Id');
+      expect(madeId).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+      const none = await fetch(`${app.url}/`);
+      expect(none.headers.get('X-Request-Id')).to.match(/^[0-9a-f-]{36}$/).and.not.equal(madeId);
+      const [own, first, second, third] = app.lines;
+      expect(own).to.include({ msg: 'a line of its own', requestId: 'req-42.a:b_c' });
+      expect(first).to.include({ msg: 'request', requestId: 'req-42.a:b_c', stored: 'demo-1' });
+      expect(first!.durationMs).to.be.a('number').and.at.least(0);
+      expect(second).to.include({ msg: 'request', requestId: madeId });
+      expect(third!.requestId).to.equal(none.headers.get('X-Request-Id'));
+      expect(app.lines).to.have.length(4);
     } finally {
       await app.close();
     }

@@ -14,25 +14,38 @@ function loggablePath(path: string): string {
 export type LogFields = Record<string, string | number | boolean>;
 
 /**
- * The request's id is a field of its log line; the child logger that carries it (ctx.state.log, for the few lines a
- * request writes besides) is made only when something asks for it, not for every request.
+ * ctx.state of a request: what the routes leave there, and `log`, the child logger that carries the request's id (for
+ * the few lines a request writes besides its own), made only when something asks for it, not for every request.
  */
+class RequestState {
+  readonly #requestId: string;
+  readonly #logger: Logger;
+  #child: Logger | undefined;
+  [key: string]: unknown;
+
+  constructor(requestId: string, logger: Logger) {
+    this.#requestId = requestId;
+    this.#logger = logger;
+  }
+
+  get log(): Logger {
+    return (this.#child ??= this.#logger.child({ requestId: this.#requestId }));
+  }
+}
+
+/** The request's id is a field of its log line. */
 export function requestLog(logger: Logger) {
   return async (ctx: Context, next: Next): Promise<void> => {
-    const given = ctx.get('X-Request-Id');
-    const requestId = given !== '' && SAFE_REQUEST_ID.test(given) ? given : randomUUID();
-    ctx.set('X-Request-Id', requestId);
-    let log: Logger | undefined;
-    Object.defineProperty(ctx.state, 'log', {
-      configurable: true,
-      enumerable: true,
-      get: () => (log ??= logger.child({ requestId })),
-    });
-    const started = process.hrtime.bigint();
+    const given = ctx.req.headers['x-request-id'];
+    const requestId = typeof given === 'string' && SAFE_REQUEST_ID.test(given) ? given : randomUUID();
+    // Straight onto the response, as the security headers: the id is a valid header value.
+    ctx.res.setHeader('X-Request-Id', requestId);
+    ctx.state = new RequestState(requestId, logger);
+    const started = performance.now();
     try {
       await next();
     } finally {
-      const durationMs = Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100;
+      const durationMs = Math.round((performance.now() - started) * 100) / 100;
       const fields = { requestId, method: ctx.method, path: loggablePath(ctx.path), status: ctx.status, durationMs, ...(ctx.state.logFields as LogFields | undefined) };
       if (ctx.status >= 500) logger.error(fields, 'request');
       else logger.info(fields, 'request');
