@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { parseProxyHops } from '../server-shared/settings.js';
-import { createMemoryLimiter } from './rate-limit.js';
+import type { Context } from 'koa';
+import { createMemoryLimiter, rateLimit } from './rate-limit.js';
+import { TooManyRequestsError } from './errors.js';
 import { startAppUnderTest, type AppUnderTest } from '../test/app-under-test.js';
 
 const NOW = new Date('2026-11-23T09:30:00.000Z');
@@ -120,5 +122,31 @@ describe('the in-process limiter', () => {
     clock = 1000;
     expect(await limiter.peek('a')).to.equal(0);
     expect(await limiter.hit('a', 1000)).to.deep.equal({ count: 1, resetInMs: 1000 });
+  });
+});
+
+describe('the rate-limit middleware', () => {
+  const rule = (limit: number) => ({ name: 'checks', limit, windowMs: 60_000, details: (minutes: number) => `Wait ${minutes} minute(s).` });
+  const ctx = { ip: '192.0.2.7' } as Context;
+
+  it('counts nothing and lets every request through when the rule is off (0) or there is no limiter', async () => {
+    const limiter = createMemoryLimiter();
+    for (const middleware of [rateLimit(limiter, rule(0)), rateLimit(undefined, rule(5))]) {
+      let passed = 0;
+      for (let i = 0; i < 10; i++) await middleware(ctx, async () => void (passed += 1));
+      expect(passed).to.equal(10);
+    }
+    expect(await limiter.peek('checks:192.0.2.7')).to.equal(0);
+  });
+
+  it('counts each request of the client and refuses the ones past the limit with a 429', async () => {
+    const limiter = createMemoryLimiter();
+    const middleware = rateLimit(limiter, rule(2));
+    let passed = 0;
+    for (let i = 0; i < 2; i++) await middleware(ctx, async () => void (passed += 1));
+    const refused = await middleware(ctx, async () => void (passed += 1)).then(() => null, (err: unknown) => err);
+    expect(passed).to.equal(2);
+    expect(refused).to.be.instanceOf(TooManyRequestsError);
+    expect(await limiter.peek('checks:192.0.2.7')).to.equal(3);
   });
 });
