@@ -230,7 +230,7 @@ async function main(): Promise<void> {
 
   const routes: Route[] = [
     { title: 'GET /healthz', method: 'GET', path: '/healthz' },
-    // A new address each request, as visitors send: the API keeps the answers for the last 5,000 addresses asked.
+    // A new address each request, as visitors send; the rules keep what they worked out for the last 2,000 domains.
     { title: 'POST /api/validate-email, a new address each request', method: 'POST', path: '/api/validate-email', body: emailBodies() },
     { title: 'POST /api/validate-email, one repeated address', method: 'POST', path: '/api/validate-email', body: () => JSON.stringify({ email: 'ada@analytical-engines.com' }) },
     { title: `GET /api/slots?date=${day}`, method: 'GET', path: `/api/slots?date=${day}` },
