@@ -56,10 +56,10 @@ describe('claims and marks of many rows at once', () => {
   it('claims in one statement only the rows open to it: not sent, not refused, and held by no live claim', async () => {
     const slot = new Date('2026-12-02T09:00:00Z');
     const insert = async (state: Record<string, unknown>) => {
-      const [row] = (await database.db('demo_requests')
+      const rows: { id: string }[] = await database.db('demo_requests')
         .insert({ name: 'P', email: 'p@example.com', company: 'C', time_slot: slot, ...state })
-        .returning('id')) as { id: string }[];
-      return row.id;
+        .returning('id');
+      return rows.map((row) => row.id).join();
     };
     const open = await insert({});
     const leaseRanOut = await insert({ confirmation_claimed_until: database.db.raw("now() - interval '1 second'") });
