@@ -136,4 +136,21 @@ describe('the SMTP connection pool (worker/smtp-pool.ts)', () => {
       await server.close();
     }
   });
+
+  it('keeps the messages waiting for the connections that serve when the server refuses more, and sends each once', async () => {
+    const server = await startServer({ secure: false, authOptional: true, disabledCommands: ['STARTTLS'], maxClients: 1 });
+    const pool = createSmtpPool(`smtp://127.0.0.1:${server.port}`, { connections: 3 });
+    try {
+      await pool.send(message(0));
+      // One connection is open and serves; the two more the pool asks for are turned away (421, too many clients).
+      const outcomes = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => pool.send(message(i + 1))));
+      expect(outcomes.filter((outcome) => outcome.status === 'rejected')).to.deep.equal([]);
+      const subjects = server.received.map((received) => /Subject: (n\d+)/.exec(received.raw)?.[1]);
+      expect(subjects).to.have.length(21);
+      expect(new Set(subjects).size).to.equal(21);
+    } finally {
+      pool.close();
+      await server.close();
+    }
+  });
 });

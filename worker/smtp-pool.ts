@@ -17,6 +17,8 @@ export interface SmtpPoolOptions {
   socketTimeout?: number;
 }
 
+const REOPEN_AFTER_MS = 1000;
+
 interface Waiting {
   message: ComposedMime;
   resolve(response: string): void;
@@ -66,11 +68,20 @@ export function createSmtpPool(url: string, poolOptions: SmtpPoolOptions) {
     pooled.connection.close();
   };
 
+  /** After a connection could not be opened beside others that serve, no other is tried for a while. */
+  let noOpenBefore = 0;
+
   /** A connection could not be opened: while no other connection is open, the messages waiting fail with it. */
   const failedToOpen = (pooled: Pooled, err: Error) => {
     if (pooled.gone) return;
     drop(pooled);
-    if ([...pool].some((other) => other.ready)) return pump();
+    if ([...pool].some((other) => other.ready)) {
+      // The messages wait for the connections that serve; a server refusing more connections is not asked again at
+      // once for each message that ends.
+      noOpenBefore = Date.now() + REOPEN_AFTER_MS;
+      setTimeout(pump, REOPEN_AFTER_MS).unref();
+      return pump();
+    }
     for (const entry of waiting.splice(0)) {
       leave(entry);
       entry.reject(err);
@@ -132,6 +143,7 @@ export function createSmtpPool(url: string, poolOptions: SmtpPoolOptions) {
       if (!waiting.length) return;
       if (pooled.ready && !pooled.busy && !pooled.gone) hand(pooled, waiting.shift() as Waiting);
     }
+    if (Date.now() < noOpenBefore) return;
     const opening = [...pool].filter((pooled) => !pooled.ready).length;
     for (let more = Math.min(waiting.length - opening, poolOptions.connections - pool.size); more > 0; more--) open();
   }
