@@ -22,27 +22,53 @@ function utf8Token(codePoint: number): string {
   return hex(0xf0 | (codePoint >> 18)) + hex(0x80 | ((codePoint >> 12) & 0x3f)) + hex(0x80 | ((codePoint >> 6) & 0x3f)) + hex(0x80 | (codePoint & 0x3f));
 }
 
+/** Characters written as they are anywhere on a line: printable ASCII but '='. */
+const isLiteral = (code: number) => code >= 0x21 && code <= 0x7e && code !== 0x3d;
+
 export function quotedPrintable(text: string): string {
-  let out = '';
-  let line = '';
+  const parts: string[] = [];
   const length = text.length;
-  for (let i = 0; i < length; i++) {
+  // Characters on the output line so far; room is kept for the '=' of a soft line break.
+  let column = 0;
+  const room = MAX_LINE - 1;
+  let i = 0;
+  while (i < length) {
+    // A run of characters written as they are (a space or tab inside it too) goes out in slices.
+    let end = i;
+    for (;;) {
+      const code = text.charCodeAt(end);
+      if (isLiteral(code)) end++;
+      else if ((code === 0x20 || code === 0x09) && end + 1 < length && !(text.charCodeAt(end + 1) === 0x0d && text.charCodeAt(end + 2) === 0x0a)) end++;
+      else break;
+    }
+    while (i < end) {
+      if (column === room) {
+        parts.push('=\r\n');
+        column = 0;
+      }
+      const take = Math.min(end - i, room - column);
+      parts.push(text.slice(i, i + take));
+      column += take;
+      i += take;
+    }
+    if (i >= length) break;
     const code = text.charCodeAt(i);
     if (code === 0x0d && text.charCodeAt(i + 1) === 0x0a) {
-      out += `${line}\r\n`;
-      line = '';
-      i++;
+      parts.push('\r\n');
+      column = 0;
+      i += 2;
       continue;
     }
     let token: string;
     if (code < 0x80) {
-      token = ASCII_TOKENS[code] as string;
-      // Whitespace that ends a line (or the text) would be lost on the way: encoded.
-      if ((code === 0x20 || code === 0x09) && (i + 1 === length || (text.charCodeAt(i + 1) === 0x0d && text.charCodeAt(i + 2) === 0x0a))) token = hex(code);
+      // '=', a control character, or a space or tab that ends a line or the text (it would be lost on the way).
+      token = ASCII_TOKENS[code] === String.fromCharCode(code) ? hex(code) : (ASCII_TOKENS[code] as string);
+      i++;
     } else {
       let codePoint = code;
+      i++;
       if (code >= 0xd800 && code <= 0xdbff) {
-        const low = text.charCodeAt(i + 1);
+        const low = text.charCodeAt(i);
         if (low >= 0xdc00 && low <= 0xdfff) {
           codePoint = 0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00);
           i++;
@@ -50,12 +76,12 @@ export function quotedPrintable(text: string): string {
       } else if (code >= 0xdc00 && code <= 0xdfff) codePoint = 0xfffd;
       token = utf8Token(codePoint);
     }
-    // Room is kept for the '=' of a soft line break.
-    if (line.length + token.length > MAX_LINE - 1) {
-      out += `${line}=\r\n`;
-      line = '';
+    if (column + token.length > room) {
+      parts.push('=\r\n');
+      column = 0;
     }
-    line += token;
+    parts.push(token);
+    column += token.length;
   }
-  return out + line;
+  return parts.join('');
 }
