@@ -52,4 +52,36 @@ describe('claims and marks of many rows at once', () => {
     const stored = await database.db('demo_requests').whereIn('id', ids).select('confirmation_sent_at', 'confirmation_claimed_until', 'confirmation_attempts');
     expect(stored.every((row) => row.confirmation_sent_at && row.confirmation_claimed_until === null && row.confirmation_attempts === 1)).to.equal(true);
   });
+
+  it('claims in one statement only the rows open to it: not sent, not refused, and held by no live claim', async () => {
+    const slot = new Date('2026-12-02T09:00:00Z');
+    const insert = async (state: Record<string, unknown>) => {
+      const rows: { id: string }[] = await database.db('demo_requests')
+        .insert({ name: 'P', email: 'p@example.com', company: 'C', time_slot: slot, ...state })
+        .returning('id');
+      return rows.map((row) => row.id).join();
+    };
+    const open = await insert({});
+    const leaseRanOut = await insert({ confirmation_claimed_until: database.db.raw("now() - interval '1 second'") });
+    const held = await insert({ confirmation_claimed_until: database.db.raw("now() + interval '1 minute'") });
+    const sent = await insert({ confirmation_sent_at: database.db.fn.now() });
+    const refused = await insert({ confirmation_failed_at: database.db.fn.now() });
+    const claims = await Promise.all([open, leaseRanOut, held, sent, refused].map((id) => claim<{ id: string; email: string }>(database.db, CONFIRMATIONS, id, ['id', 'email'])));
+    expect(claims.map((outcome) => (outcome.claimed ? `claimed ${outcome.row.email}` : outcome.reason))).to.deep.equal([
+      'claimed p@example.com',
+      'claimed p@example.com',
+      'claimed-elsewhere',
+      'already-sent',
+      'refused',
+    ]);
+    const leases: { id: string; ms: number }[] = await database.db('demo_requests')
+      .whereIn('id', [open, leaseRanOut])
+      .select('id', database.db.raw('extract(epoch from confirmation_claimed_until - now()) * 1000 as ms'));
+    expect(leases.every((lease) => Number(lease.ms) > 0)).to.equal(true);
+    await database.db('demo_requests').where({ id: open }).update({ confirmation_last_error: 'earlier try', confirmation_attempts: 1 });
+    await markSent(database.db, CONFIRMATIONS, open);
+    const marked = await database.db('demo_requests').where({ id: open }).first('confirmation_sent_at', 'confirmation_claimed_until', 'confirmation_last_error', 'confirmation_attempts');
+    expect(marked).to.include({ confirmation_claimed_until: null, confirmation_last_error: null, confirmation_attempts: 2 });
+    expect(marked.confirmation_sent_at).to.be.instanceOf(Date);
+  });
 });

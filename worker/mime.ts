@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import addressparser from 'nodemailer/lib/addressparser';
 import { encodeWords, foldLines } from 'nodemailer/lib/mime-funcs';
-import { encode as qpEncode, wrap as qpWrap } from 'nodemailer/lib/qp';
+import { quotedPrintable } from './quoted-printable.js';
 import type { OutgoingMail } from './send-mail.js';
 
 export interface ComposedMime {
@@ -98,7 +98,7 @@ function textPart(contentType: string, content: string): string {
   if (ASCII_ONLY.test(body) && !hasLongLine(body)) {
     return `Content-Type: ${contentType}\r\nContent-Transfer-Encoding: 7bit\r\n\r\n${body}`;
   }
-  return `Content-Type: ${contentType}\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n${qpWrap(qpEncode(Buffer.from(body, 'utf8')), 76)}`;
+  return `Content-Type: ${contentType}\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n${quotedPrintable(body)}`;
 }
 
 function base64Lines(content: string): string {

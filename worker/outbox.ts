@@ -76,11 +76,52 @@ function batchOf<V>(cache: WeakMap<Knex, Map<string, (id: string) => Promise<V |
  * openness is checked again once its lock is held, so of two claims of one row only one gets it.
  */
 async function claimMany(db: Knex, outbox: Outbox, ids: string[], columns: readonly string[], leaseMs: number): Promise<Map<string, Record<string, unknown>>> {
-  const open = openToClaim(db(outbox.table).select('id').whereIn('id', ids), db, outbox).orderBy('id').forUpdate();
-  const rows: Record<string, unknown>[] = await openToClaim(db(outbox.table).whereIn('id', open), db, outbox)
-    .update({ [outbox.claimedUntil]: db.raw('now() + make_interval(secs => ?)', [leaseMs / 1000]) })
-    .returning(['id', ...columns.filter((column) => column !== 'id')]);
+  const { rows } = (await db.raw(claimSql(outbox, columns), [leaseMs / 1000, uuidArray(ids)])) as { rows: Record<string, unknown>[] };
   return new Map(rows.map((row) => [row.id as string, row]));
+}
+
+/**
+ * The statements of the hot path are written out once per outbox (and columns) rather than built by knex for each
+ * batch; knex only runs them. Identifiers come from this file and the job kinds, never from a job.
+ */
+const statements = new Map<string, string>();
+const quoted = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
+const openSql = (outbox: Outbox) =>
+  [outbox.sentAt, outbox.failedAt, ...(outbox.droppedAt ? [outbox.droppedAt] : [])].map((column) => `${quoted(column)} is null`).join(' and ') +
+  ` and (${quoted(outbox.claimedUntil)} is null or ${quoted(outbox.claimedUntil)} < CURRENT_TIMESTAMP)`;
+
+/** The same statement openToClaim and knex's builder would make: rows locked in id order, openness checked again. */
+function claimSql(outbox: Outbox, columns: readonly string[]): string {
+  const key = `claim:${outbox.table}:${columns.join(',')}`;
+  let sql = statements.get(key);
+  if (sql === undefined) {
+    const table = quoted(outbox.table);
+    const returning = ['id', ...columns.filter((column) => column !== 'id')].map(quoted).join(', ');
+    sql =
+      `update ${table} set ${quoted(outbox.claimedUntil)} = now() + make_interval(secs => ?) ` +
+      `where "id" in (select "id" from ${table} where "id" = any(?::uuid[]) and ${openSql(outbox)} order by "id" asc for update) ` +
+      `and ${openSql(outbox)} returning ${returning}`;
+    statements.set(key, sql);
+  }
+  return sql;
+}
+
+function markSentSql(outbox: Outbox): string {
+  const key = `mark:${outbox.table}`;
+  let sql = statements.get(key);
+  if (sql === undefined) {
+    sql =
+      `update ${quoted(outbox.table)} set ${quoted(outbox.sentAt)} = CURRENT_TIMESTAMP, ${quoted(outbox.claimedUntil)} = null, ` +
+      `${quoted(outbox.lastError)} = null, ${quoted(outbox.attempts)} = ${quoted(outbox.attempts)} + 1 where "id" = any(?::uuid[])`;
+    statements.set(key, sql);
+  }
+  return sql;
+}
+
+/** The ids as one PostgreSQL array literal: one bound value however many ids (each checked to be a UUID). */
+function uuidArray(ids: readonly string[]): string {
+  if (!ids.every((id) => UUID.test(id))) throw new Error('an outbox row id that is not a UUID');
+  return `{${ids.join(',')}}`;
 }
 
 /**
@@ -106,14 +147,7 @@ export async function claim<Row>(db: Knex, outbox: Outbox, id: string, columns: 
 }
 
 async function markManySent(db: Knex, outbox: Outbox, ids: string[]): Promise<Map<string, true>> {
-  await db(outbox.table)
-    .whereIn('id', ids)
-    .update({
-      [outbox.sentAt]: db.fn.now(),
-      [outbox.claimedUntil]: null,
-      [outbox.lastError]: null,
-      [outbox.attempts]: db.raw('?? + 1', [outbox.attempts]),
-    });
+  await db.raw(markSentSql(outbox), [uuidArray(ids)]);
   return new Map(ids.map((id) => [id, true]));
 }
 

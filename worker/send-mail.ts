@@ -1,7 +1,7 @@
 /** Handing a message to the SMTP server (nodemailer), behind a function type that tests can stand in for. */
-import nodemailer from 'nodemailer';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { composeMime, type ComposedMime } from './mime.js';
+import { createSmtpPool } from './smtp-pool.js';
 
 export interface OutgoingMail {
   from: string;
@@ -38,27 +38,23 @@ async function withNodemailer(mail: OutgoingMail): Promise<ComposedMime> {
 export function createSendMail(smtpUrl: string, options: { connections?: number } = {}): { sendMail: SendMail; close(): void } {
   // Pooled: messages go over a few connections kept open instead of a new connection (and greeting) each, which is
   // what bounded a worker to a few dozen messages a second.
-  // maxRequeues 0: the pool never sends a message again by itself. When a connection drops mid-send the send fails,
-  // and only the worker tries again: the failure is recorded on the row and retried with the queue's backoff, under
-  // the row's claim, as with any other failed send.
+  // Tried once: when a connection drops mid-send the send fails, and only the worker tries again: the failure is
+  // recorded on the row and retried with the queue's backoff, under the row's claim, as with any other failed send.
   // A claim on the row is held while a message is handed over, so a stalled SMTP server must still fail in seconds.
-  const transport = nodemailer.createTransport({
-    url: smtpUrl,
-    pool: true,
-    maxConnections: options.connections ?? SMTP_CONNECTIONS,
+  const pool = createSmtpPool(smtpUrl, {
+    connections: options.connections ?? SMTP_CONNECTIONS,
     maxMessages: 1000,
-    maxRequeues: 0,
     connectionTimeout: 10_000,
     greetingTimeout: 10_000,
     socketTimeout: 30_000,
   });
   return {
-    // The message is built in full before it is handed over (mime.ts, in one pass), and goes to the socket in one
-    // piece rather than in the many small writes of nodemailer's streams.
+    // The message is built in full before it is handed over (mime.ts, in one pass), and goes to the connection in
+    // one piece, without nodemailer's message objects and streams around it.
     sendMail: async (mail, signal) => {
-      const info = await transport.sendMail({ ...(composeMime(mail) ?? (await withNodemailer(mail))), signal });
-      return { messageId: mail.messageId, response: info.response };
+      const response = await pool.send(composeMime(mail) ?? (await withNodemailer(mail)), signal);
+      return { messageId: mail.messageId, response };
     },
-    close: () => transport.close(),
+    close: () => pool.close(),
   };
 }
