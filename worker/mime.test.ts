@@ -4,23 +4,10 @@ import PostalMime, { type Email } from 'postal-mime';
 import { renderConfirmation } from './email/confirmation.js';
 import { composeMime } from './mime.js';
 import type { OutgoingMail } from './send-mail.js';
+import { SAMPLE_BOOKING, SAMPLE_RENDERING } from './email/sample-booking.js';
 
-const booking = {
-  id: '5b7a2f1e-0c1d-4e2f-8a9b-0c1d2e3f4a5b',
-  name: 'Ada Lovelace',
-  email: 'ada@analytical-engines.com',
-  company: 'Analytical Engines',
-  timeSlot: new Date('2026-11-24T14:00:00Z'),
-};
-const options = {
-  timeZone: 'Europe/Berlin',
-  mailFrom: 'Converge Demos <demos@converge.example.com>',
-  publicUrl: 'https://converge.example.com',
-  now: new Date('2026-11-23T10:00:00Z'),
-  inviteUrl: 'https://converge.example.com/api/bookings/TOKEN/invite.ics',
-  manageUrl: 'https://converge.example.com/booking/TOKEN',
-  sequence: 0,
-};
+const booking = SAMPLE_BOOKING;
+const options = SAMPLE_RENDERING;
 
 function confirmation(overrides: Partial<typeof booking> = {}): OutgoingMail {
   const request = { ...booking, ...overrides };

@@ -1,21 +1,9 @@
 import { expect } from 'chai';
 import { renderConfirmation } from './confirmation.js';
+import { SAMPLE_BOOKING, SAMPLE_RENDERING } from './sample-booking.js';
 
-const request = {
-  id: '5b7a2f1e-0c1d-4e2f-8a9b-0c1d2e3f4a5b',
-  name: 'Ada Lovelace',
-  email: 'ada@analytical-engines.com',
-  company: 'Analytical Engines',
-  timeSlot: new Date('2026-11-24T14:00:00Z'),
-};
-const options = {
-  mailFrom: 'Converge <demos@converge.example.com>',
-  publicUrl: 'https://converge.example.com',
-  now: new Date('2026-11-23T10:00:00Z'),
-  inviteUrl: 'https://converge.example.com/api/bookings/TOKEN/invite.ics',
-  manageUrl: 'https://converge.example.com/booking/TOKEN',
-  sequence: 0,
-};
+const request = SAMPLE_BOOKING;
+const options = SAMPLE_RENDERING;
 
 describe('the confirmation e-mail', () => {
   it('names the booking zone as configured: "Europe Time" for a European one', () => {
