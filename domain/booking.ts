@@ -2,6 +2,8 @@
  * Booking rules shared by the API (which re-checks everything) and the web calendar.
  * All calendar reasoning happens in the booking zone, whatever the visitor's own zone is.
  */
+import { KeptAnswers } from './kept-answers.js';
+
 export const DEFAULT_BOOKING_TIME_ZONE = 'Europe/Berlin';
 /** The name of the page's meta tag that carries the server's booking zone to the calendar. */
 export const BOOKING_TIME_ZONE_META = 'booking-time-zone';
@@ -122,19 +124,16 @@ function zoneOffsetMs(instant: Date, timeZone: string): number {
  * Instants already worked out, by zone and wall-clock time: the same few hundred slots are asked for again and again
  * (each GET /api/slots, each booking, each calendar tile), and each answer costs two Intl look-ups.
  */
-const knownInstants = new Map<string, number>();
+const knownInstants = new KeptAnswers<number>(10_000);
 
 /** The instant at which the booking zone's wall clock reads the given day and time. */
 export function zonedTimeToInstant(day: CalendarDay, hour: number, timeZone: string, minute = 0, second = 0, millisecond = 0): Date {
   const wallAsUtc = Date.UTC(day.year, day.month - 1, day.day, hour, minute, second, millisecond);
-  const key = `${timeZone} ${wallAsUtc}`;
-  const known = knownInstants.get(key);
-  if (known !== undefined) return new Date(known);
-  let instant = wallAsUtc - zoneOffsetMs(new Date(wallAsUtc), timeZone);
-  // A second pass settles days on which the offset changes between the guess and the answer.
-  instant = wallAsUtc - zoneOffsetMs(new Date(instant), timeZone);
-  if (knownInstants.size >= 10_000) knownInstants.clear();
-  knownInstants.set(key, instant);
+  const instant = knownInstants.of(`${timeZone} ${wallAsUtc}`, () => {
+    const guess = wallAsUtc - zoneOffsetMs(new Date(wallAsUtc), timeZone);
+    // A second pass settles days on which the offset changes between the guess and the answer.
+    return wallAsUtc - zoneOffsetMs(new Date(guess), timeZone);
+  });
   return new Date(instant);
 }
 
@@ -221,19 +220,12 @@ const SHORTEST_MONTH_MS = 26 * 86_400_000;
 
 /**
  * The zone's clock at instants asked about before: the same few hundred slots are checked again and again (each
- * booking), each costing an Intl look-up. Bounded: emptied when full.
+ * booking), each costing an Intl look-up.
  */
-const knownParts = new Map<string, Readonly<ZonedParts>>();
+const knownParts = new KeptAnswers<Readonly<ZonedParts>>(10_000);
 
 function slotParts(instant: Date, timeZone: string): Readonly<ZonedParts> {
-  const key = `${timeZone} ${instant.getTime()}`;
-  let parts = knownParts.get(key);
-  if (parts === undefined) {
-    parts = zonedParts(instant, timeZone);
-    if (knownParts.size >= 10_000) knownParts.clear();
-    knownParts.set(key, parts);
-  }
-  return parts;
+  return knownParts.of(`${timeZone} ${instant.getTime()}`, () => zonedParts(instant, timeZone));
 }
 
 /**

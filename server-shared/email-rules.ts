@@ -18,6 +18,7 @@ import {
   type EmailValidationResult,
 } from '../domain/email-messages.js';
 import { hasInvisibleCharacter } from '../domain/text.js';
+import { KeptAnswers } from '../domain/kept-answers.js';
 
 export const PERSONAL_EMAIL_DOMAINS: readonly string[] = [
   'gmail.com',
@@ -80,28 +81,25 @@ interface DomainFacts {
 
 /** Domains whose facts are kept at most; the first one kept goes first. */
 export const DOMAIN_FACTS_KEPT = 2000;
-const keptDomainFacts = new Map<string, DomainFacts>();
+const keptDomainFacts = new KeptAnswers<DomainFacts>(DOMAIN_FACTS_KEPT);
 
 /**
  * The facts of a typed domain, kept for the last DOMAIN_FACTS_KEPT domains: a form and its visitors ask about many
  * addresses at few domains, and IDNA, the disposable list and the spell checker are the check's own cost.
  */
 function domainFacts(typedDomain: string): DomainFacts {
-  const known = keptDomainFacts.get(typedDomain);
-  if (known) return known;
-  const domain = typedDomain.toLowerCase();
-  // A domain typed in Unicode (müller.de) is checked in the ASCII form DNS uses (xn--mller-kva.de).
-  const asciiDomain = domainToASCII(typedDomain);
-  const facts: DomainFacts = {
-    asciiDomain,
-    readsBack: domain === asciiDomain || domain === domainToUnicode(asciiDomain),
-    personal: PERSONAL_DOMAIN_SET.has(domain),
-    disposable: isDisposableDomain(domain),
-    endingFixed: tldSlip(domain),
-  };
-  if (keptDomainFacts.size >= DOMAIN_FACTS_KEPT) keptDomainFacts.delete(keptDomainFacts.keys().next().value as string);
-  keptDomainFacts.set(typedDomain, facts);
-  return facts;
+  return keptDomainFacts.of(typedDomain, () => {
+    const domain = typedDomain.toLowerCase();
+    // A domain typed in Unicode (müller.de) is checked in the ASCII form DNS uses (xn--mller-kva.de).
+    const asciiDomain = domainToASCII(typedDomain);
+    return {
+      asciiDomain,
+      readsBack: domain === asciiDomain || domain === domainToUnicode(asciiDomain),
+      personal: PERSONAL_DOMAIN_SET.has(domain),
+      disposable: isDisposableDomain(domain),
+      endingFixed: tldSlip(domain),
+    };
+  });
 }
 
 /**

@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import addressparser from 'nodemailer/lib/addressparser';
 import { encodeWords, foldLines } from 'nodemailer/lib/mime-funcs';
+import { KeptAnswers } from '../domain/kept-answers.js';
 import { quotedPrintable } from './quoted-printable.js';
 import type { OutgoingMail } from './send-mail.js';
 
@@ -44,16 +45,13 @@ function mailbox(name: string, address: string): string | null {
 }
 
 /** The sender and reply addresses are settings, parsed once each. */
-const parsedAddresses = new Map<string, { header: string; address: string } | null>();
+const parsedAddresses = new KeptAnswers<{ header: string; address: string } | null>(100);
 function fromSetting(value: string): { header: string; address: string } | null {
-  let parsed = parsedAddresses.get(value);
-  if (parsed === undefined) {
+  return parsedAddresses.of(value, () => {
     const [first, ...rest] = addressparser(value, { flatten: true });
     const header = first && rest.length === 0 ? mailbox(first.name, first.address) : null;
-    parsed = first && header !== null ? { header, address: first.address } : null;
-    if (parsedAddresses.size < 100) parsedAddresses.set(value, parsed);
-  }
-  return parsed;
+    return first && header !== null ? { header, address: first.address } : null;
+  });
 }
 
 /** "Name: value", folded at spaces onto lines of at most 78 characters; null if it cannot be. */

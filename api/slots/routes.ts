@@ -1,6 +1,7 @@
 /** GET /api/slots?date=YYYY-MM-DD: a booking-zone day's 17 slots and which of them can still be booked. */
 import Router from '@koa/router';
 import { availableSlots, parseCalendarDay, slotStartsOf, type CalendarDay, type DaySlots } from '../../domain/booking.js';
+import { KeptAnswers } from '../../domain/kept-answers.js';
 import { ApiError } from '../errors.js';
 import type { SlotCounts } from './slot-counts.js';
 
@@ -13,16 +14,12 @@ export const SLOT_STARTS_KEPT = 400;
  * worked out each time.
  */
 export function keptSlotStarts(timeZone: string, kept = SLOT_STARTS_KEPT): (date: string, day: CalendarDay) => { starts: readonly Date[]; isos: readonly string[] } {
-  const days = new Map<string, { starts: readonly Date[]; isos: readonly string[] }>();
-  return (date, day) => {
-    const known = days.get(date);
-    if (known) return known;
-    const starts = Object.freeze(slotStartsOf(day, timeZone));
-    const entry = { starts, isos: Object.freeze(starts.map((start) => start.toISOString())) };
-    if (days.size >= kept) days.delete(days.keys().next().value as string);
-    days.set(date, entry);
-    return entry;
-  };
+  const days = new KeptAnswers<{ starts: readonly Date[]; isos: readonly string[] }>(kept);
+  return (date, day) =>
+    days.of(date, () => {
+      const starts = Object.freeze(slotStartsOf(day, timeZone));
+      return { starts, isos: Object.freeze(starts.map((start) => start.toISOString())) };
+    });
 }
 
 export function slotRoutes(deps: { slotCounts: SlotCounts; timeZone: string; minNoticeMinutes: number; now: () => Date; slotCapacity: number }): Router {

@@ -2,6 +2,7 @@
 import { bookingZoneLabel } from '../../domain/booking.js';
 import { brand } from '../../domain/brand.js';
 import { escapeHtml } from '../../domain/text.js';
+import { KeptAnswers } from '../../domain/kept-answers.js';
 
 interface SlotFormatters {
   day: Intl.DateTimeFormat;
@@ -40,21 +41,14 @@ export interface SlotTimes {
 
 /** Slots are whole hours, and many bookings share one: each is written out once (up to this many kept). */
 const SLOTS_KEPT = 2000;
-const slotTimesByKey = new Map<string, SlotTimes>();
+const slotTimesByKey = new KeptAnswers<SlotTimes>(SLOTS_KEPT);
 
 export function slotTimes(start: Date, end: Date, timeZone: string): SlotTimes {
-  const key = `${start.getTime()}/${end.getTime()}/${timeZone}`;
-  let times = slotTimesByKey.get(key);
-  if (!times) {
-    times = {
-      zoneLabel: bookingZoneLabel(timeZone),
-      zoned: formatSlot(start, end, timeZone),
-      utc: formatSlot(start, end, 'UTC').replace(/ \(UTC\)$/, ' UTC'),
-    };
-    if (slotTimesByKey.size >= SLOTS_KEPT) slotTimesByKey.clear();
-    slotTimesByKey.set(key, times);
-  }
-  return times;
+  return slotTimesByKey.of(`${start.getTime()}/${end.getTime()}/${timeZone}`, () => ({
+    zoneLabel: bookingZoneLabel(timeZone),
+    zoned: formatSlot(start, end, timeZone),
+    utc: formatSlot(start, end, 'UTC').replace(/ \(UTC\)$/, ' UTC'),
+  }));
 }
 
 /** The slot as two aligned plain-text lines: the booking zone, then UTC. */
