@@ -64,6 +64,7 @@ describe('migration history', () => {
         '20261123120000_add_attribution',
         '20261124100000_add_booking_changes',
         '20261125100000_add_book_demo_function',
+        '20261126100000_bound_book_demo_checks',
       ]);
     } finally {
       await database.drop();
