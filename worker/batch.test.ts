@@ -17,6 +17,50 @@ describe('calls gathered into one (worker/batch.ts)', () => {
     expect(runs).to.have.length(2);
   });
 
+  it('gathers the calls made while a batch is with the database into the next one, and runs one batch at a time', async () => {
+    const runs: string[][] = [];
+    let running = 0;
+    let mostAtOnce = 0;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const lookUp = batched(async (keys: string[]) => {
+      runs.push(keys);
+      mostAtOnce = Math.max(mostAtOnce, ++running);
+      if (runs.length === 1) await held;
+      running -= 1;
+      return new Map(keys.map((key) => [key, key.toUpperCase()]));
+    });
+    const first = lookUp('a');
+    await new Promise((resolve) => setImmediate(resolve));
+    // Asked for over several turns while the first batch is out: they wait for it, then go together.
+    const later: Promise<string | undefined>[] = [];
+    for (const key of ['b', 'c', 'd']) {
+      later.push(lookUp(key));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(runs).to.deep.equal([['a']]);
+    release();
+    expect(await Promise.all([first, ...later])).to.deep.equal(['A', 'B', 'C', 'D']);
+    expect(runs).to.deep.equal([['a'], ['b', 'c', 'd']]);
+    expect(mostAtOnce).to.equal(1);
+  });
+
+  it('still answers the calls waiting behind a batch that failed', async () => {
+    let calls = 0;
+    const lookUp = batched(async (keys: string[]) => {
+      calls += 1;
+      if (calls === 1) throw new Error('database away');
+      return new Map(keys.map((key) => [key, key]));
+    });
+    const first = Promise.allSettled([lookUp('a')]);
+    await new Promise((resolve) => setImmediate(resolve));
+    const second = Promise.allSettled([lookUp('b')]);
+    expect([...(await first), ...(await second)]).to.deep.equal([
+      { status: 'rejected', reason: new Error('database away') },
+      { status: 'fulfilled', value: 'b' },
+    ]);
+  });
+
   it('fails every caller of a batch that failed', async () => {
     const lookUp = batched(async () => Promise.reject(new Error('database away')));
     const outcomes = await Promise.allSettled([lookUp('a'), lookUp('b')]);

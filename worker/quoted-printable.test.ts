@@ -46,4 +46,16 @@ describe('quoted-printable text parts (worker/quoted-printable.ts)', () => {
     const encoded = quotedPrintable('é'.repeat(100) + '🎉'.repeat(30));
     for (const line of encoded.split('=\r\n')) expect(line, line).to.match(/^(?:=C3=A9|=F0=9F=8E=89)*$/);
   });
+
+  it('writes the same bytes as ever at the edges: the 76th character, a break before =XX, blanks at the end, lone CR and LF', () => {
+    const x = (n: number) => 'x'.repeat(n);
+    expect(quotedPrintable(x(75))).to.equal(x(75));
+    expect(quotedPrintable(x(76))).to.equal(`${x(75)}=\r\nx`);
+    expect(quotedPrintable(x(151))).to.equal(`${x(75)}=\r\n${x(75)}=\r\nx`);
+    expect(quotedPrintable(`${x(74)}=`)).to.equal(`${x(74)}=\r\n=3D`);
+    expect(quotedPrintable(`${x(74)}é`)).to.equal(`${x(74)}=\r\n=C3=A9`);
+    expect(quotedPrintable('end blank \r\n\tlead tab, end tab\t')).to.equal('end blank=20\r\n\tlead tab, end tab=09');
+    expect(quotedPrintable('a lone \r and \n')).to.equal('a lone =0D and =0A');
+    expect(quotedPrintable('a = b\r\n\r\n🎉')).to.equal('a =3D b\r\n\r\n=F0=9F=8E=89');
+  });
 });

@@ -1,19 +1,20 @@
 /**
- * Quoted-printable (RFC 2045) for the text parts worker/mime.ts writes, in one pass over the string: no Buffer of the
- * text, no second pass to wrap it. Line breaks (CRLF) stay line breaks; a line longer than 76 characters is broken
- * with soft line breaks, never inside the encoding of a character; a space or tab that ends a line is encoded.
+ * Quoted-printable (RFC 2045) for the text parts worker/mime.ts writes, line by line, without a Buffer of the text.
+ * Line breaks (CRLF) stay line breaks; a line longer than 76 characters is broken with soft line breaks, never
+ * inside the encoding of a character; a space or tab that ends a line is encoded.
  */
 
-const MAX_LINE = 76;
-
-/** What each ASCII character is written as: itself, or =XX ('=' itself, control characters). */
-const ASCII_TOKENS: string[] = Array.from({ length: 128 }, (_, code) =>
-  (code >= 0x21 && code <= 0x7e && code !== 0x3d) || code === 0x20 || code === 0x09 ? String.fromCharCode(code) : hex(code),
-);
+/** Characters on an encoded line before its soft line break ('='), which makes the 76 of RFC 2045. */
+const ROOM = 75;
 
 function hex(byte: number): string {
   return `=${byte < 16 ? '0' : ''}${byte.toString(16).toUpperCase()}`;
 }
+
+/** How each ASCII character is written inside a line: itself, or =XX ('=' itself, control characters). */
+const ASCII_TOKENS: string[] = Array.from({ length: 128 }, (_, code) =>
+  (code >= 0x21 && code <= 0x7e && code !== 0x3d) || code === 0x20 || code === 0x09 ? String.fromCharCode(code) : hex(code),
+);
 
 /** The =XX=XX… of a character beyond ASCII's UTF-8 bytes (a lone surrogate as U+FFFD, as Buffer.from writes it). */
 function utf8Token(codePoint: number): string {
@@ -22,66 +23,75 @@ function utf8Token(codePoint: number): string {
   return hex(0xf0 | (codePoint >> 18)) + hex(0x80 | ((codePoint >> 12) & 0x3f)) + hex(0x80 | ((codePoint >> 6) & 0x3f)) + hex(0x80 | (codePoint & 0x3f));
 }
 
-/** Characters written as they are anywhere on a line: printable ASCII but '='. */
-const isLiteral = (code: number) => code >= 0x21 && code <= 0x7e && code !== 0x3d;
+const isBlank = (code: number) => code === 0x20 || code === 0x09;
 
-export function quotedPrintable(text: string): string {
-  const parts: string[] = [];
-  const length = text.length;
-  // Characters on the output line so far; room is kept for the '=' of a soft line break.
+/** A character that is not written as it is: '=', a control character, or one beyond ASCII. */
+const ENCODED = /[^\t\x20-\x3c\x3e-\x7e]/g;
+
+/** The encoding of the character at `at`, and where the next one starts. */
+function tokenAt(line: string, at: number): [token: string, next: number] {
+  const code = line.charCodeAt(at);
+  // '=', a control character, or a space or tab that ends the line (it would be lost on the way).
+  if (code < 0x80) return [isBlank(code) ? hex(code) : (ASCII_TOKENS[code] as string), at + 1];
+  if (code >= 0xd800 && code <= 0xdbff) {
+    const low = line.charCodeAt(at + 1);
+    if (low >= 0xdc00 && low <= 0xdfff) return [utf8Token(0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00)), at + 2];
+    return [utf8Token(0xfffd), at + 1];
+  }
+  return [utf8Token(code >= 0xdc00 && code <= 0xdfff ? 0xfffd : code), at + 1];
+}
+
+/** One line (no CRLF in it), with soft line breaks where it is longer than the room on a line. */
+function encodeLine(line: string): string {
+  const length = line.length;
+  if (length === 0) return '';
+  // Written as they are: everything up to the next character to encode, but a space or tab that ends the line.
+  const plainUpTo = isBlank(line.charCodeAt(length - 1)) ? length - 1 : length;
+  ENCODED.lastIndex = 0;
+  if (plainUpTo === length && !ENCODED.test(line)) {
+    // The common case: text that needs no encoding.
+    if (length <= ROOM) return line;
+    let out = line.slice(0, ROOM);
+    for (let at = ROOM; at < length; at += ROOM) out += `=\r\n${line.slice(at, at + ROOM)}`;
+    return out;
+  }
+  let out = '';
   let column = 0;
-  const room = MAX_LINE - 1;
   let i = 0;
   while (i < length) {
-    // A run of characters written as they are (a space or tab inside it too) goes out in slices.
-    let end = i;
-    for (;;) {
-      const code = text.charCodeAt(end);
-      if (isLiteral(code)) end++;
-      else if ((code === 0x20 || code === 0x09) && end + 1 < length && !(text.charCodeAt(end + 1) === 0x0d && text.charCodeAt(end + 2) === 0x0a)) end++;
-      else break;
-    }
-    while (i < end) {
-      if (column === room) {
-        parts.push('=\r\n');
+    ENCODED.lastIndex = i;
+    const found = ENCODED.exec(line);
+    const plainEnd = found && found.index < plainUpTo ? found.index : plainUpTo;
+    while (i < plainEnd) {
+      if (column === ROOM) {
+        out += '=\r\n';
         column = 0;
       }
-      const take = Math.min(end - i, room - column);
-      parts.push(text.slice(i, i + take));
+      const take = Math.min(plainEnd - i, ROOM - column);
+      out += line.slice(i, i + take);
       column += take;
       i += take;
     }
     if (i >= length) break;
-    const code = text.charCodeAt(i);
-    if (code === 0x0d && text.charCodeAt(i + 1) === 0x0a) {
-      parts.push('\r\n');
-      column = 0;
-      i += 2;
-      continue;
-    }
-    let token: string;
-    if (code < 0x80) {
-      // '=', a control character, or a space or tab that ends a line or the text (it would be lost on the way).
-      token = ASCII_TOKENS[code] === String.fromCharCode(code) ? hex(code) : (ASCII_TOKENS[code] as string);
-      i++;
-    } else {
-      let codePoint = code;
-      i++;
-      if (code >= 0xd800 && code <= 0xdbff) {
-        const low = text.charCodeAt(i);
-        if (low >= 0xdc00 && low <= 0xdfff) {
-          codePoint = 0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00);
-          i++;
-        } else codePoint = 0xfffd;
-      } else if (code >= 0xdc00 && code <= 0xdfff) codePoint = 0xfffd;
-      token = utf8Token(codePoint);
-    }
-    if (column + token.length > room) {
-      parts.push('=\r\n');
+    const [token, next] = tokenAt(line, i);
+    i = next;
+    if (column + token.length > ROOM) {
+      out += '=\r\n';
       column = 0;
     }
-    parts.push(token);
+    out += token;
     column += token.length;
   }
-  return parts.join('');
+  return out;
+}
+
+export function quotedPrintable(text: string): string {
+  let out = '';
+  let start = 0;
+  for (;;) {
+    const end = text.indexOf('\r\n', start);
+    if (end === -1) return out + encodeLine(start === 0 ? text : text.slice(start));
+    out += `${encodeLine(text.slice(start, end))}\r\n`;
+    start = end + 2;
+  }
 }

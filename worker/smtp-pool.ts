@@ -1,12 +1,14 @@
 /**
- * A few SMTP connections kept open, each handed one whole message at a time: nodemailer's SMTPConnection speaks the
- * protocol (the greeting, EHLO, STARTTLS or a TLS socket from the start, AUTH, dot-stuffing), and this pool does what
- * the worker needs of nodemailer's own pool and nothing more: no message normalisation, no compiling of the raw
- * message again, no requeueing. A message is tried once: when its connection fails, its send fails.
+ * A few SMTP connections kept open, each handed one whole message at a time: nodemailer's SMTPConnection sets each
+ * session up (the greeting, EHLO, STARTTLS or a TLS socket from the start, AUTH), smtp-transaction.ts then sends the
+ * messages over it (the envelope pipelined, the message in one write), and this pool does what the worker needs of
+ * nodemailer's own pool and nothing more: no message normalisation, no compiling of the raw message again, no
+ * requeueing. A message is tried once: when its connection fails, its send fails.
  */
 import SMTPConnection from 'nodemailer/lib/smtp-connection';
 import { parseConnectionUrl } from 'nodemailer/lib/shared';
 import type { ComposedMime } from './mime.js';
+import { takeOverSession, type SmtpTransactions } from './smtp-transaction.js';
 
 export interface SmtpPoolOptions {
   connections: number;
@@ -29,6 +31,8 @@ interface Waiting {
 
 interface Pooled {
   connection: SMTPConnection;
+  /** The session's transactions, once it is set up. */
+  transactions?: SmtpTransactions;
   ready: boolean;
   busy: boolean;
   /** Ends the message being handed over, once: its send's callback, or the connection's end if that comes first. */
@@ -65,6 +69,7 @@ export function createSmtpPool(url: string, poolOptions: SmtpPoolOptions) {
     if (pooled.gone) return;
     pooled.gone = true;
     pool.delete(pooled);
+    pooled.transactions?.detach();
     pooled.connection.close();
   };
 
@@ -107,6 +112,14 @@ export function createSmtpPool(url: string, poolOptions: SmtpPoolOptions) {
       if (pooled.gone) return;
       if (err) return failedToOpen(pooled, err);
       const ready = () => {
+        try {
+          pooled.transactions = takeOverSession(pooled.connection, () => {
+            drop(pooled);
+            pump();
+          });
+        } catch (takeOverErr) {
+          return failedToOpen(pooled, takeOverErr as Error);
+        }
         pooled.ready = true;
         pump();
       };
@@ -134,7 +147,7 @@ export function createSmtpPool(url: string, poolOptions: SmtpPoolOptions) {
       pump();
     };
     pooled.finish = finish;
-    pooled.connection.send(entry.message.envelope, entry.message.raw, (err, info) => finish(err, info?.response));
+    (pooled.transactions as SmtpTransactions).send(entry.message, finish);
   };
 
   function pump() {
