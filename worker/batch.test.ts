@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createTestDatabase, type TestDatabase } from '../test/database.js';
-import { batched } from './batch.js';
+import { MAX_BATCH_KEYS, batched } from './batch.js';
 import { CONFIRMATIONS, claim, markSent } from './outbox.js';
 
 describe('calls gathered into one (worker/batch.ts)', () => {
@@ -43,6 +43,19 @@ describe('calls gathered into one (worker/batch.ts)', () => {
     expect(await Promise.all([first, ...later])).to.deep.equal(['A', 'B', 'C', 'D']);
     expect(runs).to.deep.equal([['a'], ['b', 'c', 'd']]);
     expect(mostAtOnce).to.equal(1);
+  });
+
+  it('gives one run at most MAX_BATCH_KEYS keys, the first asked for; the rest go in the next run', async () => {
+    const runs: number[][] = [];
+    const lookUp = batched(async (keys: number[]) => {
+      runs.push(keys);
+      return new Map(keys.map((key) => [key, key * 2]));
+    });
+    const keys = Array.from({ length: MAX_BATCH_KEYS + 3 }, (_, i) => i);
+    const answers = await Promise.all(keys.map((key) => lookUp(key)));
+    expect(answers).to.deep.equal(keys.map((key) => key * 2));
+    expect(runs.map((run) => run.length)).to.deep.equal([MAX_BATCH_KEYS, 3]);
+    expect(runs[1]).to.deep.equal([MAX_BATCH_KEYS, MAX_BATCH_KEYS + 1, MAX_BATCH_KEYS + 2]);
   });
 
   it('still answers the calls waiting behind a batch that failed', async () => {

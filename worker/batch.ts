@@ -10,23 +10,19 @@ interface Waiter<V> {
   reject(err: unknown): void;
 }
 
-export interface BatchOptions {
-  /** Keys one run gets at most. */
-  maxKeys?: number;
-  /** Runs under way at once; the keys asked for beyond them wait for one to end. */
-  maxRunning?: number;
-}
+/** Keys one run gets at most: a hundred jobs in hand ask for far fewer, but a statement stays bounded whatever comes. */
+export const MAX_BATCH_KEYS = 500;
 
 /**
  * Returns a function that takes one key and answers with its value from `run`, which gets every distinct key asked
- * for since the last run began (at most `maxKeys` at once). A key asked for twice in one batch is answered once: the
- * first caller gets the value and the others `undefined`, so that of two callers only one gets what is handed out.
- * When `run` fails, every caller of that batch gets its error.
+ * for since the last run began (at most MAX_BATCH_KEYS at once). One run at a time. A key asked for twice in one
+ * batch is answered once: the first caller gets the value and the others `undefined`, so that of two callers only one
+ * gets what is handed out. When `run` fails, every caller of that batch gets its error.
  */
-export function batched<K, V>(run: (keys: K[]) => Promise<Map<K, V>>, { maxKeys = 500, maxRunning = 1 }: BatchOptions = {}): (key: K) => Promise<V | undefined> {
+export function batched<K, V>(run: (keys: K[]) => Promise<Map<K, V>>): (key: K) => Promise<V | undefined> {
   let pending = new Map<K, Waiter<V>[]>();
   let scheduled = false;
-  let running = 0;
+  let running = false;
 
   const settle = (batch: Map<K, Waiter<V>[]>, values: Map<K, V>) => {
     for (const [key, [first, ...others]] of batch) {
@@ -38,31 +34,28 @@ export function batched<K, V>(run: (keys: K[]) => Promise<Map<K, V>>, { maxKeys 
     for (const waiters of batch.values()) for (const waiter of waiters) waiter.reject(err);
   };
 
+  /** The keys asked for first, up to the cap; the others stay pending. */
+  const takeNext = (): Map<K, Waiter<V>[]> => {
+    const batch = pending.size <= MAX_BATCH_KEYS ? pending : new Map([...pending].slice(0, MAX_BATCH_KEYS));
+    if (batch === pending) pending = new Map();
+    else for (const key of batch.keys()) pending.delete(key);
+    return batch;
+  };
+
   const flush = () => {
     scheduled = false;
-    while (running < maxRunning && pending.size > 0) {
-      let batch = pending;
-      if (pending.size <= maxKeys) pending = new Map();
-      else {
-        batch = new Map();
-        for (const [key, waiters] of pending) {
-          if (batch.size === maxKeys) break;
-          batch.set(key, waiters);
-          pending.delete(key);
-        }
-      }
-      running += 1;
-      const ran = batch;
-      new Promise<Map<K, V>>((resolve) => resolve(run([...ran.keys()])))
-        .then(
-          (values) => settle(ran, values),
-          (err: unknown) => fail(ran, err),
-        )
-        .finally(() => {
-          running -= 1;
-          flush();
-        });
-    }
+    if (running || pending.size === 0) return;
+    running = true;
+    const batch = takeNext();
+    new Promise<Map<K, V>>((resolve) => resolve(run([...batch.keys()])))
+      .then(
+        (values) => settle(batch, values),
+        (err: unknown) => fail(batch, err),
+      )
+      .finally(() => {
+        running = false;
+        flush();
+      });
   };
 
   return (key) =>
@@ -70,7 +63,7 @@ export function batched<K, V>(run: (keys: K[]) => Promise<Map<K, V>>, { maxKeys 
       const waiters = pending.get(key);
       if (waiters) waiters.push({ resolve, reject });
       else pending.set(key, [{ resolve, reject }]);
-      if (!scheduled && running < maxRunning) {
+      if (!scheduled && !running) {
         scheduled = true;
         setImmediate(flush);
       }

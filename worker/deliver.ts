@@ -34,19 +34,9 @@ export interface Delivery<Row> {
   columns: readonly string[];
   /** What the logs call it: "confirmation", "reminder"… */
   label: string;
-  /** What each log line about it names (its row), beside the message: no child logger made for every job. */
-  logged: Record<string, string>;
+  log: Logger;
   /** The message for the claimed row, or null when it is no longer true (it is then dropped, never sent). */
   compose(row: Row): Promise<Composed | null>;
-}
-
-type LineWriter = (level: 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>) => void;
-
-/** Writes a line naming the delivery's row, as a child logger would, without one made per job. */
-function lineWriter(logger: Logger, logged: Record<string, string>): LineWriter {
-  return (level, message, fields) => {
-    if (logger.isLevelEnabled(level)) logger[level]({ ...logged, ...fields }, message);
-  };
 }
 
 /**
@@ -93,19 +83,18 @@ function whileClaimHolds(signal: AbortSignal | undefined, ms: number): { signal:
  * one where a second copy (with the same Message-ID) can go out.
  */
 export async function deliver<Row>(deps: DeliveryDeps, delivery: Delivery<Row>, signal?: AbortSignal): Promise<DeliveryOutcome> {
-  const { outbox, id, label } = delivery;
-  const log = lineWriter(deps.logger, delivery.logged);
+  const { outbox, id, log, label } = delivery;
   const claimedAt = Date.now();
   const claimed = await claim<Row>(deps.db, outbox, id, delivery.columns);
   if (!claimed.claimed) {
     // A missing row is the caller's to report: it may belong to another deployment sharing this Redis.
-    if (claimed.reason !== 'missing') log('info', `${label} not claimed; nothing to do`, { reason: claimed.reason });
+    if (claimed.reason !== 'missing') log.info({ reason: claimed.reason }, `${label} not claimed; nothing to do`);
     return claimed.reason;
   }
   const composed = await delivery.compose(claimed.row);
   if (!composed) {
     await markDropped(deps.db, id);
-    log('info', `${label} no longer applies; dropped`);
+    log.info(`${label} no longer applies; dropped`);
     return 'dropped';
   }
   // Messages of the jobs in hand wait their turn for one of the pooled connections: a send still unfinished shortly
@@ -132,13 +121,13 @@ export async function deliver<Row>(deps: DeliveryDeps, delivery: Delivery<Row>, 
     const failure = describeFailure(err);
     const permanent = failure instanceof UnrecoverableError;
     await recordFailure(deps.db, outbox, id, failure.message, permanent);
-    log('warn', permanent ? `${label} refused for good by the SMTP server; no more tries` : `${label} not sent; will retry`, { error: failure.message });
+    log.warn({ error: failure.message }, permanent ? `${label} refused for good by the SMTP server; no more tries` : `${label} not sent; will retry`);
     throw failure;
   } finally {
     sending.done();
   }
   await markSentWhileLeaseLasts(deps.db, outbox, id, claimedAt, log, label, signal);
-  log('info', `${label} sent`, { messageId: info.messageId, smtpResponse: info.response });
+  log.info({ messageId: info.messageId, smtpResponse: info.response }, `${label} sent`);
   return 'sent';
 }
 
@@ -155,7 +144,7 @@ async function markSentWhileLeaseLasts(
   outbox: Outbox,
   id: string,
   claimedAt: number,
-  log: LineWriter,
+  log: Logger,
   label: string,
   signal: AbortSignal | undefined,
 ): Promise<void> {
@@ -167,10 +156,10 @@ async function markSentWhileLeaseLasts(
     } catch (err) {
       // A worker shutting down does not wait out an outage: its grace period is shorter than the lease.
       if (signal?.aborted || Date.now() + wait >= deadline) {
-        log('error', `${label} sent but not recorded; the sweep may send it again when the claim runs out`, { err });
+        log.error({ err }, `${label} sent but not recorded; the sweep may send it again when the claim runs out`);
         throw err;
       }
-      log('warn', `${label} sent; recording it failed, trying again`, { error: err instanceof Error ? err.message : String(err) });
+      log.warn({ error: err instanceof Error ? err.message : String(err) }, `${label} sent; recording it failed, trying again`);
       await new Promise((resolve) => setTimeout(resolve, wait));
     }
   }

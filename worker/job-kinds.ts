@@ -95,7 +95,7 @@ export function processConfirmation(deps: DeliveryDeps, payload: SendConfirmatio
       id,
       columns: ['id', 'name', 'email', 'company', 'time_slot', 'sequence'],
       label: 'confirmation',
-      logged: { demoRequestId: id },
+      log: deps.logger.child({ demoRequestId: id }),
       async compose(row) {
         const booking = { id, name: row.name, email: row.email, company: row.company, timeSlot: row.time_slot };
         const email = renderConfirmation(booking, prospectOptions(deps, id, row.sequence));
@@ -150,7 +150,7 @@ export function processBookingEmail(deps: DeliveryDeps, kind: BookingEmailKind, 
       id,
       columns: BOOKING_EMAIL_COLUMNS,
       label: kind,
-      logged: { emailId: id, kind },
+      log: deps.logger.child({ emailId: id, kind }),
       async compose(row) {
         if (row.kind !== kind) throw new UnrecoverableError(`row ${id} is a ${row.kind}, not a ${kind}`);
         const lead = await findLead(deps.db, row.demo_request_id);

@@ -7,14 +7,10 @@
 /** Characters on an encoded line before its soft line break ('='), which makes the 76 of RFC 2045. */
 const ROOM = 75;
 
-function hex(byte: number): string {
-  return `=${byte < 16 ? '0' : ''}${byte.toString(16).toUpperCase()}`;
-}
+/** =XX of each byte, worked out once. */
+const HEX_OF_BYTE: readonly string[] = Array.from({ length: 256 }, (_, byte) => `=${byte.toString(16).toUpperCase().padStart(2, '0')}`);
 
-/** How each ASCII character is written inside a line: itself, or =XX ('=' itself, control characters). */
-const ASCII_TOKENS: string[] = Array.from({ length: 128 }, (_, code) =>
-  (code >= 0x21 && code <= 0x7e && code !== 0x3d) || code === 0x20 || code === 0x09 ? String.fromCharCode(code) : hex(code),
-);
+const hex = (byte: number) => HEX_OF_BYTE[byte] as string;
 
 /** The =XX=XX… of a character beyond ASCII's UTF-8 bytes (a lone surrogate as U+FFFD, as Buffer.from writes it). */
 function utf8Token(codePoint: number): string {
@@ -32,7 +28,7 @@ const ENCODED = /[^\t\x20-\x3c\x3e-\x7e]/g;
 function tokenAt(line: string, at: number): [token: string, next: number] {
   const code = line.charCodeAt(at);
   // '=', a control character, or a space or tab that ends the line (it would be lost on the way).
-  if (code < 0x80) return [isBlank(code) ? hex(code) : (ASCII_TOKENS[code] as string), at + 1];
+  if (code < 0x80) return [hex(code), at + 1];
   if (code >= 0xd800 && code <= 0xdbff) {
     const low = line.charCodeAt(at + 1);
     if (low >= 0xdc00 && low <= 0xdfff) return [utf8Token(0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00)), at + 2];

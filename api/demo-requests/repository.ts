@@ -5,12 +5,6 @@ import { preparedQuery, type Db } from '../db.js';
 import type { Attribution } from '../../domain/attribution.js';
 import type { DemoRequestInput } from '../../domain/demo-request.js';
 
-export interface StoredDemoRequest {
-  id: string;
-  createdAt: Date;
-  timeSlot: Date;
-}
-
 export interface DemoRequestSummary {
   id: string;
   name: string;
