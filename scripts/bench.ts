@@ -5,9 +5,11 @@
  * same JSON (scripts/bench/bare-koa.ts), an SMTP server that accepts everything (scripts/bench/smtp-counter.ts), and
  * the worker (`node dist/worker/main.js`) when a figure needs it. It prints:
  *
- *   1. each endpoint beside the bare Koa route: req/s, p50/p99, and the ratio, after both are warmed up alike;
- *   2. POST /api/demo-request at `--connections` with a new person and slot each request: worker stopped, then
- *      with the worker draining on the same cores;
+ *   1. each endpoint beside the bare Koa route: req/s, p50/p99, and the ratio, after both are warmed up alike; beside
+ *      them the same bare route sending the API's headers too, and each server process's CPU time per request;
+ *   2. POST /api/demo-request at `--connections` with a new person and slot each request: worker stopped; then the
+ *      booking's statement alone, called as the API calls it with no HTTP in front (the database's own ceiling);
+ *      then with the worker draining on the same cores;
  *   3. confirmations sent per second by one worker process, from a backlog of `--jobs`;
  *   4. submit-to-SMTP-accepted latency p50/p95 at 100 bookings per second;
  *   5. Lighthouse mobile, median of 5 runs: LCP, TBT, JavaScript bytes.
@@ -18,8 +20,8 @@
  * at other servers than the machine's.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
@@ -27,7 +29,13 @@ import autocannon from 'autocannon';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { createDb } from '../api/db.js';
+import { DEFAULT_FOLLOW_UPS, followUpRows } from '../api/bookings/follow-ups.js';
+import { bookDemo } from '../api/demo-requests/repository.js';
 import { availableSlots, calendarDayOf, formatCalendarDay } from '../domain/booking.js';
+import type { DemoRequestInput } from '../domain/demo-request.js';
+import { invitePathOf } from '../server-shared/booking-link.js';
+import { emailDomain } from '../server-shared/email-rules.js';
 import { CONFIRMATION_QUEUE, SEND_CONFIRMATION_JOB, confirmationJobOptions } from '../server-shared/jobs.js';
 import { clearQueuePrefix } from '../test/stack.js';
 import { REPO_ROOT } from './dev-services/config.js';
@@ -121,6 +129,8 @@ interface Figures {
   p99: number;
   non2xx: number;
   errors: number;
+  /** The server process's CPU time (user and system) per request, in µs, when it was measured. */
+  cpuUs?: number;
 }
 
 const figuresOf = (result: autocannon.Result): Figures => ({
@@ -132,7 +142,34 @@ const figuresOf = (result: autocannon.Result): Figures => ({
 });
 const show = (figures: Figures) =>
   `${figures.rps.toFixed(0).padStart(6)} req/s  p50 ${String(figures.p50).padStart(4)} ms  p99 ${String(figures.p99).padStart(4)} ms` +
+  (figures.cpuUs === undefined ? '' : `  cpu ${figures.cpuUs.toFixed(0).padStart(4)} µs`) +
   (figures.non2xx || figures.errors ? `  (non-2xx ${figures.non2xx}, errors ${figures.errors})` : '');
+
+/** CPU time (user and system) a process has used so far, in ms, from /proc; undefined where there is none. */
+function cpuMs(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    // Fields 14 and 15 (utime, stime) in clock ticks, counted after the command name's closing parenthesis.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}
+/** Linux's USER_HZ, which /proc/<pid>/stat counts in on every architecture Node.js ships for. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** A run of `route` on `url`, with the CPU time the server process `pid` used per request. */
+async function loadWithCpu(url: string, route: Route, pid: number | undefined): Promise<Figures> {
+  const before = cpuMs(pid);
+  const result = await load(url, route);
+  const after = cpuMs(pid);
+  const figures = figuresOf(result);
+  return before === undefined || after === undefined || result.requests.total === 0 ? figures : { ...figures, cpuUs: ((after - before) * 1000) / result.requests.total };
+}
+
+/** Headers Koa or Node.js write for any answer: the bare server sends its own. */
+const HEADERS_KOA_WRITES = new Set(['content-type', 'content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
 
 /** Bookings made so far by this run: every body is a new person, whichever run sends it. */
 let sent = 0;
@@ -159,6 +196,47 @@ function emailBodies() {
     i += 1;
     return JSON.stringify({ email: `visitor${i}.${run}@northwind-${i % 97}.io` });
   };
+}
+
+/**
+ * The booking's one statement alone, as the API runs it (the repository's bookDemo, on a pool the API's size), from
+ * `connections` callers at once with the same bodies: what PostgreSQL itself takes per booking on these cores, with
+ * no HTTP, validation or queue in front. The rows are marked confirmed afterwards, so no worker sends them.
+ */
+async function bookingsWithoutHttp(slots: readonly string[], env: { SLOT_CAPACITY: string; BOOKING_LINK_SECRET: string }): Promise<Figures> {
+  const db = createDb(databaseUrl);
+  const nextBody = bookingBodies(slots);
+  const ids: string[] = [];
+  const latencies: number[] = [];
+  let errors = 0;
+  const until = performance.now() + duration * 1000;
+  const caller = async () => {
+    while (performance.now() < until) {
+      const input = JSON.parse(nextBody()) as DemoRequestInput;
+      const id = randomUUID();
+      const timeSlot = new Date(input.timeSlot);
+      const started = performance.now();
+      const outcome = await bookDemo(db, {
+        id,
+        input,
+        domain: emailDomain(input.email),
+        limits: { perEmailPerDay: 0, perDomainPerDay: 0, slotCapacity: Number(env.SLOT_CAPACITY) },
+        followUps: followUpRows({ id, timeSlot, sequence: 0 }, 'booked', DEFAULT_FOLLOW_UPS, new Date()),
+        invitePath: invitePathOf(id, env.BOOKING_LINK_SECRET),
+      }).catch(() => undefined);
+      latencies.push(performance.now() - started);
+      if (outcome?.outcome === 'stored') ids.push(id);
+      else errors += 1;
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: connections }, caller));
+    await db.raw('UPDATE demo_requests SET confirmation_sent_at = now() WHERE id = ANY(?::uuid[])', [ids]);
+  } finally {
+    await db.destroy();
+  }
+  latencies.sort((a, b) => a - b);
+  return { rps: latencies.length / duration, p50: Math.round(percentile(latencies, 50)), p99: Math.round(percentile(latencies, 99)), non2xx: 0, errors };
 }
 
 interface Route {
@@ -219,7 +297,7 @@ async function main(): Promise<void> {
     HOST: '127.0.0.1',
   };
   const apiPort = 20000 + Math.floor(Math.random() * 20000);
-  start([...PROFILE_FLAGS, path.join(DIST, 'api', 'main.js'), '--migrate'], { ...env, PORT: String(apiPort) });
+  const apiProcess = start([...PROFILE_FLAGS, path.join(DIST, 'api', 'main.js'), '--migrate'], { ...env, PORT: String(apiPort) });
   const api = `http://127.0.0.1:${apiPort}`;
   await waitUntil(() => fetch(`${api}/readyz`).then((response) => response.ok, () => false), 'the API to be ready');
   const startWorker = () => start([...PROFILE_FLAGS, path.join(DIST, 'worker', 'main.js')], { ...env, PUBLIC_URL: api });
@@ -239,39 +317,47 @@ async function main(): Promise<void> {
 
   if (parts.has('endpoints') || parts.has('booking')) {
     // The bare server answers what the API answered, for the same request.
-    const answers: Record<string, { status: number; body: unknown }> = {};
+    const answers: Record<string, { status: number; body: unknown; headers: Record<string, string> }> = {};
     for (const route of routes) {
       const response = await fetch(`${api}${route.path}`, { method: route.method, headers: { 'content-type': 'application/json' }, body: route.body?.() });
-      answers[`${route.method} ${route.path.split('?')[0]}`] = { status: response.status, body: await response.json() };
+      const headers = Object.fromEntries([...response.headers].filter(([name]) => !HEADERS_KOA_WRITES.has(name)));
+      answers[`${route.method} ${route.path.split('?')[0]}`] = { status: response.status, body: await response.json(), headers };
     }
     const bare = await startWithPort('bare-koa.ts', { BARE_ANSWERS: JSON.stringify(answers) });
-    // Both servers are warmed up alike before anything is measured: each route for a few seconds, so that the first
+    const bareWithHeaders = await startWithPort('bare-koa.ts', { BARE_ANSWERS: JSON.stringify(answers), BARE_SEND_HEADERS: '1' });
+    const servers = [
+      { label: 'API      ', url: api, pid: apiProcess.pid },
+      { label: 'bare     ', url: `http://127.0.0.1:${bare.port}`, pid: bare.child.pid },
+      { label: '+headers ', url: `http://127.0.0.1:${bareWithHeaders.port}`, pid: bareWithHeaders.child.pid },
+    ];
+    // The servers are warmed up alike before anything is measured: each route for a few seconds, so that the first
     // figures are not those of code not yet optimised, pools not yet filled and the new database's first pages.
     for (const route of routes) {
       if (!parts.has('endpoints') && route.path !== '/api/demo-request') continue;
-      await load(api, route, { duration: WARM_UP_SECONDS });
-      await load(`http://127.0.0.1:${bare.port}`, route, { duration: WARM_UP_SECONDS });
+      for (const server of servers) await load(server.url, route, { duration: WARM_UP_SECONDS });
     }
-    say(`\n1. Each endpoint beside a bare Koa route answering the same JSON (worker stopped; both warmed up ${WARM_UP_SECONDS} s a route)`);
+    say(`\n1. Each endpoint beside a bare Koa route answering the same JSON, and beside the same bare route sending the`);
+    say(`   API's headers too (worker stopped; all warmed up ${WARM_UP_SECONDS} s a route; cpu: the server process's CPU time per request)`);
     for (const route of routes) {
       if (!parts.has('endpoints') && route.path !== '/api/demo-request') continue;
-      const real = figuresOf(await load(api, route));
-      const baseline = figuresOf(await load(`http://127.0.0.1:${bare.port}`, route));
+      const figures: Figures[] = [];
+      for (const server of servers) figures.push(await loadWithCpu(server.url, route, server.pid));
       say(`  ${route.title}`);
-      say(`    API    ${show(real)}`);
-      say(`    bare   ${show(baseline)}`);
-      say(`    ratio  ${(real.rps / baseline.rps).toFixed(2)}x`);
+      servers.forEach((server, i) => say(`    ${server.label}${show(figures[i]!)}`));
+      const [real, baseline, withHeaders] = figures as [Figures, Figures, Figures];
+      say(`    ratio     ${(real.rps / baseline.rps).toFixed(2)}x (against the bare route sending the same headers: ${(real.rps / withHeaders.rps).toFixed(2)}x)`);
     }
-    await stop(bare.child);
+    await Promise.all([stop(bare.child), stop(bareWithHeaders.child)]);
   }
 
   if (parts.has('booking')) {
     say(`\n2. POST /api/demo-request, ${connections} connections, a new person and slot each request`);
     const booking = routes.find((route) => route.path === '/api/demo-request')!;
-    say(`    worker stopped   ${show(figuresOf(await load(api, booking)))}`);
+    say(`    worker stopped   ${show(await loadWithCpu(api, booking, apiProcess.pid))}`);
+    say(`    database alone   ${show(await bookingsWithoutHttp(slots, env))}`);
     const worker = startWorker();
     await delay(1500);
-    say(`    worker draining  ${show(figuresOf(await load(api, booking)))}`);
+    say(`    worker draining  ${show(await loadWithCpu(api, booking, apiProcess.pid))}`);
     await stop(worker);
   }
 

@@ -1,13 +1,16 @@
 /**
  * The bench's baseline: a bare Koa server with the same body parser, answering each measured route with the JSON
- * the real API gave for it (read from BARE_ANSWERS, a JSON object of "METHOD path" → { status, body }). Whatever the
- * API does beyond this (validation, rules, the database, the queue, logging, headers) is what the ratio measures.
- * Prints its port on stdout once listening.
+ * the real API gave for it (read from BARE_ANSWERS, a JSON object of "METHOD path" → { status, body, headers }).
+ * Whatever the API does beyond this (validation, rules, the database, the queue, logging, headers) is what the ratio
+ * measures. With BARE_SEND_HEADERS=1 it also sends the headers the API sent with that answer (its security headers,
+ * request id, Cache-Control, Vary), so that a second run tells what their bytes cost on shared cores from what the
+ * API's own work costs. Prints its port on stdout once listening.
  */
 import { bodyParser } from '@koa/bodyparser';
 import Koa from 'koa';
 
-const answers = JSON.parse(process.env.BARE_ANSWERS ?? '{}') as Record<string, { status: number; body: unknown }>;
+const answers = JSON.parse(process.env.BARE_ANSWERS ?? '{}') as Record<string, { status: number; body: unknown; headers: Record<string, string> }>;
+const sendHeaders = process.env.BARE_SEND_HEADERS === '1';
 const app = new Koa();
 app.use(bodyParser({ enableTypes: ['json'], jsonLimit: '16kb' }));
 app.use((ctx) => {
@@ -16,6 +19,7 @@ app.use((ctx) => {
     ctx.status = 404;
     return;
   }
+  if (sendHeaders) ctx.set(answer.headers);
   ctx.status = answer.status;
   ctx.body = answer.body;
 });
