@@ -65,6 +65,7 @@ describe('migration history', () => {
         '20261124100000_add_booking_changes',
         '20261125100000_add_book_demo_function',
         '20261126100000_bound_book_demo_checks',
+        '20261127100000_book_demo_own_bookings_first',
       ]);
     } finally {
       await database.drop();
