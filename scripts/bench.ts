@@ -236,7 +236,7 @@ async function bookingsWithoutHttp(slots: readonly string[], env: { SLOT_CAPACIT
     await db.destroy();
   }
   latencies.sort((a, b) => a - b);
-  return { rps: latencies.length / duration, p50: Math.round(percentile(latencies, 50)), p99: Math.round(percentile(latencies, 99)), non2xx: 0, errors };
+  return { rps: ids.length / duration, p50: Math.round(percentile(latencies, 50)), p99: Math.round(percentile(latencies, 99)), non2xx: 0, errors };
 }
 
 interface Route {
