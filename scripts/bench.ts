@@ -198,12 +198,15 @@ function emailBodies() {
   };
 }
 
+/** The API's booking settings, as the bench sets them in its environment. */
+type BookingSettings = Record<'BOOKINGS_PER_EMAIL_PER_DAY' | 'BOOKINGS_PER_DOMAIN_PER_DAY' | 'SLOT_CAPACITY' | 'BOOKING_LINK_SECRET', string>;
+
 /**
  * The booking's one statement alone, as the API runs it (the repository's bookDemo, on a pool the API's size), from
  * `connections` callers at once with the same bodies: what PostgreSQL itself takes per booking on these cores, with
  * no HTTP, validation or queue in front. The rows are marked confirmed afterwards, so no worker sends them.
  */
-async function bookingsWithoutHttp(slots: readonly string[], env: { SLOT_CAPACITY: string; BOOKING_LINK_SECRET: string }): Promise<Figures> {
+async function bookingsWithoutHttp(slots: readonly string[], env: BookingSettings): Promise<Figures> {
   const db = createDb(databaseUrl);
   const nextBody = bookingBodies(slots);
   const ids: string[] = [];
@@ -220,7 +223,7 @@ async function bookingsWithoutHttp(slots: readonly string[], env: { SLOT_CAPACIT
         id,
         input,
         domain: emailDomain(input.email),
-        limits: { perEmailPerDay: 0, perDomainPerDay: 0, slotCapacity: Number(env.SLOT_CAPACITY) },
+        limits: { perEmailPerDay: Number(env.BOOKINGS_PER_EMAIL_PER_DAY), perDomainPerDay: Number(env.BOOKINGS_PER_DOMAIN_PER_DAY), slotCapacity: Number(env.SLOT_CAPACITY) },
         followUps: followUpRows({ id, timeSlot, sequence: 0 }, 'booked', DEFAULT_FOLLOW_UPS, new Date()),
         invitePath: invitePathOf(id, env.BOOKING_LINK_SECRET),
       }).catch(() => undefined);

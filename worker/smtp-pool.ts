@@ -31,9 +31,8 @@ interface Waiting {
 
 interface Pooled {
   connection: SMTPConnection;
-  /** The session's transactions, once it is set up. */
+  /** The session's transactions, once it is set up: the connection is ready from then on. */
   transactions?: SmtpTransactions;
-  ready: boolean;
   busy: boolean;
   /** Ends the message being handed over, once: its send's callback, or the connection's end if that comes first. */
   finish?: (err: Error | null, response?: string) => void;
@@ -80,7 +79,7 @@ export function createSmtpPool(url: string, poolOptions: SmtpPoolOptions) {
   const failedToOpen = (pooled: Pooled, err: Error) => {
     if (pooled.gone) return;
     drop(pooled);
-    if ([...pool].some((other) => other.ready)) {
+    if ([...pool].some((other) => other.transactions)) {
       // The messages wait for the connections that serve; a server refusing more connections is not asked again at
       // once for each message that ends.
       noOpenBefore = Date.now() + REOPEN_AFTER_MS;
@@ -94,17 +93,17 @@ export function createSmtpPool(url: string, poolOptions: SmtpPoolOptions) {
   };
 
   const open = () => {
-    const pooled: Pooled = { connection: new SMTPConnection(connectionOptions), ready: false, busy: false, messages: 0, gone: false };
+    const pooled: Pooled = { connection: new SMTPConnection(connectionOptions), busy: false, messages: 0, gone: false };
     pool.add(pooled);
     // A failure while a message is handed over reaches that send's callback; one before the connection is ready
     // fails the connection; one on an idle connection (the server hanging up) just lets it go.
     pooled.connection.on('error', (err: Error) => {
-      if (!pooled.ready) failedToOpen(pooled, err);
+      if (!pooled.transactions) failedToOpen(pooled, err);
       else if (!pooled.busy) drop(pooled);
     });
     pooled.connection.once('end', () => {
       pooled.finish?.(new Error('SMTP connection closed while a message was handed over'));
-      if (!pooled.ready) failedToOpen(pooled, new Error('SMTP connection closed before it was ready'));
+      if (!pooled.transactions) failedToOpen(pooled, new Error('SMTP connection closed before it was ready'));
       else drop(pooled);
       pump();
     });
@@ -120,7 +119,6 @@ export function createSmtpPool(url: string, poolOptions: SmtpPoolOptions) {
         } catch (takeOverErr) {
           return failedToOpen(pooled, takeOverErr as Error);
         }
-        pooled.ready = true;
         pump();
       };
       if (!auth) return ready();
@@ -132,7 +130,7 @@ export function createSmtpPool(url: string, poolOptions: SmtpPoolOptions) {
     });
   };
 
-  const hand = (pooled: Pooled, entry: Waiting) => {
+  const hand = (pooled: Pooled, transactions: SmtpTransactions, entry: Waiting) => {
     leave(entry);
     pooled.busy = true;
     const finish = (err: Error | null, response?: string) => {
@@ -147,17 +145,17 @@ export function createSmtpPool(url: string, poolOptions: SmtpPoolOptions) {
       pump();
     };
     pooled.finish = finish;
-    (pooled.transactions as SmtpTransactions).send(entry.message, finish);
+    transactions.send(entry.message, finish);
   };
 
   function pump() {
     if (closed) return;
     for (const pooled of pool) {
       if (!waiting.length) return;
-      if (pooled.ready && !pooled.busy && !pooled.gone) hand(pooled, waiting.shift() as Waiting);
+      if (pooled.transactions && !pooled.busy && !pooled.gone) hand(pooled, pooled.transactions, waiting.shift() as Waiting);
     }
     if (Date.now() < noOpenBefore) return;
-    const opening = [...pool].filter((pooled) => !pooled.ready).length;
+    const opening = [...pool].filter((pooled) => !pooled.transactions).length;
     for (let more = Math.min(waiting.length - opening, poolOptions.connections - pool.size); more > 0; more--) open();
   }
 

@@ -60,8 +60,6 @@ const MAX_REPLY_CHARS = 64 * 1024;
 export type SendDone = (err: Error | null, response?: string) => void;
 
 export interface SmtpTransactions {
-  /** Whether the server offered PIPELINING: the envelope then goes in one write. */
-  readonly pipelining: boolean;
   /** Sends one message; one at a time. After a failure the connection is not to be used again. */
   send(message: ComposedMime, done: SendDone): void;
   /** Lets go of the socket: nodemailer's close() ends it. */
@@ -164,7 +162,6 @@ export function takeOverSession(connection: SMTPConnection, onGone: (err: Error)
   };
 
   return {
-    pipelining,
     send(message, done) {
       if (gone) return done(new SmtpError('Connection closed', 'ECONNECTION'));
       if (current) return done(new Error('a message is already being sent over this connection'));
