@@ -68,7 +68,7 @@ export function createApiRouter(deps: AppDeps): Router {
     healthRoutes(deps).routes(),
     demoRequestRoutes({ ...deps, now, bookingsChanged, minNoticeMinutes, adminToken: deps.adminToken, bookingLimits, followUps, adminLimiter: deps.limits?.limiter ?? createMemoryLimiter() }).routes(),
     emailCheckRoutes(deps.limits).routes(),
-    slotRoutes({ slotCounts, timeZone: deps.timeZone, minNoticeMinutes, now, slotCapacity: bookingLimits.slotCapacity }).routes(),
+    slotRoutes({ slotCounts, timeZone: deps.timeZone, minNoticeMinutes, now, slotCapacity: bookingLimits.slotCapacity, logger: deps.logger }).routes(),
     bookingRoutes({ ...deps, now, bookingsChanged, minNoticeMinutes, slotCapacity: bookingLimits.slotCapacity, followUps }).routes(),
     openApiRoutes().routes(),
   );

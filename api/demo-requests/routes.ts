@@ -13,6 +13,7 @@ import {
 import type { LogFields } from '../request-log.js';
 import { demoRequestProblems } from '../../server-shared/demo-request-rules.js';
 import { requireAdminToken } from '../admin-auth.js';
+import { readUnlessDatabaseDown } from '../db.js';
 import { idempotencyKeyOf } from '../idempotency.js';
 import { rateLimit, type RateLimiter, type RequestLimits } from '../rate-limit.js';
 import { validateBody } from '../validation.js';
@@ -53,7 +54,7 @@ export function demoRequestRoutes(
   // For operations: the latest requests and where each confirmation stands.
   router.get('/api/demo-requests', requireAdminToken(deps.adminToken, deps.adminLimiter), async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = { demoRequests: await listRecentDemoRequests(deps.db, LIST_LIMIT) };
+    ctx.body = { demoRequests: await readUnlessDatabaseDown(() => listRecentDemoRequests(deps.db, LIST_LIMIT), deps.logger, 'demo requests') };
   });
   router.post(
     '/api/demo-request',
