@@ -10,6 +10,7 @@ import { createDb } from './db.js';
 import { createRateLimiter } from './rate-limit.js';
 import { purgeExpiredIdempotencyKeys } from './idempotency.js';
 import { boundConnectionsPerClient } from './client-connections.js';
+import { purgeTrapped } from './demo-requests/trapped-repository.js';
 
 export interface RunningApi {
   url: string;
@@ -67,9 +68,11 @@ export async function startApiServer(config: ApiConfig, logger: Logger): Promise
     inFlight.add(res);
     res.once('close', () => inFlight.delete(res));
   });
-  // Answers to idempotency keys are kept a day; the table is tidied hourly by whichever API process gets to it.
+  // Answers to idempotency keys are kept a day, and the honeypot's catches a week past their slot; both tables are
+  // tidied hourly by whichever API process gets to it.
   const purge = setInterval(() => {
     purgeExpiredIdempotencyKeys(db).catch((err: unknown) => logger.warn({ err }, 'could not purge expired idempotency keys'));
+    purgeTrapped(db).catch((err: unknown) => logger.warn({ err }, 'could not purge the honeypot\'s expired catches'));
   }, 3_600_000);
   purge.unref();
   const { port } = server.address() as AddressInfo;

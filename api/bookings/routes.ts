@@ -14,6 +14,7 @@ import { readUnlessDatabaseDown } from '../db.js';
 import { rateLimit, type RequestLimits } from '../rate-limit.js';
 import { validateBody } from '../validation.js';
 import { findBooking } from './repository.js';
+import { findTrapped } from '../demo-requests/trapped-repository.js';
 import { cancelBookingAt, notFound, rescheduleBooking, viewOf, type BookingChangeDeps } from './service.js';
 
 export interface BookingLinkDeps extends BookingChangeDeps {
@@ -48,7 +49,9 @@ export function bookingRoutes(deps: BookingLinkDeps): Router {
     details: (minutes) => `Several changes came from your network in the last hour. Please try again in about ${minutes} minutes.`,
   });
 
-  const read = (ctx: Context) => readUnlessDatabaseDown(() => findBooking(deps.db, idOf(ctx)), deps.logger, 'booking');
+  // A request the honeypot caught opens like a booking, so that its link does not give the honeypot away.
+  const read = (ctx: Context) =>
+    readUnlessDatabaseDown(async () => (await findBooking(deps.db, idOf(ctx))) ?? (await findTrapped(deps.db, idOf(ctx))), deps.logger, 'booking');
   router.get('/api/bookings/:token', link, async (ctx) => {
     const booking = await read(ctx);
     if (!booking) throw notFound();

@@ -17,7 +17,7 @@ import { readUnlessDatabaseDown } from '../db.js';
 import { idempotencyKeyOf } from '../idempotency.js';
 import { rateLimit, type RateLimiter, type RequestLimits } from '../rate-limit.js';
 import { validateBody } from '../validation.js';
-import { honeypot } from './honeypot.js';
+import { answerTrapped, honeypot } from './honeypot.js';
 import { listRecentDemoRequests } from './repository.js';
 import { submitDemoRequest, type DemoRequestDeps } from './service.js';
 
@@ -64,7 +64,7 @@ export function demoRequestRoutes(
       windowMs: 3_600_000,
       details: (minutes) => `Several demo requests came from your network in the last hour. Please try again in about ${minutes} minutes.`,
     }),
-    honeypot(deps.now, deps.linkSecret),
+    honeypot(),
     validateBody<DemoRequestInput>({
       schema: demoRequestSchema,
       normalise: normaliseDemoRequestBody,
@@ -72,6 +72,7 @@ export function demoRequestRoutes(
       problems: (body) => demoRequestProblems(body, deps.now(), deps.timeZone, deps.minNoticeMinutes),
       summary: 'Invalid demo request',
     }),
+    answerTrapped(deps),
     async (ctx) => {
       const answer = await submitDemoRequest(deps, ctx.state.body, idempotencyKeyOf(ctx.get(IDEMPOTENCY_HEADER)));
       if (answer.replayed) ctx.set('Idempotent-Replayed', 'true');
