@@ -5,6 +5,7 @@
  */
 import { expect } from 'chai';
 import { startAppUnderTest, type AppUnderTest } from '../../test/app-under-test.js';
+import { purgeTrapped } from './trapped-repository.js';
 
 // Monday 23 November 2026, 10:30 in Berlin.
 const NOW = new Date('2026-11-23T09:30:00.000Z');
@@ -87,6 +88,17 @@ describe('the honeypot answers as a real booking would', () => {
       expect(page.status).to.equal(200);
       expect(await page.json()).to.deep.equal({ timeSlot, status: 'booked', name: 'Ada Lovelace', company: 'Analytical Engines' });
     }
+  });
+
+  it('forgets a catch a week after its slot: its link then answers 404 as an unknown one', async () => {
+    const trapped = await app.post('/api/demo-request', asBot(person(slot(14))));
+    const page = `${app.url}${String(trapped.body.invitePath).replace(/\/invite\.ics$/, '')}`;
+    await app.db('trapped_demo_requests').where({ id: trapped.body.id }).update({ time_slot: app.db.raw("now() - interval '6 days'") });
+    expect(await purgeTrapped(app.db)).to.equal(0);
+    expect((await fetch(page)).status).to.equal(200);
+    await app.db('trapped_demo_requests').where({ id: trapped.body.id }).update({ time_slot: app.db.raw("now() - interval '8 days'") });
+    expect(await purgeTrapped(app.db)).to.equal(1);
+    expect((await fetch(page)).status).to.equal(404);
   });
 
   it('answers 503 with the same body as a booking while PostgreSQL is unreachable', async () => {
