@@ -7,6 +7,7 @@ import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
 import { ApiError } from './errors.js';
 import { tooManyRequests, type RateLimiter } from './rate-limit.js';
+import { clientKeyOf } from './client-network.js';
 
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
 
@@ -18,7 +19,8 @@ export function requireAdminToken(adminToken: string | undefined, limiter: RateL
   const expected = adminToken ? digest(adminToken) : undefined;
   return async (ctx: Context, next: Next): Promise<void> => {
     if (!expected) throw new ApiError(404, 'Not found', `There is no API endpoint at ${ctx.method} ${ctx.path}.`);
-    const failuresKey = `admin-failures:${ctx.ip}`;
+    // Counted per network (an IPv6 client's /64), as the other per-client limits are.
+    const failuresKey = `admin-failures:${clientKeyOf(ctx)}`;
     if ((await limiter.peek(failuresKey)) >= ADMIN_FAILURES_ALLOWED) {
       // Counted as well: the hit tells when the window ends, for Retry-After.
       throw tooManyRequests((await limiter.hit(failuresKey, ADMIN_FAILURE_WINDOW_MS)).resetInMs, retryLater);

@@ -68,7 +68,7 @@ export function createApiRouter(deps: AppDeps): Router {
     healthRoutes(deps).routes(),
     demoRequestRoutes({ ...deps, now, bookingsChanged, minNoticeMinutes, adminToken: deps.adminToken, bookingLimits, followUps, adminLimiter: deps.limits?.limiter ?? createMemoryLimiter() }).routes(),
     emailCheckRoutes(deps.limits).routes(),
-    slotRoutes({ slotCounts, timeZone: deps.timeZone, minNoticeMinutes, now, slotCapacity: bookingLimits.slotCapacity }).routes(),
+    slotRoutes({ slotCounts, timeZone: deps.timeZone, minNoticeMinutes, now, slotCapacity: bookingLimits.slotCapacity, logger: deps.logger }).routes(),
     bookingRoutes({ ...deps, now, bookingsChanged, minNoticeMinutes, slotCapacity: bookingLimits.slotCapacity, followUps }).routes(),
     openApiRoutes().routes(),
   );
@@ -88,6 +88,16 @@ async function serialiseJsonOnce(ctx: Koa.Context, next: Koa.Next): Promise<void
   }
 }
 
+/**
+ * A request answered before its body was read to the end (refused by its size, its type or its encoding) is
+ * answered with `Connection: close`, and Node closes the socket once the answer is out. Otherwise Node would read
+ * the rest and throw it away, however slowly it came, to keep the socket for a next request.
+ */
+async function hangUpOnUnreadBody(ctx: Koa.Context, next: Koa.Next): Promise<void> {
+  await next();
+  if (!ctx.req.complete) ctx.set('Connection', 'close');
+}
+
 export function createApp(deps: AppDeps): Koa {
   const app = new Koa();
   const proxyHops = deps.trustProxy ?? 0;
@@ -95,6 +105,7 @@ export function createApp(deps: AppDeps): Koa {
   app.maxIpsCount = proxyHops;
 
   app.use(requestLog(deps.logger));
+  app.use(hangUpOnUnreadBody);
   app.use(securityHeaders());
   app.use(errorMiddleware);
   app.use(

@@ -17,6 +17,7 @@ import {
   parseProxyHops,
   parseTimeZone,
   setting,
+  ConfigError,
   type Env,
 } from '../server-shared/settings.js';
 import { DEFAULT_BOOKING_LIMITS } from './demo-requests/service.js';
@@ -55,8 +56,19 @@ export interface ApiConfig {
   reminderMinutesBefore: number;
   /** Proxies in front of the API that append to X-Forwarded-For: the client is that many entries from the right. */
   trustProxy: number;
+  /** A client must send its request's headers within this long, and the whole request (body included) within the other. */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  /** Open connections one client (an IPv4 address, an IPv6 /64) may hold; 0: no bound. Not applied behind a proxy. */
+  connectionsPerClient: number;
   logLevel: string;
 }
+
+/** Seconds: bodies are at most 16 KB, so a client that is still sending after this long is holding a socket. */
+export const DEFAULT_HEADERS_TIMEOUT_SECONDS = 5;
+export const DEFAULT_REQUEST_TIMEOUT_SECONDS = 10;
+/** A browser opens at most 6 connections to a host; this leaves room for a few people behind one address. */
+export const DEFAULT_CONNECTIONS_PER_CLIENT = 50;
 
 /** The folder of package.json: the same from source (api/) and from the build (dist/api/). */
 function projectRoot(): string {
@@ -90,8 +102,18 @@ export function loadApiConfig(env: Env = process.env): ApiConfig {
     salesNotifyEmail: parseNotifyAddress('SALES_NOTIFY_EMAIL', setting(env, 'SALES_NOTIFY_EMAIL')),
     reminderMinutesBefore: parseCount('REMINDER_MINUTES_BEFORE', setting(env, 'REMINDER_MINUTES_BEFORE'), DEFAULT_REMINDER_MINUTES_BEFORE),
     trustProxy: parseProxyHops(setting(env, 'TRUST_PROXY')),
+    ...parseClientTimeouts(env),
+    connectionsPerClient: parseCount('CONNECTIONS_PER_CLIENT', setting(env, 'CONNECTIONS_PER_CLIENT'), DEFAULT_CONNECTIONS_PER_CLIENT),
     logLevel: setting(env, 'LOG_LEVEL') ?? 'info',
   };
+}
+
+function parseClientTimeouts(env: Env): { headersTimeoutMs: number; requestTimeoutMs: number } {
+  const headers = parsePositiveInt('HEADERS_TIMEOUT_SECONDS', setting(env, 'HEADERS_TIMEOUT_SECONDS'), DEFAULT_HEADERS_TIMEOUT_SECONDS);
+  const request = parsePositiveInt('REQUEST_TIMEOUT_SECONDS', setting(env, 'REQUEST_TIMEOUT_SECONDS'), DEFAULT_REQUEST_TIMEOUT_SECONDS);
+  // Node refuses a headers timeout longer than the request's, which contains it.
+  if (headers > request) throw new ConfigError(`HEADERS_TIMEOUT_SECONDS (${headers}) must not be above REQUEST_TIMEOUT_SECONDS (${request})`);
+  return { headersTimeoutMs: headers * 1000, requestTimeoutMs: request * 1000 };
 }
 
 /** What a migration run needs: the database, and how much to log. No other setting is required for it. */

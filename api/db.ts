@@ -67,3 +67,11 @@ export async function unlessDatabaseDown<T>(work: () => Promise<T>, logger: Logg
     throw new ServiceUnavailableError(details);
   }
 }
+
+/** What a read answers when the database cannot be reached: the 503 of a write, in words that fit a read. */
+export const READ_UNAVAILABLE_DETAILS = 'We could not reach our records right now. Nothing was changed; please try again in a few minutes.';
+
+/** A read (a booking, the slots, the operations list) through unlessDatabaseDown: a 503 like a write's. */
+export function readUnlessDatabaseDown<T>(work: () => Promise<T>, logger: Logger, what: string): Promise<T> {
+  return unlessDatabaseDown(work, logger, `${what} not read`, READ_UNAVAILABLE_DETAILS);
+}

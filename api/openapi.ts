@@ -191,6 +191,7 @@ const tokenParameter = {
   schema: { type: 'string', pattern: TOKEN_PATTERN.source },
 };
 const noBooking = refused('No booking at this link (an altered or unknown token).');
+const unreadable = refused('The database does not answer; nothing was read or changed.');
 const bodyRefusals = {
   '400': refused('The body is not valid: `fields` says what is wrong with each field.'),
   '413': refused('The body is larger than 16 KB.'),
@@ -247,7 +248,7 @@ export function openApiDocument(): Schema {
           operationId: 'daySlots',
           summary: "A booking-zone day's 17 hourly slots and which can still be booked.",
           parameters: [{ name: 'date', in: 'query', required: true, schema: { type: 'string', format: 'date' } }],
-          responses: { '200': answer('The slots.', 'DaySlots'), '400': refused('The date is not a YYYY-MM-DD day.') },
+          responses: { '200': answer('The slots.', 'DaySlots'), '400': refused('The date is not a YYYY-MM-DD day.'), '503': unreadable },
         },
       },
       '/api/demo-requests': {
@@ -259,6 +260,7 @@ export function openApiDocument(): Schema {
             '200': answer('Newest first.', 'DemoRequestList'),
             '401': refused('The operations token is missing or wrong.'),
             '429': tooMany,
+            '503': unreadable,
           },
         },
       },
@@ -267,7 +269,7 @@ export function openApiDocument(): Schema {
           operationId: 'booking',
           summary: 'A booking, reached through the signed token of the link in its e-mails.',
           parameters: [tokenParameter],
-          responses: { '200': answer('The booking.', 'Booking'), '404': noBooking },
+          responses: { '200': answer('The booking.', 'Booking'), '404': noBooking, '503': unreadable },
         },
       },
       '/api/bookings/{token}/reschedule': {
@@ -308,6 +310,7 @@ export function openApiDocument(): Schema {
           responses: {
             '200': { description: 'iCalendar, METHOD:PUBLISH (a file to import; the e-mail carries the REQUEST).', content: { 'text/calendar': { schema: { type: 'string' } } } },
             '404': noBooking,
+            '503': unreadable,
           },
         },
       },

@@ -4,6 +4,8 @@ import type { Context } from 'koa';
 import { createMemoryLimiter, rateLimit } from './rate-limit.js';
 import { TooManyRequestsError } from './errors.js';
 import { startAppUnderTest, type AppUnderTest } from '../test/app-under-test.js';
+import { TEST_LINK_SECRET } from '../test/stack.js';
+import { bookingToken } from '../server-shared/booking-link.js';
 
 const NOW = new Date('2026-11-23T09:30:00.000Z');
 // Tuesday 24 November 2026, hourly from 08:00 Berlin: a slot of its own for each booking, so none is full.
@@ -148,5 +150,79 @@ describe('the rate-limit middleware', () => {
     expect(passed).to.equal(2);
     expect(refused).to.be.instanceOf(TooManyRequestsError);
     expect(await limiter.peek('checks:192.0.2.7')).to.equal(3);
+  });
+});
+
+describe('per-client limits count a network, not an address (TRUST_PROXY=1)', () => {
+  // Eight addresses of one IPv6 /64: what one home or one cloud machine is given.
+  const sameNetwork = Array.from({ length: 8 }, (_, i) => `2001:db8:1:2:${(i * 0x1111).toString(16)}::${i + 1}`);
+  const otherNetwork = '2001:db8:1:3::1';
+  const from = (address: string) => ({ 'X-Forwarded-For': address });
+
+  it('makes five bookings, not eight, from eight addresses of one /64, and counts another /64 apart', async () => {
+    const app = await startAppUnderTest({ now: () => NOW, limits: { demoRequestsPerHour: 5, emailChecksPerMinute: 0 }, trustProxy: 1 });
+    try {
+      const statuses: number[] = [];
+      for (const address of sameNetwork) statuses.push((await app.post('/api/demo-request', booking(), from(address))).status);
+      expect(statuses).to.deep.equal([201, 201, 201, 201, 201, 429, 429, 429]);
+      expect(await app.db('demo_requests').count({ n: '*' }).first()).to.deep.equal({ n: '5' });
+      expect((await app.post('/api/demo-request', booking(), from(otherNetwork))).status).to.equal(201);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('counts an IPv4-mapped IPv6 address as its IPv4 address', async () => {
+    const app = await startAppUnderTest({ now: () => NOW, limits: { demoRequestsPerHour: 0, emailChecksPerMinute: 2 }, trustProxy: 1 });
+    try {
+      const check = (address: string) => app.post('/api/validate-email', { email: 'ada@acme.com' }, from(address));
+      expect((await check('203.0.113.60')).status).to.equal(200);
+      expect((await check('::ffff:203.0.113.60')).status).to.equal(200);
+      expect((await check('::FFFF:cb00:713c')).status, 'the same address in hexadecimal').to.equal(429);
+      expect((await check('203.0.113.61')).status, 'the next IPv4 address is another client').to.equal(200);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('holds the e-mail checks of one /64 to the limit', async () => {
+    const app = await startAppUnderTest({ now: () => NOW, limits: { demoRequestsPerHour: 0, emailChecksPerMinute: 5 }, trustProxy: 1 });
+    try {
+      const statuses: number[] = [];
+      for (const address of sameNetwork) statuses.push((await app.post('/api/validate-email', { email: 'ada@acme.com' }, from(address))).status);
+      expect(statuses).to.deep.equal([200, 200, 200, 200, 200, 429, 429, 429]);
+      expect((await app.post('/api/validate-email', { email: 'ada@acme.com' }, from(otherNetwork))).status).to.equal(200);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('holds the changes through booking links from one /64 to the hourly allowance', async () => {
+    const app = await startAppUnderTest({ now: () => NOW, limits: { demoRequestsPerHour: 5, emailChecksPerMinute: 0 }, trustProxy: 1 });
+    try {
+      const made = await app.post('/api/demo-request', booking(), from('198.51.100.70'));
+      expect(made.status).to.equal(201);
+      const token = bookingToken(String(made.body.id), TEST_LINK_SECRET);
+      const statuses: number[] = [];
+      for (const address of sameNetwork) statuses.push((await app.post(`/api/bookings/${token}/cancel`, {}, from(address))).status);
+      expect(statuses).to.deep.equal([200, 200, 200, 200, 200, 429, 429, 429]);
+      expect((await app.post(`/api/bookings/${token}/cancel`, {}, from(otherNetwork))).status).to.equal(200);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('locks out the operations token guesses of one /64 together', async () => {
+    const token = 'an-operations-token-of-at-least-32-characters';
+    const app = await startAppUnderTest({ now: () => NOW, adminToken: token, trustProxy: 1 });
+    try {
+      const list = (address: string, bearer: string) => fetch(`${app.url}/api/demo-requests`, { headers: { ...from(address), Authorization: `Bearer ${bearer}` } });
+      // Ten wrong guesses, each from another address of the /64.
+      for (let i = 0; i < 10; i++) expect((await list(`2001:db8:7:7::${i + 1}`, `guess-${i}`)).status).to.equal(401);
+      expect((await list('2001:db8:7:7:ffff:ffff:ffff:ffff', token)).status, 'the right token from the same /64').to.equal(429);
+      expect((await list('2001:db8:7:8::1', token)).status, 'another /64').to.equal(200);
+    } finally {
+      await app.close();
+    }
   });
 });

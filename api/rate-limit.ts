@@ -6,6 +6,7 @@
 import type { Context, Next } from 'koa';
 import { createFailFastRedis, whenReady } from './redis.js';
 import { TooManyRequestsError } from './errors.js';
+import { clientKeyOf } from './client-network.js';
 
 export interface RateLimitHit {
   count: number;
@@ -113,12 +114,15 @@ export function tooManyRequests(resetInMs: number, details: (retryInMinutes: num
   return new TooManyRequestsError(details(Math.max(1, Math.ceil(resetInMs / 60_000))), resetInMs);
 }
 
-/** Counts the request against its client's window (ctx.ip) and refuses it past the limit; 0 or no limiter: no limit. */
+/**
+ * Counts the request against its client's window (its address, an IPv6 client's /64: clientKeyOf) and refuses it
+ * past the limit; 0 or no limiter: no limit.
+ */
 export function rateLimit(limiter: RateLimiter | undefined, rule: LimitRule): (ctx: Context, next: Next) => Promise<void> {
   // Decided once, as the rule is fixed: a rule that is off costs a request no more than the call to what follows.
   if (!limiter || rule.limit <= 0) return (_ctx, next) => next();
   return async (ctx, next) => {
-    const result = await limiter.hit(`${rule.name}:${ctx.ip}`, rule.windowMs);
+    const result = await limiter.hit(`${rule.name}:${clientKeyOf(ctx)}`, rule.windowMs);
     if (result.count > rule.limit) throw tooManyRequests(result.resetInMs, rule.details);
     await next();
   };

@@ -1,5 +1,5 @@
 /** Wires the API's parts together and listens. Closing stops accepting, lets requests in flight finish, then lets go. */
-import type { Server, ServerResponse } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { settlesWithin } from '../server-shared/time-limits.js';
@@ -9,6 +9,8 @@ import { createEmailQueue } from './email-queue.js';
 import { createDb } from './db.js';
 import { createRateLimiter } from './rate-limit.js';
 import { purgeExpiredIdempotencyKeys } from './idempotency.js';
+import { boundConnectionsPerClient } from './client-connections.js';
+import { purgeTrapped } from './demo-requests/trapped-repository.js';
 
 export interface RunningApi {
   url: string;
@@ -17,6 +19,8 @@ export interface RunningApi {
 }
 
 const SHUTDOWN_GRACE_MS = 8000;
+/** How often Node looks for requests past their headers or request timeout (its default, 30 s, would let them run that much longer). */
+const TIMEOUT_CHECK_INTERVAL_MS = 500;
 
 export async function startApiServer(config: ApiConfig, logger: Logger): Promise<RunningApi> {
   const db = createDb(config.databaseUrl, undefined, logger);
@@ -41,9 +45,22 @@ export async function startApiServer(config: ApiConfig, logger: Logger): Promise
     followUps: { salesNotifyEmail: config.salesNotifyEmail, reminderMinutesBefore: config.reminderMinutesBefore },
     limits: { limiter, demoRequestsPerHour: config.demoRequestsPerHour, emailChecksPerMinute: config.emailChecksPerMinute },
   });
-  const server: Server = await new Promise((resolve, reject) => {
-    const listening = app.listen(config.port, config.host, () => resolve(listening));
-    listening.once('error', reject);
+  // A slow client is let go: its headers must come within headersTimeoutMs and its whole request within
+  // requestTimeoutMs (Node answers 408 and closes), counted from the request's first byte; answering takes as long
+  // as it takes. Node's defaults (60 s and 300 s) let a trickle hold a socket for minutes.
+  const server: Server = createServer(
+    { headersTimeout: config.headersTimeoutMs, requestTimeout: config.requestTimeoutMs, connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS },
+    app.callback(),
+  );
+  // Behind a proxy every socket is the proxy's: a bound per socket address would throttle every visitor at once, so
+  // there the proxy bounds its clients' connections (and buffers their bodies) instead.
+  if (config.connectionsPerClient > 0 && config.trustProxy === 0) boundConnectionsPerClient(server, config.connectionsPerClient, logger);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
   server.keepAliveTimeout = 5000;
   const inFlight = new Set<ServerResponse>();
@@ -51,9 +68,11 @@ export async function startApiServer(config: ApiConfig, logger: Logger): Promise
     inFlight.add(res);
     res.once('close', () => inFlight.delete(res));
   });
-  // Answers to idempotency keys are kept a day; the table is tidied hourly by whichever API process gets to it.
+  // Answers to idempotency keys are kept a day, and the honeypot's catches a week past their slot; both tables are
+  // tidied hourly by whichever API process gets to it.
   const purge = setInterval(() => {
     purgeExpiredIdempotencyKeys(db).catch((err: unknown) => logger.warn({ err }, 'could not purge expired idempotency keys'));
+    purgeTrapped(db).catch((err: unknown) => logger.warn({ err }, 'could not purge the honeypot\'s expired catches'));
   }, 3_600_000);
   purge.unref();
   const { port } = server.address() as AddressInfo;

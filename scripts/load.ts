@@ -225,6 +225,8 @@ async function main(): Promise<void> {
         REDIS_URL,
         QUEUE_PREFIX: prefix,
         DEMO_REQUESTS_PER_HOUR: '0',
+        // Every connection of the load comes from this one address.
+        CONNECTIONS_PER_CLIENT: '0',
         EMAIL_CHECKS_PER_MINUTE: '0',
         BOOKINGS_PER_EMAIL_PER_DAY: '0',
         BOOKINGS_PER_DOMAIN_PER_DAY: '0',

@@ -10,9 +10,11 @@ import { rescheduleSchema, type RescheduleInput } from '../../domain/demo-reques
 import { timeSlotProblem } from '../../domain/booking.js';
 import { bookingIdOf } from '../../server-shared/booking-link.js';
 import { bookingInvitation } from '../../server-shared/invitation.js';
+import { readUnlessDatabaseDown } from '../db.js';
 import { rateLimit, type RequestLimits } from '../rate-limit.js';
 import { validateBody } from '../validation.js';
 import { findBooking } from './repository.js';
+import { findTrapped } from '../demo-requests/trapped-repository.js';
 import { cancelBookingAt, notFound, rescheduleBooking, viewOf, type BookingChangeDeps } from './service.js';
 
 export interface BookingLinkDeps extends BookingChangeDeps {
@@ -47,13 +49,16 @@ export function bookingRoutes(deps: BookingLinkDeps): Router {
     details: (minutes) => `Several changes came from your network in the last hour. Please try again in about ${minutes} minutes.`,
   });
 
+  // A request the honeypot caught opens like a booking, so that its link does not give the honeypot away.
+  const read = (ctx: Context) =>
+    readUnlessDatabaseDown(async () => (await findBooking(deps.db, idOf(ctx))) ?? (await findTrapped(deps.db, idOf(ctx))), deps.logger, 'booking');
   router.get('/api/bookings/:token', link, async (ctx) => {
-    const booking = await findBooking(deps.db, idOf(ctx));
+    const booking = await read(ctx);
     if (!booking) throw notFound();
     ctx.body = viewOf(booking);
   });
   router.get('/api/bookings/:token/invite.ics', link, async (ctx) => {
-    const booking = await findBooking(deps.db, idOf(ctx));
+    const booking = await read(ctx);
     if (!booking) throw notFound();
     ctx.type = 'text/calendar; charset=utf-8; method=PUBLISH';
     ctx.attachment('invite.ics');

@@ -1,33 +1,54 @@
 /**
  * The form's honeypot: a field hidden from people and screen readers that only a bot fills. Such a request is
- * answered exactly like a booking (201, the same shape) so the bot learns nothing, and nothing is stored or sent.
+ * answered as a real booking of the same body would be, so the bot learns nothing: the same validation (400), the
+ * same 409 for a slot that is full, the same 201 with an invitation link and a booking page that open. It takes no
+ * slot and nothing is sent; what its link shows is kept in trapped_demo_requests until a week after its slot.
  */
 import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
-import { HONEYPOT_FIELD } from '../../domain/demo-request.js';
-import { createdAnswer } from './service.js';
+import { SLOT_TAKEN_MESSAGE } from '../../domain/booking.js';
+import { HONEYPOT_FIELD, type DemoRequestCreated, type DemoRequestInput } from '../../domain/demo-request.js';
+import { unlessDatabaseDown } from '../db.js';
+import { ApiError } from '../errors.js';
+import { bookingsPerSlot } from './repository.js';
+import { createdAnswer, type DemoRequestDeps } from './service.js';
+import { storeTrapped } from './trapped-repository.js';
 
-function asInstant(value: unknown, fallback: Date): Date {
-  const instant = typeof value === 'string' ? new Date(value) : fallback;
-  return Number.isNaN(instant.getTime()) ? fallback : instant;
-}
-
-export function honeypot(now: () => Date, linkSecret: string) {
+/** Takes the honeypot field off the body before validation; a filled one marks the request as trapped. */
+export function honeypot() {
   return async (ctx: Context, next: Next): Promise<void> => {
     const body: unknown = ctx.request.body;
     if (typeof body === 'object' && body !== null && !Array.isArray(body) && Object.hasOwn(body, HONEYPOT_FIELD)) {
       const fields = body as Record<string, unknown>;
       const trap = fields[HONEYPOT_FIELD];
       delete fields[HONEYPOT_FIELD];
-      if (trap !== '' && trap !== null && trap !== undefined) {
-        (ctx.state.log as Logger).warn({ ip: ctx.ip, honeypot: HONEYPOT_FIELD }, 'honeypot filled: request dropped, nothing stored');
-        // Its invitation link is signed like a real one's; it leads to the 404 that any unknown booking gets.
-        ctx.status = 201;
-        ctx.body = createdAnswer(randomUUID(), now(), asInstant(fields.timeSlot, now()), linkSecret);
-        return;
-      }
+      if (trap !== '' && trap !== null && trap !== undefined) ctx.state.trapped = true;
     }
     await next();
+  };
+}
+
+/** After validation: a trapped request gets its booking-like answer here, and goes no further. */
+export function answerTrapped(deps: Pick<DemoRequestDeps, 'db' | 'logger' | 'bookingLimits' | 'linkSecret'>) {
+  return async (ctx: Context, next: Next): Promise<void> => {
+    if (ctx.state.trapped !== true) return next();
+    const input = ctx.state.body as DemoRequestInput;
+    const timeSlot = new Date(input.timeSlot);
+    const id = randomUUID();
+    // The same words as a booking's 503 and 409 (service.ts), so that neither tells the two apart.
+    const createdAt = await unlessDatabaseDown(
+      async () => {
+        const held = (await bookingsPerSlot(deps.db, [timeSlot])).get(timeSlot.toISOString()) ?? 0;
+        return held >= deps.bookingLimits.slotCapacity ? undefined : storeTrapped(deps.db, id, input);
+      },
+      deps.logger,
+      'trapped request not stored',
+      'We could not save your request right now. Nothing was stored; please try again in a few minutes.',
+    );
+    if (!createdAt) throw new ApiError(409, 'Slot taken', SLOT_TAKEN_MESSAGE, { timeSlot: SLOT_TAKEN_MESSAGE });
+    (ctx.state.log as Logger).warn({ ip: ctx.ip, honeypot: HONEYPOT_FIELD, trappedId: id }, 'honeypot filled: answered as a booking, nothing booked or sent');
+    ctx.status = 201;
+    ctx.body = createdAnswer(id, createdAt, timeSlot, deps.linkSecret) satisfies DemoRequestCreated;
   };
 }

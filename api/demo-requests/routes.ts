@@ -13,10 +13,11 @@ import {
 import type { LogFields } from '../request-log.js';
 import { demoRequestProblems } from '../../server-shared/demo-request-rules.js';
 import { requireAdminToken } from '../admin-auth.js';
+import { readUnlessDatabaseDown } from '../db.js';
 import { idempotencyKeyOf } from '../idempotency.js';
 import { rateLimit, type RateLimiter, type RequestLimits } from '../rate-limit.js';
 import { validateBody } from '../validation.js';
-import { honeypot } from './honeypot.js';
+import { answerTrapped, honeypot } from './honeypot.js';
 import { listRecentDemoRequests } from './repository.js';
 import { submitDemoRequest, type DemoRequestDeps } from './service.js';
 
@@ -53,7 +54,7 @@ export function demoRequestRoutes(
   // For operations: the latest requests and where each confirmation stands.
   router.get('/api/demo-requests', requireAdminToken(deps.adminToken, deps.adminLimiter), async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = { demoRequests: await listRecentDemoRequests(deps.db, LIST_LIMIT) };
+    ctx.body = { demoRequests: await readUnlessDatabaseDown(() => listRecentDemoRequests(deps.db, LIST_LIMIT), deps.logger, 'demo requests') };
   });
   router.post(
     '/api/demo-request',
@@ -63,7 +64,7 @@ export function demoRequestRoutes(
       windowMs: 3_600_000,
       details: (minutes) => `Several demo requests came from your network in the last hour. Please try again in about ${minutes} minutes.`,
     }),
-    honeypot(deps.now, deps.linkSecret),
+    honeypot(),
     validateBody<DemoRequestInput>({
       schema: demoRequestSchema,
       normalise: normaliseDemoRequestBody,
@@ -71,6 +72,7 @@ export function demoRequestRoutes(
       problems: (body) => demoRequestProblems(body, deps.now(), deps.timeZone, deps.minNoticeMinutes),
       summary: 'Invalid demo request',
     }),
+    answerTrapped(deps),
     async (ctx) => {
       const answer = await submitDemoRequest(deps, ctx.state.body, idempotencyKeyOf(ctx.get(IDEMPOTENCY_HEADER)));
       if (answer.replayed) ctx.set('Idempotent-Replayed', 'true');

@@ -2,6 +2,8 @@
 import Router from '@koa/router';
 import { availableSlots, parseCalendarDay, slotStartsOf, type CalendarDay, type DaySlots } from '../../domain/booking.js';
 import { KeptAnswers } from '../../domain/kept-answers.js';
+import type { Logger } from 'pino';
+import { readUnlessDatabaseDown } from '../db.js';
 import { ApiError } from '../errors.js';
 import type { SlotCounts } from './slot-counts.js';
 
@@ -22,7 +24,7 @@ export function keptSlotStarts(timeZone: string, kept = SLOT_STARTS_KEPT): (date
     });
 }
 
-export function slotRoutes(deps: { slotCounts: SlotCounts; timeZone: string; minNoticeMinutes: number; now: () => Date; slotCapacity: number }): Router {
+export function slotRoutes(deps: { slotCounts: SlotCounts; timeZone: string; minNoticeMinutes: number; now: () => Date; slotCapacity: number; logger: Logger }): Router {
   const router = new Router();
   const startsOf = keptSlotStarts(deps.timeZone);
   router.get('/api/slots', async (ctx) => {
@@ -32,7 +34,7 @@ export function slotRoutes(deps: { slotCounts: SlotCounts; timeZone: string; min
     const { starts, isos } = startsOf(date, day);
     // What the booking rules allow at all (far enough ahead, inside the window, a weekday); only those are counted.
     const open = new Set(availableSlots(day, deps.now(), deps.timeZone, deps.minNoticeMinutes).map((slot) => slot.iso));
-    const taken = open.size > 0 ? await deps.slotCounts.of(date, starts) : new Map<string, number>();
+    const taken = open.size > 0 ? await readUnlessDatabaseDown(() => deps.slotCounts.of(date, starts), deps.logger, 'slots') : new Map<string, number>();
     const answer: DaySlots = {
       date,
       timeZone: deps.timeZone,

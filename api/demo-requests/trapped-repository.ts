@@ -1,0 +1,31 @@
+/** SQL for the requests the honeypot caught (trapped_demo_requests): stored, read as a booking, purged. */
+import type { Knex } from 'knex';
+import type { DemoRequestInput } from '../../domain/demo-request.js';
+import type { BookingState } from '../bookings/repository.js';
+import type { Db } from '../db.js';
+
+/** A week after its slot, a trapped request's link stops opening (as any unknown link: 404). */
+const TRAPPED_KEPT_DAYS_AFTER_SLOT = 7;
+
+/** Stores what a trapped request's link will show; its time of creation, by the database's clock as a booking's. */
+export async function storeTrapped(db: Db, id: string, input: DemoRequestInput): Promise<Date> {
+  const [row] = (await db('trapped_demo_requests')
+    .insert({ id, name: input.name, email: input.email, company: input.company, time_slot: new Date(input.timeSlot) })
+    .returning(['created_at'])) as { created_at: Date }[];
+  if (!row) throw new Error('the trapped request was not stored');
+  return row.created_at;
+}
+
+/** A trapped request as its booking link shows it: booked, never changed. */
+export async function findTrapped(db: Db | Knex.Transaction, id: string): Promise<BookingState | undefined> {
+  const row: { id: string; name: string; email: string; company: string; time_slot: Date } | undefined = await db('trapped_demo_requests')
+    .where({ id })
+    .first('id', 'name', 'email', 'company', 'time_slot');
+  return row && { id: row.id, name: row.name, email: row.email, company: row.company, timeSlot: row.time_slot, status: 'booked', sequence: 0 };
+}
+
+export async function purgeTrapped(db: Db): Promise<number> {
+  return db('trapped_demo_requests')
+    .where('time_slot', '<', db.raw(`now() - interval '${TRAPPED_KEPT_DAYS_AFTER_SLOT} days'`))
+    .del();
+}
