@@ -54,7 +54,7 @@ export interface FaultStack {
   teardown(): Promise<void>;
 }
 
-export async function startFaultStack(options: { answerDelayMs?: number } = {}): Promise<FaultStack> {
+export async function startFaultStack(options: { answerDelayMs?: number; keepRaw?: boolean } = {}): Promise<FaultStack> {
   const closers: Array<() => Promise<unknown>> = [];
   const children: Spawned[] = [];
   const inProcess: Array<{ close(): Promise<void> }> = [];
@@ -67,7 +67,7 @@ export async function startFaultStack(options: { answerDelayMs?: number } = {}):
     closers.unshift(() => db.destroy());
     let redis = await startRedis();
     closers.unshift(() => redis.kill());
-    const smtp = await startFaultSmtp({ answerDelayMs: options.answerDelayMs });
+    const smtp = await startFaultSmtp({ answerDelayMs: options.answerDelayMs, keepRaw: options.keepRaw });
     closers.unshift(() => smtp.close());
     const env: Record<string, string> = {
       DATABASE_URL: databaseUrl,
