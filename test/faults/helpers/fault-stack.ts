@@ -133,7 +133,7 @@ export async function startFaultStack(options: { answerDelayMs?: number; keepRaw
         const [row] = (await db('demo_requests').select(
           db.raw('count(*)::int AS rows'),
           db.raw('count(confirmation_sent_at)::int AS sent'),
-          db.raw('count(*) FILTER (WHERE confirmation_sent_at IS NULL AND confirmation_failed_at IS NULL)::int AS pending'),
+          db.raw('count(*) FILTER (WHERE confirmation_sent_at IS NULL AND confirmation_failed_at IS NULL AND confirmation_dropped_at IS NULL)::int AS pending'),
           db.raw('count(confirmation_failed_at)::int AS failed'),
           db.raw('coalesce(sum(confirmation_attempts), 0)::int AS attempts'),
           db.raw('coalesce(max(confirmation_attempts), 0)::int AS "maxAttempts"'),
