@@ -66,6 +66,7 @@ describe('migration history', () => {
         '20261125100000_add_book_demo_function',
         '20261126100000_bound_book_demo_checks',
         '20261127100000_book_demo_own_bookings_first',
+        '20261128100000_add_confirmation_dropped_at',
         '20261128120000_add_trapped_demo_requests',
       ]);
     } finally {

@@ -6,7 +6,7 @@ import { UnrecoverableError } from 'bullmq';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { withoutAddresses } from '../domain/text.js';
-import { CLAIM_LEASE_MS, claim, markDropped, markSent, recordFailure, type ClaimRefusal, type Outbox } from './outbox.js';
+import { CLAIM_LEASE_MS, claim, markDropped, markSent, recordFailure, type ClaimRefusal, type Outbox, type Postponed } from './outbox.js';
 import type { OutgoingMail, SendMail } from './send-mail.js';
 
 export interface DeliveryDeps {
@@ -22,7 +22,7 @@ export interface DeliveryDeps {
   now?: () => Date;
 }
 
-export type DeliveryOutcome = 'sent' | ClaimRefusal;
+export type DeliveryOutcome = 'sent' | ClaimRefusal | Postponed;
 
 /** The message as a kind composes it; the sender, the reply address and the auto-reply header are added here. */
 export type Composed = Omit<OutgoingMail, 'from' | 'replyTo' | 'headers'> & { replyTo?: OutgoingMail['replyTo'] };
@@ -35,6 +35,11 @@ export interface Delivery<Row> {
   /** What the logs call it: "confirmation", "reminder"… */
   label: string;
   log: Logger;
+  /**
+   * Whether the e-mail must wait for an earlier one about its booking that is still in flight; asked before the
+   * claim, so that a message never overtakes one its prospect should read first.
+   */
+  behindEarlier?(): Promise<boolean>;
   /** The message for the claimed row, or null when it is no longer true (it is then dropped, never sent). */
   compose(row: Row): Promise<Composed | null>;
 }
@@ -84,6 +89,10 @@ function whileClaimHolds(signal: AbortSignal | undefined, ms: number): { signal:
  */
 export async function deliver<Row>(deps: DeliveryDeps, delivery: Delivery<Row>, signal?: AbortSignal): Promise<DeliveryOutcome> {
   const { outbox, id, log, label } = delivery;
+  if (await delivery.behindEarlier?.()) {
+    log.info(`${label} waits for an earlier e-mail about its booking`);
+    return 'waiting';
+  }
   const claimedAt = Date.now();
   const claimed = await claim<Row>(deps.db, outbox, id, delivery.columns);
   if (!claimed.claimed) {
@@ -93,7 +102,7 @@ export async function deliver<Row>(deps: DeliveryDeps, delivery: Delivery<Row>, 
   }
   const composed = await delivery.compose(claimed.row);
   if (!composed) {
-    await markDropped(deps.db, id);
+    await markDropped(deps.db, outbox, id);
     log.info(`${label} no longer applies; dropped`);
     return 'dropped';
   }

@@ -80,10 +80,10 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
   const worker = new Worker(
     CONFIRMATION_QUEUE,
     // Three parameters: BullMQ passes the abort signal only to a processor that declares it.
-    async (job: Job, _token?: string, signal?: AbortSignal) => {
+    async (job: Job, token?: string, signal?: AbortSignal) => {
       // Left over from when the sweep was a job scheduler in Redis: the timer below does that work now.
       if (job.name === LEGACY_SWEEP_JOB) return 'legacy-sweep-ignored';
-      return runJob(context, job, signal);
+      return runJob(context, job, signal, token);
     },
     { connection, prefix: config.queuePrefix, concurrency: config.concurrency },
   );

@@ -3,7 +3,7 @@
  * that kind still waiting to be sent. A name the map does not hold is refused, never guessed at.
  * Adding a kind of e-mail takes a template (email/), a row kind, and one line in JOB_KINDS.
  */
-import { UnrecoverableError, type Job } from 'bullmq';
+import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import type { Knex } from 'knex';
 import {
   MAX_CONFIRMATION_ATTEMPTS,
@@ -18,6 +18,7 @@ import {
 } from '../server-shared/jobs.js';
 import { invitePathOf, managePathOf } from '../server-shared/booking-link.js';
 import { bookingUid } from '../server-shared/invitation.js';
+import { CONFIRMATION_SEQUENCE } from '../server-shared/prospect-emails.js';
 import { mailDomain } from '../server-shared/sender.js';
 import { deliver, type Composed, type DeliveryDeps, type DeliveryOutcome } from './deliver.js';
 import { renderCancellation, renderReminder, renderUpdate } from './email/booking-changes.js';
@@ -27,6 +28,7 @@ import {
   BOOKING_EMAIL_COLUMNS,
   BOOKING_EMAILS,
   CONFIRMATIONS,
+  behindEarlierEmail,
   findDueBookingEmails,
   findLead,
   findStalePending,
@@ -41,13 +43,19 @@ export interface JobContext {
 }
 
 export interface JobKind<N extends JobName> {
-  /** Does the job's work; what it returns is the job's result in the queue. */
-  handle(context: JobContext, payload: JobPayloads[N], job: Job, signal?: AbortSignal): Promise<string>;
+  /** Does the job's work; what it returns is the job's result in the queue. `token` is the worker's lock on the job. */
+  handle(context: JobContext, payload: JobPayloads[N], job: Job, signal?: AbortSignal, token?: string): Promise<string>;
   /** The payloads of rows of this kind due and still pending after the grace period, for the sweep to enqueue. */
   pending(db: Knex, graceMs: number): Promise<JobPayloads[N][]>;
 }
 
-function prospectOptions(deps: DeliveryDeps, bookingId: string, sequence: number): ProspectEmailOptions {
+/** What composing a message needs: no database, no SMTP. */
+export type ComposeDeps = Pick<DeliveryDeps, 'mailFrom' | 'timeZone' | 'publicUrl' | 'linkSecret' | 'now'>;
+
+/** How long a job waits before it looks again whether the earlier e-mail about its booking has gone. */
+export const EARLIER_EMAIL_WAIT_MS = 1000;
+
+function prospectOptions(deps: ComposeDeps, bookingId: string, sequence: number): ProspectEmailOptions {
   return {
     timeZone: deps.timeZone,
     mailFrom: deps.mailFrom,
@@ -76,16 +84,30 @@ function toProspect(
   };
 }
 
-interface ConfirmationRow {
+/** A booking's row as its confirmation is claimed: the booking as it stands at that moment. */
+export interface ConfirmationRow {
   id: string;
   name: string;
   email: string;
   company: string;
   time_slot: Date;
+  status: 'booked' | 'cancelled';
   sequence: number;
 }
 
-/** Sends a booking's confirmation, as the booking stands when it is sent. */
+/**
+ * The confirmation announces the booking as it was made, the event's first version (SEQUENCE 0). Once the booking
+ * has changed (moved or cancelled) the change's own e-mail tells the prospect where it stands, and a confirmation
+ * sent now would put back what the change replaced: null, so it is dropped and never sent.
+ */
+export function composeConfirmation(deps: ComposeDeps, row: ConfirmationRow): Composed | null {
+  if (row.status !== 'booked' || row.sequence !== CONFIRMATION_SEQUENCE) return null;
+  const booking = { id: row.id, name: row.name, email: row.email, company: row.company, timeSlot: row.time_slot };
+  const email = renderConfirmation(booking, prospectOptions(deps, row.id, CONFIRMATION_SEQUENCE));
+  return toProspect(email, booking.email, `<${bookingUid(row.id, deps.mailFrom)}>`, 'REQUEST');
+}
+
+/** Sends a booking's confirmation, unless the booking has moved on since it was made. */
 export function processConfirmation(deps: DeliveryDeps, payload: SendConfirmationPayload, signal?: AbortSignal): Promise<DeliveryOutcome> {
   const id = payload.demoRequestId;
   return deliver<ConfirmationRow>(
@@ -93,21 +115,21 @@ export function processConfirmation(deps: DeliveryDeps, payload: SendConfirmatio
     {
       outbox: CONFIRMATIONS,
       id,
-      columns: ['id', 'name', 'email', 'company', 'time_slot', 'sequence'],
+      columns: ['id', 'name', 'email', 'company', 'time_slot', 'status', 'sequence'],
       label: 'confirmation',
       log: deps.logger.child({ demoRequestId: id }),
-      async compose(row) {
-        const booking = { id, name: row.name, email: row.email, company: row.company, timeSlot: row.time_slot };
-        const email = renderConfirmation(booking, prospectOptions(deps, id, row.sequence));
-        return toProspect(email, booking.email, `<${bookingUid(id, deps.mailFrom)}>`, 'REQUEST');
-      },
+      // The claim reads the row as it stands: a change committed before it is seen here.
+      compose: async (row) => composeConfirmation(deps, row),
     },
     signal,
   );
 }
 
-/** The message for a booking_emails row, or null when it no longer tells the truth about its booking. */
-function composeBookingEmail(deps: DeliveryDeps, row: BookingEmailRow, lead: Lead): Composed | null {
+/**
+ * The message for a booking_emails row, or null when it no longer tells the truth about its booking. Each carries
+ * the sequence of the change it announces (the row's), never the booking's current one.
+ */
+export function composeBookingEmail(deps: ComposeDeps, row: BookingEmailRow, lead: Lead): Composed | null {
   const booking = { ...lead, timeSlot: row.time_slot };
   const options = prospectOptions(deps, lead.id, row.sequence);
   const messageId = `<${row.kind}-${row.id}@${mailDomain(deps.mailFrom)}>`;
@@ -151,6 +173,7 @@ export function processBookingEmail(deps: DeliveryDeps, kind: BookingEmailKind, 
       columns: BOOKING_EMAIL_COLUMNS,
       label: kind,
       log: deps.logger.child({ emailId: id, kind }),
+      behindEarlier: () => behindEarlierEmail(deps.db, id),
       async compose(row) {
         if (row.kind !== kind) throw new UnrecoverableError(`row ${id} is a ${row.kind}, not a ${kind}`);
         const lead = await findLead(deps.db, row.demo_request_id);
@@ -179,8 +202,9 @@ const confirmation: JobKind<typeof SEND_CONFIRMATION_JOB> = {
  */
 function bookingEmailKind(kind: BookingEmailKind): JobKind<ReturnType<typeof bookingEmailJob>> {
   return {
-    async handle(context, payload, job, signal) {
+    async handle(context, payload, job, signal, token) {
       const outcome = await processBookingEmail(context.deps, kind, payload, signal);
+      if (outcome === 'waiting') return waitForEarlierEmail(job, token);
       return outcome === 'missing' ? context.leaveToOwner(job, payload.emailId) : outcome;
     },
     async pending(db, graceMs) {
@@ -188,6 +212,17 @@ function bookingEmailKind(kind: BookingEmailKind): JobKind<ReturnType<typeof boo
       return ids.map((emailId) => ({ emailId }));
     },
   };
+}
+
+/**
+ * Puts the job back in the queue for a moment, not counting it as a try: an earlier e-mail about its booking is still
+ * being sent (at most for its claim's lease). Without the worker's lock on the job it ends, and the sweep enqueues the
+ * row again later.
+ */
+async function waitForEarlierEmail(job: Job, token: string | undefined): Promise<string> {
+  if (token === undefined) return 'waiting';
+  await job.moveToDelayed(Date.now() + EARLIER_EMAIL_WAIT_MS, token);
+  throw new DelayedError();
 }
 
 const JOB_KINDS: { [N in JobName]: JobKind<N> } = {
@@ -203,11 +238,11 @@ function isJobName(name: string): name is JobName {
 }
 
 /** Runs a job by its name; an unknown name fails the job for good (no retries), with the name in the reason. */
-export function runJob(context: JobContext, job: Job, signal?: AbortSignal): Promise<string> {
+export function runJob(context: JobContext, job: Job, signal?: AbortSignal, token?: string): Promise<string> {
   const { name } = job;
   if (!isJobName(name)) throw new UnrecoverableError(`unknown job name "${name}"`);
   // The payload comes from Redis as the producer wrote it for this name (server-shared/jobs.ts, enqueueJob).
-  return (JOB_KINDS[name] as JobKind<typeof name>).handle(context, job.data as JobPayloads[typeof name], job, signal);
+  return (JOB_KINDS[name] as JobKind<typeof name>).handle(context, job.data as JobPayloads[typeof name], job, signal, token);
 }
 
 /** Every kind's pending rows, as jobs to enqueue again. */

@@ -5,6 +5,7 @@
 import type { Knex } from 'knex';
 import type { BookingEmailKind } from '../server-shared/jobs.js';
 import type { Booking } from '../server-shared/invitation.js';
+import { PROSPECT_EMAIL_KINDS, settleEarlierProspectEmails, unsettledEarlierProspectEmails } from '../server-shared/prospect-emails.js';
 import type { Attribution } from '../domain/attribution.js';
 import { batched } from './batch.js';
 
@@ -22,8 +23,8 @@ export interface Outbox {
   failedAt: string;
   attempts: string;
   lastError: string;
-  /** A row that is no longer to be sent (booking_emails only). */
-  droppedAt?: string;
+  /** Set on a row that is no longer to be sent: its booking moved on before it went out. */
+  droppedAt: string;
 }
 
 export const CONFIRMATIONS: Outbox = {
@@ -33,6 +34,7 @@ export const CONFIRMATIONS: Outbox = {
   failedAt: 'confirmation_failed_at',
   attempts: 'confirmation_attempts',
   lastError: 'confirmation_last_error',
+  droppedAt: 'confirmation_dropped_at',
 };
 
 export const BOOKING_EMAILS: Outbox = {
@@ -46,12 +48,13 @@ export const BOOKING_EMAILS: Outbox = {
 };
 
 export type ClaimRefusal = 'missing' | 'already-sent' | 'refused' | 'dropped' | 'claimed-elsewhere';
+/** An e-mail not sent now because an earlier one about its booking is still in flight; its job tries again shortly. */
+export type Postponed = 'waiting';
 export type Claim<Row> = { claimed: true; row: Row } | { claimed: false; reason: ClaimRefusal };
 
 /** Rows still to send (neither sent, refused for good nor dropped) and held by no live claim. */
 function openToClaim(query: Knex.QueryBuilder, db: Knex, outbox: Outbox): Knex.QueryBuilder {
-  query.whereNull(outbox.sentAt).whereNull(outbox.failedAt);
-  if (outbox.droppedAt) query.whereNull(outbox.droppedAt);
+  query.whereNull(outbox.sentAt).whereNull(outbox.failedAt).whereNull(outbox.droppedAt);
   return query.where((open) => open.whereNull(outbox.claimedUntil).orWhere(outbox.claimedUntil, '<', db.fn.now()));
 }
 
@@ -87,7 +90,7 @@ async function claimMany(db: Knex, outbox: Outbox, ids: string[], columns: reado
 const statements = new Map<string, string>();
 const quoted = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
 const openSql = (outbox: Outbox) =>
-  [outbox.sentAt, outbox.failedAt, ...(outbox.droppedAt ? [outbox.droppedAt] : [])].map((column) => `${quoted(column)} is null`).join(' and ') +
+  [outbox.sentAt, outbox.failedAt, outbox.droppedAt].map((column) => `${quoted(column)} is null`).join(' and ') +
   ` and (${quoted(outbox.claimedUntil)} is null or ${quoted(outbox.claimedUntil)} < CURRENT_TIMESTAMP)`;
 
 /** The same statement openToClaim and knex's builder would make: rows locked in id order, openness checked again. */
@@ -136,13 +139,13 @@ export async function claim<Row>(db: Knex, outbox: Outbox, id: string, columns: 
   const row = await claimOne(id);
   if (row) return { claimed: true, row: row as Row };
   const current = await db(outbox.table)
-    .select(outbox.sentAt, outbox.failedAt, ...(outbox.droppedAt ? [outbox.droppedAt] : []))
+    .select(outbox.sentAt, outbox.failedAt, outbox.droppedAt)
     .where({ id })
     .first();
   if (!current) return { claimed: false, reason: 'missing' };
   if (current[outbox.sentAt]) return { claimed: false, reason: 'already-sent' };
   if (current[outbox.failedAt]) return { claimed: false, reason: 'refused' };
-  if (outbox.droppedAt && current[outbox.droppedAt]) return { claimed: false, reason: 'dropped' };
+  if (current[outbox.droppedAt]) return { claimed: false, reason: 'dropped' };
   return { claimed: false, reason: 'claimed-elsewhere' };
 }
 
@@ -168,9 +171,26 @@ export async function recordFailure(db: Knex, outbox: Outbox, id: string, error:
     });
 }
 
-/** A claimed booking e-mail that is no longer true (its booking moved or was cancelled): never to be sent. */
-export async function markDropped(db: Knex, id: string): Promise<void> {
-  await db('booking_emails').where({ id }).update({ dropped_at: db.fn.now(), claimed_until: null });
+/** A claimed e-mail that is no longer true (its booking moved or was cancelled): never to be sent. */
+export async function markDropped(db: Knex, outbox: Outbox, id: string): Promise<void> {
+  await db(outbox.table)
+    .where({ id })
+    .update({ [outbox.droppedAt]: db.fn.now(), [outbox.claimedUntil]: null });
+}
+
+/**
+ * Whether the booking_emails row must wait its turn: it goes to the prospect and an earlier e-mail about its booking
+ * (a lower sequence) is still in flight. Earlier ones still to send and under no live claim are dropped first, since
+ * this row's change has overtaken them (server-shared/prospect-emails.ts).
+ */
+export async function behindEarlierEmail(db: Knex, id: string): Promise<boolean> {
+  if (!UUID.test(id)) return false;
+  const row: { demo_request_id: string; kind: BookingEmailKind; sequence: number } | undefined = await db('booking_emails')
+    .where({ id })
+    .first('demo_request_id', 'kind', 'sequence');
+  if (!row || !PROSPECT_EMAIL_KINDS.includes(row.kind)) return false;
+  await settleEarlierProspectEmails(db, row.demo_request_id, row.sequence);
+  return (await unsettledEarlierProspectEmails(db, row.demo_request_id, row.sequence)) > 0;
 }
 
 /** Confirmations still pending after the grace period and not claimed by a live worker, oldest first. */

@@ -1,10 +1,12 @@
 /**
  * The e-mails a booking's change leaves in the outbox (booking_emails), stored in the change's own transaction: the
- * prospect's update or cancellation, the reminder before the slot, the sales desk's notice. Whatever is due at once
+ * prospect's update or cancellation, the reminder before the slot, the sales desk's notice; the same transaction
+ * drops the prospect's earlier e-mails still unsent (server-shared/prospect-emails.ts). Whatever is due at once
  * is returned, for the caller to enqueue after the commit; a reminder waits for the worker's sweep to find it due.
  */
 import type { Knex } from 'knex';
 import { bookingEmailJob, type BookingEmailKind, type QueuedJob } from '../../server-shared/jobs.js';
+import { settleEarlierProspectEmails } from '../../server-shared/prospect-emails.js';
 
 export interface FollowUpSettings {
   /** The sales desk's address (SALES_NOTIFY_EMAIL): a notice for every booking, move and cancellation. */
@@ -67,14 +69,10 @@ export async function storeFollowUps(
   settings: FollowUpSettings,
   now: Date,
 ): Promise<QueuedJob[]> {
-  if (change !== 'booked') {
-    // The reminder of the slot the booking held no longer applies.
-    await trx('booking_emails')
-      .where({ demo_request_id: booking.id, kind: 'reminder' })
-      .whereNull('sent_at')
-      .whereNull('dropped_at')
-      .update({ dropped_at: trx.fn.now() });
-  }
+  // The prospect's e-mails the change has overtaken and that are not being sent right now (the confirmation, an
+  // earlier update, the reminder of the slot given up) are never to go out: the change's own e-mail says where the
+  // booking stands. One being sent right now goes first; the worker holds this change's e-mail until it has.
+  if (change !== 'booked') await settleEarlierProspectEmails(trx, booking.id, booking.sequence);
   const rows = followUpRows(booking, change, settings, now);
   if (rows.length === 0) return [];
   const stored: { id: string; kind: BookingEmailKind }[] = await trx('booking_emails').insert(rows).returning(['id', 'kind']);

@@ -16,6 +16,8 @@ export interface ReceivedMessage {
   at: number;
   /** The 250 went out on a live connection: the client knows the message was taken. */
   answered: boolean;
+  /** The whole message, kept only when the server was started with `keepRaw` (scenarios that read the content). */
+  raw?: string;
 }
 
 export interface FaultSmtp {
@@ -39,7 +41,7 @@ export interface FaultSmtp {
 
 const MESSAGE_ID = /^Message-ID:\s*(<[^>\r\n]+>)/im;
 
-export async function startFaultSmtp(options: { answerDelayMs?: number } = {}): Promise<FaultSmtp> {
+export async function startFaultSmtp(options: { answerDelayMs?: number; keepRaw?: boolean } = {}): Promise<FaultSmtp> {
   const messages: ReceivedMessage[] = [];
   const closedSessions = new Set<string>();
   const pendingAnswers = new Set<NodeJS.Timeout>();
@@ -74,6 +76,7 @@ export async function startFaultSmtp(options: { answerDelayMs?: number } = {}): 
             to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
             at: Date.now(),
             answered: false,
+            ...(options.keepRaw ? { raw } : {}),
           };
           messages.push(message);
           const answer = () => {

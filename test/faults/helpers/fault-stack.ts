@@ -54,7 +54,7 @@ export interface FaultStack {
   teardown(): Promise<void>;
 }
 
-export async function startFaultStack(options: { answerDelayMs?: number } = {}): Promise<FaultStack> {
+export async function startFaultStack(options: { answerDelayMs?: number; keepRaw?: boolean } = {}): Promise<FaultStack> {
   const closers: Array<() => Promise<unknown>> = [];
   const children: Spawned[] = [];
   const inProcess: Array<{ close(): Promise<void> }> = [];
@@ -67,7 +67,7 @@ export async function startFaultStack(options: { answerDelayMs?: number } = {}):
     closers.unshift(() => db.destroy());
     let redis = await startRedis();
     closers.unshift(() => redis.kill());
-    const smtp = await startFaultSmtp({ answerDelayMs: options.answerDelayMs });
+    const smtp = await startFaultSmtp({ answerDelayMs: options.answerDelayMs, keepRaw: options.keepRaw });
     closers.unshift(() => smtp.close());
     const env: Record<string, string> = {
       DATABASE_URL: databaseUrl,
@@ -133,7 +133,7 @@ export async function startFaultStack(options: { answerDelayMs?: number } = {}):
         const [row] = (await db('demo_requests').select(
           db.raw('count(*)::int AS rows'),
           db.raw('count(confirmation_sent_at)::int AS sent'),
-          db.raw('count(*) FILTER (WHERE confirmation_sent_at IS NULL AND confirmation_failed_at IS NULL)::int AS pending'),
+          db.raw('count(*) FILTER (WHERE confirmation_sent_at IS NULL AND confirmation_failed_at IS NULL AND confirmation_dropped_at IS NULL)::int AS pending'),
           db.raw('count(confirmation_failed_at)::int AS failed'),
           db.raw('coalesce(sum(confirmation_attempts), 0)::int AS attempts'),
           db.raw('coalesce(max(confirmation_attempts), 0)::int AS "maxAttempts"'),
