@@ -89,6 +89,8 @@ interface RunOptions {
   allowFailure?: boolean;
   /** Echo the output lines that match (a long build's headings) to this terminal; all of it goes to the log file. */
   echo?: RegExp;
+  /** The output is a secret: kept from the log file. */
+  secretOutput?: boolean;
 }
 interface RunResult {
   code: number;
@@ -98,7 +100,7 @@ interface RunResult {
 
 /** Runs a command to its end (bounded), output kept for the caller and written to the log file. */
 function run(command: string, args: string[], options: RunOptions = {}): Promise<RunResult> {
-  const { timeoutMs = 120_000, env = process.env, allowFailure = false, echo } = options;
+  const { timeoutMs = 120_000, env = process.env, allowFailure = false, echo, secretOutput = false } = options;
   const show = (chunk: Buffer) => {
     if (!echo) return;
     for (const line of chunk.toString().split('\n')) if (echo.test(line)) say(`      ${line.trim()}`);
@@ -111,7 +113,7 @@ function run(command: string, args: string[], options: RunOptions = {}): Promise
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk;
-      logLine(chunk.toString());
+      logLine(secretOutput ? '(a secret: not logged)' : chunk.toString());
       show(chunk);
     });
     child.stderr.on('data', (chunk: Buffer) => {
@@ -440,7 +442,8 @@ interface KeptSecrets {
 }
 
 async function keptSecrets(): Promise<KeptSecrets> {
-  const read = async (service: string, file: string) => (await composeRun(['exec', '-T', service, 'cat', `${SECRETS_DIR}/${file}`])).stdout.trim();
+  const read = async (service: string, file: string) =>
+    (await composeRun(['exec', '-T', service, 'cat', `${SECRETS_DIR}/${file}`], { secretOutput: true })).stdout.trim();
   const linkSecret = await read('api', KEPT_SECRET_FILES.bookingLinkSecret);
   check(linkSecret === (await read('worker', KEPT_SECRET_FILES.bookingLinkSecret)), 'the API and the worker read different booking-link secrets');
   return { linkSecret, adminToken: await read('api', KEPT_SECRET_FILES.adminToken) };
