@@ -34,6 +34,8 @@ export interface AppDeps {
   webRoot: string;
   /** Signs and checks the booking links. */
   linkSecret: string;
+  /** Earlier link secrets (before a rotation), still accepted when a link is opened; none when unset. */
+  previousLinkSecrets?: readonly string[];
   /** The e-mails' sender, whose domain names each booking's calendar event. */
   mailFrom: string;
   /** Enables the operations endpoints when set. */

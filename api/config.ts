@@ -14,12 +14,15 @@ import {
   parseNotifyAddress,
   parsePort,
   parsePositiveInt,
+  parsePreviousLinkSecrets,
   parseProxyHops,
   parseTimeZone,
+  secretsFolderIn,
   setting,
   ConfigError,
   type Env,
 } from '../server-shared/settings.js';
+import { KEPT_SECRET_FILES, PREVIOUS_LINK_SECRETS_FILE } from '../server-shared/kept-secrets.js';
 import { DEFAULT_BOOKING_LIMITS } from './demo-requests/service.js';
 import { DEFAULT_REMINDER_MINUTES_BEFORE } from './bookings/follow-ups.js';
 import { DEFAULT_MIN_NOTICE_MINUTES } from '../domain/booking.js';
@@ -36,10 +39,14 @@ export interface ApiConfig {
   webRoot: string;
   /** Signs and checks the booking links (the same secret as the worker's). */
   bookingLinkSecret: string;
+  /** Secrets of before a rotation: links signed with them still open their booking. */
+  previousLinkSecrets: string[];
   /** The sender of the e-mails: its domain names each booking's calendar event (UID). */
   mailFrom: string;
   /** Bearer token of the operations endpoints (GET /api/demo-requests); unset turns them off. */
   adminToken: string | undefined;
+  /** The secrets' files this start made in SECRETS_DIR (the first start of a compose deployment), to be logged. */
+  secretsMade: readonly string[];
   /** Per client address; 0 turns the limit off. */
   demoRequestsPerHour: number;
   emailChecksPerMinute: number;
@@ -81,6 +88,8 @@ export const DEFAULT_WEB_ROOT = path.join(projectRoot(), 'dist', 'web');
 export function loadApiConfig(env: Env = process.env): ApiConfig {
   const port = parsePort(setting(env, 'PORT'), DEFAULT_PORT);
   const host = setting(env, 'HOST') ?? '127.0.0.1';
+  // A secret set in the environment wins; else, with SECRETS_DIR, the one kept there (made on the first start).
+  const kept = secretsFolderIn(env);
   return {
     port,
     host,
@@ -90,8 +99,10 @@ export function loadApiConfig(env: Env = process.env): ApiConfig {
     bookingTimeZone: parseTimeZone(setting(env, 'BOOKING_TIME_ZONE')),
     publicUrl: setting(env, 'PUBLIC_URL') ?? `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`,
     webRoot: setting(env, 'WEB_ROOT') ?? DEFAULT_WEB_ROOT,
-    adminToken: parseAdminToken(setting(env, 'ADMIN_TOKEN')),
-    bookingLinkSecret: parseLinkSecret(setting(env, 'BOOKING_LINK_SECRET')),
+    adminToken: parseAdminToken(setting(env, 'ADMIN_TOKEN') ?? kept?.secret(KEPT_SECRET_FILES.adminToken)),
+    bookingLinkSecret: parseLinkSecret(setting(env, 'BOOKING_LINK_SECRET') ?? kept?.secret(KEPT_SECRET_FILES.bookingLinkSecret)),
+    previousLinkSecrets: parsePreviousLinkSecrets(setting(env, 'BOOKING_LINK_PREVIOUS_SECRETS') ?? kept?.read(PREVIOUS_LINK_SECRETS_FILE)),
+    secretsMade: kept?.made ?? [],
     mailFrom: setting(env, 'MAIL_FROM') ?? DEFAULT_MAIL_FROM,
     demoRequestsPerHour: parseCount('DEMO_REQUESTS_PER_HOUR', setting(env, 'DEMO_REQUESTS_PER_HOUR'), 5),
     emailChecksPerMinute: parseCount('EMAIL_CHECKS_PER_MINUTE', setting(env, 'EMAIL_CHECKS_PER_MINUTE'), 30),

@@ -7,6 +7,8 @@ import { startApiServer } from './server.js';
 
 const config = loadApiConfig();
 const logger = createLogger('api', config.logLevel);
+// Where the secrets made on this first start are kept (the admin token is read from there); never their values.
+if (config.secretsMade.length > 0) logger.info({ files: config.secretsMade }, 'secrets made and kept for later starts');
 
 try {
   if (process.argv.includes('--migrate')) {

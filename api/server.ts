@@ -35,6 +35,7 @@ export async function startApiServer(config: ApiConfig, logger: Logger): Promise
     webRoot: config.webRoot,
     adminToken: config.adminToken,
     linkSecret: config.bookingLinkSecret,
+    previousLinkSecrets: config.previousLinkSecrets,
     mailFrom: config.mailFrom,
     trustProxy: config.trustProxy,
     bookingLimits: {

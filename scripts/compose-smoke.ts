@@ -7,9 +7,16 @@
  *   2. Base images: pulled where Docker Hub answers, else built as local stand-ins by
  *      shared/container-images/build-standins.sh: STANDINS_SCRIPT if set, else the first found beside this
  *      checkout or one of its parent folders, or beside the repository it was cloned from (a CI clone elsewhere).
- *   3. `up --build` with a PostgreSQL password full of URL syntax (p@ss/w:rd#1), waits until every service is healthy.
- *   4. dist/api/migrate.js (the Kubernetes migration Job and the API's init container) runs from the image.
- *      One demo booked through the API; its confirmation read back from Mailpit's HTTP API.
+ *   3. As a clean clone: no .env (an empty file in its place, so a developer's own is not read) and none of the
+ *      settings of .env.example in the environment but the free host ports. `up --build`, every service healthy;
+ *      the booking-link secret and the admin token made once in the `secrets` volume (node's alone, 700 and 600;
+ *      the same in the API and the worker; nothing in the image); one demo booked, its confirmation in Mailpit
+ *      with links signed by the kept secret; the operations endpoint answers the kept token; no log line holds
+ *      either secret. `down` then `up` (no -v): the same secret, and the first booking's link still answers 200.
+ *   4. The .env cases, on new PostgreSQL and Redis volumes (the secrets volume stays): an env file with a PostgreSQL
+ *      password full of URL syntax (p@ss/w:rd#1), a BOOKING_LINK_SECRET and an ADMIN_TOKEN of its own, which win
+ *      over the kept ones. dist/api/migrate.js (the Kubernetes migration Job and the API's init container) runs
+ *      from the image. One demo booked, its links signed with the .env secret.
  *   5. The worker scaled to 3; 20 more bookings; exactly 20 more e-mails, one per booking (by Message-ID).
  *   6. The workers stopped: each exits 0 within 10 s (`stop -t 10`: a worker still running then is killed, 137).
  *   7. `down` then `up`: the rows are still there (GET /api/demo-requests, and psql in the postgres container).
@@ -20,11 +27,13 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { availableSlots, calendarDayOf, DEFAULT_BOOKING_TIME_ZONE } from '../domain/booking.js';
+import { bookingToken } from '../server-shared/booking-link.js';
+import { KEPT_SECRET_FILES } from '../server-shared/kept-secrets.js';
 import { REPO_ROOT } from './dev-services/config.js';
 import { freePort } from './dev-services/ports.js';
 
@@ -32,6 +41,12 @@ const PROJECT = 'converge-smoke';
 const COMPOSE_FILE = path.join(REPO_ROOT, 'docker-compose.yml');
 const STANDINS_PATH = path.join('shared', 'container-images', 'build-standins.sh');
 const LOG_FILE = path.join(REPO_ROOT, 'artifacts', 'compose-smoke.log');
+/** What `--env-file` names: empty for the clean clone, then the .env cases' settings. */
+const NO_ENV_FILE = path.join(REPO_ROOT, 'artifacts', 'compose-smoke.no.env');
+const ENV_FILE = path.join(REPO_ROOT, 'artifacts', 'compose-smoke.env');
+/** Where the compose file mounts the secrets volume (SECRETS_DIR). */
+const SECRETS_DIR = '/var/lib/converge/secrets';
+const APP_IMAGE = 'converge-app:latest';
 /** Every character that breaks a postgres:// URL when written into it unencoded. */
 const POSTGRES_PASSWORD = 'p@ss/w:rd#1';
 const MORE_BOOKINGS = 20;
@@ -74,6 +89,8 @@ interface RunOptions {
   allowFailure?: boolean;
   /** Echo the output lines that match (a long build's headings) to this terminal; all of it goes to the log file. */
   echo?: RegExp;
+  /** The output is a secret: kept from the log file. */
+  secretOutput?: boolean;
 }
 interface RunResult {
   code: number;
@@ -83,7 +100,7 @@ interface RunResult {
 
 /** Runs a command to its end (bounded), output kept for the caller and written to the log file. */
 function run(command: string, args: string[], options: RunOptions = {}): Promise<RunResult> {
-  const { timeoutMs = 120_000, env = process.env, allowFailure = false, echo } = options;
+  const { timeoutMs = 120_000, env = process.env, allowFailure = false, echo, secretOutput = false } = options;
   const show = (chunk: Buffer) => {
     if (!echo) return;
     for (const line of chunk.toString().split('\n')) if (echo.test(line)) say(`      ${line.trim()}`);
@@ -96,7 +113,7 @@ function run(command: string, args: string[], options: RunOptions = {}): Promise
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk;
-      logLine(chunk.toString());
+      logLine(secretOutput ? '(a secret: not logged)' : chunk.toString());
       show(chunk);
     });
     child.stderr.on('data', (chunk: Buffer) => {
@@ -163,10 +180,11 @@ interface Ports {
 
 let compose: Compose | undefined;
 let composeEnv: NodeJS.ProcessEnv = process.env;
+let envFile = NO_ENV_FILE;
 
 function composeRun(args: string[], options: RunOptions = {}): Promise<RunResult> {
   if (!compose) throw new Error('compose not chosen yet');
-  return run(compose.command, [...compose.prefix, '-f', COMPOSE_FILE, '-p', PROJECT, ...args], { env: composeEnv, ...options });
+  return run(compose.command, [...compose.prefix, '--env-file', envFile, '-f', COMPOSE_FILE, '-p', PROJECT, ...args], { env: composeEnv, ...options });
 }
 
 interface ContainerState {
@@ -231,6 +249,7 @@ interface Booking {
   id: string;
   email: string;
   timeSlot: string;
+  invitePath: string;
 }
 
 /** The bookable slots of the coming weeks, from tomorrow on (today's may pass while the test runs). */
@@ -249,14 +268,14 @@ async function book(apiUrl: string, index: number, timeSlot: string): Promise<Bo
   // A company address of its own domain each, so no per-address or per-domain ceiling is reached.
   const n = String(index).padStart(2, '0');
   const email = `ada.lovelace${n}@northwind-smoke${n}.com`;
-  const { status, body, text } = await http<{ id: string; timeSlot: string }>(`${apiUrl}/api/demo-request`, {
+  const { status, body, text } = await http<{ id: string; timeSlot: string; invitePath: string }>(`${apiUrl}/api/demo-request`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ name: `Ada Lovelace ${n}`, email, company: `Northwind ${n}`, timeSlot, message: 'compose smoke test' }),
   });
   check(status === 201, `POST /api/demo-request answered ${status}: ${text.slice(0, 300)}`);
   check(body.timeSlot === timeSlot, `booked ${body.timeSlot}, asked for ${timeSlot}`);
-  return { id: String(body.id), email, timeSlot };
+  return { id: String(body.id), email, timeSlot, invitePath: body.invitePath };
 }
 
 interface MailSummary {
@@ -354,22 +373,45 @@ async function ensureBaseImages(): Promise<void> {
   }
 }
 
-async function settings(adminToken: string): Promise<Ports> {
+/** Every setting .env.example documents: none of them may reach the clean clone's compose from this shell. */
+function documentedSettings(): Set<string> {
+  const example = readFileSync(path.join(REPO_ROOT, '.env.example'), 'utf8');
+  return new Set([...example.matchAll(/^#?\s*([A-Z][A-Z0-9_]*)=/gm)].map((match) => match[1]!));
+}
+
+/** A clean clone's settings: nothing but free host ports (this machine may run other stacks), and no .env. */
+async function cleanCloneSettings(): Promise<Ports> {
   const ports = { api: await freePort(), mailpitUi: await freePort(), mailpitSmtp: await freePort(), redis: await freePort() };
+  const documented = documentedSettings();
   composeEnv = {
-    ...process.env,
-    COMPOSE_PROJECT_NAME: PROJECT,
+    ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !documented.has(key))),
     // The classic builder: it needs no buildx plugin, and it builds FROM local (stand-in) images without asking a registry.
     DOCKER_BUILDKIT: process.env.DOCKER_BUILDKIT ?? '0',
-    POSTGRES_USER: 'converge',
-    POSTGRES_PASSWORD,
-    POSTGRES_DB: 'converge',
-    ADMIN_TOKEN: adminToken,
-    BOOKING_LINK_SECRET: randomBytes(32).toString('hex'),
     API_PORT: String(ports.api),
     MAILPIT_UI_PORT: String(ports.mailpitUi),
     MAILPIT_SMTP_PORT: String(ports.mailpitSmtp),
     REDIS_HOST_PORT: String(ports.redis),
+  };
+  writeFileSync(NO_ENV_FILE, '');
+  envFile = NO_ENV_FILE;
+  note(`project ${PROJECT}; API on 127.0.0.1:${ports.api}, Mailpit on 127.0.0.1:${ports.mailpitUi}; no .env, no setting but the host ports`);
+  return ports;
+}
+
+interface EnvCase {
+  adminToken: string;
+  linkSecret: string;
+}
+
+/** The .env cases: an env file as an operator writes one, with secrets of its own and a password full of URL syntax. */
+function envFileSettings(ports: Ports): EnvCase {
+  const chosen = { adminToken: randomBytes(24).toString('hex'), linkSecret: randomBytes(32).toString('hex') };
+  const settings = {
+    POSTGRES_USER: 'converge',
+    POSTGRES_PASSWORD,
+    POSTGRES_DB: 'converge',
+    ADMIN_TOKEN: chosen.adminToken,
+    BOOKING_LINK_SECRET: chosen.linkSecret,
     PUBLIC_URL: `http://127.0.0.1:${ports.api}`,
     BOOKING_TIME_ZONE: DEFAULT_BOOKING_TIME_ZONE,
     // Every booking comes from this one client address: no per-client limit. The per-recipient ceilings stay as
@@ -382,13 +424,103 @@ async function settings(adminToken: string): Promise<Ports> {
     WORKER_CONCURRENCY: '5',
     LOG_LEVEL: 'info',
   };
-  note(`project ${PROJECT}; API on 127.0.0.1:${ports.api}, Mailpit on 127.0.0.1:${ports.mailpitUi}; POSTGRES_PASSWORD=${POSTGRES_PASSWORD}`);
-  return ports;
+  // Single quotes: compose v1 and v2 both take the value as it is, # and all.
+  writeFileSync(ENV_FILE, Object.entries(settings).map(([key, value]) => `${key}='${value}'\n`).join(''), { mode: 0o600 });
+  envFile = ENV_FILE;
+  note(`${path.relative(REPO_ROOT, ENV_FILE)}: POSTGRES_PASSWORD=${POSTGRES_PASSWORD}, a BOOKING_LINK_SECRET and an ADMIN_TOKEN of its own`);
+  return chosen;
 }
 
 async function upAndHealthy(): Promise<void> {
   await composeRun(['up', '--build', '-d'], { timeoutMs: 900_000 });
   await waitHealthy({ postgres: 1, redis: 1, mailpit: 1, api: 1, worker: 1 });
+}
+
+interface KeptSecrets {
+  linkSecret: string;
+  adminToken: string;
+}
+
+async function keptSecrets(): Promise<KeptSecrets> {
+  const read = async (service: string, file: string) =>
+    (await composeRun(['exec', '-T', service, 'cat', `${SECRETS_DIR}/${file}`], { secretOutput: true })).stdout.trim();
+  const linkSecret = await read('api', KEPT_SECRET_FILES.bookingLinkSecret);
+  check(linkSecret === (await read('worker', KEPT_SECRET_FILES.bookingLinkSecret)), 'the API and the worker read different booking-link secrets');
+  return { linkSecret, adminToken: await read('api', KEPT_SECRET_FILES.adminToken) };
+}
+
+/** Made on the first start, in the volume only, readable by node alone; the same in both programs. */
+async function secretsMadeOnce(): Promise<KeptSecrets> {
+  const listing = await composeRun(['exec', '-T', 'api', 'sh', '-c', `cd ${SECRETS_DIR} && stat -c '%a %U %n' . *`]);
+  const entries = listing.stdout.trim().split('\n').map((line) => line.trim()).sort();
+  const expected = ['600 node admin-token', '600 node booking-link-secret', '700 node .'].sort();
+  check(JSON.stringify(entries) === JSON.stringify(expected), `the secrets folder holds ${JSON.stringify(entries)}, expected ${JSON.stringify(expected)}`);
+  note(`${SECRETS_DIR}: ${entries.join(', ')}`);
+  const kept = await keptSecrets();
+  check(/^[0-9a-f]{64}$/.test(kept.linkSecret) && /^[0-9a-f]{64}$/.test(kept.adminToken), 'the kept secrets are not 32 random bytes in hex');
+  check(kept.linkSecret !== kept.adminToken, 'the admin token is the booking-link secret');
+  const image = await run('docker', ['run', '--rm', '--entrypoint', 'ls', APP_IMAGE, '-A', SECRETS_DIR]);
+  check(image.stdout.trim() === '', `the image itself holds ${image.stdout.trim()} in ${SECRETS_DIR}`);
+  note('the API and the worker read the same booking-link secret; the image holds none');
+  return kept;
+}
+
+/** No log line of any service holds a secret; on the first start the programs say where they kept them, never what. */
+async function noSecretInTheLogs(secrets: string[], made: boolean): Promise<void> {
+  const logs = await composeRun(['logs', '--no-color'], { timeoutMs: 60_000 });
+  const text = `${logs.stdout}\n${logs.stderr}`;
+  if (made) check(/secrets made and kept for later starts/.test(text), 'no log line says where the secrets were kept');
+  for (const secret of secrets) check(!text.includes(secret), 'a log line holds a secret');
+  note(`${text.split('\n').length} log lines, none with a secret${made ? '; a line says where they were kept' : ''}`);
+}
+
+/** A booking's links, in the 201 answer and in its confirmation, are signed with `secret`. */
+async function linksSignedWith(apiUrl: string, mailpitUrl: string, booking: Booking, secret: string): Promise<string> {
+  const token = bookingToken(booking.id, secret);
+  check(booking.invitePath === `/api/bookings/${token}/invite.ics`, `the API answered ${booking.invitePath}, not a link signed with the expected secret`);
+  const mail = (await mailbox(mailpitUrl)).find((m) => bookingIdOf(m) === booking.id);
+  check(mail, `no confirmation for ${booking.id}`);
+  // Quoted-printable breaks long lines with "=" at the end; the token's characters are never encoded.
+  const raw = (await http<string>(`${mailpitUrl}/api/v1/message/${mail.ID}/raw`)).text.replace(/=\r?\n/g, '');
+  check(raw.includes(`/booking/${token}`), 'the confirmation does not link the booking with a token of the expected secret');
+  const page = await http<{ status: string }>(`${apiUrl}/api/bookings/${token}`);
+  check(page.status === 200, `the booking's link answered ${page.status}`);
+  note(`the 201 answer and the e-mail link /booking/${token.slice(0, 6)}…, which answers 200`);
+  return token;
+}
+
+async function adminTokenWorks(apiUrl: string, adminToken: string, booking: Booking): Promise<void> {
+  const list = await http<{ demoRequests: Array<{ id: string }> }>(`${apiUrl}/api/demo-requests`, { headers: { Authorization: `Bearer ${adminToken}` } });
+  check(list.status === 200, `GET /api/demo-requests answered ${list.status} to the kept admin token`);
+  check(list.body.demoRequests.some((row) => String(row.id) === booking.id), 'the booking is not in GET /api/demo-requests');
+  note('GET /api/demo-requests answers 200 to the kept admin token');
+}
+
+/** `down` (volumes kept) and `up`: the secret read from the volume again, and a link of the first start still opens. */
+async function restartKeepsTheSecret(apiUrl: string, kept: KeptSecrets, token: string): Promise<void> {
+  await composeRun(['down', '-t', '15'], { timeoutMs: 120_000 });
+  await composeRun(['up', '-d'], { timeoutMs: 300_000 });
+  await waitHealthy({ postgres: 1, redis: 1, mailpit: 1, api: 1, worker: 1 });
+  const again = await keptSecrets();
+  check(again.linkSecret === kept.linkSecret && again.adminToken === kept.adminToken, 'the secrets changed across down/up');
+  const page = await http(`${apiUrl}/api/bookings/${token}`);
+  check(page.status === 200, `the first start's booking link answered ${page.status} after down/up`);
+  note('same secrets after down/up; the link from the first confirmation answers 200');
+}
+
+/** The .env cases start on a new database (the password is set when PostgreSQL makes it) and queue; the secrets stay. */
+async function newDatabaseKeepSecrets(): Promise<void> {
+  await composeRun(['down', '-t', '15'], { timeoutMs: 120_000 });
+  await run('docker', ['volume', 'rm', `${PROJECT}_postgres-data`, `${PROJECT}_redis-data`]);
+  note(`removed ${PROJECT}_postgres-data and ${PROJECT}_redis-data; ${PROJECT}_secrets stays`);
+}
+
+async function envFileWins(kept: KeptSecrets): Promise<void> {
+  await composeRun(['up', '-d'], { timeoutMs: 300_000 });
+  await waitHealthy({ postgres: 1, redis: 1, mailpit: 1, api: 1, worker: 1 });
+  const still = await keptSecrets();
+  check(still.linkSecret === kept.linkSecret, 'the kept secret changed while .env set another');
+  note('the volume still holds the kept secret, unused while .env sets one');
 }
 
 /** The API being ready proves its connection; this proves the connection needed the password (no trust over TCP). */
@@ -519,6 +651,9 @@ function cleanUp(): Promise<void> {
   }
   cleaning ??= step('down -v (always)', async () => {
     await composeRun(['down', '-v', '--remove-orphans', '-t', '5'], { timeoutMs: 120_000 });
+    // The env file holds the .env cases' secrets.
+    rmSync(ENV_FILE, { force: true });
+    rmSync(NO_ENV_FILE, { force: true });
   }).catch((err: unknown) => {
     say(`cleanup failed: ${err instanceof Error ? err.message : String(err)}`);
   });
@@ -543,27 +678,46 @@ async function main(): Promise<void> {
   const hardLimit = setTimeout(() => void abort(`the overall time limit of ${TIMEOUT_MINUTES} min ran out`), TIMEOUT_MINUTES * 60_000);
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void abort(`interrupted (${signal})`));
 
-  const adminToken = randomBytes(24).toString('hex');
-  const slots = bookableSlots(1 + MORE_BOOKINGS);
+  const slots = bookableSlots(2 + MORE_BOOKINGS);
   await step('Docker: installed and running', ensureDocker);
   const chosen = await step('Compose: v2 where it exists, else v1', chooseCompose);
   note(chosen.label);
   await step('base images: pulled, or built as local stand-ins', ensureBaseImages);
-  const ports = await step('settings: own project, free ports, a password full of URL syntax', () => settings(adminToken));
+  const ports = await step('a clean clone: own project, free ports, no .env, nothing else set', cleanCloneSettings);
   compose = chosen;
   const apiUrl = `http://127.0.0.1:${ports.api}`;
   const mailpitUrl = `http://127.0.0.1:${ports.mailpitUi}`;
   try {
-    await step('up --build, then every service healthy', upAndHealthy);
+    await step('up --build with nothing set, then every service healthy', upAndHealthy);
+    const kept = await step('the secrets: made once in the secrets volume, node’s alone, shared, not in the image', secretsMadeOnce);
+    const token = await step('book a demo; its confirmation and links signed with the kept secret', async () => {
+      const booking = await bookFirst(apiUrl, mailpitUrl, slots[0]!);
+      await adminTokenWorks(apiUrl, kept.adminToken, booking);
+      return linksSignedWith(apiUrl, mailpitUrl, booking, kept.linkSecret);
+    });
+    await step('no log line holds a secret', () => noSecretInTheLogs([kept.linkSecret, kept.adminToken], true));
+    await step('down, then up: the same secrets, the first link still answers 200', () => restartKeepsTheSecret(apiUrl, kept, token));
+
+    await step('the .env cases: new database and queue volumes, the secrets volume kept', newDatabaseKeepSecrets);
+    const chosenSecrets = await step('an env file with a password full of URL syntax and secrets of its own', async () => envFileSettings(ports));
+    await step('up: every service healthy, the kept secret left as it is', () => envFileWins(kept));
     await step('PostgreSQL wants the password the API got through', postgresWantsThePassword);
     await step('the image’s migration step (the Kubernetes Job and init container)', migrationStep);
-    const first = await step('book a demo; its confirmation reaches Mailpit', () => bookFirst(apiUrl, mailpitUrl, slots[0]!));
+    const first = await step('book a demo: the .env secret signs its links, the .env admin token lists it', async () => {
+      const booking = await bookFirst(apiUrl, mailpitUrl, slots[1]!);
+      await linksSignedWith(apiUrl, mailpitUrl, booking, chosenSecrets.linkSecret);
+      const old = await http(`${apiUrl}/api/bookings/${bookingToken(booking.id, kept.linkSecret)}`);
+      check(old.status === 404, `a token of the kept secret answered ${old.status} while .env sets another`);
+      await adminTokenWorks(apiUrl, chosenSecrets.adminToken, booking);
+      return booking;
+    });
     await step(`scale the worker to ${WORKERS}`, scaleWorkers);
     const more = await step(`book ${MORE_BOOKINGS} more: exactly ${MORE_BOOKINGS} more e-mails, no duplicates`, () =>
-      bookMore(apiUrl, mailpitUrl, slots.slice(1), [first]),
+      bookMore(apiUrl, mailpitUrl, slots.slice(2), [first]),
     );
+    await step('no log line holds a secret of the env file', () => noSecretInTheLogs([chosenSecrets.linkSecret, chosenSecrets.adminToken], false));
     await step(`stop the workers: each exits 0 within ${STOP_SECONDS} s`, stopWorkers);
-    await step('down, then up: the rows are kept', () => downUpKeepsRows(apiUrl, adminToken, [first, ...more]));
+    await step('down, then up: the rows are kept', () => downUpKeepsRows(apiUrl, chosenSecrets.adminToken, [first, ...more]));
   } catch (err) {
     clearTimeout(hardLimit);
     await abort(err instanceof Error ? err.message : String(err));

@@ -3,7 +3,8 @@
  * docker/Dockerfile and .env.example against what the programs really read (their config loaders, called here).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import pg from 'pg';
@@ -58,9 +59,28 @@ function withDefaults(value: string | number, given: Env = {}): string {
   });
 }
 
-/** A service's environment, with what the operator gives (by default only the settings the programs require). */
-function environmentOf(name: string, given: Env = REQUIRED_SETTINGS): Env {
-  return Object.fromEntries(Object.entries(service(name).environment ?? {}).map(([key, value]) => [key, withDefaults(value, given)]));
+/** Stand-ins for the `secrets` volume: a program handed compose's SECRETS_DIR as it is would write to this host's /var/lib. */
+const volumes = mkdtempSync(path.join(tmpdir(), 'converge-compose-secrets-'));
+after(() => rmSync(volumes, { recursive: true, force: true }));
+let volumeCount = 0;
+function freshVolume(): string {
+  return path.join(volumes, `volume-${++volumeCount}`);
+}
+const sharedVolume = freshVolume();
+
+/**
+ * A service's environment, with what the operator gives (by default only the settings the programs require), and
+ * SECRETS_DIR pointing at `volume`, which stands for the compose volume mounted there.
+ */
+function environmentOf(name: string, given: Env = REQUIRED_SETTINGS, volume = sharedVolume): Env {
+  const environment: Env = Object.fromEntries(Object.entries(service(name).environment ?? {}).map(([key, value]) => [key, withDefaults(value, given)]));
+  if (environment.SECRETS_DIR !== undefined) environment.SECRETS_DIR = volume;
+  return environment;
+}
+
+/** The folder the `secrets` volume is mounted on in a service's container, as the file says. */
+function secretsMount(name: string): string | undefined {
+  return (service(name).volumes ?? []).find((entry) => entry.startsWith('secrets:'))?.slice('secrets:'.length);
 }
 
 /** The connection node-postgres makes from a program's DATABASE_URL (through knexfile.ts) in that environment. */
@@ -189,10 +209,67 @@ describe('docker-compose.yml', () => {
     });
   }
 
-  it('stops with a message naming the fix when BOOKING_LINK_SECRET is not given, rather than start programs that refuse it', () => {
+  it('keeps the secrets in a named volume that the API and the worker share, on a folder the image makes node’s alone', () => {
+    expect(compose.volumes).to.have.property('secrets');
+    const folder = String(service('api').environment?.SECRETS_DIR);
+    expect(folder).to.match(/^\/var\/lib\//);
     for (const name of ['api', 'worker']) {
-      expect(() => environmentOf(name, {})).to.throw('Set BOOKING_LINK_SECRET in .env, made with openssl rand -hex 32');
+      expect(service(name).environment?.SECRETS_DIR, name).to.equal(folder);
+      expect(secretsMount(name), name).to.equal(folder);
     }
+    // A new volume takes the owner and mode of the image's folder it is mounted on; made before the USER switch (as root).
+    const runtime = dockerfile.split(/^FROM /m).at(-1) ?? '';
+    const made = runtime.indexOf(`mkdir -p ${folder}`);
+    expect(made, 'the runtime stage makes the folder').to.be.greaterThan(-1);
+    expect(runtime).to.include(`chown node:node ${folder}`).and.include(`chmod 700 ${folder}`);
+    expect(made).to.be.lessThan(runtime.indexOf('USER node'));
+    // Never a value in the file itself: the secrets come from .env, the environment or the volume.
+    expect(service('api').environment?.BOOKING_LINK_SECRET).to.equal('${BOOKING_LINK_SECRET:-}');
+    expect(service('api').environment?.ADMIN_TOKEN).to.equal('${ADMIN_TOKEN:-}');
+  });
+
+  it('starts with nothing set: the first program makes the booking-link secret, the API its admin token, and every later start uses them', () => {
+    const volume = freshVolume();
+    // The worker may be first (the API replicas and the worker start at once when the stack is restarted).
+    const worker = loadWorkerConfig(environmentOf('worker', {}, volume));
+    const api = loadApiConfig(environmentOf('api', {}, volume));
+    expect(worker.bookingLinkSecret).to.match(/^[0-9a-f]{64}$/);
+    expect(api.bookingLinkSecret, 'the same secret in both programs').to.equal(worker.bookingLinkSecret);
+    expect(api.adminToken).to.match(/^[0-9a-f]{64}$/).and.not.equal(api.bookingLinkSecret);
+    expect([worker.secretsMade, api.secretsMade]).to.deep.equal([[path.join(volume, 'booking-link-secret')], [path.join(volume, 'admin-token')]]);
+    expect(readdirSync(volume).sort()).to.deep.equal(['admin-token', 'booking-link-secret']);
+    for (const file of readdirSync(volume)) expect(statSync(path.join(volume, file)).mode & 0o777, file).to.equal(0o600);
+
+    const restarted = loadApiConfig(environmentOf('api', {}, volume));
+    expect([restarted.bookingLinkSecret, restarted.adminToken]).to.deep.equal([api.bookingLinkSecret, api.adminToken]);
+    expect(restarted.secretsMade).to.deep.equal([]);
+    expect(loadWorkerConfig(environmentOf('worker', {}, volume)).bookingLinkSecret).to.equal(api.bookingLinkSecret);
+  });
+
+  it('lets a BOOKING_LINK_SECRET or ADMIN_TOKEN in .env win over the kept ones, which stay as they are', () => {
+    const volume = freshVolume();
+    const kept = loadApiConfig(environmentOf('api', {}, volume));
+    const given = { BOOKING_LINK_SECRET: 'e'.repeat(64), ADMIN_TOKEN: 'a'.repeat(40) };
+    const api = loadApiConfig(environmentOf('api', given, volume));
+    expect([api.bookingLinkSecret, api.adminToken]).to.deep.equal([given.BOOKING_LINK_SECRET, given.ADMIN_TOKEN]);
+    expect(loadWorkerConfig(environmentOf('worker', given, volume)).bookingLinkSecret).to.equal(given.BOOKING_LINK_SECRET);
+    expect(readFileSync(path.join(volume, 'booking-link-secret'), 'utf8').trim()).to.equal(kept.bookingLinkSecret);
+    expect(api.previousLinkSecrets, 'no grace period unless asked for').to.deep.equal([]);
+  });
+
+  it('keeps links signed before a rotation open: BOOKING_LINK_PREVIOUS_SECRETS, else the volume’s booking-link-previous-secrets', () => {
+    const volume = freshVolume();
+    const before = loadApiConfig(environmentOf('api', {}, volume)).bookingLinkSecret;
+    // The rotation as README tells it: the old secret appended to the list, its file removed, a new one made.
+    writeFileSync(path.join(volume, 'booking-link-previous-secrets'), `${before}\n`);
+    rmSync(path.join(volume, 'booking-link-secret'));
+    const rotated = loadApiConfig(environmentOf('api', {}, volume));
+    expect(rotated.bookingLinkSecret).to.match(/^[0-9a-f]{64}$/).and.not.equal(before);
+    expect(rotated.previousLinkSecrets).to.deep.equal([before]);
+    expect(loadWorkerConfig(environmentOf('worker', {}, volume)).bookingLinkSecret, 'the worker signs with the new one').to.equal(rotated.bookingLinkSecret);
+    const other = 'p'.repeat(64);
+    expect(loadApiConfig(environmentOf('api', { BOOKING_LINK_PREVIOUS_SECRETS: `${other}, ${before}` }, volume)).previousLinkSecrets).to.deep.equal([other, before]);
+    expect(() => loadApiConfig(environmentOf('api', { BOOKING_LINK_PREVIOUS_SECRETS: 'short' }, volume))).to.throw('BOOKING_LINK_PREVIOUS_SECRETS must be at least 32 characters long (it has 5)');
   });
 
   it('has no top-level name: (Compose v1 refuses the file); .env.example names the project', () => {
@@ -211,10 +288,15 @@ describe('docker-compose.yml', () => {
         this.skip();
       }
       const file = path.join(REPO_ROOT, 'docker-compose.yml');
-      const envFile = path.join(REPO_ROOT, '.env.example');
-      // .env.example leaves the one required setting to the operator: given here, as an operator's .env would.
-      const env = { ...process.env, ...REQUIRED_SETTINGS };
-      execFileSync(command, [...prefix, '--env-file', envFile, '-f', file, 'config', '--quiet'], { stdio: 'pipe', cwd: REPO_ROOT, env });
+      // A clean clone: no .env (an empty one in its place, so that a developer's own is not read) and no setting of
+      // ours in the environment. Then with .env.example copied to .env as it is.
+      const empty = path.join(volumes, 'empty.env');
+      writeFileSync(empty, '');
+      const ours = new Set([...envExample.matchAll(/^#?\s*([A-Z][A-Z0-9_]*)=/gm)].map((match) => match[1]));
+      const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !ours.has(key)));
+      for (const envFile of [empty, path.join(REPO_ROOT, '.env.example')]) {
+        execFileSync(command, [...prefix, '--env-file', envFile, '-f', file, 'config', '--quiet'], { stdio: 'pipe', cwd: REPO_ROOT, env });
+      }
     });
   }
 });

@@ -34,6 +34,19 @@ describe('booking link tokens', () => {
     for (const junk of ['', ID, '../../etc/passwd', 'x'.repeat(43), `${token}=`]) expect(bookingIdOf(junk, SECRET), junk).to.equal(undefined);
   });
 
+  it('after a rotation: are made with the new secret, and those of the previous secrets still lead to their booking', () => {
+    const previous = 'the-secret-before-the-last-rotation!!!!!';
+    const retired = 'a-secret-retired-after-its-grace-period!!';
+    const sentBefore = bookingToken(ID, previous);
+    expect(bookingIdOf(sentBefore, SECRET), 'without the previous secret').to.equal(undefined);
+    expect(bookingIdOf(sentBefore, SECRET, [retired, previous])).to.equal(ID);
+    expect(bookingIdOf(bookingToken(ID, SECRET), SECRET, [previous])).to.equal(ID);
+    expect(bookingIdOf(bookingToken(ID, retired), SECRET, [previous]), 'a secret no longer listed').to.equal(undefined);
+    // A previous secret checks a token, it does not loosen the check: an altered one still opens nothing.
+    const altered = `${sentBefore.slice(0, 5)}${sentBefore[5] === 'A' ? 'B' : 'A'}${sentBefore.slice(6)}`;
+    expect(bookingIdOf(altered, SECRET, [previous])).to.equal(undefined);
+  });
+
   it('differ between bookings, and cannot be made for what is not a booking id', () => {
     expect(bookingToken('00000000-0000-4000-8000-000000000001', SECRET)).to.not.equal(bookingToken('00000000-0000-4000-8000-000000000002', SECRET));
     expect(() => bookingToken('not-a-uuid', SECRET)).to.throw('a booking id is a UUID');

@@ -45,17 +45,23 @@ export function bookingToken(demoRequestId: string, secret: string): string {
   return Buffer.concat([sealed, macOf(keys, sealed)]).toString('base64url');
 }
 
-/** The booking id a token was made for, or undefined for anything altered, truncated or made with another secret. */
-export function bookingIdOf(token: string, secret: string): string | undefined {
+/**
+ * The booking id a token was made for, or undefined for anything altered, truncated or made with another secret.
+ * `previousSecrets` are those of before a rotation: a link from an e-mail sent then still opens its booking.
+ */
+export function bookingIdOf(token: string, secret: string, previousSecrets: readonly string[] = []): string | undefined {
   if (!TOKEN_PATTERN.test(token)) return undefined;
   const bytes = Buffer.from(token, 'base64url');
   // The last character carries two spare bits: only the one spelling of the bytes is a token.
   if (bytes.length !== ID_BYTES + MAC_BYTES || bytes.toString('base64url') !== token) return undefined;
-  const keys = keysFor(secret);
   const sealed = bytes.subarray(0, ID_BYTES);
-  if (!timingSafeEqual(bytes.subarray(ID_BYTES), macOf(keys, sealed))) return undefined;
-  const hex = cipherBlock(keys, sealed, 'decrypt').toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  for (const candidate of [secret, ...previousSecrets]) {
+    const keys = keysFor(candidate);
+    if (!timingSafeEqual(bytes.subarray(ID_BYTES), macOf(keys, sealed))) continue;
+    const hex = cipherBlock(keys, sealed, 'decrypt').toString('hex');
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  }
+  return undefined;
 }
 
 /** The path of a booking's calendar event on the site, behind its token: the same in the e-mail and the 201 answer. */

@@ -1,5 +1,6 @@
 /** Parsing of the settings both programs read, and their defaults. Reading process.env stays in each config.ts. */
 import { DEFAULT_BOOKING_TIME_ZONE, isValidTimeZone } from '../domain/booking.js';
+import { secretsFolder, type SecretsFolder } from './kept-secrets.js';
 
 export type Env = Record<string, string | undefined>;
 
@@ -83,6 +84,27 @@ export function parseLinkSecret(value: string | undefined): string {
     );
   }
   return longEnough('BOOKING_LINK_SECRET', value);
+}
+
+/**
+ * BOOKING_LINK_PREVIOUS_SECRETS: the secrets booking links were signed with before a rotation (separated by commas,
+ * spaces or line breaks). Links signed with one of them still open their booking; new links use BOOKING_LINK_SECRET.
+ */
+export function parsePreviousLinkSecrets(value: string | undefined): string[] {
+  if (value === undefined) return [];
+  return value
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .map((secret) => longEnough('BOOKING_LINK_PREVIOUS_SECRETS', secret));
+}
+
+/**
+ * SECRETS_DIR: the folder where the programs keep the secrets they make for themselves (docker compose's volume,
+ * shared by the API and the worker). Unset, they make none, and BOOKING_LINK_SECRET is required.
+ */
+export function secretsFolderIn(env: Env): SecretsFolder | undefined {
+  const dir = setting(env, 'SECRETS_DIR');
+  return dir === undefined ? undefined : secretsFolder(dir);
 }
 
 export function parsePositiveInt(name: string, value: string | undefined, fallback: number): number {

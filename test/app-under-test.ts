@@ -35,6 +35,9 @@ export async function startAppUnderTest(
     webRoot?: string;
     timeZone?: string;
     minNoticeMinutes?: number;
+    /** The booking links' secret (TEST_LINK_SECRET when unset), and those of before a rotation. */
+    linkSecret?: string;
+    previousLinkSecrets?: string[];
   } = {},
 ): Promise<AppUnderTest> {
   const database = await createTestDatabase();
@@ -51,7 +54,8 @@ export async function startAppUnderTest(
     webRoot: options.webRoot ?? '/nonexistent',
     now: options.now,
     adminToken: options.adminToken,
-    linkSecret: TEST_LINK_SECRET,
+    linkSecret: options.linkSecret ?? TEST_LINK_SECRET,
+    previousLinkSecrets: options.previousLinkSecrets,
     mailFrom: 'Converge Demos <demos@converge.test>',
     trustProxy: options.trustProxy,
     bookingLimits: options.bookingLimits,

@@ -9,9 +9,11 @@ import {
   parseLinkSecret,
   parsePositiveInt,
   parseTimeZone,
+  secretsFolderIn,
   setting,
   type Env,
 } from '../server-shared/settings.js';
+import { KEPT_SECRET_FILES } from '../server-shared/kept-secrets.js';
 
 export interface WorkerConfig {
   databaseUrl: string;
@@ -25,6 +27,8 @@ export interface WorkerConfig {
   publicUrl: string;
   /** Signs the booking links in the e-mails (the same secret as the API's). */
   bookingLinkSecret: string;
+  /** The secrets' files this start made in SECRETS_DIR (when the worker started before any API), to be logged. */
+  secretsMade: readonly string[];
   concurrency: number;
   logLevel: string;
 }
@@ -34,6 +38,8 @@ export const DEFAULT_WORKER_CONCURRENCY = 100;
 
 export function loadWorkerConfig(env: Env = process.env): WorkerConfig {
   const mailFrom = setting(env, 'MAIL_FROM') ?? DEFAULT_MAIL_FROM;
+  // The API's secret: set in the environment, else the one kept in SECRETS_DIR (whichever program starts first makes it).
+  const kept = secretsFolderIn(env);
   return {
     databaseUrl: setting(env, 'DATABASE_URL') ?? DEFAULT_DATABASE_URL,
     redisUrl: setting(env, 'REDIS_URL') ?? DEFAULT_REDIS_URL,
@@ -44,7 +50,8 @@ export function loadWorkerConfig(env: Env = process.env): WorkerConfig {
     bookingTimeZone: parseTimeZone(setting(env, 'BOOKING_TIME_ZONE')),
     // Without a trailing slash, so that links are this plus a path.
     publicUrl: (setting(env, 'PUBLIC_URL') ?? `http://127.0.0.1:${setting(env, 'PORT') ?? DEFAULT_PORT}`).replace(/\/+$/, ''),
-    bookingLinkSecret: parseLinkSecret(setting(env, 'BOOKING_LINK_SECRET')),
+    bookingLinkSecret: parseLinkSecret(setting(env, 'BOOKING_LINK_SECRET') ?? kept?.secret(KEPT_SECRET_FILES.bookingLinkSecret)),
+    secretsMade: kept?.made ?? [],
     concurrency: parsePositiveInt('WORKER_CONCURRENCY', setting(env, 'WORKER_CONCURRENCY'), DEFAULT_WORKER_CONCURRENCY),
     logLevel: setting(env, 'LOG_LEVEL') ?? 'info',
   };

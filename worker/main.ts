@@ -6,6 +6,8 @@ import { startWorker } from './index.js';
 
 const config = loadWorkerConfig();
 const logger = createLogger('worker', config.logLevel);
+// Where the secrets made on this first start are kept (the admin token is read from there); never their values.
+if (config.secretsMade.length > 0) logger.info({ files: config.secretsMade }, 'secrets made and kept for later starts');
 
 try {
   const worker = await startWorker(config, logger);

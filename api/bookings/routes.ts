@@ -19,6 +19,8 @@ import { cancelBookingAt, notFound, rescheduleBooking, viewOf, type BookingChang
 
 export interface BookingLinkDeps extends BookingChangeDeps {
   linkSecret: string;
+  /** Secrets of before a rotation, still accepted in a link (the grace period of BOOKING_LINK_PREVIOUS_SECRETS). */
+  previousLinkSecrets?: readonly string[];
   mailFrom: string;
   timeZone: string;
   minNoticeMinutes: number;
@@ -26,9 +28,9 @@ export interface BookingLinkDeps extends BookingChangeDeps {
 }
 
 /** The booking id behind the path's token, in ctx.state.bookingId; a 404 for any token that opens nothing. */
-function bookingLink(linkSecret: string) {
+function bookingLink(linkSecret: string, previousLinkSecrets: readonly string[]) {
   return async (ctx: Context, next: Next): Promise<void> => {
-    const id = bookingIdOf(String(ctx.params.token ?? ''), linkSecret);
+    const id = bookingIdOf(String(ctx.params.token ?? ''), linkSecret, previousLinkSecrets);
     if (!id) throw notFound();
     // What a booking's link shows is the prospect's own: no cache keeps it.
     ctx.set('Cache-Control', 'no-store');
@@ -39,7 +41,7 @@ function bookingLink(linkSecret: string) {
 
 export function bookingRoutes(deps: BookingLinkDeps): Router {
   const router = new Router();
-  const link = bookingLink(deps.linkSecret);
+  const link = bookingLink(deps.linkSecret, deps.previousLinkSecrets ?? []);
   const idOf = (ctx: Context) => String(ctx.state.bookingId);
   // Each change e-mails the prospect: changes count against the client's hourly allowance of bookings.
   const changeLimit = rateLimit(deps.limits?.limiter, {
