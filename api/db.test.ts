@@ -66,6 +66,7 @@ describe('migration history', () => {
         '20261125100000_add_book_demo_function',
         '20261126100000_bound_book_demo_checks',
         '20261127100000_book_demo_own_bookings_first',
+        '20261128110000_count_canonical_recipients',
       ]);
     } finally {
       await database.drop();

@@ -143,6 +143,30 @@ export function emailDomain(email: string): string {
   return trimmed.slice(trimmed.lastIndexOf('@') + 1).toLowerCase();
 }
 
+/** One recipient however the address is written: what the ceilings count and what holds a slot once. */
+export interface CanonicalRecipient {
+  /** The mailbox: its local part in lower case without a `+tag`, at `domain`. */
+  address: string;
+  /** The domain in its ASCII (punycode) form, in lower case. */
+  domain: string;
+}
+
+/**
+ * The recipient an address reaches, for counting: `Victim+1@Dùp-Test.com` and `victim@xn--dp-test-y1a.com` are one
+ * mailbox, so they are one recipient (the e-mail itself still goes to the address as typed). For an address the
+ * e-mail rules accepted; a `+` that starts the local part is kept, since there is no mailbox before it.
+ */
+export function canonicalRecipient(email: string): CanonicalRecipient {
+  const trimmed = email.trim();
+  const at = trimmed.lastIndexOf('@');
+  const local = trimmed.slice(0, at).toLowerCase();
+  const plus = local.indexOf('+');
+  const mailbox = plus > 0 ? local.slice(0, plus) : local;
+  const typedDomain = trimmed.slice(at + 1);
+  const domain = (domainFacts(typedDomain).asciiDomain || typedDomain).toLowerCase();
+  return { address: `${mailbox}@${domain}`, domain };
+}
+
 export function isPersonalEmail(email: string): boolean {
   return factsOf(email).personal;
 }
