@@ -211,6 +211,19 @@ const IANA_TLDS: ReadonlySet<string> = new Set(createRequire(import.meta.url)('t
 /** The endings most company addresses have, in order of preference: a made-up ending one slip from one is taken for it. */
 const COMMON_TLDS = ['com', 'net', 'org', 'io', 'co', 'de', 'uk', 'fr', 'eu', 'us', 'ai', 'biz', 'info'];
 
+/**
+ * Endings reserved for made-up and local names (RFC 2606, RFC 6761 and the like): in no root zone, but what text
+ * uses for a host name, and what a mail program may still show as a link.
+ */
+const SPECIAL_USE_ENDINGS: ReadonlySet<string> = new Set(['example', 'test', 'invalid', 'localhost', 'local', 'onion', 'internal', 'alt', 'arpa']);
+
+/** Whether a label is a domain's ending: a top-level domain of IANA's list (in Unicode or punycode) or a reserved one. */
+export function isDomainEnding(label: string): boolean {
+  const ending = label.toLowerCase();
+  if (IANA_TLDS.has(ending) || SPECIAL_USE_ENDINGS.has(ending)) return true;
+  return ending.startsWith('xn--') && IANA_TLDS.has(domainToUnicode(ending));
+}
+
 /** acme.con → acme.com: an ending that is no top-level domain at all, one key from a common one. */
 function tldSlip(domain: string): string | undefined {
   const { name, tld } = splitDomain(domain);
