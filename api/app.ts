@@ -22,6 +22,7 @@ import { openApiRoutes } from './openapi.js';
 import { bookingRoutes } from './bookings/routes.js';
 import { DEFAULT_BOOKING_LIMITS, type BookingLimits } from './demo-requests/service.js';
 import { DEFAULT_FOLLOW_UPS, type FollowUpSettings } from './bookings/follow-ups.js';
+import { DEFAULT_EMAILS_PER_RECIPIENT_PER_DAY } from './bookings/email-ceiling.js';
 import { DEFAULT_MIN_NOTICE_MINUTES } from '../domain/booking.js';
 
 export interface AppDeps {
@@ -61,6 +62,7 @@ const CLIENT_GONE = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE'
 export function createApiRouter(deps: AppDeps): Router {
   const now = deps.now ?? (() => new Date());
   const bookingLimits = deps.bookingLimits ?? DEFAULT_BOOKING_LIMITS;
+  const emailsPerRecipientPerDay = bookingLimits.emailsPerRecipientPerDay ?? DEFAULT_EMAILS_PER_RECIPIENT_PER_DAY;
   const followUps = deps.followUps ?? DEFAULT_FOLLOW_UPS;
   const minNoticeMinutes = deps.minNoticeMinutes ?? DEFAULT_MIN_NOTICE_MINUTES;
   const slotCounts = createSlotCounts((starts) => bookingsPerSlot(deps.db, starts));
@@ -71,7 +73,7 @@ export function createApiRouter(deps: AppDeps): Router {
     demoRequestRoutes({ ...deps, now, bookingsChanged, minNoticeMinutes, adminToken: deps.adminToken, bookingLimits, followUps, adminLimiter: deps.limits?.limiter ?? createMemoryLimiter() }).routes(),
     emailCheckRoutes(deps.limits).routes(),
     slotRoutes({ slotCounts, timeZone: deps.timeZone, minNoticeMinutes, now, slotCapacity: bookingLimits.slotCapacity, logger: deps.logger }).routes(),
-    bookingRoutes({ ...deps, now, bookingsChanged, minNoticeMinutes, slotCapacity: bookingLimits.slotCapacity, followUps }).routes(),
+    bookingRoutes({ ...deps, now, bookingsChanged, minNoticeMinutes, slotCapacity: bookingLimits.slotCapacity, emailsPerRecipientPerDay, followUps }).routes(),
     openApiRoutes().routes(),
   );
   return routes;

@@ -25,6 +25,7 @@ import {
 import { KEPT_SECRET_FILES, PREVIOUS_LINK_SECRETS_FILE } from '../server-shared/kept-secrets.js';
 import { DEFAULT_BOOKING_LIMITS } from './demo-requests/service.js';
 import { DEFAULT_REMINDER_MINUTES_BEFORE } from './bookings/follow-ups.js';
+import { DEFAULT_EMAILS_PER_RECIPIENT_PER_DAY } from './bookings/email-ceiling.js';
 import { DEFAULT_MIN_NOTICE_MINUTES } from '../domain/booking.js';
 
 export interface ApiConfig {
@@ -53,6 +54,8 @@ export interface ApiConfig {
   /** Bookings per recipient address, and per recipient domain, in 24 hours; 0 turns a ceiling off. */
   bookingsPerEmailPerDay: number;
   bookingsPerDomainPerDay: number;
+  /** E-mails of every kind the form sends one recipient in 24 hours; 0 turns the ceiling off. */
+  emailsPerRecipientPerDay: number;
   /** How many bookings one slot takes. */
   slotCapacity: number;
   /** How long before a slot bookings and moves close. */
@@ -108,6 +111,7 @@ export function loadApiConfig(env: Env = process.env): ApiConfig {
     emailChecksPerMinute: parseCount('EMAIL_CHECKS_PER_MINUTE', setting(env, 'EMAIL_CHECKS_PER_MINUTE'), 30),
     bookingsPerEmailPerDay: parseCount('BOOKINGS_PER_EMAIL_PER_DAY', setting(env, 'BOOKINGS_PER_EMAIL_PER_DAY'), DEFAULT_BOOKING_LIMITS.perEmailPerDay),
     bookingsPerDomainPerDay: parseCount('BOOKINGS_PER_DOMAIN_PER_DAY', setting(env, 'BOOKINGS_PER_DOMAIN_PER_DAY'), DEFAULT_BOOKING_LIMITS.perDomainPerDay),
+    emailsPerRecipientPerDay: parseCount('EMAILS_PER_RECIPIENT_PER_DAY', setting(env, 'EMAILS_PER_RECIPIENT_PER_DAY'), DEFAULT_EMAILS_PER_RECIPIENT_PER_DAY),
     slotCapacity: parsePositiveInt('SLOT_CAPACITY', setting(env, 'SLOT_CAPACITY'), DEFAULT_BOOKING_LIMITS.slotCapacity),
     minNoticeMinutes: parseCount('MIN_NOTICE_MINUTES', setting(env, 'MIN_NOTICE_MINUTES'), DEFAULT_MIN_NOTICE_MINUTES),
     salesNotifyEmail: parseNotifyAddress('SALES_NOTIFY_EMAIL', setting(env, 'SALES_NOTIFY_EMAIL')),

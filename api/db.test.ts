@@ -67,6 +67,7 @@ describe('migration history', () => {
         '20261126100000_bound_book_demo_checks',
         '20261127100000_book_demo_own_bookings_first',
         '20261128100000_add_confirmation_dropped_at',
+        '20261128110000_count_canonical_recipients',
         '20261128120000_add_trapped_demo_requests',
       ]);
     } finally {

@@ -179,7 +179,7 @@ const json = (schema: string) => ({ 'application/json': { schema: { $ref: `#/com
 const answer = (description: string, schema: string) => ({ description, content: json(schema) });
 const refused = (description: string) => answer(description, 'Error');
 const tooMany = {
-  description: 'Too many requests from this client; the body says when to come back.',
+  description: 'Too many requests from this client, or past a recipient\'s ceilings; the body says when to come back.',
   headers: { 'Retry-After': { description: 'Seconds until a new try can succeed.', schema: { type: 'integer' } } },
   content: json('Error'),
 };

@@ -42,6 +42,7 @@ export async function startApiServer(config: ApiConfig, logger: Logger): Promise
       slotCapacity: config.slotCapacity,
       perEmailPerDay: config.bookingsPerEmailPerDay,
       perDomainPerDay: config.bookingsPerDomainPerDay,
+      emailsPerRecipientPerDay: config.emailsPerRecipientPerDay,
     },
     followUps: { salesNotifyEmail: config.salesNotifyEmail, reminderMinutesBefore: config.reminderMinutesBefore },
     limits: { limiter, demoRequestsPerHour: config.demoRequestsPerHour, emailChecksPerMinute: config.emailChecksPerMinute },

@@ -35,7 +35,7 @@ import { bookDemo } from '../api/demo-requests/repository.js';
 import { availableSlots, calendarDayOf, formatCalendarDay } from '../domain/booking.js';
 import type { DemoRequestInput } from '../domain/demo-request.js';
 import { invitePathOf } from '../server-shared/booking-link.js';
-import { emailDomain } from '../server-shared/email-rules.js';
+import { canonicalRecipient } from '../server-shared/email-rules.js';
 import { CONFIRMATION_QUEUE, SEND_CONFIRMATION_JOB, confirmationJobOptions } from '../server-shared/jobs.js';
 import { clearQueuePrefix } from '../test/stack.js';
 import { REPO_ROOT } from './dev-services/config.js';
@@ -199,7 +199,10 @@ function emailBodies() {
 }
 
 /** The API's booking settings, as the bench sets them in its environment. */
-type BookingSettings = Record<'BOOKINGS_PER_EMAIL_PER_DAY' | 'BOOKINGS_PER_DOMAIN_PER_DAY' | 'SLOT_CAPACITY' | 'BOOKING_LINK_SECRET', string>;
+type BookingSettings = Record<
+  'BOOKINGS_PER_EMAIL_PER_DAY' | 'BOOKINGS_PER_DOMAIN_PER_DAY' | 'EMAILS_PER_RECIPIENT_PER_DAY' | 'SLOT_CAPACITY' | 'BOOKING_LINK_SECRET',
+  string
+>;
 
 /**
  * The booking's one statement alone, as the API runs it (the repository's bookDemo, on a pool the API's size), from
@@ -222,8 +225,13 @@ async function bookingsWithoutHttp(slots: readonly string[], env: BookingSetting
       const outcome = await bookDemo(db, {
         id,
         input,
-        domain: emailDomain(input.email),
-        limits: { perEmailPerDay: Number(env.BOOKINGS_PER_EMAIL_PER_DAY), perDomainPerDay: Number(env.BOOKINGS_PER_DOMAIN_PER_DAY), slotCapacity: Number(env.SLOT_CAPACITY) },
+        recipient: canonicalRecipient(input.email),
+        limits: {
+          perEmailPerDay: Number(env.BOOKINGS_PER_EMAIL_PER_DAY),
+          perDomainPerDay: Number(env.BOOKINGS_PER_DOMAIN_PER_DAY),
+          emailsPerRecipientPerDay: Number(env.EMAILS_PER_RECIPIENT_PER_DAY),
+          slotCapacity: Number(env.SLOT_CAPACITY),
+        },
         followUps: followUpRows({ id, timeSlot, sequence: 0 }, 'booked', DEFAULT_FOLLOW_UPS, new Date()),
         invitePath: invitePathOf(id, env.BOOKING_LINK_SECRET),
       }).catch(() => undefined);
@@ -297,6 +305,7 @@ async function main(): Promise<void> {
     EMAIL_CHECKS_PER_MINUTE: '0',
     BOOKINGS_PER_EMAIL_PER_DAY: '0',
     BOOKINGS_PER_DOMAIN_PER_DAY: '0',
+    EMAILS_PER_RECIPIENT_PER_DAY: '0',
     SLOT_CAPACITY: '1000000',
     LOG_LEVEL: 'info',
     HOST: '127.0.0.1',

@@ -1,7 +1,8 @@
-/** The rules of a demo request beyond its schema: personal and disposable e-mail domains, bookable slots. */
+/** The rules of a demo request beyond its schema: no links in the name or company, personal and disposable e-mail domains, bookable slots. */
 import { timeSlotProblem } from '../domain/booking.js';
 import type { DemoRequestField, DemoRequestInput } from '../domain/demo-request.js';
-import { emailProblem } from './email-rules.js';
+import { companyLinkProblem, nameLinkProblem } from '../domain/links-in-text.js';
+import { emailProblem, isDomainEnding } from './email-rules.js';
 
 /** The rules beyond the schema, for a body the schema accepted. */
 export function demoRequestProblems(
@@ -11,6 +12,10 @@ export function demoRequestProblems(
   minNoticeMinutes: number,
 ): Partial<Record<DemoRequestField, string>> {
   const problems: Partial<Record<DemoRequestField, string>> = {};
+  const name = nameLinkProblem(input.name, isDomainEnding);
+  if (name) problems.name = name;
+  const company = companyLinkProblem(input.company);
+  if (company) problems.company = company;
   const email = emailProblem(input.email);
   if (email) problems.email = email;
   const slot = timeSlotProblem(input.timeSlot, now, timeZone, minNoticeMinutes);

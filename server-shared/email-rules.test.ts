@@ -6,7 +6,17 @@ import {
   PERSONAL_EMAIL_MESSAGE,
   mistypedPersonalMessage,
 } from '../domain/email-messages.js';
-import { DOMAIN_FACTS_KEPT, PERSONAL_EMAIL_DOMAINS, checkEmail, domainFactsKept, emailProblem, isEmailSyntaxValid, suggestEmail } from './email-rules.js';
+import {
+  DOMAIN_FACTS_KEPT,
+  PERSONAL_EMAIL_DOMAINS,
+  canonicalRecipient,
+  checkEmail,
+  domainFactsKept,
+  emailProblem,
+  isDomainEnding,
+  isEmailSyntaxValid,
+  suggestEmail,
+} from './email-rules.js';
 
 describe('e-mail rules', () => {
   it('blocks exactly the 15 personal providers, case-insensitively and after trimming', () => {
@@ -122,5 +132,22 @@ describe('typo suggestions', () => {
       expect(domainFactsKept()).to.be.at.most(DOMAIN_FACTS_KEPT);
       expect(checkEmail('jane@gmial.com')).to.deep.equal(first);
     });
+  });
+});
+
+describe('canonical recipients', () => {
+  it('counts an address in lower case, without its +tag, at its domain in punycode', () => {
+    expect(canonicalRecipient(' Victim+News@DÙP-Test.com ')).to.deep.equal({ address: 'victim@xn--dp-test-y1a.com', domain: 'xn--dp-test-y1a.com' });
+    expect(canonicalRecipient('victim@XN--DP-TEST-Y1A.COM')).to.deep.equal({ address: 'victim@xn--dp-test-y1a.com', domain: 'xn--dp-test-y1a.com' });
+    expect(canonicalRecipient('victim+1+2@acme.com').address).to.equal('victim@acme.com');
+    // A + that starts the local part has no mailbox before it: it stays.
+    expect(canonicalRecipient('+ops@acme.com').address).to.equal('+ops@acme.com');
+  });
+});
+
+describe('domain endings', () => {
+  it('knows IANA\'s top-level domains in both forms and the reserved ones, not made-up words', () => {
+    for (const ending of ['com', 'COM', 'microsoft', 'рф', 'xn--p1ai', 'example', 'test', 'localhost']) expect(isDomainEnding(ending), ending).to.equal(true);
+    for (const ending of ['who', 'r', 'smith', 'con', 'xn--zzzz']) expect(isDomainEnding(ending), ending).to.equal(false);
   });
 });

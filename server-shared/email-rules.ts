@@ -143,6 +143,30 @@ export function emailDomain(email: string): string {
   return trimmed.slice(trimmed.lastIndexOf('@') + 1).toLowerCase();
 }
 
+/** One recipient however the address is written: what the ceilings count and what holds a slot once. */
+export interface CanonicalRecipient {
+  /** The mailbox: its local part in lower case without a `+tag`, at `domain`. */
+  address: string;
+  /** The domain in its ASCII (punycode) form, in lower case. */
+  domain: string;
+}
+
+/**
+ * The recipient an address reaches, for counting: `Victim+1@Dùp-Test.com` and `victim@xn--dp-test-y1a.com` are one
+ * mailbox, so they are one recipient (the e-mail itself still goes to the address as typed). For an address the
+ * e-mail rules accepted; a `+` that starts the local part is kept, since there is no mailbox before it.
+ */
+export function canonicalRecipient(email: string): CanonicalRecipient {
+  const trimmed = email.trim();
+  const at = trimmed.lastIndexOf('@');
+  const local = trimmed.slice(0, at).toLowerCase();
+  const plus = local.indexOf('+');
+  const mailbox = plus > 0 ? local.slice(0, plus) : local;
+  const typedDomain = trimmed.slice(at + 1);
+  const domain = (domainFacts(typedDomain).asciiDomain || typedDomain).toLowerCase();
+  return { address: `${mailbox}@${domain}`, domain };
+}
+
 export function isPersonalEmail(email: string): boolean {
   return factsOf(email).personal;
 }
@@ -186,6 +210,19 @@ export function editDistance(a: string, b: string): number {
 const IANA_TLDS: ReadonlySet<string> = new Set(createRequire(import.meta.url)('tlds') as string[]);
 /** The endings most company addresses have, in order of preference: a made-up ending one slip from one is taken for it. */
 const COMMON_TLDS = ['com', 'net', 'org', 'io', 'co', 'de', 'uk', 'fr', 'eu', 'us', 'ai', 'biz', 'info'];
+
+/**
+ * Endings reserved for made-up and local names (RFC 2606, RFC 6761 and the like): in no root zone, but what text
+ * uses for a host name, and what a mail program may still show as a link.
+ */
+const SPECIAL_USE_ENDINGS: ReadonlySet<string> = new Set(['example', 'test', 'invalid', 'localhost', 'local', 'onion', 'internal', 'alt', 'arpa']);
+
+/** Whether a label is a domain's ending: a top-level domain of IANA's list (in Unicode or punycode) or a reserved one. */
+export function isDomainEnding(label: string): boolean {
+  const ending = label.toLowerCase();
+  if (IANA_TLDS.has(ending) || SPECIAL_USE_ENDINGS.has(ending)) return true;
+  return ending.startsWith('xn--') && IANA_TLDS.has(domainToUnicode(ending));
+}
 
 /** acme.con → acme.com: an ending that is no top-level domain at all, one key from a common one. */
 function tldSlip(domain: string): string | undefined {

@@ -77,6 +77,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     EMAIL_CHECKS_PER_MINUTE: '0',
     BOOKINGS_PER_EMAIL_PER_DAY: '0',
     BOOKINGS_PER_DOMAIN_PER_DAY: '0',
+    EMAILS_PER_RECIPIENT_PER_DAY: '0',
     ...(options.webRoot ? { WEB_ROOT: options.webRoot } : {}),
     ...options.env,
   };

@@ -47,12 +47,37 @@ export async function lockSlot(trx: Knex.Transaction, timeSlot: Date): Promise<v
   await trx.raw(`SELECT ${SLOT_LOCK}`, [timeSlot.toISOString()]);
 }
 
-/** The bookings that hold the slot, and whether one of them is this address's. */
-export async function slotHolders(trx: Knex.Transaction, timeSlot: Date, email: string): Promise<{ held: number; mine: boolean }> {
+/** The bookings that hold the slot, and whether one of them is this recipient's (its canonical address). */
+export async function slotHolders(trx: Knex.Transaction, timeSlot: Date, recipient: string): Promise<{ held: number; mine: boolean }> {
   const row = await trx('demo_requests')
     .where({ time_slot: timeSlot, status: 'booked' })
-    .first(trx.raw('count(*)::int AS held'), trx.raw('coalesce(bool_or(lower(email) = lower(?)), false) AS mine', [email]));
+    .first(trx.raw('count(*)::int AS held'), trx.raw('coalesce(bool_or(recipient = ?), false) AS mine', [recipient]));
   return { held: row?.held ?? 0, mine: row?.mine ?? false };
+}
+
+/**
+ * Serialises what is counted per recipient until the transaction ends: the lock book_demo takes first, per recipient
+ * domain (its canonical form), so a change and a booking, or two changes, never both pass a ceiling.
+ */
+export async function lockRecipientDomain(trx: Knex.Transaction, domain: string): Promise<void> {
+  await trx.raw("SELECT pg_advisory_xact_lock(hashtextextended('recipient-domain:' || ?, 0))", [domain]);
+}
+
+/**
+ * Whether the recipient's e-mails of the last 24 hours, the change's own already stored, pass `ceiling`; if they do,
+ * when they will not (by the database's clock, in ms; null: not within a day) and the database's reading of now.
+ */
+export async function recipientEmailsPast(
+  trx: Knex.Transaction,
+  recipient: string,
+  ceiling: number,
+): Promise<{ refused: boolean; freeAt: number | null; now: number }> {
+  const { rows } = await trx.raw(
+    'SELECT refused, extract(epoch FROM free_at) * 1000 AS free_at, extract(epoch FROM now()) * 1000 AS now FROM recipient_email_ceiling(?, 0, ?)',
+    [recipient, ceiling],
+  );
+  const row = rows[0] as { refused: boolean; free_at: string | null; now: string };
+  return { refused: row.refused, freeAt: row.free_at === null ? null : Number(row.free_at), now: Number(row.now) };
 }
 
 export async function moveBooking(trx: Knex.Transaction, id: string, timeSlot: Date): Promise<BookingState> {

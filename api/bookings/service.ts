@@ -8,12 +8,23 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { SLOT_ALREADY_BOOKED_MESSAGE, SLOT_TAKEN_MESSAGE } from '../../domain/booking.js';
 import type { BookingView } from '../../domain/demo-request.js';
+import { canonicalRecipient, type CanonicalRecipient } from '../../server-shared/email-rules.js';
 import type { QueuedJob } from '../../server-shared/jobs.js';
 import { unlessDatabaseDown, type Db } from '../db.js';
 import { enqueueStored, type EmailQueue } from '../email-queue.js';
 import { ApiError } from '../errors.js';
+import { emailCeilingError } from './email-ceiling.js';
 import { storeFollowUps, type BookingChange, type FollowUpSettings } from './follow-ups.js';
-import { cancelBooking, lockBooking, lockSlot, moveBooking, slotHolders, type BookingState } from './repository.js';
+import {
+  cancelBooking,
+  lockBooking,
+  lockRecipientDomain,
+  lockSlot,
+  moveBooking,
+  recipientEmailsPast,
+  slotHolders,
+  type BookingState,
+} from './repository.js';
 
 export interface BookingChangeDeps {
   db: Db;
@@ -21,6 +32,8 @@ export interface BookingChangeDeps {
   logger: Logger;
   now: () => Date;
   slotCapacity: number;
+  /** E-mails of every kind to one recipient in 24 hours (EMAILS_PER_RECIPIENT_PER_DAY); 0: no ceiling. */
+  emailsPerRecipientPerDay: number;
   followUps: FollowUpSettings;
   /** Told of every move and cancellation, once it is committed (the slots' counts kept in memory). */
   bookingsChanged?: () => void;
@@ -38,17 +51,31 @@ export function viewOf(booking: BookingState): BookingView {
   return { timeSlot: booking.timeSlot.toISOString(), status: booking.status, name: booking.name, company: booking.company };
 }
 
-type Change = (booking: BookingState, trx: Knex.Transaction) => Promise<{ booking: BookingState; change?: BookingChange }>;
+type Change = (
+  booking: BookingState,
+  trx: Knex.Transaction,
+  recipient: CanonicalRecipient,
+) => Promise<{ booking: BookingState; change?: BookingChange }>;
 
-/** Locks the booking, applies `change`, stores its e-mails, commits, then queues them. */
+/**
+ * Locks the booking (then its recipient's domain, as a booking does), applies `change` and stores its e-mails; when
+ * those pass the recipient's e-mail ceiling, the whole change is undone (429). Else commits, then queues them.
+ */
 async function changeBooking(deps: BookingChangeDeps, id: string, what: string, change: Change): Promise<BookingView> {
   const { booking, jobs, changed } = await unlessDatabaseDown(
     () =>
       deps.db.transaction(async (trx) => {
         const current = await lockBooking(trx, id);
         if (!current) throw notFound();
-        const outcome = await change(current, trx);
+        const recipient = canonicalRecipient(current.email);
+        const ceiling = deps.emailsPerRecipientPerDay;
+        if (ceiling > 0) await lockRecipientDomain(trx, recipient.domain);
+        const outcome = await change(current, trx, recipient);
         const followUps: QueuedJob[] = outcome.change ? await storeFollowUps(trx, outcome.booking, outcome.change, deps.followUps, deps.now()) : [];
+        if (outcome.change && ceiling > 0) {
+          const mailed = await recipientEmailsPast(trx, recipient.address, ceiling);
+          if (mailed.refused) throw emailCeilingError(mailed, 'change');
+        }
         return { booking: outcome.booking, jobs: followUps, changed: outcome.change !== undefined };
       }),
     deps.logger,
@@ -78,12 +105,12 @@ function assertMovable(booking: BookingState, now: Date): void {
 
 /** Moves the booking to `timeSlot` (already checked against the booking rules); the same slot changes nothing. */
 export function rescheduleBooking(deps: BookingChangeDeps, id: string, timeSlot: Date): Promise<BookingView> {
-  return changeBooking(deps, id, 'rescheduled', async (booking, trx) => {
+  return changeBooking(deps, id, 'rescheduled', async (booking, trx, recipient) => {
     if (booking.status === 'cancelled') throw cancelled();
     if (booking.timeSlot.getTime() === timeSlot.getTime()) return { booking };
     assertMovable(booking, deps.now());
     await lockSlot(trx, timeSlot);
-    const holders = await slotHolders(trx, timeSlot, booking.email);
+    const holders = await slotHolders(trx, timeSlot, recipient.address);
     if (holders.mine) throw new ApiError(409, 'Already booked', SLOT_ALREADY_BOOKED_MESSAGE, { timeSlot: SLOT_ALREADY_BOOKED_MESSAGE });
     if (holders.held >= deps.slotCapacity) throw new ApiError(409, 'Slot taken', SLOT_TAKEN_MESSAGE, { timeSlot: SLOT_TAKEN_MESSAGE });
     return { booking: await moveBooking(trx, id, timeSlot), change: 'rescheduled' };

@@ -4,6 +4,7 @@ import type { BookingEmailKind } from '../../server-shared/jobs.js';
 import { preparedQuery, type Db } from '../db.js';
 import type { Attribution } from '../../domain/attribution.js';
 import type { DemoRequestInput } from '../../domain/demo-request.js';
+import type { CanonicalRecipient } from '../../server-shared/email-rules.js';
 
 export interface DemoRequestSummary {
   id: string;
@@ -37,13 +38,14 @@ export async function listRecentDemoRequests(db: Db, limit: number): Promise<Dem
   }));
 }
 
-/** What book_demo (migrations/20261125100000_add_book_demo_function.ts) is given: the booking and its rules. */
+/** What book_demo (migrations/20261128110000_count_canonical_recipients.ts) is given: the booking and its rules. */
 export interface BookingRequest {
   id: string;
   input: DemoRequestInput;
-  /** The recipient's domain as the limits count it (emailDomain: what follows the last @, in lower case). */
-  domain: string;
-  limits: { perEmailPerDay: number; perDomainPerDay: number; slotCapacity: number };
+  /** The recipient as the ceilings and "one person holds a slot once" count it (canonicalRecipient). */
+  recipient: CanonicalRecipient;
+  /** The ceilings (0: off) and the slot's capacity. */
+  limits: { perEmailPerDay: number; perDomainPerDay: number; emailsPerRecipientPerDay: number; slotCapacity: number };
   followUps: readonly EmailRow[];
   /** The idempotency key and the request's hash, when the request carries a key. */
   idempotency?: { key: string; hash: string };
@@ -54,6 +56,8 @@ export interface BookingRequest {
 /** Why book_demo refused a booking; nothing was stored. */
 export type BookingRefusal =
   | { reason: 'email-ceiling' | 'domain-ceiling'; count: number; oldest: number | null; now: number }
+  /** The recipient's e-mails of the last 24 hours, and when there will be room for this booking's (null: never). */
+  | { reason: 'recipient-emails'; count: number; freeAt: number | null; now: number }
   | { reason: 'already-booked' | 'slot-taken' | 'key-reused' };
 
 export type BookingOutcome =
@@ -70,12 +74,13 @@ interface BookDemoRow {
 }
 
 /** Prepared once per connection (by the name book_demo), then only bound and executed. */
-const BOOK_DEMO = 'SELECT * FROM book_demo($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)';
+const BOOK_DEMO = 'SELECT * FROM book_demo($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)';
 
 /**
  * Books in one statement (one round trip): under the recipient domain's lock and the slot's lock, in that order,
- * the 24-hour ceilings, the slot's capacity and the person's own bookings are checked, then the row, its follow-up
- * rows and the key's answer are stored, all in the statement's transaction.
+ * the 24-hour ceilings (bookings per recipient and per domain, e-mails per recipient), the slot's capacity and the
+ * person's own bookings are checked, then the row, its follow-up rows and the key's answer are stored, all in the
+ * statement's transaction.
  */
 export async function bookDemo(db: Db, request: BookingRequest): Promise<BookingOutcome> {
   const { input } = request;
@@ -85,16 +90,18 @@ export async function bookDemo(db: Db, request: BookingRequest): Promise<Booking
       request.id,
       input.name,
       input.email,
+      request.recipient.address,
+      request.recipient.domain,
       input.company,
       input.phone ?? null,
       input.message ?? null,
       timeSlot,
       input.attribution ? JSON.stringify(input.attribution) : null,
-      request.domain,
       // The slot lock's key is the slot's ISO instant, as lockSlot writes it.
       timeSlot.toISOString(),
       request.limits.perEmailPerDay,
       request.limits.perDomainPerDay,
+      request.limits.emailsPerRecipientPerDay,
       request.limits.slotCapacity,
       JSON.stringify(request.followUps.map((row) => ({ kind: row.kind, recipient: row.recipient ?? null, change: row.change ?? null, due_at: row.due_at ?? null }))),
       request.idempotency?.key ?? null,

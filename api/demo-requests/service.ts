@@ -1,20 +1,22 @@
 /**
  * Books a demo: one statement (book_demo, so one round trip and one transaction) checks the recipient's 24-hour
- * ceilings, the slot's capacity and the person's own bookings while holding the locks that make those counts final,
- * stores the row with its pending confirmation, its follow-up e-mails and the answer to its idempotency key; after
- * the commit the answer is sent and the confirmation queued behind it, never waited for.
+ * ceilings (bookings and e-mails, by the recipient's canonical form), the slot's capacity and the person's own
+ * bookings while holding the locks that make those counts final, stores the row with its pending confirmation, its
+ * follow-up e-mails and the answer to its idempotency key; after the commit the answer is sent and the confirmation
+ * queued behind it, never waited for.
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { SLOT_ALREADY_BOOKED_MESSAGE, SLOT_TAKEN_MESSAGE } from '../../domain/booking.js';
 import type { DemoRequestCreated, DemoRequestInput } from '../../domain/demo-request.js';
 import { invitePathOf } from '../../server-shared/booking-link.js';
-import { emailDomain } from '../../server-shared/email-rules.js';
+import { canonicalRecipient } from '../../server-shared/email-rules.js';
 import { SEND_CONFIRMATION_JOB, type QueuedJob } from '../../server-shared/jobs.js';
 import { unlessDatabaseDown, type Db } from '../db.js';
 import { ApiError, TooManyRequestsError } from '../errors.js';
 import { enqueueAfterAnswer, type EmailQueue } from '../email-queue.js';
 import { followUpJobs, followUpRows, type FollowUpSettings } from '../bookings/follow-ups.js';
+import { DEFAULT_EMAILS_PER_RECIPIENT_PER_DAY, emailCeilingError } from '../bookings/email-ceiling.js';
 import { idempotencyKeyReused, requestHash, type IdempotentAnswer } from '../idempotency.js';
 import { bookDemo, type BookingRefusal } from './repository.js';
 
@@ -24,9 +26,16 @@ export interface BookingLimits {
   /** Bookings (so confirmations) per recipient address, and per recipient domain, in 24 hours; 0: no ceiling. */
   perEmailPerDay: number;
   perDomainPerDay: number;
+  /** E-mails of every kind to one recipient in 24 hours (bookings and changes); 0: no ceiling, unset: the default. */
+  emailsPerRecipientPerDay?: number;
 }
 
-export const DEFAULT_BOOKING_LIMITS: BookingLimits = { slotCapacity: 1, perEmailPerDay: 3, perDomainPerDay: 20 };
+export const DEFAULT_BOOKING_LIMITS: BookingLimits = {
+  slotCapacity: 1,
+  perEmailPerDay: 3,
+  perDomainPerDay: 20,
+  emailsPerRecipientPerDay: DEFAULT_EMAILS_PER_RECIPIENT_PER_DAY,
+};
 
 export interface DemoRequestDeps {
   db: Db;
@@ -63,6 +72,8 @@ function refusalError(refusal: BookingRefusal): ApiError {
       const details = `This email address has already booked ${refusal.count} demos in the last 24 hours, the most we confirm to one address in a day. Please try again later.`;
       return new TooManyRequestsError(details, retryAfterMs(refusal), { email: details });
     }
+    case 'recipient-emails':
+      return emailCeilingError(refusal, 'booking');
     case 'domain-ceiling': {
       const details = `Your company's email domain has reached the most demo bookings we take from one domain in 24 hours. Please try again later, or ask a colleague who already booked to add you to their demo.`;
       return new TooManyRequestsError(details, retryAfterMs(refusal), { email: details });
@@ -91,8 +102,8 @@ export async function submitDemoRequest(deps: DemoRequestDeps, input: DemoReques
       bookDemo(deps.db, {
         id,
         input,
-        domain: emailDomain(input.email),
-        limits: deps.bookingLimits,
+        recipient: canonicalRecipient(input.email),
+        limits: { ...deps.bookingLimits, emailsPerRecipientPerDay: deps.bookingLimits.emailsPerRecipientPerDay ?? DEFAULT_EMAILS_PER_RECIPIENT_PER_DAY },
         followUps: followUpRows({ id, timeSlot, sequence: 0 }, 'booked', deps.followUps, deps.now()),
         ...(idempotencyKey ? { idempotency: { key: idempotencyKey, hash: requestHash({ ...input }) } } : {}),
         invitePath,

@@ -14,6 +14,7 @@ import {
   type DemoRequestCreated,
   type DemoRequestField,
 } from '../../../domain/demo-request.js';
+import { companyLinkProblem, nameLinkProblem } from '../../../domain/links-in-text.js';
 import { useSubmitDemoRequestMutation, useValidateEmailMutation, type DemoRequestBody } from '../../app/api.js';
 import { Button } from '../../components/button.js';
 import { notifyError, notifySuccess } from '../../components/notify.js';
@@ -118,6 +119,11 @@ export function DemoRequestForm({ now, onSubmitted }: DemoRequestFormProps) {
     for (const field of REQUIRED_FIELDS) {
       if (field !== 'timeSlot' && values[field].trim() === '') problems[field] = requiredMessage(field);
     }
+    // The link markers only: a domain-shaped word needs IANA's list, which the API holds (its answer names the field).
+    const nameLink = nameLinkProblem(values.name);
+    if (nameLink) problems.name = nameLink;
+    const companyLink = companyLinkProblem(values.company);
+    if (companyLink) problems.company = companyLink;
     if (!slotIso) problems.timeSlot = requiredMessage('timeSlot');
     else {
       // The domain's one check of a slot: the dialog may have stayed open past the chosen hour.
