@@ -107,10 +107,21 @@ describe('recipients counted in one canonical form', () => {
 describe('EMAILS_PER_RECIPIENT_PER_DAY', () => {
   let app: AppUnderTest;
   const token = (id: unknown) => bookingToken(String(id), TEST_LINK_SECRET);
-  const move = (id: unknown, timeSlot: string) => app.post(`/api/bookings/${token(id)}/reschedule`, { timeSlot });
-  /** What the ceiling counts, read back from the outbox: confirmations, and updates, cancellations and reminders not dropped. */
+  /**
+   * What a worker does between one request of a prospect's and the next: every e-mail stored so far goes out. Else a
+   * change would drop the earlier e-mails still waiting (the confirmation, an earlier update), and they would not count.
+   */
+  async function sendAllStored(): Promise<void> {
+    await app.db('demo_requests').whereNull('confirmation_sent_at').whereNull('confirmation_dropped_at').update({ confirmation_sent_at: app.db.fn.now() });
+    await app.db('booking_emails').whereNull('sent_at').whereNull('dropped_at').update({ sent_at: app.db.fn.now() });
+  }
+  const move = async (id: unknown, timeSlot: string) => {
+    await sendAllStored();
+    return app.post(`/api/bookings/${token(id)}/reschedule`, { timeSlot });
+  };
+  /** What the ceiling counts, read back from the outbox: confirmations, updates, cancellations and reminders not dropped. */
   async function emailsStored(): Promise<number> {
-    const confirmations = await app.db('demo_requests').count({ n: '*' }).first();
+    const confirmations = await app.db('demo_requests').whereNull('confirmation_dropped_at').count({ n: '*' }).first();
     const others = await app.db('booking_emails').whereNot({ kind: 'sales-notice' }).whereNull('dropped_at').count({ n: '*' }).first();
     return Number(confirmations?.n) + Number(others?.n);
   }
