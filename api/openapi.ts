@@ -131,10 +131,11 @@ const demoRequestListSchema = {
           confirmation: {
             type: 'object',
             additionalProperties: false,
-            required: ['sentAt', 'failedAt', 'attempts', 'lastError'],
+            required: ['sentAt', 'failedAt', 'droppedAt', 'attempts', 'lastError'],
             properties: {
               sentAt: stringOrNull('When the SMTP server took the confirmation (date-time), or null.'),
               failedAt: stringOrNull('When it was refused for good (date-time), or null.'),
+              droppedAt: stringOrNull('When a move or cancellation made it untrue before it went out, so it never goes (date-time), or null.'),
               attempts: { type: 'integer' },
               lastError: stringOrNull('The last failure, without addresses, or null.'),
             },

@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import { startAppUnderTest, type AppUnderTest } from '../../test/app-under-test.js';
+import { bookingToken } from '../../server-shared/booking-link.js';
+import { TEST_LINK_SECRET } from '../../test/stack.js';
 
 const NOW = new Date('2026-11-23T09:30:00.000Z');
 const TOKEN = 'ops-secret-token-of-at-least-32-characters';
@@ -42,9 +44,19 @@ describe('GET /api/demo-requests (operations)', () => {
     const { demoRequests } = (await response.json()) as { demoRequests: Array<Record<string, unknown>> };
     expect(demoRequests.map((request) => request.id)).to.deep.equal([second.body.id, first.body.id]);
     expect(demoRequests[1]).to.deep.include({ name: 'Ada', company: 'Analytical Engines', timeSlot: booking.timeSlot });
-    expect(demoRequests[1]?.confirmation).to.deep.equal({ sentAt: NOW.toISOString(), failedAt: null, attempts: 1, lastError: null });
-    expect(demoRequests[0]?.confirmation).to.deep.equal({ sentAt: null, failedAt: null, attempts: 0, lastError: null });
+    expect(demoRequests[1]?.confirmation).to.deep.equal({ sentAt: NOW.toISOString(), failedAt: null, droppedAt: null, attempts: 1, lastError: null });
+    expect(demoRequests[0]?.confirmation).to.deep.equal({ sentAt: null, failedAt: null, droppedAt: null, attempts: 0, lastError: null });
     expect(demoRequests[1]?.attribution).to.equal(null);
+  });
+
+  it('shows a confirmation that a cancellation overtook before it went out as dropped, not pending', async () => {
+    const booked = await app.post('/api/demo-request', { ...booking, timeSlot: '2026-11-24T11:00:00.000Z' });
+    const cancelled = await app.post(`/api/bookings/${bookingToken(String(booked.body.id), TEST_LINK_SECRET)}/cancel`, {});
+    expect(cancelled.status).to.equal(200);
+    const { demoRequests } = (await (await list(`Bearer ${TOKEN}`)).json()) as { demoRequests: Array<{ status: string; confirmation: Record<string, unknown> }> };
+    expect(demoRequests[0]?.status).to.equal('cancelled');
+    expect(demoRequests[0]?.confirmation).to.include({ sentAt: null, failedAt: null });
+    expect(Date.parse(String(demoRequests[0]?.confirmation.droppedAt))).to.be.a('number').and.not.NaN;
   });
 
   it('shows where each booking came from: the UTM parameters and referrer the page sent, cleaned, empty ones left out', async () => {

@@ -15,7 +15,8 @@ export interface DemoRequestSummary {
   status: 'booked' | 'cancelled';
   createdAt: string;
   attribution: Attribution | null;
-  confirmation: { sentAt: string | null; failedAt: string | null; attempts: number; lastError: string | null };
+  /** droppedAt: the booking was moved or cancelled before its confirmation went out, which then never goes. */
+  confirmation: { sentAt: string | null; failedAt: string | null; droppedAt: string | null; attempts: number; lastError: string | null };
 }
 
 export async function listRecentDemoRequests(db: Db, limit: number): Promise<DemoRequestSummary[]> {
@@ -32,6 +33,7 @@ export async function listRecentDemoRequests(db: Db, limit: number): Promise<Dem
     confirmation: {
       sentAt: row.confirmation_sent_at ? row.confirmation_sent_at.toISOString() : null,
       failedAt: row.confirmation_failed_at ? row.confirmation_failed_at.toISOString() : null,
+      droppedAt: row.confirmation_dropped_at ? row.confirmation_dropped_at.toISOString() : null,
       attempts: row.confirmation_attempts,
       lastError: row.confirmation_last_error,
     },
