@@ -4,7 +4,7 @@
  * fields) to the same SMTP server, and nothing else: no queue, no claim, no mark, every message rendered before the
  * first is handed over. Each goes with `<floor-{row id}@…>` as its Message-ID, so the SMTP server's count keeps the
  * two apart. Reads the worker's settings (MAIL_FROM, PUBLIC_URL, BOOKING_LINK_SECRET…) and FLOOR_CREATED_AT, the
- * `created_at` of the rows to send; prints how many it rendered, sends them all at once, and exits. Run as its own
+ * `created_at` of the rows to send; prints how many it rendered, sends them all at once, prints `cpu <ms>` (its whole life's CPU time), and exits. Run as its own
  * process, as the worker is.
  */
 import nodemailer from 'nodemailer';
@@ -56,6 +56,8 @@ const transport = nodemailer.createTransport({ url: config.smtpUrl, pool: true, 
 const outcomes = await Promise.allSettled(messages.map((message) => transport.sendMail(message)));
 transport.close();
 const failed = outcomes.filter((outcome) => outcome.status === 'rejected').length;
+const { user, system } = process.cpuUsage();
+process.stdout.write(`cpu ${Math.round((user + system) / 1000)}\n`);
 if (failed > 0) {
   process.stderr.write(`nodemailer floor: ${failed} of ${messages.length} sends failed\n`);
   process.exitCode = 1;
