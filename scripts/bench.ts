@@ -10,11 +10,14 @@
  *   2. POST /api/demo-request at `--connections` with a new person and slot each request: worker stopped; then the
  *      booking's statement alone, called as the API calls it with no HTTP in front (the database's own ceiling);
  *      then with the worker draining on the same cores;
- *   3. confirmations sent per second by one worker process, from a backlog of `--jobs`;
+ *   3. confirmations sent per second by one worker process, from a backlog of `--jobs`, beside nodemailer's own pooled
+ *      transport sending the same messages to the same SMTP server (scripts/bench/nodemailer-floor.ts), and the ratio,
+ *      of the rates and of each process's CPU time an e-mail;
  *   4. submit-to-SMTP-accepted latency p50/p95 at 100 bookings per second;
  *   5. Lighthouse mobile, median of 5 runs: LCP, TBT, JavaScript bytes.
  *
- * Figures only; it asserts nothing. Options: --duration <s> (10), --connections <n> (50), --jobs <n> (3000),
+ * Figures only; it asserts nothing. Options: --duration <s> (10), --connections <n> (50), --jobs <n> (3000), --rounds <n>
+ * (1: section 3 again with a new backlog, and the median ratio),
  * --only endpoints,booking,worker,latency,lighthouse (all), --profile (the API and the worker write V8 CPU profiles
  * into artifacts/profiles/, one per process, which scripts/bench/profile-summary.ts sums up). BENCH_DATABASE_ADMIN_URL and BENCH_REDIS_URL point it
  * at other servers than the machine's.
@@ -48,6 +51,7 @@ const { values: options } = parseArgs({
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '50' },
     jobs: { type: 'string', default: '3000' },
+    rounds: { type: 'string', default: '1' },
     only: { type: 'string', default: 'endpoints,booking,worker,latency,lighthouse' },
     profile: { type: 'boolean', default: false },
   },
@@ -55,6 +59,7 @@ const { values: options } = parseArgs({
 const duration = Number(options.duration);
 const connections = Number(options.connections);
 const jobCount = Number(options.jobs);
+const rounds = Number(options.rounds);
 const parts = new Set(options.only.split(','));
 
 const DIST = path.join(REPO_ROOT, 'dist');
@@ -293,6 +298,14 @@ async function main(): Promise<void> {
     const [at, id] = line.split(' ');
     if (id) accepted.set(id, Number(at));
   });
+  /** E-mails per second between the first and the last of `ids` the SMTP server accepted, once it has them all. */
+  const acceptedRate = async (ids: readonly string[], startedAt: number) => {
+    await waitUntil(async () => ids.every((id) => accepted.has(id)), 'every e-mail to be accepted', 300_000);
+    const times = ids.map((id) => accepted.get(id)!).sort((a, b) => a - b);
+    const first = times[0]!;
+    const last = times.at(-1)!;
+    return { perSecond: (ids.length - 1) / ((last - first) / 1000), firstMs: first - startedAt, lastMs: last - startedAt };
+  };
   const env = {
     DATABASE_URL: databaseUrl,
     REDIS_URL,
@@ -379,33 +392,66 @@ async function main(): Promise<void> {
   await db.connect();
   try {
     if (parts.has('worker')) {
-      // A backlog stored and queued while no worker runs, then one worker process drains it.
       await db.query('UPDATE demo_requests SET confirmation_sent_at = now() WHERE confirmation_sent_at IS NULL');
-      const { rows } = await db.query<{ id: string }>(
-        `INSERT INTO demo_requests (name, email, company, time_slot)
-           SELECT 'Backlog Prospect ' || n, 'backlog' || n || '@northwind-' || (n % 97) || '.io', 'Northwind ' || (n % 97), $1::timestamptz
-             FROM generate_series(1, $2::int) AS n
-         RETURNING id`,
-        [slots[0], jobCount],
-      );
-      const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
-      const queue = new Queue(CONFIRMATION_QUEUE, { connection: redis, prefix, defaultJobOptions: confirmationJobOptions });
-      for (let i = 0; i < rows.length; i += 500) {
-        await queue.addBulk(rows.slice(i, i + 500).map((row) => ({ name: SEND_CONFIRMATION_JOB, data: { demoRequestId: row.id }, opts: { jobId: row.id } })));
+      say(`\n3. One worker process draining ${jobCount} queued confirmations into a local SMTP server, beside nodemailer's own`);
+      say(`   pooled transport sending the same messages to the same server with nothing around it (the floor); ${rounds} round(s)`);
+      const ratios: number[] = [];
+      // The worker's CPU time an e-mail against the floor's (each process's whole life, start-up included): what the
+      // worker costs beyond nodemailer, less moved than the rates by what else the machine is doing.
+      const cpuRatios: number[] = [];
+      for (let round = 1; round <= rounds; round += 1) {
+        // A backlog stored and queued while no worker runs, then one worker process drains it.
+        const { rows } = await db.query<{ id: string; created_at: string }>(
+          `INSERT INTO demo_requests (name, email, company, time_slot)
+             SELECT 'Backlog Prospect ' || n, 'backlog' || n || '@northwind-' || (n % 97) || '.io', 'Northwind ' || (n % 97), $1::timestamptz
+               FROM generate_series(1, $2::int) AS n
+           RETURNING id, created_at::text AS created_at`,
+          [slots[0], jobCount],
+        );
+        const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+        const queue = new Queue(CONFIRMATION_QUEUE, { connection: redis, prefix, defaultJobOptions: confirmationJobOptions });
+        for (let i = 0; i < rows.length; i += 500) {
+          await queue.addBulk(rows.slice(i, i + 500).map((row) => ({ name: SEND_CONFIRMATION_JOB, data: { demoRequestId: row.id }, opts: { jobId: row.id } })));
+        }
+        await queue.close();
+        redis.disconnect();
+        const drainByWorker = async () => {
+          const startedAt = Date.now();
+          const worker = startWorker();
+          const rate = await acceptedRate(rows.map((row) => `<demo-${row.id}@converge.localhost>`), startedAt);
+          const cpu = cpuMs(worker.pid);
+          await stop(worker);
+          return { ...rate, cpuMsPerEmail: cpu === undefined ? NaN : cpu / rows.length };
+        };
+        // The same rows' confirmations, rendered by the worker's template, through nodemailer's pool alone.
+        const sendThroughFloor = async () => {
+          const startedAt = Date.now();
+          let cpu = NaN;
+          const floorProcess = start(
+            ['--import', 'tsx', path.join(REPO_ROOT, 'scripts', 'bench', 'nodemailer-floor.ts')],
+            // As text: PostgreSQL keeps microseconds, which a Date would lose.
+            { ...env, PUBLIC_URL: api, FLOOR_CREATED_AT: rows[0]!.created_at },
+            // Its last line is the CPU time it used; with a listener its errors reach the terminal too.
+            (line) => (cpu = Number(/^cpu (\d+)/.exec(line)?.[1] ?? cpu)),
+          );
+          const rate = await acceptedRate(rows.map((row) => `<floor-${row.id}@converge.localhost>`), startedAt);
+          await new Promise((resolve) => (floorProcess.exitCode === null ? floorProcess.once('exit', resolve) : resolve(null)));
+          return { ...rate, cpuMsPerEmail: cpu / rows.length };
+        };
+        // Every other round the floor goes first, so that a machine getting busier or quieter favours neither.
+        const floorFirst = round % 2 === 0;
+        const floor = floorFirst ? await sendThroughFloor() : undefined;
+        const sent = await drainByWorker();
+        const floorRate = floor ?? (await sendThroughFloor());
+        ratios.push(sent.perSecond / floorRate.perSecond);
+        cpuRatios.push(floorRate.cpuMsPerEmail / sent.cpuMsPerEmail);
+        const cpuOf = (rate: { cpuMsPerEmail: number }) => `${(rate.cpuMsPerEmail * 1000).toFixed(0)} µs CPU an e-mail`;
+        say(`    round ${round}${floorFirst ? ' (floor first)' : ''}: worker ${sent.perSecond.toFixed(0)} e-mails/s, ${cpuOf(sent)} (first accepted ${sent.firstMs} ms after it started, last ${sent.lastMs} ms)`);
+        say(`             nodemailer's pool ${floorRate.perSecond.toFixed(0)} e-mails/s, ${cpuOf(floorRate)} (first ${floorRate.firstMs} ms after its process started, last ${floorRate.lastMs} ms)`);
+        say(`             ratio ${(sent.perSecond / floorRate.perSecond).toFixed(2)}x (by CPU an e-mail: ${(floorRate.cpuMsPerEmail / sent.cpuMsPerEmail).toFixed(2)}x)`);
       }
-      await queue.close();
-      redis.disconnect();
-      const ids = new Set(rows.map((row) => `<demo-${row.id}@converge.localhost>`));
-      const startedAt = Date.now();
-      const worker = startWorker();
-      const received = () => [...ids].filter((id) => accepted.has(id));
-      await waitUntil(async () => received().length === ids.size, 'the backlog to be sent', 300_000);
-      const times = received().map((id) => accepted.get(id)!).sort((a, b) => a - b);
-      const first = times[0]!;
-      const last = times.at(-1)!;
-      await stop(worker);
-      say(`\n3. One worker process draining ${ids.size} queued confirmations into a local SMTP server`);
-      say(`    ${((ids.size - 1) / ((last - first) / 1000)).toFixed(0)} confirmations/s (first accepted ${first - startedAt} ms after the worker started, last ${last - startedAt} ms)`);
+      const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 50).toFixed(2);
+      if (rounds > 1) say(`    median ratio ${median(ratios)}x, by CPU an e-mail ${median(cpuRatios)}x (the goal: 0.8x or more)`);
     }
 
     if (parts.has('latency')) {

@@ -218,9 +218,10 @@ describe('Kubernetes manifests (kubectl kustomize deploy/overlays/production)', 
       const container = mainContainer(name);
       expect(container.args).to.deep.equal(['node', program]);
       const environment = environmentOf(container);
-      // REPLY_TO defaults to MAIL_FROM. SECRETS_DIR is for docker compose's shared volume: pods take their secrets from
-      // converge-secrets, since a folder of each pod's own would give each pod a booking-link secret of its own.
-      const optional = ['REPLY_TO', 'SECRETS_DIR'];
+      // REPLY_TO defaults to MAIL_FROM; DKIM signing is off unless its settings are added (README, "Kubernetes").
+      // SECRETS_DIR is for docker compose's shared volume: pods take their secrets from converge-secrets, since a
+      // folder of each pod's own would give each pod a booking-link secret of its own.
+      const optional = ['REPLY_TO', 'SECRETS_DIR', 'DKIM_DOMAIN', 'DKIM_SELECTOR', 'DKIM_PRIVATE_KEY', 'DKIM_PRIVATE_KEY_FILE'];
       const unset = variablesRead(load).filter((variable) => !(variable in environment) && !IMAGE_ENV.includes(variable) && !optional.includes(variable));
       expect(unset).to.deep.equal([]);
       expect(() => load(environment)).to.not.throw();

@@ -1,5 +1,5 @@
 /** A real SMTP server inside the test: it keeps every message, parsed, and can refuse the next few. */
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import PostalMime, { type Email } from 'postal-mime';
 
@@ -15,6 +15,8 @@ export interface SmtpSink {
   /** Refuse the next `count` messages: by default with a temporary 451 error. */
   failNext(count: number, reply?: { code: number; message: string }): void;
   refused: number;
+  /** Client connections open now. */
+  openConnections(): number;
   waitForMessages(count: number, timeoutMs?: number): Promise<ReceivedMail[]>;
   close(): Promise<void>;
 }
@@ -50,10 +52,16 @@ export async function startSmtpSink(): Promise<SmtpSink> {
       });
     },
   });
+  let open = 0;
+  server.server.on('connection', (socket: Socket) => {
+    open += 1;
+    socket.once('close', () => (open -= 1));
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
 
   return Object.assign(sink, {
+    openConnections: () => open,
     url: `smtp://127.0.0.1:${port}`,
     messages,
     refused: 0,

@@ -1,5 +1,8 @@
 /** The worker's settings, read from the environment once at boot. No other worker file reads process.env. */
+import { createPrivateKey } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import {
+  ConfigError,
   DEFAULT_DATABASE_URL,
   DEFAULT_MAIL_FROM,
   DEFAULT_PORT,
@@ -14,6 +17,7 @@ import {
   type Env,
 } from '../server-shared/settings.js';
 import { KEPT_SECRET_FILES } from '../server-shared/kept-secrets.js';
+import type { DkimKey } from './send-mail.js';
 
 export interface WorkerConfig {
   databaseUrl: string;
@@ -30,6 +34,8 @@ export interface WorkerConfig {
   /** The secrets' files this start made in SECRETS_DIR (when the worker started before any API), to be logged. */
   secretsMade: readonly string[];
   concurrency: number;
+  /** Signs every message when set (DKIM_DOMAIN, DKIM_SELECTOR and the private key, all three). */
+  dkim?: DkimKey;
   logLevel: string;
 }
 
@@ -53,6 +59,50 @@ export function loadWorkerConfig(env: Env = process.env): WorkerConfig {
     bookingLinkSecret: parseLinkSecret(setting(env, 'BOOKING_LINK_SECRET') ?? kept?.secret(KEPT_SECRET_FILES.bookingLinkSecret)),
     secretsMade: kept?.made ?? [],
     concurrency: parsePositiveInt('WORKER_CONCURRENCY', setting(env, 'WORKER_CONCURRENCY'), DEFAULT_WORKER_CONCURRENCY),
+    dkim: parseDkim(env),
     logLevel: setting(env, 'LOG_LEVEL') ?? 'info',
   };
+}
+
+/** A DNS label or several (a selector may hold dots); nothing that could leave the DKIM-Signature header's tag. */
+const DNS_NAME = /^(?!-)[A-Za-z0-9-]{1,63}(?:\.(?!-)[A-Za-z0-9-]{1,63})*$/;
+
+/**
+ * DKIM_DOMAIN, DKIM_SELECTOR and DKIM_PRIVATE_KEY (PEM; `\n` stands for a line break, for an env file) or
+ * DKIM_PRIVATE_KEY_FILE: all of them or none. A partial set, or a key that is no private key, stops the worker at
+ * start-up rather than at its first message.
+ */
+function parseDkim(env: Env): DkimKey | undefined {
+  const domainName = setting(env, 'DKIM_DOMAIN');
+  const keySelector = setting(env, 'DKIM_SELECTOR');
+  const inlineKey = setting(env, 'DKIM_PRIVATE_KEY');
+  const keyFile = setting(env, 'DKIM_PRIVATE_KEY_FILE');
+  if (inlineKey !== undefined && keyFile !== undefined) throw new ConfigError('DKIM_PRIVATE_KEY and DKIM_PRIVATE_KEY_FILE are both set: set one of them');
+  const keySource = inlineKey !== undefined ? 'DKIM_PRIVATE_KEY' : keyFile !== undefined ? 'DKIM_PRIVATE_KEY_FILE' : undefined;
+  if (domainName === undefined && keySelector === undefined && keySource === undefined) return undefined;
+  if (domainName === undefined || keySelector === undefined || keySource === undefined) {
+    const missing = [
+      ...(domainName === undefined ? ['DKIM_DOMAIN'] : []),
+      ...(keySelector === undefined ? ['DKIM_SELECTOR'] : []),
+      ...(keySource === undefined ? ['DKIM_PRIVATE_KEY (or DKIM_PRIVATE_KEY_FILE)'] : []),
+    ];
+    throw new ConfigError(`DKIM signing needs DKIM_DOMAIN, DKIM_SELECTOR and DKIM_PRIVATE_KEY together; not set: ${missing.join(', ')}`);
+  }
+  if (!DNS_NAME.test(domainName)) throw new ConfigError(`DKIM_DOMAIN must be a domain name such as converge.example.com, got "${domainName}"`);
+  if (!DNS_NAME.test(keySelector)) throw new ConfigError(`DKIM_SELECTOR must be a DNS label such as mail2026, got "${keySelector}"`);
+  const privateKey = inlineKey !== undefined ? inlineKey.replace(/\\n/g, '\n') : readKeyFile(keyFile ?? '');
+  try {
+    createPrivateKey(privateKey);
+  } catch {
+    throw new ConfigError(`${keySource} must be a private key in PEM (-----BEGIN PRIVATE KEY----- …), and it is not one`);
+  }
+  return { domainName, keySelector, privateKey };
+}
+
+function readKeyFile(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new ConfigError(`DKIM_PRIVATE_KEY_FILE cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)}): ${file}`);
+  }
 }

@@ -47,7 +47,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
   });
   // A job holds a connection only for its claim and its mark, so a few serve many jobs; one more for the sweep.
   const db = knex(knexConfig(config.databaseUrl, { min: 0, max: Math.min(config.concurrency, 10) + 1 }, logger));
-  const mailer = createSendMail(config.smtpUrl);
+  const mailer = createSendMail(config.smtpUrl, { dkim: config.dkim });
   const queue = new Queue<JobPayloads[JobName]>(CONFIRMATION_QUEUE, { connection, prefix: config.queuePrefix, defaultJobOptions: confirmationJobOptions });
   // Without a listener BullMQ prints connection errors to the console; the connection's own listener reports them.
   queue.on('error', () => {});
@@ -99,7 +99,9 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
   // The sweep once lived in Redis as a job scheduler; a Redis that still holds it would run it for nothing.
   await queue.removeJobScheduler(LEGACY_SWEEP_JOB).catch(() => false);
   const sweep = startSweepTimer(db, enqueue, logger, { everyMs: options.sweepEveryMs, graceMs: options.sweepGraceMs });
-  logger.info({ queue: CONFIRMATION_QUEUE, concurrency: config.concurrency }, 'worker ready');
+  // Where receivers look the signing key up, so an operator can check that the DNS record is there.
+  const dkimRecord = config.dkim ? `${config.dkim.keySelector}._domainkey.${config.dkim.domainName}` : 'off';
+  logger.info({ queue: CONFIRMATION_QUEUE, concurrency: config.concurrency, dkim: dkimRecord }, 'worker ready');
 
   let closing: Promise<void> | undefined;
   return {

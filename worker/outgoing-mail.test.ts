@@ -1,0 +1,138 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { expect } from 'chai';
+import { dkimVerify } from 'mailauth';
+import { bookableSlots } from '../test/booking.js';
+import { createTestDatabase, type TestDatabase } from '../test/database.js';
+import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../test/smtp-sink.js';
+import { TEST_LINK_SECRET, silentLogger } from '../test/stack.js';
+import { loadWorkerConfig } from './config.js';
+import type { DeliveryDeps } from './deliver.js';
+import { processBookingEmail, processConfirmation } from './job-kinds.js';
+import { createSendMail, type MailTransport } from './send-mail.js';
+
+const DOMAIN = 'converge.test';
+const SELECTOR = 'mail2026';
+
+/** A pair made for the run: the worker signs with the private key, the resolver below publishes the public one. */
+const keys = generateKeyPairSync('rsa', { modulusLength: 2048 });
+const privateKeyPem = keys.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+const publicKeyRecord = `v=DKIM1; k=rsa; p=${keys.publicKey.export({ type: 'spki', format: 'der' }).toString('base64')}`;
+
+/** DNS as a receiver would ask it, answered here: the selector's TXT record and nothing else (no network). */
+async function resolver(name: string, type: string): Promise<string[][]> {
+  if (type === 'TXT' && name === `${SELECTOR}._domainkey.${DOMAIN}`) return [[publicKeyRecord]];
+  throw Object.assign(new Error(`queryTxt ENOTFOUND ${name}`), { code: 'ENOTFOUND' });
+}
+
+async function dkimResult(raw: string) {
+  const { results } = await dkimVerify(Buffer.from(raw), { resolver });
+  return results.map((result) => ({ result: result.status.result, domain: result.signingDomain, selector: result.selector }));
+}
+
+async function dkimFailure(raw: string) {
+  const { results } = await dkimVerify(Buffer.from(raw), { resolver });
+  return results.map((result) => ({ result: result.status.result, comment: result.status.comment }));
+}
+
+const textOf = (content: string | ArrayBuffer | Uint8Array) => (typeof content === 'string' ? content : new TextDecoder().decode(content));
+
+/** Each calendar part of a received message: its type, the method its Content-Type names, and its .ics METHOD. */
+function calendarParts(mail: ReceivedMail) {
+  return mail.parsed.attachments
+    .filter((part) => textOf(part.content).startsWith('BEGIN:VCALENDAR'))
+    .map((part) => ({ mimeType: part.mimeType, method: part.method, icsMethod: /^METHOD:(.*)$/m.exec(textOf(part.content))?.[1]?.trim() }));
+}
+
+describe('every kind of e-mail as received: signed with DKIM, its calendar parts iMIP', () => {
+  let database: TestDatabase;
+  let smtp: SmtpSink;
+  let mailer: MailTransport;
+  let deps: DeliveryDeps;
+  const received = new Map<string, ReceivedMail>();
+
+  before(async () => {
+    database = await createTestDatabase();
+    smtp = await startSmtpSink();
+    // The key as an env file holds it: one line, `\n` for each line break.
+    const config = loadWorkerConfig({
+      BOOKING_LINK_SECRET: TEST_LINK_SECRET,
+      DKIM_DOMAIN: DOMAIN,
+      DKIM_SELECTOR: SELECTOR,
+      DKIM_PRIVATE_KEY: privateKeyPem.trim().replace(/\n/g, '\\n'),
+    });
+    mailer = createSendMail(smtp.url, { dkim: config.dkim });
+    deps = {
+      db: database.db,
+      sendMail: mailer.sendMail,
+      mailFrom: `Converge Demos <demos@${DOMAIN}>`,
+      replyTo: `Converge Sales <sales@${DOMAIN}>`,
+      timeZone: 'Europe/Berlin',
+      publicUrl: `https://${DOMAIN}`,
+      linkSecret: TEST_LINK_SECRET,
+      logger: silentLogger,
+    };
+
+    const [slot] = bookableSlots(1);
+    const [booking] = await database.db('demo_requests')
+      .insert({ name: 'Grace Hopper', email: 'grace@hopper-systems.com', company: 'Hopper Systems', time_slot: new Date(slot!.iso) })
+      .returning('id');
+    const send = async (kind: string, outcome: Promise<string>) => {
+      expect(await outcome, kind).to.equal('sent');
+      received.set(kind, smtp.messages.at(-1)!);
+    };
+    await send('confirmation', processConfirmation(deps, { demoRequestId: booking.id }));
+    for (const kind of ['update', 'cancellation', 'reminder', 'sales-notice'] as const) {
+      const [row] = await database.db('booking_emails')
+        .insert({
+          demo_request_id: booking.id,
+          kind,
+          time_slot: new Date(slot!.iso),
+          sequence: 0,
+          ...(kind === 'sales-notice' ? { recipient: 'sales@converge.test', change: 'booked' } : {}),
+        })
+        .returning('id');
+      await send(kind, processBookingEmail(deps, kind, { emailId: String(row.id) }));
+    }
+  });
+  after(async () => {
+    mailer.close();
+    await smtp.close();
+    await database.drop();
+  });
+
+  for (const kind of ['confirmation', 'update', 'cancellation', 'reminder', 'sales-notice']) {
+    it(`${kind}: the signature verifies against the published key (d=${DOMAIN}, s=${SELECTOR})`, async () => {
+      expect(await dkimResult(received.get(kind)!.raw)).to.deep.equal([{ result: 'pass', domain: DOMAIN, selector: SELECTOR }]);
+    });
+  }
+
+  it('a message altered on the way fails the check: a word of its body, or its subject', async () => {
+    const { raw } = received.get('confirmation')!;
+    const body = raw.indexOf('\r\n\r\n');
+    const tamperedBody = raw.slice(0, body) + raw.slice(body).replace('Hopper Systems', 'Hopper Sistems');
+    expect(tamperedBody).to.not.equal(raw);
+    // mailauth's words for a body that is not the one signed (RFC 8601 leaves "neutral" to such a signature).
+    expect(await dkimFailure(tamperedBody)).to.deep.equal([{ result: 'neutral', comment: 'body hash did not verify' }]);
+    const tamperedSubject = raw.replace(/^Subject: /m, 'Subject: Re: ');
+    expect(await dkimFailure(tamperedSubject)).to.deep.equal([{ result: 'fail', comment: 'bad signature' }]);
+  });
+
+  it('invites with METHOD:REQUEST on the confirmation and the update, as a text/calendar part saying method=REQUEST', () => {
+    for (const kind of ['confirmation', 'update']) {
+      const parts = calendarParts(received.get(kind)!);
+      expect(parts.filter((part) => part.mimeType === 'text/calendar'), kind).to.deep.equal([{ mimeType: 'text/calendar', method: 'REQUEST', icsMethod: 'REQUEST' }]);
+      expect(parts.every((part) => part.icsMethod === 'REQUEST'), kind).to.equal(true);
+    }
+  });
+
+  it('withdraws the event with METHOD:CANCEL on the cancellation, the text/calendar part saying method=CANCEL', () => {
+    const parts = calendarParts(received.get('cancellation')!);
+    expect(parts.filter((part) => part.mimeType === 'text/calendar')).to.deep.equal([{ mimeType: 'text/calendar', method: 'CANCEL', icsMethod: 'CANCEL' }]);
+    expect(parts.every((part) => part.icsMethod === 'CANCEL')).to.equal(true);
+  });
+
+  it('gives the sales desk the event as PUBLISH (a copy to keep, no invitation), and the reminder no calendar part', () => {
+    expect(calendarParts(received.get('sales-notice')!)).to.deep.equal([{ mimeType: 'text/calendar', method: 'PUBLISH', icsMethod: 'PUBLISH' }]);
+    expect(calendarParts(received.get('reminder')!)).to.deep.equal([]);
+  });
+});
