@@ -61,6 +61,16 @@ describe('the honeypot answers as a real booking would', () => {
     expect((await app.post('/api/demo-request', person(free))).status).to.equal(201);
   });
 
+  it('refuses a slot the address already holds (in any of its forms) with the same 409 as a booking', async () => {
+    const booked = person(slot(16));
+    expect((await app.post('/api/demo-request', booked)).status).to.equal(201);
+    const again = { ...booked, email: booked.email.replace('@', '+again@').toUpperCase() };
+    const real = await app.post('/api/demo-request', again);
+    const trapped = await app.post('/api/demo-request', asBot(again));
+    expect(real.body.error).to.equal('Already booked');
+    expect({ status: trapped.status, body: trapped.body }).to.deep.equal({ status: real.status, body: real.body });
+  });
+
   it('answers 201 in the same shape, with an invitation link and a booking page that open like a real one', async () => {
     const real = await app.post('/api/demo-request', person(slot(11)));
     const before = await bookings();

@@ -1,18 +1,17 @@
 /**
  * The form's honeypot: a field hidden from people and screen readers that only a bot fills. Such a request is
  * answered as a real booking of the same body would be, so the bot learns nothing: the same validation (400), the
- * same 409 for a slot that is full, the same 201 with an invitation link and a booking page that open. It takes no
+ * same 409 for a slot the address already holds or that is full, the same 201 with an invitation link and a booking page that open. It takes no
  * slot and nothing is sent; what its link shows is kept in trapped_demo_requests until a week after its slot.
  */
 import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
-import { SLOT_TAKEN_MESSAGE } from '../../domain/booking.js';
 import { HONEYPOT_FIELD, type DemoRequestCreated, type DemoRequestInput } from '../../domain/demo-request.js';
+import { canonicalRecipient } from '../../server-shared/email-rules.js';
 import { unlessDatabaseDown } from '../db.js';
-import { ApiError } from '../errors.js';
-import { bookingsPerSlot } from './repository.js';
-import { createdAnswer, type DemoRequestDeps } from './service.js';
+import { bookingsPerSlot, holdsSlot } from './repository.js';
+import { createdAnswer, refusalError, type DemoRequestDeps } from './service.js';
 import { storeTrapped } from './trapped-repository.js';
 
 /** Takes the honeypot field off the body before validation; a filled one marks the request as trapped. */
@@ -36,17 +35,20 @@ export function answerTrapped(deps: Pick<DemoRequestDeps, 'db' | 'logger' | 'boo
     const input = ctx.state.body as DemoRequestInput;
     const timeSlot = new Date(input.timeSlot);
     const id = randomUUID();
-    // The same words as a booking's 503 and 409 (service.ts), so that neither tells the two apart.
-    const createdAt = await unlessDatabaseDown(
+    // The same words as a booking's 503 and 409s (service.ts), asked in book_demo's order: the person's own hold on
+    // the slot, then the slot's capacity.
+    const outcome = await unlessDatabaseDown(
       async () => {
+        if (await holdsSlot(deps.db, canonicalRecipient(input.email).address, timeSlot)) return 'already-booked' as const;
         const held = (await bookingsPerSlot(deps.db, [timeSlot])).get(timeSlot.toISOString()) ?? 0;
-        return held >= deps.bookingLimits.slotCapacity ? undefined : storeTrapped(deps.db, id, input);
+        return held >= deps.bookingLimits.slotCapacity ? ('slot-taken' as const) : storeTrapped(deps.db, id, input);
       },
       deps.logger,
       'trapped request not stored',
       'We could not save your request right now. Nothing was stored; please try again in a few minutes.',
     );
-    if (!createdAt) throw new ApiError(409, 'Slot taken', SLOT_TAKEN_MESSAGE, { timeSlot: SLOT_TAKEN_MESSAGE });
+    if (!(outcome instanceof Date)) throw refusalError({ reason: outcome });
+    const createdAt = outcome;
     (ctx.state.log as Logger).warn({ ip: ctx.ip, honeypot: HONEYPOT_FIELD, trappedId: id }, 'honeypot filled: answered as a booking, nothing booked or sent');
     ctx.status = 201;
     ctx.body = createdAnswer(id, createdAt, timeSlot, deps.linkSecret) satisfies DemoRequestCreated;

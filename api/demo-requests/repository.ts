@@ -130,6 +130,11 @@ function refusalOf(err: unknown): BookingRefusal | undefined {
 }
 
 /** How many bookings each of the given slots holds (slots with none are left out). */
+/** Whether the recipient (its canonical address) already holds the slot: book_demo's first question of a slot. */
+export async function holdsSlot(db: Db, recipient: string, timeSlot: Date): Promise<boolean> {
+  return (await db('demo_requests').where({ recipient, time_slot: timeSlot, status: 'booked' }).first('id')) !== undefined;
+}
+
 export async function bookingsPerSlot(db: Db, slots: readonly Date[]): Promise<Map<string, number>> {
   const rows: { time_slot: Date; n: number }[] = await db('demo_requests')
     .select('time_slot')

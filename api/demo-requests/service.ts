@@ -65,8 +65,8 @@ export function createdAnswer(id: string, createdAt: Date, timeSlot: Date, linkS
   return { id, createdAt: createdAt.toISOString(), timeSlot: timeSlot.toISOString(), invitePath: invitePathOf(id, linkSecret) };
 }
 
-/** The answer to a refused booking: the ceiling's 429 with its Retry-After, or the slot's 409. */
-function refusalError(refusal: BookingRefusal): ApiError {
+/** The answer to a refused booking: the ceiling's 429 with its Retry-After, or the slot's 409 (the honeypot's too). */
+export function refusalError(refusal: BookingRefusal): ApiError {
   switch (refusal.reason) {
     case 'email-ceiling': {
       const details = `This email address has already booked ${refusal.count} demos in the last 24 hours, the most we confirm to one address in a day. Please try again later.`;
