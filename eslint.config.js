@@ -22,14 +22,29 @@ const layers = [
   { files: ['server-shared/**'], patterns: [layer(folders('api', 'worker', 'web', 'scripts'), 'server-shared/ is beneath api/ and worker/.')] },
   { files: ['api/**'], patterns: [layer(folders('worker', 'web', 'scripts'), 'api/ and worker/ meet only in server-shared/ (the queue contract) and domain/.')] },
   { files: ['worker/**'], patterns: [layer(folders('api', 'web', 'scripts'), 'api/ and worker/ meet only in server-shared/ (the queue contract) and domain/.')] },
-  { files: ['web/**'], ignores: ['web/e2e/**', 'web/features/**', 'web/components/**'], patterns: [serverCode] },
+  { files: ['web/**'], ignores: ['web/e2e/**', 'web/features/**', 'web/components/**', 'web/store/**'], patterns: [serverCode] },
+  // Within web/: app/ (the entry points and the pages they assemble) on top, imported by nobody; features/ beneath it,
+  // each on its own, taking only the shared date and time picker from another feature; store/ (the API slice, the
+  // store, the API's errors) and components/ (generic styled parts and the theme) beneath the features.
   {
-    files: ['web/features/**', 'web/components/**'],
+    files: ['web/features/**'],
+    ignores: ['web/features/date-time-picker/**'],
     patterns: [
       serverCode,
-      layer(['**/app/*', '!**/app/store.js', '!**/app/api.js', '!**/app/theme.js'], 'From web/app/ a feature or component takes only the store, the API and the theme.'),
+      layer(folders('app'), 'web/app/ holds the entry points: nothing imports it.'),
+      { regex: '^\\.\\./(?!date-time-picker/)[^./][^/]*/', message: 'A feature takes nothing from another feature but the shared date and time picker (features/date-time-picker/).' },
     ],
   },
+  {
+    files: ['web/features/date-time-picker/**'],
+    patterns: [
+      serverCode,
+      layer(folders('app'), 'web/app/ holds the entry points: nothing imports it.'),
+      { regex: '^\\.\\./[^./][^/]*/', message: 'The date and time picker is shared by features: it imports none of them.' },
+    ],
+  },
+  { files: ['web/components/**'], patterns: [serverCode, layer(folders('app', 'features', 'store'), 'components/ are generic styled parts: no store, feature or page.')] },
+  { files: ['web/store/**'], patterns: [serverCode, layer(folders('app', 'features', 'components'), 'store/ talks to the API: no component, feature or page.')] },
 ].map(({ files, ignores, patterns }) => ({ files, ...(ignores ? { ignores } : {}), rules: { 'no-restricted-imports': ['error', { patterns }] } }));
 
 export default tseslint.config(

@@ -4,7 +4,7 @@
 export const brand = {
   product: 'Converge',
   tagline: 'The AI-powered enterprise communication platform',
-  /** The colours the page's theme (web/app/theme.ts) and the e-mails share. */
+  /** The colours the page's theme (web/components/theme.ts) and the e-mails share. */
   colors: { primary: '#4338ca', ink: '#0b1530', muted: '#55607a', canvas: '#f4f6fb', markPoint: '#5eead4' },
   /** The mark: two arcs converging on a point, drawn on a 32 × 32 tile in the primary colour. */
   mark: { viewBox: '0 0 32 32', tileRadius: 8, arcs: 'M7 10c6 0 9 3 9 6M7 22c6 0 9-3 9-6M16 16h9', point: { cx: 25, cy: 16, r: 2.4 } },

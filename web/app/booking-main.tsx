@@ -1,9 +1,9 @@
 import { hydrateRoot } from 'react-dom/client';
-import { readBookingTimeZone } from '../features/demo-request/booking-zone.js';
-import { visitorTimeZone } from '../features/demo-request/booking-calendar.js';
-import { tokenFromPath } from '../features/manage-booking/booking-link.js';
+import { readBookingTimeZone } from '../features/date-time-picker/booking-rules-meta.js';
+import { visitorTimeZone } from '../features/date-time-picker/booking-calendar.js';
+import { tokenFromPath } from '../features/manage-booking/token-from-path.js';
 import { BookingRoot } from './booking-root.js';
-import { makeStore } from './store.js';
+import { makeStore } from '../store/store.js';
 
 /**
  * The browser entry of the booking manage page. It shares only React's chunk with the landing page, so a visitor

@@ -1,7 +1,7 @@
 import { DEFAULT_BOOKING_TIME_ZONE } from '../../domain/booking.js';
 import { BookingRoot } from './booking-root.js';
 import { renderWithStyles, type RenderedPage } from './render-with-styles.js';
-import { makeStore } from './store.js';
+import { makeStore } from '../store/store.js';
 
 /**
  * The booking page's prerender, a bundle of its own (see prerender.tsx): styled-components numbers components in the

@@ -3,9 +3,9 @@ import type { BookingView } from '../../domain/demo-request.js';
 import { LOADING_TEXT, NOT_FOUND_TITLE } from '../features/manage-booking/manage-booking.js';
 import { stubFetch } from '../test/fetch-stub.js';
 import { renderPage } from '../test/render.js';
-import { api } from './api.js';
+import { api } from '../store/api.js';
 import { BookingRoot } from './booking-root.js';
-import { makeStore, type AppStore } from './store.js';
+import { makeStore, type AppStore } from '../store/store.js';
 
 const token = 'AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-AbCdE';
 const booked: BookingView = { timeSlot: '2026-11-24T13:00:00.000Z', status: 'booked', name: 'Ana Lima', company: 'Alder & Finch' };

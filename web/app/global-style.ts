@@ -1,6 +1,6 @@
 import { siteFooterCss } from '../features/site-footer/site-footer-css.js';
 import { topBarMenuCss } from '../features/top-bar/top-bar-css.js';
-import { theme } from './theme.js';
+import { theme } from '../components/theme.js';
 
 /**
  * The document-wide rules. They go into the prerendered HTML as a plain style tag rather than through

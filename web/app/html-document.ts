@@ -1,7 +1,7 @@
 import { brand } from '../../domain/brand.js';
 import { escapeHtml } from '../../domain/text.js';
 import { DIALOG_CODE_META } from '../features/demo-request/demo-launcher.js';
-import { bookingRulesMeta } from './booking-zone.js';
+import { bookingRulesMeta } from '../features/date-time-picker/booking-rules-meta.js';
 import { globalCss } from './global-style.js';
 import type { PageMeta } from './routes.js';
 

@@ -2,7 +2,7 @@ import { ThemeProvider } from 'styled-components';
 import type { LegalDocument } from '../features/legal/legal-documents.js';
 import { LegalArticle, LegalTopBar } from '../features/legal/legal-page.js';
 import { SiteFooter } from '../features/site-footer/site-footer.js';
-import { theme } from './theme.js';
+import { theme } from '../components/theme.js';
 
 /**
  * A legal page: static HTML with its critical CSS inline, rendered at build time only. It has nothing to

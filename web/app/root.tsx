@@ -5,7 +5,7 @@ import { NotFoundPage } from '../features/not-found/not-found-page.js';
 import { SiteFooter } from '../features/site-footer/site-footer.js';
 import { LandingPage } from './landing-page.js';
 import { routeFor } from './routes.js';
-import { theme } from './theme.js';
+import { theme } from '../components/theme.js';
 
 /**
  * The root component, rendered at build time. In the browser the page is not hydrated: main.ts wires its few

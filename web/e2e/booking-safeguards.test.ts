@@ -10,7 +10,7 @@ import type { Stack } from '../../test/stack.js';
 import { SLOT_TAKEN_MESSAGE } from '../../domain/booking.js';
 import { HONEYPOT_FIELD, IDEMPOTENCY_KEY_PATTERN } from '../../domain/demo-request.js';
 import { axeViolations, openPage, type WatchedPage } from './browser.js';
-import { useBrowserSuite } from './suite.js';
+import { useBrowserSuite, type Visit } from './suite.js';
 import { chooseFirstBookableSlot, fillRequired, openDialog } from './dialog.js';
 
 const SUCCESS = 'Demo Request Submitted';
@@ -18,13 +18,7 @@ const SUCCESS = 'Demo Request Submitted';
 let stack: Stack;
 let browser: Browser;
 const open: WatchedPage[] = [];
-
-async function visit(): Promise<WatchedPage> {
-  const watched = await openPage(browser);
-  open.push(watched);
-  await watched.page.goto(stack.url);
-  return watched;
-}
+let visit: Visit;
 
 async function rowsFor(email: string): Promise<{ name: string; time_slot: Date }[]> {
   return stack.db('demo_requests').where({ email }).select('name', 'time_slot');
@@ -43,7 +37,7 @@ function watchSubmissions(watched: WatchedPage): { key: string | undefined; body
 describe('booking safeguards in Chromium', function () {
   this.timeout(30_000);
 
-  useBrowserSuite(open, (started) => ({ stack, browser } = started));
+  visit = useBrowserSuite(open, (started) => ({ stack, browser } = started));
 
   it('runs under a strict Content-Security-Policy: starts, opens the dialog and books with no violation', async () => {
     const response = await fetch(`${stack.url}/`);

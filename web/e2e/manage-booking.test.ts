@@ -11,7 +11,7 @@ import { nextBookableSlot } from '../../test/booking.js';
 import { bookingToken } from '../../server-shared/booking-link.js';
 import { SLOT_TAKEN_MESSAGE } from '../../domain/booking.js';
 import { axeViolations, openPage, type WatchedPage } from './browser.js';
-import { ARTIFACTS, useBrowserSuite } from './suite.js';
+import { ARTIFACTS, useBrowserSuite, type Visit } from './suite.js';
 import { dayTile, firstBookableLabel, slotsSettled } from './dialog.js';
 
 const LOADING = 'Loading your booking…';
@@ -20,6 +20,7 @@ const NOT_FOUND = 'This link does not open a booking';
 let stack: Stack;
 let browser: Browser;
 const open: WatchedPage[] = [];
+let visitSite: Visit;
 let bookings = 0;
 
 interface Booked {
@@ -49,11 +50,9 @@ async function book(name = 'Noor Haddad', company = 'Northwind Logistics'): Prom
   throw new Error('no free slot on the next bookable day');
 }
 
-async function visit(token: string, options: Parameters<typeof openPage>[1] = {}): Promise<WatchedPage> {
-  const watched = await openPage(browser, options);
-  open.push(watched);
-  await watched.page.goto(`${stack.url}/booking/${token}`);
-  return watched;
+/** The manage page of the booking behind `token`. */
+function visit(token: string, options: Parameters<typeof openPage>[1] = {}): Promise<WatchedPage> {
+  return visitSite(options, `/booking/${token}`);
 }
 
 /** The booking as the API has it now. */
@@ -98,7 +97,7 @@ const notice = (page: Page, text: string) => page.getByRole('status').filter({ h
 describe('the booking manage page in Chromium', function () {
   this.timeout(30_000);
 
-  useBrowserSuite(open, (started) => ({ stack, browser } = started), { page: 'booking.html' });
+  visitSite = useBrowserSuite(open, (started) => ({ stack, browser } = started), { page: 'booking.html' });
 
   it('is served prerendered in its loading state, with its own script, kept from caches, referrers and indexes', async () => {
     const { token } = await book();

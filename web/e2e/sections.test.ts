@@ -5,12 +5,11 @@
  */
 import path from 'node:path';
 import { expect } from 'chai';
-import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import type { BrowserContextOptions, Page } from 'playwright-core';
 import { SLOT_DURATION_MINUTES } from '../../domain/booking.js';
-import type { Stack } from '../../test/stack.js';
 import { countUpValue } from '../features/metrics/count-up.js';
-import { axeViolations, openPage, type WatchedPage } from './browser.js';
-import { ARTIFACTS, useBrowserSuite } from './suite.js';
+import { axeViolations, type WatchedPage } from './browser.js';
+import { ARTIFACTS, useBrowserSuite, type Visit } from './suite.js';
 import { openDialog } from './dialog.js';
 
 const FINAL = ['40%', '2x', '100%', '30%', '1 platform'];
@@ -20,15 +19,12 @@ const CUSTOMERS = ['Valmora Pay', 'Corvane', 'Harbrook Health', 'Quillon', 'Tess
 /** Headless Chromium paints at 60 Hz; timings are checked to a few frames, with room for a busy machine. */
 const TOLERANCE_MS = 120;
 
-let stack: Stack;
-let browser: Browser;
 const open: WatchedPage[] = [];
+let visitSite: Visit;
 
-async function visit(width: number, options: BrowserContextOptions = {}): Promise<WatchedPage> {
-  const watched = await openPage(browser, { viewport: { width, height: 900 }, ...options });
-  open.push(watched);
-  await watched.page.goto(stack.url);
-  return watched;
+/** The landing page at `width` px. */
+function visit(width: number, options: BrowserContextOptions = {}): Promise<WatchedPage> {
+  return visitSite({ viewport: { width, height: 900 }, ...options });
 }
 
 /** Waits until the page's script has started the counters (it marks their list: armed, or still) and their first report is in. */
@@ -69,7 +65,7 @@ function expectedMs(index: number, test: (value: number) => boolean): number {
 describe('the landing page sections in Chromium', function () {
   this.timeout(30_000);
 
-  useBrowserSuite(open, (started) => ({ stack, browser } = started), { stack: { worker: false } });
+  visitSite = useBrowserSuite(open, () => {}, { stack: { worker: false } });
 
   for (const width of [375, 1440]) {
     describe(`at ${width} px`, () => {

@@ -5,11 +5,11 @@
  */
 import path from 'node:path';
 import { expect } from 'chai';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { brand } from '../../domain/brand.js';
 import type { Stack } from '../../test/stack.js';
-import { axeViolations, openPage, type WatchedPage } from './browser.js';
-import { ARTIFACTS, useBrowserSuite } from './suite.js';
+import { axeViolations, type WatchedPage } from './browser.js';
+import { ARTIFACTS, useBrowserSuite, type Visit } from './suite.js';
 import { chooseFirstBookableSlot, fillRequired, openDialog } from './dialog.js';
 
 const PHONE = { width: 375, height: 812 };
@@ -19,15 +19,8 @@ const TOAST_VIEWPORTS = [PHONE, { width: 768, height: 1024 }, { width: 1024, hei
 const SECTION_LINKS = ['Platform', 'Architecture', 'Results', 'Industries'];
 
 let stack: Stack;
-let browser: Browser;
 const open: WatchedPage[] = [];
-
-async function visit(options: Parameters<typeof openPage>[1] = {}, pathname = '/'): Promise<WatchedPage> {
-  const watched = await openPage(browser, options);
-  open.push(watched);
-  await watched.page.goto(stack.url + pathname);
-  return watched;
-}
+let visit: Visit;
 
 type Box = { x: number; y: number; width: number; height: number };
 
@@ -100,7 +93,7 @@ async function expectClearOf(page: Page, toast: Locator, label: string): Promise
 describe('the top bar, the footer and the toasts in Chromium', function () {
   this.timeout(60_000);
 
-  useBrowserSuite(open, (started) => ({ stack, browser } = started));
+  visit = useBrowserSuite(open, (started) => ({ stack } = started));
 
   describe('the menu', () => {
     it('at 375 px: Enter or Space opens the section links, Tab reaches the first, Escape closes them and focus returns (axe-clean open and closed)', async () => {

@@ -9,7 +9,7 @@ import type { Stack } from '../../test/stack.js';
 import { brand } from '../../domain/brand.js';
 import { mistypedPersonalMessage } from '../../domain/email-messages.js';
 import { axeViolations, openPage, type WatchedPage } from './browser.js';
-import { ARTIFACTS, useBrowserSuite } from './suite.js';
+import { ARTIFACTS, useBrowserSuite, type Visit } from './suite.js';
 import {
   chooseFirstBookableSlot,
   dayTile,
@@ -26,13 +26,7 @@ const FIXED_NOW = new Date('2026-11-18T09:30:00Z');
 let stack: Stack;
 let browser: Browser;
 const open: WatchedPage[] = [];
-
-async function visit(options: Parameters<typeof openPage>[1] = {}, pathname = '/'): Promise<WatchedPage> {
-  const watched = await openPage(browser, options);
-  open.push(watched);
-  await watched.page.goto(stack.url + pathname);
-  return watched;
-}
+let visit: Visit;
 
 /** Whether an element lies wholly inside the viewport, and is what a click at its centre would reach (nothing covers it). */
 async function inViewUncovered(locator: Locator): Promise<{ inViewport: boolean; uncovered: boolean }> {
@@ -56,7 +50,7 @@ async function enabledDayLabels(dialog: Locator): Promise<string[]> {
 describe('the site in Chromium', function () {
   this.timeout(30_000);
 
-  useBrowserSuite(open, (started) => ({ stack, browser } = started));
+  visit = useBrowserSuite(open, (started) => ({ stack, browser } = started));
 
   describe('landing page', () => {
     it('is served prerendered, with the head a search engine and a share card need', async () => {

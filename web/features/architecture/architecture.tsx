@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react';
 import { styled } from 'styled-components';
-import { theme } from '../../app/theme.js';
+import { theme } from '../../components/theme.js';
 import { Section } from '../../components/layout.js';
 
 const CHANNELS = ['SMS', 'WhatsApp', 'RCS', 'Email', 'Voice'];

@@ -5,7 +5,7 @@
 import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import { ThemeProvider } from 'styled-components';
-import { theme } from '../../app/theme.js';
+import { theme } from '../../components/theme.js';
 import DemoRuntime from './demo-runtime.js';
 
 export interface DemoIsland {

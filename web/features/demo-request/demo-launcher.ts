@@ -8,6 +8,7 @@
  */
 import type * as DemoIslandModule from './demo-island.js';
 import type { DemoIsland } from './demo-island.js';
+import { DEMO_TRIGGER_ATTRIBUTE } from '../../components/demo-trigger-attribute.js';
 
 declare global {
   interface Window {
@@ -16,7 +17,6 @@ declare global {
   }
 }
 
-export const DEMO_TRIGGER_ATTRIBUTE = 'data-demo-trigger';
 export const DEMO_PAGE_ATTRIBUTE = 'data-demo-page';
 export const DEMO_LAYER_ID = 'demo-layer';
 export const DEMO_LOADING_ID = 'demo-loading';

@@ -1,6 +1,6 @@
 import { Provider } from 'react-redux';
 import { css, styled } from 'styled-components';
-import { makeStore } from '../../app/store.js';
+import { makeStore } from '../../store/store.js';
 import { Toasts } from '../../components/notify.js';
 import { DemoRequestDialog, DIALOG_MAX_WIDTH_PX } from './demo-request-dialog.js';
 

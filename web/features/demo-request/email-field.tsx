@@ -2,7 +2,7 @@ import { styled } from 'styled-components';
 import { CheckCircleIcon, CrossCircleIcon, Spinner } from '../../components/icons.js';
 import { VisuallyHidden } from '../../components/visually-hidden.js';
 import type { EmailCheck } from './email-check.js';
-import { TextField } from './form-parts.js';
+import { TextField } from '../../components/form-parts.js';
 
 const Status = styled.span<{ $state: EmailCheck['state'] }>`
   position: absolute;

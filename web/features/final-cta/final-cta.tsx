@@ -1,7 +1,7 @@
 import { styled } from 'styled-components';
 import { SLOT_DURATION_MINUTES } from '../../../domain/booking.js';
 import { Container } from '../../components/layout.js';
-import { DemoTrigger } from '../demo-request/demo-trigger.js';
+import { DemoTrigger } from '../../components/demo-trigger.js';
 
 const Shell = styled.section`
   padding: ${({ theme }) => `${theme.space[16]} 0`};

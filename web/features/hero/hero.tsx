@@ -3,7 +3,7 @@ import { brand } from '../../../domain/brand.js';
 import { Button } from '../../components/button.js';
 import { ArrowRightIcon, ChatIcon, MailIcon, MessageIcon, PhoneIcon, RichCardIcon, ShieldIcon } from '../../components/icons.js';
 import { Container } from '../../components/layout.js';
-import { DemoTrigger } from '../demo-request/demo-trigger.js';
+import { DemoTrigger } from '../../components/demo-trigger.js';
 
 const Shell = styled.section`
   position: relative;

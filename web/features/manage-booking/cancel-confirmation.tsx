@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
-import { useCancelBookingMutation } from '../../app/api.js';
+import { useCancelBookingMutation } from '../../store/api.js';
 import { Button } from '../../components/button.js';
 import { changeProblem, type ChangeOutcome } from './change-outcome.js';
 import { Buttons, DangerButton, PanelBox, PanelText, PanelTitle, Problem } from './parts.js';

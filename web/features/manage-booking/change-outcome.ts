@@ -1,4 +1,4 @@
-import { serverFieldErrors, serverMessage } from '../demo-request/submit-error.js';
+import { serverFieldErrors, serverMessage } from '../../store/api-errors.js';
 
 /** What the page tells the visitor once a change is over: done, or why it could not be. */
 export interface ChangeOutcome {

@@ -1,10 +1,10 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { timeSlotProblem, type CalendarDay } from '../../../domain/booking.js';
 import { requiredMessage } from '../../../domain/demo-request.js';
-import { useRescheduleBookingMutation } from '../../app/api.js';
+import { useRescheduleBookingMutation } from '../../store/api.js';
 import { Button } from '../../components/button.js';
-import { PAGE_MIN_NOTICE } from '../demo-request/booking-zone.js';
-import { DateTimePicker, focusTimeChoice } from '../demo-request/date-time-picker.js';
+import { PAGE_MIN_NOTICE } from '../date-time-picker/booking-rules-meta.js';
+import { DateTimePicker, focusTimeChoice } from '../date-time-picker/date-time-picker.js';
 import { describeBookingTime } from './booking-time.js';
 import { changeProblem, type ChangeOutcome, type ChangeProblem } from './change-outcome.js';
 import { Buttons, PanelBox, PanelText, PanelTitle, Problem } from './parts.js';

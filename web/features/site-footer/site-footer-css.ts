@@ -1,4 +1,4 @@
-import { theme } from '../../app/theme.js';
+import { theme } from '../../components/theme.js';
 
 const { colors, space, text, media, radius } = theme;
 const rule = 'rgba(195, 203, 224, 0.2)';

@@ -1,4 +1,4 @@
-import { theme } from '../../app/theme.js';
+import { theme } from '../../components/theme.js';
 
 const { colors, layout, space, shadow, media } = theme;
 

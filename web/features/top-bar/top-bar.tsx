@@ -3,7 +3,7 @@ import { brand } from '../../../domain/brand.js';
 import { CrossIcon, MenuIcon } from '../../components/icons.js';
 import { Container } from '../../components/layout.js';
 import { Logo } from '../../components/logo.js';
-import { DemoTrigger } from '../demo-request/demo-trigger.js';
+import { DemoTrigger } from '../../components/demo-trigger.js';
 import { MENU_ID } from './section-menu.js';
 
 const Bar = styled.header`

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { DEFAULT_BOOKING_TIME_ZONE } from '../../../domain/booking.js';
-import { readBookingTimeZone } from './booking-zone.js';
+import { bookingRulesMeta, readBookingTimeZone, readMinNotice } from './booking-rules-meta.js';
 
 /** A stand-in for document with the given head tags, answering querySelector as a browser would for them. */
 function documentWith(tags: { name: string; content: string | null }[]) {
@@ -31,5 +31,21 @@ describe('booking zone from the page', () => {
         DEFAULT_BOOKING_TIME_ZONE,
       );
     }
+  });
+});
+
+describe('booking rules in the page head', () => {
+  it('writes the tags the server rewrites: the zone and the notice', () => {
+    expect(bookingRulesMeta('Europe/Berlin')).to.deep.equal([
+      '<meta name="booking-time-zone" content="Europe/Berlin">',
+      '<meta name="booking-min-notice" content="120">',
+    ]);
+  });
+
+  it('reads the notice the server wrote, and the default for a missing or unusable one', () => {
+    const page = (content: string | null) => ({ querySelector: () => (content === null ? null : { getAttribute: () => content }) });
+    expect(readMinNotice(page('45'))).to.equal(45);
+    expect(readMinNotice(page('0'))).to.equal(0);
+    for (const bad of [null, '', 'soon', '-5', '1.5']) expect(readMinNotice(page(bad)), String(bad)).to.equal(120);
   });
 });

@@ -10,10 +10,8 @@ import {
   type RescheduleInput,
 } from '../../domain/demo-request.js';
 import type { EmailValidationResult } from '../../domain/email-messages.js';
-import { baseQuery, joinQueryKey, type ApiError, type KeyedRead, type QueryKey } from './api-base-query.js';
+import { baseQuery, type ApiError } from './api-base-query.js';
 
-/** The list of demo requests is not shown anywhere; its tag is invalidated after a submit, as the contract asks. */
-export const DEMO_REQUESTS_TAG = '/api/demo-requests';
 /** A booking-zone day's slots, one tag per day (id YYYY-MM-DD). */
 export const SLOTS_TAG = 'Slots';
 /** A booking reached through its link, one tag per token. */
@@ -46,21 +44,13 @@ const showAnswer: TypedMutationOnQueryStarted<BookingView, { token: string }, ty
 export const api = createApi({
   reducerPath: 'api',
   baseQuery,
-  tagTypes: [DEMO_REQUESTS_TAG, SLOTS_TAG, BOOKING_TAG],
+  tagTypes: [SLOTS_TAG, BOOKING_TAG],
   // Cached data never goes stale and nothing refetches on its own.
   keepUnusedDataFor: Infinity,
   refetchOnFocus: false,
   refetchOnReconnect: false,
   refetchOnMountOrArgChange: false,
   endpoints: (build) => ({
-    /** The default reader: GETs the key's segments joined with "/"; pass { queryKey, on401 } to get null on 401. */
-    read: build.query<unknown, QueryKey | KeyedRead>({
-      query: (key) => key,
-      providesTags: (_result, _error, key) => {
-        const segments = Array.isArray(key) ? key : (key as KeyedRead).queryKey;
-        return joinQueryKey(segments) === DEMO_REQUESTS_TAG ? [DEMO_REQUESTS_TAG] : [];
-      },
-    }),
     /** Which slots of a booking-zone day (YYYY-MM-DD) can still be booked. */
     daySlots: build.query<DaySlots, string>({
       query: (date) => ({ url: `/api/slots?date=${encodeURIComponent(date)}` }),
@@ -76,7 +66,7 @@ export const api = createApi({
       // A booking fills a slot, and a 409 says one filled up since the picker asked: either way the days shown
       // are out of date. Other failures changed nothing on the server.
       invalidatesTags: (_result, error) => {
-        if (!error) return [DEMO_REQUESTS_TAG, SLOTS_TAG];
+        if (!error) return [SLOTS_TAG];
         return error.status === 409 ? [SLOTS_TAG] : [];
       },
     }),

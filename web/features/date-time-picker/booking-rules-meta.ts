@@ -11,8 +11,18 @@ interface MetaSource {
 }
 
 /**
- * The booking zone the served page names in `<meta name="booking-time-zone">` (written by the prerender, see
- * web/app/booking-zone.ts, and rewritten by the server with its BOOKING_TIME_ZONE), or the default when the tag
+ * The booking rules travel in the page's head: the prerender writes `<meta name="booking-time-zone">` (the default
+ * zone at build time) and `<meta name="booking-min-notice">`, the server rewrites their content with its
+ * BOOKING_TIME_ZONE and MIN_NOTICE_MINUTES when it serves the page, and the calendar reads them once.
+ */
+
+/** The head tags the prerender writes: the zone, and the notice bookings need; the server rewrites their content. */
+export function bookingRulesMeta(zone: string): string[] {
+  return [`<meta name="${BOOKING_TIME_ZONE_META}" content="${zone}">`, `<meta name="${BOOKING_MIN_NOTICE_META}" content="${DEFAULT_MIN_NOTICE_MINUTES}">`];
+}
+
+/**
+ * The booking zone the served page names in `<meta name="booking-time-zone">`, or the default when the tag
  * is missing, empty or not a zone the browser knows.
  */
 export function readBookingTimeZone(source: MetaSource | undefined = globalThis.document): string {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { tokenFromPath } from './booking-link.js';
+import { tokenFromPath } from './token-from-path.js';
 
 describe("the manage page's token", () => {
   const token = 'AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-AbCdE';

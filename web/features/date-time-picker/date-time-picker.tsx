@@ -3,7 +3,7 @@ import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 
 import Calendar from 'react-calendar';
 import { styled } from 'styled-components';
 import { bookingZoneLabel, formatCalendarDay, type CalendarDay } from '../../../domain/booking.js';
-import { useDaySlotsQuery } from '../../app/api.js';
+import { useDaySlotsQuery } from '../../store/api.js';
 import { ChevronLeftIcon, ChevronRightIcon } from '../../components/icons.js';
 import { VisuallyHidden } from '../../components/visually-hidden.js';
 import {
@@ -19,7 +19,7 @@ import {
   zonePlaceName,
 } from './booking-calendar.js';
 import { CalendarFrame } from './calendar-styles.js';
-import { FieldError, Hint } from './form-parts.js';
+import { FieldError, Hint } from '../../components/form-parts.js';
 
 interface DateTimePickerProps {
   now: Date;

@@ -21,8 +21,7 @@ async function withFetch<T>(
   }
 }
 
-const read = (key: Parameters<typeof api.endpoints.read.initiate>[0]) => (store: ReturnType<typeof makeStore>) =>
-  store.dispatch(api.endpoints.read.initiate(key, { subscribe: false }));
+const readDay = (store: ReturnType<typeof makeStore>) => store.dispatch(api.endpoints.daySlots.initiate('2026-11-24', { subscribe: false }));
 
 describe('the base query, through the endpoints', () => {
   it('formats a non-ok answer as "{status}: {body text}" and keeps the parsed body', async () => {
@@ -35,7 +34,7 @@ describe('the base query, through the endpoints', () => {
   });
 
   it('uses the status text when the body is empty, and leaves out a body that is not JSON', async () => {
-    const empty = await withFetch(() => new Response(null, { status: 503, statusText: 'Service Unavailable' }), read(['/api', 'demo-requests']));
+    const empty = await withFetch(() => new Response(null, { status: 503, statusText: 'Service Unavailable' }), readDay);
     expect(empty.result.error).to.deep.equal({ status: 503, message: '503: Service Unavailable', data: undefined });
     const html = await withFetch(
       () => new Response('<html>Bad gateway</html>', { status: 502 }),
@@ -69,28 +68,9 @@ describe('the base query, through the endpoints', () => {
     expect(calls).to.deep.equal([{ method: 'GET', url: '/api/slots?date=2026-11-24', credentials: 'include', headers: {}, body: undefined }]);
   });
 
-  it('reads a query key with a GET of its segments joined by "/"', async () => {
-    const { result, calls } = await withFetch(() => new Response('[{"id":"x"}]', { status: 200 }), read(['/api', 'demo-requests', 42]));
-    expect(calls.map((call) => `${call.method} ${call.url}`)).to.deep.equal(['GET /api/demo-requests/42']);
-    expect(result.data).to.deep.equal([{ id: 'x' }]);
-  });
-
-  it('fails on 401 by default', async () => {
-    for (const key of [['/api/me'], { queryKey: ['/api/me'], on401: 'throw' as const }]) {
-      const { result } = await withFetch(() => new Response('{"error":"Unauthorized"}', { status: 401 }), read(key));
-      expect(result.error, JSON.stringify(key)).to.deep.equal({ status: 401, message: '401: {"error":"Unauthorized"}', data: { error: 'Unauthorized' } });
-    }
-  });
-
-  it('returns null on 401 when the read asks for it, and fails on other refusals as usual', async () => {
-    const unauthorized = await withFetch(
-      () => new Response('{"error":"Unauthorized"}', { status: 401 }),
-      read({ queryKey: ['/api/me'], on401: 'returnNull' }),
-    );
-    expect(unauthorized.result.isSuccess).to.equal(true);
-    expect(unauthorized.result.data).to.equal(null);
-    const forbidden = await withFetch(() => new Response('nope', { status: 403 }), read({ queryKey: ['/api/me'], on401: 'returnNull' }));
-    expect(forbidden.result.error).to.deep.equal({ status: 403, message: '403: nope', data: undefined });
+  it('fails on 401 as on any refusal', async () => {
+    const { result } = await withFetch(() => new Response('{"error":"Unauthorized"}', { status: 401 }), readDay);
+    expect(result.error).to.deep.equal({ status: 401, message: '401: {"error":"Unauthorized"}', data: { error: 'Unauthorized' } });
   });
 
   it('reports a network failure without a status', async () => {

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import { Button } from '../../components/button.js';
-import { DEMO_TRIGGER_ATTRIBUTE } from './demo-launcher.js';
+import { Button } from './button.js';
+import { DEMO_TRIGGER_ATTRIBUTE } from './demo-trigger-attribute.js';
 
 interface DemoTriggerProps {
   children: ReactNode;

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import type { ComponentProps } from 'react';
 import { ThemeProvider } from 'styled-components';
-import { theme } from '../../app/theme.js';
-import { renderPage } from '../../test/render.js';
+import { theme } from './theme.js';
+import { renderPage } from '../test/render.js';
 import { TextField } from './form-parts.js';
 
 const noop = () => undefined;

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { Provider } from 'react-redux';
 import { ThemeProvider } from 'styled-components';
-import { makeStore } from '../../app/store.js';
-import { theme } from '../../app/theme.js';
+import { makeStore } from '../../store/store.js';
+import { theme } from '../../components/theme.js';
 import { renderPage } from '../../test/render.js';
 import { DateTimePicker } from './date-time-picker.js';
 

@@ -1,6 +1,6 @@
 import type { ChangeEvent, HTMLAttributes, ReactNode } from 'react';
 import { styled, css } from 'styled-components';
-import { AlertIcon } from '../../components/icons.js';
+import { AlertIcon } from './icons.js';
 
 const Field = styled.div`
   display: grid;

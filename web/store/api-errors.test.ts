@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { SLOT_ALREADY_BOOKED_MESSAGE, SLOT_TAKEN_MESSAGE } from '../../../domain/booking.js';
-import { isSlotConflict, serverFieldErrors, submitErrorMessage } from './submit-error.js';
+import { SLOT_ALREADY_BOOKED_MESSAGE, SLOT_TAKEN_MESSAGE } from '../../domain/booking.js';
+import { isSlotConflict, serverFieldErrors, submitErrorMessage } from './api-errors.js';
 
 describe('submit error messages', () => {
   it("shows the server's details first", () => {

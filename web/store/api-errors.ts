@@ -1,4 +1,4 @@
-import { DEMO_REQUEST_FIELDS, type DemoRequestField } from '../../../domain/demo-request.js';
+import { DEMO_REQUEST_FIELDS, type DemoRequestField } from '../../domain/demo-request.js';
 
 const SUBMIT_FALLBACK_MESSAGE = 'Failed to submit demo request. Please try again.';
 const SUBMIT_INNER_FALLBACK_MESSAGE = 'Failed to submit demo request';

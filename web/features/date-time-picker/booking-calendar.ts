@@ -7,7 +7,7 @@ import {
   type CalendarDay,
   type DaySlots,
 } from '../../../domain/booking.js';
-import { PAGE_MIN_NOTICE } from './booking-zone.js';
+import { PAGE_MIN_NOTICE } from './booking-rules-meta.js';
 
 /**
  * react-calendar hands out Dates at local midnight of the day a tile shows. The tile's label is what the

@@ -1,0 +1,214 @@
+/**
+ * The Request Demo form's state and behaviour, apart from its markup (demo-request-form.tsx): the values, the checks
+ * before a submit (the same as the API's, in the domain's words), the e-mail check on leaving the field, the submit
+ * with its Idempotency-Key, and what a success or a refusal does to the form.
+ */
+import { useCallback, useId, useRef, useState, type FormEvent } from 'react';
+import { timeSlotProblem, type CalendarDay } from '../../../domain/booking.js';
+import { demoEvent, googleCalendarLink, outlookCalendarLink } from '../../../domain/calendar-links.js';
+import {
+  DEMO_REQUEST_FIELDS,
+  REQUIRED_FIELDS,
+  HONEYPOT_FIELD,
+  requiredMessage,
+  type DemoRequestCreated,
+  type DemoRequestField,
+} from '../../../domain/demo-request.js';
+import { companyLinkProblem, nameLinkProblem } from '../../../domain/links-in-text.js';
+import { notifyError, notifySuccess } from '../../components/notify.js';
+import { isSlotConflict, serverFieldErrors, submitErrorMessage } from '../../store/api-errors.js';
+import { useSubmitDemoRequestMutation, useValidateEmailMutation, type DemoRequestBody } from '../../store/api.js';
+import { visitorTimeZone } from '../date-time-picker/booking-calendar.js';
+import { PAGE_MIN_NOTICE, readBookingTimeZone } from '../date-time-picker/booking-rules-meta.js';
+import { focusTimeChoice } from '../date-time-picker/date-time-picker.js';
+import { rememberedAttribution, visitStorage } from './attribution.js';
+import { checkEmail, type EmailCheck } from './email-check.js';
+import { mayRetryWithSameKey, nextAttempt, type SubmissionAttempt } from './idempotency-key.js';
+
+export const SUCCESS_TITLE = 'Demo Request Submitted';
+export const SUCCESS_TEXT = "Thank you! We'll contact you soon to schedule your demo.";
+
+export type TextFieldName = 'name' | 'email' | 'company' | 'phone' | 'message';
+type Values = Record<TextFieldName, string>;
+type Errors = Partial<Record<DemoRequestField, string>>;
+
+const EMPTY: Values = { name: '', email: '', company: '', phone: '', message: '' };
+// The server's booking zone, named in the page it served; read once, when the form's code first runs.
+const BOOKING_ZONE = readBookingTimeZone();
+// The visitor's own zone, for the local time beside each slot; it does not change while the page is open.
+const VISITOR_ZONE = visitorTimeZone();
+
+export function useDemoRequestForm(onSubmitted: () => void) {
+  const id = useId();
+  const ids = Object.fromEntries(DEMO_REQUEST_FIELDS.map((field) => [field, `${id}-${field}`])) as Record<DemoRequestField, string>;
+  const formRef = useRef<HTMLFormElement>(null);
+  const [values, setValues] = useState<Values>(EMPTY);
+  const [day, setDay] = useState<CalendarDay | null>(null);
+  const [slotIso, setSlotIso] = useState<string | null>(null);
+  const [errors, setErrors] = useState<Errors>({});
+  const [emailCheck, setEmailCheck] = useState<EmailCheck>({ state: 'idle' });
+  const checkedEmail = useRef<string | null>(null);
+  const [trap, setTrap] = useState('');
+  // The attempt a failure left open: sending the same body again is its retry and carries its key.
+  const openAttempt = useRef<SubmissionAttempt | null>(null);
+  const [submitDemoRequest, { isLoading: isSubmitting }] = useSubmitDemoRequestMutation();
+  const [validateEmail] = useValidateEmailMutation();
+  const zone = BOOKING_ZONE;
+
+  const setValue = (field: TextFieldName, value: string) => {
+    setValues((current) => ({ ...current, [field]: value }));
+    setErrors((current) => (current[field] ? { ...current, [field]: undefined } : current));
+  };
+
+  const runEmailCheck = useCallback(
+    async (email: string) => {
+      checkedEmail.current = email;
+      setEmailCheck({ state: 'checking' });
+      const result = await checkEmail(email, (value) => validateEmail({ email: value }).unwrap());
+      // A later edit or check wins over an answer that arrives late.
+      if (checkedEmail.current === email) setEmailCheck(result);
+    },
+    [validateEmail],
+  );
+
+  /** Focuses a field; for the time, a slot that can be chosen (not `avoidSlot`, the one just refused), else the calendar. */
+  const focusField = (field: DemoRequestField, avoidSlot?: string) => {
+    const form = formRef.current;
+    if (!form) return;
+    if (field !== 'timeSlot') {
+      form.querySelector<HTMLElement>(`#${CSS.escape(ids[field])}`)?.focus();
+      return;
+    }
+    focusTimeChoice(form, avoidSlot);
+  };
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (isSubmitting) return;
+    const problems: Errors = {};
+    for (const field of REQUIRED_FIELDS) {
+      if (field !== 'timeSlot' && values[field].trim() === '') problems[field] = requiredMessage(field);
+    }
+    // The link markers only: a domain-shaped word needs IANA's list, which the API holds (its answer names the field).
+    const nameLink = nameLinkProblem(values.name);
+    if (nameLink) problems.name = nameLink;
+    const companyLink = companyLinkProblem(values.company);
+    if (companyLink) problems.company = companyLink;
+    if (!slotIso) problems.timeSlot = requiredMessage('timeSlot');
+    else {
+      // The domain's one check of a slot: the dialog may have stayed open past the chosen hour.
+      const problem = timeSlotProblem(slotIso, new Date(), zone, PAGE_MIN_NOTICE);
+      if (problem) problems.timeSlot = problem;
+    }
+    const firstProblem = DEMO_REQUEST_FIELDS.find((field) => problems[field]);
+    if (firstProblem) {
+      setErrors(problems);
+      focusField(firstProblem);
+      return;
+    }
+    const body: DemoRequestBody = {
+      name: values.name.trim(),
+      email: values.email.trim(),
+      company: values.company.trim(),
+      timeSlot: slotIso as string,
+    };
+    if (values.phone.trim()) body.phone = values.phone.trim();
+    if (values.message.trim()) body.message = values.message.trim();
+    const attribution = rememberedAttribution(visitStorage());
+    if (attribution) body.attribution = attribution;
+    if (trap !== '') body[HONEYPOT_FIELD] = trap;
+    // The body is built in one fixed order, so its JSON text tells the same submission from a changed one.
+    const attempt = nextAttempt(openAttempt.current, JSON.stringify(body));
+    let created: DemoRequestCreated;
+    try {
+      created = await submitDemoRequest({ body, idempotencyKey: attempt.key }).unwrap();
+    } catch (error) {
+      openAttempt.current = mayRetryWithSameKey(error) ? attempt : null;
+      const fieldErrors = serverFieldErrors(error);
+      setErrors(fieldErrors);
+      notifyError('Error', submitErrorMessage(error));
+      if (isSlotConflict(error)) {
+        // Only the time has to change: the rest of the form, the day included, stays as typed. The mutation has
+        // already asked for the day's slots again, and the refused one will show as taken.
+        setSlotIso(null);
+        focusField('timeSlot', body.timeSlot);
+        return;
+      }
+      const firstServerProblem = DEMO_REQUEST_FIELDS.find((field) => fieldErrors[field]);
+      if (firstServerProblem) focusField(firstServerProblem);
+      return;
+    }
+    openAttempt.current = null;
+    const demo = demoEvent(body.company, new Date(created.timeSlot));
+    notifySuccess(SUCCESS_TITLE, SUCCESS_TEXT, {
+      label: 'Add to calendar:',
+      items: [
+        { label: 'Google', href: googleCalendarLink(demo) },
+        { label: 'Outlook', href: outlookCalendarLink(demo) },
+        // An answer kept for an Idempotency-Key from before the link existed has none.
+        ...(created.invitePath ? [{ label: '.ics', href: created.invitePath, download: true }] : []),
+      ],
+    });
+    setValues(EMPTY);
+    setTrap('');
+    setDay(null);
+    setSlotIso(null);
+    setErrors({});
+    setEmailCheck({ state: 'idle' });
+    checkedEmail.current = null;
+    onSubmitted();
+  };
+
+  /** The props every text field of the form shares: its id, name, value, error and change handler. */
+  const fieldProps = (field: TextFieldName) => ({
+    id: ids[field],
+    name: field,
+    value: values[field],
+    error: errors[field],
+    onChange: (value: string) => setValue(field, value),
+  });
+
+  const onEmailChange = (value: string) => {
+    setValue('email', value);
+    checkedEmail.current = null;
+    setEmailCheck({ state: 'idle' });
+  };
+  const onEmailBlur = () => {
+    if (checkedEmail.current !== values.email) void runEmailCheck(values.email);
+  };
+  const onUseSuggestion = (suggestion: string) => {
+    setValue('email', suggestion);
+    void runEmailCheck(suggestion);
+  };
+  const onDayChange = (next: CalendarDay | null) => {
+    setDay(next);
+    setSlotIso(null);
+  };
+  const onSlotChange = (iso: string) => {
+    setSlotIso(iso);
+    setErrors((current) => ({ ...current, timeSlot: undefined }));
+  };
+
+  return {
+    id,
+    ids,
+    formRef,
+    values,
+    day,
+    slotIso,
+    errors,
+    emailCheck,
+    trap,
+    setTrap,
+    isSubmitting,
+    zone,
+    visitorZone: VISITOR_ZONE,
+    fieldProps,
+    onSubmit,
+    onEmailChange,
+    onEmailBlur,
+    onUseSuggestion,
+    onDayChange,
+    onSlotChange,
+  };
+}
