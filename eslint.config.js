@@ -19,6 +19,10 @@ const layers = [
       layer(['node:*'], 'domain/ is loaded by the browser too: no Node built-ins (server code goes in server-shared/).'),
     ],
   },
+  {
+    files: ['knexfile.ts'],
+    patterns: [layer(folders('api', 'worker', 'web', 'server-shared', 'scripts', 'domain', 'test'), 'knexfile.ts is beneath api/ and the test harness: it imports none of the project\'s folders.')],
+  },
   { files: ['server-shared/**'], patterns: [layer(folders('api', 'worker', 'web', 'scripts'), 'server-shared/ is beneath api/ and worker/.')] },
   { files: ['api/**'], patterns: [layer(folders('worker', 'web', 'scripts'), 'api/ and worker/ meet only in server-shared/ (the queue contract) and domain/.')] },
   { files: ['worker/**'], patterns: [layer(folders('api', 'web', 'scripts'), 'api/ and worker/ meet only in server-shared/ (the queue contract) and domain/.')] },

@@ -1,10 +1,12 @@
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Knex } from 'knex';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const migrationsDir = path.join(here, 'migrations');
+/** The SQL functions as they run today, one file each (db/functions/*.sql; the build copies them into dist/). */
+const functionsDir = path.join(here, 'db', 'functions');
 // Run from source (tsx) the migrations are .ts; from the build (dist/) they are .js.
 const extension = path.extname(fileURLToPath(import.meta.url));
 
@@ -51,4 +53,18 @@ export function knexConfig(connectionString: string, pool: Knex.PoolConfig = { m
       : {}),
     migrations: { migrationSource: migrationFolder, tableName: 'knex_migrations' },
   };
+}
+
+/**
+ * Applies db/functions/*.sql, in name order, in one transaction under an advisory lock (two processes migrating at
+ * once take turns). Each file replaces its functions (CREATE OR REPLACE), so applying it again changes nothing.
+ */
+export async function applyDatabaseFunctions(db: Knex): Promise<string[]> {
+  const files = (await readdir(functionsDir)).filter((file) => file.endsWith('.sql')).sort();
+  const sources = await Promise.all(files.map((file) => readFile(path.join(functionsDir, file), 'utf8')));
+  await db.transaction(async (trx) => {
+    await trx.raw("SELECT pg_advisory_xact_lock(hashtextextended('apply-database-functions', 0))");
+    for (const source of sources) await trx.raw(source);
+  });
+  return files;
 }

@@ -10,19 +10,19 @@ import type { EmailQueue } from './email-queue.js';
 import { ApiError, errorMiddleware } from './errors.js';
 import { requestLog } from './request-log.js';
 import { healthRoutes } from './health.js';
-import { demoRequestRoutes } from './demo-requests/routes.js';
+import { demoRequestRoutes } from './bookings/request-routes.js';
 import { emailCheckRoutes } from './email-check/routes.js';
 import { webRoutes } from './web.js';
 import { createMemoryLimiter, type RequestLimits } from './rate-limit.js';
 import { securityHeaders } from './security-headers.js';
 import { slotRoutes } from './slots/routes.js';
 import { createSlotCounts } from './slots/slot-counts.js';
-import { bookingsPerSlot } from './demo-requests/repository.js';
+import { bookingsPerSlot } from './bookings/repository.js';
 import { openApiRoutes } from './openapi.js';
 import { bookingRoutes } from './bookings/routes.js';
-import { DEFAULT_BOOKING_LIMITS, type BookingLimits } from './demo-requests/service.js';
+import { DEFAULT_BOOKING_LIMITS, type BookingLimits } from './bookings/book.js';
 import { DEFAULT_FOLLOW_UPS, type FollowUpSettings } from './bookings/follow-ups.js';
-import { DEFAULT_EMAILS_PER_RECIPIENT_PER_DAY } from './bookings/email-ceiling.js';
+import { DEFAULT_EMAILS_PER_RECIPIENT_PER_DAY } from './bookings/refusals.js';
 import { DEFAULT_MIN_NOTICE_MINUTES } from '../domain/booking.js';
 
 export interface AppDeps {

@@ -23,9 +23,9 @@ import {
   type Env,
 } from '../server-shared/settings.js';
 import { KEPT_SECRET_FILES, PREVIOUS_LINK_SECRETS_FILE } from '../server-shared/kept-secrets.js';
-import { DEFAULT_BOOKING_LIMITS } from './demo-requests/service.js';
+import { DEFAULT_BOOKING_LIMITS } from './bookings/book.js';
 import { DEFAULT_REMINDER_MINUTES_BEFORE } from './bookings/follow-ups.js';
-import { DEFAULT_EMAILS_PER_RECIPIENT_PER_DAY } from './bookings/email-ceiling.js';
+import { DEFAULT_EMAILS_PER_RECIPIENT_PER_DAY } from './bookings/refusals.js';
 import { DEFAULT_MIN_NOTICE_MINUTES } from '../domain/booking.js';
 
 export interface ApiConfig {

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { createTestDatabase, type TestDatabase } from '../test/database.js';
+import { migrateSchema } from './db.js';
 
 describe('migrations', () => {
   let database: TestDatabase;
@@ -12,14 +13,18 @@ describe('migrations', () => {
 
   it('run up, down and up again cleanly', async () => {
     const { db } = database;
-    await db.migrate.latest();
+    await migrateSchema(db);
     expect(await db.schema.hasTable('demo_requests')).to.equal(true);
     expect(await db.schema.hasTable('users')).to.equal(true);
     await db.migrate.rollback(undefined, true);
     expect(await db.schema.hasTable('demo_requests')).to.equal(false);
     expect(await db.schema.hasTable('users')).to.equal(false);
-    await db.migrate.latest();
+    await migrateSchema(db);
     expect(await db.schema.hasTable('demo_requests')).to.equal(true);
+    // Applying the functions' file again changes nothing, and book_demo is gone for good.
+    await migrateSchema(db);
+    const { rows } = await db.raw("SELECT proname FROM pg_proc WHERE proname IN ('book', 'book_demo') ORDER BY proname");
+    expect(rows.map((row: { proname: string }) => row.proname)).to.deep.equal(['book']);
   });
 
   it('gives rows a database-made id, a creation time and a pending confirmation', async () => {
@@ -69,6 +74,7 @@ describe('migration history', () => {
         '20261128100000_add_confirmation_dropped_at',
         '20261128110000_count_canonical_recipients',
         '20261128120000_add_trapped_demo_requests',
+        '20261129100000_book_in_functions_file',
       ]);
     } finally {
       await database.drop();

@@ -1,6 +1,6 @@
 import knex, { type Knex } from 'knex';
 import type { ClientBase, QueryResultRow } from 'pg';
-import { knexConfig, type KnexLogSink } from '../knexfile.js';
+import { applyDatabaseFunctions, knexConfig, type KnexLogSink } from '../knexfile.js';
 import type { Logger } from 'pino';
 import { ServiceUnavailableError } from './errors.js';
 
@@ -26,12 +26,21 @@ export async function preparedQuery<Row extends QueryResultRow>(db: Db, name: st
   }
 }
 
-/** Brings the schema up to date; safe to run from several processes at once (knex takes a lock). */
+/**
+ * The migrations not yet run, then the SQL functions as they run today (db/functions/*.sql). Gives the migrations
+ * it ran.
+ */
+export async function migrateSchema(db: Knex): Promise<string[]> {
+  const [, applied] = (await db.migrate.latest()) as [number, string[]];
+  await applyDatabaseFunctions(db);
+  return applied;
+}
+
+/** Brings the schema up to date; safe to run from several processes at once (knex and migrateSchema take locks). */
 export async function migrateLatest(databaseUrl: string, log?: KnexLogSink): Promise<string[]> {
   const db = createDb(databaseUrl, { min: 0, max: 1 }, log);
   try {
-    const [, applied] = (await db.migrate.latest()) as [number, string[]];
-    return applied;
+    return await migrateSchema(db);
   } finally {
     await db.destroy();
   }

@@ -10,7 +10,7 @@ import { createDb } from './db.js';
 import { createRateLimiter } from './rate-limit.js';
 import { purgeExpiredIdempotencyKeys } from './idempotency.js';
 import { boundConnectionsPerClient } from './client-connections.js';
-import { purgeTrapped } from './demo-requests/trapped-repository.js';
+import { purgeTrapped } from './bookings/trapped-repository.js';
 
 export interface RunningApi {
   url: string;

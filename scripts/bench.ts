@@ -34,7 +34,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { createDb } from '../api/db.js';
 import { DEFAULT_FOLLOW_UPS, followUpRows } from '../api/bookings/follow-ups.js';
-import { bookDemo } from '../api/demo-requests/repository.js';
+import { book } from '../api/bookings/repository.js';
 import { availableSlots, calendarDayOf, formatCalendarDay } from '../domain/booking.js';
 import type { DemoRequestInput } from '../domain/demo-request.js';
 import { invitePathOf } from '../server-shared/booking-link.js';
@@ -210,7 +210,7 @@ type BookingSettings = Record<
 >;
 
 /**
- * The booking's one statement alone, as the API runs it (the repository's bookDemo, on a pool the API's size), from
+ * The booking's one statement alone, as the API runs it (the repository's book, on a pool the API's size), from
  * `connections` callers at once with the same bodies: what PostgreSQL itself takes per booking on these cores, with
  * no HTTP, validation or queue in front. The rows are marked confirmed afterwards, so no worker sends them.
  */
@@ -227,7 +227,7 @@ async function bookingsWithoutHttp(slots: readonly string[], env: BookingSetting
       const id = randomUUID();
       const timeSlot = new Date(input.timeSlot);
       const started = performance.now();
-      const outcome = await bookDemo(db, {
+      const outcome = await book(db, {
         id,
         input,
         recipient: canonicalRecipient(input.email),

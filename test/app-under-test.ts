@@ -8,7 +8,7 @@ import type { FollowUpSettings } from '../api/bookings/follow-ups.js';
 import { createEmailQueue, type EmailQueue } from '../api/email-queue.js';
 import { createDb } from '../api/db.js';
 import { createRateLimiter } from '../api/rate-limit.js';
-import type { BookingLimits } from '../api/demo-requests/service.js';
+import type { BookingLimits } from '../api/bookings/book.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { TEST_LINK_SECRET, TEST_REDIS_URL, clearQueuePrefix, silentLogger, testQueuePrefix } from './stack.js';
 

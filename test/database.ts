@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import knex from 'knex';
 import type { Knex } from 'knex';
+import { migrateSchema } from '../api/db.js';
 import { knexConfig } from '../knexfile.js';
 
 // Tests may be pointed at another server; the default is the local one with trust auth.
@@ -30,7 +31,7 @@ export async function createTestDatabase(options: { migrate?: boolean } = {}): P
   }
   const url = urlFor(name);
   const db = knex(knexConfig(url, { min: 0, max: 5 }));
-  if (options.migrate !== false) await db.migrate.latest();
+  if (options.migrate !== false) await migrateSchema(db);
   return {
     url,
     name,

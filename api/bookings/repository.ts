@@ -1,7 +1,168 @@
-/** SQL for a booking reached through its link: read it, lock it for a change, move it, cancel it. */
+/**
+ * The bookings' SQL, here and nowhere else in the API: a new booking in one statement (`book`, of
+ * db/functions/bookings.sql, where the booking's rules and locks live), the slot's question that a move and the
+ * honeypot ask too, a booking read, locked, moved and cancelled through its link, and the operations list.
+ */
 import type { Knex } from 'knex';
+import type { Attribution } from '../../domain/attribution.js';
+import type { DemoRequestCreated, DemoRequestInput } from '../../domain/demo-request.js';
+import type { CanonicalRecipient } from '../../server-shared/email-rules.js';
 import type { Booking } from '../../server-shared/invitation.js';
-import type { Db } from '../db.js';
+import type { BookingEmailKind } from '../../server-shared/jobs.js';
+import { preparedQuery, type Db } from '../db.js';
+import type { EmailRow } from './follow-ups.js';
+
+export interface DemoRequestSummary {
+  id: string;
+  name: string;
+  email: string;
+  company: string;
+  timeSlot: string;
+  status: 'booked' | 'cancelled';
+  createdAt: string;
+  attribution: Attribution | null;
+  /** droppedAt: the booking was moved or cancelled before its confirmation went out, which then never goes. */
+  confirmation: { sentAt: string | null; failedAt: string | null; droppedAt: string | null; attempts: number; lastError: string | null };
+}
+
+export async function listRecentDemoRequests(db: Db, limit: number): Promise<DemoRequestSummary[]> {
+  const rows = await db('demo_requests').select('*').orderBy('created_at', 'desc').limit(limit);
+  return rows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    company: row.company,
+    timeSlot: row.time_slot.toISOString(),
+    status: row.status,
+    createdAt: row.created_at.toISOString(),
+    attribution: row.attribution ?? null,
+    confirmation: {
+      sentAt: row.confirmation_sent_at ? row.confirmation_sent_at.toISOString() : null,
+      failedAt: row.confirmation_failed_at ? row.confirmation_failed_at.toISOString() : null,
+      droppedAt: row.confirmation_dropped_at ? row.confirmation_dropped_at.toISOString() : null,
+      attempts: row.confirmation_attempts,
+      lastError: row.confirmation_last_error,
+    },
+  }));
+}
+
+/** What `book` (db/functions/bookings.sql) is given: the booking and its rules. */
+export interface BookingRequest {
+  id: string;
+  input: DemoRequestInput;
+  /** The recipient as the ceilings and "one person holds a slot once" count it (canonicalRecipient). */
+  recipient: CanonicalRecipient;
+  /** The ceilings (0: off) and the slot's capacity. */
+  limits: { perEmailPerDay: number; perDomainPerDay: number; emailsPerRecipientPerDay: number; slotCapacity: number };
+  followUps: readonly EmailRow[];
+  /** The idempotency key and the request's hash, when the request carries a key. */
+  idempotency?: { key: string; hash: string };
+  /** The invitation's path in the answer, kept with the key. */
+  invitePath: string;
+}
+
+/** Why a booking, or a move to a slot, was refused; nothing was stored. */
+export type BookingRefusal =
+  | { reason: 'email-ceiling' | 'domain-ceiling'; count: number; oldest: number | null; now: number }
+  /** The recipient's e-mails of the last 24 hours, and when there will be room for this booking's (null: never). */
+  | { reason: 'recipient-emails'; count: number; freeAt: number | null; now: number }
+  | SlotRefusal
+  | { reason: 'key-reused' };
+
+/** Why the recipient cannot have a slot: they hold it already, or it is full. */
+export interface SlotRefusal {
+  reason: 'already-booked' | 'slot-taken';
+}
+
+export type BookingOutcome =
+  /** The 201 answer as `book` built it (booking_answer), and the e-mails stored with the booking. */
+  | { outcome: 'stored'; answer: DemoRequestCreated; emails: { id: string; kind: BookingEmailKind }[] }
+  | { outcome: 'replayed'; status: number; body: unknown }
+  | { outcome: 'refused'; refusal: BookingRefusal };
+
+interface BookRow {
+  outcome: 'stored' | 'replayed';
+  answer: unknown;
+  emails: { id: string; kind: BookingEmailKind }[] | null;
+  replay_status: number;
+}
+
+/** Prepared once per connection (by the name book), then only bound and executed. */
+const BOOK = 'SELECT * FROM book($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)';
+
+/**
+ * Books in one statement (one round trip): under the recipient domain's lock and the slot's lock, in that order,
+ * the 24-hour ceilings (bookings per recipient and per domain, e-mails per recipient), the slot's capacity and the
+ * person's own bookings are checked, then the row, its follow-up rows and the key's answer are stored, all in the
+ * statement's transaction.
+ */
+export async function book(db: Db, request: BookingRequest): Promise<BookingOutcome> {
+  const { input } = request;
+  const timeSlot = new Date(input.timeSlot);
+  try {
+    const rows = await preparedQuery<BookRow>(db, 'book', BOOK, [
+      request.id,
+      input.name,
+      input.email,
+      request.recipient.address,
+      request.recipient.domain,
+      input.company,
+      input.phone ?? null,
+      input.message ?? null,
+      timeSlot,
+      input.attribution ? JSON.stringify(input.attribution) : null,
+      request.limits.perEmailPerDay,
+      request.limits.perDomainPerDay,
+      request.limits.emailsPerRecipientPerDay,
+      request.limits.slotCapacity,
+      JSON.stringify(request.followUps.map((row) => ({ kind: row.kind, recipient: row.recipient ?? null, change: row.change ?? null, due_at: row.due_at ?? null }))),
+      request.idempotency?.key ?? null,
+      request.idempotency?.hash ?? null,
+      request.invitePath,
+    ]);
+    const row = rows[0];
+    if (!row) throw new Error('book gave no row');
+    if (row.outcome === 'replayed') return { outcome: 'replayed', status: row.replay_status, body: row.answer };
+    return { outcome: 'stored', answer: row.answer as DemoRequestCreated, emails: row.emails ?? [] };
+  } catch (err) {
+    const refusal = refusalOf(err);
+    if (refusal) return { outcome: 'refused', refusal };
+    throw err;
+  }
+}
+
+function refusalOf(err: unknown): BookingRefusal | undefined {
+  if (typeof err !== 'object' || err === null) return undefined;
+  const { code, message, detail } = err as { code?: unknown; message?: unknown; detail?: unknown };
+  if (code !== 'P0001' || typeof message !== 'string' || !message.endsWith('booking refused') || typeof detail !== 'string') return undefined;
+  return JSON.parse(detail) as BookingRefusal;
+}
+
+/**
+ * Why the recipient (its canonical address) cannot have the slot, or undefined: the question `book` asks of a slot
+ * (booking_slot_refusal), asked by a move under the slot's lock, and by the honeypot as is.
+ */
+export async function slotRefusal(
+  db: Db | Knex.Transaction,
+  recipient: string,
+  timeSlot: Date,
+  capacity: number,
+): Promise<SlotRefusal | undefined> {
+  const { rows } = await db.raw('SELECT booking_slot_refusal(?, ?, ?) AS reason', [recipient, timeSlot, capacity]);
+  const reason = (rows[0] as { reason: 'already-booked' | 'slot-taken' | null }).reason;
+  return reason === null ? undefined : { reason };
+}
+
+/** How many bookings each of the given slots holds (slots with none are left out). */
+export async function bookingsPerSlot(db: Db, slots: readonly Date[]): Promise<Map<string, number>> {
+  const rows: { time_slot: Date; n: number }[] = await db('demo_requests')
+    .select('time_slot')
+    .count({ n: '*' })
+    .whereIn('time_slot', slots)
+    .where({ status: 'booked' })
+    .groupBy('time_slot');
+  return new Map(rows.map((row) => [row.time_slot.toISOString(), Number(row.n)]));
+}
 
 export interface BookingState extends Booking {
   status: 'booked' | 'cancelled';
@@ -36,31 +197,20 @@ export async function lockBooking(trx: Knex.Transaction, id: string): Promise<Bo
   return row && stateOf(row);
 }
 
-/** The slot's lock, its one parameter the slot's ISO instant. */
-export const SLOT_LOCK = "pg_advisory_xact_lock(hashtextextended('slot:' || ?, 0))";
-
 /**
- * Serialises the bookings of one slot until the transaction ends: the same lock a new booking takes for its slot
- * (book_demo, migrations/20261125100000_add_book_demo_function.ts), so a move and a booking never both take the last place.
+ * Serialises the bookings of one slot until the transaction ends: the lock `book` takes for its slot
+ * (booking_lock_slot, db/functions/bookings.sql), so a move and a booking never both take the last place.
  */
 export async function lockSlot(trx: Knex.Transaction, timeSlot: Date): Promise<void> {
-  await trx.raw(`SELECT ${SLOT_LOCK}`, [timeSlot.toISOString()]);
-}
-
-/** The bookings that hold the slot, and whether one of them is this recipient's (its canonical address). */
-export async function slotHolders(trx: Knex.Transaction, timeSlot: Date, recipient: string): Promise<{ held: number; mine: boolean }> {
-  const row = await trx('demo_requests')
-    .where({ time_slot: timeSlot, status: 'booked' })
-    .first(trx.raw('count(*)::int AS held'), trx.raw('coalesce(bool_or(recipient = ?), false) AS mine', [recipient]));
-  return { held: row?.held ?? 0, mine: row?.mine ?? false };
+  await trx.raw('SELECT booking_lock_slot(?)', [timeSlot]);
 }
 
 /**
- * Serialises what is counted per recipient until the transaction ends: the lock book_demo takes first, per recipient
- * domain (its canonical form), so a change and a booking, or two changes, never both pass a ceiling.
+ * Serialises what is counted per recipient until the transaction ends: the lock `book` takes first, per recipient
+ * domain (booking_lock_recipient_domain), so a change and a booking, or two changes, never both pass a ceiling.
  */
 export async function lockRecipientDomain(trx: Knex.Transaction, domain: string): Promise<void> {
-  await trx.raw("SELECT pg_advisory_xact_lock(hashtextextended('recipient-domain:' || ?, 0))", [domain]);
+  await trx.raw('SELECT booking_lock_recipient_domain(?)', [domain]);
 }
 
 /**

@@ -14,8 +14,8 @@ import { readUnlessDatabaseDown } from '../db.js';
 import { rateLimit, type RequestLimits } from '../rate-limit.js';
 import { validateBody } from '../validation.js';
 import { findBooking } from './repository.js';
-import { findTrapped } from '../demo-requests/trapped-repository.js';
-import { cancelBookingAt, notFound, rescheduleBooking, viewOf, type BookingChangeDeps } from './service.js';
+import { findTrapped } from './trapped-repository.js';
+import { cancelBookingAt, notFound, rescheduleBooking, viewOf, type BookingChangeDeps } from './changes.js';
 
 export interface BookingLinkDeps extends BookingChangeDeps {
   linkSecret: string;

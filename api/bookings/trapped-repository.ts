@@ -1,19 +1,22 @@
 /** SQL for the requests the honeypot caught (trapped_demo_requests): stored, read as a booking, purged. */
 import type { Knex } from 'knex';
-import type { DemoRequestInput } from '../../domain/demo-request.js';
-import type { BookingState } from '../bookings/repository.js';
+import type { DemoRequestCreated, DemoRequestInput } from '../../domain/demo-request.js';
+import type { BookingState } from './repository.js';
 import type { Db } from '../db.js';
 
 /** A week after its slot, a trapped request's link stops opening (as any unknown link: 404). */
 const TRAPPED_KEPT_DAYS_AFTER_SLOT = 7;
 
-/** Stores what a trapped request's link will show; its time of creation, by the database's clock as a booking's. */
-export async function storeTrapped(db: Db, id: string, input: DemoRequestInput): Promise<Date> {
+/**
+ * Stores what a trapped request's link will show, and gives the 201 a booking gets, built as `book` builds it
+ * (booking_answer), its time of creation by the database's clock.
+ */
+export async function storeTrapped(db: Db, id: string, input: DemoRequestInput, invitePath: string): Promise<DemoRequestCreated> {
   const [row] = (await db('trapped_demo_requests')
     .insert({ id, name: input.name, email: input.email, company: input.company, time_slot: new Date(input.timeSlot) })
-    .returning(['created_at'])) as { created_at: Date }[];
+    .returning(db.raw('booking_answer(id, created_at, time_slot, ?) AS answer', [invitePath]))) as { answer: DemoRequestCreated }[];
   if (!row) throw new Error('the trapped request was not stored');
-  return row.created_at;
+  return row.answer;
 }
 
 /** A trapped request as its booking link shows it: booked, never changed. */

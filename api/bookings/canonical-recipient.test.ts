@@ -187,7 +187,7 @@ describe('EMAILS_PER_RECIPIENT_PER_DAY', () => {
     // The four requests are held at their slots' locks until all four are waiting, then let go together.
     const targets = [tuesday(14), tuesday(15), tuesday(16), tuesday(17)];
     const holder = await app.db.transaction();
-    for (const slot of targets) await holder.raw("SELECT pg_advisory_xact_lock(hashtextextended('slot:' || ?, 0))", [slot]);
+    for (const slot of targets) await holder.raw('SELECT booking_lock_slot(?)', [slot]);
     const pending = Promise.all([
       move(ids[0], targets[0]!),
       move(ids[1], targets[1]!),
@@ -214,6 +214,8 @@ describe('the migration to canonical recipients', () => {
     const database = await createTestDatabase();
     try {
       const { db } = database;
+      // The migrations after it first, latest first.
+      await db.migrate.down({ name: '20261129100000_book_in_functions_file' });
       await db.migrate.down({ name: MIGRATION });
       const typed = ['Victim+1@DÙP-Test.com', 'victim@xn--dp-test-y1a.com', 'ada@analytical-engines.com'];
       await db('demo_requests').insert(typed.map((email, i) => ({ name: 'Earlier', email, company: 'Earlier Inc', time_slot: new Date(tuesday(7 + i)) })));

@@ -6,14 +6,13 @@
  */
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import { SLOT_ALREADY_BOOKED_MESSAGE, SLOT_TAKEN_MESSAGE } from '../../domain/booking.js';
 import type { BookingView } from '../../domain/demo-request.js';
 import { canonicalRecipient, type CanonicalRecipient } from '../../server-shared/email-rules.js';
 import type { QueuedJob } from '../../server-shared/jobs.js';
 import { unlessDatabaseDown, type Db } from '../db.js';
 import { enqueueStored, type EmailQueue } from '../email-queue.js';
 import { ApiError } from '../errors.js';
-import { emailCeilingError } from './email-ceiling.js';
+import { emailCeilingError, refusalError } from './refusals.js';
 import { storeFollowUps, type BookingChange, type FollowUpSettings } from './follow-ups.js';
 import {
   cancelBooking,
@@ -22,7 +21,7 @@ import {
   lockSlot,
   moveBooking,
   recipientEmailsPast,
-  slotHolders,
+  slotRefusal,
   type BookingState,
 } from './repository.js';
 
@@ -110,9 +109,8 @@ export function rescheduleBooking(deps: BookingChangeDeps, id: string, timeSlot:
     if (booking.timeSlot.getTime() === timeSlot.getTime()) return { booking };
     assertMovable(booking, deps.now());
     await lockSlot(trx, timeSlot);
-    const holders = await slotHolders(trx, timeSlot, recipient.address);
-    if (holders.mine) throw new ApiError(409, 'Already booked', SLOT_ALREADY_BOOKED_MESSAGE, { timeSlot: SLOT_ALREADY_BOOKED_MESSAGE });
-    if (holders.held >= deps.slotCapacity) throw new ApiError(409, 'Slot taken', SLOT_TAKEN_MESSAGE, { timeSlot: SLOT_TAKEN_MESSAGE });
+    const refusal = await slotRefusal(trx, recipient.address, timeSlot, deps.slotCapacity);
+    if (refusal) throw refusalError(refusal);
     return { booking: await moveBooking(trx, id, timeSlot), change: 'rescheduled' };
   });
 }

@@ -1,4 +1,6 @@
 /**
+ * The answers to a refused booking or change, in one place: the ceilings' 429 with its Retry-After, the slot's 409.
+ *
  * EMAILS_PER_RECIPIENT_PER_DAY: how many e-mails the form sends one recipient (in its canonical form, see
  * canonicalRecipient) in 24 hours, whatever their kind: confirmations, updates, cancellations and reminders, each
  * counted from when it is stored, a reminder no longer once a change drops it unsent (the database's
@@ -6,7 +8,10 @@
  * (its old reminder gives way to the new slot's), a cancellation its own e-mail less the reminder it drops. A booking
  * or change that would pass the ceiling is refused, under the recipient domain's lock, and nothing is stored.
  */
-import { TooManyRequestsError } from '../errors.js';
+import { SLOT_ALREADY_BOOKED_MESSAGE, SLOT_TAKEN_MESSAGE } from '../../domain/booking.js';
+import { ApiError, TooManyRequestsError } from '../errors.js';
+import { idempotencyKeyReused } from '../idempotency.js';
+import type { BookingRefusal } from './repository.js';
 
 export const DEFAULT_EMAILS_PER_RECIPIENT_PER_DAY = 10;
 
@@ -36,4 +41,31 @@ export function emailCeilingError(reached: EmailCeilingReached, during: 'booking
     `This booking's email address has had the most e-mails about demos we send to one address in 24 hours, and this change would send another. Nothing was changed. Please try again in about ${wait}, or reply to your confirmation e-mail.`,
     retryInMs,
   );
+}
+
+/** The answer to a refused booking: the ceiling's 429 with its Retry-After, or the slot's 409 (the honeypot's too). */
+export function refusalError(refusal: BookingRefusal): ApiError {
+  switch (refusal.reason) {
+    case 'email-ceiling': {
+      const details = `This email address has already booked ${refusal.count} demos in the last 24 hours, the most we confirm to one address in a day. Please try again later.`;
+      return new TooManyRequestsError(details, retryAfterMs(refusal), { email: details });
+    }
+    case 'recipient-emails':
+      return emailCeilingError(refusal, 'booking');
+    case 'domain-ceiling': {
+      const details = `Your company's email domain has reached the most demo bookings we take from one domain in 24 hours. Please try again later, or ask a colleague who already booked to add you to their demo.`;
+      return new TooManyRequestsError(details, retryAfterMs(refusal), { email: details });
+    }
+    case 'already-booked':
+      return new ApiError(409, 'Already booked', SLOT_ALREADY_BOOKED_MESSAGE, { timeSlot: SLOT_ALREADY_BOOKED_MESSAGE });
+    case 'slot-taken':
+      return new ApiError(409, 'Slot taken', SLOT_TAKEN_MESSAGE, { timeSlot: SLOT_TAKEN_MESSAGE });
+    case 'key-reused':
+      return idempotencyKeyReused();
+  }
+}
+
+/** Until the oldest of the bookings that make the ceiling is a day old (by the database's clock). */
+function retryAfterMs(ceiling: { oldest: number | null; now: number }): number {
+  return ceiling.oldest === null ? DAY_MS : ceiling.oldest + DAY_MS - ceiling.now;
 }

@@ -19,7 +19,7 @@ import { rateLimit, type RateLimiter, type RequestLimits } from '../rate-limit.j
 import { validateBody } from '../validation.js';
 import { answerTrapped, honeypot } from './honeypot.js';
 import { listRecentDemoRequests } from './repository.js';
-import { submitDemoRequest, type DemoRequestDeps } from './service.js';
+import { submitDemoRequest, type DemoRequestDeps } from './book.js';
 
 function messageFor(error: ErrorObject, field: string): string {
   if (field === 'attribution') return `Attribution must be an object of texts of at most ${ATTRIBUTION_MAX_LENGTH} characters.`;

@@ -7,11 +7,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
-import { HONEYPOT_FIELD, type DemoRequestCreated, type DemoRequestInput } from '../../domain/demo-request.js';
+import { HONEYPOT_FIELD, type DemoRequestInput } from '../../domain/demo-request.js';
 import { canonicalRecipient } from '../../server-shared/email-rules.js';
 import { unlessDatabaseDown } from '../db.js';
-import { bookingsPerSlot, holdsSlot } from './repository.js';
-import { createdAnswer, refusalError, type DemoRequestDeps } from './service.js';
+import { invitePathOf } from '../../server-shared/booking-link.js';
+import type { DemoRequestDeps } from './book.js';
+import { refusalError } from './refusals.js';
+import { slotRefusal } from './repository.js';
 import { storeTrapped } from './trapped-repository.js';
 
 /** Takes the honeypot field off the body before validation; a filled one marks the request as trapped. */
@@ -37,20 +39,18 @@ export function answerTrapped(deps: Pick<DemoRequestDeps, 'db' | 'logger' | 'boo
     const id = randomUUID();
     // The same words as a booking's 503 and 409s (service.ts), asked in book_demo's order: the person's own hold on
     // the slot, then the slot's capacity.
+    // The slot's question as a booking asks it (without its locks: a trapped request takes no place).
     const outcome = await unlessDatabaseDown(
-      async () => {
-        if (await holdsSlot(deps.db, canonicalRecipient(input.email).address, timeSlot)) return 'already-booked' as const;
-        const held = (await bookingsPerSlot(deps.db, [timeSlot])).get(timeSlot.toISOString()) ?? 0;
-        return held >= deps.bookingLimits.slotCapacity ? ('slot-taken' as const) : storeTrapped(deps.db, id, input);
-      },
+      async () =>
+        (await slotRefusal(deps.db, canonicalRecipient(input.email).address, timeSlot, deps.bookingLimits.slotCapacity)) ??
+        storeTrapped(deps.db, id, input, invitePathOf(id, deps.linkSecret)),
       deps.logger,
       'trapped request not stored',
       'We could not save your request right now. Nothing was stored; please try again in a few minutes.',
     );
-    if (!(outcome instanceof Date)) throw refusalError({ reason: outcome });
-    const createdAt = outcome;
+    if ('reason' in outcome) throw refusalError(outcome);
     (ctx.state.log as Logger).warn({ ip: ctx.ip, honeypot: HONEYPOT_FIELD, trappedId: id }, 'honeypot filled: answered as a booking, nothing booked or sent');
     ctx.status = 201;
-    ctx.body = createdAnswer(id, createdAt, timeSlot, deps.linkSecret) satisfies DemoRequestCreated;
+    ctx.body = outcome;
   };
 }

@@ -1,0 +1,187 @@
+-- The booking's rules as they run today: one file, applied after the migrations by the migration step
+-- (migrateSchema in api/db.ts) with CREATE OR REPLACE, so a reader opens this file and not the newest of several
+-- migrations. Book, move and the honeypot's look-alike ask the same questions here, under the same locks.
+--
+-- The order every writer takes the locks in: the recipient's domain (what the ceilings count), then the slot.
+
+-- The 201 answer to a booking, the one place it is built: the API sends it, an Idempotency-Key keeps it, the
+-- honeypot gives the same. Instants to the millisecond, as JavaScript writes them.
+CREATE OR REPLACE FUNCTION booking_answer(p_id uuid, p_created_at timestamptz, p_time_slot timestamptz, p_invite_path text)
+RETURNS jsonb LANGUAGE sql IMMUTABLE AS $fn$
+  SELECT jsonb_build_object(
+    'id', p_id,
+    'createdAt', to_char(p_created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+    'timeSlot', to_char(p_time_slot AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+    'invitePath', p_invite_path)
+$fn$;
+
+-- Serialises, until the transaction ends, everything counted per recipient domain (the ceilings).
+CREATE OR REPLACE FUNCTION booking_lock_recipient_domain(p_recipient_domain text)
+RETURNS void LANGUAGE sql VOLATILE AS $fn$
+  SELECT pg_advisory_xact_lock(hashtextextended('recipient-domain:' || p_recipient_domain, 0))
+$fn$;
+
+-- Serialises, until the transaction ends, the bookings of one slot, so two never both take its last place.
+CREATE OR REPLACE FUNCTION booking_lock_slot(p_time_slot timestamptz)
+RETURNS void LANGUAGE sql VOLATILE AS $fn$
+  SELECT pg_advisory_xact_lock(hashtextextended('slot:' || extract(epoch FROM p_time_slot)::text, 0))
+$fn$;
+
+-- Why the recipient (canonical form) cannot have the slot, or null: they hold it already, or it is full. The
+-- person's own bookings are read first (a few, by the recipient index, whatever the table's statistics say), then
+-- the slot's holders, at most p_capacity of them. A booking's host will be chosen here.
+CREATE OR REPLACE FUNCTION booking_slot_refusal(p_recipient text, p_time_slot timestamptz, p_capacity integer)
+RETURNS text LANGUAGE plpgsql STABLE AS $fn$
+DECLARE
+  v_mine boolean;
+  v_in_slot integer;
+BEGIN
+  WITH theirs AS MATERIALIZED (SELECT d.time_slot, d.status FROM demo_requests d WHERE d.recipient = p_recipient)
+  SELECT EXISTS (SELECT 1 FROM theirs WHERE theirs.time_slot = p_time_slot AND theirs.status = 'booked') INTO v_mine;
+  IF v_mine THEN
+    RETURN 'already-booked';
+  END IF;
+  SELECT count(*)::int INTO v_in_slot FROM (
+    SELECT 1 FROM demo_requests d WHERE d.time_slot = p_time_slot AND d.status = 'booked' LIMIT p_capacity
+  ) AS holders;
+  IF v_in_slot >= p_capacity THEN
+    RETURN 'slot-taken';
+  END IF;
+  RETURN NULL;
+END;
+$fn$;
+
+-- The e-mails that went or will go to one recipient in the last 24 hours, each from when it was stored: the
+-- confirmation of every booking made, and every update, cancellation and reminder stored for their bookings, except
+-- those dropped unsent. The sales desk's notices go to the desk and are not counted. Whether p_adding more would pass
+-- p_ceiling, and when there will be room for them (null: never, the e-mails asked for alone pass it).
+CREATE OR REPLACE FUNCTION recipient_email_ceiling(p_recipient text, p_adding integer, p_ceiling integer)
+RETURNS TABLE (counted integer, refused boolean, free_at timestamptz)
+LANGUAGE plpgsql STABLE AS $fn$
+DECLARE
+  v_stored timestamptz[];
+BEGIN
+  SELECT coalesce(array_agg(e.stored_at ORDER BY e.stored_at), '{}') INTO v_stored FROM (
+    SELECT d.created_at AS stored_at FROM demo_requests d
+      WHERE d.recipient = p_recipient AND d.confirmation_dropped_at IS NULL AND d.created_at > now() - interval '24 hours'
+    UNION ALL
+    SELECT b.created_at FROM demo_requests d JOIN booking_emails b ON b.demo_request_id = d.id
+      WHERE d.recipient = p_recipient AND b.kind <> 'sales-notice' AND b.dropped_at IS NULL
+        AND b.created_at > now() - interval '24 hours'
+  ) AS e;
+  counted := cardinality(v_stored);
+  refused := counted + p_adding > p_ceiling;
+  free_at := CASE WHEN refused THEN v_stored[counted + p_adding - p_ceiling] + interval '24 hours' END;
+  RETURN NEXT;
+END;
+$fn$;
+
+-- A new booking, in one statement: the idempotency key, the locks, the 24-hour ceilings (bookings per recipient and
+-- per domain, e-mails per recipient), the slot, then the row with its pending confirmation, its follow-up e-mails
+-- and the answer kept for the key, all or nothing. A refusal is raised as 'booking refused' with its reason as JSON.
+CREATE OR REPLACE FUNCTION book(
+  p_id uuid,
+  p_name text,
+  p_email text,
+  p_recipient text,
+  p_recipient_domain text,
+  p_company text,
+  p_phone text,
+  p_message text,
+  p_time_slot timestamptz,
+  p_attribution jsonb,
+  p_per_email integer,
+  p_per_domain integer,
+  p_emails_per_recipient integer,
+  p_capacity integer,
+  p_follow_ups jsonb,
+  p_key text,
+  p_hash text,
+  p_invite_path text
+) RETURNS TABLE (outcome text, answer jsonb, emails jsonb, replay_status integer)
+LANGUAGE plpgsql VOLATILE AS $fn$
+DECLARE
+  v_earlier record;
+  v_by_email integer;
+  v_oldest_by_email timestamptz;
+  v_by_domain integer;
+  v_oldest_by_domain timestamptz;
+  v_mailed record;
+  v_refusal text;
+  v_created timestamptz;
+  v_answer jsonb;
+  v_emails jsonb;
+BEGIN
+  IF p_key IS NOT NULL THEN
+    DELETE FROM idempotency_keys k WHERE k.key = p_key AND k.created_at < now() - interval '24 hours';
+    INSERT INTO idempotency_keys (key, request_hash, status_code, response) VALUES (p_key, p_hash, 0, 'null'::jsonb)
+      ON CONFLICT (key) DO NOTHING;
+    IF NOT FOUND THEN
+      SELECT k.request_hash, k.status_code, k.response INTO v_earlier FROM idempotency_keys k WHERE k.key = p_key;
+      IF NOT FOUND THEN
+        RAISE EXCEPTION 'idempotency key neither claimed nor found';
+      END IF;
+      IF v_earlier.request_hash <> p_hash THEN
+        RAISE EXCEPTION USING MESSAGE = 'booking refused', DETAIL = json_build_object('reason', 'key-reused')::text;
+      END IF;
+      RETURN QUERY SELECT 'replayed'::text, v_earlier.response, NULL::jsonb, v_earlier.status_code;
+      RETURN;
+    END IF;
+  END IF;
+
+  PERFORM booking_lock_recipient_domain(p_recipient_domain);
+  PERFORM booking_lock_slot(p_time_slot);
+
+  IF p_per_email > 0 THEN
+    SELECT count(*)::int, min(d.created_at) INTO v_by_email, v_oldest_by_email FROM demo_requests d
+      WHERE d.recipient = p_recipient AND d.created_at > now() - interval '24 hours';
+    IF v_by_email >= p_per_email THEN
+      RAISE EXCEPTION USING MESSAGE = 'booking refused', DETAIL = json_build_object(
+        'reason', 'email-ceiling', 'count', v_by_email,
+        'oldest', extract(epoch FROM v_oldest_by_email) * 1000, 'now', extract(epoch FROM now()) * 1000)::text;
+    END IF;
+  END IF;
+  IF p_per_domain > 0 THEN
+    SELECT count(*)::int, min(d.created_at) INTO v_by_domain, v_oldest_by_domain FROM demo_requests d
+      WHERE d.recipient_domain = p_recipient_domain AND d.created_at > now() - interval '24 hours';
+    IF v_by_domain >= p_per_domain THEN
+      RAISE EXCEPTION USING MESSAGE = 'booking refused', DETAIL = json_build_object(
+        'reason', 'domain-ceiling', 'count', v_by_domain,
+        'oldest', extract(epoch FROM v_oldest_by_domain) * 1000, 'now', extract(epoch FROM now()) * 1000)::text;
+    END IF;
+  END IF;
+  IF p_emails_per_recipient > 0 THEN
+    -- This booking's own e-mails to the prospect: its confirmation, and its reminder when one is stored.
+    SELECT * INTO v_mailed FROM recipient_email_ceiling(p_recipient,
+      1 + (SELECT count(*)::int FROM jsonb_to_recordset(p_follow_ups) AS f(kind text) WHERE f.kind <> 'sales-notice'),
+      p_emails_per_recipient);
+    IF v_mailed.refused THEN
+      RAISE EXCEPTION USING MESSAGE = 'booking refused', DETAIL = json_build_object(
+        'reason', 'recipient-emails', 'count', v_mailed.counted,
+        'freeAt', extract(epoch FROM v_mailed.free_at) * 1000, 'now', extract(epoch FROM now()) * 1000)::text;
+    END IF;
+  END IF;
+  v_refusal := booking_slot_refusal(p_recipient, p_time_slot, p_capacity);
+  IF v_refusal IS NOT NULL THEN
+    RAISE EXCEPTION USING MESSAGE = 'booking refused', DETAIL = json_build_object('reason', v_refusal)::text;
+  END IF;
+
+  -- The row carries its pending confirmation (confirmation_sent_at null): the outbox and the request land together.
+  INSERT INTO demo_requests (id, name, email, recipient, recipient_domain, company, phone, message, time_slot, attribution)
+    VALUES (p_id, p_name, p_email, p_recipient, p_recipient_domain, p_company, p_phone, p_message, p_time_slot, p_attribution)
+    RETURNING demo_requests.created_at INTO v_created;
+  WITH stored AS (
+    INSERT INTO booking_emails (demo_request_id, kind, time_slot, sequence, recipient, change, due_at)
+      SELECT p_id, f.kind, p_time_slot, 0, f.recipient, f.change, coalesce(f.due_at, now())
+        FROM jsonb_to_recordset(p_follow_ups) AS f(kind text, recipient text, change text, due_at timestamptz)
+      RETURNING booking_emails.id, booking_emails.kind
+  )
+  SELECT coalesce(jsonb_agg(jsonb_build_object('id', stored.id, 'kind', stored.kind)), '[]'::jsonb) INTO v_emails FROM stored;
+
+  v_answer := booking_answer(p_id, v_created, p_time_slot, p_invite_path);
+  IF p_key IS NOT NULL THEN
+    UPDATE idempotency_keys k SET status_code = 201, response = v_answer WHERE k.key = p_key;
+  END IF;
+  RETURN QUERY SELECT 'stored'::text, v_answer, v_emails, 201;
+END;
+$fn$;
