@@ -14,13 +14,13 @@ describe('migrations', () => {
   it('run up, down and up again cleanly', async () => {
     const { db } = database;
     await migrateSchema(db);
-    expect(await db.schema.hasTable('demo_requests')).to.equal(true);
+    expect(await db.schema.hasTable('bookings')).to.equal(true);
     expect(await db.schema.hasTable('users')).to.equal(true);
     await db.migrate.rollback(undefined, true);
-    expect(await db.schema.hasTable('demo_requests')).to.equal(false);
+    expect(await db.schema.hasTable('bookings')).to.equal(false);
     expect(await db.schema.hasTable('users')).to.equal(false);
     await migrateSchema(db);
-    expect(await db.schema.hasTable('demo_requests')).to.equal(true);
+    expect(await db.schema.hasTable('bookings')).to.equal(true);
     // Applying the functions' file again changes nothing, and book_demo is gone for good.
     await migrateSchema(db);
     const { rows } = await db.raw("SELECT proname FROM pg_proc WHERE proname IN ('book', 'book_demo') ORDER BY proname");
@@ -28,7 +28,7 @@ describe('migrations', () => {
   });
 
   it('gives rows a database-made id, a creation time and a pending confirmation', async () => {
-    const [row] = await database.db('demo_requests')
+    const [row] = await database.db('bookings')
       .insert({ name: 'Ada', email: 'ada@acme.com', company: 'Acme', time_slot: new Date('2026-12-01T09:00:00Z') })
       .returning('*');
     expect(row.id).to.match(/^[0-9a-f-]{36}$/);
@@ -38,7 +38,7 @@ describe('migrations', () => {
 
   it('serves the outbox sweep from a partial index', async () => {
     const { rows } = await database.db.raw(
-      "select indexdef from pg_indexes where tablename = 'demo_requests' and indexname = 'demo_requests_pending_confirmation_idx'",
+      "select indexdef from pg_indexes where tablename = 'bookings' and indexname = 'bookings_pending_confirmation_idx'",
     );
     expect(rows[0]?.indexdef).to.contain('WHERE (confirmation_sent_at IS NULL)');
   });
@@ -75,6 +75,7 @@ describe('migration history', () => {
         '20261128110000_count_canonical_recipients',
         '20261128120000_add_trapped_demo_requests',
         '20261129100000_book_in_functions_file',
+        '20261129110000_name_the_entity_booking',
       ]);
     } finally {
       await database.drop();

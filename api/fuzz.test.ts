@@ -297,7 +297,7 @@ const textMutations = (max: number): Mutation[] => [
   ['astral characters over max length', () => '𝔄'.repeat(max + 1)],
   ['300 combining marks', (value) => `${value}${'\u0301'.repeat(300)}`],
   ['markup', () => '<script>alert(1)</script>'],
-  ['SQL', () => "Robert'); DROP TABLE demo_requests;--"],
+  ['SQL', () => "Robert'); DROP TABLE bookings;--"],
   ['replacement and non-characters', () => 'Ada \ufffd\ufffe\uffff'],
   ['missing', () => REMOVE],
 ];
@@ -1051,7 +1051,7 @@ describe('fuzzing POST /api/demo-request and /api/validate-email', () => {
     // The same seed sends the same requests: this fingerprint of them is the same on every run.
     const fingerprint = createHash('sha256');
     for (const request of generated.requests) fingerprint.update(JSON.stringify([request.endpoint, request.contentType, request.headers])).update(request.body);
-    rows = (await app.db('demo_requests').select('id', 'name', 'email', 'company', 'phone', 'message', 'time_slot')) as StoredRow[];
+    rows = (await app.db('bookings').select('id', 'name', 'email', 'company', 'phone', 'message', 'time_slot')) as StoredRow[];
 
     const slotsUsed = new Set(rows.map((row) => row.time_slot.toISOString())).size;
     const days = new Set(rows.map((row) => row.time_slot.toISOString().slice(0, 10))).size;

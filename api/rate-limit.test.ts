@@ -34,7 +34,7 @@ describe('per-client limits', () => {
     expect(third.body.error).to.equal('Too many requests');
     expect(third.body.details).to.match(/^Several demo requests came from your network in the last hour\. Please try again in about (60|59) minutes\.$/);
     expect(Number(third.headers.get('retry-after'))).to.be.within(3500, 3600);
-    const stored = await app.db('demo_requests').count({ n: '*' }).first();
+    const stored = await app.db('bookings').count({ n: '*' }).first();
     expect(stored).to.deep.equal({ n: '2' });
     // Another client is not held back by the first.
     expect((await app.post('/api/demo-request', booking(), { 'X-Forwarded-For': '198.51.100.9' })).status).to.equal(201);
@@ -94,7 +94,7 @@ describe('client address without a trusted proxy', () => {
       expect(second.status).to.equal(429);
       expect(second.body.error).to.equal('Too many requests');
       expect(Number(second.headers.get('retry-after'))).to.be.within(3500, 3600);
-      expect(await app.db('demo_requests').count({ n: '*' }).first()).to.deep.equal({ n: '1' });
+      expect(await app.db('bookings').count({ n: '*' }).first()).to.deep.equal({ n: '1' });
     } finally {
       await app.close();
     }
@@ -165,7 +165,7 @@ describe('per-client limits count a network, not an address (TRUST_PROXY=1)', ()
       const statuses: number[] = [];
       for (const address of sameNetwork) statuses.push((await app.post('/api/demo-request', booking(), from(address))).status);
       expect(statuses).to.deep.equal([201, 201, 201, 201, 201, 429, 429, 429]);
-      expect(await app.db('demo_requests').count({ n: '*' }).first()).to.deep.equal({ n: '5' });
+      expect(await app.db('bookings').count({ n: '*' }).first()).to.deep.equal({ n: '5' });
       expect((await app.post('/api/demo-request', booking(), from(otherNetwork))).status).to.equal(201);
     } finally {
       await app.close();

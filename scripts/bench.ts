@@ -247,7 +247,7 @@ async function bookingsWithoutHttp(slots: readonly string[], env: BookingSetting
   };
   try {
     await Promise.all(Array.from({ length: connections }, caller));
-    await db.raw('UPDATE demo_requests SET confirmation_sent_at = now() WHERE id = ANY(?::uuid[])', [ids]);
+    await db.raw('UPDATE bookings SET confirmation_sent_at = now() WHERE id = ANY(?::uuid[])', [ids]);
   } finally {
     await db.destroy();
   }
@@ -392,7 +392,7 @@ async function main(): Promise<void> {
   await db.connect();
   try {
     if (parts.has('worker')) {
-      await db.query('UPDATE demo_requests SET confirmation_sent_at = now() WHERE confirmation_sent_at IS NULL');
+      await db.query('UPDATE bookings SET confirmation_sent_at = now() WHERE confirmation_sent_at IS NULL');
       say(`\n3. One worker process draining ${jobCount} queued confirmations into a local SMTP server, beside nodemailer's own`);
       say(`   pooled transport sending the same messages to the same server with nothing around it (the floor); ${rounds} round(s)`);
       const ratios: number[] = [];
@@ -402,7 +402,7 @@ async function main(): Promise<void> {
       for (let round = 1; round <= rounds; round += 1) {
         // A backlog stored and queued while no worker runs, then one worker process drains it.
         const { rows } = await db.query<{ id: string; created_at: string }>(
-          `INSERT INTO demo_requests (name, email, company, time_slot)
+          `INSERT INTO bookings (name, email, company, time_slot)
              SELECT 'Backlog Prospect ' || n, 'backlog' || n || '@northwind-' || (n % 97) || '.io', 'Northwind ' || (n % 97), $1::timestamptz
                FROM generate_series(1, $2::int) AS n
            RETURNING id, created_at::text AS created_at`,

@@ -631,7 +631,7 @@ async function downUpKeepsRows(apiUrl: string, adminToken: string, bookings: Boo
   check(lost.length === 0, `rows gone after down/up: ${lost.map((b) => b.id).join(', ')}`);
   const unsent = bookings.filter((b) => !rows.get(b.id)?.confirmation.sentAt);
   check(unsent.length === 0, `rows not marked sent: ${unsent.map((b) => b.id).join(', ')}`);
-  const count = await composeRun(['exec', '-T', 'postgres', 'psql', '-U', 'converge', '-d', 'converge', '-tAc', 'select count(*) from demo_requests']);
+  const count = await composeRun(['exec', '-T', 'postgres', 'psql', '-U', 'converge', '-d', 'converge', '-tAc', 'select count(*) from bookings']);
   check(Number(count.stdout.trim()) === bookings.length, `psql counts ${count.stdout.trim()} rows, expected ${bookings.length}`);
   note(`all ${bookings.length} rows kept, each marked sent (API and psql agree)`);
 }

@@ -92,7 +92,7 @@ describe('SIGTERM to the API process (api/main.ts)', function () {
     socket.destroy();
     expect(code).to.equal(0);
     expect(ms).to.be.below(EXIT_LIMIT_MS);
-    const rows = await database.db('demo_requests').select('company');
+    const rows = await database.db('bookings').select('company');
     expect(rows).to.deep.equal([{ company: 'Compilers Inc' }]);
     const logged = api.logs.find((line) => line.requestId === 'slow-visitor');
     expect(logged).to.include({ method: 'POST', path: '/api/demo-request', status: 201 });
@@ -180,7 +180,7 @@ function workerScenario(answerAfterMs: number) {
   scenario.book = async (companies) => {
     const { name, email, timeSlot } = demoRequestBody();
     const rows = (await scenario.database
-      .db('demo_requests')
+      .db('bookings')
       .insert(companies.map((company) => ({ name, email, company, time_slot: timeSlot })))
       .returning('id')) as Array<{ id: string }>;
     const producer = createEmailQueue(TEST_REDIS_URL, scenario.queuePrefix);
@@ -224,12 +224,12 @@ describe('SIGTERM to the worker process (worker/main.ts)', function () {
     // The job in hand was finished: its e-mail arrived and its row says sent.
     expect(smtp.received).to.have.length(1);
     expect(smtp.received[0]).to.include('First Co').and.not.include('Second Co');
-    const sent = await database.db('demo_requests').where({ id: first }).first();
+    const sent = await database.db('bookings').where({ id: first }).first();
     expect(sent.confirmation_sent_at).to.be.instanceOf(Date);
-    expect(worker.logs.some((line) => line.msg === 'confirmation sent' && line.demoRequestId === first)).to.equal(true);
+    expect(worker.logs.some((line) => line.msg === 'confirmation sent' && line.bookingId === first)).to.equal(true);
 
     // The next one was not started, and waits in the queue for the next worker.
-    const pending = await database.db('demo_requests').where({ id: second }).first();
+    const pending = await database.db('bookings').where({ id: second }).first();
     expect(pending.confirmation_sent_at).to.equal(null);
     expect(await jobState(scenario.queuePrefix, second)).to.equal('waiting');
 
@@ -262,7 +262,7 @@ describe('SIGTERM to the worker process while the SMTP server stalls', function 
     expect(code).to.equal(0);
     expect(ms).to.be.below(EXIT_LIMIT_MS);
 
-    const pending = await scenario.database.db('demo_requests').where({ id }).first();
+    const pending = await scenario.database.db('bookings').where({ id }).first();
     expect(pending.confirmation_sent_at).to.equal(null);
     expect(pending.confirmation_attempts).to.equal(1);
     expect(pending.confirmation_last_error).to.contain('send abandoned');

@@ -297,7 +297,7 @@ async function main(): Promise<void> {
       await delay(2000);
       const client = new pg.Client({ connectionString: databaseUrl.toString() });
       await client.connect();
-      const { rows } = await client.query<{ count: string }>('SELECT count(*) FROM demo_requests').finally(() => client.end());
+      const { rows } = await client.query<{ count: string }>('SELECT count(*) FROM bookings').finally(() => client.end());
       // autocannon stops counting at the deadline: requests still in flight then are stored but not in its figures.
       say(`  rows stored   ${rows[0]?.count ?? '?'} (201s counted: ${statusCount(booking, 201)}; requests in flight at the deadline: ${booking.requests.sent - booking.requests.total})`);
     }

@@ -80,7 +80,7 @@ describe('npm start on a machine with nothing running (private network namespace
       curlInside(start.pid, ['-X', 'POST', '-H', 'Content-Type: application/json', '-d', JSON.stringify(demoRequestBody()), `${String(ready.url)}/api/demo-request`]),
     ) as { id?: string };
     expect(booked.id).to.be.a('string');
-    await start.waitForLog((line) => line.msg === 'confirmation sent' && line.demoRequestId === booked.id, 15_000);
+    await start.waitForLog((line) => line.msg === 'confirmation sent' && line.bookingId === booked.id, 15_000);
     expect((await readdir(path.join(dataDir, 'mail'))).filter((name) => name.endsWith('.eml'))).to.have.length(1);
     const postgresPid = Number((await readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0]);
     expect(postgresPid).to.be.greaterThan(0);

@@ -121,7 +121,7 @@ describe('npm start (scripts/start.ts)', function () {
     expect(eml).to.match(/^To: .*grace@compilers-inc\.com/m);
     expect(eml).to.match(/^Subject: /m);
     expect(eml).to.include('text/calendar');
-    const sent = await start.waitForLog((line) => line.msg === 'confirmation sent' && line.demoRequestId === id);
+    const sent = await start.waitForLog((line) => line.msg === 'confirmation sent' && line.bookingId === id);
     expect(String(sent.smtpResponse)).to.match(new RegExp(`^250 Stored as .*${path.basename(file).replace(/\./g, '\\.')}$`));
     // Only the booking-link secret and the mail folder: nothing of PostgreSQL or Redis was started here.
     expect(await readdir(dataDir)).to.deep.equal(['booking-link-secret', 'mail']);

@@ -1,6 +1,6 @@
 /**
  * The e-mails a prospect receives about one booking are one calendar event told change by change: the confirmation
- * (SEQUENCE 0, on the booking's demo_requests row), then an update or the cancellation per change (booking_emails,
+ * (SEQUENCE 0, on the booking's bookings row), then an update or the cancellation per change (booking_emails,
  * each with the sequence of its change), and reminders. What the prospect's calendar ends with must be what the
  * booking is, so an e-mail overtaken by a later change is never sent once that change exists, and none goes out while
  * an earlier one is still in flight. The API settles a booking's earlier e-mails in the change's own transaction; the
@@ -25,7 +25,7 @@ export const PROSPECT_EMAIL_KINDS: readonly BookingEmailKind[] = ['update', 'can
  */
 export async function settleEarlierProspectEmails(db: Knex | Knex.Transaction, bookingId: string, sequence: number): Promise<void> {
   if (sequence > CONFIRMATION_SEQUENCE) {
-    await db('demo_requests')
+    await db('bookings')
       .where({ id: bookingId })
       .whereNull('confirmation_sent_at')
       .whereNull('confirmation_failed_at')
@@ -34,7 +34,7 @@ export async function settleEarlierProspectEmails(db: Knex | Knex.Transaction, b
       .update({ confirmation_dropped_at: db.fn.now() });
   }
   await db('booking_emails')
-    .where({ demo_request_id: bookingId })
+    .where({ booking_id: bookingId })
     .whereIn('kind', PROSPECT_EMAIL_KINDS)
     .where('sequence', '<', sequence)
     .whereNull('sent_at')
@@ -51,7 +51,7 @@ export async function settleEarlierProspectEmails(db: Knex | Knex.Transaction, b
  */
 export async function unsettledEarlierProspectEmails(db: Knex, bookingId: string, sequence: number): Promise<number> {
   const emails = await db('booking_emails')
-    .where({ demo_request_id: bookingId })
+    .where({ booking_id: bookingId })
     .whereIn('kind', PROSPECT_EMAIL_KINDS)
     .where('sequence', '<', sequence)
     .whereNull('sent_at')
@@ -60,7 +60,7 @@ export async function unsettledEarlierProspectEmails(db: Knex, bookingId: string
     .first(db.raw('count(*)::int AS unsettled'));
   let unsettled: number = emails?.unsettled ?? 0;
   if (sequence > CONFIRMATION_SEQUENCE) {
-    const confirmation = await db('demo_requests')
+    const confirmation = await db('bookings')
       .where({ id: bookingId })
       .whereNull('confirmation_sent_at')
       .whereNull('confirmation_failed_at')

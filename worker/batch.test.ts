@@ -91,7 +91,7 @@ describe('claims and marks of many rows at once', () => {
   });
 
   it('claims each row once, whatever else the batch holds, and marks them all sent', async () => {
-    const rows: { id: string }[] = await database.db('demo_requests')
+    const rows: { id: string }[] = await database.db('bookings')
       .insert(Array.from({ length: 30 }, (_, i) => ({ name: `P ${i}`, email: `p${i}@example.com`, company: 'C', time_slot: new Date('2026-12-01T09:00:00Z') })))
       .returning('id');
     const ids = rows.map((row) => row.id);
@@ -106,14 +106,14 @@ describe('claims and marks of many rows at once', () => {
     for (const outcome of claims) if (!outcome.claimed) refusals[outcome.reason] = (refusals[outcome.reason] ?? 0) + 1;
     expect(refusals).to.deep.equal({ 'claimed-elsewhere': 2 * ids.length, missing: 2 });
     await Promise.all(ids.map((id) => markSent(database.db, CONFIRMATIONS, id)));
-    const stored = await database.db('demo_requests').whereIn('id', ids).select('confirmation_sent_at', 'confirmation_claimed_until', 'confirmation_attempts');
+    const stored = await database.db('bookings').whereIn('id', ids).select('confirmation_sent_at', 'confirmation_claimed_until', 'confirmation_attempts');
     expect(stored.every((row) => row.confirmation_sent_at && row.confirmation_claimed_until === null && row.confirmation_attempts === 1)).to.equal(true);
   });
 
   it('claims in one statement only the rows open to it: not sent, not refused, and held by no live claim', async () => {
     const slot = new Date('2026-12-02T09:00:00Z');
     const insert = async (state: Record<string, unknown>) => {
-      const rows: { id: string }[] = await database.db('demo_requests')
+      const rows: { id: string }[] = await database.db('bookings')
         .insert({ name: 'P', email: 'p@example.com', company: 'C', time_slot: slot, ...state })
         .returning('id');
       return rows.map((row) => row.id).join();
@@ -131,13 +131,13 @@ describe('claims and marks of many rows at once', () => {
       'already-sent',
       'refused',
     ]);
-    const leases: { id: string; ms: number }[] = await database.db('demo_requests')
+    const leases: { id: string; ms: number }[] = await database.db('bookings')
       .whereIn('id', [open, leaseRanOut])
       .select('id', database.db.raw('extract(epoch from confirmation_claimed_until - now()) * 1000 as ms'));
     expect(leases.every((lease) => Number(lease.ms) > 0)).to.equal(true);
-    await database.db('demo_requests').where({ id: open }).update({ confirmation_last_error: 'earlier try', confirmation_attempts: 1 });
+    await database.db('bookings').where({ id: open }).update({ confirmation_last_error: 'earlier try', confirmation_attempts: 1 });
     await markSent(database.db, CONFIRMATIONS, open);
-    const marked = await database.db('demo_requests').where({ id: open }).first('confirmation_sent_at', 'confirmation_claimed_until', 'confirmation_last_error', 'confirmation_attempts');
+    const marked = await database.db('bookings').where({ id: open }).first('confirmation_sent_at', 'confirmation_claimed_until', 'confirmation_last_error', 'confirmation_attempts');
     expect(marked).to.include({ confirmation_claimed_until: null, confirmation_last_error: null, confirmation_attempts: 2 });
     expect(marked.confirmation_sent_at).to.be.instanceOf(Date);
   });

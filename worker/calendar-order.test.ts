@@ -57,7 +57,7 @@ describe('composing the messages of one booking', () => {
   });
   const emailRow = (overrides: Partial<BookingEmailRow>): BookingEmailRow => ({
     id: '0c0e7a2b-5d4f-4f7e-8b1a-2c3d4e5f6a7b',
-    demo_request_id: id,
+    booking_id: id,
     kind: 'update',
     time_slot: secondSlot,
     sequence: 1,
@@ -126,20 +126,20 @@ describe('the messages of one booking go out in the order of its changes', () =>
   });
 
   async function book(): Promise<string> {
-    const [row] = await database.db('demo_requests').insert({ ...prospect, time_slot: firstSlot }).returning('id');
+    const [row] = await database.db('bookings').insert({ ...prospect, time_slot: firstSlot }).returning('id');
     return String(row.id);
   }
 
   /** Cancels the booking as the API does (api/bookings/service.ts): in one transaction, earlier e-mails settled. */
   async function cancel(bookingId: string): Promise<string> {
     return database.db.transaction(async (trx) => {
-      const [booking] = await trx('demo_requests')
+      const [booking] = await trx('bookings')
         .where({ id: bookingId })
         .update({ status: 'cancelled', cancelled_at: trx.fn.now(), sequence: trx.raw('sequence + 1') })
         .returning(['sequence', 'time_slot']);
       await settleEarlierProspectEmails(trx, bookingId, booking.sequence);
       const [email] = await trx('booking_emails')
-        .insert({ demo_request_id: bookingId, kind: 'cancellation', time_slot: booking.time_slot, sequence: booking.sequence })
+        .insert({ booking_id: bookingId, kind: 'cancellation', time_slot: booking.time_slot, sequence: booking.sequence })
         .returning('id');
       return String(email.id);
     });
@@ -150,7 +150,7 @@ describe('the messages of one booking go out in the order of its changes', () =>
   it('drops the unsent confirmation in the cancel\'s own transaction: only the CANCEL goes out', async () => {
     const bookingId = await book();
     const cancellation = await cancel(bookingId);
-    expect((await database.db('demo_requests').where({ id: bookingId }).first()).confirmation_dropped_at).to.be.instanceOf(Date);
+    expect((await database.db('bookings').where({ id: bookingId }).first()).confirmation_dropped_at).to.be.instanceOf(Date);
     expect(await processConfirmation(deps, { demoRequestId: bookingId })).to.equal('dropped');
     expect(await processBookingEmail(deps, 'cancellation', { emailId: cancellation })).to.equal('sent');
     expect(methods()).to.deep.equal(['CANCEL/1']);
@@ -161,7 +161,7 @@ describe('the messages of one booking go out in the order of its changes', () =>
     let release!: () => void;
     const confirmationSending = new Promise<void>((resolve) => (release = resolve));
     const confirming = processConfirmation({ ...deps, sendMail: async (mail) => (await confirmationSending, sent.push(mail), {}) }, { demoRequestId: bookingId });
-    await until(async () => ((await database.db('demo_requests').where({ id: bookingId }).first()).confirmation_claimed_until ? true : undefined), 'the claim');
+    await until(async () => ((await database.db('bookings').where({ id: bookingId }).first()).confirmation_claimed_until ? true : undefined), 'the claim');
 
     const cancellation = await cancel(bookingId);
     expect(await processBookingEmail(deps, 'cancellation', { emailId: cancellation })).to.equal('waiting');
@@ -177,7 +177,7 @@ describe('the messages of one booking go out in the order of its changes', () =>
     let fail!: (err: Error) => void;
     const confirmationSending = new Promise<never>((_resolve, reject) => (fail = reject));
     const confirming = processConfirmation({ ...deps, sendMail: () => confirmationSending }, { demoRequestId: bookingId }).catch((err: unknown) => err);
-    await until(async () => ((await database.db('demo_requests').where({ id: bookingId }).first()).confirmation_claimed_until ? true : undefined), 'the claim');
+    await until(async () => ((await database.db('bookings').where({ id: bookingId }).first()).confirmation_claimed_until ? true : undefined), 'the claim');
 
     const cancellation = await cancel(bookingId);
     fail(new Error('connect ECONNREFUSED 127.0.0.1:25'));
@@ -203,10 +203,10 @@ describe('a job whose booking has an earlier e-mail in flight, in the queue', ()
     try {
       const { db } = database;
       // Another worker claimed the confirmation before the booking was cancelled, and is sending it.
-      const [booking] = await db('demo_requests')
+      const [booking] = await db('bookings')
         .insert({ ...prospect, time_slot: firstSlot, status: 'cancelled', sequence: 1, confirmation_claimed_until: db.raw("now() + interval '1 minute'") })
         .returning('id');
-      const [email] = await db('booking_emails').insert({ demo_request_id: booking.id, kind: 'cancellation', time_slot: firstSlot, sequence: 1 }).returning('id');
+      const [email] = await db('booking_emails').insert({ booking_id: booking.id, kind: 'cancellation', time_slot: firstSlot, sequence: 1 }).returning('id');
       const job: QueuedJob = { name: bookingEmailJob('cancellation'), payload: { emailId: email.id } };
       await queue.add(job.name, job.payload, { jobId: jobIdOf(job), attempts: 6, backoff: { type: 'exponential', delay: 5000 } });
 
@@ -217,7 +217,7 @@ describe('a job whose booking has an earlier e-mail in flight, in the queue', ()
       expect(waiting?.attemptsMade, 'no try used').to.equal(0);
       expect(smtp.messages).to.have.length(0);
 
-      await db('demo_requests').where({ id: booking.id }).update({ confirmation_sent_at: db.fn.now(), confirmation_claimed_until: null });
+      await db('bookings').where({ id: booking.id }).update({ confirmation_sent_at: db.fn.now(), confirmation_claimed_until: null });
       const [mail] = await smtp.waitForMessages(1, 10_000);
       expect(mail!.parsed.messageId).to.equal(`<cancellation-${email.id}@converge.localhost>`);
       const row = await until(async () => {

@@ -74,7 +74,7 @@ describe('confirmation e-mail, end to end', () => {
     expect(parsed.text).to.contain('Google Calendar: https://calendar.google.com/calendar/render?');
 
     const row = await until(async () => {
-      const current = await stack.db('demo_requests').where({ id }).first();
+      const current = await stack.db('bookings').where({ id }).first();
       return current?.confirmation_sent_at ? current : undefined;
     }, 'the row to be marked sent');
     expect(row.confirmation_attempts).to.equal(1);
@@ -84,7 +84,7 @@ describe('confirmation e-mail, end to end', () => {
   it('retries a refused send with backoff: one e-mail, every attempt recorded', async () => {
     const before = stack.smtp.messages.length;
     stack.smtp.failNext(2);
-    const [row] = await stack.db('demo_requests')
+    const [row] = await stack.db('bookings')
       .insert({ ...prospect, time_slot: new Date(nextBookableSlot().iso) })
       .returning('id');
     // The production backoff is seconds long; the same options with a short delay keep the test quick.
@@ -97,7 +97,7 @@ describe('confirmation e-mail, end to end', () => {
       redis.disconnect();
     }
     const sent = await until(async () => {
-      const current = await stack.db('demo_requests').where({ id: row.id }).first();
+      const current = await stack.db('bookings').where({ id: row.id }).first();
       return current?.confirmation_sent_at ? current : undefined;
     }, 'the third attempt to succeed');
     expect(stack.smtp.refused).to.equal(2);
@@ -128,7 +128,7 @@ describe('confirmation when Redis was down at submit time', () => {
       const [mail] = await stack.smtp.waitForMessages(1);
       expect(mail?.envelopeTo).to.deep.equal([prospect.email]);
       const row = await until(async () => {
-        const current = await stack.db('demo_requests').where({ id }).first();
+        const current = await stack.db('bookings').where({ id }).first();
         return current?.confirmation_sent_at ? current : undefined;
       }, 'the swept row to be marked sent');
       expect(row.confirmation_attempts).to.equal(1);
@@ -169,7 +169,7 @@ describe('processConfirmation', () => {
   });
 
   const insert = async (overrides: Record<string, string> = {}): Promise<string> => {
-    const [row] = await database.db('demo_requests')
+    const [row] = await database.db('bookings')
       .insert({ ...prospect, time_slot: new Date('2026-12-01T09:00:00Z'), ...overrides })
       .returning('id');
     return row.id as string;
@@ -181,7 +181,7 @@ describe('processConfirmation', () => {
     expect(outcomes.sort()).to.deep.equal(['claimed-elsewhere', 'sent']);
     expect(await processConfirmation(deps, { demoRequestId: id })).to.equal('already-sent');
     expect(smtp.messages).to.have.length(1);
-    const row = await database.db('demo_requests').where({ id }).first();
+    const row = await database.db('bookings').where({ id }).first();
     expect(row.confirmation_attempts).to.equal(1);
   });
 
@@ -198,14 +198,14 @@ describe('processConfirmation', () => {
 
   it('leaves a live claim alone, and takes over one whose lease ran out (its worker died mid-send)', async () => {
     const id = await insert();
-    await database.db('demo_requests').where({ id }).update({ confirmation_claimed_until: database.db.raw("now() + interval '1 minute'") });
+    await database.db('bookings').where({ id }).update({ confirmation_claimed_until: database.db.raw("now() + interval '1 minute'") });
     expect(await processConfirmation(deps, { demoRequestId: id })).to.equal('claimed-elsewhere');
     expect(await findStalePending(database.db, 0, 20)).to.not.include(id);
     expect(smtp.messages).to.have.length(0);
-    await database.db('demo_requests').where({ id }).update({ confirmation_claimed_until: database.db.raw("now() - interval '1 second'") });
+    await database.db('bookings').where({ id }).update({ confirmation_claimed_until: database.db.raw("now() - interval '1 second'") });
     expect(await findStalePending(database.db, 0, 20)).to.include(id);
     expect(await processConfirmation(deps, { demoRequestId: id })).to.equal('sent');
-    const row = await database.db('demo_requests').where({ id }).first();
+    const row = await database.db('bookings').where({ id }).first();
     expect(row.confirmation_claimed_until).to.equal(null);
     expect(smtp.messages).to.have.length(1);
   });
@@ -236,7 +236,7 @@ describe('processConfirmation', () => {
     let thrown: unknown;
     await processConfirmation(deps, { demoRequestId: id }).catch((err: unknown) => (thrown = err));
     expect(thrown).to.be.instanceOf(Error);
-    const row = await database.db('demo_requests').where({ id }).first();
+    const row = await database.db('bookings').where({ id }).first();
     expect(row).to.include({ confirmation_sent_at: null, confirmation_attempts: 1 });
     expect(row.confirmation_last_error).to.contain('451');
   });
@@ -248,7 +248,7 @@ describe('processConfirmation', () => {
     await processConfirmation(deps, { demoRequestId: id }).catch((err: unknown) => (thrown = err));
     expect(thrown).to.be.instanceOf(UnrecoverableError);
     expect((thrown as Error).message).to.not.contain('nobody.here');
-    const row = await database.db('demo_requests').where({ id }).first();
+    const row = await database.db('bookings').where({ id }).first();
     expect(row.confirmation_failed_at).to.be.instanceOf(Date);
     expect(row.confirmation_last_error).to.contain('550').and.contain('[address]').and.not.contain('nobody.here');
     const swept: string[] = [];
@@ -323,7 +323,7 @@ describe('a job for a row this database does not hold (another deployment on the
       }, 'the job to run out of tries');
       expect(job.returnvalue).to.equal('missing');
       expect(job.attemptsMade).to.equal(3);
-      expect(lines.filter((line) => line.demoRequestId === id && /does not hold/.test(line.msg))).to.have.length(1);
+      expect(lines.filter((line) => line.bookingId === id && /does not hold/.test(line.msg))).to.have.length(1);
       expect(lines.filter((line) => line.msg === 'job failed')).to.have.length(0);
       expect(smtp.messages).to.have.length(0);
     });

@@ -22,7 +22,7 @@ describe("the worker's shutdown (worker.close())", () => {
       { sweepEveryMs: 60_000 },
     );
     try {
-      const [row] = await database.db('demo_requests')
+      const [row] = await database.db('bookings')
         .insert({ name: 'Grace Hopper', email: 'grace@hopper-systems.com', company: 'Hopper Systems', time_slot: new Date('2026-12-01T09:00:00Z') })
         .returning('id');
       await queue.add(SEND_CONFIRMATION_JOB, { demoRequestId: row.id }, { jobId: row.id });

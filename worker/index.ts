@@ -70,7 +70,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
     if (!notMine.has(id)) {
       if (notMine.size >= 10_000) notMine.clear();
       notMine.add(id);
-      logger.warn({ demoRequestId: id, queuePrefix: config.queuePrefix }, 'job for a demo request this database does not hold: left to its owner');
+      logger.warn({ bookingId: id, queuePrefix: config.queuePrefix }, 'job for a booking this database does not hold: left to its owner');
     }
     if (job.attemptsMade + 1 < (job.opts.attempts ?? 1)) throw new NotInThisDatabase(id);
     return 'missing';

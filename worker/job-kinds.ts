@@ -117,7 +117,7 @@ export function processConfirmation(deps: DeliveryDeps, payload: SendConfirmatio
       id,
       columns: ['id', 'name', 'email', 'company', 'time_slot', 'status', 'sequence'],
       label: 'confirmation',
-      log: deps.logger.child({ demoRequestId: id }),
+      log: deps.logger.child({ bookingId: id }),
       // The claim reads the row as it stands: a change committed before it is seen here.
       compose: async (row) => composeConfirmation(deps, row),
     },
@@ -176,7 +176,7 @@ export function processBookingEmail(deps: DeliveryDeps, kind: BookingEmailKind, 
       behindEarlier: () => behindEarlierEmail(deps.db, id),
       async compose(row) {
         if (row.kind !== kind) throw new UnrecoverableError(`row ${id} is a ${row.kind}, not a ${kind}`);
-        const lead = await findLead(deps.db, row.demo_request_id);
+        const lead = await findLead(deps.db, row.booking_id);
         return lead ? composeBookingEmail(deps, row, lead) : null;
       },
     },

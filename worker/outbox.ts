@@ -1,5 +1,5 @@
 /**
- * The worker's SQL for its outboxes: the confirmation's columns on demo_requests, and booking_emails, the rows of
+ * The worker's SQL for its outboxes: the confirmation's columns on bookings, and booking_emails, the rows of
  * every later e-mail about a booking. Both are claimed with a lease, marked sent, and failed the same way.
  */
 import type { Knex } from 'knex';
@@ -17,7 +17,7 @@ export const CLAIM_LEASE_MS = 60_000;
 
 /** Where an outbox keeps the state of its e-mails. */
 export interface Outbox {
-  table: 'demo_requests' | 'booking_emails';
+  table: 'bookings' | 'booking_emails';
   sentAt: string;
   claimedUntil: string;
   failedAt: string;
@@ -28,7 +28,7 @@ export interface Outbox {
 }
 
 export const CONFIRMATIONS: Outbox = {
-  table: 'demo_requests',
+  table: 'bookings',
   sentAt: 'confirmation_sent_at',
   claimedUntil: 'confirmation_claimed_until',
   failedAt: 'confirmation_failed_at',
@@ -185,17 +185,17 @@ export async function markDropped(db: Knex, outbox: Outbox, id: string): Promise
  */
 export async function behindEarlierEmail(db: Knex, id: string): Promise<boolean> {
   if (!UUID.test(id)) return false;
-  const row: { demo_request_id: string; kind: BookingEmailKind; sequence: number } | undefined = await db('booking_emails')
+  const row: { booking_id: string; kind: BookingEmailKind; sequence: number } | undefined = await db('booking_emails')
     .where({ id })
-    .first('demo_request_id', 'kind', 'sequence');
+    .first('booking_id', 'kind', 'sequence');
   if (!row || !PROSPECT_EMAIL_KINDS.includes(row.kind)) return false;
-  await settleEarlierProspectEmails(db, row.demo_request_id, row.sequence);
-  return (await unsettledEarlierProspectEmails(db, row.demo_request_id, row.sequence)) > 0;
+  await settleEarlierProspectEmails(db, row.booking_id, row.sequence);
+  return (await unsettledEarlierProspectEmails(db, row.booking_id, row.sequence)) > 0;
 }
 
 /** Confirmations still pending after the grace period and not claimed by a live worker, oldest first. */
 export async function findStalePending(db: Knex, graceMs: number, maxAttempts: number, limit = 500): Promise<string[]> {
-  const rows: { id: string }[] = await openToClaim(db('demo_requests').select('id'), db, CONFIRMATIONS)
+  const rows: { id: string }[] = await openToClaim(db('bookings').select('id'), db, CONFIRMATIONS)
     .where('created_at', '<', db.raw('now() - make_interval(secs => ?)', [graceMs / 1000]))
     .where('confirmation_attempts', '<', maxAttempts)
     .orderBy('created_at')
@@ -217,14 +217,14 @@ export async function findDueBookingEmails(db: Knex, kind: BookingEmailKind, gra
 /** A booking_emails row as its worker claims it. */
 export interface BookingEmailRow {
   id: string;
-  demo_request_id: string;
+  booking_id: string;
   kind: BookingEmailKind;
   time_slot: Date;
   sequence: number;
   recipient: string | null;
   change: 'booked' | 'rescheduled' | 'cancelled' | null;
 }
-export const BOOKING_EMAIL_COLUMNS = ['id', 'demo_request_id', 'kind', 'time_slot', 'sequence', 'recipient', 'change'] as const;
+export const BOOKING_EMAIL_COLUMNS = ['id', 'booking_id', 'kind', 'time_slot', 'sequence', 'recipient', 'change'] as const;
 
 /** Everything the e-mails about a booking may tell: the lead as stored, and where the booking stands now. */
 export interface Lead extends Booking {
@@ -236,7 +236,7 @@ export interface Lead extends Booking {
 }
 
 export async function findLead(db: Knex, id: string): Promise<Lead | undefined> {
-  const row = await db('demo_requests')
+  const row = await db('bookings')
     .where({ id })
     .first('id', 'name', 'email', 'company', 'phone', 'message', 'time_slot', 'attribution', 'status', 'sequence');
   if (!row) return undefined;

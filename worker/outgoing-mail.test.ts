@@ -73,7 +73,7 @@ describe('every kind of e-mail as received: signed with DKIM, its calendar parts
     };
 
     const [slot] = bookableSlots(1);
-    const [booking] = await database.db('demo_requests')
+    const [booking] = await database.db('bookings')
       .insert({ name: 'Grace Hopper', email: 'grace@hopper-systems.com', company: 'Hopper Systems', time_slot: new Date(slot!.iso) })
       .returning('id');
     const send = async (kind: string, outcome: Promise<string>) => {
@@ -84,7 +84,7 @@ describe('every kind of e-mail as received: signed with DKIM, its calendar parts
     for (const kind of ['update', 'cancellation', 'reminder', 'sales-notice'] as const) {
       const [row] = await database.db('booking_emails')
         .insert({
-          demo_request_id: booking.id,
+          booking_id: booking.id,
           kind,
           time_slot: new Date(slot!.iso),
           sequence: 0,

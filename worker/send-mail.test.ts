@@ -85,7 +85,7 @@ describe('a connection dropped while a message is handed over (pooled SMTP conne
   });
 
   it('sends exactly one message per row: the pool does not send it again by itself, the worker tries again', async () => {
-    const rows: { id: string }[] = await database.db('demo_requests')
+    const rows: { id: string }[] = await database.db('bookings')
       .insert(
         Array.from({ length: ROWS }, (_, i) => ({
           name: `Prospect ${i}`,
@@ -129,7 +129,7 @@ describe('a connection dropped while a message is handed over (pooled SMTP conne
       expect(smtp.dropped.filter((messageId) => cut.has(messageId))).to.have.length(cut.size);
       expect(smtp.received.size, 'every row sent').to.equal(ROWS);
       expect([...smtp.received.values()].every((count) => count === 1), 'none twice').to.equal(true);
-      const stored = await database.db('demo_requests').whereIn('id', rows.map((row) => row.id)).select('id', 'confirmation_sent_at', 'confirmation_attempts');
+      const stored = await database.db('bookings').whereIn('id', rows.map((row) => row.id)).select('id', 'confirmation_sent_at', 'confirmation_attempts');
       expect(stored.every((row) => row.confirmation_sent_at !== null)).to.equal(true);
       // A message cut off mid-way failed its try, which the row records; it was sent by the worker's next try.
       for (const row of stored) {

@@ -53,7 +53,7 @@ export interface SubmitAnswer extends IdempotentAnswer {
   /** True when the answer is the one kept for the idempotency key: nothing new was stored. */
   replayed: boolean;
   /** The booking stored by this request, for its log line. */
-  stored?: { demoRequestId: string; timeSlot: string };
+  stored?: { bookingId: string; timeSlot: string };
 }
 
 export async function submitDemoRequest(deps: DemoRequestDeps, input: DemoRequestInput, idempotencyKey?: string): Promise<SubmitAnswer> {
@@ -86,5 +86,5 @@ export async function submitDemoRequest(deps: DemoRequestDeps, input: DemoReques
   // once the answer is on its way; one that cannot be queued is logged and enqueued later by the worker's sweep.
   const confirmation: QueuedJob = { name: SEND_CONFIRMATION_JOB, payload: { demoRequestId: id } };
   enqueueAfterAnswer(deps.queue, [confirmation, ...followUpJobs(outcome.emails)], deps.logger);
-  return { status: 201, body: outcome.answer, replayed: false, stored: { demoRequestId: id, timeSlot: outcome.answer.timeSlot } };
+  return { status: 201, body: outcome.answer, replayed: false, stored: { bookingId: id, timeSlot: outcome.answer.timeSlot } };
 }

@@ -35,7 +35,7 @@ async function queuedJobs(app: AppUnderTest): Promise<number> {
   }
 }
 
-const rows = async (app: AppUnderTest) => Number((await app.db('demo_requests').count({ n: '*' }).first())?.n);
+const rows = async (app: AppUnderTest) => Number((await app.db('bookings').count({ n: '*' }).first())?.n);
 
 describe('booking guards', () => {
   let app: AppUnderTest;
@@ -56,7 +56,7 @@ describe('booking guards', () => {
     await app.close();
   });
   beforeEach(async () => {
-    await app.db('demo_requests').del();
+    await app.db('bookings').del();
     await app.db('idempotency_keys').del();
     logLines.length = 0;
   });
@@ -70,7 +70,7 @@ describe('booking guards', () => {
       for (const refused of answers.filter((answer) => answer.status === 409)) {
         expect(refused.body).to.deep.equal({ error: 'Slot taken', details: SLOT_TAKEN_MESSAGE, fields: { timeSlot: SLOT_TAKEN_MESSAGE } });
       }
-      expect(await app.db('demo_requests').where({ time_slot: new Date(TUESDAY_10) }).count({ n: '*' }).first()).to.deep.equal({ n: '1' });
+      expect(await app.db('bookings').where({ time_slot: new Date(TUESDAY_10) }).count({ n: '*' }).first()).to.deep.equal({ n: '1' });
     });
 
     it('takes as many bookings as SLOT_CAPACITY allows, under the same race', async () => {
@@ -179,7 +179,7 @@ describe('booking guards', () => {
       const key = { 'Idempotency-Key': 'retry-after-conflict' };
       const body = newPerson(TUESDAY_9);
       expect((await app.post('/api/demo-request', body, key)).status).to.equal(409);
-      await app.db('demo_requests').del();
+      await app.db('bookings').del();
       expect((await app.post('/api/demo-request', body, key)).status).to.equal(201);
     });
 
@@ -225,7 +225,7 @@ describe('booking guards', () => {
       expect(Number(fourth.headers.get('retry-after'))).to.be.within(86_000, 86_400);
       expect(await rows(app)).to.equal(3);
       // A day later the address may book again.
-      await app.db('demo_requests').update({ created_at: app.db.raw("now() - interval '25 hours'") });
+      await app.db('bookings').update({ created_at: app.db.raw("now() - interval '25 hours'") });
       expect((await app.post('/api/demo-request', newPerson('2026-11-24T11:00:00.000Z', { email }))).status).to.equal(201);
     });
 
@@ -248,7 +248,7 @@ describe('booking guards', () => {
         newPerson(TUESDAY_9, { name: 'Ada\u200b Love\u202elace\u2066', company: '\ufeffAcme\u200d Corp\u061c', message: 'Hi\u2067 there\u200f\nsecond line' }),
       );
       expect(response.status).to.equal(201);
-      const row = await app.db('demo_requests').where({ id: response.body.id }).first();
+      const row = await app.db('bookings').where({ id: response.body.id }).first();
       expect(row).to.include({ name: 'Ada Lovelace', company: 'Acme Corp', message: 'Hi there\nsecond line' });
     });
 

@@ -16,7 +16,7 @@ const tuesday = (hourUtc: number) => `2026-11-24T${String(hourUtc).padStart(2, '
 const wednesday = (hourUtc: number) => `2026-11-25T${String(hourUtc).padStart(2, '0')}:00:00.000Z`;
 
 const booking = (email: string, timeSlot: string) => ({ name: 'Vic Tim', email, company: 'Stranger Inc', timeSlot });
-const rows = async (app: AppUnderTest) => Number((await app.db('demo_requests').count({ n: '*' }).first())?.n);
+const rows = async (app: AppUnderTest) => Number((await app.db('bookings').count({ n: '*' }).first())?.n);
 
 /** The forms of one mailbox the issue names, in pairs: the second of each must count as the first. */
 const SAME_RECIPIENT: [string, string][] = [
@@ -39,7 +39,7 @@ describe('recipients counted in one canonical form', () => {
       await app.close();
     });
     beforeEach(async () => {
-      await app.db('demo_requests').del();
+      await app.db('bookings').del();
     });
 
     for (const [first, second] of SAME_RECIPIENT) {
@@ -61,14 +61,14 @@ describe('recipients counted in one canonical form', () => {
       const moved = await app.post(`/api/bookings/${bookingToken(String(other.body.id), TEST_LINK_SECRET)}/reschedule`, { timeSlot: tuesday(9) });
       expect(moved.status).to.equal(409);
       expect(moved.body).to.include({ error: 'Already booked' });
-      const row = await app.db('demo_requests').where({ id: other.body.id }).first();
+      const row = await app.db('bookings').where({ id: other.body.id }).first();
       expect(row.time_slot.toISOString()).to.equal(tuesday(10));
     });
 
     it('stores the canonical form beside the address as typed, to which the e-mails still go', async () => {
       const booked = await app.post('/api/demo-request', booking('Victim+Demo@DÙP-Test.com', tuesday(11)));
       expect(booked.status).to.equal(201);
-      const row = await app.db('demo_requests').where({ id: booked.body.id }).first();
+      const row = await app.db('bookings').where({ id: booked.body.id }).first();
       expect(row).to.include({ email: 'Victim+Demo@DÙP-Test.com', recipient: 'victim@xn--dp-test-y1a.com', recipient_domain: 'xn--dp-test-y1a.com' });
     });
   });
@@ -82,7 +82,7 @@ describe('recipients counted in one canonical form', () => {
       await app.close();
     });
     beforeEach(async () => {
-      await app.db('demo_requests').del();
+      await app.db('bookings').del();
     });
 
     it('count a +tag, the case and the punycode form of the domain as one address', async () => {
@@ -112,7 +112,7 @@ describe('EMAILS_PER_RECIPIENT_PER_DAY', () => {
    * change would drop the earlier e-mails still waiting (the confirmation, an earlier update), and they would not count.
    */
   async function sendAllStored(): Promise<void> {
-    await app.db('demo_requests').whereNull('confirmation_sent_at').whereNull('confirmation_dropped_at').update({ confirmation_sent_at: app.db.fn.now() });
+    await app.db('bookings').whereNull('confirmation_sent_at').whereNull('confirmation_dropped_at').update({ confirmation_sent_at: app.db.fn.now() });
     await app.db('booking_emails').whereNull('sent_at').whereNull('dropped_at').update({ sent_at: app.db.fn.now() });
   }
   const move = async (id: unknown, timeSlot: string) => {
@@ -121,7 +121,7 @@ describe('EMAILS_PER_RECIPIENT_PER_DAY', () => {
   };
   /** What the ceiling counts, read back from the outbox: confirmations, updates, cancellations and reminders not dropped. */
   async function emailsStored(): Promise<number> {
-    const confirmations = await app.db('demo_requests').whereNull('confirmation_dropped_at').count({ n: '*' }).first();
+    const confirmations = await app.db('bookings').whereNull('confirmation_dropped_at').count({ n: '*' }).first();
     const others = await app.db('booking_emails').whereNot({ kind: 'sales-notice' }).whereNull('dropped_at').count({ n: '*' }).first();
     return Number(confirmations?.n) + Number(others?.n);
   }
@@ -138,7 +138,7 @@ describe('EMAILS_PER_RECIPIENT_PER_DAY', () => {
     await app.close();
   });
   beforeEach(async () => {
-    await app.db('demo_requests').del();
+    await app.db('bookings').del();
   });
 
   it('refuses the booking or change that would pass it (429, Retry-After), and leaves the booking as it was', async () => {
@@ -152,7 +152,7 @@ describe('EMAILS_PER_RECIPIENT_PER_DAY', () => {
     for (let i = 0; i < 7; i++) expect((await move(ids[0], tuesday(i % 2 === 0 ? 8 : 7))).status, `move ${i + 1}`).to.equal(200);
     expect(await emailsStored()).to.equal(10);
 
-    const before = await app.db('demo_requests').where({ id: ids[1] }).first();
+    const before = await app.db('bookings').where({ id: ids[1] }).first();
     const outboxBefore = await app.db('booking_emails').count({ n: '*' }).first();
     const moved = await move(ids[1], tuesday(10));
     expect(moved.status).to.equal(429);
@@ -161,7 +161,7 @@ describe('EMAILS_PER_RECIPIENT_PER_DAY', () => {
     expect(Number(moved.headers.get('retry-after'))).to.be.within(86_000, 86_400);
     const cancelled = await app.post(`/api/bookings/${token(ids[1])}/cancel`, {});
     expect(cancelled.status).to.equal(429);
-    const after = await app.db('demo_requests').where({ id: ids[1] }).first();
+    const after = await app.db('bookings').where({ id: ids[1] }).first();
     expect(after).to.deep.equal(before);
     expect(await app.db('booking_emails').count({ n: '*' }).first()).to.deep.equal(outboxBefore);
 
@@ -172,7 +172,7 @@ describe('EMAILS_PER_RECIPIENT_PER_DAY', () => {
     expect(await emailsStored()).to.equal(10);
 
     // A day later the address has room again.
-    await app.db('demo_requests').update({ created_at: app.db.raw("now() - interval '25 hours'") });
+    await app.db('bookings').update({ created_at: app.db.raw("now() - interval '25 hours'") });
     await app.db('booking_emails').update({ created_at: app.db.raw("now() - interval '25 hours'") });
     expect((await move(ids[1], tuesday(10))).status).to.equal(200);
   });
@@ -215,8 +215,10 @@ describe('the migration to canonical recipients', () => {
     try {
       const { db } = database;
       // The migrations after it first, latest first.
+      await db.migrate.down({ name: '20261129110000_name_the_entity_booking' });
       await db.migrate.down({ name: '20261129100000_book_in_functions_file' });
       await db.migrate.down({ name: MIGRATION });
+      // The table's name at that point of the history.
       const typed = ['Victim+1@DÙP-Test.com', 'victim@xn--dp-test-y1a.com', 'ada@analytical-engines.com'];
       await db('demo_requests').insert(typed.map((email, i) => ({ name: 'Earlier', email, company: 'Earlier Inc', time_slot: new Date(tuesday(7 + i)) })));
       await db.migrate.up({ name: MIGRATION });

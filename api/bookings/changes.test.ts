@@ -38,7 +38,7 @@ describe('a booking moved and cancelled through its link, end to end', function 
     const response = await fetch(`${stack.url}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   };
-  const reminders = () => stack.db('booking_emails').where({ demo_request_id: id, kind: 'reminder' }).orderBy('created_at');
+  const reminders = () => stack.db('booking_emails').where({ booking_id: id, kind: 'reminder' }).orderBy('created_at');
   const slotAvailable = async (iso: string) => {
     const date = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin' }).format(new Date(iso));
     const day = (await (await fetch(`${stack.url}/api/slots?date=${date}`)).json()) as { slots: { start: string; available: boolean }[] };
@@ -116,7 +116,7 @@ describe('a booking moved and cancelled through its link, end to end', function 
     for (const path of [`/api/bookings/${altered}/reschedule`, `/api/bookings/${altered}/cancel`]) {
       expect(await post(path, { timeSlot: third!.iso }), path).to.deep.equal({ status: 404, body: { error: 'Not found', details: 'There is no booking at this link.' } });
     }
-    const row = await stack.db('demo_requests').where({ id }).first();
+    const row = await stack.db('bookings').where({ id }).first();
     expect(row).to.include({ sequence: 1, status: 'booked' });
     expect(row.time_slot.toISOString()).to.equal(second!.iso);
   });
@@ -158,14 +158,14 @@ describe('a booking moved and cancelled through its link, end to end', function 
     await nextMails(2);
     await clearQueuePrefix(stack.queuePrefix);
     // The clock reaches the reminder's time.
-    await stack.db('booking_emails').where({ demo_request_id: booked.body.id, kind: 'reminder' }).update({ due_at: stack.db.fn.now() });
+    await stack.db('booking_emails').where({ booking_id: booked.body.id, kind: 'reminder' }).update({ due_at: stack.db.fn.now() });
     const [reminder] = (await nextMails(1)).all;
     expect(reminder!.envelopeTo).to.deep.equal(['katherine@orbital-math.com']);
     expect(reminder!.parsed.subject).to.match(/^Reminder: your Converge demo is on /).and.contain(third!.label);
     expect(reminder!.parsed.text).to.contain(`Reschedule or cancel: ${stack.url}/booking/${bookingToken(String(booked.body.id), TEST_LINK_SECRET)}`);
     expect(reminder!.parsed.attachments.filter((part) => part.mimeType === 'text/calendar')).to.have.length(0);
     const row = await until(async () => {
-      const current = await stack.db('booking_emails').where({ demo_request_id: booked.body.id, kind: 'reminder' }).first();
+      const current = await stack.db('booking_emails').where({ booking_id: booked.body.id, kind: 'reminder' }).first();
       return current?.sent_at ? current : undefined;
     }, 'the reminder to be marked sent');
     expect(row.attempts).to.equal(1);
@@ -178,7 +178,7 @@ describe('a reminder', () => {
     try {
       const booked = await app.post('/api/demo-request', { ...prospect, timeSlot: bookableSlots(1)[0]!.iso });
       expect(booked.status).to.equal(201);
-      expect(await app.db('booking_emails').where({ demo_request_id: booked.body.id })).to.deep.equal([]);
+      expect(await app.db('booking_emails').where({ booking_id: booked.body.id })).to.deep.equal([]);
     } finally {
       await app.close();
     }

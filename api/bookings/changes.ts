@@ -83,7 +83,7 @@ async function changeBooking(deps: BookingChangeDeps, id: string, what: string, 
   );
   if (changed) deps.bookingsChanged?.();
   await enqueueStored(deps.queue, jobs, deps.logger);
-  if (changed) deps.logger.info({ demoRequestId: id, timeSlot: booking.timeSlot.toISOString(), sequence: booking.sequence }, `booking ${what}`);
+  if (changed) deps.logger.info({ bookingId: id, timeSlot: booking.timeSlot.toISOString(), sequence: booking.sequence }, `booking ${what}`);
   return viewOf(booking);
 }
 

@@ -33,7 +33,7 @@ describe('POST /api/demo-request', () => {
     await app.close();
   });
   beforeEach(async () => {
-    await app.db('demo_requests').del();
+    await app.db('bookings').del();
   });
 
   async function expectRefused(body: unknown, field: string, details: string): Promise<void> {
@@ -42,7 +42,7 @@ describe('POST /api/demo-request', () => {
     expect(response.body.error).to.equal('Invalid demo request');
     expect(response.body.details).to.equal(details);
     expect(response.body.fields).to.deep.equal({ [field]: details });
-    expect(await app.db('demo_requests').count({ n: '*' }).first()).to.deep.equal({ n: '0' });
+    expect(await app.db('bookings').count({ n: '*' }).first()).to.deep.equal({ n: '0' });
   }
 
   it('stores a valid request, answers 201 and queues its confirmation under the row id', async () => {
@@ -53,7 +53,7 @@ describe('POST /api/demo-request', () => {
     expect(Object.keys(response.body).sort()).to.deep.equal(['createdAt', 'id', 'invitePath', 'timeSlot']);
     expect(response.body.timeSlot).to.equal(SLOT);
     expect(response.body.invitePath).to.equal(`/api/bookings/${bookingToken(String(response.body.id), TEST_LINK_SECRET)}/invite.ics`);
-    const row = await app.db('demo_requests').where({ id: response.body.id }).first();
+    const row = await app.db('bookings').where({ id: response.body.id }).first();
     expect(row).to.include({ name: 'Ada Lovelace', email: valid.email, company: valid.company, phone: valid.phone, message: valid.message });
     expect(row.time_slot.toISOString()).to.equal(SLOT);
     expect(row.confirmation_sent_at).to.equal(null);
@@ -74,7 +74,7 @@ describe('POST /api/demo-request', () => {
   it('stores empty optional fields as null', async () => {
     const response = await app.post('/api/demo-request', { ...valid, phone: '   ', message: '' });
     expect(response.status).to.equal(201);
-    const row = await app.db('demo_requests').where({ id: response.body.id }).first();
+    const row = await app.db('bookings').where({ id: response.body.id }).first();
     expect(row.phone).to.equal(null);
     expect(row.message).to.equal(null);
   });
@@ -204,7 +204,7 @@ describe('POST /api/demo-request when a service is down', () => {
       const response = await app.post('/api/demo-request', valid);
       expect(response.status).to.equal(201);
       expect(Date.now() - started, 'fails fast rather than waiting for Redis').to.be.below(5000);
-      const row = await app.db('demo_requests').where({ id: response.body.id }).first();
+      const row = await app.db('bookings').where({ id: response.body.id }).first();
       expect(row.confirmation_sent_at).to.equal(null);
     } finally {
       await app.close();
@@ -242,7 +242,7 @@ describe('POST /api/demo-request when a service is down', () => {
         error: 'Service unavailable',
         details: 'We could not save your request right now. Nothing was stored; please try again in a few minutes.',
       });
-      expect(await app.db('demo_requests').count({ n: '*' }).first()).to.deep.equal({ n: '0' });
+      expect(await app.db('bookings').count({ n: '*' }).first()).to.deep.equal({ n: '0' });
     } finally {
       await app.close();
     }
@@ -258,13 +258,13 @@ describe('requests the API must answer clearly', () => {
     await app.close();
   });
   beforeEach(async () => {
-    await app.db('demo_requests').del();
+    await app.db('bookings').del();
   });
 
   it('stores control characters folded, never failing on them', async () => {
     const response = await app.post('/api/demo-request', { ...valid, name: 'Ada\u0000 Lovelace', message: 'one\u0000\r\ntwo' });
     expect(response.status).to.equal(201);
-    const row = await app.db('demo_requests').where({ id: response.body.id }).first();
+    const row = await app.db('bookings').where({ id: response.body.id }).first();
     expect(row).to.include({ name: 'Ada Lovelace', message: 'one\ntwo' });
   });
 

@@ -28,7 +28,7 @@ export interface ChangedBooking {
 }
 
 export interface EmailRow {
-  demo_request_id: string;
+  booking_id: string;
   kind: BookingEmailKind;
   time_slot: Date;
   sequence: number;
@@ -38,7 +38,7 @@ export interface EmailRow {
 }
 
 const PROSPECT_EMAIL: Record<BookingChange, BookingEmailKind | undefined> = {
-  // A new booking's e-mail is the confirmation, kept on its demo_requests row.
+  // A new booking's e-mail is the confirmation, kept on its bookings row.
   booked: undefined,
   rescheduled: 'update',
   cancelled: 'cancellation',
@@ -46,7 +46,7 @@ const PROSPECT_EMAIL: Record<BookingChange, BookingEmailKind | undefined> = {
 
 /** The booking_emails rows a change leaves (without their ids), in the order they are stored. */
 export function followUpRows(booking: ChangedBooking, change: BookingChange, settings: FollowUpSettings, now: Date): EmailRow[] {
-  const event = { demo_request_id: booking.id, time_slot: booking.timeSlot, sequence: booking.sequence };
+  const event = { booking_id: booking.id, time_slot: booking.timeSlot, sequence: booking.sequence };
   const rows: EmailRow[] = [];
   const prospectEmail = PROSPECT_EMAIL[change];
   if (prospectEmail) rows.push({ ...event, kind: prospectEmail });

@@ -27,7 +27,7 @@ describe('the honeypot answers as a real booking would', () => {
     await app.close();
   });
 
-  const bookings = async () => Number(((await app.db('demo_requests').count({ n: '*' }).first()) as { n: string }).n);
+  const bookings = async () => Number(((await app.db('bookings').count({ n: '*' }).first()) as { n: string }).n);
 
   it('refuses an invalid body with the same 400 and the same field messages', async () => {
     for (const invalid of [
@@ -103,10 +103,10 @@ describe('the honeypot answers as a real booking would', () => {
   it('forgets a catch a week after its slot: its link then answers 404 as an unknown one', async () => {
     const trapped = await app.post('/api/demo-request', asBot(person(slot(14))));
     const page = `${app.url}${String(trapped.body.invitePath).replace(/\/invite\.ics$/, '')}`;
-    await app.db('trapped_demo_requests').where({ id: trapped.body.id }).update({ time_slot: app.db.raw("now() - interval '6 days'") });
+    await app.db('trapped_bookings').where({ id: trapped.body.id }).update({ time_slot: app.db.raw("now() - interval '6 days'") });
     expect(await purgeTrapped(app.db)).to.equal(0);
     expect((await fetch(page)).status).to.equal(200);
-    await app.db('trapped_demo_requests').where({ id: trapped.body.id }).update({ time_slot: app.db.raw("now() - interval '8 days'") });
+    await app.db('trapped_bookings').where({ id: trapped.body.id }).update({ time_slot: app.db.raw("now() - interval '8 days'") });
     expect(await purgeTrapped(app.db)).to.equal(1);
     expect((await fetch(page)).status).to.equal(404);
   });

@@ -2,7 +2,7 @@
  * The form's honeypot: a field hidden from people and screen readers that only a bot fills. Such a request is
  * answered as a real booking of the same body would be, so the bot learns nothing: the same validation (400), the
  * same 409 for a slot the address already holds or that is full, the same 201 with an invitation link and a booking page that open. It takes no
- * slot and nothing is sent; what its link shows is kept in trapped_demo_requests until a week after its slot.
+ * slot and nothing is sent; what its link shows is kept in trapped_bookings until a week after its slot.
  */
 import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';

@@ -37,7 +37,7 @@ describe('GET /api/demo-requests (operations)', () => {
       company: 'Hopper Systems',
       timeSlot: '2026-11-24T09:00:00.000Z',
     });
-    await app.db('demo_requests').where({ id: first.body.id }).update({ confirmation_sent_at: NOW, confirmation_attempts: 1 });
+    await app.db('bookings').where({ id: first.body.id }).update({ confirmation_sent_at: NOW, confirmation_attempts: 1 });
     const response = await list(`Bearer ${TOKEN}`);
     expect(response.status).to.equal(200);
     expect(response.headers.get('cache-control')).to.equal('no-store');
@@ -80,13 +80,13 @@ describe('GET /api/demo-requests (operations)', () => {
   });
 
   it('refuses attribution that is not short text, saying so, and stores nothing', async () => {
-    const before = await app.db('demo_requests').count({ n: '*' }).first();
+    const before = await app.db('bookings').count({ n: '*' }).first();
     for (const attribution of [{ utm_source: 'x'.repeat(301) }, { utm_source: 7 }, 'newsletter']) {
       const refused = await app.post('/api/demo-request', { ...booking, email: 'mary@jackson-aero.com', timeSlot: '2026-11-24T11:00:00.000Z', attribution });
       expect(refused.status, JSON.stringify(attribution)).to.equal(400);
       expect(refused.body.fields).to.deep.equal({ attribution: 'Attribution must be an object of texts of at most 300 characters.' });
     }
-    expect(await app.db('demo_requests').count({ n: '*' }).first()).to.deep.equal(before);
+    expect(await app.db('bookings').count({ n: '*' }).first()).to.deep.equal(before);
   });
 
   it('holds off a client after ten wrong tokens, the right one included, and says when to come back', async () => {

@@ -17,7 +17,7 @@ describe('names and companies with links', () => {
     await app.close();
   });
   beforeEach(async () => {
-    await app.db('demo_requests').del();
+    await app.db('bookings').del();
   });
 
   it('refuses the issue\'s name, a bare host name and a www. company with 400 and the field\'s message; nothing is stored', async () => {
@@ -33,7 +33,7 @@ describe('names and companies with links', () => {
       expect(answer.status, JSON.stringify(fields)).to.equal(400);
       expect(answer.body, JSON.stringify(fields)).to.deep.equal({ error: 'Invalid demo request', details: Object.values(messages).join(' '), fields: messages });
     }
-    expect(await app.db('demo_requests').count({ n: '*' }).first()).to.deep.equal({ n: '0' });
+    expect(await app.db('bookings').count({ n: '*' }).first()).to.deep.equal({ n: '0' });
   });
 
   it('books names with initials and titles, and a company named after its domain', async () => {

@@ -88,7 +88,7 @@ describe('POST /api/demo-request with the queue not answering', () => {
       return found.length > 0 ? found : undefined;
     }, 'the request logged');
     expect(lines).to.have.length(1);
-    expect(lines[0]).to.include({ status: 201, demoRequestId: id, timeSlot: SLOT });
+    expect(lines[0]).to.include({ status: 201, bookingId: id, timeSlot: SLOT });
     expect(lines[0]?.requestId).to.be.a('string');
 
     // The answer came while the add was still unsettled: it is started, never awaited.
@@ -102,7 +102,7 @@ describe('POST /api/demo-request with the queue not answering', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(unhandled).to.deep.equal([]);
 
-    const row = await database.db('demo_requests').where({ id }).first();
+    const row = await database.db('bookings').where({ id }).first();
     expect(row.confirmation_sent_at, 'the confirmation is still pending, for the sweep').to.equal(null);
     expect(row.confirmation_failed_at).to.equal(null);
   });

@@ -44,7 +44,7 @@ describe('e-mails to one recipient, whatever their kind, end to end', function (
   /** Until nothing the address's bookings caused is waiting to go out (reminders aside: they are not due yet). */
   async function delivered(address: string): Promise<void> {
     await until(async () => {
-      const confirmations = await stack.db('demo_requests')
+      const confirmations = await stack.db('bookings')
         .where({ email: address })
         .whereNull('confirmation_sent_at')
         .whereNull('confirmation_failed_at')
@@ -52,7 +52,7 @@ describe('e-mails to one recipient, whatever their kind, end to end', function (
         .count({ n: '*' })
         .first();
       const changes = await stack.db('booking_emails as b')
-        .join('demo_requests as d', 'd.id', 'b.demo_request_id')
+        .join('bookings as d', 'd.id', 'b.booking_id')
         .where('d.email', address)
         .whereIn('b.kind', ['update', 'cancellation'])
         .whereNull('b.sent_at')
@@ -107,7 +107,7 @@ describe('e-mails to one recipient, whatever their kind, end to end', function (
     expect(Number(first!.retryAfter)).to.be.within(86_000, 86_400);
     // Each refused move left its booking as it was: every booking ended cancelled by its own request, at the slot
     // its last allowed move gave it.
-    const rows = await stack.db('demo_requests').where({ email: VICTIM }).orderBy('created_at').select('status', 'sequence');
+    const rows = await stack.db('bookings').where({ email: VICTIM }).orderBy('created_at').select('status', 'sequence');
     expect(rows.map((row) => `${row.status} ${row.sequence}`)).to.deep.equal(['cancelled 5', 'cancelled 1', 'cancelled 1']);
     // The sales desk still heard of every change that happened (3 bookings, 4 moves, 3 cancellations).
     expect(mailsTo(SALES)).to.equal(10);

@@ -26,7 +26,7 @@ export interface DemoRequestSummary {
 }
 
 export async function listRecentDemoRequests(db: Db, limit: number): Promise<DemoRequestSummary[]> {
-  const rows = await db('demo_requests').select('*').orderBy('created_at', 'desc').limit(limit);
+  const rows = await db('bookings').select('*').orderBy('created_at', 'desc').limit(limit);
   return rows.map((row) => ({
     id: row.id,
     name: row.name,
@@ -155,7 +155,7 @@ export async function slotRefusal(
 
 /** How many bookings each of the given slots holds (slots with none are left out). */
 export async function bookingsPerSlot(db: Db, slots: readonly Date[]): Promise<Map<string, number>> {
-  const rows: { time_slot: Date; n: number }[] = await db('demo_requests')
+  const rows: { time_slot: Date; n: number }[] = await db('bookings')
     .select('time_slot')
     .count({ n: '*' })
     .whereIn('time_slot', slots)
@@ -187,13 +187,13 @@ function stateOf(row: BookingRow): BookingState {
 
 /** One booking by its id; undefined when there is none. */
 export async function findBooking(db: Db | Knex.Transaction, id: string): Promise<BookingState | undefined> {
-  const row: BookingRow | undefined = await db('demo_requests').where({ id }).first(...COLUMNS);
+  const row: BookingRow | undefined = await db('bookings').where({ id }).first(...COLUMNS);
   return row && stateOf(row);
 }
 
 /** The booking, locked until the transaction ends: two changes to one booking take turns. */
 export async function lockBooking(trx: Knex.Transaction, id: string): Promise<BookingState | undefined> {
-  const row: BookingRow | undefined = await trx('demo_requests').where({ id }).forUpdate().first(...COLUMNS);
+  const row: BookingRow | undefined = await trx('bookings').where({ id }).forUpdate().first(...COLUMNS);
   return row && stateOf(row);
 }
 
@@ -231,7 +231,7 @@ export async function recipientEmailsPast(
 }
 
 export async function moveBooking(trx: Knex.Transaction, id: string, timeSlot: Date): Promise<BookingState> {
-  const [row] = await trx('demo_requests')
+  const [row] = await trx('bookings')
     .where({ id })
     .update({ time_slot: timeSlot, sequence: trx.raw('sequence + 1') })
     .returning([...COLUMNS]);
@@ -239,7 +239,7 @@ export async function moveBooking(trx: Knex.Transaction, id: string, timeSlot: D
 }
 
 export async function cancelBooking(trx: Knex.Transaction, id: string): Promise<BookingState> {
-  const [row] = await trx('demo_requests')
+  const [row] = await trx('bookings')
     .where({ id })
     .update({ status: 'cancelled', cancelled_at: trx.fn.now(), sequence: trx.raw('sequence + 1') })
     .returning([...COLUMNS]);

@@ -36,13 +36,13 @@ DECLARE
   v_mine boolean;
   v_in_slot integer;
 BEGIN
-  WITH theirs AS MATERIALIZED (SELECT d.time_slot, d.status FROM demo_requests d WHERE d.recipient = p_recipient)
+  WITH theirs AS MATERIALIZED (SELECT d.time_slot, d.status FROM bookings d WHERE d.recipient = p_recipient)
   SELECT EXISTS (SELECT 1 FROM theirs WHERE theirs.time_slot = p_time_slot AND theirs.status = 'booked') INTO v_mine;
   IF v_mine THEN
     RETURN 'already-booked';
   END IF;
   SELECT count(*)::int INTO v_in_slot FROM (
-    SELECT 1 FROM demo_requests d WHERE d.time_slot = p_time_slot AND d.status = 'booked' LIMIT p_capacity
+    SELECT 1 FROM bookings d WHERE d.time_slot = p_time_slot AND d.status = 'booked' LIMIT p_capacity
   ) AS holders;
   IF v_in_slot >= p_capacity THEN
     RETURN 'slot-taken';
@@ -62,10 +62,10 @@ DECLARE
   v_stored timestamptz[];
 BEGIN
   SELECT coalesce(array_agg(e.stored_at ORDER BY e.stored_at), '{}') INTO v_stored FROM (
-    SELECT d.created_at AS stored_at FROM demo_requests d
+    SELECT d.created_at AS stored_at FROM bookings d
       WHERE d.recipient = p_recipient AND d.confirmation_dropped_at IS NULL AND d.created_at > now() - interval '24 hours'
     UNION ALL
-    SELECT b.created_at FROM demo_requests d JOIN booking_emails b ON b.demo_request_id = d.id
+    SELECT b.created_at FROM bookings d JOIN booking_emails b ON b.booking_id = d.id
       WHERE d.recipient = p_recipient AND b.kind <> 'sales-notice' AND b.dropped_at IS NULL
         AND b.created_at > now() - interval '24 hours'
   ) AS e;
@@ -133,7 +133,7 @@ BEGIN
   PERFORM booking_lock_slot(p_time_slot);
 
   IF p_per_email > 0 THEN
-    SELECT count(*)::int, min(d.created_at) INTO v_by_email, v_oldest_by_email FROM demo_requests d
+    SELECT count(*)::int, min(d.created_at) INTO v_by_email, v_oldest_by_email FROM bookings d
       WHERE d.recipient = p_recipient AND d.created_at > now() - interval '24 hours';
     IF v_by_email >= p_per_email THEN
       RAISE EXCEPTION USING MESSAGE = 'booking refused', DETAIL = json_build_object(
@@ -142,7 +142,7 @@ BEGIN
     END IF;
   END IF;
   IF p_per_domain > 0 THEN
-    SELECT count(*)::int, min(d.created_at) INTO v_by_domain, v_oldest_by_domain FROM demo_requests d
+    SELECT count(*)::int, min(d.created_at) INTO v_by_domain, v_oldest_by_domain FROM bookings d
       WHERE d.recipient_domain = p_recipient_domain AND d.created_at > now() - interval '24 hours';
     IF v_by_domain >= p_per_domain THEN
       RAISE EXCEPTION USING MESSAGE = 'booking refused', DETAIL = json_build_object(
@@ -167,11 +167,11 @@ BEGIN
   END IF;
 
   -- The row carries its pending confirmation (confirmation_sent_at null): the outbox and the request land together.
-  INSERT INTO demo_requests (id, name, email, recipient, recipient_domain, company, phone, message, time_slot, attribution)
+  INSERT INTO bookings (id, name, email, recipient, recipient_domain, company, phone, message, time_slot, attribution)
     VALUES (p_id, p_name, p_email, p_recipient, p_recipient_domain, p_company, p_phone, p_message, p_time_slot, p_attribution)
-    RETURNING demo_requests.created_at INTO v_created;
+    RETURNING bookings.created_at INTO v_created;
   WITH stored AS (
-    INSERT INTO booking_emails (demo_request_id, kind, time_slot, sequence, recipient, change, due_at)
+    INSERT INTO booking_emails (booking_id, kind, time_slot, sequence, recipient, change, due_at)
       SELECT p_id, f.kind, p_time_slot, 0, f.recipient, f.change, coalesce(f.due_at, now())
         FROM jsonb_to_recordset(p_follow_ups) AS f(kind text, recipient text, change text, due_at timestamptz)
       RETURNING booking_emails.id, booking_emails.kind

@@ -20,7 +20,7 @@ const db = new pg.Client({ connectionString: config.databaseUrl });
 await db.connect();
 const { rows } = await db
   .query<{ id: string; name: string; email: string; company: string; time_slot: Date; sequence: number }>(
-    'SELECT id, name, email, company, time_slot, sequence FROM demo_requests WHERE created_at = $1::timestamptz ORDER BY id',
+    'SELECT id, name, email, company, time_slot, sequence FROM bookings WHERE created_at = $1::timestamptz ORDER BY id',
     [process.env.FLOOR_CREATED_AT],
   )
   .finally(() => db.end());

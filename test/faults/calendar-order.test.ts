@@ -68,9 +68,9 @@ async function bookAndChange(api: RunningApi, run: string, slots: readonly strin
 /** The prospect e-mails of these bookings still to be sent (neither sent, refused for good, nor dropped). */
 async function unsettled(stack: FaultStack, ids: string[]): Promise<number> {
   const { rows } = (await stack.db.raw(
-    `SELECT (SELECT count(*) FROM demo_requests WHERE id = ANY(?::uuid[])
+    `SELECT (SELECT count(*) FROM bookings WHERE id = ANY(?::uuid[])
                AND confirmation_sent_at IS NULL AND confirmation_failed_at IS NULL AND confirmation_dropped_at IS NULL)
-          + (SELECT count(*) FROM booking_emails WHERE demo_request_id = ANY(?::uuid[]) AND kind IN ('update', 'cancellation')
+          + (SELECT count(*) FROM booking_emails WHERE booking_id = ANY(?::uuid[]) AND kind IN ('update', 'cancellation')
                AND sent_at IS NULL AND failed_at IS NULL AND dropped_at IS NULL) AS open`,
     [ids, ids],
   )) as { rows: Array<{ open: string }> };
@@ -104,7 +104,7 @@ async function calendarsOf(stack: FaultStack, booked: readonly Booked[]): Promis
 /** The sequence each message should carry: the confirmation 0, an update or cancellation its change's. */
 async function announcedSequences(stack: FaultStack, booked: readonly Booked[]): Promise<Map<string, number>> {
   const ids = booked.map((booking) => booking.id);
-  const rows: Array<{ id: string; kind: string; sequence: number }> = await stack.db('booking_emails').whereIn('demo_request_id', ids).select('id', 'kind', 'sequence');
+  const rows: Array<{ id: string; kind: string; sequence: number }> = await stack.db('booking_emails').whereIn('booking_id', ids).select('id', 'kind', 'sequence');
   const sequences = new Map<string, number>(ids.map((id) => [`<demo-${id}@converge.localhost>`, 0]));
   for (const row of rows) sequences.set(`<${row.kind}-${row.id}@converge.localhost>`, row.sequence);
   return sequences;
@@ -115,7 +115,7 @@ async function judge(stack: FaultStack, scenario: string, booked: readonly Booke
   const calendars = await calendarsOf(stack, booked);
   const announced = await announcedSequences(stack, booked);
   const finals = new Map<string, { status: string; time_slot: Date; sequence: number }>(
-    (await stack.db('demo_requests').whereIn('id', booked.map((booking) => booking.id)).select('id', 'status', 'time_slot', 'sequence')).map(
+    (await stack.db('bookings').whereIn('id', booked.map((booking) => booking.id)).select('id', 'status', 'time_slot', 'sequence')).map(
       (row: { id: string; status: string; time_slot: Date; sequence: number }) => [row.id, row],
     ),
   );

@@ -120,7 +120,7 @@ describe('fault 4: PostgreSQL restarted under traffic', function () {
     await delay(3000);
     const state = await stack.confirmationState();
     const storedIds = stored.map((answer) => answer.id as string);
-    const present = await stack.db('demo_requests').whereIn('id', storedIds).count<Array<{ count: string }>>('* as count');
+    const present = await stack.db('bookings').whereIn('id', storedIds).count<Array<{ count: string }>>('* as count');
     const summary = stack.smtp.summary();
     duplicateArrivals = summary.duplicateIds.map(
       (id) => `${id} at ${stack.smtp.messages.filter((m) => m.messageId === id).map((m) => ((m.at - stopAt) / 1000).toFixed(2)).join(' and ')} s`,

@@ -41,7 +41,7 @@ describe('fault 1: Redis down when the request arrives, back empty', function ()
     expect(answer.status, JSON.stringify(answer)).to.equal(201);
     expect(answer.ms, 'answered without waiting on Redis').to.be.below(3000);
     const id = answer.id as string;
-    const row = await stack.db('demo_requests').where({ id }).first();
+    const row = await stack.db('bookings').where({ id }).first();
     expect(row, 'the booking is stored').to.not.equal(undefined);
     expect(row.confirmation_sent_at).to.equal(null);
 
@@ -61,7 +61,7 @@ describe('fault 1: Redis down when the request arrives, back empty', function ()
     // Longer than a few sweep rounds and a retry: a second copy would have shown up by now.
     await delay(5 * SWEEP_EVERY_MS + 2000);
     const summary = stack.smtp.summary();
-    const sent = await stack.db('demo_requests').where({ id }).first();
+    const sent = await stack.db('bookings').where({ id }).first();
     printFigures('1 redis down then back empty', {
       answer: answer.status,
       answerMs: answer.ms,

@@ -21,7 +21,7 @@ const open: WatchedPage[] = [];
 let visit: Visit;
 
 async function rowsFor(email: string): Promise<{ name: string; time_slot: Date }[]> {
-  return stack.db('demo_requests').where({ email }).select('name', 'time_slot');
+  return stack.db('bookings').where({ email }).select('name', 'time_slot');
 }
 
 /** The submissions the page sends: their Idempotency-Key and body. */
@@ -142,7 +142,7 @@ describe('booking safeguards in Chromium', function () {
     await dialog.getByRole('button', { name: 'Request Demo' }).click();
     const toast = page.getByRole('status').filter({ hasText: SUCCESS });
     await toast.waitFor();
-    const [row] = await stack.db('demo_requests').where({ email: 'lena@northwind-logistics.com' }).select('id', 'time_slot', 'attribution');
+    const [row] = await stack.db('bookings').where({ email: 'lena@northwind-logistics.com' }).select('id', 'time_slot', 'attribution');
 
     // The success toast offers the slot to the visitor's calendar: Google's and Outlook's pages, and the .ics.
     const hrefs = Object.fromEntries(

@@ -469,7 +469,7 @@ describe('the site in Chromium', function () {
       await dialog.waitFor({ state: 'hidden' });
 
       const rows = await stack
-        .db('demo_requests')
+        .db('bookings')
         .where({ email: 'lea@northwind-logistics.com' })
         .select('name', 'email', 'company', 'phone', 'message', 'time_slot');
       expect(rows).to.have.length(1);
@@ -498,7 +498,7 @@ describe('the site in Chromium', function () {
       expect(await dialog.getByLabel('Email', { exact: true }).inputValue()).to.equal('ana@gmail.com');
       expect(await dialog.getByLabel('Email', { exact: true }).getAttribute('aria-invalid')).to.equal('true');
       expect(await dialog.getByText('Please use your company email address. Personal email addresses are not accepted.').count()).to.be.greaterThan(0);
-      expect(await stack.db('demo_requests').where({ email: 'ana@gmail.com' }).count('* as n')).to.deep.equal([{ n: '0' }]);
+      expect(await stack.db('bookings').where({ email: 'ana@gmail.com' }).count('* as n')).to.deep.equal([{ n: '0' }]);
       // The error state, toast included, is as accessible as the rest.
       expect(await axeViolations(page)).to.deep.equal([]);
     });
@@ -586,7 +586,7 @@ describe('the site in Chromium', function () {
       await page.getByRole('status').filter({ hasText: 'Demo Request Submitted' }).waitFor();
       await dialog.waitFor({ state: 'hidden' });
       expect(await focusedText()).to.equal('Get Started');
-      const row = await stack.db('demo_requests').where({ email: 'kai@northwind-logistics.com' }).first();
+      const row = await stack.db('bookings').where({ email: 'kai@northwind-logistics.com' }).first();
       expect(row?.message).to.equal('Booked without a mouse.');
       expect(new Date(row?.time_slot as string).toISOString()).to.equal(slot);
     });

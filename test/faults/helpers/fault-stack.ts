@@ -130,7 +130,7 @@ export async function startFaultStack(options: { answerDelayMs?: number; keepRaw
         return child;
       },
       async confirmationState() {
-        const [row] = (await db('demo_requests').select(
+        const [row] = (await db('bookings').select(
           db.raw('count(*)::int AS rows'),
           db.raw('count(confirmation_sent_at)::int AS sent'),
           db.raw('count(*) FILTER (WHERE confirmation_sent_at IS NULL AND confirmation_failed_at IS NULL AND confirmation_dropped_at IS NULL)::int AS pending'),
