@@ -39,7 +39,7 @@ import { availableSlots, calendarDayOf, formatCalendarDay } from '../domain/book
 import type { DemoRequestInput } from '../domain/demo-request.js';
 import { invitePathOf } from '../server-shared/booking-link.js';
 import { canonicalRecipient } from '../server-shared/email-rules.js';
-import { CONFIRMATION_QUEUE, SEND_CONFIRMATION_JOB, confirmationJobOptions } from '../server-shared/jobs.js';
+import { EMAIL_QUEUE, SEND_CONFIRMATION_JOB, emailJobOptions } from '../server-shared/jobs.js';
 import { clearQueuePrefix } from '../test/stack.js';
 import { REPO_ROOT } from './dev-services/config.js';
 
@@ -409,7 +409,7 @@ async function main(): Promise<void> {
           [slots[0], jobCount],
         );
         const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
-        const queue = new Queue(CONFIRMATION_QUEUE, { connection: redis, prefix, defaultJobOptions: confirmationJobOptions });
+        const queue = new Queue(EMAIL_QUEUE, { connection: redis, prefix, defaultJobOptions: emailJobOptions });
         for (let i = 0; i < rows.length; i += 500) {
           await queue.addBulk(rows.slice(i, i + 500).map((row) => ({ name: SEND_CONFIRMATION_JOB, data: { demoRequestId: row.id }, opts: { jobId: row.id } })));
         }

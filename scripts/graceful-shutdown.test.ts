@@ -11,7 +11,7 @@ import { SMTPServer } from 'smtp-server';
 import { createEmailQueue } from '../api/email-queue.js';
 import { createTestDatabase, type TestDatabase } from '../test/database.js';
 import { TEST_LINK_SECRET, TEST_REDIS_URL, clearQueuePrefix, silentLogger, testQueuePrefix } from '../test/stack.js';
-import { CONFIRMATION_QUEUE, SEND_CONFIRMATION_JOB } from '../server-shared/jobs.js';
+import { EMAIL_QUEUE, SEND_CONFIRMATION_JOB } from '../server-shared/jobs.js';
 import { loadWorkerConfig } from '../worker/config.js';
 import { startWorker } from '../worker/index.js';
 import { freePort } from './dev-services/ports.js';
@@ -196,7 +196,7 @@ function workerScenario(answerAfterMs: number) {
 /** The state BullMQ holds for a job: "waiting", "delayed", … */
 async function jobState(queuePrefix: string, id: string): Promise<string | undefined> {
   const redis = new Redis(TEST_REDIS_URL);
-  const queue = new Queue(CONFIRMATION_QUEUE, { connection: redis, prefix: queuePrefix });
+  const queue = new Queue(EMAIL_QUEUE, { connection: redis, prefix: queuePrefix });
   try {
     return await (await queue.getJob(id))?.getState();
   } finally {

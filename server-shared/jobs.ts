@@ -1,8 +1,10 @@
 /** The queue contract between the API (producer) and the worker (consumer). */
-export const CONFIRMATION_QUEUE = 'demo-confirmations';
+/**
+ * The one queue of every e-mail job. Until issue 21 it was named 'demo-confirmations': a job still there after an
+ * upgrade is not taken, and the sweep enqueues its row here again once it has been pending a minute.
+ */
+export const EMAIL_QUEUE = 'booking-emails';
 export const SEND_CONFIRMATION_JOB = 'send-confirmation';
-/** The sweep's old job scheduler in Redis, removed at start; the sweep is now a timer in each worker. */
-export const LEGACY_SWEEP_JOB = 'sweep-pending-confirmations';
 
 /** Only the row id travels through Redis: no personal data, no secrets. */
 export interface SendConfirmationPayload {
@@ -50,7 +52,7 @@ export async function enqueueJob(queue: JobQueue, job: QueuedJob): Promise<void>
 }
 
 /** Retries with exponential backoff: 5 s, 10 s, 20 s, 40 s … */
-export const confirmationJobOptions = {
+export const emailJobOptions = {
   attempts: 6,
   backoff: { type: 'exponential', delay: 5000 },
   removeOnComplete: true,
@@ -61,5 +63,5 @@ export const confirmationJobOptions = {
 /** A row still unsent this long after it was stored is enqueued again by the sweep. */
 export const SWEEP_GRACE_MS = 60_000;
 export const SWEEP_EVERY_MS = 30_000;
-/** After this many failed sends the sweep leaves a row alone; its last error stays on the row for ops. */
-export const MAX_CONFIRMATION_ATTEMPTS = 20;
+/** After this many failed sends of an e-mail the sweep leaves its row alone; its last error stays on the row for ops. */
+export const MAX_EMAIL_ATTEMPTS = 20;

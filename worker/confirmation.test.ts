@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import pino from 'pino';
 import { Queue, UnrecoverableError } from 'bullmq';
 import { Redis } from 'ioredis';
-import { CONFIRMATION_QUEUE, SEND_CONFIRMATION_JOB, jobIdOf, type QueuedJob } from '../server-shared/jobs.js';
+import { EMAIL_QUEUE, SEND_CONFIRMATION_JOB, jobIdOf, type QueuedJob } from '../server-shared/jobs.js';
 import { nextBookableSlot } from '../test/booking.js';
 import { until } from '../test/until.js';
 import { TEST_LINK_SECRET, TEST_REDIS_URL, clearQueuePrefix, silentLogger, startStack, testQueuePrefix, type Stack } from '../test/stack.js';
@@ -89,7 +89,7 @@ describe('confirmation e-mail, end to end', () => {
       .returning('id');
     // The production backoff is seconds long; the same options with a short delay keep the test quick.
     const redis = new Redis(TEST_REDIS_URL);
-    const queue = new Queue(CONFIRMATION_QUEUE, { connection: redis, prefix: stack.queuePrefix });
+    const queue = new Queue(EMAIL_QUEUE, { connection: redis, prefix: stack.queuePrefix });
     try {
       await queue.add(SEND_CONFIRMATION_JOB, { demoRequestId: row.id }, { jobId: row.id, attempts: 6, backoff: { type: 'exponential', delay: 100 } });
     } finally {
@@ -291,7 +291,7 @@ async function withLoneWorker(
     { sweepEveryMs: 60_000 },
   );
   const redis = new Redis(TEST_REDIS_URL);
-  const queue = new Queue(CONFIRMATION_QUEUE, { connection: redis, prefix });
+  const queue = new Queue(EMAIL_QUEUE, { connection: redis, prefix });
   try {
     await body({ queue, smtp });
   } finally {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { CONFIRMATION_QUEUE, SEND_CONFIRMATION_JOB } from '../server-shared/jobs.js';
+import { EMAIL_QUEUE, SEND_CONFIRMATION_JOB } from '../server-shared/jobs.js';
 import { createTestDatabase } from '../test/database.js';
 import { startSmtpSink } from '../test/smtp-sink.js';
 import { TEST_LINK_SECRET, TEST_REDIS_URL, clearQueuePrefix, silentLogger, testQueuePrefix } from '../test/stack.js';
@@ -15,7 +15,7 @@ describe("the worker's shutdown (worker.close())", () => {
     const smtp = await startSmtpSink();
     const prefix = testQueuePrefix();
     const redis = new Redis(TEST_REDIS_URL);
-    const queue = new Queue(CONFIRMATION_QUEUE, { connection: redis, prefix });
+    const queue = new Queue(EMAIL_QUEUE, { connection: redis, prefix });
     const worker = await startWorker(
       loadWorkerConfig({ DATABASE_URL: database.url, REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix, SMTP_URL: smtp.url, BOOKING_LINK_SECRET: TEST_LINK_SECRET }),
       silentLogger,

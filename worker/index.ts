@@ -1,10 +1,10 @@
-/** Starts the confirmation worker: sends e-mails from the queue and sweeps the outbox on a schedule. */
+/** Starts the e-mail worker: sends e-mails from the queue and sweeps the outbox on a schedule. */
 import { Queue, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import knex from 'knex';
 import type { Logger } from 'pino';
 import { knexConfig } from '../knexfile.js';
-import { CONFIRMATION_QUEUE, LEGACY_SWEEP_JOB, confirmationJobOptions, enqueueJob, type JobName, type JobPayloads, type QueuedJob } from '../server-shared/jobs.js';
+import { EMAIL_QUEUE, emailJobOptions, enqueueJob, type JobName, type JobPayloads, type QueuedJob } from '../server-shared/jobs.js';
 import { settlesWithin } from '../server-shared/time-limits.js';
 import type { WorkerConfig } from './config.js';
 import { runJob, type JobContext } from './job-kinds.js';
@@ -48,7 +48,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
   // A job holds a connection only for its claim and its mark, so a few serve many jobs; one more for the sweep.
   const db = knex(knexConfig(config.databaseUrl, { min: 0, max: Math.min(config.concurrency, 10) + 1 }, logger));
   const mailer = createSendMail(config.smtpUrl, { dkim: config.dkim });
-  const queue = new Queue<JobPayloads[JobName]>(CONFIRMATION_QUEUE, { connection, prefix: config.queuePrefix, defaultJobOptions: confirmationJobOptions });
+  const queue = new Queue<JobPayloads[JobName]>(EMAIL_QUEUE, { connection, prefix: config.queuePrefix, defaultJobOptions: emailJobOptions });
   // Without a listener BullMQ prints connection errors to the console; the connection's own listener reports them.
   queue.on('error', () => {});
   const enqueue = (job: QueuedJob) => enqueueJob(queue, job);
@@ -78,13 +78,9 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
   const context: JobContext = { deps, leaveToOwner };
 
   const worker = new Worker(
-    CONFIRMATION_QUEUE,
+    EMAIL_QUEUE,
     // Three parameters: BullMQ passes the abort signal only to a processor that declares it.
-    async (job: Job, token?: string, signal?: AbortSignal) => {
-      // Left over from when the sweep was a job scheduler in Redis: the timer below does that work now.
-      if (job.name === LEGACY_SWEEP_JOB) return 'legacy-sweep-ignored';
-      return runJob(context, job, signal, token);
-    },
+    (job: Job, token?: string, signal?: AbortSignal) => runJob(context, job, signal, token),
     { connection, prefix: config.queuePrefix, concurrency: config.concurrency },
   );
   worker.on('failed', (job, err) => {
@@ -96,12 +92,10 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
   });
 
   await worker.waitUntilReady();
-  // The sweep once lived in Redis as a job scheduler; a Redis that still holds it would run it for nothing.
-  await queue.removeJobScheduler(LEGACY_SWEEP_JOB).catch(() => false);
   const sweep = startSweepTimer(db, enqueue, logger, { everyMs: options.sweepEveryMs, graceMs: options.sweepGraceMs });
   // Where receivers look the signing key up, so an operator can check that the DNS record is there.
   const dkimRecord = config.dkim ? `${config.dkim.keySelector}._domainkey.${config.dkim.domainName}` : 'off';
-  logger.info({ queue: CONFIRMATION_QUEUE, concurrency: config.concurrency, dkim: dkimRecord }, 'worker ready');
+  logger.info({ queue: EMAIL_QUEUE, concurrency: config.concurrency, dkim: dkimRecord }, 'worker ready');
 
   let closing: Promise<void> | undefined;
   return {

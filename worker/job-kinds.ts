@@ -6,7 +6,7 @@
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import type { Knex } from 'knex';
 import {
-  MAX_CONFIRMATION_ATTEMPTS,
+  MAX_EMAIL_ATTEMPTS,
   SEND_CONFIRMATION_JOB,
   bookingEmailJob,
   type BookingEmailKind,
@@ -190,7 +190,7 @@ const confirmation: JobKind<typeof SEND_CONFIRMATION_JOB> = {
     return outcome === 'missing' ? context.leaveToOwner(job, payload.demoRequestId) : outcome;
   },
   async pending(db, graceMs) {
-    const ids = await findStalePending(db, graceMs, MAX_CONFIRMATION_ATTEMPTS);
+    const ids = await findStalePending(db, graceMs, MAX_EMAIL_ATTEMPTS);
     return ids.map((demoRequestId) => ({ demoRequestId }));
   },
 };
@@ -208,7 +208,7 @@ function bookingEmailKind(kind: BookingEmailKind): JobKind<ReturnType<typeof boo
       return outcome === 'missing' ? context.leaveToOwner(job, payload.emailId) : outcome;
     },
     async pending(db, graceMs) {
-      const ids = await findDueBookingEmails(db, kind, kind === 'reminder' ? 0 : graceMs, MAX_CONFIRMATION_ATTEMPTS);
+      const ids = await findDueBookingEmails(db, kind, kind === 'reminder' ? 0 : graceMs, MAX_EMAIL_ATTEMPTS);
       return ids.map((emailId) => ({ emailId }));
     },
   };

@@ -2,7 +2,7 @@ import net, { type AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { CONFIRMATION_QUEUE } from '../../server-shared/jobs.js';
+import { EMAIL_QUEUE } from '../../server-shared/jobs.js';
 import { bookingToken } from '../../server-shared/booking-link.js';
 import { startAppUnderTest, type AppUnderTest } from '../../test/app-under-test.js';
 import { TEST_LINK_SECRET, TEST_REDIS_URL } from '../../test/stack.js';
@@ -60,7 +60,7 @@ describe('POST /api/demo-request', () => {
     expect(row.confirmation_attempts).to.equal(0);
 
     const redis = new Redis(TEST_REDIS_URL);
-    const queue = new Queue(CONFIRMATION_QUEUE, { connection: redis, prefix: app.queuePrefix });
+    const queue = new Queue(EMAIL_QUEUE, { connection: redis, prefix: app.queuePrefix });
     try {
       // Queued behind the answer, not before it.
       const job = await until(async () => (await queue.getJob(String(response.body.id))) ?? undefined, 'the confirmation job');
