@@ -20,8 +20,13 @@ const layers = [
     ],
   },
   {
-    files: ['knexfile.ts'],
-    patterns: [layer(folders('api', 'worker', 'web', 'server-shared', 'scripts', 'domain', 'test'), 'knexfile.ts is beneath api/ and the test harness: it imports none of the project\'s folders.')],
+    files: ['knexfile.ts', 'migrations/**'],
+    patterns: [
+      layer(
+        folders('api', 'worker', 'web', 'server-shared', 'scripts', 'domain', 'test'),
+        'knexfile.ts and the migrations are beneath api/ and the test harness: they import none of the project\'s folders (a migration is history, and must not change with the code).',
+      ),
+    ],
   },
   { files: ['server-shared/**'], patterns: [layer(folders('api', 'worker', 'web', 'scripts'), 'server-shared/ is beneath api/ and worker/.')] },
   { files: ['api/**'], patterns: [layer(folders('worker', 'web', 'scripts'), 'api/ and worker/ meet only in server-shared/ (the queue contract) and domain/.')] },

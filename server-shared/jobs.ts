@@ -1,6 +1,6 @@
 /** The queue contract between the API (producer) and the worker (consumer). */
 /**
- * The one queue of every e-mail job. Until issue 21 it was named 'demo-confirmations': a job still there after an
+ * The one queue of every e-mail job. It was once named 'demo-confirmations': a job still there after an
  * upgrade is not taken, and the sweep enqueues its row here again once it has been pending a minute.
  */
 export const EMAIL_QUEUE = 'booking-emails';

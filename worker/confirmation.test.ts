@@ -306,7 +306,7 @@ async function withLoneWorker(
 
 describe('a job for a row this database does not hold (another deployment on the same Redis)', () => {
   it('is said once and handed back through its retries rather than consumed at once', async () => {
-    const lines: { msg: string; demoRequestId?: string }[] = [];
+    const lines: { msg: string; bookingId?: string }[] = [];
     const sink = new Writable({
       write(chunk: Buffer, _encoding, done) {
         lines.push(JSON.parse(chunk.toString()) as { msg: string });
