@@ -41,54 +41,33 @@ interface DemoRequestFormProps {
 
 /** The Request Demo form's markup; its state and behaviour are useDemoRequestForm's. */
 export function DemoRequestForm({ now, onSubmitted }: DemoRequestFormProps) {
-  const {
-    id,
-    ids,
-    formRef,
-    values,
-    day,
-    slotIso,
-    errors,
-    emailCheck,
-    trap,
-    setTrap,
-    isSubmitting,
-    zone,
-    visitorZone,
-    fieldProps,
-    onSubmit,
-    onEmailChange,
-    onEmailBlur,
-    onUseSuggestion,
-    onDayChange,
-    onSlotChange,
-  } = useDemoRequestForm(onSubmitted);
+  const form = useDemoRequestForm(onSubmitted);
 
   return (
-    <Form ref={formRef} noValidate onSubmit={(event) => void onSubmit(event)} aria-busy={isSubmitting}>
-      <TextField {...fieldProps('name')} label="Name" autoComplete="name" maxLength={NAME_MAX_LENGTH} />
+    <Form ref={form.formRef} noValidate onSubmit={(event) => void form.onSubmit(event)} aria-busy={form.isSubmitting}>
+      <TextField {...form.fieldProps('name')} label="Name" autoComplete="name" maxLength={NAME_MAX_LENGTH} />
       <EmailField
-        id={ids.email}
-        value={values.email}
-        check={emailCheck}
-        error={errors.email}
-        onChange={onEmailChange}
-        onBlur={onEmailBlur}
-        onUseSuggestion={onUseSuggestion}
+        id={form.ids.email}
+        value={form.values.email}
+        check={form.emailCheck}
+        error={form.errors.email}
+        onChange={form.onEmailChange}
+        onBlur={form.onEmailBlur}
+        onUseSuggestion={form.onUseSuggestion}
       />
-      <TextField {...fieldProps('company')} label="Company" autoComplete="organization" maxLength={COMPANY_MAX_LENGTH} />
+      <TextField {...form.fieldProps('company')} label="Company" autoComplete="organization" maxLength={COMPANY_MAX_LENGTH} />
       <DateTimePicker
         now={now}
-        zone={zone}
-        visitorZone={visitorZone}
-        day={day}
-        slotIso={slotIso}
-        error={errors.timeSlot}
-        onDayChange={onDayChange}
-        onSlotChange={onSlotChange}
+        zone={form.zone}
+        visitorZone={form.visitorZone}
+        day={form.day}
+        slotIso={form.slotIso}
+        error={form.errors.timeSlot}
+        onDayChange={form.onDayChange}
+        onSlotChange={form.onSlotChange}
       />
       <TextField
-        {...fieldProps('phone')}
+        {...form.fieldProps('phone')}
         label="Phone"
         optional
         type="tel"
@@ -97,7 +76,7 @@ export function DemoRequestForm({ now, onSubmitted }: DemoRequestFormProps) {
         maxLength={PHONE_MAX_LENGTH}
       />
       <TextField
-        {...fieldProps('message')}
+        {...form.fieldProps('message')}
         label="Message"
         optional
         rows={3}
@@ -105,19 +84,19 @@ export function DemoRequestForm({ now, onSubmitted }: DemoRequestFormProps) {
         placeholder="What would you like to see in the demo?"
       />
       <Honeypot aria-hidden="true">
-        <label htmlFor={`${id}-${HONEYPOT_FIELD}`}>Leave this field empty</label>
+        <label htmlFor={`${form.id}-${HONEYPOT_FIELD}`}>Leave this field empty</label>
         <input
-          id={`${id}-${HONEYPOT_FIELD}`}
+          id={`${form.id}-${HONEYPOT_FIELD}`}
           name={HONEYPOT_FIELD}
           type="text"
           tabIndex={-1}
           autoComplete="off"
-          value={trap}
-          onChange={(event) => setTrap(event.target.value)}
+          value={form.trap}
+          onChange={(event) => form.setTrap(event.target.value)}
         />
       </Honeypot>
-      <Submit type="submit" $size="lg" disabled={isSubmitting}>
-        {isSubmitting ? 'Submitting...' : 'Request Demo'}
+      <Submit type="submit" $size="lg" disabled={form.isSubmitting}>
+        {form.isSubmitting ? 'Submitting...' : 'Request Demo'}
       </Submit>
     </Form>
   );
