@@ -17,6 +17,8 @@ import type { Host } from './team.js';
 export const MAX_STALENESS_MS = 60_000;
 /** The background refresh runs this often, so that visitors seldom wait for a read. */
 export const REFRESH_EVERY_MS = 30_000;
+/** An unreadable host is tried again (in the background of a slot list) at most this often. */
+export const RETRY_UNREADABLE_MS = 5_000;
 /** A read (every request of it, bodies included) that takes longer fails. */
 export const READ_TIMEOUT_MS = 5_000;
 
@@ -117,12 +119,17 @@ export class HostCalendars {
 
   /**
    * Each host's busy intervals, no older than the bound (a host read longer ago is read again first, and concurrent
-   * callers share that read), or undefined for a host whose calendar cannot be read.
+   * callers share that read), or undefined for a host whose calendar cannot be read (tried again meanwhile).
    */
   async busyTimes(): Promise<(readonly Interval[] | undefined)[]> {
     const at = this.now().getTime();
     await Promise.all(
-      this.kept.map((kept, index) => (kept.state !== 'readable' || kept.goodAt === undefined || at - kept.goodAt >= this.maxStalenessMs ? this.refresh(index) : undefined)),
+      this.kept.map((kept, index) => {
+        if (kept.state === 'unread' || (kept.state === 'readable' && (kept.goodAt === undefined || at - kept.goodAt >= this.maxStalenessMs))) return this.refresh(index);
+        // An unreadable host is tried again without keeping the visitor waiting on a server that may stall.
+        if (kept.state === 'unreadable' && (kept.triedAt === undefined || at - kept.triedAt >= RETRY_UNREADABLE_MS)) void this.refresh(index);
+        return undefined;
+      }),
     );
     return this.kept.map((kept) => (kept.state === 'readable' ? kept.busy : undefined));
   }
