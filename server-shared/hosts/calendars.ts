@@ -68,12 +68,19 @@ function hostFetch(host: Host, timeoutMs: number): typeof fetch {
     let answer: Response;
     let body: string;
     const signal = AbortSignal.timeout(timeoutMs);
+    const failure = (error: unknown, what: string) => {
+      const name = (error as Error).name;
+      return new ReadError(name === 'TimeoutError' || name === 'AbortError' ? `no answer within ${timeoutMs} ms` : `${what} (${(error as Error).message})`);
+    };
     try {
       answer = await fetch(input, { ...init, headers, signal, redirect: 'error' });
+    } catch (error) {
+      throw failure(error, 'the connection failed');
+    }
+    try {
       body = await answer.text();
     } catch (error) {
-      const name = (error as Error).name;
-      throw new ReadError(name === 'TimeoutError' || name === 'AbortError' ? `no answer within ${timeoutMs} ms` : `the connection failed (${(error as Error).message})`);
+      throw failure(error, 'the answer was cut off');
     }
     if (answer.status === 401 || answer.status === 403) throw new ReadError(`the login was refused (${answer.status})`);
     if (answer.status !== 207 && (answer.status < 200 || answer.status > 299)) throw new ReadError(`the server answered ${answer.status}`);
