@@ -1,4 +1,8 @@
 import { expect } from 'chai';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { loadApiConfig } from '../config.js';
 import { CALDAV_PASSWORD, CALDAV_USER, eventIcs, startCalDavServer, type CalDavServer } from '../../test/caldav-server.js';
 import { startAppUnderTest, type AppUnderTest } from '../../test/app-under-test.js';
 import { silentLogger } from '../../test/stack.js';
@@ -113,5 +117,20 @@ describe('GET /api/slots with a team: a slot when a host is free in their own ca
       { name: 'Ben', state: 'unreadable' },
     ]);
     expect(hosts.hosts[1]!.lastError).to.equal('the login was refused (401)');
+  });
+});
+
+describe('TEAM_FILE at start-up', () => {
+  it('a bad team file stops the API naming the field; none leaves the team unset', async () => {
+    const base = { BOOKING_LINK_SECRET: 'a-booking-link-secret-of-the-test-0123456789' };
+    expect(loadApiConfig(base).team).to.equal(undefined);
+    const folder = await mkdtemp(path.join(tmpdir(), 'converge-team-'));
+    try {
+      const file = path.join(folder, 'team.json');
+      await writeFile(file, JSON.stringify({ hosts: [{ name: 'Anna', title: '', email: 'anna@converge.test', calendarUrl: 'https://dav.example/anna/', calendarUsername: 'anna', calendarPassword: 'x', weight: 0 }] }));
+      expect(() => loadApiConfig({ ...base, TEAM_FILE: file })).to.throw(`TEAM_FILE ${file}: /hosts/0/weight must be > 0`);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 });
