@@ -24,6 +24,8 @@ import { DEFAULT_BOOKING_LIMITS, type BookingLimits } from './bookings/book.js';
 import { DEFAULT_FOLLOW_UPS, type FollowUpSettings } from './bookings/follow-ups.js';
 import { DEFAULT_EMAILS_PER_RECIPIENT_PER_DAY } from './bookings/refusals.js';
 import { DEFAULT_MIN_NOTICE_MINUTES } from '../domain/booking.js';
+import type { HostCalendars } from '../server-shared/hosts/calendars.js';
+import { hostRoutes } from './hosts/routes.js';
 
 export interface AppDeps {
   db: Db;
@@ -52,6 +54,8 @@ export interface AppDeps {
    * entries from the right, never one the client wrote itself; X-Forwarded-Proto is believed only then.
    */
   trustProxy?: number;
+  /** The team's calendars (TEAM_FILE); unset: slots by SLOT_CAPACITY and no host. */
+  hostCalendars?: HostCalendars;
   now?: () => Date;
 }
 
@@ -67,12 +71,14 @@ export function createApiRouter(deps: AppDeps): Router {
   const minNoticeMinutes = deps.minNoticeMinutes ?? DEFAULT_MIN_NOTICE_MINUTES;
   const slotCounts = createSlotCounts((starts) => bookingsPerSlot(deps.db, starts));
   const bookingsChanged = () => slotCounts.changed();
+  const adminLimiter = deps.limits?.limiter ?? createMemoryLimiter();
   const routes = new Router();
   routes.use(
     healthRoutes(deps).routes(),
-    demoRequestRoutes({ ...deps, now, bookingsChanged, minNoticeMinutes, adminToken: deps.adminToken, bookingLimits, followUps, adminLimiter: deps.limits?.limiter ?? createMemoryLimiter() }).routes(),
+    demoRequestRoutes({ ...deps, now, bookingsChanged, minNoticeMinutes, adminToken: deps.adminToken, bookingLimits, followUps, adminLimiter }).routes(),
     emailCheckRoutes(deps.limits).routes(),
-    slotRoutes({ slotCounts, timeZone: deps.timeZone, minNoticeMinutes, now, slotCapacity: bookingLimits.slotCapacity, logger: deps.logger }).routes(),
+    slotRoutes({ slotCounts, timeZone: deps.timeZone, minNoticeMinutes, now, slotCapacity: bookingLimits.slotCapacity, logger: deps.logger, hostCalendars: deps.hostCalendars, salesDesk: followUps.salesNotifyEmail }).routes(),
+    hostRoutes({ hostCalendars: deps.hostCalendars, adminToken: deps.adminToken, adminLimiter }).routes(),
     bookingRoutes({ ...deps, now, bookingsChanged, minNoticeMinutes, slotCapacity: bookingLimits.slotCapacity, emailsPerRecipientPerDay, followUps }).routes(),
     openApiRoutes().routes(),
   );

@@ -27,6 +27,7 @@ import { DEFAULT_BOOKING_LIMITS } from './bookings/book.js';
 import { DEFAULT_REMINDER_MINUTES_BEFORE } from './bookings/follow-ups.js';
 import { DEFAULT_EMAILS_PER_RECIPIENT_PER_DAY } from './bookings/refusals.js';
 import { DEFAULT_MIN_NOTICE_MINUTES } from '../domain/booking.js';
+import { readTeamFile, type Host } from '../server-shared/hosts/team.js';
 
 export interface ApiConfig {
   port: number;
@@ -71,6 +72,8 @@ export interface ApiConfig {
   requestTimeoutMs: number;
   /** Open connections one client (an IPv4 address, an IPv6 /64) may hold; 0: no bound. Not applied behind a proxy. */
   connectionsPerClient: number;
+  /** The team that gives the demos (TEAM_FILE), validated; unset: slots by slotCapacity and no host. */
+  team: Host[] | undefined;
   logLevel: string;
 }
 
@@ -119,6 +122,7 @@ export function loadApiConfig(env: Env = process.env): ApiConfig {
     trustProxy: parseProxyHops(setting(env, 'TRUST_PROXY')),
     ...parseClientTimeouts(env),
     connectionsPerClient: parseCount('CONNECTIONS_PER_CLIENT', setting(env, 'CONNECTIONS_PER_CLIENT'), DEFAULT_CONNECTIONS_PER_CLIENT),
+    team: readTeamFile(env),
     logLevel: setting(env, 'LOG_LEVEL') ?? 'info',
   };
 }

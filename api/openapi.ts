@@ -91,12 +91,43 @@ const daySlotsSchema: JSONSchemaType<DaySlots> = {
         required: ['start', 'available'],
         properties: {
           start: { type: 'string', format: 'date-time' },
-          available: { type: 'boolean', description: 'False when past, outside the window or full.' },
+          available: { type: 'boolean', description: 'False when past, outside the window or full (with a team: no host free then).' },
+        },
+      },
+    },
+    calendarsUnreadable: {
+      type: 'boolean',
+      nullable: true,
+      description: "Present (true) when no host's calendar can be read: nothing is offered because the times cannot be known, not because the day is booked up.",
+    },
+    salesDesk: { type: 'string', nullable: true, description: 'With calendarsUnreadable: the sales desk to write to (SALES_NOTIFY_EMAIL), when set.' },
+  },
+};
+
+const hostListSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['team', 'hosts'],
+  properties: {
+    team: { type: 'boolean', description: 'Whether TEAM_FILE names a team; false: slots by SLOT_CAPACITY and no host.' },
+    hosts: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['index', 'name', 'state', 'lastGoodReadAt', 'lastTriedAt', 'lastError'],
+        properties: {
+          index: { type: 'integer', description: "The host's place in the team file, from 0." },
+          name: { type: 'string' },
+          state: { type: 'string', enum: ['unread', 'readable', 'unreadable'], description: 'unreadable: not offered until a read succeeds.' },
+          lastGoodReadAt: { type: ['string', 'null'], format: 'date-time' },
+          lastTriedAt: { type: ['string', 'null'], format: 'date-time' },
+          lastError: { type: ['string', 'null'], description: 'Why the last read failed, while unreadable.' },
         },
       },
     },
   },
-};
+} as const;
 
 const stringOrNull = (description: string) => ({ type: ['string', 'null'], description });
 
@@ -252,6 +283,14 @@ export function openApiDocument(): Schema {
           responses: { '200': answer('The slots.', 'DaySlots'), '400': refused('The date is not a YYYY-MM-DD day.'), '503': unreadable },
         },
       },
+      '/api/hosts': {
+        get: {
+          operationId: 'listHosts',
+          summary: "For operations: each host's calendar state and when it last read. Absent when no ADMIN_TOKEN is set.",
+          security: [{ adminToken: [] }],
+          responses: { '200': answer('In the team file\'s order.', 'HostList'), '401': refused('The operations token is missing or wrong.'), '429': tooMany },
+        },
+      },
       '/api/demo-requests': {
         get: {
           operationId: 'listDemoRequests',
@@ -331,6 +370,7 @@ export function openApiDocument(): Schema {
         EmailValidationResult: toOpenApiSchema(emailValidationResultSchema),
         DaySlots: toOpenApiSchema(daySlotsSchema),
         DemoRequestList: toOpenApiSchema(demoRequestListSchema),
+        HostList: hostListSchema,
         Booking: toOpenApiSchema(bookingViewSchema),
         Reschedule: toOpenApiSchema(rescheduleSchema),
         Error: toOpenApiSchema(errorBodySchema),

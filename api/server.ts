@@ -11,6 +11,7 @@ import { createRateLimiter } from './rate-limit.js';
 import { purgeExpiredIdempotencyKeys } from './idempotency.js';
 import { boundConnectionsPerClient } from './client-connections.js';
 import { purgeTrapped } from './bookings/trapped-repository.js';
+import { HostCalendars } from '../server-shared/hosts/calendars.js';
 
 export interface RunningApi {
   url: string;
@@ -26,6 +27,9 @@ export async function startApiServer(config: ApiConfig, logger: Logger): Promise
   const db = createDb(config.databaseUrl, undefined, logger);
   const queue = createEmailQueue(config.redisUrl, config.queuePrefix);
   const limiter = createRateLimiter(config.redisUrl, config.queuePrefix);
+  // The team's calendars are read at once and then in the background; until a host's first read it is not offered.
+  const hostCalendars = config.team ? new HostCalendars(config.team, { logger, bookingTimeZone: config.bookingTimeZone }) : undefined;
+  hostCalendars?.start();
   const app = createApp({
     db,
     queue,
@@ -38,6 +42,7 @@ export async function startApiServer(config: ApiConfig, logger: Logger): Promise
     previousLinkSecrets: config.previousLinkSecrets,
     mailFrom: config.mailFrom,
     trustProxy: config.trustProxy,
+    hostCalendars,
     bookingLimits: {
       slotCapacity: config.slotCapacity,
       perEmailPerDay: config.bookingsPerEmailPerDay,
@@ -84,6 +89,7 @@ export async function startApiServer(config: ApiConfig, logger: Logger): Promise
   const close = (): Promise<void> =>
     (closing ??= (async () => {
       clearInterval(purge);
+      hostCalendars?.stop();
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
         server.close(() => {

@@ -265,6 +265,13 @@ export interface DaySlots {
   date: string;
   timeZone: string;
   slots: SlotAvailability[];
+  /**
+   * Present (true) when the team's calendars could not be read at all: no slot is offered because no host's
+   * calendar can be read, not because the day is booked up. The dialog then asks the visitor to write to `salesDesk`.
+   */
+  calendarsUnreadable?: boolean;
+  /** The sales desk's address, with calendarsUnreadable, when the server has one. */
+  salesDesk?: string;
 }
 
 /** A day written YYYY-MM-DD, as the slots endpoint takes it. */

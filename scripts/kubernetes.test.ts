@@ -220,8 +220,9 @@ describe('Kubernetes manifests (kubectl kustomize deploy/overlays/production)', 
       const environment = environmentOf(container);
       // REPLY_TO defaults to MAIL_FROM; DKIM signing is off unless its settings are added (README, "Kubernetes").
       // SECRETS_DIR is for docker compose's shared volume: pods take their secrets from converge-secrets, since a
-      // folder of each pod's own would give each pod a booking-link secret of its own.
-      const optional = ['REPLY_TO', 'SECRETS_DIR', 'DKIM_DOMAIN', 'DKIM_SELECTOR', 'DKIM_PRIVATE_KEY', 'DKIM_PRIVATE_KEY_FILE'];
+      // folder of each pod's own would give each pod a booking-link secret of its own. TEAM_FILE is a deployment's
+      // own team (README, "The team"): without it the slots are as before.
+      const optional = ['REPLY_TO', 'SECRETS_DIR', 'DKIM_DOMAIN', 'DKIM_SELECTOR', 'DKIM_PRIVATE_KEY', 'DKIM_PRIVATE_KEY_FILE', 'TEAM_FILE'];
       const unset = variablesRead(load).filter((variable) => !(variable in environment) && !IMAGE_ENV.includes(variable) && !optional.includes(variable));
       expect(unset).to.deep.equal([]);
       expect(() => load(environment)).to.not.throw();

@@ -10,6 +10,7 @@ import { createDb } from '../api/db.js';
 import { createRateLimiter } from '../api/rate-limit.js';
 import type { BookingLimits } from '../api/bookings/book.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
+import type { HostCalendars } from '../server-shared/hosts/calendars.js';
 import { TEST_LINK_SECRET, TEST_REDIS_URL, clearQueuePrefix, silentLogger, testQueuePrefix } from './stack.js';
 
 export interface AppUnderTest {
@@ -38,6 +39,8 @@ export async function startAppUnderTest(
     /** The booking links' secret (TEST_LINK_SECRET when unset), and those of before a rotation. */
     linkSecret?: string;
     previousLinkSecrets?: string[];
+    /** The team's calendars (TEAM_FILE); none when unset. */
+    hostCalendars?: HostCalendars;
   } = {},
 ): Promise<AppUnderTest> {
   const database = await createTestDatabase();
@@ -61,6 +64,7 @@ export async function startAppUnderTest(
     bookingLimits: options.bookingLimits,
     followUps: options.followUps,
     limits: options.limits && { limiter, ...options.limits },
+    hostCalendars: options.hostCalendars,
   });
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));

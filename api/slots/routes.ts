@@ -6,6 +6,8 @@ import type { Logger } from 'pino';
 import { readUnlessDatabaseDown } from '../db.js';
 import { ApiError } from '../errors.js';
 import type { SlotCounts } from './slot-counts.js';
+import type { HostCalendars } from '../../server-shared/hosts/calendars.js';
+import { teamSlots } from './team-slots.js';
 
 /** Days whose slot starts are kept at most (the calendar shows about a month; a visitor may look further). */
 export const SLOT_STARTS_KEPT = 400;
@@ -24,7 +26,18 @@ export function keptSlotStarts(timeZone: string, kept = SLOT_STARTS_KEPT): (date
     });
 }
 
-export function slotRoutes(deps: { slotCounts: SlotCounts; timeZone: string; minNoticeMinutes: number; now: () => Date; slotCapacity: number; logger: Logger }): Router {
+export function slotRoutes(deps: {
+  slotCounts: SlotCounts;
+  timeZone: string;
+  minNoticeMinutes: number;
+  now: () => Date;
+  slotCapacity: number;
+  logger: Logger;
+  /** The team's calendars (TEAM_FILE): a slot then takes as many bookings as it has free hosts, not slotCapacity. */
+  hostCalendars?: HostCalendars;
+  /** Named in the answer when no host's calendar can be read (SALES_NOTIFY_EMAIL). */
+  salesDesk?: string;
+}): Router {
   const router = new Router();
   const startsOf = keptSlotStarts(deps.timeZone);
   router.get('/api/slots', async (ctx) => {
@@ -35,10 +48,13 @@ export function slotRoutes(deps: { slotCounts: SlotCounts; timeZone: string; min
     // What the booking rules allow at all (far enough ahead, inside the window, a weekday); only those are counted.
     const open = new Set(availableSlots(day, deps.now(), deps.timeZone, deps.minNoticeMinutes).map((slot) => slot.iso));
     const taken = open.size > 0 ? await readUnlessDatabaseDown(() => deps.slotCounts.of(date, starts), deps.logger, 'slots') : new Map<string, number>();
+    const team = deps.hostCalendars && open.size > 0 ? await teamSlots(deps.hostCalendars, starts.map((start, index) => ({ start, iso: isos[index]! })).filter(({ iso }) => open.has(iso))) : undefined;
+    const capacityOf = (iso: string) => (team ? (team.freeHosts.get(iso) ?? 0) : deps.slotCapacity);
     const answer: DaySlots = {
       date,
       timeZone: deps.timeZone,
-      slots: isos.map((iso) => ({ start: iso, available: open.has(iso) && (taken.get(iso) ?? 0) < deps.slotCapacity })),
+      slots: isos.map((iso) => ({ start: iso, available: open.has(iso) && (taken.get(iso) ?? 0) < capacityOf(iso) })),
+      ...(team?.calendarsUnreadable ? { calendarsUnreadable: true, ...(deps.salesDesk ? { salesDesk: deps.salesDesk } : {}) } : {}),
     };
     // Availability changes with every booking: never kept by a cache.
     ctx.set('Cache-Control', 'no-store');

@@ -1,0 +1,156 @@
+/**
+ * The team that gives the demos (TEAM_FILE): each host's CalDAV calendar, daily limit, weight and working hours.
+ * Read and validated with Ajv once at start; a bad file stops start-up with a message naming the field.
+ */
+import { readFileSync } from 'node:fs';
+import { Ajv, type JSONSchemaType } from 'ajv';
+import { isValidTimeZone, zonedParts } from '../../domain/booking.js';
+import { ConfigError, type Env } from '../settings.js';
+
+export interface WorkingHours {
+  /** ISO weekdays, 1 = Monday … 7 = Sunday. */
+  days: number[];
+  /** "HH:MM" in `timeZone`; a slot must start at or after `start` and end at or before `end`. */
+  start: string;
+  end: string;
+  timeZone: string;
+}
+
+interface HostEntry {
+  name: string;
+  title: string;
+  email: string;
+  calendarUrl: string;
+  calendarUsername: string;
+  calendarPassword?: string;
+  /** The name of an environment variable holding the password, in place of `calendarPassword`. */
+  calendarPasswordEnv?: string;
+  dailyLimit?: number;
+  weight?: number;
+  workingHours?: WorkingHours;
+}
+
+export interface Host {
+  /** The host's place in the file, from 0: how logs and the operators' endpoint name a host besides its name. */
+  index: number;
+  name: string;
+  title: string;
+  email: string;
+  calendarUrl: string;
+  calendarUsername: string;
+  calendarPassword: string;
+  dailyLimit: number | undefined;
+  weight: number;
+  workingHours: WorkingHours | undefined;
+}
+
+const clock = '^([01][0-9]|2[0-3]):[0-5][0-9]$|^24:00$';
+
+const teamSchema: JSONSchemaType<{ hosts: HostEntry[] }> = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['hosts'],
+  properties: {
+    hosts: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['name', 'title', 'email', 'calendarUrl', 'calendarUsername'],
+        properties: {
+          name: { type: 'string', minLength: 1, maxLength: 200 },
+          title: { type: 'string', maxLength: 200 },
+          email: { type: 'string', pattern: '^[^\\s@]+@[^\\s@]+$', maxLength: 254 },
+          calendarUrl: { type: 'string', pattern: '^https?://' },
+          calendarUsername: { type: 'string' },
+          calendarPassword: { type: 'string', nullable: true },
+          calendarPasswordEnv: { type: 'string', pattern: '^[A-Z_][A-Z0-9_]*$', nullable: true },
+          dailyLimit: { type: 'integer', minimum: 1, nullable: true },
+          weight: { type: 'number', exclusiveMinimum: 0, nullable: true },
+          workingHours: {
+            type: 'object',
+            nullable: true,
+            additionalProperties: false,
+            required: ['days', 'start', 'end', 'timeZone'],
+            properties: {
+              days: { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'integer', minimum: 1, maximum: 7 } },
+              start: { type: 'string', pattern: clock },
+              end: { type: 'string', pattern: clock },
+              timeZone: { type: 'string' },
+            },
+          },
+        },
+      },
+    },
+  },
+};
+
+const validate = new Ajv({ allErrors: false }).compile(teamSchema);
+
+const minutesOf = (clockTime: string): number => Number(clockTime.slice(0, 2)) * 60 + Number(clockTime.slice(3, 5));
+
+/** The team in `text` (the file's content); `env` gives the passwords named by `calendarPasswordEnv`. */
+export function parseTeam(text: string, env: Env, source = 'TEAM_FILE'): Host[] {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`${source} is not JSON: ${(error as Error).message}`);
+  }
+  if (!validate(data)) {
+    const problem = validate.errors?.[0];
+    const field = problem?.keyword === 'required' ? `${problem.instancePath}/${String(problem.params.missingProperty)}` : problem?.instancePath || '/';
+    const detail = problem?.keyword === 'required' ? 'is missing' : problem?.keyword === 'additionalProperties' ? `has an unknown field "${String(problem.params.additionalProperty)}"` : (problem?.message ?? 'is not valid');
+    throw new ConfigError(`${source}: ${field} ${detail}`);
+  }
+  return data.hosts.map((entry, index) => {
+    const at = `${source}: /hosts/${index}`;
+    if ((entry.calendarPassword === undefined) === (entry.calendarPasswordEnv === undefined)) {
+      throw new ConfigError(`${at} needs one of calendarPassword and calendarPasswordEnv`);
+    }
+    const password = entry.calendarPassword ?? env[entry.calendarPasswordEnv!];
+    if (password === undefined || password === '') throw new ConfigError(`${at}/calendarPasswordEnv names ${entry.calendarPasswordEnv}, which is not set`);
+    const hours = entry.workingHours;
+    if (hours && !isValidTimeZone(hours.timeZone)) throw new ConfigError(`${at}/workingHours/timeZone is not a time zone: ${hours.timeZone}`);
+    if (hours && minutesOf(hours.start) >= minutesOf(hours.end)) throw new ConfigError(`${at}/workingHours/end must be later than start`);
+    return {
+      index,
+      name: entry.name,
+      title: entry.title,
+      email: entry.email,
+      calendarUrl: entry.calendarUrl.endsWith('/') ? entry.calendarUrl : `${entry.calendarUrl}/`,
+      calendarUsername: entry.calendarUsername,
+      calendarPassword: password,
+      dailyLimit: entry.dailyLimit,
+      weight: entry.weight ?? 1,
+      workingHours: hours,
+    };
+  });
+}
+
+/** The team named by TEAM_FILE, or undefined when it is unset (slots by SLOT_CAPACITY, no host). */
+export function readTeamFile(env: Env): Host[] | undefined {
+  const file = env.TEAM_FILE?.trim();
+  if (!file) return undefined;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`TEAM_FILE ${file} cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  return parseTeam(text, env, `TEAM_FILE ${file}`);
+}
+
+/** Whether a slot of `start`..`end` lies inside the host's working hours (no hours: the booking grid alone). */
+export function withinWorkingHours(host: Host, start: Date, end: Date): boolean {
+  const hours = host.workingHours;
+  if (!hours) return true;
+  const from = zonedParts(start, hours.timeZone);
+  // The end is taken a minute before, so a slot ending at midnight counts on its own day.
+  const to = zonedParts(new Date(end.getTime() - 60_000), hours.timeZone);
+  if (from.year !== to.year || from.month !== to.month || from.day !== to.day) return false;
+  const isoWeekday = from.weekday === 0 ? 7 : from.weekday;
+  if (!hours.days.includes(isoWeekday)) return false;
+  return from.hour * 60 + from.minute >= minutesOf(hours.start) && to.hour * 60 + to.minute + 1 <= minutesOf(hours.end);
+}
