@@ -212,6 +212,12 @@ export function focusTimeChoice(container: ParentNode, avoidSlot?: string): void
   target?.focus();
 }
 
+/** What the visitor is told when no calendar of the team could be read. */
+function unreadableText(salesDesk: string | undefined): string {
+  const ask = salesDesk ? `Please write to ${salesDesk} and we will find a time with you.` : 'Please try again in a few minutes.';
+  return `We cannot see our team's calendars right now, so we cannot show free times. ${ask}`;
+}
+
 export function DateTimePicker({ now, zone, visitorZone, day, slotIso, error, currentSlot, onDayChange, onSlotChange }: DateTimePickerProps) {
   const id = useId();
   const hintId = `${id}-hint`;
@@ -223,6 +229,9 @@ export function DateTimePicker({ now, zone, visitorZone, day, slotIso, error, cu
   // decide: booking never waits on this call, and the API checks the slot again anyway.
   const { currentData: daySlots, isFetching: checkingSlots } = useDaySlotsQuery(day ? formatCalendarDay(day) : skipToken);
   const taken = useMemo(() => takenSlotTimes(daySlots), [daySlots]);
+  // No team member's calendar could be read: the server offers nothing, and the visitor is told why and whom to
+  // write to, instead of a day that looks fully booked.
+  const unreadable = daySlots?.calendarsUnreadable === true;
   const isCurrent = (iso: string) => currentSlot !== undefined && Date.parse(iso) === Date.parse(currentSlot);
   const isTaken = (iso: string) => isCurrent(iso) || taken.has(Date.parse(iso));
   const openCount = slots.filter((slot) => !isTaken(slot.iso)).length;
@@ -237,7 +246,9 @@ export function DateTimePicker({ now, zone, visitorZone, day, slotIso, error, cu
   useEffect(() => rovingDays(frame.current));
 
   let summary = 'No date chosen yet.';
-  if (day && chosen) {
+  if (day && unreadable) {
+    summary = unreadableText(daySlots?.salesDesk);
+  } else if (day && chosen) {
     summary = `Selected ${dayText} at ${chosen.label} ${bookingZoneLabel(zone)}${chosen.localLabel ? ` (${chosen.localLabel} your time)` : ''}.`;
   } else if (day) {
     summary = `Selected ${dayText}. ${openCount} ${openCount === 1 ? 'time' : 'times'} available; choose one.`;
@@ -277,7 +288,18 @@ export function DateTimePicker({ now, zone, visitorZone, day, slotIso, error, cu
         </CalendarFrame>
         <SlotGroup aria-busy={checkingSlots ? true : undefined}>
           <legend>{day ? `Times on ${dayText}` : 'Times'}</legend>
-          {day ? (
+          {day && unreadable ? (
+            <Hint>
+              We cannot see our team&apos;s calendars right now, so we cannot show free times.{' '}
+              {daySlots?.salesDesk ? (
+                <>
+                  Please write to <a href={`mailto:${daySlots.salesDesk}`}>{daySlots.salesDesk}</a> and we will find a time with you.
+                </>
+              ) : (
+                'Please try again in a few minutes.'
+              )}
+            </Hint>
+          ) : day ? (
             <SlotGrid>
               {slots.map((slot) => {
                 const gone = isTaken(slot.iso);
