@@ -59,12 +59,11 @@ export function knexConfig(connectionString: string, pool: Knex.PoolConfig = { m
  * Applies db/functions/*.sql, in name order, in one transaction under an advisory lock (two processes migrating at
  * once take turns). Each file replaces its functions (CREATE OR REPLACE), so applying it again changes nothing.
  */
-export async function applyDatabaseFunctions(db: Knex): Promise<string[]> {
+export async function applyDatabaseFunctions(db: Knex): Promise<void> {
   const files = (await readdir(functionsDir)).filter((file) => file.endsWith('.sql')).sort();
   const sources = await Promise.all(files.map((file) => readFile(path.join(functionsDir, file), 'utf8')));
   await db.transaction(async (trx) => {
     await trx.raw("SELECT pg_advisory_xact_lock(hashtextextended('apply-database-functions', 0))");
     for (const source of sources) await trx.raw(source);
   });
-  return files;
 }

@@ -130,7 +130,7 @@ describe('the messages of one booking go out in the order of its changes', () =>
     return String(row.id);
   }
 
-  /** Cancels the booking as the API does (api/bookings/service.ts): in one transaction, earlier e-mails settled. */
+  /** Cancels the booking as the API does (api/bookings/changes.ts): in one transaction, earlier e-mails settled. */
   async function cancel(bookingId: string): Promise<string> {
     return database.db.transaction(async (trx) => {
       const [booking] = await trx('bookings')

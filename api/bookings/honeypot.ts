@@ -37,9 +37,8 @@ export function answerTrapped(deps: Pick<DemoRequestDeps, 'db' | 'logger' | 'boo
     const input = ctx.state.body as DemoRequestInput;
     const timeSlot = new Date(input.timeSlot);
     const id = randomUUID();
-    // The same words as a booking's 503 and 409s (service.ts), asked in book_demo's order: the person's own hold on
-    // the slot, then the slot's capacity.
-    // The slot's question as a booking asks it (without its locks: a trapped request takes no place).
+    // The slot's question as a booking asks it (booking_slot_refusal, without its locks: a trapped request takes
+    // no place), answered in the same words (refusals.ts).
     const outcome = await unlessDatabaseDown(
       async () =>
         (await slotRefusal(deps.db, canonicalRecipient(input.email).address, timeSlot, deps.bookingLimits.slotCapacity)) ??

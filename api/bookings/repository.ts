@@ -149,7 +149,7 @@ export async function slotRefusal(
   capacity: number,
 ): Promise<SlotRefusal | undefined> {
   const { rows } = await db.raw('SELECT booking_slot_refusal(?, ?, ?) AS reason', [recipient, timeSlot, capacity]);
-  const reason = (rows[0] as { reason: 'already-booked' | 'slot-taken' | null }).reason;
+  const reason = (rows[0] as { reason: SlotRefusal['reason'] | null }).reason;
   return reason === null ? undefined : { reason };
 }
 

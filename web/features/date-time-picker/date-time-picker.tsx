@@ -212,11 +212,11 @@ export function focusTimeChoice(container: ParentNode, avoidSlot?: string): void
   target?.focus();
 }
 
-/** What the visitor is told when no calendar of the team could be read. */
-function unreadableText(salesDesk: string | undefined): string {
-  const ask = salesDesk ? `Please write to ${salesDesk} and we will find a time with you.` : 'Please try again in a few minutes.';
-  return `We cannot see our team's calendars right now, so we cannot show free times. ${ask}`;
-}
+/** What the visitor is told when no calendar of the team could be read, and what they are asked to do. */
+const CALENDARS_UNREADABLE = "We cannot see our team's calendars right now, so we cannot show free times.";
+const TRY_AGAIN_LATER = 'Please try again in a few minutes.';
+const WRITE_TO = 'Please write to ';
+const WE_WILL_FIND_A_TIME = ' and we will find a time with you.';
 
 export function DateTimePicker({ now, zone, visitorZone, day, slotIso, error, currentSlot, onDayChange, onSlotChange }: DateTimePickerProps) {
   const id = useId();
@@ -247,7 +247,7 @@ export function DateTimePicker({ now, zone, visitorZone, day, slotIso, error, cu
 
   let summary = 'No date chosen yet.';
   if (day && unreadable) {
-    summary = unreadableText(daySlots?.salesDesk);
+    summary = `${CALENDARS_UNREADABLE} ${daySlots?.salesDesk ? `${WRITE_TO}${daySlots.salesDesk}${WE_WILL_FIND_A_TIME}` : TRY_AGAIN_LATER}`;
   } else if (day && chosen) {
     summary = `Selected ${dayText} at ${chosen.label} ${bookingZoneLabel(zone)}${chosen.localLabel ? ` (${chosen.localLabel} your time)` : ''}.`;
   } else if (day) {
@@ -290,13 +290,15 @@ export function DateTimePicker({ now, zone, visitorZone, day, slotIso, error, cu
           <legend>{day ? `Times on ${dayText}` : 'Times'}</legend>
           {day && unreadable ? (
             <Hint>
-              We cannot see our team&apos;s calendars right now, so we cannot show free times.{' '}
+              {CALENDARS_UNREADABLE}{' '}
               {daySlots?.salesDesk ? (
                 <>
-                  Please write to <a href={`mailto:${daySlots.salesDesk}`}>{daySlots.salesDesk}</a> and we will find a time with you.
+                  {WRITE_TO}
+                  <a href={`mailto:${daySlots.salesDesk}`}>{daySlots.salesDesk}</a>
+                  {WE_WILL_FIND_A_TIME}
                 </>
               ) : (
-                'Please try again in a few minutes.'
+                TRY_AGAIN_LATER
               )}
             </Hint>
           ) : day ? (
