@@ -21,7 +21,7 @@ import { bookingsPerSlot } from './bookings/repository.js';
 import { openApiRoutes } from './openapi.js';
 import { bookingRoutes } from './bookings/routes.js';
 import { DEFAULT_BOOKING_LIMITS, type BookingLimits } from './bookings/book.js';
-import { DEFAULT_FOLLOW_UPS, type FollowUpSettings } from './bookings/follow-ups.js';
+import { DEFAULT_FOLLOW_UPS, type FollowUpSettings } from './bookings/emails.js';
 import { DEFAULT_EMAILS_PER_RECIPIENT_PER_DAY } from './bookings/refusals.js';
 import { DEFAULT_MIN_NOTICE_MINUTES } from '../domain/booking.js';
 import type { HostCalendars } from '../server-shared/hosts/calendars.js';

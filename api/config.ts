@@ -24,7 +24,7 @@ import {
 } from '../server-shared/settings.js';
 import { KEPT_SECRET_FILES, PREVIOUS_LINK_SECRETS_FILE } from '../server-shared/kept-secrets.js';
 import { DEFAULT_BOOKING_LIMITS } from './bookings/book.js';
-import { DEFAULT_REMINDER_MINUTES_BEFORE } from './bookings/follow-ups.js';
+import { DEFAULT_REMINDER_MINUTES_BEFORE } from './bookings/emails.js';
 import { DEFAULT_EMAILS_PER_RECIPIENT_PER_DAY } from './bookings/refusals.js';
 import { DEFAULT_MIN_NOTICE_MINUTES } from '../domain/booking.js';
 import { readTeamFile, type Host } from '../server-shared/hosts/team.js';

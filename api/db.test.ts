@@ -27,20 +27,26 @@ describe('migrations', () => {
     expect(rows.map((row: { proname: string }) => row.proname)).to.deep.equal(['book']);
   });
 
-  it('gives rows a database-made id, a creation time and a pending confirmation', async () => {
+  it('gives rows a database-made id and a creation time', async () => {
     const [row] = await database.db('bookings')
       .insert({ name: 'Ada', email: 'ada@acme.com', company: 'Acme', time_slot: new Date('2026-12-01T09:00:00Z') })
       .returning('*');
     expect(row.id).to.match(/^[0-9a-f-]{36}$/);
     expect(row.created_at).to.be.instanceOf(Date);
-    expect(row).to.include({ confirmation_sent_at: null, confirmation_attempts: 0, confirmation_last_error: null, phone: null, message: null });
+    expect(row).to.include({ phone: null, message: null, status: 'booked', sequence: 0 });
   });
 
-  it('serves the outbox sweep from a partial index', async () => {
-    const { rows } = await database.db.raw(
-      "select indexdef from pg_indexes where tablename = 'bookings' and indexname = 'bookings_pending_confirmation_idx'",
-    );
-    expect(rows[0]?.indexdef).to.contain('WHERE (confirmation_sent_at IS NULL)');
+  it('serves the outbox sweep from a partial index of the rows still to send', async () => {
+    const { rows } = await database.db.raw("select indexdef from pg_indexes where tablename = 'booking_emails' and indexname = 'booking_emails_open_idx'");
+    expect(rows[0]?.indexdef).to.contain('WHERE ((sent_at IS NULL) AND (failed_at IS NULL) AND (dropped_at IS NULL))');
+  });
+
+  it('takes e-mails of any kind into the outbox: no list of kinds in the schema', async () => {
+    const [booking] = await database.db('bookings')
+      .insert({ name: 'Ada', email: 'ada@acme.com', company: 'Acme', time_slot: new Date('2026-12-01T09:00:00Z') })
+      .returning('id');
+    await database.db('booking_emails').insert({ booking_id: booking.id, kind: 'survey', time_slot: new Date('2026-12-01T09:00:00Z'), sequence: 0 });
+    expect(await database.db('booking_emails').where({ booking_id: booking.id }).pluck('kind')).to.deep.equal(['survey']);
   });
 
   it('keeps usernames unique and refuses a plain-text password', async () => {
@@ -76,7 +82,59 @@ describe('migration history', () => {
         '20261128120000_add_trapped_demo_requests',
         '20261129100000_book_in_functions_file',
         '20261129110000_name_the_entity_booking',
+        '20261130100000_one_email_outbox',
       ]);
+    } finally {
+      await database.drop();
+    }
+  });
+});
+
+describe('the migration to one outbox', () => {
+  it('moves each confirmation, in whatever state, into the outbox with its booking, and back when rolled back', async () => {
+    const database = await createTestDatabase();
+    const { db } = database;
+    try {
+      await db.migrate.down();
+      const slot = new Date('2026-12-01T09:00:00Z');
+      const states = [
+        {},
+        { confirmation_sent_at: new Date('2026-11-20T10:00:00Z'), confirmation_attempts: 2, confirmation_last_error: null },
+        { confirmation_failed_at: new Date('2026-11-20T11:00:00Z'), confirmation_attempts: 1, confirmation_last_error: '550 refused' },
+        { confirmation_dropped_at: new Date('2026-11-20T12:00:00Z'), status: 'cancelled', sequence: 1 },
+        { confirmation_claimed_until: new Date('2026-11-20T13:00:00Z'), confirmation_attempts: 3, confirmation_last_error: '451 later' },
+      ];
+      const ids = (await db('bookings')
+        .insert(states.map((state, i) => ({ name: `P${i}`, email: `p${i}@acme.com`, company: 'Acme', time_slot: slot, ...state })))
+        .returning('id')).map((row: { id: string }) => row.id);
+      await db.migrate.latest();
+
+      const rows = await db('booking_emails').whereIn('booking_id', ids).orderBy('booking_id');
+      expect(rows).to.have.length(states.length);
+      const byBooking = new Map(rows.map((row) => [row.booking_id, row]));
+      const expected = [
+        { sent_at: null, failed_at: null, dropped_at: null, claimed_until: null, attempts: 0, last_error: null },
+        { sent_at: states[1]!.confirmation_sent_at, attempts: 2, last_error: null },
+        { failed_at: states[2]!.confirmation_failed_at, attempts: 1, last_error: '550 refused' },
+        { dropped_at: states[3]!.confirmation_dropped_at },
+        { claimed_until: states[4]!.confirmation_claimed_until, attempts: 3, last_error: '451 later' },
+      ];
+      for (const [i, id] of ids.entries()) {
+        const row = byBooking.get(id);
+        expect(row).to.deep.include({ kind: 'confirmation', sequence: 0, recipient: null, ...expected[i] });
+        expect(row.time_slot.toISOString()).to.equal(slot.toISOString());
+      }
+      const columns = (await db.raw("select column_name from information_schema.columns where table_name = 'bookings'")).rows.map(
+        (column: { column_name: string }) => column.column_name,
+      );
+      expect(columns.filter((column: string) => column.startsWith('confirmation_'))).to.deep.equal([]);
+
+      await db.migrate.down();
+      const back = await db('bookings').whereIn('id', ids).orderBy('id');
+      const backById = new Map(back.map((row) => [row.id, row]));
+      expect(backById.get(ids[2]!)).to.deep.include({ confirmation_failed_at: states[2]!.confirmation_failed_at, confirmation_last_error: '550 refused' });
+      expect(backById.get(ids[1]!)).to.deep.include({ confirmation_sent_at: states[1]!.confirmation_sent_at, confirmation_attempts: 2 });
+      expect(await db('booking_emails').where({ kind: 'confirmation' }).count({ n: '*' }).first()).to.deep.equal({ n: '0' });
     } finally {
       await database.drop();
     }

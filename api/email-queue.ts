@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { Queue } from 'bullmq';
 import { withTimeout } from '../server-shared/time-limits.js';
 import { createFailFastRedis, whenReady } from './redis.js';
-import { EMAIL_QUEUE, emailJobOptions, enqueueJob, type JobPayloads, type JobName, type QueuedJob } from '../server-shared/jobs.js';
+import { EMAIL_QUEUE, emailJobOptions, enqueueJob, type QueuedJob, type SendEmailPayload } from '../server-shared/jobs.js';
 
 export interface EmailQueue {
   enqueue(job: QueuedJob): Promise<void>;
@@ -17,7 +17,7 @@ const ENQUEUE_TIMEOUT_MS = 2000;
 export function createEmailQueue(redisUrl: string, prefix: string): EmailQueue {
   // Fail fast when Redis is away: the row is already safe and the sweep will enqueue it later.
   const connection = createFailFastRedis(redisUrl);
-  const queue = new Queue<JobPayloads[JobName]>(EMAIL_QUEUE, { connection, prefix, defaultJobOptions: emailJobOptions });
+  const queue = new Queue<SendEmailPayload>(EMAIL_QUEUE, { connection, prefix, defaultJobOptions: emailJobOptions });
   queue.on('error', () => {});
   // Adds not yet settled (the API no longer waits for them before answering): closing lets them finish first.
   const adding = new Set<Promise<unknown>>();

@@ -33,13 +33,13 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { createDb } from '../api/db.js';
-import { DEFAULT_FOLLOW_UPS, followUpRows } from '../api/bookings/follow-ups.js';
+import { DEFAULT_FOLLOW_UPS, emailRows } from '../api/bookings/emails.js';
 import { book } from '../api/bookings/repository.js';
 import { availableSlots, calendarDayOf, formatCalendarDay } from '../domain/booking.js';
 import type { DemoRequestInput } from '../domain/demo-request.js';
 import { invitePathOf } from '../server-shared/booking-link.js';
 import { canonicalRecipient } from '../server-shared/email-rules.js';
-import { EMAIL_QUEUE, SEND_CONFIRMATION_JOB, emailJobOptions } from '../server-shared/jobs.js';
+import { EMAIL_QUEUE, emailJob, emailJobOptions, jobIdOf } from '../server-shared/jobs.js';
 import { clearQueuePrefix } from '../test/stack.js';
 import { REPO_ROOT } from './dev-services/config.js';
 
@@ -237,7 +237,7 @@ async function bookingsWithoutHttp(slots: readonly string[], env: BookingSetting
           emailsPerRecipientPerDay: Number(env.EMAILS_PER_RECIPIENT_PER_DAY),
           slotCapacity: Number(env.SLOT_CAPACITY),
         },
-        followUps: followUpRows({ id, timeSlot, sequence: 0 }, 'booked', DEFAULT_FOLLOW_UPS, new Date()),
+        emails: emailRows({ id, timeSlot, sequence: 0 }, 'booked', DEFAULT_FOLLOW_UPS, new Date()),
         invitePath: invitePathOf(id, env.BOOKING_LINK_SECRET),
       }).catch(() => undefined);
       latencies.push(performance.now() - started);
@@ -247,7 +247,7 @@ async function bookingsWithoutHttp(slots: readonly string[], env: BookingSetting
   };
   try {
     await Promise.all(Array.from({ length: connections }, caller));
-    await db.raw('UPDATE bookings SET confirmation_sent_at = now() WHERE id = ANY(?::uuid[])', [ids]);
+    await db.raw('UPDATE booking_emails SET sent_at = now() WHERE booking_id = ANY(?::uuid[])', [ids]);
   } finally {
     await db.destroy();
   }
@@ -392,7 +392,7 @@ async function main(): Promise<void> {
   await db.connect();
   try {
     if (parts.has('worker')) {
-      await db.query('UPDATE bookings SET confirmation_sent_at = now() WHERE confirmation_sent_at IS NULL');
+      await db.query('UPDATE booking_emails SET sent_at = now() WHERE sent_at IS NULL');
       say(`\n3. One worker process draining ${jobCount} queued confirmations into a local SMTP server, beside nodemailer's own`);
       say(`   pooled transport sending the same messages to the same server with nothing around it (the floor); ${rounds} round(s)`);
       const ratios: number[] = [];
@@ -401,17 +401,22 @@ async function main(): Promise<void> {
       const cpuRatios: number[] = [];
       for (let round = 1; round <= rounds; round += 1) {
         // A backlog stored and queued while no worker runs, then one worker process drains it.
-        const { rows } = await db.query<{ id: string; created_at: string }>(
-          `INSERT INTO bookings (name, email, company, time_slot)
-             SELECT 'Backlog Prospect ' || n, 'backlog' || n || '@northwind-' || (n % 97) || '.io', 'Northwind ' || (n % 97), $1::timestamptz
-               FROM generate_series(1, $2::int) AS n
-           RETURNING id, created_at::text AS created_at`,
+        const { rows } = await db.query<{ id: string; email_id: string; created_at: string }>(
+          `WITH booked AS (
+             INSERT INTO bookings (name, email, company, time_slot)
+               SELECT 'Backlog Prospect ' || n, 'backlog' || n || '@northwind-' || (n % 97) || '.io', 'Northwind ' || (n % 97), $1::timestamptz
+                 FROM generate_series(1, $2::int) AS n
+             RETURNING id, time_slot, created_at)
+           INSERT INTO booking_emails (booking_id, kind, time_slot, sequence, created_at)
+             SELECT id, 'confirmation', time_slot, 0, created_at FROM booked
+           RETURNING booking_id AS id, id AS email_id, created_at::text AS created_at`,
           [slots[0], jobCount],
         );
         const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
         const queue = new Queue(EMAIL_QUEUE, { connection: redis, prefix, defaultJobOptions: emailJobOptions });
         for (let i = 0; i < rows.length; i += 500) {
-          await queue.addBulk(rows.slice(i, i + 500).map((row) => ({ name: SEND_CONFIRMATION_JOB, data: { demoRequestId: row.id }, opts: { jobId: row.id } })));
+          const jobs = rows.slice(i, i + 500).map((row) => emailJob(row.email_id));
+          await queue.addBulk(jobs.map((job) => ({ name: job.name, data: job.payload, opts: { jobId: jobIdOf(job) } })));
         }
         await queue.close();
         redis.disconnect();

@@ -11,7 +11,8 @@ import { SMTPServer } from 'smtp-server';
 import { createEmailQueue } from '../api/email-queue.js';
 import { createTestDatabase, type TestDatabase } from '../test/database.js';
 import { TEST_LINK_SECRET, TEST_REDIS_URL, clearQueuePrefix, silentLogger, testQueuePrefix } from '../test/stack.js';
-import { EMAIL_QUEUE, SEND_CONFIRMATION_JOB } from '../server-shared/jobs.js';
+import { EMAIL_QUEUE, emailJob, jobIdOf } from '../server-shared/jobs.js';
+import { insertBookings } from '../test/outbox.js';
 import { loadWorkerConfig } from '../worker/config.js';
 import { startWorker } from '../worker/index.js';
 import { freePort } from './dev-services/ports.js';
@@ -150,6 +151,7 @@ function workerScenario(answerAfterMs: number) {
     /** Starts worker/main.ts and waits until it says it is ready. */
     start(): Promise<Spawned>;
     /** Stores demo requests for these companies and enqueues them, once the SMTP server starts receiving the first. */
+    /** Stores a booking per company with its confirmation, and enqueues the confirmations; `ids` are theirs. */
     book(companies: string[]): Promise<{ ids: string[]; arriving: Promise<void> }>;
   };
   before(async () => {
@@ -179,26 +181,26 @@ function workerScenario(answerAfterMs: number) {
   };
   scenario.book = async (companies) => {
     const { name, email, timeSlot } = demoRequestBody();
-    const rows = (await scenario.database
-      .db('bookings')
-      .insert(companies.map((company) => ({ name, email, company, time_slot: timeSlot })))
-      .returning('id')) as Array<{ id: string }>;
+    const rows = await insertBookings(
+      scenario.database.db,
+      companies.map((company) => ({ name, email, company, time_slot: timeSlot })),
+    );
     const producer = createEmailQueue(TEST_REDIS_URL, scenario.queuePrefix);
     await delay(200); // the producer's connection must be ready: it refuses to wait for Redis by design
     const arriving = scenario.smtp.nextArriving();
-    for (const row of rows) await producer.enqueue({ name: SEND_CONFIRMATION_JOB, payload: { demoRequestId: row.id } });
+    for (const row of rows) await producer.enqueue(emailJob(row.emailId));
     await producer.close();
-    return { ids: rows.map((row) => row.id), arriving };
+    return { ids: rows.map((row) => row.emailId), arriving };
   };
   return scenario;
 }
 
-/** The state BullMQ holds for a job: "waiting", "delayed", … */
+/** The state BullMQ holds for the job that sends the outbox row `id`: "waiting", "delayed", … */
 async function jobState(queuePrefix: string, id: string): Promise<string | undefined> {
   const redis = new Redis(TEST_REDIS_URL);
   const queue = new Queue(EMAIL_QUEUE, { connection: redis, prefix: queuePrefix });
   try {
-    return await (await queue.getJob(id))?.getState();
+    return await (await queue.getJob(jobIdOf(emailJob(id))))?.getState();
   } finally {
     await queue.close();
     redis.disconnect();
@@ -224,13 +226,13 @@ describe('SIGTERM to the worker process (worker/main.ts)', function () {
     // The job in hand was finished: its e-mail arrived and its row says sent.
     expect(smtp.received).to.have.length(1);
     expect(smtp.received[0]).to.include('First Co').and.not.include('Second Co');
-    const sent = await database.db('bookings').where({ id: first }).first();
-    expect(sent.confirmation_sent_at).to.be.instanceOf(Date);
-    expect(worker.logs.some((line) => line.msg === 'confirmation sent' && line.bookingId === first)).to.equal(true);
+    const sent = await database.db('booking_emails').where({ id: first }).first();
+    expect(sent.sent_at).to.be.instanceOf(Date);
+    expect(worker.logs.some((line) => line.msg === 'confirmation sent' && line.emailId === first)).to.equal(true);
 
     // The next one was not started, and waits in the queue for the next worker.
-    const pending = await database.db('bookings').where({ id: second }).first();
-    expect(pending.confirmation_sent_at).to.equal(null);
+    const pending = await database.db('booking_emails').where({ id: second }).first();
+    expect(pending.sent_at).to.equal(null);
     expect(await jobState(scenario.queuePrefix, second)).to.equal('waiting');
 
     // And the next worker sends it.
@@ -262,10 +264,10 @@ describe('SIGTERM to the worker process while the SMTP server stalls', function 
     expect(code).to.equal(0);
     expect(ms).to.be.below(EXIT_LIMIT_MS);
 
-    const pending = await scenario.database.db('bookings').where({ id }).first();
-    expect(pending.confirmation_sent_at).to.equal(null);
-    expect(pending.confirmation_attempts).to.equal(1);
-    expect(pending.confirmation_last_error).to.contain('send abandoned');
+    const pending = await scenario.database.db('booking_emails').where({ id }).first();
+    expect(pending.sent_at).to.equal(null);
+    expect(pending.attempts).to.equal(1);
+    expect(pending.last_error).to.contain('send abandoned');
     expect(await jobState(scenario.queuePrefix, id), 'queued again for a retry with backoff').to.equal('delayed');
   });
 });

@@ -1,44 +1,42 @@
 /** The queue contract between the API (producer) and the worker (consumer). */
 /**
- * The one queue of every e-mail job. It was once named 'demo-confirmations': a job still there after an
- * upgrade is not taken, and the sweep enqueues its row here again once it has been pending a minute.
+ * The one queue of every e-mail job. A job of an earlier release still there after an upgrade (another queue name,
+ * another job name) is not taken; the sweep enqueues its row again once it has been pending a minute.
  */
 export const EMAIL_QUEUE = 'booking-emails';
-export const SEND_CONFIRMATION_JOB = 'send-confirmation';
+/**
+ * Every e-mail about a booking is a row of booking_emails (the outbox) with its kind; the worker's registry of kinds
+ * (worker/email-kinds.ts) says how each is written, to whom, and when. A row with no recipient of its own goes to
+ * the booking's prospect.
+ */
+export const EMAIL_KINDS = ['confirmation', 'update', 'cancellation', 'reminder', 'sales-notice'] as const;
+export type EmailKind = (typeof EMAIL_KINDS)[number];
 
-/** Only the row id travels through Redis: no personal data, no secrets. */
-export interface SendConfirmationPayload {
-  demoRequestId: string;
-}
+/** The one job: send one outbox row. */
+export const SEND_EMAIL_JOB = 'send-email';
 
-/** The e-mails about a booking after its confirmation, each a row of booking_emails (the outbox they share). */
-export const BOOKING_EMAIL_KINDS = ['update', 'cancellation', 'reminder', 'sales-notice'] as const;
-export type BookingEmailKind = (typeof BOOKING_EMAIL_KINDS)[number];
-
-/** Only the booking_emails row's id travels through Redis. */
-export interface BookingEmailPayload {
+/** Only the row's id travels through Redis: no personal data, no secrets. */
+export interface SendEmailPayload {
   emailId: string;
 }
 
-/** The job that sends a booking_emails row of a kind. */
-export type BookingEmailJob<K extends BookingEmailKind = BookingEmailKind> = `send-${K}`;
-export function bookingEmailJob<K extends BookingEmailKind>(kind: K): BookingEmailJob<K> {
-  return `send-${kind}`;
+/** A job as it is put on the queue. */
+export interface QueuedJob {
+  name: typeof SEND_EMAIL_JOB;
+  payload: SendEmailPayload;
 }
 
-/** Every job the worker takes, by name, with its payload (which names its row). A new kind of job is a new line here. */
-export type JobPayloads = { [SEND_CONFIRMATION_JOB]: SendConfirmationPayload } & { [J in BookingEmailJob]: BookingEmailPayload };
-export type JobName = keyof JobPayloads;
-/** A job as it is put on the queue: its name and its payload, matched. */
-export type QueuedJob = { [N in JobName]: { name: N; payload: JobPayloads[N] } }[JobName];
+/** The job that sends the outbox row `emailId`. */
+export function emailJob(emailId: string): QueuedJob {
+  return { name: SEND_EMAIL_JOB, payload: { emailId } };
+}
 
 /**
  * The job's id in the queue. While a job with that id is queued, retrying or running, adding it again does
  * nothing: the API and the sweep may both enqueue a row without sending it twice.
  */
 export function jobIdOf(job: QueuedJob): string {
-  // A confirmation is named by its row alone (as jobs already queued are); any other kind by its name and row.
-  return job.name === SEND_CONFIRMATION_JOB ? job.payload.demoRequestId : `${job.name}-${job.payload.emailId}`;
+  return `email-${job.payload.emailId}`;
 }
 
 /** What the producer and the worker need of a BullMQ queue. */

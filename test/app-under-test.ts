@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { createApp } from '../api/app.js';
-import type { FollowUpSettings } from '../api/bookings/follow-ups.js';
+import type { FollowUpSettings } from '../api/bookings/emails.js';
 import { createEmailQueue, type EmailQueue } from '../api/email-queue.js';
 import { createDb } from '../api/db.js';
 import { createRateLimiter } from '../api/rate-limit.js';

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { createTestDatabase, type TestDatabase } from '../test/database.js';
 import { MAX_BATCH_KEYS, batched } from './batch.js';
-import { CONFIRMATIONS, claim, markSent } from './outbox.js';
+import { insertBookings } from '../test/outbox.js';
+import { claim, markSent } from './outbox.js';
 
 describe('calls gathered into one (worker/batch.ts)', () => {
   it('runs once for the keys asked for in one turn, each key once; of two callers of a key only the first gets it', async () => {
@@ -91,54 +92,53 @@ describe('claims and marks of many rows at once', () => {
   });
 
   it('claims each row once, whatever else the batch holds, and marks them all sent', async () => {
-    const rows: { id: string }[] = await database.db('bookings')
-      .insert(Array.from({ length: 30 }, (_, i) => ({ name: `P ${i}`, email: `p${i}@example.com`, company: 'C', time_slot: new Date('2026-12-01T09:00:00Z') })))
-      .returning('id');
-    const ids = rows.map((row) => row.id);
+    const rows = await insertBookings(
+      database.db,
+      Array.from({ length: 30 }, (_, i) => ({ name: `P ${i}`, email: `p${i}@example.com`, company: 'C', time_slot: new Date('2026-12-01T09:00:00Z') })),
+    );
+    const ids = rows.map((row) => row.emailId);
     // Every row asked for three times at once, beside a row that does not exist and an id that is no UUID.
     const claims = await Promise.all(
-      [...ids, ...ids, ...ids, '00000000-0000-4000-8000-000000000000', 'not-a-uuid'].map((id) => claim<{ id: string; name: string }>(database.db, CONFIRMATIONS, id, ['id', 'name'])),
+      [...ids, ...ids, ...ids, '00000000-0000-4000-8000-000000000000', 'not-a-uuid'].map((id) => claim(database.db, id)),
     );
     const won = claims.filter((outcome) => outcome.claimed);
     expect(won).to.have.length(ids.length);
-    expect(new Set(won.map((outcome) => (outcome.claimed ? outcome.row.id : '')))).to.deep.equal(new Set(ids));
+    expect(new Set(won.map((outcome) => (outcome.claimed ? outcome.email.row.id : '')))).to.deep.equal(new Set(ids));
     const refusals: Record<string, number> = {};
     for (const outcome of claims) if (!outcome.claimed) refusals[outcome.reason] = (refusals[outcome.reason] ?? 0) + 1;
     expect(refusals).to.deep.equal({ 'claimed-elsewhere': 2 * ids.length, missing: 2 });
-    await Promise.all(ids.map((id) => markSent(database.db, CONFIRMATIONS, id)));
-    const stored = await database.db('bookings').whereIn('id', ids).select('confirmation_sent_at', 'confirmation_claimed_until', 'confirmation_attempts');
-    expect(stored.every((row) => row.confirmation_sent_at && row.confirmation_claimed_until === null && row.confirmation_attempts === 1)).to.equal(true);
+    await Promise.all(ids.map((id) => markSent(database.db, id)));
+    const stored = await database.db('booking_emails').whereIn('id', ids).select('sent_at', 'claimed_until', 'attempts');
+    expect(stored.every((row) => row.sent_at && row.claimed_until === null && row.attempts === 1)).to.equal(true);
   });
 
   it('claims in one statement only the rows open to it: not sent, not refused, and held by no live claim', async () => {
     const slot = new Date('2026-12-02T09:00:00Z');
     const insert = async (state: Record<string, unknown>) => {
-      const rows: { id: string }[] = await database.db('bookings')
-        .insert({ name: 'P', email: 'p@example.com', company: 'C', time_slot: slot, ...state })
-        .returning('id');
-      return rows.map((row) => row.id).join();
+      const rows = await insertBookings(database.db, [{ name: 'P', email: 'p@example.com', company: 'C', time_slot: slot }], state);
+      return rows.map((row) => row.emailId).join();
     };
     const open = await insert({});
-    const leaseRanOut = await insert({ confirmation_claimed_until: database.db.raw("now() - interval '1 second'") });
-    const held = await insert({ confirmation_claimed_until: database.db.raw("now() + interval '1 minute'") });
-    const sent = await insert({ confirmation_sent_at: database.db.fn.now() });
-    const refused = await insert({ confirmation_failed_at: database.db.fn.now() });
-    const claims = await Promise.all([open, leaseRanOut, held, sent, refused].map((id) => claim<{ id: string; email: string }>(database.db, CONFIRMATIONS, id, ['id', 'email'])));
-    expect(claims.map((outcome) => (outcome.claimed ? `claimed ${outcome.row.email}` : outcome.reason))).to.deep.equal([
+    const leaseRanOut = await insert({ claimed_until: database.db.raw("now() - interval '1 second'") });
+    const held = await insert({ claimed_until: database.db.raw("now() + interval '1 minute'") });
+    const sent = await insert({ sent_at: database.db.fn.now() });
+    const refused = await insert({ failed_at: database.db.fn.now() });
+    const claims = await Promise.all([open, leaseRanOut, held, sent, refused].map((id) => claim(database.db, id)));
+    expect(claims.map((outcome) => (outcome.claimed ? `claimed ${outcome.email.lead?.email}` : outcome.reason))).to.deep.equal([
       'claimed p@example.com',
       'claimed p@example.com',
       'claimed-elsewhere',
       'already-sent',
       'refused',
     ]);
-    const leases: { id: string; ms: number }[] = await database.db('bookings')
+    const leases: { id: string; ms: number }[] = await database.db('booking_emails')
       .whereIn('id', [open, leaseRanOut])
-      .select('id', database.db.raw('extract(epoch from confirmation_claimed_until - now()) * 1000 as ms'));
+      .select('id', database.db.raw('extract(epoch from claimed_until - now()) * 1000 as ms'));
     expect(leases.every((lease) => Number(lease.ms) > 0)).to.equal(true);
-    await database.db('bookings').where({ id: open }).update({ confirmation_last_error: 'earlier try', confirmation_attempts: 1 });
-    await markSent(database.db, CONFIRMATIONS, open);
-    const marked = await database.db('bookings').where({ id: open }).first('confirmation_sent_at', 'confirmation_claimed_until', 'confirmation_last_error', 'confirmation_attempts');
-    expect(marked).to.include({ confirmation_claimed_until: null, confirmation_last_error: null, confirmation_attempts: 2 });
-    expect(marked.confirmation_sent_at).to.be.instanceOf(Date);
+    await database.db('booking_emails').where({ id: open }).update({ last_error: 'earlier try', attempts: 1 });
+    await markSent(database.db, open);
+    const marked = await database.db('booking_emails').where({ id: open }).first('sent_at', 'claimed_until', 'last_error', 'attempts');
+    expect(marked).to.include({ claimed_until: null, last_error: null, attempts: 2 });
+    expect(marked.sent_at).to.be.instanceOf(Date);
   });
 });

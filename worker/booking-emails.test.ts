@@ -3,7 +3,7 @@ import { bookableSlots } from '../test/booking.js';
 import { createTestDatabase, type TestDatabase } from '../test/database.js';
 import { TEST_LINK_SECRET, silentLogger } from '../test/stack.js';
 import type { DeliveryDeps } from './deliver.js';
-import { processBookingEmail } from './job-kinds.js';
+import { processEmail } from './email-job.js';
 import type { OutgoingMail } from './send-mail.js';
 
 const prospect = { name: 'Grace Hopper', email: 'grace@hopper-systems.com', company: 'Hopper Systems' };
@@ -47,27 +47,31 @@ describe('a booking e-mail that no longer tells the truth', () => {
   it('drops a reminder for a slot the booking no longer holds, or for a cancelled booking, and sends nothing', async () => {
     const moved = await bookingWithEmail('reminder', { emailSlot: 'other' });
     const cancelled = await bookingWithEmail('reminder', { status: 'cancelled' });
-    expect(await processBookingEmail(deps, 'reminder', { emailId: moved })).to.equal('dropped');
-    expect(await processBookingEmail(deps, 'reminder', { emailId: cancelled })).to.equal('dropped');
+    expect(await processEmail(deps, { emailId: moved })).to.equal('dropped');
+    expect(await processEmail(deps, { emailId: cancelled })).to.equal('dropped');
     expect(sent).to.deep.equal([]);
     expect(await droppedAt(moved)).to.be.instanceOf(Date);
     // Dropped for good: a second job for the row does nothing.
-    expect(await processBookingEmail(deps, 'reminder', { emailId: moved })).to.equal('dropped');
+    expect(await processEmail(deps, { emailId: moved })).to.equal('dropped');
   });
 
   it('drops an update overtaken by a later change, and sends the current one', async () => {
     const overtaken = await bookingWithEmail('update', { sequence: 2 });
-    expect(await processBookingEmail(deps, 'update', { emailId: overtaken })).to.equal('dropped');
+    expect(await processEmail(deps, { emailId: overtaken })).to.equal('dropped');
     const current = await bookingWithEmail('update');
-    expect(await processBookingEmail(deps, 'update', { emailId: current })).to.equal('sent');
+    expect(await processEmail(deps, { emailId: current })).to.equal('sent');
     expect(sent.map((mail) => mail.subject)).to.have.length(1);
     expect(sent[0]!.icalEvent?.method).to.equal('REQUEST');
   });
 
-  it('refuses a job whose row is of another kind', async () => {
-    const reminder = await bookingWithEmail('reminder');
-    const failure = await processBookingEmail(deps, 'cancellation', { emailId: reminder }).catch((err: unknown) => err);
-    expect(failure).to.be.instanceOf(Error).with.property('message').that.contains('is a reminder, not a cancellation');
+  it('refuses for good a row of a kind the registry does not know, and keeps it for operations to see', async () => {
+    const unknown = await bookingWithEmail('fax');
+    const failure = await processEmail(deps, { emailId: unknown }).catch((err: unknown) => err);
+    expect(failure).to.be.instanceOf(Error).with.property('message').that.contains('no e-mail kind "fax"');
     expect(sent).to.deep.equal([]);
+    const row = await database.db('booking_emails').where({ id: unknown }).first();
+    expect(row.failed_at).to.be.instanceOf(Date);
+    expect(row.last_error).to.contain('no e-mail kind "fax"');
+    expect(row.claimed_until).to.equal(null);
   });
 });

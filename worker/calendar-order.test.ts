@@ -1,18 +1,19 @@
 import { expect } from 'chai';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { EMAIL_QUEUE, bookingEmailJob, jobIdOf, type QueuedJob } from '../server-shared/jobs.js';
+import { EMAIL_QUEUE, emailJob, jobIdOf } from '../server-shared/jobs.js';
 import { settleEarlierProspectEmails } from '../server-shared/prospect-emails.js';
 import { bookableSlots, icsProperties } from '../test/booking.js';
 import { createTestDatabase, type TestDatabase } from '../test/database.js';
+import { insertBookings } from '../test/outbox.js';
 import { startSmtpSink } from '../test/smtp-sink.js';
 import { TEST_LINK_SECRET, TEST_REDIS_URL, clearQueuePrefix, silentLogger, testQueuePrefix } from '../test/stack.js';
 import { until } from '../test/until.js';
 import { loadWorkerConfig } from './config.js';
 import type { Composed, DeliveryDeps } from './deliver.js';
 import { startWorker } from './index.js';
-import { composeBookingEmail, composeConfirmation, processBookingEmail, processConfirmation, type ComposeDeps, type ConfirmationRow } from './job-kinds.js';
-import type { BookingEmailRow, Lead } from './outbox.js';
+import { composeEmail, processEmail, type ComposeDeps } from './email-job.js';
+import type { EmailRow, Lead } from './outbox.js';
 import type { OutgoingMail } from './send-mail.js';
 
 const prospect = { name: 'Grace Hopper', email: 'grace@hopper-systems.com', company: 'Hopper Systems' };
@@ -36,14 +37,6 @@ function calendarOf(mail: Pick<Composed, 'icalEvent'> | undefined): { method?: s
 const compact = (date: Date) => date.toISOString().replace(/[-:]/g, '').replace('.000Z', 'Z');
 
 describe('composing the messages of one booking', () => {
-  const confirmationRow = (overrides: Partial<ConfirmationRow> = {}): ConfirmationRow => ({
-    id,
-    ...prospect,
-    time_slot: firstSlot,
-    status: 'booked',
-    sequence: 0,
-    ...overrides,
-  });
   const lead = (overrides: Partial<Lead> = {}): Lead => ({
     id,
     ...prospect,
@@ -55,7 +48,7 @@ describe('composing the messages of one booking', () => {
     sequence: 1,
     ...overrides,
   });
-  const emailRow = (overrides: Partial<BookingEmailRow>): BookingEmailRow => ({
+  const emailRow = (overrides: Partial<EmailRow>): EmailRow => ({
     id: '0c0e7a2b-5d4f-4f7e-8b1a-2c3d4e5f6a7b',
     booking_id: id,
     kind: 'update',
@@ -67,7 +60,8 @@ describe('composing the messages of one booking', () => {
   });
 
   it('composes the confirmation of a booking as made: REQUEST, SEQUENCE 0, its slot', () => {
-    expect(calendarOf(composeConfirmation(composeDeps, confirmationRow()) ?? undefined)).to.deep.equal({
+    const confirmation = emailRow({ kind: 'confirmation', time_slot: firstSlot, sequence: 0 });
+    expect(calendarOf(composeEmail(composeDeps, confirmation, lead({ timeSlot: firstSlot, sequence: 0 })) ?? undefined)).to.deep.equal({
       method: 'REQUEST',
       sequence: '0',
       status: 'CONFIRMED',
@@ -76,20 +70,21 @@ describe('composing the messages of one booking', () => {
   });
 
   it('composes no confirmation for a booking cancelled, moved, or moved and cancelled since: the change tells it', () => {
-    expect(composeConfirmation(composeDeps, confirmationRow({ status: 'cancelled', sequence: 1 }))).to.equal(null);
-    expect(composeConfirmation(composeDeps, confirmationRow({ time_slot: secondSlot, sequence: 1 }))).to.equal(null);
-    expect(composeConfirmation(composeDeps, confirmationRow({ status: 'cancelled', sequence: 2 }))).to.equal(null);
+    const confirmation = emailRow({ kind: 'confirmation', time_slot: firstSlot, sequence: 0 });
+    expect(composeEmail(composeDeps, confirmation, lead({ timeSlot: firstSlot, status: 'cancelled', sequence: 1 }))).to.equal(null);
+    expect(composeEmail(composeDeps, confirmation, lead({ timeSlot: secondSlot, sequence: 1 }))).to.equal(null);
+    expect(composeEmail(composeDeps, confirmation, lead({ timeSlot: secondSlot, status: 'cancelled', sequence: 2 }))).to.equal(null);
   });
 
   it('stamps an update and a cancellation with the sequence of their own change', () => {
-    const update = composeBookingEmail(composeDeps, emailRow({ kind: 'update', sequence: 1 }), lead({ sequence: 1 }));
+    const update = composeEmail(composeDeps, emailRow({ kind: 'update', sequence: 1 }), lead({ sequence: 1 }));
     expect(calendarOf(update ?? undefined)).to.deep.equal({ method: 'REQUEST', sequence: '1', status: 'CONFIRMED', start: compact(secondSlot) });
-    const cancellation = composeBookingEmail(composeDeps, emailRow({ kind: 'cancellation', sequence: 2 }), lead({ status: 'cancelled', sequence: 2 }));
+    const cancellation = composeEmail(composeDeps, emailRow({ kind: 'cancellation', sequence: 2 }), lead({ status: 'cancelled', sequence: 2 }));
     expect(calendarOf(cancellation ?? undefined)).to.deep.equal({ method: 'CANCEL', sequence: '2', status: 'CANCELLED', start: compact(secondSlot) });
   });
 
   it('tells the sales desk the truth of its own change, even once the booking has moved on', () => {
-    const notice = composeBookingEmail(
+    const notice = composeEmail(
       composeDeps,
       emailRow({ kind: 'sales-notice', sequence: 1, recipient: 'sales@converge.test', change: 'rescheduled' }),
       lead({ status: 'cancelled', sequence: 2 }),
@@ -125,10 +120,12 @@ describe('the messages of one booking go out in the order of its changes', () =>
     };
   });
 
-  async function book(): Promise<string> {
-    const [row] = await database.db('bookings').insert({ ...prospect, time_slot: firstSlot }).returning('id');
-    return String(row.id);
+  /** A booking with its confirmation in the outbox, as `book` stores them. */
+  async function book(): Promise<{ bookingId: string; confirmation: string }> {
+    const [row] = await insertBookings(database.db, [{ ...prospect, time_slot: firstSlot }]);
+    return { bookingId: row!.id, confirmation: row!.emailId };
   }
+  const emailState = async (emailId: string) => database.db('booking_emails').where({ id: emailId }).first();
 
   /** Cancels the booking as the API does (api/bookings/changes.ts): in one transaction, earlier e-mails settled. */
   async function cancel(bookingId: string): Promise<string> {
@@ -148,42 +145,42 @@ describe('the messages of one booking go out in the order of its changes', () =>
   const methods = () => sent.map((mail) => `${calendarOf(mail).method}/${calendarOf(mail).sequence}`);
 
   it('drops the unsent confirmation in the cancel\'s own transaction: only the CANCEL goes out', async () => {
-    const bookingId = await book();
+    const { bookingId, confirmation } = await book();
     const cancellation = await cancel(bookingId);
-    expect((await database.db('bookings').where({ id: bookingId }).first()).confirmation_dropped_at).to.be.instanceOf(Date);
-    expect(await processConfirmation(deps, { demoRequestId: bookingId })).to.equal('dropped');
-    expect(await processBookingEmail(deps, 'cancellation', { emailId: cancellation })).to.equal('sent');
+    expect((await emailState(confirmation)).dropped_at).to.be.instanceOf(Date);
+    expect(await processEmail(deps, { emailId: confirmation })).to.equal('dropped');
+    expect(await processEmail(deps, { emailId: cancellation })).to.equal('sent');
     expect(methods()).to.deep.equal(['CANCEL/1']);
   });
 
   it('holds the CANCEL while the confirmation claimed before the cancel is still being sent, then sends it after', async () => {
-    const bookingId = await book();
+    const { bookingId, confirmation } = await book();
     let release!: () => void;
     const confirmationSending = new Promise<void>((resolve) => (release = resolve));
-    const confirming = processConfirmation({ ...deps, sendMail: async (mail) => (await confirmationSending, sent.push(mail), {}) }, { demoRequestId: bookingId });
-    await until(async () => ((await database.db('bookings').where({ id: bookingId }).first()).confirmation_claimed_until ? true : undefined), 'the claim');
+    const confirming = processEmail({ ...deps, sendMail: async (mail) => (await confirmationSending, sent.push(mail), {}) }, { emailId: confirmation });
+    await until(async () => ((await emailState(confirmation)).claimed_until ? true : undefined), 'the claim');
 
     const cancellation = await cancel(bookingId);
-    expect(await processBookingEmail(deps, 'cancellation', { emailId: cancellation })).to.equal('waiting');
+    expect(await processEmail(deps, { emailId: cancellation })).to.equal('waiting');
     expect(sent).to.deep.equal([]);
     release();
     expect(await confirming).to.equal('sent');
-    expect(await processBookingEmail(deps, 'cancellation', { emailId: cancellation })).to.equal('sent');
+    expect(await processEmail(deps, { emailId: cancellation })).to.equal('sent');
     expect(methods()).to.deep.equal(['REQUEST/0', 'CANCEL/1']);
   });
 
   it('drops a confirmation whose send failed after the cancel, and the CANCEL need not wait for its retry', async () => {
-    const bookingId = await book();
+    const { bookingId, confirmation } = await book();
     let fail!: (err: Error) => void;
     const confirmationSending = new Promise<never>((_resolve, reject) => (fail = reject));
-    const confirming = processConfirmation({ ...deps, sendMail: () => confirmationSending }, { demoRequestId: bookingId }).catch((err: unknown) => err);
-    await until(async () => ((await database.db('bookings').where({ id: bookingId }).first()).confirmation_claimed_until ? true : undefined), 'the claim');
+    const confirming = processEmail({ ...deps, sendMail: () => confirmationSending }, { emailId: confirmation }).catch((err: unknown) => err);
+    await until(async () => ((await emailState(confirmation)).claimed_until ? true : undefined), 'the claim');
 
     const cancellation = await cancel(bookingId);
     fail(new Error('connect ECONNREFUSED 127.0.0.1:25'));
     expect(await confirming).to.be.instanceOf(Error);
-    expect(await processBookingEmail(deps, 'cancellation', { emailId: cancellation })).to.equal('sent');
-    expect(await processConfirmation(deps, { demoRequestId: bookingId }), 'the confirmation\'s retry').to.equal('dropped');
+    expect(await processEmail(deps, { emailId: cancellation })).to.equal('sent');
+    expect(await processEmail(deps, { emailId: confirmation }), 'the confirmation\'s retry').to.equal('dropped');
     expect(methods()).to.deep.equal(['CANCEL/1']);
   });
 });
@@ -203,11 +200,11 @@ describe('a job whose booking has an earlier e-mail in flight, in the queue', ()
     try {
       const { db } = database;
       // Another worker claimed the confirmation before the booking was cancelled, and is sending it.
-      const [booking] = await db('bookings')
-        .insert({ ...prospect, time_slot: firstSlot, status: 'cancelled', sequence: 1, confirmation_claimed_until: db.raw("now() + interval '1 minute'") })
-        .returning('id');
-      const [email] = await db('booking_emails').insert({ booking_id: booking.id, kind: 'cancellation', time_slot: firstSlot, sequence: 1 }).returning('id');
-      const job: QueuedJob = { name: bookingEmailJob('cancellation'), payload: { emailId: email.id } };
+      const [booking] = await insertBookings(db, [{ ...prospect, time_slot: firstSlot, status: 'cancelled', sequence: 1 }], {
+        claimed_until: db.raw("now() + interval '1 minute'"),
+      });
+      const [email] = await db('booking_emails').insert({ booking_id: booking!.id, kind: 'cancellation', time_slot: firstSlot, sequence: 1 }).returning('id');
+      const job = emailJob(email.id);
       await queue.add(job.name, job.payload, { jobId: jobIdOf(job), attempts: 6, backoff: { type: 'exponential', delay: 5000 } });
 
       const waiting = await until(async () => {
@@ -217,7 +214,7 @@ describe('a job whose booking has an earlier e-mail in flight, in the queue', ()
       expect(waiting?.attemptsMade, 'no try used').to.equal(0);
       expect(smtp.messages).to.have.length(0);
 
-      await db('bookings').where({ id: booking.id }).update({ confirmation_sent_at: db.fn.now(), confirmation_claimed_until: null });
+      await db('booking_emails').where({ id: booking!.emailId }).update({ sent_at: db.fn.now(), claimed_until: null });
       const [mail] = await smtp.waitForMessages(1, 10_000);
       expect(mail!.parsed.messageId).to.equal(`<cancellation-${email.id}@converge.localhost>`);
       const row = await until(async () => {

@@ -3,18 +3,19 @@ import { expect } from 'chai';
 import pino from 'pino';
 import { Queue, UnrecoverableError } from 'bullmq';
 import { Redis } from 'ioredis';
-import { EMAIL_QUEUE, SEND_CONFIRMATION_JOB, jobIdOf, type QueuedJob } from '../server-shared/jobs.js';
+import { EMAIL_QUEUE, SEND_EMAIL_JOB, emailJob, jobIdOf } from '../server-shared/jobs.js';
 import { nextBookableSlot } from '../test/booking.js';
 import { until } from '../test/until.js';
 import { TEST_LINK_SECRET, TEST_REDIS_URL, clearQueuePrefix, silentLogger, startStack, testQueuePrefix, type Stack } from '../test/stack.js';
 import { createTestDatabase, type TestDatabase } from '../test/database.js';
+import { insertBookings } from '../test/outbox.js';
 import { startSmtpSink, type SmtpSink } from '../test/smtp-sink.js';
 import { loadWorkerConfig } from './config.js';
 import { startWorker } from './index.js';
 import { createSendMail } from './send-mail.js';
-import { processConfirmation } from './job-kinds.js';
-import type { DeliveryDeps as ConfirmationDeps } from './deliver.js';
-import { findStalePending } from './outbox.js';
+import { processEmail } from './email-job.js';
+import type { DeliveryDeps } from './deliver.js';
+import { findDueEmails } from './outbox.js';
 import { sweepOutbox } from './sweep.js';
 
 const prospect = { name: 'Grace Hopper', email: 'grace@hopper-systems.com', company: 'Hopper Systems' };
@@ -74,36 +75,35 @@ describe('confirmation e-mail, end to end', () => {
     expect(parsed.text).to.contain('Google Calendar: https://calendar.google.com/calendar/render?');
 
     const row = await until(async () => {
-      const current = await stack.db('bookings').where({ id }).first();
-      return current?.confirmation_sent_at ? current : undefined;
+      const current = await stack.db('booking_emails').where({ booking_id: id, kind: 'confirmation' }).first();
+      return current?.sent_at ? current : undefined;
     }, 'the row to be marked sent');
-    expect(row.confirmation_attempts).to.equal(1);
-    expect(row.confirmation_last_error).to.equal(null);
+    expect(row.attempts).to.equal(1);
+    expect(row.last_error).to.equal(null);
   });
 
   it('retries a refused send with backoff: one e-mail, every attempt recorded', async () => {
     const before = stack.smtp.messages.length;
     stack.smtp.failNext(2);
-    const [row] = await stack.db('bookings')
-      .insert({ ...prospect, time_slot: new Date(nextBookableSlot().iso) })
-      .returning('id');
+    const [row] = await insertBookings(stack.db, [{ ...prospect, time_slot: new Date(nextBookableSlot().iso) }]);
     // The production backoff is seconds long; the same options with a short delay keep the test quick.
     const redis = new Redis(TEST_REDIS_URL);
     const queue = new Queue(EMAIL_QUEUE, { connection: redis, prefix: stack.queuePrefix });
     try {
-      await queue.add(SEND_CONFIRMATION_JOB, { demoRequestId: row.id }, { jobId: row.id, attempts: 6, backoff: { type: 'exponential', delay: 100 } });
+      const job = emailJob(row!.emailId);
+      await queue.add(job.name, job.payload, { jobId: jobIdOf(job), attempts: 6, backoff: { type: 'exponential', delay: 100 } });
     } finally {
       await queue.close();
       redis.disconnect();
     }
     const sent = await until(async () => {
-      const current = await stack.db('bookings').where({ id: row.id }).first();
-      return current?.confirmation_sent_at ? current : undefined;
+      const current = await stack.db('booking_emails').where({ id: row!.emailId }).first();
+      return current?.sent_at ? current : undefined;
     }, 'the third attempt to succeed');
     expect(stack.smtp.refused).to.equal(2);
     expect(stack.smtp.messages.length - before).to.equal(1);
-    expect(sent.confirmation_attempts).to.equal(3);
-    expect(sent.confirmation_last_error).to.equal(null);
+    expect(sent.attempts).to.equal(3);
+    expect(sent.last_error).to.equal(null);
   });
 });
 
@@ -128,21 +128,21 @@ describe('confirmation when Redis was down at submit time', () => {
       const [mail] = await stack.smtp.waitForMessages(1);
       expect(mail?.envelopeTo).to.deep.equal([prospect.email]);
       const row = await until(async () => {
-        const current = await stack.db('bookings').where({ id }).first();
-        return current?.confirmation_sent_at ? current : undefined;
+        const current = await stack.db('booking_emails').where({ booking_id: id, kind: 'confirmation' }).first();
+        return current?.sent_at ? current : undefined;
       }, 'the swept row to be marked sent');
-      expect(row.confirmation_attempts).to.equal(1);
+      expect(row.attempts).to.equal(1);
     } finally {
       await stack.close();
     }
   });
 });
 
-describe('processConfirmation', () => {
+describe('processEmail, for a confirmation', () => {
   let database: TestDatabase;
   let smtp: SmtpSink;
   let mailer: ReturnType<typeof createSendMail>;
-  let deps: ConfirmationDeps;
+  let deps: DeliveryDeps;
 
   before(async () => {
     database = await createTestDatabase();
@@ -168,26 +168,26 @@ describe('processConfirmation', () => {
     smtp.messages.length = 0;
   });
 
-  const insert = async (overrides: Record<string, string> = {}): Promise<string> => {
-    const [row] = await database.db('bookings')
-      .insert({ ...prospect, time_slot: new Date('2026-12-01T09:00:00Z'), ...overrides })
-      .returning('id');
-    return row.id as string;
+  /** A booking and its confirmation: the booking's id, and the row's to send. */
+  const insert = async (overrides: Record<string, string> = {}): Promise<{ id: string; emailId: string }> => {
+    const [stored] = await insertBookings(database.db, [{ ...prospect, time_slot: new Date('2026-12-01T09:00:00Z'), ...overrides }]);
+    return stored!;
   };
+  const emailRow = (emailId: string) => database.db('booking_emails').where({ id: emailId }).first();
 
   it('sends once when the same job is delivered twice, even at the same moment', async () => {
-    const id = await insert();
-    const outcomes = await Promise.all([processConfirmation(deps, { demoRequestId: id }), processConfirmation(deps, { demoRequestId: id })]);
+    const { emailId } = await insert();
+    const outcomes = await Promise.all([processEmail(deps, { emailId }), processEmail(deps, { emailId })]);
     expect(outcomes.sort()).to.deep.equal(['claimed-elsewhere', 'sent']);
-    expect(await processConfirmation(deps, { demoRequestId: id })).to.equal('already-sent');
+    expect(await processEmail(deps, { emailId })).to.equal('already-sent');
     expect(smtp.messages).to.have.length(1);
-    const row = await database.db('bookings').where({ id }).first();
-    expect(row.confirmation_attempts).to.equal(1);
+    const row = await emailRow(emailId);
+    expect(row.attempts).to.equal(1);
   });
 
   it('marks the confirmation as the booking\'s own automatic message', async () => {
-    const id = await insert();
-    await processConfirmation(deps, { demoRequestId: id });
+    const { id, emailId } = await insert();
+    await processEmail(deps, { emailId });
     const [mail] = smtp.messages;
     expect(mail!.parsed.messageId).to.equal(`<demo-${id}@converge.test>`);
     expect(mail!.parsed.replyTo).to.deep.equal([{ name: 'Converge Sales', address: 'sales@converge.test' }]);
@@ -197,21 +197,21 @@ describe('processConfirmation', () => {
   });
 
   it('leaves a live claim alone, and takes over one whose lease ran out (its worker died mid-send)', async () => {
-    const id = await insert();
-    await database.db('bookings').where({ id }).update({ confirmation_claimed_until: database.db.raw("now() + interval '1 minute'") });
-    expect(await processConfirmation(deps, { demoRequestId: id })).to.equal('claimed-elsewhere');
-    expect(await findStalePending(database.db, 0, 20)).to.not.include(id);
+    const { emailId } = await insert();
+    await database.db('booking_emails').where({ id: emailId }).update({ claimed_until: database.db.raw("now() + interval '1 minute'") });
+    expect(await processEmail(deps, { emailId })).to.equal('claimed-elsewhere');
+    expect(await findDueEmails(database.db, 'confirmation', 0, 20)).to.not.include(emailId);
     expect(smtp.messages).to.have.length(0);
-    await database.db('bookings').where({ id }).update({ confirmation_claimed_until: database.db.raw("now() - interval '1 second'") });
-    expect(await findStalePending(database.db, 0, 20)).to.include(id);
-    expect(await processConfirmation(deps, { demoRequestId: id })).to.equal('sent');
-    const row = await database.db('bookings').where({ id }).first();
-    expect(row.confirmation_claimed_until).to.equal(null);
+    await database.db('booking_emails').where({ id: emailId }).update({ claimed_until: database.db.raw("now() - interval '1 second'") });
+    expect(await findDueEmails(database.db, 'confirmation', 0, 20)).to.include(emailId);
+    expect(await processEmail(deps, { emailId })).to.equal('sent');
+    const row = await emailRow(emailId);
+    expect(row.claimed_until).to.equal(null);
     expect(smtp.messages).to.have.length(1);
   });
 
   it('sweeps in one process at a time', async () => {
-    const id = await insert();
+    const { emailId } = await insert();
     const holder = await database.db.transaction();
     try {
       await holder.raw("SELECT pg_advisory_xact_lock(hashtextextended('converge:outbox-sweep', 0))");
@@ -219,49 +219,49 @@ describe('processConfirmation', () => {
     } finally {
       await holder.rollback();
     }
-    const swept: QueuedJob[] = [];
-    const job: QueuedJob = { name: SEND_CONFIRMATION_JOB, payload: { demoRequestId: id } };
+    const swept: ReturnType<typeof emailJob>[] = [];
+    const job = emailJob(emailId);
     expect(await sweepOutbox(database.db, async (pending) => void swept.push(pending), 0)).to.deep.include(job);
     expect(swept).to.deep.include(job);
   });
 
   it('does nothing for a row that no longer exists', async () => {
-    expect(await processConfirmation(deps, { demoRequestId: '00000000-0000-4000-8000-000000000000' })).to.equal('missing');
+    expect(await processEmail(deps, { emailId: '00000000-0000-4000-8000-000000000000' })).to.equal('missing');
     expect(smtp.messages).to.have.length(0);
   });
 
   it('records a failed send on the row and throws so the queue retries', async () => {
-    const id = await insert();
+    const { emailId } = await insert();
     smtp.failNext(1);
     let thrown: unknown;
-    await processConfirmation(deps, { demoRequestId: id }).catch((err: unknown) => (thrown = err));
+    await processEmail(deps, { emailId }).catch((err: unknown) => (thrown = err));
     expect(thrown).to.be.instanceOf(Error);
-    const row = await database.db('bookings').where({ id }).first();
-    expect(row).to.include({ confirmation_sent_at: null, confirmation_attempts: 1 });
-    expect(row.confirmation_last_error).to.contain('451');
+    const row = await emailRow(emailId);
+    expect(row).to.include({ sent_at: null, attempts: 1 });
+    expect(row.last_error).to.contain('451');
   });
 
   it('gives up on a permanent refusal, records it without the address, and the sweep leaves the row alone', async () => {
-    const id = await insert({ email: 'nobody.here@hopper-systems.com' });
+    const { emailId } = await insert({ email: 'nobody.here@hopper-systems.com' });
     smtp.failNext(1, { code: 550, message: '5.1.1 <nobody.here@hopper-systems.com>: Recipient address rejected' });
     let thrown: unknown;
-    await processConfirmation(deps, { demoRequestId: id }).catch((err: unknown) => (thrown = err));
+    await processEmail(deps, { emailId }).catch((err: unknown) => (thrown = err));
     expect(thrown).to.be.instanceOf(UnrecoverableError);
     expect((thrown as Error).message).to.not.contain('nobody.here');
-    const row = await database.db('bookings').where({ id }).first();
-    expect(row.confirmation_failed_at).to.be.instanceOf(Date);
-    expect(row.confirmation_last_error).to.contain('550').and.contain('[address]').and.not.contain('nobody.here');
+    const row = await emailRow(emailId);
+    expect(row.failed_at).to.be.instanceOf(Date);
+    expect(row.last_error).to.contain('550').and.contain('[address]').and.not.contain('nobody.here');
     const swept: string[] = [];
     await sweepOutbox(database.db, async (pending) => void swept.push(jobIdOf(pending)), 0);
-    expect(swept).to.not.include(id);
+    expect(swept).to.not.include(jobIdOf(emailJob(emailId)));
   });
 
   it('escapes what the prospect typed: no markup, no extra headers or recipients', async () => {
-    const id = await insert({
+    const { emailId } = await insert({
       name: 'Eve <script>alert(1)</script>\r\nBcc: victim@example.com',
       company: 'Evil & Co "<b>"\nX-Injected: yes',
     });
-    await processConfirmation(deps, { demoRequestId: id });
+    await processEmail(deps, { emailId });
     const [mail] = smtp.messages;
     expect(mail?.envelopeTo).to.deep.equal([prospect.email]);
     const headerBlock = mail!.raw.slice(0, mail!.raw.indexOf('\r\n\r\n'));
@@ -306,7 +306,7 @@ async function withLoneWorker(
 
 describe('a job for a row this database does not hold (another deployment on the same Redis)', () => {
   it('is said once and handed back through its retries rather than consumed at once', async () => {
-    const lines: { msg: string; bookingId?: string }[] = [];
+    const lines: { msg: string; emailId?: string }[] = [];
     const sink = new Writable({
       write(chunk: Buffer, _encoding, done) {
         lines.push(JSON.parse(chunk.toString()) as { msg: string });
@@ -315,7 +315,7 @@ describe('a job for a row this database does not hold (another deployment on the
     });
     await withLoneWorker(pino({ level: 'info' }, sink), async ({ queue, smtp }) => {
       const id = '00000000-0000-4000-8000-000000000001';
-      await queue.add(SEND_CONFIRMATION_JOB, { demoRequestId: id }, { jobId: id, attempts: 3, backoff: { type: 'fixed', delay: 100 } });
+      await queue.add(SEND_EMAIL_JOB, { emailId: id }, { jobId: id, attempts: 3, backoff: { type: 'fixed', delay: 100 } });
       const job = await until(async () => {
         // Read again once finished: a job read before it finished does not hold its result.
         const current = await queue.getJob(id);
@@ -323,7 +323,7 @@ describe('a job for a row this database does not hold (another deployment on the
       }, 'the job to run out of tries');
       expect(job.returnvalue).to.equal('missing');
       expect(job.attemptsMade).to.equal(3);
-      expect(lines.filter((line) => line.bookingId === id && /does not hold/.test(line.msg))).to.have.length(1);
+      expect(lines.filter((line) => line.emailId === id && /does not hold/.test(line.msg))).to.have.length(1);
       expect(lines.filter((line) => line.msg === 'job failed')).to.have.length(0);
       expect(smtp.messages).to.have.length(0);
     });
@@ -333,7 +333,7 @@ describe('a job for a row this database does not hold (another deployment on the
 describe('a job whose name the worker does not know', () => {
   it('fails for good, naming it, and sends nothing', async () => {
     await withLoneWorker(silentLogger, async ({ queue, smtp }) => {
-      await queue.add('send-postcard', { demoRequestId: '00000000-0000-4000-8000-000000000002' }, { jobId: 'postcard-1', attempts: 3 });
+      await queue.add('send-postcard', { emailId: '00000000-0000-4000-8000-000000000002' }, { jobId: 'postcard-1', attempts: 3 });
       const job = await until(async () => {
         const current = await queue.getJob('postcard-1');
         return (await current?.getState()) === 'failed' ? queue.getJob('postcard-1') : undefined;

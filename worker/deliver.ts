@@ -1,12 +1,12 @@
 /**
- * Sends one e-mail of an outbox: claims it on its row, sends it, marks it sent. A plain function of its
- * dependencies, so tests call it directly; every kind of e-mail (job-kinds.ts) goes through here.
+ * Sends one e-mail of the outbox: claims it on its row, sends it, marks it sent. A plain function of its
+ * dependencies, so tests call it directly; every kind of e-mail (email-kinds.ts) goes through here.
  */
 import { UnrecoverableError } from 'bullmq';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { withoutAddresses } from '../domain/text.js';
-import { CLAIM_LEASE_MS, claim, markDropped, markSent, recordFailure, type ClaimRefusal, type Outbox, type Postponed } from './outbox.js';
+import { CLAIM_LEASE_MS, behindEarlierEmail, claim, markDropped, markSent, recordFailure, releaseClaim, type ClaimRefusal, type Claimed, type Postponed } from './outbox.js';
 import type { OutgoingMail, SendMail } from './send-mail.js';
 
 export interface DeliveryDeps {
@@ -27,21 +27,12 @@ export type DeliveryOutcome = 'sent' | ClaimRefusal | Postponed;
 /** The message as a kind composes it; the sender, the reply address and the auto-reply header are added here. */
 export type Composed = Omit<OutgoingMail, 'from' | 'replyTo' | 'headers'> & { replyTo?: OutgoingMail['replyTo'] };
 
-export interface Delivery<Row> {
-  outbox: Outbox;
+export interface Delivery {
+  /** The outbox row's id. */
   id: string;
-  /** The row's columns the message is composed from, read by the claim itself. */
-  columns: readonly string[];
-  /** What the logs call it: "confirmation", "reminder"… */
-  label: string;
   log: Logger;
-  /**
-   * Whether the e-mail must wait for an earlier one about its booking that is still in flight; asked before the
-   * claim, so that a message never overtakes one its prospect should read first.
-   */
-  behindEarlier?(): Promise<boolean>;
   /** The message for the claimed row, or null when it is no longer true (it is then dropped, never sent). */
-  compose(row: Row): Promise<Composed | null>;
+  compose(email: Claimed): Composed | null;
 }
 
 /**
@@ -87,22 +78,36 @@ function whileClaimHolds(signal: AbortSignal | undefined, ms: number): { signal:
  * and the mark leaves a claim that runs out, and the sweep sends again: at least once, and that window is the only
  * one where a second copy (with the same Message-ID) can go out.
  */
-export async function deliver<Row>(deps: DeliveryDeps, delivery: Delivery<Row>, signal?: AbortSignal): Promise<DeliveryOutcome> {
-  const { outbox, id, log, label } = delivery;
-  if (await delivery.behindEarlier?.()) {
+export async function deliver(deps: DeliveryDeps, delivery: Delivery, signal?: AbortSignal): Promise<DeliveryOutcome> {
+  const { id } = delivery;
+  const claimedAt = Date.now();
+  const claimed = await claim(deps.db, id);
+  if (!claimed.claimed) {
+    // A missing row is the caller's to report: it may belong to another deployment sharing this Redis.
+    if (claimed.reason !== 'missing') delivery.log.info({ reason: claimed.reason }, 'e-mail not claimed; nothing to do');
+    return claimed.reason;
+  }
+  const { row } = claimed.email;
+  const log = delivery.log.child({ kind: row.kind, bookingId: row.booking_id });
+  const label = row.kind;
+  // A message never overtakes one its prospect should read first: asked once the row is held, before anything goes.
+  if (await behindEarlierEmail(deps.db, row)) {
+    await releaseClaim(deps.db, id);
     log.info(`${label} waits for an earlier e-mail about its booking`);
     return 'waiting';
   }
-  const claimedAt = Date.now();
-  const claimed = await claim<Row>(deps.db, outbox, id, delivery.columns);
-  if (!claimed.claimed) {
-    // A missing row is the caller's to report: it may belong to another deployment sharing this Redis.
-    if (claimed.reason !== 'missing') log.info({ reason: claimed.reason }, `${label} not claimed; nothing to do`);
-    return claimed.reason;
+  let composed: Composed | null;
+  try {
+    composed = delivery.compose(claimed.email);
+  } catch (err) {
+    // A row this worker cannot write (a kind its registry does not know) stays, refused, for operations to see.
+    const failure = describeFailure(err);
+    await recordFailure(deps.db, id, failure.message, failure instanceof UnrecoverableError || err instanceof UnrecoverableError);
+    log.error({ error: failure.message }, `${label} cannot be written`);
+    throw err;
   }
-  const composed = await delivery.compose(claimed.row);
   if (!composed) {
-    await markDropped(deps.db, outbox, id);
+    await markDropped(deps.db, id);
     log.info(`${label} no longer applies; dropped`);
     return 'dropped';
   }
@@ -129,13 +134,13 @@ export async function deliver<Row>(deps: DeliveryDeps, delivery: Delivery<Row>, 
     // up on a permanent one.
     const failure = describeFailure(err);
     const permanent = failure instanceof UnrecoverableError;
-    await recordFailure(deps.db, outbox, id, failure.message, permanent);
+    await recordFailure(deps.db, id, failure.message, permanent);
     log.warn({ error: failure.message }, permanent ? `${label} refused for good by the SMTP server; no more tries` : `${label} not sent; will retry`);
     throw failure;
   } finally {
     sending.done();
   }
-  await markSentWhileLeaseLasts(deps.db, outbox, id, claimedAt, log, label, signal);
+  await markSentWhileLeaseLasts(deps.db, id, claimedAt, log, label, signal);
   log.info({ messageId: info.messageId, smtpResponse: info.response }, `${label} sent`);
   return 'sent';
 }
@@ -150,7 +155,6 @@ const MARK_MARGIN_MS = 5000;
  */
 async function markSentWhileLeaseLasts(
   db: Knex,
-  outbox: Outbox,
   id: string,
   claimedAt: number,
   log: Logger,
@@ -160,7 +164,7 @@ async function markSentWhileLeaseLasts(
   const deadline = claimedAt + CLAIM_LEASE_MS - MARK_MARGIN_MS;
   for (let wait = 250; ; wait = Math.min(wait * 2, 2000)) {
     try {
-      await markSent(db, outbox, id);
+      await markSent(db, id);
       return;
     } catch (err) {
       // A worker shutting down does not wait out an outage: its grace period is shorter than the lease.

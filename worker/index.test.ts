@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { EMAIL_QUEUE, SEND_CONFIRMATION_JOB } from '../server-shared/jobs.js';
+import { EMAIL_QUEUE, emailJob, jobIdOf } from '../server-shared/jobs.js';
+import { insertBookings } from '../test/outbox.js';
 import { createTestDatabase } from '../test/database.js';
 import { startSmtpSink } from '../test/smtp-sink.js';
 import { TEST_LINK_SECRET, TEST_REDIS_URL, clearQueuePrefix, silentLogger, testQueuePrefix } from '../test/stack.js';
@@ -22,10 +23,11 @@ describe("the worker's shutdown (worker.close())", () => {
       { sweepEveryMs: 60_000 },
     );
     try {
-      const [row] = await database.db('bookings')
-        .insert({ name: 'Grace Hopper', email: 'grace@hopper-systems.com', company: 'Hopper Systems', time_slot: new Date('2026-12-01T09:00:00Z') })
-        .returning('id');
-      await queue.add(SEND_CONFIRMATION_JOB, { demoRequestId: row.id }, { jobId: row.id });
+      const [row] = await insertBookings(database.db, [
+        { name: 'Grace Hopper', email: 'grace@hopper-systems.com', company: 'Hopper Systems', time_slot: new Date('2026-12-01T09:00:00Z') },
+      ]);
+      const job = emailJob(row!.emailId);
+      await queue.add(job.name, job.payload, { jobId: jobIdOf(job) });
       await smtp.waitForMessages(1);
       // Kept open for the next message: a pool.
       await new Promise((resolve) => setTimeout(resolve, 200));

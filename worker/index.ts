@@ -4,10 +4,10 @@ import { Redis } from 'ioredis';
 import knex from 'knex';
 import type { Logger } from 'pino';
 import { knexConfig } from '../knexfile.js';
-import { EMAIL_QUEUE, emailJobOptions, enqueueJob, type JobName, type JobPayloads, type QueuedJob } from '../server-shared/jobs.js';
+import { EMAIL_QUEUE, emailJobOptions, enqueueJob, type QueuedJob, type SendEmailPayload } from '../server-shared/jobs.js';
 import { settlesWithin } from '../server-shared/time-limits.js';
 import type { WorkerConfig } from './config.js';
-import { runJob, type JobContext } from './job-kinds.js';
+import { runJob, type JobContext } from './email-job.js';
 import { createSendMail } from './send-mail.js';
 import { startSweepTimer } from './sweep.js';
 
@@ -17,7 +17,7 @@ const JOB_FINISH_GRACE_MS = 6000;
 /** Thrown to hand a job back to the queue, unlogged: its row is not in this worker's database. */
 class NotInThisDatabase extends Error {
   constructor(id: string) {
-    super(`demo request ${id} is not in this database`);
+    super(`e-mail ${id} is not in this database`);
   }
 }
 
@@ -48,7 +48,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
   // A job holds a connection only for its claim and its mark, so a few serve many jobs; one more for the sweep.
   const db = knex(knexConfig(config.databaseUrl, { min: 0, max: Math.min(config.concurrency, 10) + 1 }, logger));
   const mailer = createSendMail(config.smtpUrl, { dkim: config.dkim });
-  const queue = new Queue<JobPayloads[JobName]>(EMAIL_QUEUE, { connection, prefix: config.queuePrefix, defaultJobOptions: emailJobOptions });
+  const queue = new Queue<SendEmailPayload>(EMAIL_QUEUE, { connection, prefix: config.queuePrefix, defaultJobOptions: emailJobOptions });
   // Without a listener BullMQ prints connection errors to the console; the connection's own listener reports them.
   queue.on('error', () => {});
   const enqueue = (job: QueuedJob) => enqueueJob(queue, job);
@@ -70,7 +70,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
     if (!notMine.has(id)) {
       if (notMine.size >= 10_000) notMine.clear();
       notMine.add(id);
-      logger.warn({ bookingId: id, queuePrefix: config.queuePrefix }, 'job for a booking this database does not hold: left to its owner');
+      logger.warn({ emailId: id, queuePrefix: config.queuePrefix }, 'job for an e-mail this database does not hold: left to its owner');
     }
     if (job.attemptsMade + 1 < (job.opts.attempts ?? 1)) throw new NotInThisDatabase(id);
     return 'missing';

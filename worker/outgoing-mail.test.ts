@@ -7,7 +7,8 @@ import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../test/smtp-si
 import { TEST_LINK_SECRET, silentLogger } from '../test/stack.js';
 import { loadWorkerConfig } from './config.js';
 import type { DeliveryDeps } from './deliver.js';
-import { processBookingEmail, processConfirmation } from './job-kinds.js';
+import { insertBookings } from '../test/outbox.js';
+import { processEmail } from './email-job.js';
 import { createSendMail, type MailTransport } from './send-mail.js';
 
 const DOMAIN = 'converge.test';
@@ -73,25 +74,25 @@ describe('every kind of e-mail as received: signed with DKIM, its calendar parts
     };
 
     const [slot] = bookableSlots(1);
-    const [booking] = await database.db('bookings')
-      .insert({ name: 'Grace Hopper', email: 'grace@hopper-systems.com', company: 'Hopper Systems', time_slot: new Date(slot!.iso) })
-      .returning('id');
+    const [booking] = await insertBookings(database.db, [
+      { name: 'Grace Hopper', email: 'grace@hopper-systems.com', company: 'Hopper Systems', time_slot: new Date(slot!.iso) },
+    ]);
     const send = async (kind: string, outcome: Promise<string>) => {
       expect(await outcome, kind).to.equal('sent');
       received.set(kind, smtp.messages.at(-1)!);
     };
-    await send('confirmation', processConfirmation(deps, { demoRequestId: booking.id }));
+    await send('confirmation', processEmail(deps, { emailId: booking!.emailId }));
     for (const kind of ['update', 'cancellation', 'reminder', 'sales-notice'] as const) {
       const [row] = await database.db('booking_emails')
         .insert({
-          booking_id: booking.id,
+          booking_id: booking!.id,
           kind,
           time_slot: new Date(slot!.iso),
           sequence: 0,
           ...(kind === 'sales-notice' ? { recipient: 'sales@converge.test', change: 'booked' } : {}),
         })
         .returning('id');
-      await send(kind, processBookingEmail(deps, kind, { emailId: String(row.id) }));
+      await send(kind, processEmail(deps, { emailId: String(row.id) }));
     }
   });
   after(async () => {

@@ -5,7 +5,8 @@ import { createTestDatabase, type TestDatabase } from '../test/database.js';
 import { TEST_LINK_SECRET, silentLogger } from '../test/stack.js';
 import { until } from '../test/until.js';
 import type { DeliveryDeps } from './deliver.js';
-import { processConfirmation } from './job-kinds.js';
+import { insertBookings } from '../test/outbox.js';
+import { processEmail } from './email-job.js';
 import { createSendMail, type OutgoingMail } from './send-mail.js';
 
 const ROWS = 40;
@@ -85,16 +86,15 @@ describe('a connection dropped while a message is handed over (pooled SMTP conne
   });
 
   it('sends exactly one message per row: the pool does not send it again by itself, the worker tries again', async () => {
-    const rows: { id: string }[] = await database.db('bookings')
-      .insert(
-        Array.from({ length: ROWS }, (_, i) => ({
-          name: `Prospect ${i}`,
-          email: `prospect${i}@northwind-${i}.io`,
-          company: `Northwind ${i}`,
-          time_slot: new Date('2026-12-01T09:00:00Z'),
-        })),
-      )
-      .returning('id');
+    const rows = await insertBookings(
+      database.db,
+      Array.from({ length: ROWS }, (_, i) => ({
+        name: `Prospect ${i}`,
+        email: `prospect${i}@northwind-${i}.io`,
+        company: `Northwind ${i}`,
+        time_slot: new Date('2026-12-01T09:00:00Z'),
+      })),
+    );
     const messageIdOf = (id: string) => `<demo-${id}@converge.test>`;
     const cut = new Set(rows.filter((_, i) => i % 4 === 0).map((row) => messageIdOf(row.id)));
     const beforeNext = new Set(rows.filter((_, i) => i % 4 === 1).map((row) => messageIdOf(row.id)));
@@ -117,7 +117,7 @@ describe('a connection dropped while a message is handed over (pooled SMTP conne
         rows.map(async (row) => {
           for (let attempt = 1; attempt <= 5; attempt += 1) {
             try {
-              expect(await processConfirmation(deps, { demoRequestId: row.id })).to.equal('sent');
+              expect(await processEmail(deps, { emailId: row.emailId })).to.equal('sent');
               return;
             } catch (err) {
               failures.push(row.id);
@@ -129,13 +129,13 @@ describe('a connection dropped while a message is handed over (pooled SMTP conne
       expect(smtp.dropped.filter((messageId) => cut.has(messageId))).to.have.length(cut.size);
       expect(smtp.received.size, 'every row sent').to.equal(ROWS);
       expect([...smtp.received.values()].every((count) => count === 1), 'none twice').to.equal(true);
-      const stored = await database.db('bookings').whereIn('id', rows.map((row) => row.id)).select('id', 'confirmation_sent_at', 'confirmation_attempts');
-      expect(stored.every((row) => row.confirmation_sent_at !== null)).to.equal(true);
+      const stored = await database.db('booking_emails').whereIn('id', rows.map((row) => row.emailId)).select('booking_id', 'sent_at', 'attempts');
+      expect(stored.every((row) => row.sent_at !== null)).to.equal(true);
       // A message cut off mid-way failed its try, which the row records; it was sent by the worker's next try.
       for (const row of stored) {
-        const tries = failures.filter((id) => id === row.id).length + 1;
-        expect(row.confirmation_attempts, 'every try on the row').to.equal(tries);
-        if (cut.has(messageIdOf(row.id))) expect(tries).to.be.at.least(2);
+        const tries = failures.filter((id) => id === row.booking_id).length + 1;
+        expect(row.attempts, 'every try on the row').to.equal(tries);
+        if (cut.has(messageIdOf(row.booking_id))) expect(tries).to.be.at.least(2);
       }
     } finally {
       mailer.close();

@@ -16,7 +16,7 @@ export interface OutgoingMail {
   text: string;
   html: string;
   /** The invitation a calendar acts on (a prospect's e-mails); `method` is the METHOD of `content`. */
-  icalEvent?: { method: 'REQUEST' | 'CANCEL'; filename: string; content: string };
+  icalEvent?: { method: 'REQUEST' | 'CANCEL' | 'PUBLISH'; filename: string; content: string };
   /** Files to keep (the sales desk's copy of the event). */
   attachments?: { filename: string; content: string; contentType: string }[];
 }

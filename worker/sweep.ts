@@ -1,13 +1,13 @@
 /**
  * The outbox sweep: rows stored while Redis was away, whose job ran out of tries, or whose claim ran out with its
- * worker, are enqueued again, for every kind of job the worker knows (job-kinds.ts). It runs on a timer in every worker process, not as a job in Redis, so that it survives
+ * worker, are enqueued again, for every kind of e-mail the worker knows (email-kinds.ts). It runs on a timer in every worker process, not as a job in Redis, so that it survives
  * Redis losing its data; a PostgreSQL advisory lock lets one process sweep at a time.
  */
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { SWEEP_EVERY_MS, SWEEP_GRACE_MS, type QueuedJob } from '../server-shared/jobs.js';
 import { withTimeout } from '../server-shared/time-limits.js';
-import { pendingJobs } from './job-kinds.js';
+import { pendingJobs } from './email-job.js';
 
 const SWEEP_LOCK = 'converge:outbox-sweep';
 /** One enqueue may wait this long on Redis before the sweep gives up until its next round. */

@@ -1,8 +1,8 @@
 /**
  * Books a demo: one statement (`book` of db/functions/bookings.sql, so one round trip and one transaction) checks the recipient's 24-hour
  * ceilings (bookings and e-mails, by the recipient's canonical form), the slot's capacity and the person's own
- * bookings while holding the locks that make those counts final, stores the row with its pending confirmation, its
- * follow-up e-mails and the answer to its idempotency key; after the commit the answer is sent and the confirmation
+ * bookings while holding the locks that make those counts final, stores the row with its e-mails in the outbox (the
+ * confirmation first) and the answer to its idempotency key; after the commit the answer is sent and the e-mails
  * queued behind it, never waited for.
  */
 import { randomUUID } from 'node:crypto';
@@ -10,10 +10,9 @@ import type { Logger } from 'pino';
 import type { DemoRequestInput } from '../../domain/demo-request.js';
 import { invitePathOf } from '../../server-shared/booking-link.js';
 import { canonicalRecipient } from '../../server-shared/email-rules.js';
-import { SEND_CONFIRMATION_JOB, type QueuedJob } from '../../server-shared/jobs.js';
 import { unlessDatabaseDown, type Db } from '../db.js';
 import { enqueueAfterAnswer, type EmailQueue } from '../email-queue.js';
-import { followUpJobs, followUpRows, type FollowUpSettings } from './follow-ups.js';
+import { emailJobs, emailRows, type FollowUpSettings } from './emails.js';
 import { DEFAULT_EMAILS_PER_RECIPIENT_PER_DAY, refusalError } from './refusals.js';
 import { requestHash, type IdempotentAnswer } from '../idempotency.js';
 import { book } from './repository.js';
@@ -68,7 +67,7 @@ export async function submitDemoRequest(deps: DemoRequestDeps, input: DemoReques
         input,
         recipient: canonicalRecipient(input.email),
         limits: { ...deps.bookingLimits, emailsPerRecipientPerDay: deps.bookingLimits.emailsPerRecipientPerDay ?? DEFAULT_EMAILS_PER_RECIPIENT_PER_DAY },
-        followUps: followUpRows({ id, timeSlot, sequence: 0 }, 'booked', deps.followUps, deps.now()),
+        emails: emailRows({ id, timeSlot, sequence: 0 }, 'booked', deps.followUps, deps.now()),
         ...(idempotencyKey ? { idempotency: { key: idempotencyKey, hash: requestHash({ ...input }) } } : {}),
         invitePath,
       }),
@@ -84,7 +83,6 @@ export async function submitDemoRequest(deps: DemoRequestDeps, input: DemoReques
   deps.bookingsChanged?.();
   // Each row records its e-mail as pending (the outbox): the answer does not wait for Redis. The jobs are queued
   // once the answer is on its way; one that cannot be queued is logged and enqueued later by the worker's sweep.
-  const confirmation: QueuedJob = { name: SEND_CONFIRMATION_JOB, payload: { demoRequestId: id } };
-  enqueueAfterAnswer(deps.queue, [confirmation, ...followUpJobs(outcome.emails)], deps.logger);
+  enqueueAfterAnswer(deps.queue, emailJobs(outcome.emails), deps.logger);
   return { status: 201, body: outcome.answer, replayed: false, stored: { bookingId: id, timeSlot: outcome.answer.timeSlot } };
 }

@@ -178,7 +178,7 @@ describe('a reminder', () => {
     try {
       const booked = await app.post('/api/demo-request', { ...prospect, timeSlot: bookableSlots(1)[0]!.iso });
       expect(booked.status).to.equal(201);
-      expect(await app.db('booking_emails').where({ booking_id: booked.body.id })).to.deep.equal([]);
+      expect(await app.db('booking_emails').where({ booking_id: booked.body.id, kind: 'reminder' })).to.deep.equal([]);
     } finally {
       await app.close();
     }

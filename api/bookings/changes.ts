@@ -1,7 +1,7 @@
 /**
  * Moving and cancelling a booking through its link. Each change is one transaction: the booking is locked, checked
  * and changed, its sequence raised (the calendar event's SEQUENCE), and its e-mails stored in the outbox
- * (follow-ups.ts); their jobs are queued after the commit. A move follows the rules of a new booking (the slot's
+ * (emails.ts); their jobs are queued after the commit. A move follows the rules of a new booking (the slot's
  * capacity under the slot's lock); a freed slot is bookable again the moment the change commits.
  */
 import type { Knex } from 'knex';
@@ -13,7 +13,7 @@ import { unlessDatabaseDown, type Db } from '../db.js';
 import { enqueueStored, type EmailQueue } from '../email-queue.js';
 import { ApiError } from '../errors.js';
 import { emailCeilingError, refusalError } from './refusals.js';
-import { storeFollowUps, type BookingChange, type FollowUpSettings } from './follow-ups.js';
+import { storeEmails, type BookingChange, type FollowUpSettings } from './emails.js';
 import {
   cancelBooking,
   lockBooking,
@@ -70,12 +70,12 @@ async function changeBooking(deps: BookingChangeDeps, id: string, what: string, 
         const ceiling = deps.emailsPerRecipientPerDay;
         if (ceiling > 0) await lockRecipientDomain(trx, recipient.domain);
         const outcome = await change(current, trx, recipient);
-        const followUps: QueuedJob[] = outcome.change ? await storeFollowUps(trx, outcome.booking, outcome.change, deps.followUps, deps.now()) : [];
+        const emails: QueuedJob[] = outcome.change ? await storeEmails(trx, outcome.booking, outcome.change, deps.followUps, deps.now()) : [];
         if (outcome.change && ceiling > 0) {
           const mailed = await recipientEmailsPast(trx, recipient.address, ceiling);
           if (mailed.refused) throw emailCeilingError(mailed, 'change');
         }
-        return { booking: outcome.booking, jobs: followUps, changed: outcome.change !== undefined };
+        return { booking: outcome.booking, jobs: emails, changed: outcome.change !== undefined };
       }),
     deps.logger,
     `booking not ${what}`,

@@ -2,7 +2,7 @@ import net, { type AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { EMAIL_QUEUE } from '../../server-shared/jobs.js';
+import { EMAIL_QUEUE, SEND_EMAIL_JOB, emailJob, jobIdOf } from '../../server-shared/jobs.js';
 import { bookingToken } from '../../server-shared/booking-link.js';
 import { startAppUnderTest, type AppUnderTest } from '../../test/app-under-test.js';
 import { TEST_LINK_SECRET, TEST_REDIS_URL } from '../../test/stack.js';
@@ -45,7 +45,7 @@ describe('POST /api/demo-request', () => {
     expect(await app.db('bookings').count({ n: '*' }).first()).to.deep.equal({ n: '0' });
   }
 
-  it('stores a valid request, answers 201 and queues its confirmation under the row id', async () => {
+  it('stores a valid request, answers 201 and queues its confirmation under the id of its outbox row', async () => {
     // The schema refuses additional properties unless they are removed: a 201 here means they were dropped.
     const response = await app.post('/api/demo-request', { ...valid, name: '  Ada Lovelace ', isAdmin: true, id: 'mine' });
     expect(response.status).to.equal(201);
@@ -56,15 +56,16 @@ describe('POST /api/demo-request', () => {
     const row = await app.db('bookings').where({ id: response.body.id }).first();
     expect(row).to.include({ name: 'Ada Lovelace', email: valid.email, company: valid.company, phone: valid.phone, message: valid.message });
     expect(row.time_slot.toISOString()).to.equal(SLOT);
-    expect(row.confirmation_sent_at).to.equal(null);
-    expect(row.confirmation_attempts).to.equal(0);
+    const confirmation = await app.db('booking_emails').where({ booking_id: response.body.id, kind: 'confirmation' }).first();
+    expect(confirmation).to.include({ sent_at: null, attempts: 0, sequence: 0, recipient: null });
 
     const redis = new Redis(TEST_REDIS_URL);
     const queue = new Queue(EMAIL_QUEUE, { connection: redis, prefix: app.queuePrefix });
     try {
       // Queued behind the answer, not before it.
-      const job = await until(async () => (await queue.getJob(String(response.body.id))) ?? undefined, 'the confirmation job');
-      expect(job.data).to.deep.equal({ demoRequestId: response.body.id });
+      const queued = emailJob(confirmation.id);
+      const job = await until(async () => (await queue.getJob(jobIdOf(queued))) ?? undefined, 'the confirmation job');
+      expect({ name: job.name, data: job.data }).to.deep.equal({ name: SEND_EMAIL_JOB, data: { emailId: confirmation.id } });
     } finally {
       await queue.close();
       redis.disconnect();
@@ -204,8 +205,8 @@ describe('POST /api/demo-request when a service is down', () => {
       const response = await app.post('/api/demo-request', valid);
       expect(response.status).to.equal(201);
       expect(Date.now() - started, 'fails fast rather than waiting for Redis').to.be.below(5000);
-      const row = await app.db('bookings').where({ id: response.body.id }).first();
-      expect(row.confirmation_sent_at).to.equal(null);
+      const confirmation = await app.db('booking_emails').where({ booking_id: response.body.id, kind: 'confirmation' }).first();
+      expect(confirmation.sent_at).to.equal(null);
     } finally {
       await app.close();
     }

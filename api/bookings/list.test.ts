@@ -37,7 +37,7 @@ describe('GET /api/demo-requests (operations)', () => {
       company: 'Hopper Systems',
       timeSlot: '2026-11-24T09:00:00.000Z',
     });
-    await app.db('bookings').where({ id: first.body.id }).update({ confirmation_sent_at: NOW, confirmation_attempts: 1 });
+    await app.db('booking_emails').where({ booking_id: first.body.id, kind: 'confirmation' }).update({ sent_at: NOW, attempts: 1 });
     const response = await list(`Bearer ${TOKEN}`);
     expect(response.status).to.equal(200);
     expect(response.headers.get('cache-control')).to.equal('no-store');

@@ -10,7 +10,8 @@ import { expect } from 'chai';
 import pino from 'pino';
 import { createApp } from '../app.js';
 import type { EmailQueue } from '../email-queue.js';
-import { SEND_CONFIRMATION_JOB, type QueuedJob } from '../../server-shared/jobs.js';
+import { SEND_EMAIL_JOB, type QueuedJob } from '../../server-shared/jobs.js';
+import { confirmationOf } from '../../test/outbox.js';
 import { createTestDatabase, type TestDatabase } from '../../test/database.js';
 import { TEST_LINK_SECRET } from '../../test/stack.js';
 import { until } from '../../test/until.js';
@@ -92,18 +93,19 @@ describe('POST /api/demo-request with the queue not answering', () => {
     expect(lines[0]?.requestId).to.be.a('string');
 
     // The answer came while the add was still unsettled: it is started, never awaited.
-    const add = await until(async () => held.adds.find((entry) => entry.job.name === SEND_CONFIRMATION_JOB), 'the confirmation add to start');
-    expect(add.job.payload).to.deep.equal({ demoRequestId: id });
+    const confirmation = await confirmationOf(database.db, id);
+    const add = await until(async () => held.adds.find((entry) => entry.job.payload.emailId === confirmation), 'the confirmation add to start');
+    expect(add.job).to.deep.equal({ name: SEND_EMAIL_JOB, payload: { emailId: confirmation } });
 
     add.fail(new Error('Redis is not connected (reconnecting)'));
     const warning = await until(async () => logLines.find((line) => line.msg === 'queue unreachable: e-mail left to the sweep'), 'the failure logged');
-    expect(warning.job).to.equal(SEND_CONFIRMATION_JOB);
+    expect(warning.job).to.equal(SEND_EMAIL_JOB);
     // Let any rejection left unhandled surface before counting them.
     await new Promise((resolve) => setImmediate(resolve));
     expect(unhandled).to.deep.equal([]);
 
-    const row = await database.db('bookings').where({ id }).first();
-    expect(row.confirmation_sent_at, 'the confirmation is still pending, for the sweep').to.equal(null);
-    expect(row.confirmation_failed_at).to.equal(null);
+    const row = await database.db('booking_emails').where({ id: confirmation }).first();
+    expect(row.sent_at, 'the confirmation is still pending, for the sweep').to.equal(null);
+    expect(row.failed_at).to.equal(null);
   });
 });

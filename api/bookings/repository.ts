@@ -8,9 +8,9 @@ import type { Attribution } from '../../domain/attribution.js';
 import type { DemoRequestCreated, DemoRequestInput } from '../../domain/demo-request.js';
 import type { CanonicalRecipient } from '../../server-shared/email-rules.js';
 import type { Booking } from '../../server-shared/invitation.js';
-import type { BookingEmailKind } from '../../server-shared/jobs.js';
+import type { EmailKind } from '../../server-shared/jobs.js';
 import { preparedQuery, type Db } from '../db.js';
-import type { EmailRow } from './follow-ups.js';
+import type { EmailRow } from './emails.js';
 
 export interface DemoRequestSummary {
   id: string;
@@ -26,7 +26,19 @@ export interface DemoRequestSummary {
 }
 
 export async function listRecentDemoRequests(db: Db, limit: number): Promise<DemoRequestSummary[]> {
-  const rows = await db('bookings').select('*').orderBy('created_at', 'desc').limit(limit);
+  // Each booking's confirmation is its outbox row of that kind (one per booking, stored with it).
+  const rows = await db('bookings as b')
+    .leftJoin('booking_emails as c', (on) => on.on('c.booking_id', 'b.id').andOnVal('c.kind', '=', 'confirmation'))
+    .select('b.id', 'b.name', 'b.email', 'b.company', 'b.time_slot', 'b.status', 'b.created_at', 'b.attribution')
+    .select({
+      confirmation_sent_at: 'c.sent_at',
+      confirmation_failed_at: 'c.failed_at',
+      confirmation_dropped_at: 'c.dropped_at',
+      confirmation_attempts: 'c.attempts',
+      confirmation_last_error: 'c.last_error',
+    })
+    .orderBy('b.created_at', 'desc')
+    .limit(limit);
   return rows.map((row) => ({
     id: row.id,
     name: row.name,
@@ -40,7 +52,7 @@ export async function listRecentDemoRequests(db: Db, limit: number): Promise<Dem
       sentAt: row.confirmation_sent_at ? row.confirmation_sent_at.toISOString() : null,
       failedAt: row.confirmation_failed_at ? row.confirmation_failed_at.toISOString() : null,
       droppedAt: row.confirmation_dropped_at ? row.confirmation_dropped_at.toISOString() : null,
-      attempts: row.confirmation_attempts,
+      attempts: row.confirmation_attempts ?? 0,
       lastError: row.confirmation_last_error,
     },
   }));
@@ -54,7 +66,8 @@ export interface BookingRequest {
   recipient: CanonicalRecipient;
   /** The ceilings (0: off) and the slot's capacity. */
   limits: { perEmailPerDay: number; perDomainPerDay: number; emailsPerRecipientPerDay: number; slotCapacity: number };
-  followUps: readonly EmailRow[];
+  /** Its e-mails, stored in the outbox with it. */
+  emails: readonly EmailRow[];
   /** The idempotency key and the request's hash, when the request carries a key. */
   idempotency?: { key: string; hash: string };
   /** The invitation's path in the answer, kept with the key. */
@@ -76,14 +89,14 @@ export interface SlotRefusal {
 
 export type BookingOutcome =
   /** The 201 answer as `book` built it (booking_answer), and the e-mails stored with the booking. */
-  | { outcome: 'stored'; answer: DemoRequestCreated; emails: { id: string; kind: BookingEmailKind }[] }
+  | { outcome: 'stored'; answer: DemoRequestCreated; emails: { id: string; kind: EmailKind }[] }
   | { outcome: 'replayed'; status: number; body: unknown }
   | { outcome: 'refused'; refusal: BookingRefusal };
 
 interface BookRow {
   outcome: 'stored' | 'replayed';
   answer: unknown;
-  emails: { id: string; kind: BookingEmailKind }[] | null;
+  emails: { id: string; kind: EmailKind }[] | null;
   replay_status: number;
 }
 
@@ -93,7 +106,7 @@ const BOOK = 'SELECT * FROM book($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $
 /**
  * Books in one statement (one round trip): under the recipient domain's lock and the slot's lock, in that order,
  * the 24-hour ceilings (bookings per recipient and per domain, e-mails per recipient), the slot's capacity and the
- * person's own bookings are checked, then the row, its follow-up rows and the key's answer are stored, all in the
+ * person's own bookings are checked, then the row, its e-mails and the key's answer are stored, all in the
  * statement's transaction.
  */
 export async function book(db: Db, request: BookingRequest): Promise<BookingOutcome> {
@@ -115,7 +128,7 @@ export async function book(db: Db, request: BookingRequest): Promise<BookingOutc
       request.limits.perDomainPerDay,
       request.limits.emailsPerRecipientPerDay,
       request.limits.slotCapacity,
-      JSON.stringify(request.followUps.map((row) => ({ kind: row.kind, recipient: row.recipient ?? null, change: row.change ?? null, due_at: row.due_at ?? null }))),
+      JSON.stringify(request.emails.map((row) => ({ kind: row.kind, recipient: row.recipient ?? null, change: row.change ?? null, due_at: row.due_at ?? null }))),
       request.idempotency?.key ?? null,
       request.idempotency?.hash ?? null,
       request.invitePath,

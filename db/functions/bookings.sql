@@ -51,24 +51,21 @@ BEGIN
 END;
 $fn$;
 
--- The e-mails that went or will go to one recipient in the last 24 hours, each from when it was stored: the
--- confirmation of every booking made, and every update, cancellation and reminder stored for their bookings, except
--- those dropped unsent. The sales desk's notices go to the desk and are not counted. Whether p_adding more would pass
--- p_ceiling, and when there will be room for them (null: never, the e-mails asked for alone pass it).
+-- The e-mails that went or will go to one recipient in the last 24 hours, each from when it was stored: every
+-- booking_emails row addressed to the booking's prospect (recipient null: the confirmation, updates, cancellations,
+-- reminders), except those dropped unsent. Rows with their own recipient (the sales desk's notices) are not counted.
+-- Whether p_adding more would pass p_ceiling, and when there will be room for them (null: never, the e-mails asked
+-- for alone pass it).
 CREATE OR REPLACE FUNCTION recipient_email_ceiling(p_recipient text, p_adding integer, p_ceiling integer)
 RETURNS TABLE (counted integer, refused boolean, free_at timestamptz)
 LANGUAGE plpgsql STABLE AS $fn$
 DECLARE
   v_stored timestamptz[];
 BEGIN
-  SELECT coalesce(array_agg(e.stored_at ORDER BY e.stored_at), '{}') INTO v_stored FROM (
-    SELECT d.created_at AS stored_at FROM bookings d
-      WHERE d.recipient = p_recipient AND d.confirmation_dropped_at IS NULL AND d.created_at > now() - interval '24 hours'
-    UNION ALL
-    SELECT b.created_at FROM bookings d JOIN booking_emails b ON b.booking_id = d.id
-      WHERE d.recipient = p_recipient AND b.kind <> 'sales-notice' AND b.dropped_at IS NULL
-        AND b.created_at > now() - interval '24 hours'
-  ) AS e;
+  SELECT coalesce(array_agg(b.created_at ORDER BY b.created_at), '{}') INTO v_stored
+    FROM bookings d JOIN booking_emails b ON b.booking_id = d.id
+    WHERE d.recipient = p_recipient AND b.recipient IS NULL AND b.dropped_at IS NULL
+      AND b.created_at > now() - interval '24 hours';
   counted := cardinality(v_stored);
   refused := counted + p_adding > p_ceiling;
   free_at := CASE WHEN refused THEN v_stored[counted + p_adding - p_ceiling] + interval '24 hours' END;
@@ -77,8 +74,8 @@ END;
 $fn$;
 
 -- A new booking, in one statement: the idempotency key, the locks, the 24-hour ceilings (bookings per recipient and
--- per domain, e-mails per recipient), the slot, then the row with its pending confirmation, its follow-up e-mails
--- and the answer kept for the key, all or nothing. A refusal is raised as 'booking refused' with its reason as JSON.
+-- per domain, e-mails per recipient), the slot, then the row, its e-mails in the outbox (p_emails: the confirmation,
+-- the reminder, the sales desk's notice) and the answer kept for the key, all or nothing. A refusal is raised as 'booking refused' with its reason as JSON.
 CREATE OR REPLACE FUNCTION book(
   p_id uuid,
   p_name text,
@@ -94,7 +91,7 @@ CREATE OR REPLACE FUNCTION book(
   p_per_domain integer,
   p_emails_per_recipient integer,
   p_capacity integer,
-  p_follow_ups jsonb,
+  p_emails jsonb,
   p_key text,
   p_hash text,
   p_invite_path text
@@ -151,9 +148,9 @@ BEGIN
     END IF;
   END IF;
   IF p_emails_per_recipient > 0 THEN
-    -- This booking's own e-mails to the prospect: its confirmation, and its reminder when one is stored.
+    -- This booking's own e-mails to the prospect (those with no recipient of their own).
     SELECT * INTO v_mailed FROM recipient_email_ceiling(p_recipient,
-      1 + (SELECT count(*)::int FROM jsonb_to_recordset(p_follow_ups) AS f(kind text) WHERE f.kind <> 'sales-notice'),
+      (SELECT count(*)::int FROM jsonb_to_recordset(p_emails) AS f(recipient text) WHERE f.recipient IS NULL),
       p_emails_per_recipient);
     IF v_mailed.refused THEN
       RAISE EXCEPTION USING MESSAGE = 'booking refused', DETAIL = json_build_object(
@@ -166,14 +163,14 @@ BEGIN
     RAISE EXCEPTION USING MESSAGE = 'booking refused', DETAIL = json_build_object('reason', v_refusal)::text;
   END IF;
 
-  -- The row carries its pending confirmation (confirmation_sent_at null): the outbox and the request land together.
+  -- The booking and its e-mails land together: the outbox holds them before any queue hears of them.
   INSERT INTO bookings (id, name, email, recipient, recipient_domain, company, phone, message, time_slot, attribution)
     VALUES (p_id, p_name, p_email, p_recipient, p_recipient_domain, p_company, p_phone, p_message, p_time_slot, p_attribution)
     RETURNING bookings.created_at INTO v_created;
   WITH stored AS (
     INSERT INTO booking_emails (booking_id, kind, time_slot, sequence, recipient, change, due_at)
       SELECT p_id, f.kind, p_time_slot, 0, f.recipient, f.change, coalesce(f.due_at, now())
-        FROM jsonb_to_recordset(p_follow_ups) AS f(kind text, recipient text, change text, due_at timestamptz)
+        FROM jsonb_to_recordset(p_emails) AS f(kind text, recipient text, change text, due_at timestamptz)
       RETURNING booking_emails.id, booking_emails.kind
   )
   SELECT coalesce(jsonb_agg(jsonb_build_object('id', stored.id, 'kind', stored.kind)), '[]'::jsonb) INTO v_emails FROM stored;

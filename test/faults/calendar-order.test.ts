@@ -68,11 +68,9 @@ async function bookAndChange(api: RunningApi, run: string, slots: readonly strin
 /** The prospect e-mails of these bookings still to be sent (neither sent, refused for good, nor dropped). */
 async function unsettled(stack: FaultStack, ids: string[]): Promise<number> {
   const { rows } = (await stack.db.raw(
-    `SELECT (SELECT count(*) FROM bookings WHERE id = ANY(?::uuid[])
-               AND confirmation_sent_at IS NULL AND confirmation_failed_at IS NULL AND confirmation_dropped_at IS NULL)
-          + (SELECT count(*) FROM booking_emails WHERE booking_id = ANY(?::uuid[]) AND kind IN ('update', 'cancellation')
-               AND sent_at IS NULL AND failed_at IS NULL AND dropped_at IS NULL) AS open`,
-    [ids, ids],
+    `SELECT count(*) AS open FROM booking_emails WHERE booking_id = ANY(?::uuid[]) AND kind IN ('confirmation', 'update', 'cancellation')
+       AND sent_at IS NULL AND failed_at IS NULL AND dropped_at IS NULL`,
+    [ids],
   )) as { rows: Array<{ open: string }> };
   return Number(rows[0]?.open ?? 0);
 }

@@ -52,15 +52,15 @@ describe('fault 3: two worker processes, one SIGKILLed mid-flow, 500 jobs, slow 
     // are not marked sent. The survivor cannot send a row the victim claimed until its lease runs out, so only these
     // can ever be sent twice.
     const receivedIds = [...new Set(smtp.messages.map((message) => message.messageId))];
-    const unmarked = (await stack.db('bookings').whereNull('confirmation_sent_at').pluck('id')) as string[];
+    const unmarked = (await stack.db('booking_emails').where({ kind: 'confirmation' }).whereNull('sent_at').pluck('booking_id')) as string[];
     const inWindow = new Set(unmarked.map((id) => `<demo-${id}@converge.localhost>`).filter((messageId) => receivedIds.includes(messageId)));
     // Rows the dead worker had claimed and not marked sent: their lease must run out before anyone sends them. Once
     // the survivor's sends in hand are answered, the unsent rows with a claim taken before the kill are the dead one's.
     await delay(ANSWER_DELAY_MS * 4);
     const { rows: heldRows } = (await stack.db.raw(
-      `SELECT count(*)::int AS held FROM bookings
-        WHERE confirmation_sent_at IS NULL AND confirmation_claimed_until > now()
-          AND confirmation_claimed_until <= to_timestamp(?::double precision / 1000) + interval '60 seconds'`,
+      `SELECT count(*)::int AS held FROM booking_emails
+        WHERE kind = 'confirmation' AND sent_at IS NULL AND claimed_until > now()
+          AND claimed_until <= to_timestamp(?::double precision / 1000) + interval '60 seconds'`,
       [killedAt],
     )) as { rows: Array<{ held: number }> };
     const held = heldRows[0]?.held ?? 0;

@@ -29,7 +29,7 @@ export interface ConfirmationState {
   sent: number;
   pending: number;
   failed: number;
-  /** Sum of confirmation_attempts: one per try, the successful one included. */
+  /** Sum of the confirmations' attempts: one per try, the successful one included. */
   attempts: number;
   maxAttempts: number;
 }
@@ -130,14 +130,16 @@ export async function startFaultStack(options: { answerDelayMs?: number; keepRaw
         return child;
       },
       async confirmationState() {
-        const [row] = (await db('bookings').select(
-          db.raw('count(*)::int AS rows'),
-          db.raw('count(confirmation_sent_at)::int AS sent'),
-          db.raw('count(*) FILTER (WHERE confirmation_sent_at IS NULL AND confirmation_failed_at IS NULL AND confirmation_dropped_at IS NULL)::int AS pending'),
-          db.raw('count(confirmation_failed_at)::int AS failed'),
-          db.raw('coalesce(sum(confirmation_attempts), 0)::int AS attempts'),
-          db.raw('coalesce(max(confirmation_attempts), 0)::int AS "maxAttempts"'),
-        )) as ConfirmationState[];
+        const [row] = (await db('booking_emails')
+          .where({ kind: 'confirmation' })
+          .select(
+            db.raw('count(*)::int AS rows'),
+            db.raw('count(sent_at)::int AS sent'),
+            db.raw('count(*) FILTER (WHERE sent_at IS NULL AND failed_at IS NULL AND dropped_at IS NULL)::int AS pending'),
+            db.raw('count(failed_at)::int AS failed'),
+            db.raw('coalesce(sum(attempts), 0)::int AS attempts'),
+            db.raw('coalesce(max(attempts), 0)::int AS "maxAttempts"'),
+          )) as ConfirmationState[];
         return row as ConfirmationState;
       },
       async teardown() {

@@ -1,11 +1,12 @@
 /**
- * The e-mails a booking's change leaves in the outbox (booking_emails), stored in the change's own transaction: the
- * prospect's update or cancellation, the reminder before the slot, the sales desk's notice; the same transaction
- * drops the prospect's earlier e-mails still unsent (server-shared/prospect-emails.ts). Whatever is due at once
- * is returned, for the caller to enqueue after the commit; a reminder waits for the worker's sweep to find it due.
+ * The e-mails a booking or its change leaves in the outbox (booking_emails), stored in the same transaction: the
+ * prospect's confirmation, update or cancellation, the reminder before the slot, the sales desk's notice; a change's
+ * transaction also drops the prospect's earlier e-mails still unsent (server-shared/prospect-emails.ts). Whatever is
+ * due at once is returned, for the caller to enqueue after the commit; a reminder waits for the worker's sweep to
+ * find it due.
  */
 import type { Knex } from 'knex';
-import { bookingEmailJob, type BookingEmailKind, type QueuedJob } from '../../server-shared/jobs.js';
+import { emailJob, type EmailKind, type QueuedJob } from '../../server-shared/jobs.js';
 import { settleEarlierProspectEmails } from '../../server-shared/prospect-emails.js';
 
 export interface FollowUpSettings {
@@ -29,27 +30,25 @@ export interface ChangedBooking {
 
 export interface EmailRow {
   booking_id: string;
-  kind: BookingEmailKind;
+  kind: EmailKind;
   time_slot: Date;
   sequence: number;
+  /** Absent for an e-mail to the booking's prospect. */
   recipient?: string;
   change?: BookingChange;
   due_at?: Date;
 }
 
-const PROSPECT_EMAIL: Record<BookingChange, BookingEmailKind | undefined> = {
-  // A new booking's e-mail is the confirmation, kept on its bookings row.
-  booked: undefined,
+const PROSPECT_EMAIL: Record<BookingChange, EmailKind> = {
+  booked: 'confirmation',
   rescheduled: 'update',
   cancelled: 'cancellation',
 };
 
-/** The booking_emails rows a change leaves (without their ids), in the order they are stored. */
-export function followUpRows(booking: ChangedBooking, change: BookingChange, settings: FollowUpSettings, now: Date): EmailRow[] {
+/** The booking_emails rows a booking or a change leaves (without their ids), in the order they are stored. */
+export function emailRows(booking: ChangedBooking, change: BookingChange, settings: FollowUpSettings, now: Date): EmailRow[] {
   const event = { booking_id: booking.id, time_slot: booking.timeSlot, sequence: booking.sequence };
-  const rows: EmailRow[] = [];
-  const prospectEmail = PROSPECT_EMAIL[change];
-  if (prospectEmail) rows.push({ ...event, kind: prospectEmail });
+  const rows: EmailRow[] = [{ ...event, kind: PROSPECT_EMAIL[change] }];
   const reminderAt = new Date(booking.timeSlot.getTime() - settings.reminderMinutesBefore * 60_000);
   // None for a booking made later than the reminder would go out.
   if (change !== 'cancelled' && settings.reminderMinutesBefore > 0 && reminderAt > now) rows.push({ ...event, kind: 'reminder', due_at: reminderAt });
@@ -58,11 +57,12 @@ export function followUpRows(booking: ChangedBooking, change: BookingChange, set
 }
 
 /** The jobs to enqueue after the commit for the rows stored: all but the reminder, which waits until it is due. */
-export function followUpJobs(stored: readonly { id: string; kind: BookingEmailKind }[]): QueuedJob[] {
-  return stored.filter((row) => row.kind !== 'reminder').map((row) => ({ name: bookingEmailJob(row.kind), payload: { emailId: row.id } }));
+export function emailJobs(stored: readonly { id: string; kind: EmailKind }[]): QueuedJob[] {
+  return stored.filter((row) => row.kind !== 'reminder').map((row) => emailJob(row.id));
 }
 
-export async function storeFollowUps(
+/** Stores a change's e-mails; the new booking's are stored by `book` (db/functions/bookings.sql) with the booking. */
+export async function storeEmails(
   trx: Knex.Transaction,
   booking: ChangedBooking,
   change: BookingChange,
@@ -72,9 +72,8 @@ export async function storeFollowUps(
   // The prospect's e-mails the change has overtaken and that are not being sent right now (the confirmation, an
   // earlier update, the reminder of the slot given up) are never to go out: the change's own e-mail says where the
   // booking stands. One being sent right now goes first; the worker holds this change's e-mail until it has.
-  if (change !== 'booked') await settleEarlierProspectEmails(trx, booking.id, booking.sequence);
-  const rows = followUpRows(booking, change, settings, now);
-  if (rows.length === 0) return [];
-  const stored: { id: string; kind: BookingEmailKind }[] = await trx('booking_emails').insert(rows).returning(['id', 'kind']);
-  return followUpJobs(stored);
+  await settleEarlierProspectEmails(trx, booking.id, booking.sequence);
+  const rows = emailRows(booking, change, settings, now);
+  const stored: { id: string; kind: EmailKind }[] = await trx('booking_emails').insert(rows).returning(['id', 'kind']);
+  return emailJobs(stored);
 }

@@ -1,0 +1,121 @@
+/**
+ * The worker's one job: send one outbox row (booking_emails) by its id. The row's kind, looked up in the registry
+ * (email-kinds.ts), says how the message is written and whether it still tells the truth; the sweep finds the rows
+ * still waiting, kind by kind. A row of a kind the registry does not know is refused for good, never guessed at.
+ */
+import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
+import type { Knex } from 'knex';
+import { EMAIL_KINDS, MAX_EMAIL_ATTEMPTS, SEND_EMAIL_JOB, emailJob, type EmailKind, type QueuedJob, type SendEmailPayload } from '../server-shared/jobs.js';
+import { invitePathOf, managePathOf } from '../server-shared/booking-link.js';
+import { singleLine } from '../domain/text.js';
+import { mailDomain } from '../server-shared/sender.js';
+import type { ProspectEmailOptions } from './email/confirmation.js';
+import { deliver, type Composed, type DeliveryDeps, type DeliveryOutcome } from './deliver.js';
+import { EMAIL_KIND_REGISTRY } from './email-kinds.js';
+import { findDueEmails, type EmailRow, type Lead } from './outbox.js';
+
+export interface JobContext {
+  deps: DeliveryDeps;
+  /** For a row this worker's database does not hold: hands the job back to the queue for its owner. */
+  leaveToOwner(job: Job, rowId: string): string;
+}
+
+/** What composing a message needs: no database, no SMTP. */
+export type ComposeDeps = Pick<DeliveryDeps, 'mailFrom' | 'timeZone' | 'publicUrl' | 'linkSecret' | 'now'>;
+
+/** How long a job waits before it looks again whether the earlier e-mail about its booking has gone. */
+export const EARLIER_EMAIL_WAIT_MS = 1000;
+
+function isEmailKind(kind: string): kind is EmailKind {
+  return (EMAIL_KINDS as readonly string[]).includes(kind);
+}
+
+function prospectOptions(deps: ComposeDeps, bookingId: string, sequence: number): ProspectEmailOptions {
+  return {
+    timeZone: deps.timeZone,
+    mailFrom: deps.mailFrom,
+    publicUrl: deps.publicUrl,
+    now: deps.now?.() ?? new Date(),
+    inviteUrl: `${deps.publicUrl}${invitePathOf(bookingId, deps.linkSecret)}`,
+    manageUrl: `${deps.publicUrl}${managePathOf(bookingId, deps.linkSecret)}`,
+    sequence,
+  };
+}
+
+/**
+ * The message for an outbox row, or null when it no longer tells the truth about its booking. Each tells the booking
+ * with the slot and the sequence of the change it announces (the row's), never the booking's current ones.
+ */
+export function composeEmail(deps: ComposeDeps, row: EmailRow, lead: Lead): Composed | null {
+  if (!isEmailKind(row.kind)) throw new UnrecoverableError(`no e-mail kind "${row.kind}" in this worker's registry`);
+  const kind = EMAIL_KIND_REGISTRY[row.kind];
+  const options = prospectOptions(deps, lead.id, row.sequence);
+  if (!kind.stillTrue(row, lead, options.now)) return null;
+  const written = kind.write({ ...lead, timeSlot: row.time_slot }, row, options);
+  const messageId = kind.messageId?.(lead, deps.mailFrom) ?? `<${row.kind}-${row.id}@${mailDomain(deps.mailFrom)}>`;
+  const message = { messageId, subject: written.subject, text: written.text, html: written.html };
+  if (kind.to === 'row') {
+    if (row.recipient === null) return null;
+    return {
+      ...message,
+      to: { name: 'Sales', address: row.recipient },
+      // Answering it writes to the prospect.
+      replyTo: { name: lead.name, address: lead.email },
+      ...(kind.method && written.ics
+        ? { attachments: [{ filename: 'demo.ics', content: written.ics, contentType: `text/calendar; charset=utf-8; method=${kind.method}` }] }
+        : {}),
+    };
+  }
+  return {
+    ...message,
+    // The name made safe for a header: no line breaks or control characters.
+    to: { name: singleLine(lead.name), address: lead.email },
+    ...(kind.method && written.ics ? { icalEvent: { method: kind.method, filename: 'invite.ics', content: written.ics } } : {}),
+  };
+}
+
+/** Sends one outbox row, unless it no longer tells the truth or an earlier e-mail about its booking is still in flight. */
+export function processEmail(deps: DeliveryDeps, payload: SendEmailPayload, signal?: AbortSignal): Promise<DeliveryOutcome> {
+  const id = payload.emailId;
+  return deliver(
+    deps,
+    { id, log: deps.logger.child({ emailId: id }), compose: ({ row, lead }) => (lead ? composeEmail(deps, row, lead) : null) },
+    signal,
+  );
+}
+
+/**
+ * Puts the job back in the queue for a moment, not counting it as a try: an earlier e-mail about its booking is still
+ * being sent (at most for its claim's lease). Without the worker's lock on the job it ends, and the sweep enqueues the
+ * row again later.
+ */
+async function waitForEarlierEmail(job: Job, token: string | undefined): Promise<string> {
+  if (token === undefined) return 'waiting';
+  await job.moveToDelayed(Date.now() + EARLIER_EMAIL_WAIT_MS, token);
+  throw new DelayedError();
+}
+
+/** Runs a job; a job of another name, or without a row id, fails for good (no retries), with the reason. */
+export async function runJob(context: JobContext, job: Job, signal?: AbortSignal, token?: string): Promise<string> {
+  if (job.name !== SEND_EMAIL_JOB) throw new UnrecoverableError(`unknown job name "${job.name}"`);
+  const data: unknown = job.data;
+  const emailId = typeof data === 'object' && data !== null && 'emailId' in data ? data.emailId : undefined;
+  if (typeof emailId !== 'string') throw new UnrecoverableError('a send-email job without the id of its row');
+  const outcome = await processEmail(context.deps, { emailId }, signal);
+  if (outcome === 'waiting') return waitForEarlierEmail(job, token);
+  return outcome === 'missing' ? context.leaveToOwner(job, emailId) : outcome;
+}
+
+/**
+ * The rows still to send, kind by kind, as jobs to enqueue again: those sent at once (which the API enqueued) once
+ * they have waited out the grace period, those sent when due (reminders, which only the sweep enqueues, so that Redis
+ * holds no timer that could be lost) from their due time.
+ */
+export async function pendingJobs(db: Knex, graceMs: number): Promise<QueuedJob[]> {
+  const jobs: QueuedJob[] = [];
+  for (const kind of EMAIL_KINDS) {
+    const wait = EMAIL_KIND_REGISTRY[kind].sent === 'at once' ? graceMs : 0;
+    for (const id of await findDueEmails(db, kind, wait, MAX_EMAIL_ATTEMPTS)) jobs.push(emailJob(id));
+  }
+  return jobs;
+}
