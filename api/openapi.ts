@@ -13,7 +13,7 @@ import {
   IDEMPOTENCY_KEY_PATTERN,
   rescheduleSchema,
   type BookingView,
-  type DemoRequestCreated,
+  type BookingCreated,
 } from '../domain/demo-request.js';
 import type { EmailValidationResult } from '../domain/email-messages.js';
 import { TOKEN_PATTERN } from '../server-shared/booking-link.js';
@@ -50,7 +50,7 @@ const errorBodySchema: JSONSchemaType<ErrorBody> = {
   },
 };
 
-const demoRequestCreatedSchema: JSONSchemaType<DemoRequestCreated> = {
+const bookingCreatedSchema: JSONSchemaType<BookingCreated> = {
   type: 'object',
   additionalProperties: false,
   required: ['id', 'createdAt', 'timeSlot', 'invitePath'],
@@ -133,7 +133,7 @@ const stringOrNull = (description: string) => ({ type: ['string', 'null'], descr
 
 /**
  * Ajv's JSONSchemaType cannot spell a required value that may be null (`sentAt: string | null`), so this one is not
- * typed against DemoRequestSummary; the tests hold the operations list's real answers to it.
+ * typed against BookingSummary; the tests hold the operations list's real answers to it.
  */
 const demoRequestListSchema = {
   type: 'object',
@@ -258,7 +258,7 @@ export function openApiDocument(): Schema {
           ],
           requestBody: { required: true, content: json('DemoRequest') },
           responses: {
-            '201': answer('Stored; the confirmation is on its way.', 'DemoRequestCreated'),
+            '201': answer('Stored; the confirmation is on its way.', 'BookingCreated'),
             ...bodyRefusals,
             '409': refused('The slot is full, or this person already holds it.'),
             '422': refused('The idempotency key was used with another body.'),
@@ -365,7 +365,7 @@ export function openApiDocument(): Schema {
     components: {
       schemas: {
         DemoRequest: toOpenApiSchema(demoRequestSchema),
-        DemoRequestCreated: toOpenApiSchema(demoRequestCreatedSchema),
+        BookingCreated: toOpenApiSchema(bookingCreatedSchema),
         EmailCheck: toOpenApiSchema(emailCheckSchema),
         EmailValidationResult: toOpenApiSchema(emailValidationResultSchema),
         DaySlots: toOpenApiSchema(daySlotsSchema),

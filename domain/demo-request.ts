@@ -24,7 +24,7 @@ export interface DemoRequestInput {
 }
 
 /** The answer to a booking (201). */
-export interface DemoRequestCreated {
+export interface BookingCreated {
   id: string;
   createdAt: string;
   timeSlot: string;

@@ -38,10 +38,10 @@ function macOf(keys: Keys, sealed: Buffer): Buffer {
 }
 
 /** The token for a booking (its id is a UUID). */
-export function bookingToken(demoRequestId: string, secret: string): string {
-  if (!UUID_PATTERN.test(demoRequestId)) throw new Error('a booking id is a UUID');
+export function bookingToken(bookingId: string, secret: string): string {
+  if (!UUID_PATTERN.test(bookingId)) throw new Error('a booking id is a UUID');
   const keys = keysFor(secret);
-  const sealed = cipherBlock(keys, Buffer.from(demoRequestId.replace(/-/g, ''), 'hex'), 'encrypt');
+  const sealed = cipherBlock(keys, Buffer.from(bookingId.replace(/-/g, ''), 'hex'), 'encrypt');
   return Buffer.concat([sealed, macOf(keys, sealed)]).toString('base64url');
 }
 
@@ -65,11 +65,11 @@ export function bookingIdOf(token: string, secret: string, previousSecrets: read
 }
 
 /** The path of a booking's calendar event on the site, behind its token: the same in the e-mail and the 201 answer. */
-export function invitePathOf(demoRequestId: string, secret: string): string {
-  return `/api/bookings/${bookingToken(demoRequestId, secret)}/invite.ics`;
+export function invitePathOf(bookingId: string, secret: string): string {
+  return `/api/bookings/${bookingToken(bookingId, secret)}/invite.ics`;
 }
 
 /** The path of a booking's own page on the site (reschedule, cancel), as every e-mail to the prospect links it. */
-export function managePathOf(demoRequestId: string, secret: string): string {
-  return `/booking/${bookingToken(demoRequestId, secret)}`;
+export function managePathOf(bookingId: string, secret: string): string {
+  return `/booking/${bookingToken(bookingId, secret)}`;
 }

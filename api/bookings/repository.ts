@@ -5,14 +5,14 @@
  */
 import type { Knex } from 'knex';
 import type { Attribution } from '../../domain/attribution.js';
-import type { DemoRequestCreated, DemoRequestInput } from '../../domain/demo-request.js';
+import type { BookingCreated, DemoRequestInput } from '../../domain/demo-request.js';
 import type { CanonicalRecipient } from '../../server-shared/email-rules.js';
 import type { Booking } from '../../server-shared/invitation.js';
 import type { EmailKind } from '../../server-shared/jobs.js';
 import { preparedQuery, type Db } from '../db.js';
 import type { EmailRow } from './emails.js';
 
-export interface DemoRequestSummary {
+export interface BookingSummary {
   id: string;
   name: string;
   email: string;
@@ -25,7 +25,7 @@ export interface DemoRequestSummary {
   confirmation: { sentAt: string | null; failedAt: string | null; droppedAt: string | null; attempts: number; lastError: string | null };
 }
 
-export async function listRecentDemoRequests(db: Db, limit: number): Promise<DemoRequestSummary[]> {
+export async function listRecentBookings(db: Db, limit: number): Promise<BookingSummary[]> {
   // Each booking's confirmation is its outbox row of that kind (one per booking, stored with it).
   const rows = await db('bookings as b')
     .leftJoin('booking_emails as c', (on) => on.on('c.booking_id', 'b.id').andOnVal('c.kind', '=', 'confirmation'))
@@ -89,7 +89,7 @@ export interface SlotRefusal {
 
 export type BookingOutcome =
   /** The 201 answer as `book` built it (booking_answer), and the e-mails stored with the booking. */
-  | { outcome: 'stored'; answer: DemoRequestCreated; emails: { id: string; kind: EmailKind }[] }
+  | { outcome: 'stored'; answer: BookingCreated; emails: { id: string; kind: EmailKind }[] }
   | { outcome: 'replayed'; status: number; body: unknown }
   | { outcome: 'refused'; refusal: BookingRefusal };
 
@@ -136,7 +136,7 @@ export async function book(db: Db, request: BookingRequest): Promise<BookingOutc
     const row = rows[0];
     if (!row) throw new Error('book gave no row');
     if (row.outcome === 'replayed') return { outcome: 'replayed', status: row.replay_status, body: row.answer };
-    return { outcome: 'stored', answer: row.answer as DemoRequestCreated, emails: row.emails ?? [] };
+    return { outcome: 'stored', answer: row.answer as BookingCreated, emails: row.emails ?? [] };
   } catch (err) {
     const refusal = refusalOf(err);
     if (refusal) return { outcome: 'refused', refusal };

@@ -18,7 +18,7 @@ import { idempotencyKeyOf } from '../idempotency.js';
 import { rateLimit, type RateLimiter, type RequestLimits } from '../rate-limit.js';
 import { validateBody } from '../validation.js';
 import { answerTrapped, honeypot } from './honeypot.js';
-import { listRecentDemoRequests } from './repository.js';
+import { listRecentBookings } from './repository.js';
 import { submitDemoRequest, type DemoRequestDeps } from './book.js';
 
 function messageFor(error: ErrorObject, field: string): string {
@@ -54,7 +54,7 @@ export function demoRequestRoutes(
   // For operations: the latest requests and where each confirmation stands.
   router.get('/api/demo-requests', requireAdminToken(deps.adminToken, deps.adminLimiter), async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = { demoRequests: await readUnlessDatabaseDown(() => listRecentDemoRequests(deps.db, LIST_LIMIT), deps.logger, 'demo requests') };
+    ctx.body = { demoRequests: await readUnlessDatabaseDown(() => listRecentBookings(deps.db, LIST_LIMIT), deps.logger, 'demo requests') };
   });
   router.post(
     '/api/demo-request',

@@ -1,6 +1,6 @@
 /** SQL for the requests the honeypot caught (trapped_bookings): stored, read as a booking, purged. */
 import type { Knex } from 'knex';
-import type { DemoRequestCreated, DemoRequestInput } from '../../domain/demo-request.js';
+import type { BookingCreated, DemoRequestInput } from '../../domain/demo-request.js';
 import type { BookingState } from './repository.js';
 import type { Db } from '../db.js';
 
@@ -11,10 +11,10 @@ const TRAPPED_KEPT_DAYS_AFTER_SLOT = 7;
  * Stores what a trapped request's link will show, and gives the 201 a booking gets, built as `book` builds it
  * (booking_answer), its time of creation by the database's clock.
  */
-export async function storeTrapped(db: Db, id: string, input: DemoRequestInput, invitePath: string): Promise<DemoRequestCreated> {
+export async function storeTrapped(db: Db, id: string, input: DemoRequestInput, invitePath: string): Promise<BookingCreated> {
   const [row] = (await db('trapped_bookings')
     .insert({ id, name: input.name, email: input.email, company: input.company, time_slot: new Date(input.timeSlot) })
-    .returning(db.raw('booking_answer(id, created_at, time_slot, ?) AS answer', [invitePath]))) as { answer: DemoRequestCreated }[];
+    .returning(db.raw('booking_answer(id, created_at, time_slot, ?) AS answer', [invitePath]))) as { answer: BookingCreated }[];
   if (!row) throw new Error('the trapped request was not stored');
   return row.answer;
 }

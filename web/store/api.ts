@@ -4,7 +4,7 @@ import type { DaySlots } from '../../domain/booking.js';
 import {
   IDEMPOTENCY_HEADER,
   type BookingView,
-  type DemoRequestCreated,
+  type BookingCreated,
   type DemoRequestInput,
   type HONEYPOT_FIELD,
   type RescheduleInput,
@@ -56,7 +56,7 @@ export const api = createApi({
       query: (date) => ({ url: `/api/slots?date=${encodeURIComponent(date)}` }),
       providesTags: (_result, _error, date) => [{ type: SLOTS_TAG, id: date }],
     }),
-    submitDemoRequest: build.mutation<DemoRequestCreated, DemoRequestSubmission>({
+    submitDemoRequest: build.mutation<BookingCreated, DemoRequestSubmission>({
       query: ({ body, idempotencyKey }) => ({
         url: '/api/demo-request',
         method: 'POST',

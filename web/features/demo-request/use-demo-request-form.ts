@@ -11,7 +11,7 @@ import {
   REQUIRED_FIELDS,
   HONEYPOT_FIELD,
   requiredMessage,
-  type DemoRequestCreated,
+  type BookingCreated,
   type DemoRequestField,
 } from '../../../domain/demo-request.js';
 import { companyLinkProblem, nameLinkProblem } from '../../../domain/links-in-text.js';
@@ -119,7 +119,7 @@ export function useDemoRequestForm(onSubmitted: () => void) {
     if (trap !== '') body[HONEYPOT_FIELD] = trap;
     // The body is built in one fixed order, so its JSON text tells the same submission from a changed one.
     const attempt = nextAttempt(openAttempt.current, JSON.stringify(body));
-    let created: DemoRequestCreated;
+    let created: BookingCreated;
     try {
       created = await submitDemoRequest({ body, idempotencyKey: attempt.key }).unwrap();
     } catch (error) {
