@@ -17,11 +17,12 @@ import { createMemoryLimiter, type RequestLimits } from './rate-limit.js';
 import { securityHeaders } from './security-headers.js';
 import { slotRoutes } from './slots/routes.js';
 import { createSlotCounts } from './slots/slot-counts.js';
-import { bookingsPerSlot } from './bookings/repository.js';
+import { bookingsPerSlot, hostBookingsAround } from './bookings/repository.js';
 import { openApiRoutes } from './openapi.js';
 import { bookingRoutes } from './bookings/routes.js';
 import { DEFAULT_BOOKING_LIMITS, type BookingLimits } from './bookings/book.js';
 import { DEFAULT_FOLLOW_UPS, type FollowUpSettings } from './bookings/emails.js';
+import { DEFAULT_MEETING_URL_TEMPLATE } from './bookings/meeting.js';
 import { DEFAULT_EMAILS_PER_RECIPIENT_PER_DAY } from './bookings/refusals.js';
 import { DEFAULT_MIN_NOTICE_MINUTES } from '../domain/booking.js';
 import type { HostCalendars } from '../server-shared/hosts/calendars.js';
@@ -56,6 +57,8 @@ export interface AppDeps {
   trustProxy?: number;
   /** The team's calendars (TEAM_FILE); unset: slots by SLOT_CAPACITY and no host. */
   hostCalendars?: HostCalendars;
+  /** Each booking's video room (MEETING_URL_TEMPLATE); a Jitsi Meet room when unset. */
+  meetingUrlTemplate?: string;
   now?: () => Date;
 }
 
@@ -69,15 +72,30 @@ export function createApiRouter(deps: AppDeps): Router {
   const emailsPerRecipientPerDay = bookingLimits.emailsPerRecipientPerDay ?? DEFAULT_EMAILS_PER_RECIPIENT_PER_DAY;
   const followUps = deps.followUps ?? DEFAULT_FOLLOW_UPS;
   const minNoticeMinutes = deps.minNoticeMinutes ?? DEFAULT_MIN_NOTICE_MINUTES;
+  const meetingUrlTemplate = deps.meetingUrlTemplate ?? DEFAULT_MEETING_URL_TEMPLATE;
   const slotCounts = createSlotCounts((starts) => bookingsPerSlot(deps.db, starts));
-  const bookingsChanged = () => slotCounts.changed();
+  // With a team, each host's own bookings: a slot is offered while one host is free in it.
+  const hostBookings = deps.hostCalendars ? createSlotCounts((starts) => hostBookingsAround(deps.db, starts)) : undefined;
+  const bookingsChanged = () => {
+    slotCounts.changed();
+    hostBookings?.changed();
+  };
   const adminLimiter = deps.limits?.limiter ?? createMemoryLimiter();
   const routes = new Router();
   routes.use(
     healthRoutes(deps).routes(),
-    demoRequestRoutes({ ...deps, now, bookingsChanged, minNoticeMinutes, adminToken: deps.adminToken, bookingLimits, followUps, adminLimiter }).routes(),
+    demoRequestRoutes({ ...deps, now, bookingsChanged, minNoticeMinutes, adminToken: deps.adminToken, bookingLimits, followUps, adminLimiter, meetingUrlTemplate }).routes(),
     emailCheckRoutes(deps.limits).routes(),
-    slotRoutes({ slotCounts, timeZone: deps.timeZone, minNoticeMinutes, now, slotCapacity: bookingLimits.slotCapacity, logger: deps.logger, hostCalendars: deps.hostCalendars, salesDesk: followUps.salesNotifyEmail }).routes(),
+    slotRoutes({
+      slotCounts,
+      timeZone: deps.timeZone,
+      minNoticeMinutes,
+      now,
+      slotCapacity: bookingLimits.slotCapacity,
+      logger: deps.logger,
+      ...(deps.hostCalendars && hostBookings ? { team: { calendars: deps.hostCalendars, bookings: hostBookings } } : {}),
+      salesDesk: followUps.salesNotifyEmail,
+    }).routes(),
     hostRoutes({ hostCalendars: deps.hostCalendars, adminToken: deps.adminToken, adminLimiter }).routes(),
     bookingRoutes({ ...deps, now, bookingsChanged, minNoticeMinutes, slotCapacity: bookingLimits.slotCapacity, emailsPerRecipientPerDay, followUps }).routes(),
     openApiRoutes().routes(),

@@ -28,6 +28,7 @@ import { DEFAULT_REMINDER_MINUTES_BEFORE } from './bookings/emails.js';
 import { DEFAULT_EMAILS_PER_RECIPIENT_PER_DAY } from './bookings/refusals.js';
 import { DEFAULT_MIN_NOTICE_MINUTES } from '../domain/booking.js';
 import { readTeamFile, type Host } from '../server-shared/hosts/team.js';
+import { parseMeetingUrlTemplate } from './bookings/meeting.js';
 
 export interface ApiConfig {
   port: number;
@@ -74,6 +75,8 @@ export interface ApiConfig {
   connectionsPerClient: number;
   /** The team that gives the demos (TEAM_FILE), validated; unset: slots by slotCapacity and no host. */
   team: Host[] | undefined;
+  /** Each booking's video room (MEETING_URL_TEMPLATE, `{room}` for its name). */
+  meetingUrlTemplate: string;
   logLevel: string;
 }
 
@@ -123,6 +126,7 @@ export function loadApiConfig(env: Env = process.env): ApiConfig {
     ...parseClientTimeouts(env),
     connectionsPerClient: parseCount('CONNECTIONS_PER_CLIENT', setting(env, 'CONNECTIONS_PER_CLIENT'), DEFAULT_CONNECTIONS_PER_CLIENT),
     team: readTeamFile(env),
+    meetingUrlTemplate: parseMeetingUrlTemplate(setting(env, 'MEETING_URL_TEMPLATE')),
     logLevel: setting(env, 'LOG_LEVEL') ?? 'info',
   };
 }

@@ -83,6 +83,7 @@ describe('migration history', () => {
         '20261129100000_book_in_functions_file',
         '20261129110000_name_the_entity_booking',
         '20261130100000_one_email_outbox',
+        '20261130110000_booking_host_and_meeting',
       ]);
     } finally {
       await database.drop();
@@ -95,7 +96,8 @@ describe('the migration to one outbox', () => {
     const database = await createTestDatabase();
     const { db } = database;
     try {
-      await db.migrate.down();
+      await db.migrate.down({ name: '20261130110000_booking_host_and_meeting' });
+      await db.migrate.down({ name: '20261130100000_one_email_outbox' });
       const slot = new Date('2026-12-01T09:00:00Z');
       const states = [
         {},
@@ -129,7 +131,8 @@ describe('the migration to one outbox', () => {
       );
       expect(columns.filter((column: string) => column.startsWith('confirmation_'))).to.deep.equal([]);
 
-      await db.migrate.down();
+      await db.migrate.down({ name: '20261130110000_booking_host_and_meeting' });
+      await db.migrate.down({ name: '20261130100000_one_email_outbox' });
       const back = await db('bookings').whereIn('id', ids).orderBy('id');
       const backById = new Map(back.map((row) => [row.id, row]));
       expect(backById.get(ids[2]!)).to.deep.include({ confirmation_failed_at: states[2]!.confirmation_failed_at, confirmation_last_error: '550 refused' });

@@ -14,6 +14,7 @@ import {
   rescheduleSchema,
   type BookingView,
   type BookingCreated,
+  type BookingHost,
 } from '../domain/demo-request.js';
 import type { EmailValidationResult } from '../domain/email-messages.js';
 import { TOKEN_PATTERN } from '../server-shared/booking-link.js';
@@ -50,15 +51,28 @@ const errorBodySchema: JSONSchemaType<ErrorBody> = {
   },
 };
 
+const bookingHostSchema: JSONSchemaType<BookingHost> = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'title'],
+  description: 'Who gives the demo; only with a team (TEAM_FILE).',
+  properties: {
+    name: { type: 'string' },
+    title: { type: 'string' },
+  },
+};
+
 const bookingCreatedSchema: JSONSchemaType<BookingCreated> = {
   type: 'object',
   additionalProperties: false,
-  required: ['id', 'createdAt', 'timeSlot', 'invitePath'],
+  required: ['id', 'createdAt', 'timeSlot', 'invitePath', 'meetingUrl'],
   properties: {
     id: { type: 'string', format: 'uuid' },
     createdAt: { type: 'string', format: 'date-time' },
     timeSlot: { type: 'string', format: 'date-time' },
     invitePath: { type: 'string', description: "The booking's calendar event to download: GET this path on the site." },
+    meetingUrl: { type: 'string', format: 'uri', description: "The demo's video room (MEETING_URL_TEMPLATE), kept across moves." },
+    host: { ...bookingHostSchema, nullable: true },
   },
 };
 
@@ -186,6 +200,8 @@ const bookingViewSchema: JSONSchemaType<BookingView> = {
     status: { type: 'string', enum: ['booked', 'cancelled'] },
     name: { type: 'string' },
     company: { type: 'string' },
+    meetingUrl: { type: 'string', format: 'uri', nullable: true, description: "The demo's video room; absent for a booking made before rooms were given." },
+    host: { ...bookingHostSchema, nullable: true },
   },
 };
 

@@ -43,6 +43,7 @@ export async function startApiServer(config: ApiConfig, logger: Logger): Promise
     mailFrom: config.mailFrom,
     trustProxy: config.trustProxy,
     hostCalendars,
+    meetingUrlTemplate: config.meetingUrlTemplate,
     bookingLimits: {
       slotCapacity: config.slotCapacity,
       perEmailPerDay: config.bookingsPerEmailPerDay,

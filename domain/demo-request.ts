@@ -30,6 +30,16 @@ export interface BookingCreated {
   timeSlot: string;
   /** Where the booking's calendar event downloads: a path on this site, behind the booking's signed token. */
   invitePath: string;
+  /** The demo's video room. */
+  meetingUrl: string;
+  /** Who gives the demo; only when the team's calendars choose a host (TEAM_FILE). */
+  host?: BookingHost;
+}
+
+/** The person a prospect will meet. */
+export interface BookingHost {
+  name: string;
+  title: string;
 }
 
 /** The fields a visitor fills in. */
@@ -139,6 +149,10 @@ export interface BookingView {
   status: 'booked' | 'cancelled';
   name: string;
   company: string;
+  /** The demo's video room; absent for a booking made before rooms were given. */
+  meetingUrl?: string;
+  /** Who gives the demo; absent without a team. */
+  host?: BookingHost;
 }
 
 /** The body of a reschedule: the new slot, under the same rule as a demo request's. */

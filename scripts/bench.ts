@@ -34,6 +34,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { createDb } from '../api/db.js';
 import { DEFAULT_FOLLOW_UPS, emailRows } from '../api/bookings/emails.js';
+import { DEFAULT_MEETING_URL_TEMPLATE, meetingUrlOf } from '../api/bookings/meeting.js';
 import { book } from '../api/bookings/repository.js';
 import { availableSlots, calendarDayOf, formatCalendarDay } from '../domain/booking.js';
 import type { DemoRequestInput } from '../domain/demo-request.js';
@@ -239,6 +240,7 @@ async function bookingsWithoutHttp(slots: readonly string[], env: BookingSetting
         },
         emails: emailRows({ id, timeSlot, sequence: 0 }, 'booked', DEFAULT_FOLLOW_UPS, new Date()),
         invitePath: invitePathOf(id, env.BOOKING_LINK_SECRET),
+        meetingUrl: meetingUrlOf(DEFAULT_MEETING_URL_TEMPLATE),
       }).catch(() => undefined);
       latencies.push(performance.now() - started);
       if (outcome?.outcome === 'stored') ids.push(id);

@@ -15,8 +15,13 @@ export interface Invitation {
   stamp: Date;
   summary: string;
   description: string;
+  /** The demo's host when it has one, else the product's sender. */
   organizer: { name: string; address: string };
   attendee: { name: string; address: string };
+  /** The host, listed beside the prospect as the chair (they get the invitation too). */
+  host?: { name: string; address: string };
+  /** The video room: the event's LOCATION and URL, and its CONFERENCE (RFC 7986). */
+  meetingUrl?: string;
 }
 
 /** RFC 5545 TEXT escaping. */
@@ -64,10 +69,21 @@ export function buildInvitation(event: Invitation): string {
     `DTEND:${compactUtc(event.end)}`,
     `SUMMARY:${icsText(event.summary)}`,
     `DESCRIPTION:${icsText(event.description)}`,
-    `ORGANIZER;CN=${icsText(event.organizer.name)}:mailto:${event.organizer.address}`,
+    ...(event.meetingUrl
+      ? [
+          `LOCATION:${icsText(event.meetingUrl)}`,
+          // URI values are not escaped (RFC 5545, 3.3.13).
+          `URL:${event.meetingUrl}`,
+          `CONFERENCE;VALUE=URI;FEATURE=VIDEO;LABEL=${icsQuoted('Video call')}:${event.meetingUrl}`,
+        ]
+      : []),
+    `ORGANIZER;CN=${icsQuoted(event.organizer.name)}:mailto:${event.organizer.address}`,
     ...(event.method === 'PUBLISH'
       ? []
-      : [`ATTENDEE;CN=${icsQuoted(event.attendee.name)};ROLE=REQ-PARTICIPANT;PARTSTAT=NEEDS-ACTION;RSVP=TRUE:mailto:${event.attendee.address}`]),
+      : [
+          `ATTENDEE;CN=${icsQuoted(event.attendee.name)};ROLE=REQ-PARTICIPANT;PARTSTAT=NEEDS-ACTION;RSVP=TRUE:mailto:${event.attendee.address}`,
+          ...(event.host ? [`ATTENDEE;CN=${icsQuoted(event.host.name)};ROLE=CHAIR;PARTSTAT=ACCEPTED:mailto:${event.host.address}`] : []),
+        ]),
     `STATUS:${event.status}`,
     `SEQUENCE:${event.sequence}`,
     'END:VEVENT',

@@ -1,5 +1,6 @@
 /** A booking's calendar event: the same in the confirmation e-mail and in the download from its link. */
 import { brand } from '../domain/brand.js';
+import type { BookingHost } from '../domain/demo-request.js';
 import { demoEvent } from '../domain/calendar-links.js';
 import { singleLine } from '../domain/text.js';
 import { buildInvitation } from './ics.js';
@@ -12,6 +13,10 @@ export interface Booking {
   email: string;
   company: string;
   timeSlot: Date;
+  /** The demo's video room; null for a booking made before rooms were given. */
+  meetingUrl?: string | null;
+  /** Who gives the demo, and their address; null without a team. */
+  host?: (BookingHost & { email: string }) | null;
 }
 
 /** The name of everything the product sends about one booking: the e-mail's Message-ID and the event's UID. */
@@ -45,7 +50,10 @@ export function bookingInvitation(booking: Booking, options: InvitationOptions):
     stamp: options.now,
     summary: event.title,
     description: event.details,
-    organizer: { name: brand.product, address: mailAddress(options.mailFrom) },
+    // The host organises the demo they give; without a team, the product does.
+    organizer: booking.host ? { name: singleLine(booking.host.name), address: booking.host.email } : { name: brand.product, address: mailAddress(options.mailFrom) },
     attendee: { name: singleLine(booking.name), address: booking.email },
+    ...(booking.host ? { host: { name: singleLine(booking.host.name), address: booking.host.email } } : {}),
+    ...(booking.meetingUrl ? { meetingUrl: booking.meetingUrl } : {}),
   });
 }

@@ -68,7 +68,8 @@ const CLAIM_SQL =
   `where e.id in (select o.id from booking_emails o where o.id = any(?::uuid[]) and ${OPEN('o')} order by o.id for update) and ${OPEN('e')} ` +
   'returning e.id, e.booking_id, e.kind, e.time_slot, e.sequence, e.recipient, e.change) ' +
   'select c.*, b.name, b.email, b.company, b.phone, b.message, b.time_slot as booking_time_slot, b.attribution, b.status, ' +
-  'b.sequence as booking_sequence from claimed c left join bookings b on b.id = c.booking_id';
+  'b.sequence as booking_sequence, b.meeting_url, b.host_email, b.host_name, b.host_title ' +
+  'from claimed c left join bookings b on b.id = c.booking_id';
 
 interface ClaimedRow extends EmailRow {
   name: string | null;
@@ -80,11 +81,34 @@ interface ClaimedRow extends EmailRow {
   attribution: Attribution | null;
   status: 'booked' | 'cancelled';
   booking_sequence: number;
+  meeting_url: string | null;
+  host_email: string | null;
+  host_name: string | null;
+  host_title: string | null;
 }
 
 function claimedOf(joined: ClaimedRow): Claimed {
-  const { name, email, company, phone, message, booking_time_slot: timeSlot, attribution, status, booking_sequence: sequence, ...row } = joined;
-  const lead = name === null || timeSlot === null ? null : { id: row.booking_id, name, email, company, phone, message, timeSlot, attribution, status, sequence };
+  const {
+    name,
+    email,
+    company,
+    phone,
+    message,
+    booking_time_slot: timeSlot,
+    attribution,
+    status,
+    booking_sequence: sequence,
+    meeting_url: meetingUrl,
+    host_email: hostEmail,
+    host_name: hostName,
+    host_title: hostTitle,
+    ...row
+  } = joined;
+  const host = hostEmail === null ? null : { email: hostEmail, name: hostName ?? '', title: hostTitle ?? '' };
+  const lead =
+    name === null || timeSlot === null
+      ? null
+      : { id: row.booking_id, name, email, company, phone, message, timeSlot, attribution, status, sequence, meetingUrl, host };
   return { row, lead };
 }
 

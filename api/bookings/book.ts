@@ -13,6 +13,9 @@ import { canonicalRecipient } from '../../server-shared/email-rules.js';
 import { unlessDatabaseDown, type Db } from '../db.js';
 import { enqueueAfterAnswer, type EmailQueue } from '../email-queue.js';
 import { emailJobs, emailRows, type FollowUpSettings } from './emails.js';
+import { hostCandidates } from './hosts.js';
+import { meetingUrlOf } from './meeting.js';
+import type { HostCalendars } from '../../server-shared/hosts/calendars.js';
 import { DEFAULT_EMAILS_PER_RECIPIENT_PER_DAY, refusalError } from './refusals.js';
 import { requestHash, type IdempotentAnswer } from '../idempotency.js';
 import { book } from './repository.js';
@@ -46,6 +49,12 @@ export interface DemoRequestDeps {
   now: () => Date;
   /** Told of every booking stored, once it is committed (the slots' counts kept in memory). */
   bookingsChanged?: () => void;
+  /** The booking zone: the day a host's daily limit counts in, when their working hours name no zone. */
+  timeZone: string;
+  /** The team's calendars (TEAM_FILE): each booking then gets a host; unset, the slot's capacity alone. */
+  hostCalendars?: HostCalendars;
+  /** Each booking's video room (MEETING_URL_TEMPLATE). */
+  meetingUrlTemplate: string;
 }
 
 export interface SubmitAnswer extends IdempotentAnswer {
@@ -60,6 +69,8 @@ export async function submitDemoRequest(deps: DemoRequestDeps, input: DemoReques
   // The row's id is made here, so that its invitation link (in the answer kept with the key) is known up front.
   const id = randomUUID();
   const invitePath = invitePathOf(id, deps.linkSecret);
+  // With a team, who could give the demo: their calendars read again now; the database chooses among them.
+  const hosts = deps.hostCalendars ? await hostCandidates(deps.hostCalendars, timeSlot, deps.timeZone) : undefined;
   const outcome = await unlessDatabaseDown(
     () =>
       book(deps.db, {
@@ -70,6 +81,8 @@ export async function submitDemoRequest(deps: DemoRequestDeps, input: DemoReques
         emails: emailRows({ id, timeSlot, sequence: 0 }, 'booked', deps.followUps, deps.now()),
         ...(idempotencyKey ? { idempotency: { key: idempotencyKey, hash: requestHash({ ...input }) } } : {}),
         invitePath,
+        meetingUrl: meetingUrlOf(deps.meetingUrlTemplate),
+        ...(hosts ? { hosts } : {}),
       }),
     deps.logger,
     'demo request not stored',

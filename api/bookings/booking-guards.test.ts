@@ -197,7 +197,7 @@ describe('booking guards', () => {
       const jobsBefore = await queuedJobs(app);
       const response = await app.post('/api/demo-request', body);
       expect(response.status).to.equal(201);
-      expect(Object.keys(response.body).sort()).to.deep.equal(['createdAt', 'id', 'invitePath', 'timeSlot']);
+      expect(Object.keys(response.body).sort()).to.deep.equal(['createdAt', 'id', 'invitePath', 'meetingUrl', 'timeSlot']);
       expect(response.body.id).to.match(/^[0-9a-f-]{36}$/);
       // Its invitation link looks like a real one and opens like one (honeypot.test.ts compares them in full).
       expect(response.body.invitePath).to.match(/^\/api\/bookings\/[A-Za-z0-9_-]{43}\/invite\.ics$/);

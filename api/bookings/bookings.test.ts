@@ -11,6 +11,7 @@ const NOT_FOUND = { error: 'Not found', details: 'There is no booking at this li
 describe('a booking through its link', () => {
   let app: AppUnderTest;
   let id: string;
+  let meetingUrl: string;
   let slot: string;
   before(async () => {
     app = await startAppUnderTest();
@@ -18,6 +19,7 @@ describe('a booking through its link', () => {
     const created = await app.post('/api/demo-request', { ...prospect, timeSlot: slot });
     expect(created.status).to.equal(201);
     id = String(created.body.id);
+    meetingUrl = String(created.body.meetingUrl);
   });
   after(async () => {
     await app.close();
@@ -25,11 +27,11 @@ describe('a booking through its link', () => {
 
   const get = (path: string) => fetch(`${app.url}${path}`);
 
-  it('shows the booking: its slot, status, name and company, never cached', async () => {
+  it('shows the booking: its slot, status, name, company and video room, never cached', async () => {
     const response = await get(`/api/bookings/${bookingToken(id, TEST_LINK_SECRET)}`);
     expect(response.status).to.equal(200);
     expect(response.headers.get('cache-control')).to.equal('no-store');
-    expect(await response.json()).to.deep.equal({ timeSlot: slot, status: 'booked', name: prospect.name, company: prospect.company });
+    expect(await response.json()).to.deep.equal({ timeSlot: slot, status: 'booked', name: prospect.name, company: prospect.company, meetingUrl });
   });
 
   it("hands out the booking's calendar event: the e-mail's UID, its slot, as a download", async () => {

@@ -21,6 +21,7 @@ describe('a booking moved and cancelled through its link, end to end', function 
   let stack: Stack;
   let id: string;
   let token: string;
+  let meetingUrl: string;
   const [first, second, third] = bookableSlots(3);
   const seen = { count: 0 };
 
@@ -58,6 +59,8 @@ describe('a booking moved and cancelled through its link, end to end', function 
     expect(booked.status).to.equal(201);
     id = String(booked.body.id);
     token = bookingToken(id, TEST_LINK_SECRET);
+    meetingUrl = String(booked.body.meetingUrl);
+    expect(meetingUrl).to.match(/^https:\/\/meet\.jit\.si\/ConvergeDemo-[a-z2-7]{20}$/);
 
     const mails = await nextMails(2);
     const [confirmation] = mails.prospect;
@@ -82,7 +85,8 @@ describe('a booking moved and cancelled through its link, end to end', function 
 
   it('reschedules: one event updated (same UID, SEQUENCE 1, new DTSTART), the reminder moved, the old slot free at once', async () => {
     const moved = await post(`/api/bookings/${token}/reschedule`, { timeSlot: second!.iso });
-    expect(moved).to.deep.equal({ status: 200, body: { timeSlot: second!.iso, status: 'booked', name: prospect.name, company: prospect.company } });
+    // The same video room after the move.
+    expect(moved).to.deep.equal({ status: 200, body: { timeSlot: second!.iso, status: 'booked', name: prospect.name, company: prospect.company, meetingUrl } });
 
     const mails = await nextMails(2);
     const [update] = mails.prospect;
@@ -123,7 +127,7 @@ describe('a booking moved and cancelled through its link, end to end', function 
 
   it('cancels: METHOD:CANCEL with STATUS:CANCELLED for the same event, the reminder dropped, the slot free, no way back', async () => {
     const cancelled = await post(`/api/bookings/${token}/cancel`, {});
-    expect(cancelled).to.deep.equal({ status: 200, body: { timeSlot: second!.iso, status: 'cancelled', name: prospect.name, company: prospect.company } });
+    expect(cancelled).to.deep.equal({ status: 200, body: { timeSlot: second!.iso, status: 'cancelled', name: prospect.name, company: prospect.company, meetingUrl } });
 
     const mails = await nextMails(2);
     const [cancellation] = mails.prospect;

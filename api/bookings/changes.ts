@@ -18,12 +18,16 @@ import {
   cancelBooking,
   lockBooking,
   lockRecipientDomain,
+  hostFor,
+  lockHosts,
   lockSlot,
   moveBooking,
   recipientEmailsPast,
   slotRefusal,
   type BookingState,
 } from './repository.js';
+import { hostCandidates } from './hosts.js';
+import type { HostCalendars } from '../../server-shared/hosts/calendars.js';
 
 export interface BookingChangeDeps {
   db: Db;
@@ -36,6 +40,10 @@ export interface BookingChangeDeps {
   followUps: FollowUpSettings;
   /** Told of every move and cancellation, once it is committed (the slots' counts kept in memory). */
   bookingsChanged?: () => void;
+  /** The booking zone: the day a host's daily limit counts in, when their working hours name no zone. */
+  timeZone: string;
+  /** The team's calendars (TEAM_FILE): a move keeps its host when free at the new time, else takes another. */
+  hostCalendars?: HostCalendars;
 }
 
 /** Past this many changes a booking is not moved through its link any more (each move e-mails the prospect); it can still be cancelled. */
@@ -47,7 +55,14 @@ const cancelled = () =>
 const alreadyHeld = () => new ApiError(409, 'Demo already started', 'This demo has already started, so it can no longer be changed here.');
 
 export function viewOf(booking: BookingState): BookingView {
-  return { timeSlot: booking.timeSlot.toISOString(), status: booking.status, name: booking.name, company: booking.company };
+  return {
+    timeSlot: booking.timeSlot.toISOString(),
+    status: booking.status,
+    name: booking.name,
+    company: booking.company,
+    ...(booking.meetingUrl ? { meetingUrl: booking.meetingUrl } : {}),
+    ...(booking.host ? { host: { name: booking.host.name, title: booking.host.title } } : {}),
+  };
 }
 
 type Change = (
@@ -102,16 +117,25 @@ function assertMovable(booking: BookingState, now: Date): void {
   }
 }
 
-/** Moves the booking to `timeSlot` (already checked against the booking rules); the same slot changes nothing. */
-export function rescheduleBooking(deps: BookingChangeDeps, id: string, timeSlot: Date): Promise<BookingView> {
+/**
+ * Moves the booking to `timeSlot` (already checked against the booking rules); the same slot changes nothing. With a
+ * team, the move asks what a booking asks (the hosts' calendars read now, then booking_choose_host under the slot's
+ * and the hosts' locks): its host is kept when free at the new time, else another free host takes it.
+ */
+export async function rescheduleBooking(deps: BookingChangeDeps, id: string, timeSlot: Date): Promise<BookingView> {
+  const hosts = deps.hostCalendars ? await hostCandidates(deps.hostCalendars, timeSlot, deps.timeZone) : undefined;
   return changeBooking(deps, id, 'rescheduled', async (booking, trx, recipient) => {
     if (booking.status === 'cancelled') throw cancelled();
     if (booking.timeSlot.getTime() === timeSlot.getTime()) return { booking };
     assertMovable(booking, deps.now());
     await lockSlot(trx, timeSlot);
-    const refusal = await slotRefusal(trx, recipient.address, timeSlot, deps.slotCapacity);
+    const refusal = await slotRefusal(trx, recipient.address, timeSlot, hosts ? null : deps.slotCapacity);
     if (refusal) throw refusalError(refusal);
-    return { booking: await moveBooking(trx, id, timeSlot), change: 'rescheduled' };
+    if (!hosts) return { booking: await moveBooking(trx, id, timeSlot), change: 'rescheduled' };
+    await lockHosts(trx, hosts);
+    const host = await hostFor(trx, timeSlot, hosts, { booking: id, prefer: booking.host?.email });
+    if (!host) throw refusalError({ reason: 'slot-taken' });
+    return { booking: await moveBooking(trx, id, timeSlot, host), change: 'rescheduled' };
   });
 }
 

@@ -50,7 +50,8 @@ describe('POST /api/demo-request', () => {
     const response = await app.post('/api/demo-request', { ...valid, name: '  Ada Lovelace ', isAdmin: true, id: 'mine' });
     expect(response.status).to.equal(201);
     expect(response.body.id, 'the id is the database\'s, not the one sent').to.not.equal('mine');
-    expect(Object.keys(response.body).sort()).to.deep.equal(['createdAt', 'id', 'invitePath', 'timeSlot']);
+    expect(Object.keys(response.body).sort()).to.deep.equal(['createdAt', 'id', 'invitePath', 'meetingUrl', 'timeSlot']);
+    expect(response.body.meetingUrl).to.match(/^https:\/\/meet\.jit\.si\/ConvergeDemo-[a-z2-7]{20}$/);
     expect(response.body.timeSlot).to.equal(SLOT);
     expect(response.body.invitePath).to.equal(`/api/bookings/${bookingToken(String(response.body.id), TEST_LINK_SECRET)}/invite.ics`);
     const row = await app.db('bookings').where({ id: response.body.id }).first();

@@ -96,7 +96,9 @@ describe('the honeypot answers as a real booking would', () => {
       expect(ics).to.include(`DTSTART:${timeSlot.replace(/[-:]/g, '').replace('.000', '')}`);
       const page = await fetch(`${app.url}${String(answer.body.invitePath).replace(/\/invite\.ics$/, '')}`);
       expect(page.status).to.equal(200);
-      expect(await page.json()).to.deep.equal({ timeSlot, status: 'booked', name: 'Ada Lovelace', company: 'Analytical Engines' });
+      // Its own video room, as a booking's page shows one.
+      expect(await page.json()).to.deep.equal({ timeSlot, status: 'booked', name: 'Ada Lovelace', company: 'Analytical Engines', meetingUrl: answer.body.meetingUrl });
+      expect(String(answer.body.meetingUrl)).to.match(/^https:\/\/meet\.jit\.si\/ConvergeDemo-[a-z2-7]{20}$/);
     }
   });
 

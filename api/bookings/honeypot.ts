@@ -7,13 +7,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
-import { HONEYPOT_FIELD, type DemoRequestInput } from '../../domain/demo-request.js';
+import { HONEYPOT_FIELD, type BookingCreated, type DemoRequestInput } from '../../domain/demo-request.js';
 import { canonicalRecipient } from '../../server-shared/email-rules.js';
 import { unlessDatabaseDown } from '../db.js';
 import { invitePathOf } from '../../server-shared/booking-link.js';
 import type { DemoRequestDeps } from './book.js';
 import { refusalError } from './refusals.js';
-import { slotRefusal } from './repository.js';
+import { hostCandidates } from './hosts.js';
+import { meetingUrlOf } from './meeting.js';
+import { hostFor, slotRefusal, type SlotRefusal } from './repository.js';
 import { storeTrapped } from './trapped-repository.js';
 
 /** Takes the honeypot field off the body before validation; a filled one marks the request as trapped. */
@@ -31,18 +33,23 @@ export function honeypot() {
 }
 
 /** After validation: a trapped request gets its booking-like answer here, and goes no further. */
-export function answerTrapped(deps: Pick<DemoRequestDeps, 'db' | 'logger' | 'bookingLimits' | 'linkSecret'>) {
+export function answerTrapped(deps: Pick<DemoRequestDeps, 'db' | 'logger' | 'bookingLimits' | 'linkSecret' | 'timeZone' | 'hostCalendars' | 'meetingUrlTemplate'>) {
   return async (ctx: Context, next: Next): Promise<void> => {
     if (ctx.state.trapped !== true) return next();
     const input = ctx.state.body as DemoRequestInput;
     const timeSlot = new Date(input.timeSlot);
     const id = randomUUID();
-    // The slot's question as a booking asks it (booking_slot_refusal, without its locks: a trapped request takes
-    // no place), answered in the same words (refusals.ts).
+    // The slot's questions as a booking asks them (booking_slot_refusal and, with a team, booking_choose_host,
+    // without their locks: a trapped request takes no place), answered in the same words (refusals.ts).
+    const hosts = deps.hostCalendars ? await hostCandidates(deps.hostCalendars, timeSlot, deps.timeZone) : undefined;
     const outcome = await unlessDatabaseDown(
-      async () =>
-        (await slotRefusal(deps.db, canonicalRecipient(input.email).address, timeSlot, deps.bookingLimits.slotCapacity)) ??
-        storeTrapped(deps.db, id, input, invitePathOf(id, deps.linkSecret)),
+      async (): Promise<SlotRefusal | BookingCreated> => {
+        const refusal = await slotRefusal(deps.db, canonicalRecipient(input.email).address, timeSlot, hosts ? null : deps.bookingLimits.slotCapacity);
+        if (refusal) return refusal;
+        const host = hosts ? await hostFor(deps.db, timeSlot, hosts) : undefined;
+        if (hosts && !host) return { reason: 'slot-taken' };
+        return storeTrapped(deps.db, id, input, { invitePath: invitePathOf(id, deps.linkSecret), meetingUrl: meetingUrlOf(deps.meetingUrlTemplate), host });
+      },
       deps.logger,
       'trapped request not stored',
       'We could not save your request right now. Nothing was stored; please try again in a few minutes.',

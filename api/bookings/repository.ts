@@ -5,12 +5,13 @@
  */
 import type { Knex } from 'knex';
 import type { Attribution } from '../../domain/attribution.js';
-import type { BookingCreated, DemoRequestInput } from '../../domain/demo-request.js';
+import type { BookingCreated, BookingHost, DemoRequestInput } from '../../domain/demo-request.js';
 import type { CanonicalRecipient } from '../../server-shared/email-rules.js';
 import type { Booking } from '../../server-shared/invitation.js';
 import type { EmailKind } from '../../server-shared/jobs.js';
 import { preparedQuery, type Db } from '../db.js';
 import type { EmailRow } from './emails.js';
+import type { HostCandidate } from './hosts.js';
 
 export interface BookingSummary {
   id: string;
@@ -72,6 +73,10 @@ export interface BookingRequest {
   idempotency?: { key: string; hash: string };
   /** The invitation's path in the answer, kept with the key. */
   invitePath: string;
+  /** The booking's video room, kept across moves. */
+  meetingUrl: string;
+  /** With a team: the hosts who could take the slot, as hostCandidates found them; the host is chosen among them. */
+  hosts?: readonly HostCandidate[];
 }
 
 /** Why a booking, or a move to a slot, was refused; nothing was stored. */
@@ -101,13 +106,13 @@ interface BookRow {
 }
 
 /** Prepared once per connection (by the name book), then only bound and executed. */
-const BOOK = 'SELECT * FROM book($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)';
+const BOOK = 'SELECT * FROM book($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)';
 
 /**
- * Books in one statement (one round trip): under the recipient domain's lock and the slot's lock, in that order,
- * the 24-hour ceilings (bookings per recipient and per domain, e-mails per recipient), the slot's capacity and the
- * person's own bookings are checked, then the row, its e-mails and the key's answer are stored, all in the
- * statement's transaction.
+ * Books in one statement (one round trip): under the recipient domain's lock, the slot's lock and the hosts' locks,
+ * in that order, the 24-hour ceilings (bookings per recipient and per domain, e-mails per recipient), the person's
+ * own bookings and the slot's capacity (or, with a team, the choice of its host) are checked, then the row, its
+ * e-mails and the key's answer are stored, all in the statement's transaction.
  */
 export async function book(db: Db, request: BookingRequest): Promise<BookingOutcome> {
   const { input } = request;
@@ -129,6 +134,8 @@ export async function book(db: Db, request: BookingRequest): Promise<BookingOutc
       request.limits.emailsPerRecipientPerDay,
       request.limits.slotCapacity,
       JSON.stringify(request.emails.map((row) => ({ kind: row.kind, recipient: row.recipient ?? null, change: row.change ?? null, due_at: row.due_at ?? null }))),
+      hostsParameter(request.hosts),
+      request.meetingUrl,
       request.idempotency?.key ?? null,
       request.idempotency?.hash ?? null,
       request.invitePath,
@@ -144,9 +151,30 @@ export async function book(db: Db, request: BookingRequest): Promise<BookingOutc
   }
 }
 
+/** The hosts as `book`, booking_choose_host and booking_lock_hosts read them; null without a team. */
+function hostsParameter(hosts: readonly HostCandidate[]): string;
+function hostsParameter(hosts: readonly HostCandidate[] | undefined): string | null;
+function hostsParameter(hosts: readonly HostCandidate[] | undefined): string | null {
+  if (!hosts) return null;
+  return JSON.stringify(
+    hosts.map((host, position) => ({
+      position,
+      email: host.email,
+      name: host.name,
+      title: host.title,
+      weight: host.weight,
+      daily_limit: host.dailyLimit ?? null,
+      day_start: host.dayStart.toISOString(),
+      day_end: host.dayEnd.toISOString(),
+    })),
+  );
+}
+
 function refusalOf(err: unknown): BookingRefusal | undefined {
   if (typeof err !== 'object' || err === null) return undefined;
-  const { code, message, detail } = err as { code?: unknown; message?: unknown; detail?: unknown };
+  const { code, message, detail, constraint } = err as { code?: unknown; message?: unknown; detail?: unknown; constraint?: unknown };
+  // The database's own guard against one host twice at a time: what the locks already prevent, should it ever fire.
+  if (code === '23P01' && constraint === 'bookings_host_once_at_a_time') return { reason: 'slot-taken' };
   if (code !== 'P0001' || typeof message !== 'string' || !message.endsWith('booking refused') || typeof detail !== 'string') return undefined;
   return JSON.parse(detail) as BookingRefusal;
 }
@@ -159,11 +187,31 @@ export async function slotRefusal(
   db: Db | Knex.Transaction,
   recipient: string,
   timeSlot: Date,
-  capacity: number,
+  /** Null with a team: the hosts decide. */
+  capacity: number | null,
 ): Promise<SlotRefusal | undefined> {
   const { rows } = await db.raw('SELECT booking_slot_refusal(?, ?, ?) AS reason', [recipient, timeSlot, capacity]);
   const reason = (rows[0] as { reason: SlotRefusal['reason'] | null }).reason;
   return reason === null ? undefined : { reason };
+}
+
+/** Each host's booked slots (their starts, in ms) from 36 hours before the first of `slots` to 36 after the last. */
+export async function hostBookingsAround(db: Db, slots: readonly Date[]): Promise<ReadonlyMap<string, readonly number[]>> {
+  const byHost = new Map<string, number[]>();
+  if (slots.length === 0) return byHost;
+  const margin = 36 * 3_600_000;
+  const rows: { host_email: string; time_slot: Date }[] = await db('bookings')
+    .select('host_email', 'time_slot')
+    .where({ status: 'booked' })
+    .whereNotNull('host_email')
+    .where('time_slot', '>=', new Date(slots[0]!.getTime() - margin))
+    .where('time_slot', '<=', new Date(slots[slots.length - 1]!.getTime() + margin));
+  for (const row of rows) {
+    const held = byHost.get(row.host_email) ?? [];
+    held.push(row.time_slot.getTime());
+    byHost.set(row.host_email, held);
+  }
+  return byHost;
 }
 
 /** How many bookings each of the given slots holds (slots with none are left out). */
@@ -180,9 +228,12 @@ export async function bookingsPerSlot(db: Db, slots: readonly Date[]): Promise<M
 export interface BookingState extends Booking {
   status: 'booked' | 'cancelled';
   sequence: number;
+  meetingUrl: string | null;
+  /** Who gives the demo, with their address; null without a team. */
+  host: (BookingHost & { email: string }) | null;
 }
 
-const COLUMNS = ['id', 'name', 'email', 'company', 'time_slot', 'status', 'sequence'] as const;
+const COLUMNS = ['id', 'name', 'email', 'company', 'time_slot', 'status', 'sequence', 'meeting_url', 'host_email', 'host_name', 'host_title'] as const;
 
 interface BookingRow {
   id: string;
@@ -192,10 +243,24 @@ interface BookingRow {
   time_slot: Date;
   status: 'booked' | 'cancelled';
   sequence: number;
+  meeting_url: string | null;
+  host_email: string | null;
+  host_name: string | null;
+  host_title: string | null;
 }
 
 function stateOf(row: BookingRow): BookingState {
-  return { id: row.id, name: row.name, email: row.email, company: row.company, timeSlot: row.time_slot, status: row.status, sequence: row.sequence };
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    company: row.company,
+    timeSlot: row.time_slot,
+    status: row.status,
+    sequence: row.sequence,
+    meetingUrl: row.meeting_url,
+    host: row.host_email === null ? null : { email: row.host_email, name: row.host_name ?? '', title: row.host_title ?? '' },
+  };
 }
 
 /** One booking by its id; undefined when there is none. */
@@ -243,10 +308,46 @@ export async function recipientEmailsPast(
   return { refused: row.refused, freeAt: row.free_at === null ? null : Number(row.free_at), now: Number(row.now) };
 }
 
-export async function moveBooking(trx: Knex.Transaction, id: string, timeSlot: Date): Promise<BookingState> {
+/** A host as booking_choose_host gives it: who, and why. */
+export interface ChosenHost extends BookingHost {
+  email: string;
+  why: Record<string, unknown>;
+}
+
+/** Serialises, until the transaction ends, the bookings of these hosts (booking_lock_hosts), as `book` does. */
+export async function lockHosts(trx: Knex.Transaction, hosts: readonly HostCandidate[]): Promise<void> {
+  await trx.raw('SELECT booking_lock_hosts(?::jsonb)', [hostsParameter(hosts)]);
+}
+
+/**
+ * With a team, the host for `timeSlot` among `hosts` (booking_choose_host, the question `book` asks), or undefined
+ * when no host is left. When moving, `moving` names the booking (it does not count against its host) and its host
+ * (kept when still free). A move asks it under the slot's and the hosts' locks; the honeypot as is.
+ */
+export async function hostFor(
+  db: Db | Knex.Transaction,
+  timeSlot: Date,
+  hosts: readonly HostCandidate[],
+  moving?: { booking: string; prefer: string | undefined },
+): Promise<ChosenHost | undefined> {
+  const { rows } = await db.raw('SELECT booking_choose_host(?, ?::jsonb, ?, ?) AS host', [
+    timeSlot,
+    hostsParameter(hosts),
+    moving?.booking ?? null,
+    moving?.prefer ?? null,
+  ]);
+  return (rows[0] as { host: ChosenHost | null }).host ?? undefined;
+}
+
+/** Moves the booking to `timeSlot`, with the host chosen for it there (unchanged without a team). */
+export async function moveBooking(trx: Knex.Transaction, id: string, timeSlot: Date, host?: ChosenHost): Promise<BookingState> {
   const [row] = await trx('bookings')
     .where({ id })
-    .update({ time_slot: timeSlot, sequence: trx.raw('sequence + 1') })
+    .update({
+      time_slot: timeSlot,
+      sequence: trx.raw('sequence + 1'),
+      ...(host ? { host_email: host.email, host_name: host.name, host_title: host.title, host_choice: JSON.stringify(host.why) } : {}),
+    })
     .returning([...COLUMNS]);
   return stateOf(row);
 }

@@ -7,7 +7,7 @@ import { readUnlessDatabaseDown } from '../db.js';
 import { ApiError } from '../errors.js';
 import type { SlotCounts } from './slot-counts.js';
 import type { HostCalendars } from '../../server-shared/hosts/calendars.js';
-import { teamSlots } from './team-slots.js';
+import { teamSlots, type TeamSlots } from './team-slots.js';
 
 /** Days whose slot starts are kept at most (the calendar shows about a month; a visitor may look further). */
 export const SLOT_STARTS_KEPT = 400;
@@ -33,8 +33,8 @@ export function slotRoutes(deps: {
   now: () => Date;
   slotCapacity: number;
   logger: Logger;
-  /** The team's calendars (TEAM_FILE): a slot then takes as many bookings as it has free hosts, not slotCapacity. */
-  hostCalendars?: HostCalendars;
+  /** The team (TEAM_FILE): a slot is then offered while one host is free in it, whatever slotCapacity says. */
+  team?: { calendars: HostCalendars; bookings: SlotCounts<ReadonlyMap<string, readonly number[]>> };
   /** Named in the answer when no host's calendar can be read (SALES_NOTIFY_EMAIL). */
   salesDesk?: string;
 }): Router {
@@ -47,13 +47,23 @@ export function slotRoutes(deps: {
     const { starts, isos } = startsOf(date, day);
     // What the booking rules allow at all (far enough ahead, inside the window, a weekday); only those are counted.
     const open = new Set(availableSlots(day, deps.now(), deps.timeZone, deps.minNoticeMinutes).map((slot) => slot.iso));
-    const taken = open.size > 0 ? await readUnlessDatabaseDown(() => deps.slotCounts.of(date, starts), deps.logger, 'slots') : new Map<string, number>();
-    const team = deps.hostCalendars && open.size > 0 ? await teamSlots(deps.hostCalendars, starts.map((start, index) => ({ start, iso: isos[index]! })).filter(({ iso }) => open.has(iso))) : undefined;
-    const capacityOf = (iso: string) => (team ? (team.freeHosts.get(iso) ?? 0) : deps.slotCapacity);
+    let available: (iso: string) => boolean;
+    let team: TeamSlots | undefined;
+    if (deps.team && open.size > 0) {
+      const { calendars, bookings } = deps.team;
+      const held = await readUnlessDatabaseDown(() => bookings.of(date, starts), deps.logger, 'slots');
+      const asked = starts.map((start, index) => ({ start, iso: isos[index]! })).filter(({ iso }) => open.has(iso));
+      team = await teamSlots(calendars, asked, held, deps.timeZone);
+      const { freeHosts } = team;
+      available = (iso) => (freeHosts.get(iso) ?? 0) > 0;
+    } else {
+      const taken = open.size > 0 ? await readUnlessDatabaseDown(() => deps.slotCounts.of(date, starts), deps.logger, 'slots') : new Map<string, number>();
+      available = (iso) => open.has(iso) && (taken.get(iso) ?? 0) < deps.slotCapacity;
+    }
     const answer: DaySlots = {
       date,
       timeZone: deps.timeZone,
-      slots: isos.map((iso) => ({ start: iso, available: open.has(iso) && (taken.get(iso) ?? 0) < capacityOf(iso) })),
+      slots: isos.map((iso) => ({ start: iso, available: open.has(iso) && available(iso) })),
       ...(team?.calendarsUnreadable ? { calendarsUnreadable: true, ...(deps.salesDesk ? { salesDesk: deps.salesDesk } : {}) } : {}),
     };
     // Availability changes with every booking: never kept by a cache.

@@ -6,9 +6,9 @@
  * under its lock, so a slot shown free a moment too long is refused as taken, never overbooked.
  */
 
-export interface SlotCounts {
+export interface SlotCounts<Read = ReadonlyMap<string, number>> {
   /** The bookings of each of the day's slots (slots with none are left out); `day` names the day. */
-  of(day: string, starts: readonly Date[]): Promise<ReadonlyMap<string, number>>;
+  of(day: string, starts: readonly Date[]): Promise<Read>;
   /** Called after a booking, move or cancellation is committed. */
   changed(): void;
 }
@@ -18,9 +18,13 @@ export const SLOT_COUNTS_TTL_MS = 1000;
 /** Days kept at most; the calendar shows about a month. */
 const MAX_DAYS = 64;
 
-/** `read` asks the database (bookingsPerSlot). */
-export function createSlotCounts(read: (starts: readonly Date[]) => Promise<ReadonlyMap<string, number>>, ttlMs = SLOT_COUNTS_TTL_MS, now: () => number = Date.now): SlotCounts {
-  const days = new Map<string, { at: number; counts: Promise<ReadonlyMap<string, number>> }>();
+/** `read` asks the database (bookingsPerSlot; with a team, also hostBookingsAround, kept the same way). */
+export function createSlotCounts<Read = ReadonlyMap<string, number>>(
+  read: (starts: readonly Date[]) => Promise<Read>,
+  ttlMs = SLOT_COUNTS_TTL_MS,
+  now: () => number = Date.now,
+): SlotCounts<Read> {
+  const days = new Map<string, { at: number; counts: Promise<Read> }>();
   // Bumped by every change: a query that began before a change is not kept after it.
   let generation = 0;
   return {

@@ -1,11 +1,12 @@
 /**
- * With a team (TEAM_FILE), a slot is offered when more of its hosts are free than it holds bookings: a host counts
- * when their calendar reads (fail closed: an unreadable one counts for nothing), the slot lies inside their working
- * hours, and their calendar holds nothing busy over it.
+ * With a team (TEAM_FILE), a slot is offered when one of its hosts could take it, as a booking would choose them
+ * (booking_choose_host): their calendar reads (fail closed: an unreadable one counts for nothing), the slot lies
+ * inside their working hours, their calendar holds nothing busy over it, they hold no booking of ours then, and
+ * their day has not reached their daily limit.
  */
 import { slotEnd } from '../../domain/booking.js';
 import { HostCalendars } from '../../server-shared/hosts/calendars.js';
-import { withinWorkingHours } from '../../server-shared/hosts/team.js';
+import { hostDay, withinWorkingHours } from '../../server-shared/hosts/team.js';
 
 export interface TeamSlots {
   /** The hosts free in each slot asked, by its ISO start. */
@@ -14,7 +15,13 @@ export interface TeamSlots {
   calendarsUnreadable: boolean;
 }
 
-export async function teamSlots(calendars: HostCalendars, starts: readonly { start: Date; iso: string }[]): Promise<TeamSlots> {
+/** `held`: each host's booked slot starts (ms) around the day, by their address (hostBookingsAround). */
+export async function teamSlots(
+  calendars: HostCalendars,
+  starts: readonly { start: Date; iso: string }[],
+  held: ReadonlyMap<string, readonly number[]>,
+  bookingTimeZone: string,
+): Promise<TeamSlots> {
   const busyTimes = await calendars.busyTimes();
   const freeHosts = new Map<string, number>();
   for (const { start, iso } of starts) {
@@ -22,7 +29,15 @@ export async function teamSlots(calendars: HostCalendars, starts: readonly { sta
     let free = 0;
     calendars.hosts.forEach((host, index) => {
       const busy = busyTimes[index];
-      if (busy && withinWorkingHours(host, start, end) && HostCalendars.isFree(busy, start, end)) free += 1;
+      if (!busy || !withinWorkingHours(host, start, end) || !HostCalendars.isFree(busy, start, end)) return;
+      const theirs = held.get(host.email.toLowerCase()) ?? [];
+      // Slots are on one grid and of one length: a booking overlaps this slot only by starting at it.
+      if (theirs.includes(start.getTime())) return;
+      if (host.dailyLimit !== undefined) {
+        const day = hostDay(host, start, bookingTimeZone);
+        if (theirs.filter((at) => at >= day.start.getTime() && at < day.end.getTime()).length >= host.dailyLimit) return;
+      }
+      free += 1;
     });
     freeHosts.set(iso, free);
   }

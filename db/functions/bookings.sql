@@ -5,14 +5,18 @@
 -- The order every writer takes the locks in: the recipient's domain (what the ceilings count), then the slot.
 
 -- The 201 answer to a booking, the one place it is built: the API sends it, an Idempotency-Key keeps it, the
--- honeypot gives the same. Instants to the millisecond, as JavaScript writes them.
-CREATE OR REPLACE FUNCTION booking_answer(p_id uuid, p_created_at timestamptz, p_time_slot timestamptz, p_invite_path text)
+-- honeypot gives the same. Instants to the millisecond, as JavaScript writes them. The host ({ name, title }) only
+-- with a team.
+CREATE OR REPLACE FUNCTION booking_answer(p_id uuid, p_created_at timestamptz, p_time_slot timestamptz, p_invite_path text,
+  p_meeting_url text, p_host jsonb)
 RETURNS jsonb LANGUAGE sql IMMUTABLE AS $fn$
   SELECT jsonb_build_object(
     'id', p_id,
     'createdAt', to_char(p_created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
     'timeSlot', to_char(p_time_slot AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-    'invitePath', p_invite_path)
+    'invitePath', p_invite_path,
+    'meetingUrl', p_meeting_url)
+  || CASE WHEN p_host IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('host', jsonb_build_object('name', p_host->>'name', 'title', p_host->>'title')) END
 $fn$;
 
 -- Serialises, until the transaction ends, everything counted per recipient domain (the ceilings).
@@ -29,7 +33,8 @@ $fn$;
 
 -- Why the recipient (canonical form) cannot have the slot, or null: they hold it already, or it is full. The
 -- person's own bookings are read first (a few, by the recipient index, whatever the table's statistics say), then
--- the slot's holders, at most p_capacity of them. A booking's host will be chosen here.
+-- the slot's holders, at most p_capacity of them. With a team, p_capacity is null: the hosts decide
+-- (booking_choose_host).
 CREATE OR REPLACE FUNCTION booking_slot_refusal(p_recipient text, p_time_slot timestamptz, p_capacity integer)
 RETURNS text LANGUAGE plpgsql STABLE AS $fn$
 DECLARE
@@ -41,6 +46,9 @@ BEGIN
   IF v_mine THEN
     RETURN 'already-booked';
   END IF;
+  IF p_capacity IS NULL THEN
+    RETURN NULL;
+  END IF;
   SELECT count(*)::int INTO v_in_slot FROM (
     SELECT 1 FROM bookings d WHERE d.time_slot = p_time_slot AND d.status = 'booked' LIMIT p_capacity
   ) AS holders;
@@ -49,6 +57,51 @@ BEGIN
   END IF;
   RETURN NULL;
 END;
+$fn$;
+
+-- Serialises, until the transaction ends, the bookings of each host in p_hosts (in one order, the addresses'),
+-- so that two bookings of one host at different slots never both pass their daily limit.
+CREATE OR REPLACE FUNCTION booking_lock_hosts(p_hosts jsonb)
+RETURNS void LANGUAGE sql VOLATILE AS $fn$
+  SELECT pg_advisory_xact_lock(hashtextextended('host:' || h.email, 0))
+    FROM (SELECT DISTINCT f.email FROM jsonb_to_recordset(p_hosts) AS f(email text) ORDER BY f.email) AS h
+$fn$;
+
+-- The host for a booking of p_time_slot, or null when none is left. p_hosts are the team's hosts the API found inside
+-- their working hours and free in their own calendars, read at booking time, in the team file's order, each with
+-- their weight, daily limit and the bounds of their day. A host is left out who holds another booking over the slot's
+-- span or has reached their daily limit; of the rest, p_prefer (a moved booking's host) is kept when still free, else
+-- the one with the fewest demos whose slots lie within 28 days either side, divided by their weight; ties go to the
+-- earlier in the file. p_booking, when moving, is the booking itself, which does not count against its host. The
+-- answer records why: the host's demos, weight and score, and how many hosts could take the slot. Asked under the
+-- slot's and the hosts' locks; the exclusion constraint bookings_host_once_at_a_time stands behind it.
+CREATE OR REPLACE FUNCTION booking_choose_host(p_time_slot timestamptz, p_hosts jsonb, p_booking uuid, p_prefer text)
+RETURNS jsonb LANGUAGE sql STABLE AS $fn$
+  WITH candidates AS (
+    SELECT h.email, h.name, h.title, h.weight, h.position,
+      (SELECT count(*) FROM bookings b
+        WHERE b.host_email = h.email AND b.status = 'booked' AND b.id IS DISTINCT FROM p_booking
+          AND b.time_slot > p_time_slot - interval '28 days' AND b.time_slot < p_time_slot + interval '28 days')::int AS demos
+    FROM jsonb_to_recordset(p_hosts) AS h(email text, name text, title text, weight numeric,
+      daily_limit integer, day_start timestamptz, day_end timestamptz, position integer)
+    WHERE NOT EXISTS (
+        SELECT 1 FROM bookings b
+          WHERE b.host_email = h.email AND b.status = 'booked' AND b.id IS DISTINCT FROM p_booking
+            AND booking_span(b.time_slot) && booking_span(p_time_slot))
+      AND (h.daily_limit IS NULL OR (
+        SELECT count(*) FROM bookings b
+          WHERE b.host_email = h.email AND b.status = 'booked' AND b.id IS DISTINCT FROM p_booking
+            AND b.time_slot >= h.day_start AND b.time_slot < h.day_end) < h.daily_limit)
+  )
+  SELECT jsonb_build_object('email', c.email, 'name', c.name, 'title', c.title,
+      'why', jsonb_build_object(
+        'rule', CASE WHEN c.email = p_prefer THEN 'kept: the booking''s host is free at the new time'
+                     ELSE 'fewest demos within 28 days of the slot, divided by weight; ties to the earlier in the team file' END,
+        'demos', c.demos, 'weight', c.weight, 'score', round(c.demos / c.weight, 4),
+        'freeHosts', (SELECT count(*) FROM candidates)))
+    FROM candidates c
+    ORDER BY c.email = p_prefer DESC NULLS LAST, c.demos / c.weight, c.position
+    LIMIT 1
 $fn$;
 
 -- The e-mails that went or will go to one recipient in the last 24 hours, each from when it was stored: every
@@ -92,6 +145,8 @@ CREATE OR REPLACE FUNCTION book(
   p_emails_per_recipient integer,
   p_capacity integer,
   p_emails jsonb,
+  p_hosts jsonb,
+  p_meeting_url text,
   p_key text,
   p_hash text,
   p_invite_path text
@@ -108,6 +163,7 @@ DECLARE
   v_created timestamptz;
   v_answer jsonb;
   v_emails jsonb;
+  v_host jsonb;
 BEGIN
   IF p_key IS NOT NULL THEN
     DELETE FROM idempotency_keys k WHERE k.key = p_key AND k.created_at < now() - interval '24 hours';
@@ -128,6 +184,9 @@ BEGIN
 
   PERFORM booking_lock_recipient_domain(p_recipient_domain);
   PERFORM booking_lock_slot(p_time_slot);
+  IF p_hosts IS NOT NULL THEN
+    PERFORM booking_lock_hosts(p_hosts);
+  END IF;
 
   IF p_per_email > 0 THEN
     SELECT count(*)::int, min(d.created_at) INTO v_by_email, v_oldest_by_email FROM bookings d
@@ -158,14 +217,22 @@ BEGIN
         'freeAt', extract(epoch FROM v_mailed.free_at) * 1000, 'now', extract(epoch FROM now()) * 1000)::text;
     END IF;
   END IF;
-  v_refusal := booking_slot_refusal(p_recipient, p_time_slot, p_capacity);
+  v_refusal := booking_slot_refusal(p_recipient, p_time_slot, CASE WHEN p_hosts IS NULL THEN p_capacity END);
+  IF v_refusal IS NULL AND p_hosts IS NOT NULL THEN
+    v_host := booking_choose_host(p_time_slot, p_hosts, NULL, NULL);
+    IF v_host IS NULL THEN
+      v_refusal := 'slot-taken';
+    END IF;
+  END IF;
   IF v_refusal IS NOT NULL THEN
     RAISE EXCEPTION USING MESSAGE = 'booking refused', DETAIL = json_build_object('reason', v_refusal)::text;
   END IF;
 
   -- The booking and its e-mails land together: the outbox holds them before any queue hears of them.
-  INSERT INTO bookings (id, name, email, recipient, recipient_domain, company, phone, message, time_slot, attribution)
-    VALUES (p_id, p_name, p_email, p_recipient, p_recipient_domain, p_company, p_phone, p_message, p_time_slot, p_attribution)
+  INSERT INTO bookings (id, name, email, recipient, recipient_domain, company, phone, message, time_slot, attribution,
+      meeting_url, host_email, host_name, host_title, host_choice)
+    VALUES (p_id, p_name, p_email, p_recipient, p_recipient_domain, p_company, p_phone, p_message, p_time_slot, p_attribution,
+      p_meeting_url, v_host->>'email', v_host->>'name', v_host->>'title', v_host->'why')
     RETURNING bookings.created_at INTO v_created;
   WITH stored AS (
     INSERT INTO booking_emails (booking_id, kind, time_slot, sequence, recipient, change, due_at)
@@ -175,7 +242,7 @@ BEGIN
   )
   SELECT coalesce(jsonb_agg(jsonb_build_object('id', stored.id, 'kind', stored.kind)), '[]'::jsonb) INTO v_emails FROM stored;
 
-  v_answer := booking_answer(p_id, v_created, p_time_slot, p_invite_path);
+  v_answer := booking_answer(p_id, v_created, p_time_slot, p_invite_path, p_meeting_url, v_host);
   IF p_key IS NOT NULL THEN
     UPDATE idempotency_keys k SET status_code = 201, response = v_answer WHERE k.key = p_key;
   END IF;

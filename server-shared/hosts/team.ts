@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Ajv, type JSONSchemaType } from 'ajv';
-import { isValidTimeZone, zonedParts } from '../../domain/booking.js';
+import { calendarDayOf, isValidTimeZone, zonedParts, zonedTimeToInstant } from '../../domain/booking.js';
 import { ConfigError, type Env } from '../settings.js';
 
 export interface WorkingHours {
@@ -153,4 +153,15 @@ export function withinWorkingHours(host: Host, start: Date, end: Date): boolean 
   const isoWeekday = from.weekday === 0 ? 7 : from.weekday;
   if (!hours.days.includes(isoWeekday)) return false;
   return from.hour * 60 + from.minute >= minutesOf(hours.start) && to.hour * 60 + to.minute + 1 <= minutesOf(hours.end);
+}
+
+/**
+ * The host's day that holds `instant`, midnight to midnight on their clock (their working hours' zone, else the
+ * booking zone): the day their daily limit counts demos in.
+ */
+export function hostDay(host: Host, instant: Date, bookingTimeZone: string): { start: Date; end: Date } {
+  const zone = host.workingHours?.timeZone ?? bookingTimeZone;
+  const day = calendarDayOf(instant, zone);
+  // The next day's midnight: Date.UTC carries a day past the month's end into the next month.
+  return { start: zonedTimeToInstant(day, 0, zone), end: zonedTimeToInstant({ ...day, day: day.day + 1 }, 0, zone) };
 }

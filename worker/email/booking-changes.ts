@@ -8,6 +8,7 @@ import { escapeHtml, singleLine } from '../../domain/text.js';
 import { bookingInvitation, type Booking } from '../../server-shared/invitation.js';
 import type { ProspectEmailOptions, RenderedEmail } from './confirmation.js';
 import { button, calendarLinksHtml, calendarLinksText, renderLayout } from './layout.js';
+import { meetingParts } from './meeting.js';
 import { slotTableHtml, slotTimes, slotTimesText } from './slot-times.js';
 
 /** An e-mail with no invitation attached (the reminder). */
@@ -28,15 +29,17 @@ export function renderUpdate(booking: Booking, options: ProspectEmailOptions): R
   const subject = `Your ${brand.product} demo has moved: ${times.zoned}`;
   const lead = `Your demo of ${brand.product} for ${singleLine(booking.company)} now takes place at this time:`;
   const note = 'The calendar invitation attached replaces the earlier one; accept it to update the event in your calendar.';
+  const meeting = meetingParts(booking);
   const { text, html } = renderLayout({
     subject,
     heading: 'Your demo has moved',
     name,
     publicUrl: options.publicUrl,
     manageUrl: options.manageUrl,
-    textLines: [lead, '', ...slotTimesText(times), '', note, '', ...calendarLinksText(links)],
+    textLines: [lead, '', ...slotTimesText(times), '', ...meeting.text, note, '', ...calendarLinksText(links)],
     html: `    <p>${escapeHtml(lead)}</p>
 ${slotTableHtml(times)}
+${meeting.html}
     <p>${escapeHtml(note)}</p>
 ${calendarLinksHtml(links)}`,
   });
@@ -51,14 +54,17 @@ export function renderCancellation(booking: Booking, options: ProspectEmailOptio
   const subject = `Your ${brand.product} demo is cancelled: ${times.zoned}`;
   const lead = `Your demo of ${brand.product} for ${singleLine(booking.company)} at this time is cancelled:`;
   const again = 'Changed your mind? Book a new slot whenever it suits you:';
+  // Whom it was with; the video room is gone with the demo.
+  const meeting = meetingParts(booking, false);
   const { text, html } = renderLayout({
     subject,
     heading: 'Your demo is cancelled',
     name,
     publicUrl: options.publicUrl,
-    textLines: [lead, '', ...slotTimesText(times), '', 'The attached update removes the event from your calendar.', '', `${again} ${options.publicUrl}/`],
+    textLines: [lead, '', ...slotTimesText(times), '', ...meeting.text, 'The attached update removes the event from your calendar.', '', `${again} ${options.publicUrl}/`],
     html: `    <p>${escapeHtml(lead)}</p>
 ${slotTableHtml(times)}
+${meeting.html}
     <p>The attached update removes the event from your calendar.</p>
     <p>${escapeHtml(again)}</p>
     <p>${button(`${options.publicUrl}/`, 'Book a new demo')}</p>`,
@@ -74,15 +80,17 @@ export function renderReminder(booking: Booking, options: ProspectEmailOptions):
   const subject = `Reminder: your ${brand.product} demo is on ${times.zoned}`;
   const lead = `A reminder of your demo of ${brand.product} for ${singleLine(booking.company)}:`;
   const bring = 'Bring the channels you use today and the questions your team has; we shape the demo around them.';
+  const meeting = meetingParts(booking);
   const { text, html } = renderLayout({
     subject,
     heading: 'Your demo is coming up',
     name,
     publicUrl: options.publicUrl,
     manageUrl: options.manageUrl,
-    textLines: [lead, '', ...slotTimesText(times), '', bring, '', ...calendarLinksText(links)],
+    textLines: [lead, '', ...slotTimesText(times), '', ...meeting.text, bring, '', ...calendarLinksText(links)],
     html: `    <p>${escapeHtml(lead)}</p>
 ${slotTableHtml(times)}
+${meeting.html}
     <p>${escapeHtml(bring)}</p>
 ${calendarLinksHtml(links)}`,
   });

@@ -6,6 +6,7 @@ import { escapeHtml, singleLine } from '../../domain/text.js';
 import { demoEvent, googleCalendarLink, outlookCalendarLink } from '../../domain/calendar-links.js';
 import { bookingInvitation, type Booking } from '../../server-shared/invitation.js';
 import { calendarLinksHtml, calendarLinksText, renderLayout } from './layout.js';
+import { meetingParts } from './meeting.js';
 import { slotTableHtml, slotTimes, slotTimesText } from './slot-times.js';
 
 export interface RenderedEmail {
@@ -31,9 +32,11 @@ export interface ProspectEmailOptions {
   sequence: number;
 }
 
-const NEXT_STEPS = [
+const nextSteps = (booking: Booking) => [
   'A calendar invitation is attached: accept it to keep the slot in your calendar.',
-  'A solutions engineer will e-mail you the video link ahead of the call.',
+  booking.meetingUrl
+    ? 'At the time of the demo, join the video call from the link above or from the event in your calendar.'
+    : 'A solutions engineer will e-mail you the video link ahead of the call.',
   `In ${SLOT_DURATION_MINUTES} minutes we walk through unified messaging, AI agents and network APIs for your use case.`,
 ];
 const ANOTHER_TIME = 'Need another time? Use the button below to pick a new slot or to cancel.';
@@ -46,6 +49,8 @@ export function renderConfirmation(request: Booking, options: ProspectEmailOptio
   const subject = `Your ${brand.product} demo is booked: ${times.zoned}`;
   const thanks = `Thank you for booking a demo of ${brand.product} for ${company}. Your slot is confirmed:`;
   const calendar = { google: googleCalendarLink(event), outlook: outlookCalendarLink(event), ics: options.inviteUrl };
+  const meeting = meetingParts(request);
+  const steps = nextSteps(request);
 
   const { text, html } = renderLayout({
     subject,
@@ -58,19 +63,21 @@ export function renderConfirmation(request: Booking, options: ProspectEmailOptio
       '',
       ...slotTimesText(times),
       '',
+      ...meeting.text,
       ...calendarLinksText(calendar),
       '',
       'What happens next:',
-      ...NEXT_STEPS.map((step, i) => `  ${i + 1}. ${step}`),
+      ...steps.map((step, i) => `  ${i + 1}. ${step}`),
       '',
       ANOTHER_TIME,
     ],
     html: `    <p>${escapeHtml(thanks)}</p>
 ${slotTableHtml(times)}
+${meeting.html}
 ${calendarLinksHtml(calendar)}
     <h2 style="font-size:16px;margin:24px 0 8px">What happens next</h2>
     <ol style="padding-left:20px">
-${NEXT_STEPS.map((step) => `      <li>${escapeHtml(step)}</li>`).join('\n')}
+${steps.map((step) => `      <li>${escapeHtml(step)}</li>`).join('\n')}
     </ol>
     <p>${escapeHtml(ANOTHER_TIME)}</p>`,
   });

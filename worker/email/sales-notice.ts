@@ -44,6 +44,8 @@ export function renderSalesNotice(
     [times.zoneLabel, times.zoned],
     ['UTC', times.utc],
     ['Status', change === 'cancelled' ? 'Cancelled' : 'Booked'],
+    ...(lead.host ? [['Host', `${singleLine(lead.host.name)}, ${singleLine(lead.host.title)} <${lead.host.email}>`] as [string, string]] : []),
+    ...(lead.meetingUrl ? [['Video call', lead.meetingUrl] as [string, string]] : []),
   ];
   const attribution = ATTRIBUTION_KEYS.flatMap((key): [string, string][] => {
     const value = lead.attribution?.[key];
