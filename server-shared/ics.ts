@@ -4,7 +4,7 @@ import { compactUtc } from '../domain/calendar-links.js';
 
 export interface Invitation {
   /** REQUEST or CANCEL in an e-mail to the attendee; PUBLISH for a file a person imports (no reply is asked). */
-  method: 'REQUEST' | 'CANCEL' | 'PUBLISH';
+  method: 'REQUEST' | 'CANCEL' | 'PUBLISH' | null;
   /** The same for every message about one booking, so calendars keep one event. */
   uid: string;
   /** Rises with each change to the booking. */
@@ -61,7 +61,7 @@ export function buildInvitation(event: Invitation): string {
     'VERSION:2.0',
     `PRODID:-//${brand.parentProvider}//${brand.product} demo booking//EN`,
     'CALSCALE:GREGORIAN',
-    `METHOD:${event.method}`,
+    ...(event.method ? [`METHOD:${event.method}`] : []),
     'BEGIN:VEVENT',
     `UID:${event.uid}`,
     `DTSTAMP:${compactUtc(event.stamp)}`,

@@ -31,7 +31,7 @@ export interface InvitationOptions {
    * REQUEST (the default) is the invitation an e-mail carries, CANCEL withdraws it; PUBLISH is a file a person
    * imports, which asks for no reply.
    */
-  method?: 'REQUEST' | 'CANCEL' | 'PUBLISH';
+  method?: 'REQUEST' | 'CANCEL' | 'PUBLISH' | null;
   /** The booking's count of changes: calendars keep the event with the highest. */
   sequence?: number;
   cancelled?: boolean;
@@ -41,7 +41,8 @@ export interface InvitationOptions {
 export function bookingInvitation(booking: Booking, options: InvitationOptions): string {
   const event = demoEvent(booking.company, booking.timeSlot);
   return buildInvitation({
-    method: options.method ?? 'REQUEST',
+    // null: an object stored in a calendar, which carries no METHOD (RFC 4791, 4.1).
+    method: options.method === undefined ? 'REQUEST' : options.method,
     uid: bookingUid(booking.id, options.mailFrom),
     sequence: options.sequence ?? 0,
     status: options.cancelled || options.method === 'CANCEL' ? 'CANCELLED' : 'CONFIRMED',

@@ -9,7 +9,7 @@ export const EMAIL_QUEUE = 'booking-emails';
  * (worker/email-kinds.ts) says how each is written, to whom, and when. A row with no recipient of its own goes to
  * the booking's prospect.
  */
-export const EMAIL_KINDS = ['confirmation', 'update', 'cancellation', 'reminder', 'sales-notice'] as const;
+export const EMAIL_KINDS = ['confirmation', 'update', 'cancellation', 'reminder', 'sales-notice', 'host-invitation', 'host-cancellation', 'host-calendar'] as const;
 export type EmailKind = (typeof EMAIL_KINDS)[number];
 
 /** The one job: send one outbox row. */

@@ -11,11 +11,18 @@ import type { Knex } from 'knex';
 /** The confirmation announces the booking itself, the first version of its event. */
 export const CONFIRMATION_SEQUENCE = 0;
 
-/** The booking's e-mails to its prospect of a lower sequence than `sequence`, neither sent, refused for good nor dropped. */
-function unsettledBefore(db: Knex | Knex.Transaction, bookingId: string, sequence: number): Knex.QueryBuilder {
-  return db('booking_emails')
-    .where({ booking_id: bookingId })
-    .whereNull('recipient')
+/**
+ * A line of rows about one booking that must go out in the order of its changes: the prospect's e-mails (rows with
+ * no recipient of their own), or one kind of row to one recipient (a host's calendar writes).
+ */
+export type OrderedLine = { prospect: true } | { kind: string; recipient: string };
+
+/** The line's rows of a lower sequence than `sequence`, neither sent, refused for good nor dropped. */
+function unsettledBefore(db: Knex | Knex.Transaction, bookingId: string, sequence: number, line: OrderedLine): Knex.QueryBuilder {
+  const rows = db('booking_emails').where({ booking_id: bookingId });
+  if ('prospect' in line) rows.whereNull('recipient');
+  else rows.where({ kind: line.kind, recipient: line.recipient });
+  return rows
     .where('sequence', '<', sequence)
     .whereNull('sent_at')
     .whereNull('failed_at')
@@ -28,8 +35,13 @@ function unsettledBefore(db: Knex | Knex.Transaction, bookingId: string, sequenc
  * moved or cancelled, an update overtaken, a reminder of a slot given up). One held by a live claim is being sent
  * right now and is left to its worker, which drops it if its send fails (the later e-mail waits for it meanwhile).
  */
-export async function settleEarlierProspectEmails(db: Knex | Knex.Transaction, bookingId: string, sequence: number): Promise<void> {
-  await unsettledBefore(db, bookingId, sequence)
+export async function settleEarlierProspectEmails(
+  db: Knex | Knex.Transaction,
+  bookingId: string,
+  sequence: number,
+  line: OrderedLine = { prospect: true },
+): Promise<void> {
+  await unsettledBefore(db, bookingId, sequence, line)
     .where((unclaimed) => unclaimed.whereNull('claimed_until').orWhere('claimed_until', '<', db.fn.now()))
     .update({ dropped_at: db.fn.now() });
 }
@@ -38,7 +50,7 @@ export async function settleEarlierProspectEmails(db: Knex | Knex.Transaction, b
  * How many of the booking's prospect e-mails of a lower sequence are still unsettled. Once it is 0 it stays 0: an
  * e-mail is never stored below a sequence already reached, and a settled one never becomes unsettled again.
  */
-export async function unsettledEarlierProspectEmails(db: Knex, bookingId: string, sequence: number): Promise<number> {
-  const emails = await unsettledBefore(db, bookingId, sequence).first(db.raw('count(*)::int AS unsettled'));
+export async function unsettledEarlierProspectEmails(db: Knex, bookingId: string, sequence: number, line: OrderedLine = { prospect: true }): Promise<number> {
+  const emails = await unsettledBefore(db, bookingId, sequence, line).first(db.raw('count(*)::int AS unsettled'));
   return emails?.unsettled ?? 0;
 }

@@ -18,6 +18,7 @@ import {
 } from '../server-shared/settings.js';
 import { KEPT_SECRET_FILES } from '../server-shared/kept-secrets.js';
 import type { DkimKey } from './send-mail.js';
+import { readTeamFile, type Host } from '../server-shared/hosts/team.js';
 
 export interface WorkerConfig {
   databaseUrl: string;
@@ -36,6 +37,8 @@ export interface WorkerConfig {
   concurrency: number;
   /** Signs every message when set (DKIM_DOMAIN, DKIM_SELECTOR and the private key, all three). */
   dkim?: DkimKey;
+  /** The team (TEAM_FILE, the API's): where each host's calendar is, for the event the worker writes into it. */
+  team: Host[] | undefined;
   logLevel: string;
 }
 
@@ -60,6 +63,7 @@ export function loadWorkerConfig(env: Env = process.env): WorkerConfig {
     secretsMade: kept?.made ?? [],
     concurrency: parsePositiveInt('WORKER_CONCURRENCY', setting(env, 'WORKER_CONCURRENCY'), DEFAULT_WORKER_CONCURRENCY),
     dkim: parseDkim(env),
+    team: readTeamFile(env),
     logLevel: setting(env, 'LOG_LEVEL') ?? 'info',
   };
 }

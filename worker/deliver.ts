@@ -6,12 +6,16 @@ import { UnrecoverableError } from 'bullmq';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { withoutAddresses } from '../domain/text.js';
-import { CLAIM_LEASE_MS, behindEarlierEmail, claim, markDropped, markSent, recordFailure, releaseClaim, type ClaimRefusal, type Claimed, type Postponed } from './outbox.js';
+import { CLAIM_LEASE_MS, behindEarlierEmail, claim, markDropped, markSent, recordFailure, releaseClaim, type ClaimRefusal, type Claimed, type EmailRow, type Postponed } from './outbox.js';
+import type { Composition } from './email-job.js';
+import { CalendarRefusal, type WriteHostCalendar } from './host-calendar.js';
 import type { OutgoingMail, SendMail } from './send-mail.js';
 
 export interface DeliveryDeps {
   db: Knex;
   sendMail: SendMail;
+  /** Writes a booking's event into its host's calendar (the `host-calendar` rows); unset: no team, such a row fails for good. */
+  writeHostCalendar?: WriteHostCalendar;
   mailFrom: string;
   replyTo: string;
   timeZone: string;
@@ -32,7 +36,9 @@ export interface Delivery {
   id: string;
   log: Logger;
   /** The message for the claimed row, or null when it is no longer true (it is then dropped, never sent). */
-  compose(email: Claimed): Composed | null;
+  compose(email: Claimed): Composition | null;
+  /** The ordered line the row belongs to, if any (the registry's `order`). */
+  orderOf(row: EmailRow): 'prospect' | 'host-calendar' | undefined;
 }
 
 /**
@@ -91,12 +97,12 @@ export async function deliver(deps: DeliveryDeps, delivery: Delivery, signal?: A
   const log = delivery.log.child({ kind: row.kind, bookingId: row.booking_id });
   const label = row.kind;
   // A message never overtakes one its prospect should read first: asked once the row is held, before anything goes.
-  if (await behindEarlierEmail(deps.db, row)) {
+  if (await behindEarlierEmail(deps.db, row, delivery.orderOf(row))) {
     await releaseClaim(deps.db, id);
     log.info(`${label} waits for an earlier e-mail about its booking`);
     return 'waiting';
   }
-  let composed: Composed | null;
+  let composed: Composition | null;
   try {
     composed = delivery.compose(claimed.email);
   } catch (err) {
@@ -114,35 +120,42 @@ export async function deliver(deps: DeliveryDeps, delivery: Delivery, signal?: A
   // Messages of the jobs in hand wait their turn for one of the pooled connections: a send still unfinished shortly
   // before the claim runs out is given up (never sent, if it was still waiting), so that no send outlives its claim.
   const sending = whileClaimHolds(signal, claimedAt + CLAIM_LEASE_MS - MARK_MARGIN_MS - Date.now());
-  let info: Awaited<ReturnType<SendMail>>;
+  let info: { messageId?: string; response?: string };
   try {
-    info = await unlessAborted(
-      deps.sendMail(
-        {
-          from: deps.mailFrom,
-          replyTo: deps.replyTo,
-          // RFC 3834: no out-of-office or other auto-reply to this one.
-          headers: { 'Auto-Submitted': 'auto-generated' },
-          ...composed,
-        },
-        sending.signal,
-      ),
-      sending.signal,
-    );
+    info = await unlessAborted(send(deps, composed, sending.signal), sending.signal);
   } catch (err) {
     // Kept on the row, the claim let go, and thrown: the queue retries a temporary failure with backoff and gives
     // up on a permanent one.
     const failure = describeFailure(err);
     const permanent = failure instanceof UnrecoverableError;
     await recordFailure(deps.db, id, failure.message, permanent);
-    log.warn({ error: failure.message }, permanent ? `${label} refused for good by the SMTP server; no more tries` : `${label} not sent; will retry`);
+    const server = composed.via === 'caldav' ? 'the calendar' : 'the SMTP server';
+    log.warn({ error: failure.message }, permanent ? `${label} refused for good by ${server}; no more tries` : `${label} not sent; will retry`);
     throw failure;
   } finally {
     sending.done();
   }
   await markSentWhileLeaseLasts(deps.db, id, claimedAt, log, label, signal);
-  log.info({ messageId: info.messageId, smtpResponse: info.response }, `${label} sent`);
+  log.info(composed.via === 'caldav' ? { calendarResponse: info.response } : { messageId: info.messageId, smtpResponse: info.response }, `${label} sent`);
   return 'sent';
+}
+
+/** Hands the row's work to its transport: the mailer, or the host's calendar. */
+function send(deps: DeliveryDeps, composed: Composition, signal: AbortSignal): Promise<{ messageId?: string; response?: string }> {
+  if (composed.via === 'caldav') {
+    if (!deps.writeHostCalendar) return Promise.reject(new CalendarRefusal('this worker has no TEAM_FILE to find the host\'s calendar in'));
+    return deps.writeHostCalendar(composed.write, signal);
+  }
+  return deps.sendMail(
+    {
+      from: deps.mailFrom,
+      replyTo: deps.replyTo,
+      // RFC 3834: no out-of-office or other auto-reply to this one.
+      headers: { 'Auto-Submitted': 'auto-generated' },
+      ...composed.message,
+    },
+    signal,
+  );
 }
 
 /** How long before the lease ends the worker stops trying to record a send (and leaves it to the sweep). */

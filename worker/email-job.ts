@@ -11,7 +11,9 @@ import { singleLine } from '../domain/text.js';
 import { mailDomain } from '../server-shared/sender.js';
 import type { ProspectEmailOptions } from './email/confirmation.js';
 import { deliver, type Composed, type DeliveryDeps, type DeliveryOutcome } from './deliver.js';
-import { EMAIL_KIND_REGISTRY } from './email-kinds.js';
+import { EMAIL_KIND_REGISTRY, type EmailKindEntry, type Written } from './email-kinds.js';
+import type { CalendarWrite } from './host-calendar.js';
+import { bookingUid } from '../server-shared/invitation.js';
 import { findDueEmails, type EmailRow, type Lead } from './outbox.js';
 
 export interface JobContext {
@@ -42,35 +44,59 @@ function prospectOptions(deps: ComposeDeps, bookingId: string, sequence: number)
   };
 }
 
+/** What an outbox row comes to: a message to send, or a write into a host's calendar. */
+export type Composition = { via: 'smtp'; message: Composed } | { via: 'caldav'; write: CalendarWrite };
+
 /**
- * The message for an outbox row, or null when it no longer tells the truth about its booking. Each tells the booking
+ * What an outbox row comes to, or null when it no longer tells the truth about its booking. Each tells the booking
  * with the slot and the sequence of the change it announces (the row's), never the booking's current ones.
  */
-export function composeEmail(deps: ComposeDeps, row: EmailRow, lead: Lead): Composed | null {
+export function composeRow(deps: ComposeDeps, row: EmailRow, lead: Lead): Composition | null {
   if (!isEmailKind(row.kind)) throw new UnrecoverableError(`no e-mail kind "${row.kind}" in this worker's registry`);
   const kind = EMAIL_KIND_REGISTRY[row.kind];
   const options = prospectOptions(deps, lead.id, row.sequence);
   if (!kind.stillTrue(row, lead, options.now)) return null;
-  const written = kind.write({ ...lead, timeSlot: row.time_slot }, row, options);
+  const booking = { ...lead, timeSlot: row.time_slot };
+  if (kind.via === 'caldav') {
+    if (row.recipient === null) return null;
+    return { via: 'caldav', write: { hostEmail: row.recipient, uid: bookingUid(lead.id, deps.mailFrom), ics: kind.event(booking, row, options) } };
+  }
+  const message = composeMessage(deps, kind, row, lead, kind.write(booking, row, options));
+  return message && { via: 'smtp', message };
+}
+
+/** The e-mail for an outbox row of an e-mail kind, or null when it no longer tells the truth. */
+export function composeEmail(deps: ComposeDeps, row: EmailRow, lead: Lead): Composed | null {
+  const composed = composeRow(deps, row, lead);
+  if (composed?.via === 'caldav') throw new Error(`a ${row.kind} row is not an e-mail`);
+  return composed?.message ?? null;
+}
+
+function composeMessage(deps: ComposeDeps, kind: EmailKindEntry, row: EmailRow, lead: Lead, written: Written): Composed | null {
   const messageId = kind.messageId?.(lead, deps.mailFrom) ?? `<${row.kind}-${row.id}@${mailDomain(deps.mailFrom)}>`;
   const message = { messageId, subject: written.subject, text: written.text, html: written.html };
+  const calendar =
+    kind.method && written.ics
+      ? kind.calendarAs === 'file'
+        ? { attachments: [{ filename: 'demo.ics', content: written.ics, contentType: `text/calendar; charset=utf-8; method=${kind.method}` }] }
+        : { icalEvent: { method: kind.method, filename: 'invite.ics', content: written.ics } }
+      : {};
   if (kind.to === 'row') {
     if (row.recipient === null) return null;
+    const host = lead.host?.email === row.recipient ? lead.host : undefined;
     return {
       ...message,
-      to: { name: 'Sales', address: row.recipient },
+      to: { name: host ? singleLine(host.name) : (kind.recipientName ?? ''), address: row.recipient },
       // Answering it writes to the prospect.
       replyTo: { name: lead.name, address: lead.email },
-      ...(kind.method && written.ics
-        ? { attachments: [{ filename: 'demo.ics', content: written.ics, contentType: `text/calendar; charset=utf-8; method=${kind.method}` }] }
-        : {}),
+      ...calendar,
     };
   }
   return {
     ...message,
     // The name made safe for a header: no line breaks or control characters.
     to: { name: singleLine(lead.name), address: lead.email },
-    ...(kind.method && written.ics ? { icalEvent: { method: kind.method, filename: 'invite.ics', content: written.ics } } : {}),
+    ...calendar,
   };
 }
 
@@ -79,7 +105,12 @@ export function processEmail(deps: DeliveryDeps, payload: SendEmailPayload, sign
   const id = payload.emailId;
   return deliver(
     deps,
-    { id, log: deps.logger.child({ emailId: id }), compose: ({ row, lead }) => (lead ? composeEmail(deps, row, lead) : null) },
+    {
+      id,
+      log: deps.logger.child({ emailId: id }),
+      compose: ({ row, lead }) => (lead ? composeRow(deps, row, lead) : null),
+      orderOf: (row) => (isEmailKind(row.kind) ? EMAIL_KIND_REGISTRY[row.kind].order : undefined),
+    },
     signal,
   );
 }

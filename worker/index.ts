@@ -8,6 +8,7 @@ import { EMAIL_QUEUE, emailJobOptions, enqueueJob, type QueuedJob, type SendEmai
 import { settlesWithin } from '../server-shared/time-limits.js';
 import type { WorkerConfig } from './config.js';
 import { runJob, type JobContext } from './email-job.js';
+import { createHostCalendarWriter } from './host-calendar.js';
 import { createSendMail } from './send-mail.js';
 import { startSweepTimer } from './sweep.js';
 
@@ -60,6 +61,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
     timeZone: config.bookingTimeZone,
     publicUrl: config.publicUrl,
     linkSecret: config.bookingLinkSecret,
+    writeHostCalendar: createHostCalendarWriter(config.team),
     logger,
   };
 

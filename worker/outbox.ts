@@ -5,7 +5,7 @@
 import type { Knex } from 'knex';
 import type { EmailKind } from '../server-shared/jobs.js';
 import type { Booking } from '../server-shared/invitation.js';
-import { CONFIRMATION_SEQUENCE, settleEarlierProspectEmails, unsettledEarlierProspectEmails } from '../server-shared/prospect-emails.js';
+import { CONFIRMATION_SEQUENCE, settleEarlierProspectEmails, unsettledEarlierProspectEmails, type OrderedLine } from '../server-shared/prospect-emails.js';
 import type { Attribution } from '../domain/attribution.js';
 import { batched } from './batch.js';
 
@@ -187,15 +187,18 @@ export async function markDropped(db: Knex, id: string): Promise<void> {
 }
 
 /**
- * Whether the claimed row must wait its turn: it goes to the prospect and an earlier e-mail about its booking (a
- * lower sequence) is still in flight. Earlier ones still to send and under no live claim are dropped first, since
- * this row's change has overtaken them (server-shared/prospect-emails.ts). The confirmation, the first of them all,
- * never waits.
+ * Whether the claimed row must wait its turn: it belongs to an ordered line (`order`: the prospect's e-mails, or a
+ * host's calendar writes) and an earlier row of that line about its booking (a lower sequence) is still in flight.
+ * Earlier ones still to send and under no live claim are dropped first, since this row's change has overtaken them
+ * (server-shared/prospect-emails.ts). Nothing comes before sequence 0 (the booking itself): such a row never waits.
  */
-export async function behindEarlierEmail(db: Knex, row: EmailRow): Promise<boolean> {
-  if (row.recipient !== null || row.sequence <= CONFIRMATION_SEQUENCE) return false;
-  await settleEarlierProspectEmails(db, row.booking_id, row.sequence);
-  return (await unsettledEarlierProspectEmails(db, row.booking_id, row.sequence)) > 0;
+export async function behindEarlierEmail(db: Knex, row: EmailRow, order: 'prospect' | 'host-calendar' | undefined): Promise<boolean> {
+  if (!order || row.sequence <= CONFIRMATION_SEQUENCE) return false;
+  if (order === 'prospect' && row.recipient !== null) return false;
+  if (order !== 'prospect' && row.recipient === null) return false;
+  const line: OrderedLine = order === 'prospect' ? { prospect: true } : { kind: row.kind, recipient: row.recipient! };
+  await settleEarlierProspectEmails(db, row.booking_id, row.sequence, line);
+  return (await unsettledEarlierProspectEmails(db, row.booking_id, row.sequence, line)) > 0;
 }
 
 /** Rows of a kind due `graceMs` ago or earlier, with tries left and not claimed by a live worker, oldest first. */

@@ -7,6 +7,7 @@ import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../test/smtp-si
 import { TEST_LINK_SECRET, silentLogger } from '../test/stack.js';
 import { loadWorkerConfig } from './config.js';
 import type { DeliveryDeps } from './deliver.js';
+import { EMAIL_KINDS } from '../server-shared/jobs.js';
 import { insertBookings } from '../test/outbox.js';
 import { processEmail } from './email-job.js';
 import { createSendMail, type MailTransport } from './send-mail.js';
@@ -75,14 +76,22 @@ describe('every kind of e-mail as received: signed with DKIM, its calendar parts
 
     const [slot] = bookableSlots(1);
     const [booking] = await insertBookings(database.db, [
-      { name: 'Grace Hopper', email: 'grace@hopper-systems.com', company: 'Hopper Systems', time_slot: new Date(slot!.iso) },
+      {
+        name: 'Grace Hopper',
+        email: 'grace@hopper-systems.com',
+        company: 'Hopper Systems',
+        time_slot: new Date(slot!.iso),
+        host_email: 'dana@converge.test',
+        host_name: 'Dana Whitfield',
+        host_title: 'Solutions Engineer',
+      },
     ]);
     const send = async (kind: string, outcome: Promise<string>) => {
       expect(await outcome, kind).to.equal('sent');
       received.set(kind, smtp.messages.at(-1)!);
     };
     await send('confirmation', processEmail(deps, { emailId: booking!.emailId }));
-    for (const kind of ['update', 'cancellation', 'reminder', 'sales-notice'] as const) {
+    for (const kind of EMAIL_KINDS.filter((one) => one !== 'confirmation')) {
       const [row] = await database.db('booking_emails')
         .insert({
           booking_id: booking!.id,
@@ -90,6 +99,7 @@ describe('every kind of e-mail as received: signed with DKIM, its calendar parts
           time_slot: new Date(slot!.iso),
           sequence: 0,
           ...(kind === 'sales-notice' ? { recipient: 'sales@converge.test', change: 'booked' } : {}),
+          ...(kind === 'host-invitation' || kind === 'host-cancellation' ? { recipient: 'dana@converge.test', change: 'booked' } : {}),
         })
         .returning('id');
       await send(kind, processEmail(deps, { emailId: String(row.id) }));
@@ -101,7 +111,7 @@ describe('every kind of e-mail as received: signed with DKIM, its calendar parts
     await database.drop();
   });
 
-  for (const kind of ['confirmation', 'update', 'cancellation', 'reminder', 'sales-notice']) {
+  for (const kind of EMAIL_KINDS) {
     it(`${kind}: the signature verifies against the published key (d=${DOMAIN}, s=${SELECTOR})`, async () => {
       expect(await dkimResult(received.get(kind)!.raw)).to.deep.equal([{ result: 'pass', domain: DOMAIN, selector: SELECTOR }]);
     });
@@ -130,6 +140,17 @@ describe('every kind of e-mail as received: signed with DKIM, its calendar parts
     const parts = calendarParts(received.get('cancellation')!);
     expect(parts.filter((part) => part.mimeType === 'text/calendar')).to.deep.equal([{ mimeType: 'text/calendar', method: 'CANCEL', icsMethod: 'CANCEL' }]);
     expect(parts.every((part) => part.icsMethod === 'CANCEL')).to.equal(true);
+  });
+
+  it('gives the host the event with METHOD:REQUEST, and withdraws it with METHOD:CANCEL, each part saying the same method', () => {
+    for (const [kind, method] of [
+      ['host-invitation', 'REQUEST'],
+      ['host-cancellation', 'CANCEL'],
+    ] as const) {
+      const parts = calendarParts(received.get(kind)!);
+      expect(parts.filter((part) => part.mimeType === 'text/calendar'), kind).to.deep.equal([{ mimeType: 'text/calendar', method, icsMethod: method }]);
+      expect(parts.every((part) => part.icsMethod === method), kind).to.equal(true);
+    }
   });
 
   it('gives the sales desk the event as PUBLISH (a copy to keep, no invitation), and the reminder no calendar part', () => {

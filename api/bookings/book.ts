@@ -78,7 +78,7 @@ export async function submitDemoRequest(deps: DemoRequestDeps, input: DemoReques
         input,
         recipient: canonicalRecipient(input.email),
         limits: { ...deps.bookingLimits, emailsPerRecipientPerDay: deps.bookingLimits.emailsPerRecipientPerDay ?? DEFAULT_EMAILS_PER_RECIPIENT_PER_DAY },
-        emails: emailRows({ id, timeSlot, sequence: 0 }, 'booked', deps.followUps, deps.now()),
+        emails: emailRows({ id, timeSlot, sequence: 0 }, 'booked', deps.followUps, deps.now(), { team: hosts !== undefined }),
         ...(idempotencyKey ? { idempotency: { key: idempotencyKey, hash: requestHash({ ...input }) } } : {}),
         invitePath,
         meetingUrl: meetingUrlOf(deps.meetingUrlTemplate),

@@ -26,6 +26,17 @@ export interface ChangedBooking {
   id: string;
   timeSlot: Date;
   sequence: number;
+  /** Its host after the change; null without a team. */
+  host?: { email: string } | null;
+}
+
+/**
+ * Who hosts the demo around the change: `before`, the host until now (a move may hand the demo on); `team`, for a new
+ * booking, whose host `book` chooses in the database and writes into its rows.
+ */
+export interface HostChange {
+  before?: string;
+  team?: boolean;
 }
 
 export interface EmailRow {
@@ -35,6 +46,8 @@ export interface EmailRow {
   sequence: number;
   /** Absent for an e-mail to the booking's prospect. */
   recipient?: string;
+  /** To the host `book` chooses: the database writes their address in. */
+  toHost?: true;
   change?: BookingChange;
   due_at?: Date;
 }
@@ -46,13 +59,25 @@ const PROSPECT_EMAIL: Record<BookingChange, EmailKind> = {
 };
 
 /** The booking_emails rows a booking or a change leaves (without their ids), in the order they are stored. */
-export function emailRows(booking: ChangedBooking, change: BookingChange, settings: FollowUpSettings, now: Date): EmailRow[] {
+export function emailRows(booking: ChangedBooking, change: BookingChange, settings: FollowUpSettings, now: Date, hosts: HostChange = {}): EmailRow[] {
   const event = { booking_id: booking.id, time_slot: booking.timeSlot, sequence: booking.sequence };
   const rows: EmailRow[] = [{ ...event, kind: PROSPECT_EMAIL[change] }];
   const reminderAt = new Date(booking.timeSlot.getTime() - settings.reminderMinutesBefore * 60_000);
   // None for a booking made later than the reminder would go out.
   if (change !== 'cancelled' && settings.reminderMinutesBefore > 0 && reminderAt > now) rows.push({ ...event, kind: 'reminder', due_at: reminderAt });
   if (settings.salesNotifyEmail) rows.push({ ...event, kind: 'sales-notice', recipient: settings.salesNotifyEmail, change });
+  // The host's copy of the event by e-mail and in their own calendar, and both taken back from a host the demo is no
+  // longer with (the worker's registry tells a write from a removal by the booking as it then stands).
+  const host = booking.host?.email;
+  if (change === 'booked' && hosts.team) {
+    rows.push({ ...event, kind: 'host-invitation', toHost: true, change }, { ...event, kind: 'host-calendar', toHost: true, change });
+  }
+  if (host && change !== 'booked') {
+    rows.push({ ...event, kind: change === 'cancelled' ? 'host-cancellation' : 'host-invitation', recipient: host, change }, { ...event, kind: 'host-calendar', recipient: host, change });
+  }
+  if (hosts.before && hosts.before !== host && change === 'rescheduled') {
+    rows.push({ ...event, kind: 'host-cancellation', recipient: hosts.before, change }, { ...event, kind: 'host-calendar', recipient: hosts.before, change });
+  }
   return rows;
 }
 
@@ -68,12 +93,13 @@ export async function storeEmails(
   change: BookingChange,
   settings: FollowUpSettings,
   now: Date,
+  hostBefore?: string,
 ): Promise<QueuedJob[]> {
   // The prospect's e-mails the change has overtaken and that are not being sent right now (the confirmation, an
   // earlier update, the reminder of the slot given up) are never to go out: the change's own e-mail says where the
   // booking stands. One being sent right now goes first; the worker holds this change's e-mail until it has.
   await settleEarlierProspectEmails(trx, booking.id, booking.sequence);
-  const rows = emailRows(booking, change, settings, now);
+  const rows = emailRows(booking, change, settings, now, hostBefore ? { before: hostBefore } : {});
   const stored: { id: string; kind: EmailKind }[] = await trx('booking_emails').insert(rows).returning(['id', 'kind']);
   return emailJobs(stored);
 }

@@ -158,6 +158,20 @@ describe('bookings with a team: a fair choice of host, one demo per host at a ti
     const view = await fetch(`${app.url}/api/bookings/${token}`);
     expect(((await view.json()) as { host: unknown }).host).to.deep.equal({ name: 'Ben', title: "Ben's title" });
     expect(await hostsOf(app)).to.deep.equal([`ben@converge.test ${at(22, 15)}`]);
+    const cancelled = await app.post(`/api/bookings/${token}/cancel`, {});
+    expect(cancelled.status).to.equal(200);
+    // Each host's copy of the event follows the demo: invited, moved, withdrawn from Ana once Ben took it, then from Ben.
+    const hostEmails = await app.db('booking_emails').where({ booking_id: booked.body.id }).whereNot({ kind: 'confirmation' }).orderBy(['sequence', 'kind']);
+    expect(hostEmails.map((row: { kind: string; recipient: string; sequence: number }) => `${row.sequence} ${row.kind} ${row.recipient}`)).to.deep.equal([
+      '0 host-invitation ana@converge.test',
+      '1 host-invitation ana@converge.test',
+      '1 update null',
+      '2 host-cancellation ana@converge.test',
+      '2 host-invitation ben@converge.test',
+      '2 update null',
+      '3 cancellation null',
+      '3 host-cancellation ben@converge.test',
+    ]);
   });
 
   it('makes two bookings of one host at overlapping times impossible in the database itself', async () => {

@@ -133,7 +133,9 @@ export async function book(db: Db, request: BookingRequest): Promise<BookingOutc
       request.limits.perDomainPerDay,
       request.limits.emailsPerRecipientPerDay,
       request.limits.slotCapacity,
-      JSON.stringify(request.emails.map((row) => ({ kind: row.kind, recipient: row.recipient ?? null, change: row.change ?? null, due_at: row.due_at ?? null }))),
+      JSON.stringify(
+        request.emails.map((row) => ({ kind: row.kind, recipient: row.recipient ?? null, to_host: row.toHost ?? false, change: row.change ?? null, due_at: row.due_at ?? null })),
+      ),
       hostsParameter(request.hosts),
       request.meetingUrl,
       request.idempotency?.key ?? null,

@@ -207,9 +207,10 @@ BEGIN
     END IF;
   END IF;
   IF p_emails_per_recipient > 0 THEN
-    -- This booking's own e-mails to the prospect (those with no recipient of their own).
+    -- This booking's own e-mails to the prospect (those with no recipient of their own, nor to its host).
     SELECT * INTO v_mailed FROM recipient_email_ceiling(p_recipient,
-      (SELECT count(*)::int FROM jsonb_to_recordset(p_emails) AS f(recipient text) WHERE f.recipient IS NULL),
+      (SELECT count(*)::int FROM jsonb_to_recordset(p_emails) AS f(recipient text, to_host boolean)
+        WHERE f.recipient IS NULL AND NOT coalesce(f.to_host, false)),
       p_emails_per_recipient);
     IF v_mailed.refused THEN
       RAISE EXCEPTION USING MESSAGE = 'booking refused', DETAIL = json_build_object(
@@ -236,8 +237,10 @@ BEGIN
     RETURNING bookings.created_at INTO v_created;
   WITH stored AS (
     INSERT INTO booking_emails (booking_id, kind, time_slot, sequence, recipient, change, due_at)
-      SELECT p_id, f.kind, p_time_slot, 0, f.recipient, f.change, coalesce(f.due_at, now())
-        FROM jsonb_to_recordset(p_emails) AS f(kind text, recipient text, change text, due_at timestamptz)
+      -- An e-mail to the host goes to the one chosen above, and to nobody without one.
+      SELECT p_id, f.kind, p_time_slot, 0, CASE WHEN f.to_host THEN v_host->>'email' ELSE f.recipient END, f.change, coalesce(f.due_at, now())
+        FROM jsonb_to_recordset(p_emails) AS f(kind text, recipient text, to_host boolean, change text, due_at timestamptz)
+        WHERE NOT coalesce(f.to_host, false) OR v_host IS NOT NULL
       RETURNING booking_emails.id, booking_emails.kind
   )
   SELECT coalesce(jsonb_agg(jsonb_build_object('id', stored.id, 'kind', stored.kind)), '[]'::jsonb) INTO v_emails FROM stored;
