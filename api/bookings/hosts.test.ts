@@ -160,18 +160,35 @@ describe('bookings with a team: a fair choice of host, one demo per host at a ti
     expect(await hostsOf(app)).to.deep.equal([`ben@converge.test ${at(22, 15)}`]);
     const cancelled = await app.post(`/api/bookings/${token}/cancel`, {});
     expect(cancelled.status).to.equal(200);
-    // Each host's copy of the event follows the demo: invited, moved, withdrawn from Ana once Ben took it, then from Ben.
-    const hostEmails = await app.db('booking_emails').where({ booking_id: booked.body.id }).whereNot({ kind: 'confirmation' }).orderBy(['sequence', 'kind']);
+    // Each host's copy of the event (by e-mail and in their calendar) follows the demo: invited, moved, withdrawn from
+    // Ana once Ben took it, then from Ben.
+    const hostEmails = await app.db('booking_emails').where({ booking_id: booked.body.id }).whereNot({ kind: 'confirmation' }).orderBy(['sequence', 'kind', 'recipient']);
     expect(hostEmails.map((row: { kind: string; recipient: string; sequence: number }) => `${row.sequence} ${row.kind} ${row.recipient}`)).to.deep.equal([
+      '0 host-calendar ana@converge.test',
       '0 host-invitation ana@converge.test',
+      '1 host-calendar ana@converge.test',
       '1 host-invitation ana@converge.test',
       '1 update null',
+      '2 host-calendar ana@converge.test',
+      '2 host-calendar ben@converge.test',
       '2 host-cancellation ana@converge.test',
       '2 host-invitation ben@converge.test',
       '2 update null',
       '3 cancellation null',
+      '3 host-calendar ben@converge.test',
       '3 host-cancellation ben@converge.test',
     ]);
+  });
+
+  it('answers a bot in the honeypot as a booking with a host would be, taking no host and no slot', async () => {
+    const app = await appWith([{ name: 'Ana', url: ana }]);
+    const trapped = await app.post('/api/demo-request', { ...prospect(1, at(21, 16)), website: 'https://spam.example' });
+    expect(trapped.status).to.equal(201);
+    expect(trapped.body.host).to.deep.equal({ name: 'Ana', title: "Ana's title" });
+    const page = (await (await fetch(`${app.url}/api/bookings/${bookingToken(String(trapped.body.id), TEST_LINK_SECRET)}`)).json()) as { host: unknown };
+    expect(page.host).to.deep.equal({ name: 'Ana', title: "Ana's title" });
+    expect(await hostsOf(app)).to.deep.equal([]);
+    expect((await app.post('/api/demo-request', prospect(2, at(21, 16)))).body.host).to.deep.include({ name: 'Ana' });
   });
 
   it('makes two bookings of one host at overlapping times impossible in the database itself', async () => {

@@ -237,7 +237,7 @@ export interface BookingState extends Booking {
 
 const COLUMNS = ['id', 'name', 'email', 'company', 'time_slot', 'status', 'sequence', 'meeting_url', 'host_email', 'host_name', 'host_title'] as const;
 
-interface BookingRow {
+export interface BookingRow {
   id: string;
   name: string;
   email: string;
@@ -251,7 +251,7 @@ interface BookingRow {
   host_title: string | null;
 }
 
-function stateOf(row: BookingRow): BookingState {
+export function stateOf(row: BookingRow): BookingState {
   return {
     id: row.id,
     name: row.name,

@@ -1,7 +1,7 @@
 /** SQL for the requests the honeypot caught (trapped_bookings): stored, read as a booking, purged. */
 import type { Knex } from 'knex';
 import type { BookingCreated, BookingHost, DemoRequestInput } from '../../domain/demo-request.js';
-import type { BookingState } from './repository.js';
+import { stateOf, type BookingRow, type BookingState } from './repository.js';
 import type { Db } from '../db.js';
 
 /** A week after its slot, a trapped request's link stops opening (as any unknown link: 404). */
@@ -38,24 +38,24 @@ export async function storeTrapped(db: Db, id: string, input: DemoRequestInput, 
   return row.answer;
 }
 
-/** A trapped request as its booking link shows it: booked, never changed. */
+/** A trapped request as its booking link shows it: booked, never changed, its host named but no address made up. */
 export async function findTrapped(db: Db | Knex.Transaction, id: string): Promise<BookingState | undefined> {
-  const row:
-    | { id: string; name: string; email: string; company: string; time_slot: Date; meeting_url: string | null; host_name: string | null; host_title: string | null }
-    | undefined = await db('trapped_bookings').where({ id }).first('id', 'name', 'email', 'company', 'time_slot', 'meeting_url', 'host_name', 'host_title');
-  if (!row) return undefined;
-  return {
-    id: row.id,
-    name: row.name,
-    email: row.email,
-    company: row.company,
-    timeSlot: row.time_slot,
-    status: 'booked',
-    sequence: 0,
-    meetingUrl: row.meeting_url,
-    // Only the name and title show; no address is made up for a host the catch never had.
-    host: row.host_name === null ? null : { email: '', name: row.host_name, title: row.host_title ?? '' },
-  };
+  const row: BookingRow | undefined = await db('trapped_bookings')
+    .where({ id })
+    .first(
+      'id',
+      'name',
+      'email',
+      'company',
+      'time_slot',
+      db.raw("'booked' AS status"),
+      db.raw('0 AS sequence'),
+      'meeting_url',
+      db.raw("CASE WHEN host_name IS NULL THEN NULL ELSE '' END AS host_email"),
+      'host_name',
+      'host_title',
+    );
+  return row && stateOf(row);
 }
 
 export async function purgeTrapped(db: Db): Promise<number> {
