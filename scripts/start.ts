@@ -129,6 +129,11 @@ async function main(): Promise<void> {
       : `SMTP: embedded (SMTP_URL not set), each e-mail saved as an .eml file in ${displayPath(mailDir)}`,
   );
   logger.info(`queue: key prefix ${queuePrefix} in Redis${setting(env, 'QUEUE_PREFIX') ? '' : ' (QUEUE_PREFIX not set: named after this database)'}`);
+  logger.info(
+    planned.team
+      ? `hosts: ${planned.team.length} from TEAM_FILE (${planned.team.map((host) => host.name).join(', ')}); each booking gets a free host, written into their calendar`
+      : `hosts: none (TEAM_FILE not set); slots take SLOT_CAPACITY=${planned.slotCapacity} bookings each, with no host named`,
+  );
 
   if (!settings.webRoot && !isWebBuilt(planned.webRoot)) await buildWeb(logger, stopping.signal);
   if (shutdown) return;
