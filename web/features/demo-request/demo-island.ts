@@ -20,15 +20,18 @@ const nextTask = () =>
 
 /**
  * The dialog's code in the order it is run, each part (with what it imports that has not run yet) in a task of its
- * own: run together they would keep the page from answering for longer than a visitor should wait. webpackPrefetch
- * has the browser fetch them all, in parallel, as soon as this entry runs; import() then runs each when it is its turn.
+ * own: run together they would keep the page from answering for longer than a visitor should wait. Each is a module
+ * of ours that imports what it uses of a library, so the bundle keeps only that. webpackPrefetch has the browser
+ * fetch them all, in parallel, as soon as this entry runs; import() then runs each when it is its turn.
  */
 const parts = [
   () => import(/* webpackPrefetch: true */ 'react-dom/client'),
-  () => import(/* webpackPrefetch: true */ 'styled-components'),
-  () => import(/* webpackPrefetch: true */ '@reduxjs/toolkit'),
-  () => import(/* webpackPrefetch: true */ '@reduxjs/toolkit/query/react'),
-  () => import(/* webpackPrefetch: true */ 'react-toastify/unstyled'),
+  // styled-components
+  () => import(/* webpackPrefetch: true */ '../../components/button.js'),
+  // Redux Toolkit, its query layer and react-redux
+  () => import(/* webpackPrefetch: true */ '../../store/store.js'),
+  // react-toastify
+  () => import(/* webpackPrefetch: true */ '../../components/notify.js'),
   // The form reads the booking zone when its code runs, and checking a zone loads the browser's time-zone data the
   // first time (about as long as all the rest of the form's code): it is loaded here, in a task of its own.
   () => import('../date-time-picker/booking-rules-meta.js').then((meta) => meta.readBookingTimeZone()),
