@@ -516,7 +516,7 @@ async function main(): Promise<void> {
       say(`    click to typing, CPU 4x slower: ${spread(slowed)} (goal <= 300 ms)`);
       say(`    LCP ${median.lcp.map(seconds).join(', ')}: median ${seconds(median.medianLcp)} (goal <= 0.80 s)`);
       say(`    TBT median ${median.medianTbt.toFixed(0)} ms; performance score median ${median.medianScore}`);
-      say(`    JavaScript transferred while the page loaded: ${(median.scriptBytes / 1024).toFixed(1)} KB`);
+      say(`    JavaScript transferred while Lighthouse watched the page (whatever came after its load event too): ${(median.scriptBytes / 1024).toFixed(1)} KB`);
     }
   }
 }
