@@ -3,7 +3,8 @@
  * page (nothing else of the page is React's in the browser). demo-launcher.ts runs this small entry once the page is
  * idle after its load, and opens and closes the dialog through what it gives back. The rest of the dialog's code is
  * fetched from here, all at once, and run part by part, each in a task of its own (React, the libraries, the dialog,
- * then the closed dialog's first render, in slices), so the page never stops answering a visitor for long. The calendar's code follows in a chunk of its own, which the form renders without waiting for
+ * then the closed dialog's first render, in slices), so the page never stops answering a visitor for long. The
+ * calendar's code follows in a chunk of its own, which the form renders without waiting for
  * (date-time-picker/lazy-calendar.tsx).
  */
 export interface DemoIsland {

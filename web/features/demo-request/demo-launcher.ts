@@ -25,7 +25,7 @@ export const DEMO_PROBLEM_ID = 'demo-load-problem';
 export const DIALOG_CODE_META = 'demo-code';
 export const LOAD_PROBLEM_MESSAGE = 'The demo request form could not be loaded. Please check your connection and try again.';
 
-/** Runs the dialog's entry script(s) (named in the page's meta tag), in order, and gives the module they leave behind. */
+/** Runs the dialog's entry script(s) named in the page's meta tag, in order, and gives the module they leave. */
 function loadIsland(doc: Document): Promise<typeof DemoIslandModule> {
   const scripts = dialogScripts(doc);
   return new Promise((resolve, reject) => {
