@@ -1,7 +1,8 @@
 /**
  * The landing page's one script before any interaction. The page is prerendered and stays as it is: nothing is
  * hydrated. This wires the little it needs at once (the section menu, the counters, the Request Demo buttons) and
- * keeps where the visit came from; the dialog's React code is fetched on a visitor's intent (demo-launcher.ts).
+ * keeps where the visit came from; the dialog's React code is fetched once the page is idle after its load
+ * (demo-launcher.ts).
  */
 import { rememberAttribution, visitStorage } from '../features/demo-request/attribution.js';
 import { startDemoLauncher } from '../features/demo-request/demo-launcher.js';

@@ -18,7 +18,7 @@ import { pageMeta, routeFor, type PageMeta } from './routes.js';
 
 interface ClientManifest {
   scripts: string[];
-  /** The Request Demo dialog's chunks, fetched ahead on a visitor's intent (demo-launcher.ts). */
+  /** The Request Demo dialog's entry script(s), fetched once the page is idle after its load (demo-launcher.ts). */
   dialogScripts: string[];
   favicon: string;
 }

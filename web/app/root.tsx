@@ -9,7 +9,7 @@ import { theme } from '../components/theme.js';
 
 /**
  * The root component, rendered at build time. In the browser the page is not hydrated: main.ts wires its few
- * interactive parts, and the Request Demo dialog is a React island of its own (demo-island.tsx).
+ * interactive parts, and the Request Demo dialog is a React island of its own (demo-island.ts).
  */
 export function Root({ pathname }: { pathname: string }) {
   return (

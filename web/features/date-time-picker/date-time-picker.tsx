@@ -19,6 +19,7 @@ import {
   zonePlaceName,
 } from './booking-calendar.js';
 import { CalendarFrame } from './calendar-styles.js';
+import { DAY_TILE } from './time-choice.js';
 import { FieldError, Hint } from '../../components/form-parts.js';
 
 interface DateTimePickerProps {
@@ -141,7 +142,6 @@ const Summary = styled.p`
   color: ${({ theme }) => theme.colors.inkSoft};
 `;
 
-const DAY_TILE = '.react-calendar__month-view__days__day';
 const ARROW_STEPS: Record<string, number> = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -7, ArrowDown: 7 };
 
 /**
@@ -200,16 +200,6 @@ function moveBetweenDays(event: KeyboardEvent<HTMLDivElement>): void {
       focusDay(next, next.find((tile) => !tile.disabled));
     });
   }
-}
-
-/**
- * Focuses where the time is chosen again, inside `container`: a slot that can be chosen (not `avoidSlot`, the one
- * just refused), else an enabled day of the calendar.
- */
-export function focusTimeChoice(container: ParentNode, avoidSlot?: string): void {
-  const slots = Array.from(container.querySelectorAll<HTMLInputElement>('input[name="timeSlot"]'));
-  const target = slots.find((input) => !input.disabled && input.value !== avoidSlot) ?? container.querySelector<HTMLElement>(`${DAY_TILE}:enabled`);
-  target?.focus();
 }
 
 /** What the visitor is told when no calendar of the team could be read, and what they are asked to do. */

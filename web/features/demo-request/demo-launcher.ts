@@ -1,10 +1,10 @@
 /**
  * The Request Demo buttons of the prerendered page, without React: the dialog's code (React, the store, the form,
- * the calendar and the toasts: web/features/demo-request/demo-island.tsx) is fetched only when a visitor shows an
- * intent (points at or focuses a button, or starts scrolling or typing), and runs when the dialog first opens. Until
- * it has arrived, a prerendered "Loading the form…" panel stands in, with a way out; if it cannot be fetched, the page
- * says so and the next press tries again. While the dialog is open the page behind it is inert; when it closes, focus
- * goes back to the button that opened it.
+ * the calendar and the toasts: web/features/demo-request/demo-island.ts) is fetched and run once the page has loaded
+ * and the browser is idle, so the dialog is ready when a visitor presses a button; nothing of it is fetched before
+ * the page's load event unless a button is pressed first. Until it is ready, a prerendered "Loading the form…" panel
+ * stands in, with a way out; if it cannot be fetched, the page says so and the next press tries again. While the
+ * dialog is open the page behind it is inert; when it closes, focus goes back to the button that opened it.
  */
 import type * as DemoIslandModule from './demo-island.js';
 import type { DemoIsland } from './demo-island.js';
@@ -21,11 +21,11 @@ export const DEMO_PAGE_ATTRIBUTE = 'data-demo-page';
 export const DEMO_LAYER_ID = 'demo-layer';
 export const DEMO_LOADING_ID = 'demo-loading';
 export const DEMO_PROBLEM_ID = 'demo-load-problem';
-/** The meta tag naming the dialog's scripts, which the page fetches ahead (without running them) once a visitor reads on. */
+/** The meta tag naming the dialog's entry script(s), which fetch the rest of its code themselves. */
 export const DIALOG_CODE_META = 'demo-code';
 export const LOAD_PROBLEM_MESSAGE = 'The demo request form could not be loaded. Please check your connection and try again.';
 
-/** Runs the dialog's scripts (named in the page's meta tag), in order, and gives the module they leave behind. */
+/** Runs the dialog's entry script(s) named in the page's meta tag, in order, and gives the module they leave. */
 function loadIsland(doc: Document): Promise<typeof DemoIslandModule> {
   const scripts = dialogScripts(doc);
   return new Promise((resolve, reject) => {
@@ -53,6 +53,38 @@ function dialogScripts(doc: Document): string[] {
   return doc.querySelector<HTMLMetaElement>(`meta[name="${DIALOG_CODE_META}"]`)?.content.split(' ').filter(Boolean) ?? [];
 }
 
+/** How long the dialog's code waits for the browser to be idle after the page's load event, at most. */
+const IDLE_TIMEOUT_MS = 3000;
+
+/** Runs `then` once the page's first content has been shown (which can come after its load event). */
+function afterFirstPaint(then: () => void): void {
+  if (!PerformanceObserver.supportedEntryTypes.includes('paint')) {
+    // A frame's callbacks run before it is painted; a task they post runs after.
+    requestAnimationFrame(() => setTimeout(then, 0));
+    return;
+  }
+  const observer = new PerformanceObserver((entries) => {
+    if (entries.getEntriesByName('first-contentful-paint').length === 0) return;
+    observer.disconnect();
+    then();
+  });
+  observer.observe({ type: 'paint', buffered: true });
+}
+
+/**
+ * Runs `work` once the page has loaded and been shown, and the browser has nothing more pressing to do (at once
+ * then where it cannot tell): so the dialog's code never competes with what the page shows first.
+ */
+function whenPageIdle(doc: Document, work: () => void): void {
+  const idle = () =>
+    afterFirstPaint(() => {
+      if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(work, { timeout: IDLE_TIMEOUT_MS });
+      else work();
+    });
+  if (doc.readyState === 'complete') idle();
+  else window.addEventListener('load', idle, { once: true });
+}
+
 function triggerOf(target: EventTarget | null): HTMLElement | null {
   return target instanceof Element ? target.closest<HTMLElement>(`[${DEMO_TRIGGER_ATTRIBUTE}]`) : null;
 }
@@ -64,6 +96,7 @@ export function startDemoLauncher(doc: Document): void {
   const problem = doc.getElementById(DEMO_PROBLEM_ID);
   if (!page || !layer || !loading || !problem) return;
 
+  let entry: Promise<typeof DemoIslandModule> | undefined;
   let island: Promise<DemoIsland> | undefined;
   let ready: DemoIsland | undefined;
   let isOpen = false;
@@ -83,18 +116,24 @@ export function startDemoLauncher(doc: Document): void {
     opener?.focus();
   };
 
-  // One fetch at a time; a failed one is forgotten, so the next intent or press fetches again.
+  // One fetch at a time; a failed one is forgotten, so the next press fetches again (the entry script only if it
+  // was that which failed: once run, it fetches what it lacks itself).
   const load = (): Promise<DemoIsland> => {
-    island ??= loadIsland(doc).then(
-      (module) => (ready = module.mountDemo(layer, close)),
-      (error: unknown) => {
-        island = undefined;
-        throw error;
-      },
-    );
+    entry ??= loadIsland(doc).catch((error: unknown) => {
+      entry = undefined;
+      throw error;
+    });
+    island ??= entry
+      .then((module) => module.mountDemo(layer, close))
+      .then(
+        (demo) => (ready = demo),
+        (error: unknown) => {
+          island = undefined;
+          throw error;
+        },
+      );
     return island;
   };
-  const warm = () => void load().catch(() => undefined);
 
   const open = (trigger: HTMLElement) => {
     opener = trigger;
@@ -125,24 +164,9 @@ export function startDemoLauncher(doc: Document): void {
     const trigger = triggerOf(event.target);
     if (trigger) open(trigger);
   });
-  for (const intent of ['pointerover', 'focusin'] as const) {
-    doc.addEventListener(intent, (event) => {
-      if (triggerOf(event.target)) warm();
-    });
-  }
-  // A visitor who starts to read on is likely to ask for a demo: the code is fetched at low priority while they read,
-  // and run only on a nearer intent, so nothing they see (the counters, say) waits on it.
-  let prefetched = false;
-  const prefetch = () => {
-    if (prefetched) return;
-    prefetched = true;
-    for (const href of dialogScripts(doc)) {
-      doc.head.append(Object.assign(doc.createElement('link'), { rel: 'prefetch', as: 'script', href }));
-    }
-  };
-  for (const intent of ['scroll', 'keydown'] as const) {
-    window.addEventListener(intent, prefetch, { once: true, passive: true });
-  }
+  // Nothing the page shows waits on the dialog's code: it comes once the page has loaded and the browser is idle. A
+  // failed fetch is logged here and tried again on a press.
+  whenPageIdle(doc, () => void load().catch((error: unknown) => console.warn('The Request Demo form\'s code could not be fetched yet.', error)));
   loading.addEventListener('click', (event) => {
     if (event.target instanceof Element && event.target.closest('button')) close();
   });

@@ -7,8 +7,9 @@ import {
   PHONE_MAX_LENGTH,
 } from '../../../domain/demo-request.js';
 import { Button } from '../../components/button.js';
-import { TextField } from '../../components/form-parts.js';
-import { DateTimePicker } from '../date-time-picker/date-time-picker.js';
+import { FieldError, TextField } from '../../components/form-parts.js';
+import { Spinner } from '../../components/icons.js';
+import { CALENDAR_LOADING, CALENDAR_LOAD_PROBLEM, LazyCalendar } from '../date-time-picker/lazy-calendar.js';
 import { EmailField } from './email-field.js';
 import { useDemoRequestForm } from './use-demo-request-form.js';
 
@@ -16,6 +17,21 @@ const Form = styled.form`
   display: grid;
   gap: ${({ theme }) => theme.space[5]};
 `;
+
+/** Where the calendar will be, about its height, so the fields below do not move when it comes. */
+const CalendarLoading = styled.p`
+  display: flex;
+  align-items: center;
+  justify-content: center;
+  gap: ${({ theme }) => theme.space[3]};
+  min-height: 20rem;
+  color: ${({ theme }) => theme.colors.inkSoft};
+`;
+
+// The date and time picker (react-calendar and the slots) is a chunk of its own: the form's first frame, and its
+// first field, do not wait for it.
+const loadDateTimePicker = () =>
+  import(/* webpackChunkName: "date-time-picker" */ '../date-time-picker/date-time-picker.js').then((module) => ({ default: module.DateTimePicker }));
 
 const Submit = styled(Button)`
   width: 100%;
@@ -56,15 +72,29 @@ export function DemoRequestForm({ now, onSubmitted }: DemoRequestFormProps) {
         onUseSuggestion={form.onUseSuggestion}
       />
       <TextField {...form.fieldProps('company')} label="Company" autoComplete="organization" maxLength={COMPANY_MAX_LENGTH} />
-      <DateTimePicker
-        now={now}
-        zone={form.zone}
-        visitorZone={form.visitorZone}
-        day={form.day}
-        slotIso={form.slotIso}
-        error={form.errors.timeSlot}
-        onDayChange={form.onDayChange}
-        onSlotChange={form.onSlotChange}
+      <LazyCalendar
+        load={loadDateTimePicker}
+        props={{
+          now,
+          zone: form.zone,
+          visitorZone: form.visitorZone,
+          day: form.day,
+          slotIso: form.slotIso,
+          error: form.errors.timeSlot,
+          onDayChange: form.onDayChange,
+          onSlotChange: form.onSlotChange,
+        }}
+        fallback={
+          <CalendarLoading role="status">
+            <Spinner />
+            {CALENDAR_LOADING}
+          </CalendarLoading>
+        }
+        problem={
+          <div role="alert">
+            <FieldError id={`${form.id}-calendar-problem`} message={CALENDAR_LOAD_PROBLEM} />
+          </div>
+        }
       />
       <TextField
         {...form.fieldProps('phone')}

@@ -1,5 +1,7 @@
+import type { ReactElement } from 'react';
 import { Provider } from 'react-redux';
-import { css, styled } from 'styled-components';
+import { css, styled, ThemeProvider } from 'styled-components';
+import { theme } from '../../components/theme.js';
 import { makeStore } from '../../store/store.js';
 import { Toasts } from '../../components/notify.js';
 import { DemoRequestDialog, DIALOG_MAX_WIDTH_PX } from './demo-request-dialog.js';
@@ -32,7 +34,7 @@ interface DemoRuntimeProps {
   onClose: () => void;
 }
 
-export default function DemoRuntime({ isOpen, onClose }: DemoRuntimeProps) {
+function DemoRuntime({ isOpen, onClose }: DemoRuntimeProps) {
   return (
     <Provider store={store}>
       <Layer $open={isOpen}>
@@ -40,5 +42,14 @@ export default function DemoRuntime({ isOpen, onClose }: DemoRuntimeProps) {
         <Toasts dialogMaxWidthPx={DIALOG_MAX_WIDTH_PX} />
       </Layer>
     </Provider>
+  );
+}
+
+/** What the island renders into its layer (demo-island.ts), the dialog open or closed. */
+export function demoTree(isOpen: boolean, onClose: () => void): ReactElement {
+  return (
+    <ThemeProvider theme={theme}>
+      <DemoRuntime isOpen={isOpen} onClose={onClose} />
+    </ThemeProvider>
   );
 }

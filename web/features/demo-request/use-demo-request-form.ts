@@ -20,7 +20,7 @@ import { isSlotConflict, serverFieldErrors, submitErrorMessage } from '../../sto
 import { useSubmitDemoRequestMutation, useValidateEmailMutation, type DemoRequestBody } from '../../store/api.js';
 import { visitorTimeZone } from '../date-time-picker/booking-calendar.js';
 import { PAGE_MIN_NOTICE, readBookingTimeZone } from '../date-time-picker/booking-rules-meta.js';
-import { focusTimeChoice } from '../date-time-picker/date-time-picker.js';
+import { focusTimeChoice } from '../date-time-picker/time-choice.js';
 import { rememberedAttribution, visitStorage } from './attribution.js';
 import { checkEmail, type EmailCheck } from './email-check.js';
 import { mayRetryWithSameKey, nextAttempt, type SubmissionAttempt } from './idempotency-key.js';

@@ -1,0 +1,88 @@
+/**
+ * How soon the Request Demo form takes typing after a click, as a visitor who reads the hero and clicks its Request
+ * Demo button without scrolling: each run a fresh browser context at 1440 x 900 (nothing cached), the page loaded,
+ * READING_MS of reading after its load event, then a click on the hero's button. The figure is the time from the
+ * click event to the moment the dialog's first field has focus and the page's main thread is free to take a key
+ * (a task posted once focus is there has run). A key is then typed into the field to check it arrives.
+ */
+import { chromium, type Page } from 'playwright-core';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../../web/e2e/browser.js';
+
+/** What a visitor spends on the hero before clicking: the headline and the line below it. */
+export const READING_MS = 2000;
+
+export interface ClickToTyping {
+  /** Milliseconds from the click to a first field that takes typing, one per run. */
+  runs: number[];
+  median: number;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)] ?? NaN;
+
+declare global {
+  interface Window {
+    /** The milliseconds from the page's first click to a field that takes typing (WATCH_CLICK_TO_TYPING). */
+    clickToTyping?: Promise<number>;
+  }
+}
+
+/**
+ * Runs in the page before its own scripts: times its first click to a dialog's field that takes typing. Plain JavaScript
+ * in a string, as the page runs it: a function given to Playwright would carry what tsx compiles into it (__name).
+ */
+const WATCH_CLICK_TO_TYPING = `
+window.clickToTyping = new Promise((resolve) => {
+  document.addEventListener('click', (click) => {
+    const check = () => {
+      const field = document.activeElement;
+      if (field instanceof HTMLInputElement && field.closest('[role="dialog"][aria-modal="true"] form')) {
+        // Focus is there; a key is handled as soon as the main thread is free, which a task posted now shows.
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => resolve(performance.now() - click.timeStamp);
+        channel.port2.postMessage(null);
+        return;
+      }
+      requestAnimationFrame(check);
+    };
+    check();
+  }, { capture: true, once: true });
+});`;
+
+async function oneRun(page: Page, url: string): Promise<number> {
+  await page.addInitScript({ content: WATCH_CLICK_TO_TYPING });
+  await page.goto(url, { waitUntil: 'load' });
+  await page.waitForTimeout(READING_MS);
+  const button = page.locator('main').getByRole('button', { name: 'Request Demo' }).first();
+  const box = await button.boundingBox();
+  if (!box) throw new Error('the hero has no Request Demo button in view');
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.up();
+  const ms = await page.evaluate(() => window.clickToTyping);
+  if (ms === undefined) throw new Error('the page was not watched');
+  await page.keyboard.type('A');
+  const typed = await page.getByRole('dialog').getByRole('textbox').first().inputValue();
+  if (typed !== 'A') throw new Error(`the first field took "${typed}" where "A" was typed`);
+  return ms;
+}
+
+/** `runs` fresh contexts at 1440 x 900, the CPU slowed `cpuSlowdown` times (1: as is). */
+export async function clickToTyping(url: string, runs: number, cpuSlowdown: number): Promise<ClickToTyping> {
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS });
+  try {
+    const figures: number[] = [];
+    for (let i = 0; i < runs; i += 1) {
+      const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+      const page = await context.newPage();
+      if (cpuSlowdown !== 1) {
+        const cdp = await context.newCDPSession(page);
+        await cdp.send('Emulation.setCPUThrottlingRate', { rate: cpuSlowdown });
+      }
+      figures.push(await oneRun(page, url));
+      await context.close();
+    }
+    return { runs: figures, median: median(figures) };
+  } finally {
+    await browser.close();
+  }
+}
