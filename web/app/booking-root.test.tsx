@@ -55,6 +55,16 @@ describe('the booking manage page', () => {
     expect(text).to.not.include(LOADING_TEXT);
   });
 
+  it('names the host and links the video room when the booking has them; a cancelled demo keeps the name, not the room', async () => {
+    const room = 'https://meet.jit.si/ConvergeDemo-abcdefghij2345672345';
+    const withHost: BookingView = { ...booked, meetingUrl: room, host: { name: 'Dana Whitfield', title: 'Solutions Engineer' } };
+    const { html, text } = render(await storeWith(withHost));
+    expect(text).to.include('You will meet Dana Whitfield, Solutions Engineer').and.include('Video call Join the video call');
+    expect(html).to.match(new RegExp(`<a href="${room}" target="_blank" rel="noopener noreferrer">Join the video call</a>`));
+    const cancelled = render(await storeWith({ ...withHost, status: 'cancelled' }));
+    expect(cancelled.text).to.include('You will meet Dana Whitfield').and.not.include('Join the video call');
+  });
+
   it('shows a cancelled booking as cancelled, with no changes offered and a way to book a new demo', async () => {
     const { html, text } = render(await storeWith({ ...booked, status: 'cancelled' }));
     expect(text).to.include('Status Cancelled').and.include('This demo is cancelled.');

@@ -44,11 +44,25 @@ export interface ToastLink {
   download?: boolean;
 }
 
-function ToastBody({ title, text, links = [], linksLabel }: { title: string; text: string; links?: ToastLink[]; linksLabel?: string }) {
+/** What a toast may say beyond its title and text: a line of its own, and one link set apart (a meeting's room). */
+export interface ToastDetails {
+  note?: string;
+  link?: ToastLink;
+}
+
+function ToastBody({ title, text, links = [], linksLabel, details }: { title: string; text: string; links?: ToastLink[]; linksLabel?: string; details?: ToastDetails }) {
   return (
     <div>
       <Title>{title}</Title>
       <Text>{text}</Text>
+      {details?.note && <Text>{details.note}</Text>}
+      {details?.link && (
+        <Links>
+          <a href={details.link.href} target="_blank" rel="noopener noreferrer">
+            {details.link.label}
+          </a>
+        </Links>
+      )}
       {links.length > 0 && (
         <Links>
           {linksLabel && <span>{linksLabel}</span>}
@@ -63,8 +77,8 @@ function ToastBody({ title, text, links = [], linksLabel }: { title: string; tex
   );
 }
 
-export function notifySuccess(title: string, text: string, links?: { label: string; items: ToastLink[] }): void {
-  toast.success(<ToastBody title={title} text={text} links={links?.items} linksLabel={links?.label} />, { role: 'status' });
+export function notifySuccess(title: string, text: string, links?: { label: string; items: ToastLink[] }, details?: ToastDetails): void {
+  toast.success(<ToastBody title={title} text={text} links={links?.items} linksLabel={links?.label} details={details} />, { role: 'status' });
 }
 
 /** The destructive toast. */

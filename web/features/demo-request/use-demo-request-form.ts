@@ -15,7 +15,7 @@ import {
   type DemoRequestField,
 } from '../../../domain/demo-request.js';
 import { companyLinkProblem, nameLinkProblem } from '../../../domain/links-in-text.js';
-import { notifyError, notifySuccess } from '../../components/notify.js';
+import { notifyError, notifySuccess, type ToastDetails } from '../../components/notify.js';
 import { isSlotConflict, serverFieldErrors, submitErrorMessage } from '../../store/api-errors.js';
 import { useSubmitDemoRequestMutation, useValidateEmailMutation, type DemoRequestBody } from '../../store/api.js';
 import { visitorTimeZone } from '../date-time-picker/booking-calendar.js';
@@ -27,6 +27,16 @@ import { mayRetryWithSameKey, nextAttempt, type SubmissionAttempt } from './idem
 
 export const SUCCESS_TITLE = 'Demo Request Submitted';
 export const SUCCESS_TEXT = "Thank you! We'll contact you soon to schedule your demo.";
+
+/** Whom the prospect will meet and where, when the answer says (a team's host; the video room). */
+export function meetingDetails(created: Pick<BookingCreated, 'host' | 'meetingUrl'>): ToastDetails {
+  const host = created.host;
+  return {
+    ...(host ? { note: `You will meet ${host.name}${host.title ? `, ${host.title}` : ''}.` } : {}),
+    // An answer kept for an Idempotency-Key from before rooms were given has none.
+    ...(created.meetingUrl ? { link: { label: 'Join the video call', href: created.meetingUrl } } : {}),
+  };
+}
 
 export type TextFieldName = 'name' | 'email' | 'company' | 'phone' | 'message';
 type Values = Record<TextFieldName, string>;
@@ -148,7 +158,7 @@ export function useDemoRequestForm(onSubmitted: () => void) {
         // An answer kept for an Idempotency-Key from before the link existed has none.
         ...(created.invitePath ? [{ label: '.ics', href: created.invitePath, download: true }] : []),
       ],
-    });
+    }, meetingDetails(created));
     setValues(EMPTY);
     setTrap('');
     setDay(null);

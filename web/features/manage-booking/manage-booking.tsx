@@ -214,6 +214,25 @@ function BookingDetails({ token, booking, zone, visitorZone, title, onFinished, 
         <dd>{booking.name}</dd>
         <dt>Company</dt>
         <dd>{booking.company}</dd>
+        {booking.host ? (
+          <>
+            <dt>You will meet</dt>
+            <dd>
+              {booking.host.name}
+              {booking.host.title ? `, ${booking.host.title}` : ''}
+            </dd>
+          </>
+        ) : null}
+        {booking.meetingUrl && !cancelled ? (
+          <>
+            <dt>Video call</dt>
+            <dd>
+              <a href={booking.meetingUrl} target="_blank" rel="noopener noreferrer">
+                Join the video call
+              </a>
+            </dd>
+          </>
+        ) : null}
       </Details>
       {cancelled ? (
         <>
