@@ -10,14 +10,18 @@
  *   3. As a clean clone: no .env (an empty file in its place, so a developer's own is not read) and none of the
  *      settings of .env.example in the environment but the free host ports. `up --build`, every service healthy;
  *      the booking-link secret and the admin token made once in the `secrets` volume (node's alone, 700 and 600;
- *      the same in the API and the worker; nothing in the image); one demo booked, its confirmation in Mailpit
- *      with links signed by the kept secret; the operations endpoint answers the kept token; no log line holds
- *      either secret. `down` then `up` (no -v): the same secret, and the first booking's link still answers 200.
+ *      the same in the API and the worker; nothing in the image). The demo team: GET /api/hosts shows its three
+ *      calendars readable, none failed to read on the way, the CalDAV server is not root; the slot of the weekly
+ *      sales sync (every host busy) and those of the seeded one-off workshop are not offered while the slots beside
+ *      them are; a free one is booked (201). Its confirmation in Mailpit with links signed by the kept secret; the
+ *      operations endpoint answers the kept token; no log line holds either secret. `down` then `up` (no -v): the
+ *      same secret, and the first booking's link still answers 200.
  *   4. The .env cases, on new PostgreSQL and Redis volumes (the secrets volume stays): an env file with a PostgreSQL
  *      password full of URL syntax (p@ss/w:rd#1), a BOOKING_LINK_SECRET and an ADMIN_TOKEN of its own, which win
  *      over the kept ones. dist/api/migrate.js (the Kubernetes migration Job and the API's init container) runs
  *      from the image. One demo booked, its links signed with the .env secret.
- *   5. The worker scaled to 3; 20 more bookings; exactly 20 more e-mails, one per booking (by Message-ID).
+ *   5. The worker scaled to 3; 20 more bookings, in slots GET /api/slots offers; exactly 20 more e-mails, one per
+ *      booking (by Message-ID).
  *   6. The workers stopped: each exits 0 within 10 s (`stop -t 10`: a worker still running then is killed, 137).
  *   7. `down` then `up`: the rows are still there (GET /api/demo-requests, and psql in the postgres container).
  *
@@ -31,7 +35,7 @@ import { appendFileSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { availableSlots, calendarDayOf, DEFAULT_BOOKING_TIME_ZONE } from '../domain/booking.js';
+import { calendarDayOf, DEFAULT_BOOKING_TIME_ZONE, FIRST_SLOT_HOUR, formatCalendarDay, slotStartsOf, type CalendarDay, type DaySlots } from '../domain/booking.js';
 import { bookingToken } from '../server-shared/booking-link.js';
 import { KEPT_SECRET_FILES } from '../server-shared/kept-secrets.js';
 import { REPO_ROOT } from './dev-services/config.js';
@@ -53,6 +57,12 @@ const MORE_BOOKINGS = 20;
 const WORKERS = 3;
 const STOP_SECONDS = 10;
 const TIMEOUT_MINUTES = Number(process.env.COMPOSE_SMOKE_TIMEOUT_MINUTES ?? 20);
+/** Every service of the stack, one container each (the worker scales later). */
+const STACK = { postgres: 1, redis: 1, mailpit: 1, caldav: 1, api: 1, worker: 1 };
+/** The demo team of docker/caldav/demo-team.json, whose calendars docker/caldav/seed.py fills on the first start. */
+const DEMO_HOSTS = ['Anna Berg', 'Dana Whitfield', 'Lina Okafor'];
+/** A one-off event the seed puts in Anna Berg's and Lina Okafor's calendars (Dana Whitfield is not at work then). */
+const WORKSHOP_PATH = '/user/calendars/anna-berg/customer-workshop.ics';
 const KEEP = process.env.COMPOSE_SMOKE_KEEP === '1';
 
 // --- output and processes --------------------------------------------------------------------------------------------
@@ -176,6 +186,7 @@ interface Ports {
   mailpitUi: number;
   mailpitSmtp: number;
   redis: number;
+  caldav: number;
 }
 
 let compose: Compose | undefined;
@@ -252,16 +263,26 @@ interface Booking {
   invitePath: string;
 }
 
-/** The bookable slots of the coming weeks, from tomorrow on (today's may pass while the test runs). */
-function bookableSlots(count: number): string[] {
-  const now = new Date();
-  const slots = new Set<string>();
-  for (let offset = 1; offset <= 31 && slots.size < count; offset++) {
-    const day = calendarDayOf(new Date(now.getTime() + offset * 86_400_000), DEFAULT_BOOKING_TIME_ZONE);
-    for (const slot of availableSlots(day, now, DEFAULT_BOOKING_TIME_ZONE)) slots.add(slot.iso);
+/** The booking zone's day `offset` days from now. */
+const dayAhead = (offset: number): CalendarDay => calendarDayOf(new Date(Date.now() + offset * 86_400_000), DEFAULT_BOOKING_TIME_ZONE);
+
+async function daySlots(apiUrl: string, day: CalendarDay): Promise<DaySlots> {
+  const { status, body, text } = await http<DaySlots>(`${apiUrl}/api/slots?date=${formatCalendarDay(day)}`);
+  check(status === 200, `GET /api/slots?date=${formatCalendarDay(day)} answered ${status}: ${text.slice(0, 300)}`);
+  return body;
+}
+
+/**
+ * The slots GET /api/slots offers in the coming weeks, from tomorrow on (today's may pass while the test runs),
+ * but those in `besides`: with the demo team a slot is offered while one of its hosts is free.
+ */
+async function offeredSlots(apiUrl: string, count: number, besides: readonly string[]): Promise<string[]> {
+  const slots: string[] = [];
+  for (let offset = 1; offset <= 31 && slots.length < count; offset++) {
+    for (const slot of (await daySlots(apiUrl, dayAhead(offset))).slots) if (slot.available && !besides.includes(slot.start)) slots.push(slot.start);
   }
-  check(slots.size >= count, `only ${slots.size} bookable slots in the next month`);
-  return [...slots].slice(0, count);
+  check(slots.length >= count, `only ${slots.length} slots offered in the next month`);
+  return slots.slice(0, count);
 }
 
 async function book(apiUrl: string, index: number, timeSlot: string): Promise<Booking> {
@@ -326,13 +347,32 @@ async function chooseCompose(): Promise<Compose> {
   throw new SmokeFailure('neither `docker compose` nor `docker-compose` works');
 }
 
-/** The images the stack is built from: compose's image: lines (services not built here) and the Dockerfile's base. */
+/** The images the stack is built from: compose's image: lines (services not built here) and the built ones' bases. */
 function baseImages(): string[] {
-  const file = parse(readFileSync(COMPOSE_FILE, 'utf8'), { merge: true }) as { services: Record<string, { image?: string; build?: unknown }> };
-  const images = Object.values(file.services).flatMap((s) => (s.image && !s.build ? [s.image] : []));
-  const node = /^ARG NODE_IMAGE=(\S+)/m.exec(readFileSync(path.join(REPO_ROOT, 'docker', 'Dockerfile'), 'utf8'))?.[1];
-  check(node, 'docker/Dockerfile has no ARG NODE_IMAGE=');
-  return [node, ...images];
+  const file = parse(readFileSync(COMPOSE_FILE, 'utf8'), { merge: true }) as {
+    services: Record<string, { image?: string; build?: { context: string; dockerfile?: string } }>;
+  };
+  const images = new Set<string>();
+  for (const service of Object.values(file.services)) {
+    if (service.build) for (const base of dockerfileBases(path.join(REPO_ROOT, service.build.context, service.build.dockerfile ?? 'Dockerfile'))) images.add(base);
+    else if (service.image) images.add(service.image);
+  }
+  return [...images];
+}
+
+/** A Dockerfile's base images: its FROM lines with their ARG defaults put in, but for its own earlier stages. */
+function dockerfileBases(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const args = new Map([...text.matchAll(/^ARG (\w+)=(\S+)/gm)].map((match) => [match[1]!, match[2]!]));
+  const stages = new Set<string>();
+  const bases: string[] = [];
+  for (const [, from, stage] of text.matchAll(/^FROM (\S+)(?: AS (\S+))?/gim)) {
+    const image = from!.replace(/\$\{(\w+)\}/g, (_match, name: string) => args.get(name) ?? '');
+    check(image !== '' && !image.includes('$'), `${path.relative(REPO_ROOT, file)}: FROM ${from} names no image (an ARG without a default?)`);
+    if (!stages.has(image)) bases.push(image);
+    if (stage) stages.add(stage);
+  }
+  return bases;
 }
 
 /** The stand-ins script: named by STANDINS_SCRIPT, or in shared/ beside this checkout, a folder above it, or its origin. */
@@ -381,7 +421,7 @@ function documentedSettings(): Set<string> {
 
 /** A clean clone's settings: nothing but free host ports (this machine may run other stacks), and no .env. */
 async function cleanCloneSettings(): Promise<Ports> {
-  const ports = { api: await freePort(), mailpitUi: await freePort(), mailpitSmtp: await freePort(), redis: await freePort() };
+  const ports = { api: await freePort(), mailpitUi: await freePort(), mailpitSmtp: await freePort(), redis: await freePort(), caldav: await freePort() };
   const documented = documentedSettings();
   composeEnv = {
     ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !documented.has(key))),
@@ -391,6 +431,7 @@ async function cleanCloneSettings(): Promise<Ports> {
     MAILPIT_UI_PORT: String(ports.mailpitUi),
     MAILPIT_SMTP_PORT: String(ports.mailpitSmtp),
     REDIS_HOST_PORT: String(ports.redis),
+    CALDAV_HOST_PORT: String(ports.caldav),
   };
   writeFileSync(NO_ENV_FILE, '');
   envFile = NO_ENV_FILE;
@@ -433,7 +474,7 @@ function envFileSettings(ports: Ports): EnvCase {
 
 async function upAndHealthy(): Promise<void> {
   await composeRun(['up', '--build', '-d'], { timeoutMs: 900_000 });
-  await waitHealthy({ postgres: 1, redis: 1, mailpit: 1, api: 1, worker: 1 });
+  await waitHealthy(STACK);
 }
 
 interface KeptSecrets {
@@ -489,6 +530,66 @@ async function linksSignedWith(apiUrl: string, mailpitUrl: string, booking: Book
   return token;
 }
 
+interface HostState {
+  name: string;
+  state: string;
+  lastGoodReadAt: string | null;
+  lastError: string | null;
+}
+
+/**
+ * The demo team on: GET /api/hosts shows its three calendars readable; the weekly sales sync (every host busy) and
+ * the one-off customer workshop (every host at work then busy) take their slots away, and the slots beside them
+ * stay. Gives the free slot beside the sync, to book.
+ */
+async function demoTeam(apiUrl: string, caldavUrl: string, adminToken: string): Promise<string> {
+  const hosts = await waitFor('the demo team’s calendars readable (GET /api/hosts)', 90_000, async () => {
+    const { status, body, text } = await http<{ team: boolean; hosts: HostState[] }>(`${apiUrl}/api/hosts`, { headers: { Authorization: `Bearer ${adminToken}` } });
+    check(status === 200, `GET /api/hosts answered ${status}: ${text.slice(0, 300)}`);
+    check(body.team, 'GET /api/hosts says there is no team: TEAM_FILE did not reach the API');
+    return body.hosts.length === DEMO_HOSTS.length && body.hosts.every((host) => host.state === 'readable') ? body.hosts : undefined;
+  });
+  check(JSON.stringify(hosts.map((host) => host.name)) === JSON.stringify(DEMO_HOSTS), `GET /api/hosts lists ${hosts.map((host) => host.name).join(', ')}`);
+  note(`GET /api/hosts: ${hosts.map((host) => `${host.name} ${host.state} (read ${host.lastGoodReadAt})`).join('; ')}`);
+  // The API started once the calendars answered: not one read failed on the way.
+  const apiLogs = await composeRun(['logs', '--no-color', 'api'], { timeoutMs: 60_000 });
+  check(!`${apiLogs.stdout}${apiLogs.stderr}`.includes('host calendar unreadable'), 'the API logged a host calendar unreadable');
+  const uid = (await composeRun(['exec', '-T', 'caldav', 'id', '-u'])).stdout.trim();
+  check(/^\d+$/.test(uid) && uid !== '0', `the CalDAV server runs as uid ${uid}`);
+  note(`no calendar read failed; the CalDAV server runs as uid ${uid}`);
+
+  const clock = (hour: number) => `${String(hour).padStart(2, '0')}:00`;
+  const at = (day: CalendarDay, hour: number) => slotStartsOf(day, DEFAULT_BOOKING_TIME_ZONE)[hour - FIRST_SLOT_HOUR]!.toISOString();
+  const offered = async (day: CalendarDay, hours: number[]) => {
+    const answer = await daySlots(apiUrl, day);
+    check(!answer.calendarsUnreadable, `GET /api/slots?date=${answer.date} says no calendar can be read`);
+    const available = new Map(answer.slots.map((slot) => [slot.start, slot.available]));
+    return hours.map((hour) => available.get(at(day, hour)));
+  };
+
+  // The weekly sales sync, Tuesdays 15:00-16:00 Europe/Berlin, is in every host's calendar.
+  const tuesday = [1, 2, 3, 4, 5, 6, 7].map(dayAhead).find((day) => new Date(Date.UTC(day.year, day.month - 1, day.day)).getUTCDay() === 2)!;
+  const [before, sync, after] = await offered(tuesday, [14, 15, 16]);
+  check(sync === false, `${formatCalendarDay(tuesday)} 15:00, the weekly sales sync of every host, is offered`);
+  check(before === true && after === true, `${formatCalendarDay(tuesday)} 14:00 and 16:00 (hosts free) are not both offered: ${before}, ${after}`);
+  note(`${formatCalendarDay(tuesday)}: 15:00 (weekly sales sync, every host busy) not offered; 14:00 and 16:00 offered`);
+
+  // The one-off workshop, on the day the seed chose (the second weekday after the stack's first start).
+  const workshop = await http<string>(`${caldavUrl}${WORKSHOP_PATH}`);
+  check(workshop.status === 200, `GET ${WORKSHOP_PATH} from the CalDAV service answered ${workshop.status}`);
+  const start = /^DTSTART;TZID=Europe\/Berlin:(\d{4})(\d{2})(\d{2})T(\d{2})0000\r?$/m.exec(workshop.text);
+  const end = /^DTEND;TZID=Europe\/Berlin:\d{8}T(\d{2})0000\r?$/m.exec(workshop.text);
+  check(start && end, `the seeded workshop has no DTSTART/DTEND in Europe/Berlin:\n${workshop.text}`);
+  const day = { year: Number(start[1]), month: Number(start[2]), day: Number(start[3]) };
+  const [from, to] = [Number(start[4]), Number(end[1])];
+  const busy = Array.from({ length: to - from }, (_, i) => from + i);
+  const states = await offered(day, [from - 1, ...busy, to]);
+  check(states.slice(1, -1).every((state) => state === false), `${formatCalendarDay(day)}: the workshop's slots (${busy.join(', ')}:00) are offered: ${states.join(', ')}`);
+  check(states[0] === true && states.at(-1) === true, `${formatCalendarDay(day)}: the slots beside the workshop are not offered: ${states.join(', ')}`);
+  note(`${formatCalendarDay(day)}: ${busy.map(clock).join(' and ')} (one-off workshop) not offered; ${clock(from - 1)} and ${clock(to)} offered`);
+  return at(tuesday, 14);
+}
+
 async function adminTokenWorks(apiUrl: string, adminToken: string, booking: Booking): Promise<void> {
   const list = await http<{ demoRequests: Array<{ id: string }> }>(`${apiUrl}/api/demo-requests`, { headers: { Authorization: `Bearer ${adminToken}` } });
   check(list.status === 200, `GET /api/demo-requests answered ${list.status} to the kept admin token`);
@@ -500,7 +601,7 @@ async function adminTokenWorks(apiUrl: string, adminToken: string, booking: Book
 async function restartKeepsTheSecret(apiUrl: string, kept: KeptSecrets, token: string): Promise<void> {
   await composeRun(['down', '-t', '15'], { timeoutMs: 120_000 });
   await composeRun(['up', '-d'], { timeoutMs: 300_000 });
-  await waitHealthy({ postgres: 1, redis: 1, mailpit: 1, api: 1, worker: 1 });
+  await waitHealthy(STACK);
   const again = await keptSecrets();
   check(again.linkSecret === kept.linkSecret && again.adminToken === kept.adminToken, 'the secrets changed across down/up');
   const page = await http(`${apiUrl}/api/bookings/${token}`);
@@ -517,7 +618,7 @@ async function newDatabaseKeepSecrets(): Promise<void> {
 
 async function envFileWins(kept: KeptSecrets): Promise<void> {
   await composeRun(['up', '-d'], { timeoutMs: 300_000 });
-  await waitHealthy({ postgres: 1, redis: 1, mailpit: 1, api: 1, worker: 1 });
+  await waitHealthy(STACK);
   const still = await keptSecrets();
   check(still.linkSecret === kept.linkSecret, 'the kept secret changed while .env set another');
   note('the volume still holds the kept secret, unused while .env sets one');
@@ -558,7 +659,7 @@ async function bookFirst(apiUrl: string, mailpitUrl: string, slot: string): Prom
 
 async function scaleWorkers(): Promise<void> {
   await composeRun(['up', '-d', '--no-recreate', '--scale', `worker=${WORKERS}`], { timeoutMs: 180_000 });
-  await waitHealthy({ postgres: 1, redis: 1, mailpit: 1, api: 1, worker: WORKERS });
+  await waitHealthy({ ...STACK, worker: WORKERS });
   // The worker has no health check: its "worker ready" log line says it takes jobs.
   await waitFor(`${WORKERS} workers ready`, 60_000, async () => {
     const ready = await Promise.all((await containers('worker')).map(async (worker) => (await logsOf(worker.id)).includes('worker ready')));
@@ -621,7 +722,7 @@ async function downUpKeepsRows(apiUrl: string, adminToken: string, bookings: Boo
   await composeRun(['down', '-t', '15'], { timeoutMs: 120_000 });
   check((await containers()).length === 0, 'containers left after `down`');
   await composeRun(['up', '-d'], { timeoutMs: 300_000 });
-  await waitHealthy({ postgres: 1, redis: 1, mailpit: 1, api: 1, worker: 1 });
+  await waitHealthy(STACK);
   const { status, body, text } = await http<{ demoRequests: Array<{ id: string; confirmation: { sentAt: string | null } }> }>(`${apiUrl}/api/demo-requests`, {
     headers: { Authorization: `Bearer ${adminToken}` },
   });
@@ -678,7 +779,6 @@ async function main(): Promise<void> {
   const hardLimit = setTimeout(() => void abort(`the overall time limit of ${TIMEOUT_MINUTES} min ran out`), TIMEOUT_MINUTES * 60_000);
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void abort(`interrupted (${signal})`));
 
-  const slots = bookableSlots(2 + MORE_BOOKINGS);
   await step('Docker: installed and running', ensureDocker);
   const chosen = await step('Compose: v2 where it exists, else v1', chooseCompose);
   note(chosen.label);
@@ -687,10 +787,15 @@ async function main(): Promise<void> {
   compose = chosen;
   const apiUrl = `http://127.0.0.1:${ports.api}`;
   const mailpitUrl = `http://127.0.0.1:${ports.mailpitUi}`;
+  const caldavUrl = `http://127.0.0.1:${ports.caldav}`;
   try {
     await step('up --build with nothing set, then every service healthy', upAndHealthy);
     const kept = await step('the secrets: made once in the secrets volume, node’s alone, shared, not in the image', secretsMadeOnce);
-    const token = await step('book a demo; its confirmation and links signed with the kept secret', async () => {
+    const slots = await step('the demo team: three calendars readable, a slot is offered only while a host is free', async () => {
+      const free = await demoTeam(apiUrl, caldavUrl, kept.adminToken);
+      return [free, ...(await offeredSlots(apiUrl, 1 + MORE_BOOKINGS, [free]))];
+    });
+    const token = await step('book the free slot beside the sync (201); its confirmation and links signed with the kept secret', async () => {
       const booking = await bookFirst(apiUrl, mailpitUrl, slots[0]!);
       await adminTokenWorks(apiUrl, kept.adminToken, booking);
       return linksSignedWith(apiUrl, mailpitUrl, booking, kept.linkSecret);

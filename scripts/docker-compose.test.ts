@@ -2,14 +2,20 @@
  * No Docker engine runs where the tests run, so the operations files are checked as files: docker-compose.yml,
  * docker/Dockerfile and .env.example against what the programs really read (their config loaders, called here).
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import pg from 'pg';
 import { parse } from 'yaml';
+import pino from 'pino';
 import { loadApiConfig } from '../api/config.js';
+import { calendarDayOf, slotEnd, slotStartsOf, type CalendarDay } from '../domain/booking.js';
+import { HostCalendars } from '../server-shared/hosts/calendars.js';
+import { parseTeam } from '../server-shared/hosts/team.js';
+import { until } from '../test/until.js';
+import { freePort } from './dev-services/ports.js';
 import type { Env } from '../server-shared/settings.js';
 import { knexConfig } from '../knexfile.js';
 import { loadWorkerConfig } from '../worker/config.js';
@@ -21,7 +27,7 @@ interface HealthCheck {
 }
 interface Service {
   image?: string;
-  build?: { context: string; dockerfile: string };
+  build?: { context: string; dockerfile?: string };
   command?: string[];
   environment?: Record<string, string | number>;
   ports?: string[];
@@ -39,6 +45,13 @@ interface Compose {
 const composeText = readFileSync(path.join(REPO_ROOT, 'docker-compose.yml'), 'utf8');
 const compose = parse(composeText, { merge: true }) as Compose;
 const dockerfile = readFileSync(path.join(REPO_ROOT, 'docker', 'Dockerfile'), 'utf8');
+const caldavDockerfile = readFileSync(path.join(REPO_ROOT, 'docker', 'caldav', 'Dockerfile'), 'utf8');
+/** The demo team's file, as docker-compose.yml mounts it into the API and the worker. */
+const DEMO_TEAM = 'docker/caldav/demo-team.json';
+/** Where the programs' containers see the team file (TEAM_FILE's default under compose). */
+const TEAM_PATH = '/etc/converge/team.json';
+/** The demo team's password: a placeholder, since the demo CalDAV server checks no logins (README says so). */
+const DEMO_PASSWORD = 'demo-calendar-not-checked';
 const envExample = readFileSync(path.join(REPO_ROOT, '.env.example'), 'utf8');
 
 function service(name: string): Service {
@@ -48,12 +61,14 @@ function service(name: string): Service {
 }
 
 /**
- * Compose's ${NAME:-default} and ${NAME:?message} interpolation, from `given`. A required one that is not given
+ * Compose's ${NAME:-default}, ${NAME-default} and ${NAME:?message} interpolation, from `given`. A required one that is not given
  * throws with compose's message, as `docker compose up` stops with it.
  */
 function withDefaults(value: string | number, given: Env = {}): string {
-  return String(value).replace(/\$\{(\w+)(?::?([-?])([^}]*))?\}/g, (_match, name: string, kind: string | undefined, rest: string | undefined) => {
+  return String(value).replace(/\$\{(\w+)(?:(:?)([-?])([^}]*))?\}/g, (_match, name: string, colon: string | undefined, kind: string | undefined, rest: string | undefined) => {
     if (given[name]) return given[name];
+    // ${NAME-default} (no colon): set but empty stays empty.
+    if (given[name] === '' && colon === '' && kind === '-') return '';
     if (kind === '?') throw new Error(rest || `${name} is required`);
     return rest ?? '';
   });
@@ -69,13 +84,24 @@ function freshVolume(): string {
 const sharedVolume = freshVolume();
 
 /**
- * A service's environment, with what the operator gives (by default only the settings the programs require), and
- * SECRETS_DIR pointing at `volume`, which stands for the compose volume mounted there.
+ * A service's environment, with what the operator gives (by default only the settings the programs require),
+ * SECRETS_DIR pointing at `volume`, which stands for the compose volume mounted there, and TEAM_FILE at the file of
+ * this checkout that the service's container sees on that path.
  */
 function environmentOf(name: string, given: Env = REQUIRED_SETTINGS, volume = sharedVolume): Env {
   const environment: Env = Object.fromEntries(Object.entries(service(name).environment ?? {}).map(([key, value]) => [key, withDefaults(value, given)]));
   if (environment.SECRETS_DIR !== undefined) environment.SECRETS_DIR = volume;
+  if (environment.TEAM_FILE) environment.TEAM_FILE = boundFile(name, environment.TEAM_FILE) ?? environment.TEAM_FILE;
   return environment;
+}
+
+/** The file of this checkout a service's container sees at `target` (a bind mount "./path:target[:ro]"), if any. */
+function boundFile(name: string, target: string): string | undefined {
+  for (const entry of service(name).volumes ?? []) {
+    const [source, mountedOn] = entry.split(':');
+    if (mountedOn === target && source?.startsWith('./')) return path.join(REPO_ROOT, source);
+  }
+  return undefined;
 }
 
 /** The folder the `secrets` volume is mounted on in a service's container, as the file says. */
@@ -107,8 +133,8 @@ function containerPorts(name: string): number[] {
 }
 
 describe('docker-compose.yml', () => {
-  it('runs exactly postgres, redis, mailpit, api and worker', () => {
-    expect(Object.keys(compose.services).sort()).to.deep.equal(['api', 'mailpit', 'postgres', 'redis', 'worker']);
+  it('runs exactly postgres, redis, mailpit, caldav, api and worker', () => {
+    expect(Object.keys(compose.services).sort()).to.deep.equal(['api', 'caldav', 'mailpit', 'postgres', 'redis', 'worker']);
   });
 
   it('keeps PostgreSQL data in a named volume and checks it with pg_isready', () => {
@@ -141,7 +167,7 @@ describe('docker-compose.yml', () => {
     expect(containerPorts('api')).to.deep.equal([config.port]);
     expect(healthCommand('api')).to.include(`http://127.0.0.1:${config.port}/readyz`);
     expect(healthCommand('api')).to.match(/r\.ok \? 0 : 1/);
-    expect(api.depends_on).to.deep.equal({ postgres: { condition: 'service_healthy' }, redis: { condition: 'service_healthy' } });
+    expect(api.depends_on).to.deep.equal({ postgres: { condition: 'service_healthy' }, redis: { condition: 'service_healthy' }, caldav: { condition: 'service_healthy' } });
   });
 
   it('lets the worker scale: no container name, no published port, started after the API has migrated', () => {
@@ -272,6 +298,70 @@ describe('docker-compose.yml', () => {
     expect(() => loadApiConfig(environmentOf('api', { BOOKING_LINK_PREVIOUS_SECRETS: 'short' }, volume))).to.throw('BOOKING_LINK_PREVIOUS_SECRETS must be at least 32 characters long (it has 5)');
   });
 
+  it('runs the demo team’s calendars: Debian’s xandikos, FROM debian:bookworm-slim, non-root, a volume, healthy once they answer', () => {
+    const caldav = service('caldav');
+    expect(caldav.build).to.deep.equal({ context: 'docker/caldav' });
+    expect(caldav.image).to.be.a('string').and.not.equal(service('api').image);
+    expect([...caldavDockerfile.matchAll(/^FROM (\S+)/gm)].map((match) => match[1])).to.deep.equal(['debian:bookworm-slim']);
+    expect(caldavDockerfile).to.match(/apt-get install -y --no-install-recommends xandikos tini/);
+    const user = /^USER (\S+)/m.exec(caldavDockerfile)?.[1];
+    expect(user).to.be.a('string').and.not.be.oneOf(['root', '0']);
+    // The data folder is made (and given to that user) before the switch; a new volume mounted there takes it over.
+    const folder = caldav.volumes?.find((entry) => entry.startsWith('caldav-data:'))?.slice('caldav-data:'.length);
+    expect(folder).to.equal('/var/lib/converge-caldav');
+    expect(compose.volumes).to.have.property('caldav-data');
+    expect(caldavDockerfile).to.include(`chown ${user}:${user} ${folder}`);
+    expect(caldavDockerfile.indexOf(`mkdir -p ${folder}`)).to.be.greaterThan(-1).and.lessThan(caldavDockerfile.indexOf(`USER ${user}`));
+    expect(caldavDockerfile).to.match(/ENTRYPOINT \["\/usr\/bin\/tini", "--"\]/);
+    expect(containerPorts('caldav')).to.deep.equal([8000]);
+    expect(healthCommand('caldav')).to.include("'http://127.0.0.1:8000/user/calendars/', method='PROPFIND'");
+    expect(service('api').depends_on?.caldav).to.deep.equal({ condition: 'service_healthy' });
+  });
+
+  it('publishes nothing on other addresses than 127.0.0.1 but the site', () => {
+    for (const [name, { ports = [] }] of Object.entries(compose.services)) {
+      if (name === 'api') continue;
+      for (const entry of ports) expect(entry, name).to.match(/^127\.0\.0\.1:/);
+    }
+  });
+
+  it('gives the API and the worker the demo team: TEAM_FILE set, the file mounted read-only, three hosts in the compose calendars', () => {
+    for (const name of ['api', 'worker']) {
+      expect(service(name).environment?.TEAM_FILE, name).to.equal(`\${TEAM_FILE-${TEAM_PATH}}`);
+      expect(service(name).volumes, name).to.include(`./${DEMO_TEAM}:${TEAM_PATH}:ro`);
+    }
+    const team = loadApiConfig(environmentOf('api')).team;
+    expect(team?.map((host) => host.name)).to.have.length(3);
+    for (const host of team ?? []) {
+      const url = new URL(host.calendarUrl);
+      expect(url.host, host.name).to.equal(`caldav:${containerPorts('caldav')[0]}`);
+      expect(url.pathname, host.name).to.match(/^\/user\/calendars\/[a-z-]+\/$/);
+      expect(host.title, host.name).to.not.equal('');
+    }
+    // The demo shows each option: a daily limit or none, different weights, working hours in two zones or none.
+    expect(new Set(team?.map((host) => host.dailyLimit)).size).to.equal(3);
+    expect(new Set(team?.map((host) => host.weight)).size).to.equal(3);
+    expect(new Set(team?.map((host) => host.workingHours?.timeZone)).size).to.equal(3);
+  });
+
+  it('lets the operator turn hosts off (TEAM_FILE empty) or name another file', () => {
+    expect(loadApiConfig(environmentOf('api', { ...REQUIRED_SETTINGS, TEAM_FILE: '' })).team).to.equal(undefined);
+    expect(() => loadApiConfig(environmentOf('api', { ...REQUIRED_SETTINGS, TEAM_FILE: '/etc/converge/elsewhere.json' }))).to.throw('TEAM_FILE /etc/converge/elsewhere.json cannot be read');
+  });
+
+  it('holds no secret: secret settings come from .env or the environment, the demo team’s passwords are the README’s placeholder', () => {
+    for (const [name, { environment = {} }] of Object.entries(compose.services)) {
+      for (const [key, value] of Object.entries(environment)) {
+        if (!/(PASSWORD|SECRETS?|TOKEN|PRIVATE_KEY)$/.test(key)) continue;
+        expect(String(value), `${name}: ${key}`).to.match(/^\$\{[A-Z][A-Z0-9_]*:-[^}$]*\}$/);
+      }
+    }
+    expect(caldavDockerfile, 'no ENV or ARG in the CalDAV image').to.not.match(/^(ENV|ARG) /m);
+    const hosts = (JSON.parse(readFileSync(path.join(REPO_ROOT, DEMO_TEAM), 'utf8')) as { hosts: Array<Record<string, unknown>> }).hosts;
+    for (const host of hosts) expect(host.calendarPassword, String(host.name)).to.equal(DEMO_PASSWORD);
+    expect(readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8')).to.include(DEMO_PASSWORD);
+  });
+
   it('has no top-level name: (Compose v1 refuses the file); .env.example names the project', () => {
     expect(Object.keys(parse(composeText) as object)).to.not.include('name');
     expect(envExample).to.match(/^COMPOSE_PROJECT_NAME=converge$/m);
@@ -373,5 +463,58 @@ describe('docker/Dockerfile', () => {
       expect(existsSync(path.join(REPO_ROOT, source)), source).to.equal(true);
       expect(build.include).to.include(source.split('/')[0]);
     }
+  });
+});
+
+describe('docker/caldav: the demo team’s calendars, seeded into a real xandikos', function () {
+  this.timeout(60_000);
+  const folder = mkdtempSync(path.join(tmpdir(), 'converge-demo-caldav-'));
+  let server: ReturnType<typeof spawn> | undefined;
+  let base = '';
+  const seed = () => execFileSync('python3', [path.join(REPO_ROOT, 'docker', 'caldav', 'seed.py'), base, path.join(REPO_ROOT, DEMO_TEAM)], { stdio: 'pipe' });
+
+  before(async () => {
+    // As docker/caldav/start.sh runs it on the first start.
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    server = spawn('xandikos', ['-d', path.join(folder, 'dav'), '--autocreate', '-l', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
+    await until(async () => ((await fetch(`${base}/health`).then((answer) => answer.ok, () => false)) ? true : undefined), 'xandikos', 20_000);
+  });
+  after(async () => {
+    if (server && server.exitCode === null) {
+      const exited = new Promise((resolve) => server?.once('exit', resolve));
+      server.kill('SIGTERM');
+      await exited;
+    }
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('makes each host’s calendar with its events, once however often it runs, and the API reads them as the README tells', async () => {
+    expect(seed().toString()).to.match(/Anna Berg: calendar \/user\/calendars\/anna-berg\/ with weekly-sales-sync, customer-workshop/);
+    seed();
+    const text = readFileSync(path.join(REPO_ROOT, DEMO_TEAM), 'utf8').replaceAll(/http:\/\/caldav:\d+/g, base);
+    const hosts = parseTeam(text, {});
+    const calendars = new HostCalendars(hosts, { logger: pino({ level: 'silent' }), bookingTimeZone: 'Europe/Berlin' });
+    const busy = await calendars.busyTimes();
+    expect(calendars.status().map((host) => host.state)).to.deep.equal(['readable', 'readable', 'readable']);
+    const free = (index: number, day: CalendarDay, hour: number) => {
+      const start = slotStartsOf(day, 'Europe/Berlin')[hour - 7]!;
+      return HostCalendars.isFree(busy[index]!, start, slotEnd(start));
+    };
+    const days = Array.from({ length: 14 }, (_, i) => calendarDayOf(new Date(Date.now() + (i + 1) * 86_400_000), 'Europe/Berlin'));
+    const weekday = (day: CalendarDay) => new Date(Date.UTC(day.year, day.month - 1, day.day)).getUTCDay();
+    const tuesday = days.find((day) => weekday(day) === 2)!;
+    // A week ahead at least: the one-off workshop (2 weekdays after seeding) may fall on a nearer Friday.
+    const friday = days.slice(7).find((day) => weekday(day) === 5)!;
+    // The weekly sales sync, each Tuesday 15:00-16:00 Berlin, in every calendar; 14:00 free.
+    expect([0, 1, 2].map((index) => free(index, tuesday, 15))).to.deep.equal([false, false, false]);
+    expect([0, 1, 2].map((index) => free(index, tuesday, 14))).to.deep.equal([true, true, true]);
+    // Lina's focus time on Friday mornings is marked free.
+    expect(free(2, friday, 10)).to.equal(true);
+    // Every host has busy time in the coming week besides the sync: the one-offs, dated from the seeding day.
+    const week = Date.now() + 7 * 86_400_000;
+    const counts = busy.map((intervals) => (intervals ?? []).filter((interval) => interval.start < week).length);
+    for (const count of counts) expect(count).to.be.at.least(2);
+    calendars.stop();
   });
 });
