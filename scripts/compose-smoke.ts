@@ -261,6 +261,8 @@ interface Booking {
   email: string;
   timeSlot: string;
   invitePath: string;
+  /** Who gives the demo (the demo team is on). */
+  host?: { name: string; title: string };
 }
 
 /** The booking zone's day `offset` days from now. */
@@ -289,14 +291,14 @@ async function book(apiUrl: string, index: number, timeSlot: string): Promise<Bo
   // A company address of its own domain each, so no per-address or per-domain ceiling is reached.
   const n = String(index).padStart(2, '0');
   const email = `ada.lovelace${n}@northwind-smoke${n}.com`;
-  const { status, body, text } = await http<{ id: string; timeSlot: string; invitePath: string }>(`${apiUrl}/api/demo-request`, {
+  const { status, body, text } = await http<{ id: string; timeSlot: string; invitePath: string; host?: { name: string; title: string } }>(`${apiUrl}/api/demo-request`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ name: `Ada Lovelace ${n}`, email, company: `Northwind ${n}`, timeSlot, message: 'compose smoke test' }),
   });
   check(status === 201, `POST /api/demo-request answered ${status}: ${text.slice(0, 300)}`);
   check(body.timeSlot === timeSlot, `booked ${body.timeSlot}, asked for ${timeSlot}`);
-  return { id: String(body.id), email, timeSlot, invitePath: body.invitePath };
+  return { id: String(body.id), email, timeSlot, invitePath: body.invitePath, ...(body.host ? { host: body.host } : {}) };
 }
 
 interface MailSummary {
@@ -314,6 +316,26 @@ async function mailbox(mailpitUrl: string): Promise<MailSummary[]> {
 /** Message-ID of a booking's confirmation, as Mailpit shows it (without the angle brackets). */
 const messageIdOf = (mail: MailSummary) => mail.MessageID.replace(/^<|>$/g, '');
 const bookingIdOf = (mail: MailSummary) => /^demo-(.+)@/.exec(messageIdOf(mail))?.[1];
+/** A host's copy of a booking's event (the demo team is on): one per booking. */
+const isHostInvitation = (mail: MailSummary) => messageIdOf(mail).startsWith('host-invitation-');
+
+/**
+ * The booking in its host's own calendar on the CalDAV service: the event under the booking's UID, at its slot,
+ * with its video room. The host is one of the demo team, whose calendars are named after them.
+ */
+async function eventInHostCalendar(caldavUrl: string, booking: Booking): Promise<void> {
+  check(booking.host, 'the booking answered no host, with the demo team on');
+  const calendar = booking.host.name.toLowerCase().replace(/\s+/g, '-');
+  const url = `${caldavUrl}/user/calendars/${calendar}/${encodeURIComponent(`demo-${booking.id}@converge.localhost`)}.ics`;
+  const event = await waitFor(`the booking in ${booking.host.name}'s calendar`, 60_000, async () => {
+    const answer = await http<string>(url);
+    return answer.status === 200 ? answer.text : undefined;
+  });
+  const start = booking.timeSlot.replace(/[-:]/g, '').replace('.000Z', 'Z');
+  check(event.includes(`DTSTART:${start}`), `the event in ${booking.host.name}'s calendar does not start at ${booking.timeSlot}:\n${event}`);
+  check(/^CONFERENCE;VALUE=URI;FEATURE=VIDEO/m.test(event.replace(/\r\n /g, '')), 'the event in the host\'s calendar has no video room');
+  note(`the booking is in ${booking.host.name}'s calendar (${calendar}), at its slot, with its video room`);
+}
 
 // --- steps ----------------------------------------------------------------------------------------------------------------
 
@@ -677,10 +699,15 @@ async function bookMore(apiUrl: string, mailpitUrl: string, slots: string[], ear
   const expected = new Set([...earlier, ...bookings].map((b) => b.id));
   check(expected.size === earlier.length + bookings.length, 'the API gave two bookings the same id');
   const total = expected.size;
-  await waitFor(`${total} e-mails in Mailpit`, 120_000, async () => ((await mailbox(mailpitUrl)).length >= total ? true : undefined));
+  // Each booking's confirmation, and its host's copy of the event (the demo team is on).
+  await waitFor(`${2 * total} e-mails in Mailpit`, 120_000, async () => ((await mailbox(mailpitUrl)).length >= 2 * total ? true : undefined));
   // A duplicate would come later than its original: give the workers a moment to send one.
   await sleep(5000);
-  const mails = await mailbox(mailpitUrl);
+  const all = await mailbox(mailpitUrl);
+  const hostInvitations = all.filter(isHostInvitation);
+  check(new Set(hostInvitations.map(messageIdOf)).size === hostInvitations.length, 'a host invitation went out twice');
+  check(hostInvitations.length === total, `${hostInvitations.length} host invitations for ${total} bookings`);
+  const mails = all.filter((mail) => !isHostInvitation(mail));
   const perBooking = new Map<string, number>();
   for (const mail of mails) {
     const id = bookingIdOf(mail);
@@ -795,8 +822,9 @@ async function main(): Promise<void> {
       const free = await demoTeam(apiUrl, caldavUrl, kept.adminToken);
       return [free, ...(await offeredSlots(apiUrl, 1 + MORE_BOOKINGS, [free]))];
     });
-    const token = await step('book the free slot beside the sync (201); its confirmation and links signed with the kept secret', async () => {
+    const token = await step('book the free slot beside the sync (201): a host, the event in their calendar; its confirmation and links signed with the kept secret', async () => {
       const booking = await bookFirst(apiUrl, mailpitUrl, slots[0]!);
+      await eventInHostCalendar(caldavUrl, booking);
       await adminTokenWorks(apiUrl, kept.adminToken, booking);
       return linksSignedWith(apiUrl, mailpitUrl, booking, kept.linkSecret);
     });
