@@ -144,11 +144,13 @@ describe('booking safeguards in Chromium', function () {
     await toast.waitFor();
     const [row] = await stack.db('bookings').where({ email: 'lena@northwind-logistics.com' }).select('id', 'time_slot', 'attribution');
 
-    // The success toast offers the slot to the visitor's calendar: Google's and Outlook's pages, and the .ics.
+    // The success toast links the demo's video room, and offers the slot to the visitor's calendar: Google's and
+    // Outlook's pages, and the .ics.
     const hrefs = Object.fromEntries(
       await toast.getByRole('link').evaluateAll((links) => links.map((link) => [link.textContent ?? '', link.getAttribute('href') ?? ''])),
     ) as Record<string, string>;
-    expect(Object.keys(hrefs)).to.deep.equal(['Google', 'Outlook', '.ics']);
+    expect(Object.keys(hrefs)).to.deep.equal(['Join the video call', 'Google', 'Outlook', '.ics']);
+    expect(hrefs['Join the video call']).to.match(/^https:\/\/meet\.jit\.si\/ConvergeDemo-[a-z2-7]{20}$/);
     const slot = (row?.time_slot as Date).toISOString();
     expect(new URL(hrefs.Google ?? '').searchParams.get('dates')).to.equal(`${slot.replace(/[-:]/g, '').replace('.000Z', 'Z')}/${new Date(Date.parse(slot) + 3_600_000).toISOString().replace(/[-:]/g, '').replace('.000Z', 'Z')}`);
     expect(new URL(hrefs.Outlook ?? '').searchParams.get('subject')).to.equal('Converge demo for Northwind Logistics');
