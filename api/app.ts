@@ -23,6 +23,7 @@ import { bookingRoutes } from './bookings/routes.js';
 import { DEFAULT_BOOKING_LIMITS, type BookingLimits } from './bookings/book.js';
 import { DEFAULT_FOLLOW_UPS, type FollowUpSettings } from './bookings/emails.js';
 import { DEFAULT_MEETING_URL_TEMPLATE } from './bookings/meeting.js';
+import type { ApiMetrics } from './metrics.js';
 import { DEFAULT_EMAILS_PER_RECIPIENT_PER_DAY } from './bookings/refusals.js';
 import { DEFAULT_MIN_NOTICE_MINUTES } from '../domain/booking.js';
 import type { HostCalendars } from '../server-shared/hosts/calendars.js';
@@ -59,6 +60,8 @@ export interface AppDeps {
   hostCalendars?: HostCalendars;
   /** Each booking's video room (MEETING_URL_TEMPLATE); a Jitsi Meet room when unset. */
   meetingUrlTemplate?: string;
+  /** Counts requests and bookings for the metrics endpoint (METRICS_PORT); none when unset. */
+  metrics?: ApiMetrics;
   now?: () => Date;
 }
 
@@ -84,7 +87,18 @@ export function createApiRouter(deps: AppDeps): Router {
   const routes = new Router();
   routes.use(
     healthRoutes(deps).routes(),
-    demoRequestRoutes({ ...deps, now, bookingsChanged, minNoticeMinutes, adminToken: deps.adminToken, bookingLimits, followUps, adminLimiter, meetingUrlTemplate }).routes(),
+    demoRequestRoutes({
+      ...deps,
+      now,
+      bookingsChanged,
+      minNoticeMinutes,
+      adminToken: deps.adminToken,
+      bookingLimits,
+      followUps,
+      adminLimiter,
+      meetingUrlTemplate,
+      ...(deps.metrics ? { bookingOutcome: deps.metrics.booking } : {}),
+    }).routes(),
     emailCheckRoutes(deps.limits).routes(),
     slotRoutes({
       slotCounts,
@@ -133,6 +147,7 @@ export function createApp(deps: AppDeps): Koa {
   app.maxIpsCount = proxyHops;
 
   app.use(requestLog(deps.logger));
+  if (deps.metrics) app.use(deps.metrics.requests);
   app.use(hangUpOnUnreadBody);
   app.use(securityHeaders());
   app.use(errorMiddleware);

@@ -29,6 +29,7 @@ import { DEFAULT_EMAILS_PER_RECIPIENT_PER_DAY } from './bookings/refusals.js';
 import { DEFAULT_MIN_NOTICE_MINUTES } from '../domain/booking.js';
 import { readTeamFile, type Host } from '../server-shared/hosts/team.js';
 import { parseMeetingUrlTemplate } from './bookings/meeting.js';
+import { parseMetricsPort } from '../server-shared/metrics.js';
 
 export interface ApiConfig {
   port: number;
@@ -77,6 +78,10 @@ export interface ApiConfig {
   team: Host[] | undefined;
   /** Each booking's video room (MEETING_URL_TEMPLATE, `{room}` for its name). */
   meetingUrlTemplate: string;
+  /** The Prometheus endpoint's port (METRICS_PORT); unset: none. */
+  metricsPort: number | undefined;
+  /** Where it listens (METRICS_HOST): this machine only unless told. */
+  metricsHost: string;
   logLevel: string;
 }
 
@@ -127,6 +132,8 @@ export function loadApiConfig(env: Env = process.env): ApiConfig {
     connectionsPerClient: parseCount('CONNECTIONS_PER_CLIENT', setting(env, 'CONNECTIONS_PER_CLIENT'), DEFAULT_CONNECTIONS_PER_CLIENT),
     team: readTeamFile(env),
     meetingUrlTemplate: parseMeetingUrlTemplate(setting(env, 'MEETING_URL_TEMPLATE')),
+    metricsPort: parseMetricsPort(setting(env, 'METRICS_PORT')),
+    metricsHost: setting(env, 'METRICS_HOST') ?? '127.0.0.1',
     logLevel: setting(env, 'LOG_LEVEL') ?? 'info',
   };
 }

@@ -16,7 +16,7 @@ try {
     logger.info({ applied }, applied.length ? 'migrations applied' : 'schema up to date');
   }
   const api = await startApiServer(config, logger);
-  logger.info({ url: api.url }, 'api listening');
+  logger.info({ url: api.url, metrics: api.metricsUrl ?? 'off' }, 'api listening');
   closeOnSignals(logger, api.close);
 } catch (err) {
   logger.fatal({ err }, 'api failed to start');

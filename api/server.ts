@@ -12,10 +12,14 @@ import { purgeExpiredIdempotencyKeys } from './idempotency.js';
 import { boundConnectionsPerClient } from './client-connections.js';
 import { purgeTrapped } from './bookings/trapped-repository.js';
 import { HostCalendars } from '../server-shared/hosts/calendars.js';
+import { serveMetrics } from '../server-shared/metrics.js';
+import { createApiMetrics } from './metrics.js';
 
 export interface RunningApi {
   url: string;
   port: number;
+  /** The Prometheus endpoint (METRICS_PORT), when there is one. */
+  metricsUrl?: string;
   close(): Promise<void>;
 }
 
@@ -30,7 +34,9 @@ export async function startApiServer(config: ApiConfig, logger: Logger): Promise
   // The team's calendars are read at once and then in the background; until a host's first read it is not offered.
   const hostCalendars = config.team ? new HostCalendars(config.team, { logger, bookingTimeZone: config.bookingTimeZone }) : undefined;
   hostCalendars?.start();
+  const metrics = config.metricsPort === undefined ? undefined : createApiMetrics(hostCalendars);
   const app = createApp({
+    metrics,
     db,
     queue,
     logger,
@@ -83,6 +89,7 @@ export async function startApiServer(config: ApiConfig, logger: Logger): Promise
     purgeTrapped(db).catch((err: unknown) => logger.warn({ err }, 'could not purge the honeypot\'s expired catches'));
   }, 3_600_000);
   purge.unref();
+  const metricsEndpoint = metrics && config.metricsPort !== undefined ? await serveMetrics(metrics.registry, config.metricsPort, config.metricsHost) : undefined;
   const { port } = server.address() as AddressInfo;
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
 
@@ -91,6 +98,7 @@ export async function startApiServer(config: ApiConfig, logger: Logger): Promise
     (closing ??= (async () => {
       clearInterval(purge);
       hostCalendars?.stop();
+      await metricsEndpoint?.close();
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
         server.close(() => {
@@ -108,5 +116,5 @@ export async function startApiServer(config: ApiConfig, logger: Logger): Promise
       await settlesWithin(Promise.allSettled([db.destroy(), queue.close(), limiter.close()]), 1500);
     })());
 
-  return { url, port, close };
+  return { url, port, ...(metricsEndpoint ? { metricsUrl: metricsEndpoint.url } : {}), close };
 }

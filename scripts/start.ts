@@ -200,7 +200,10 @@ async function main(): Promise<void> {
   programs.push({ name: 'API', stop: api.close });
 
   // Links in the e-mails point where the page really is, unless PUBLIC_URL says otherwise.
-  const workerConfig = loadWorkerConfig({ PUBLIC_URL: api.url, ...programEnv });
+  // One METRICS_PORT for both programs of this process: the worker's endpoint is on the next port.
+  const metricsPort = setting(programEnv, 'METRICS_PORT');
+  const workerMetrics = metricsPort && Number(metricsPort) > 0 ? { METRICS_PORT: String(Number(metricsPort) + 1) } : {};
+  const workerConfig = loadWorkerConfig({ PUBLIC_URL: api.url, ...programEnv, ...workerMetrics });
   const worker = await startWorker(workerConfig, createLogger('worker', workerConfig.logLevel));
   programs.push({ name: 'worker', stop: worker.close });
 

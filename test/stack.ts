@@ -23,6 +23,8 @@ export interface Stack {
   databaseUrl: string;
   queuePrefix: string;
   smtp: SmtpSink;
+  /** The API's Prometheus endpoint, with METRICS_PORT in `env`. */
+  apiMetricsUrl: string | undefined;
   worker: RunningWorker | undefined;
   close(): Promise<void>;
 }
@@ -92,6 +94,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     databaseUrl: database.url,
     queuePrefix,
     smtp,
+    apiMetricsUrl: api.metricsUrl,
     worker,
     async close() {
       await api.close();

@@ -19,6 +19,7 @@ import {
 import { KEPT_SECRET_FILES } from '../server-shared/kept-secrets.js';
 import type { DkimKey } from './send-mail.js';
 import { readTeamFile, type Host } from '../server-shared/hosts/team.js';
+import { parseMetricsPort } from '../server-shared/metrics.js';
 
 export interface WorkerConfig {
   databaseUrl: string;
@@ -39,6 +40,10 @@ export interface WorkerConfig {
   dkim?: DkimKey;
   /** The team (TEAM_FILE, the API's): where each host's calendar is, for the event the worker writes into it. */
   team: Host[] | undefined;
+  /** The Prometheus endpoint's port (METRICS_PORT); unset: none. */
+  metricsPort: number | undefined;
+  /** Where it listens (METRICS_HOST): this machine only unless told. */
+  metricsHost: string;
   logLevel: string;
 }
 
@@ -64,6 +69,8 @@ export function loadWorkerConfig(env: Env = process.env): WorkerConfig {
     concurrency: parsePositiveInt('WORKER_CONCURRENCY', setting(env, 'WORKER_CONCURRENCY'), DEFAULT_WORKER_CONCURRENCY),
     dkim: parseDkim(env),
     team: readTeamFile(env),
+    metricsPort: parseMetricsPort(setting(env, 'METRICS_PORT')),
+    metricsHost: setting(env, 'METRICS_HOST') ?? '127.0.0.1',
     logLevel: setting(env, 'LOG_LEVEL') ?? 'info',
   };
 }

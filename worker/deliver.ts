@@ -8,12 +8,15 @@ import type { Logger } from 'pino';
 import { withoutAddresses } from '../domain/text.js';
 import { CLAIM_LEASE_MS, behindEarlierEmail, claim, markDropped, markSent, recordFailure, releaseClaim, type ClaimRefusal, type Claimed, type EmailRow, type Postponed } from './outbox.js';
 import type { Composition } from './email-job.js';
+import type { WorkerMetrics } from './metrics.js';
 import { CalendarRefusal, type WriteHostCalendar } from './host-calendar.js';
 import type { OutgoingMail, SendMail } from './send-mail.js';
 
 export interface DeliveryDeps {
   db: Knex;
   sendMail: SendMail;
+  /** Counts what each row came to (METRICS_PORT); none when unset. */
+  metrics?: WorkerMetrics;
   /** Writes a booking's event into its host's calendar (the `host-calendar` rows); unset: no team, such a row fails for good. */
   writeHostCalendar?: WriteHostCalendar;
   mailFrom: string;
@@ -109,11 +112,13 @@ export async function deliver(deps: DeliveryDeps, delivery: Delivery, signal?: A
     // A row this worker cannot write (a kind its registry does not know) stays, refused, for operations to see.
     const failure = describeFailure(err);
     await recordFailure(deps.db, id, failure.message, failure instanceof UnrecoverableError || err instanceof UnrecoverableError);
+    deps.metrics?.delivered(row.kind, 'refused');
     log.error({ error: failure.message }, `${label} cannot be written`);
     throw err;
   }
   if (!composed) {
     await markDropped(deps.db, id);
+    deps.metrics?.delivered(row.kind, 'dropped');
     log.info(`${label} no longer applies; dropped`);
     return 'dropped';
   }
@@ -129,6 +134,7 @@ export async function deliver(deps: DeliveryDeps, delivery: Delivery, signal?: A
     const failure = describeFailure(err);
     const permanent = failure instanceof UnrecoverableError;
     await recordFailure(deps.db, id, failure.message, permanent);
+    deps.metrics?.delivered(row.kind, permanent ? 'refused' : 'failed');
     const server = composed.via === 'caldav' ? 'the calendar' : 'the SMTP server';
     log.warn({ error: failure.message }, permanent ? `${label} refused for good by ${server}; no more tries` : `${label} not sent; will retry`);
     throw failure;
@@ -136,6 +142,7 @@ export async function deliver(deps: DeliveryDeps, delivery: Delivery, signal?: A
     sending.done();
   }
   await markSentWhileLeaseLasts(deps.db, id, claimedAt, log, label, signal);
+  deps.metrics?.delivered(row.kind, 'sent', row.created_at);
   log.info(composed.via === 'caldav' ? { calendarResponse: info.response } : { messageId: info.messageId, smtpResponse: info.response }, `${label} sent`);
   return 'sent';
 }

@@ -9,7 +9,9 @@ import { settlesWithin } from '../server-shared/time-limits.js';
 import type { WorkerConfig } from './config.js';
 import { runJob, type JobContext } from './email-job.js';
 import { createHostCalendarWriter } from './host-calendar.js';
+import { createWorkerMetrics } from './metrics.js';
 import { createSendMail } from './send-mail.js';
+import { serveMetrics } from '../server-shared/metrics.js';
 import { startSweepTimer } from './sweep.js';
 
 /** Shutdown must end within 10 s: the jobs in hand get most of it. */
@@ -23,6 +25,8 @@ class NotInThisDatabase extends Error {
 }
 
 export interface RunningWorker {
+  /** The Prometheus endpoint (METRICS_PORT), when there is one. */
+  metricsUrl?: string;
   close(): Promise<void>;
 }
 
@@ -53,6 +57,8 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
   // Without a listener BullMQ prints connection errors to the console; the connection's own listener reports them.
   queue.on('error', () => {});
   const enqueue = (job: QueuedJob) => enqueueJob(queue, job);
+  const metrics = config.metricsPort === undefined ? undefined : createWorkerMetrics(db, queue);
+  const metricsEndpoint = metrics && config.metricsPort !== undefined ? await serveMetrics(metrics.registry, config.metricsPort, config.metricsHost) : undefined;
   const deps = {
     db,
     sendMail: mailer.sendMail,
@@ -62,6 +68,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
     publicUrl: config.publicUrl,
     linkSecret: config.bookingLinkSecret,
     writeHostCalendar: createHostCalendarWriter(config.team),
+    ...(metrics ? { metrics } : {}),
     logger,
   };
 
@@ -97,13 +104,15 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
   const sweep = startSweepTimer(db, enqueue, logger, { everyMs: options.sweepEveryMs, graceMs: options.sweepGraceMs });
   // Where receivers look the signing key up, so an operator can check that the DNS record is there.
   const dkimRecord = config.dkim ? `${config.dkim.keySelector}._domainkey.${config.dkim.domainName}` : 'off';
-  logger.info({ queue: EMAIL_QUEUE, concurrency: config.concurrency, dkim: dkimRecord }, 'worker ready');
+  logger.info({ queue: EMAIL_QUEUE, concurrency: config.concurrency, dkim: dkimRecord, metrics: metricsEndpoint?.url ?? 'off' }, 'worker ready');
 
   let closing: Promise<void> | undefined;
   return {
+    ...(metricsEndpoint ? { metricsUrl: metricsEndpoint.url } : {}),
     close: () =>
       (closing ??= (async () => {
         await settlesWithin(sweep.stop(), 1000);
+        await settlesWithin(metricsEndpoint?.close() ?? Promise.resolve(), 500);
         // Lets the jobs in hand finish; jobs not started stay queued for the next worker.
         const closed = worker.close();
         // With Redis away no job can report its end: nothing is gained by waiting.

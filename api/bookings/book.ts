@@ -15,6 +15,7 @@ import { enqueueAfterAnswer, type EmailQueue } from '../email-queue.js';
 import { emailJobs, emailRows, type FollowUpSettings } from './emails.js';
 import { hostCandidates } from './hosts.js';
 import { meetingUrlOf } from './meeting.js';
+import type { BookingOutcome } from '../metrics.js';
 import type { HostCalendars } from '../../server-shared/hosts/calendars.js';
 import { DEFAULT_EMAILS_PER_RECIPIENT_PER_DAY, refusalError } from './refusals.js';
 import { requestHash, type IdempotentAnswer } from '../idempotency.js';
@@ -55,6 +56,8 @@ export interface DemoRequestDeps {
   hostCalendars?: HostCalendars;
   /** Each booking's video room (MEETING_URL_TEMPLATE). */
   meetingUrlTemplate: string;
+  /** Told what each booking request came to (the metrics). */
+  bookingOutcome?: (outcome: BookingOutcome) => void;
 }
 
 export interface SubmitAnswer extends IdempotentAnswer {
@@ -88,7 +91,11 @@ export async function submitDemoRequest(deps: DemoRequestDeps, input: DemoReques
     'demo request not stored',
     'We could not save your request right now. Nothing was stored; please try again in a few minutes.',
   );
-  if (outcome.outcome === 'refused') throw refusalError(outcome.refusal);
+  if (outcome.outcome === 'refused') {
+    deps.bookingOutcome?.(outcome.refusal.reason === 'slot-taken' || outcome.refusal.reason === 'already-booked' ? 'slot_taken' : 'refused');
+    throw refusalError(outcome.refusal);
+  }
+  deps.bookingOutcome?.(outcome.outcome === 'replayed' ? 'replayed' : 'created');
   if (outcome.outcome === 'replayed') {
     deps.logger.info('idempotency key seen before: first answer sent again');
     return { status: outcome.status, body: outcome.body, replayed: true };

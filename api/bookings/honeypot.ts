@@ -33,7 +33,9 @@ export function honeypot() {
 }
 
 /** After validation: a trapped request gets its booking-like answer here, and goes no further. */
-export function answerTrapped(deps: Pick<DemoRequestDeps, 'db' | 'logger' | 'bookingLimits' | 'linkSecret' | 'timeZone' | 'hostCalendars' | 'meetingUrlTemplate'>) {
+export function answerTrapped(
+  deps: Pick<DemoRequestDeps, 'db' | 'logger' | 'bookingLimits' | 'linkSecret' | 'timeZone' | 'hostCalendars' | 'meetingUrlTemplate' | 'bookingOutcome'>,
+) {
   return async (ctx: Context, next: Next): Promise<void> => {
     if (ctx.state.trapped !== true) return next();
     const input = ctx.state.body as DemoRequestInput;
@@ -54,6 +56,7 @@ export function answerTrapped(deps: Pick<DemoRequestDeps, 'db' | 'logger' | 'boo
       'trapped request not stored',
       'We could not save your request right now. Nothing was stored; please try again in a few minutes.',
     );
+    deps.bookingOutcome?.('honeypot');
     if ('reason' in outcome) throw refusalError(outcome);
     (ctx.state.log as Logger).warn({ ip: ctx.ip, honeypot: HONEYPOT_FIELD, trappedId: id }, 'honeypot filled: answered as a booking, nothing booked or sent');
     ctx.status = 201;

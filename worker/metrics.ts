@@ -1,0 +1,82 @@
+/**
+ * The worker's metrics: what each outbox row came to, by kind; the time from a booking to its confirmation accepted
+ * by the SMTP server (speed to lead); and, read when scraped, the outbox's backlog and the age of its oldest row due,
+ * by kind, and the queue's jobs by state.
+ */
+import type { Knex } from 'knex';
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { programRegistry } from '../server-shared/metrics.js';
+
+export type RowOutcome = 'sent' | 'failed' | 'refused' | 'dropped';
+
+export interface WorkerMetrics {
+  registry: Registry;
+  /** What one delivery of an outbox row came to; `storedAt`, for a sent confirmation, when its booking was stored. */
+  delivered(kind: string, outcome: RowOutcome, storedAt?: Date): void;
+}
+
+export interface JobCounts {
+  getJobCounts(...states: string[]): Promise<Record<string, number>>;
+}
+
+export function createWorkerMetrics(db: Knex, queue: JobCounts): WorkerMetrics {
+  const registry = programRegistry('worker');
+  const rows = new Counter({
+    name: 'converge_outbox_deliveries_total',
+    help: 'Deliveries of outbox rows by kind and outcome: sent, failed (to be tried again), refused (for good), dropped (no longer true).',
+    labelNames: ['kind', 'outcome'] as const,
+    registers: [registry],
+  });
+  const speedToLead = new Histogram({
+    name: 'converge_speed_to_lead_seconds',
+    help: "Time from a booking being stored to its confirmation accepted by the SMTP server.",
+    buckets: [0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300, 900, 3600],
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'converge_outbox_backlog',
+    help: 'Outbox rows due and still to send (neither sent, refused nor dropped), by kind.',
+    labelNames: ['kind'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const row of await openRows(db)) this.set({ kind: row.kind }, row.count);
+    },
+  });
+  new Gauge({
+    name: 'converge_outbox_oldest_seconds',
+    help: 'Age of the oldest outbox row due and still to send, by kind (from when it fell due).',
+    labelNames: ['kind'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const row of await openRows(db)) this.set({ kind: row.kind }, row.oldest);
+    },
+  });
+  new Gauge({
+    name: 'converge_queue_jobs',
+    help: "The e-mail queue's jobs by state (waiting, active, delayed, failed).",
+    labelNames: ['state'] as const,
+    registers: [registry],
+    async collect() {
+      const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed');
+      for (const [state, count] of Object.entries(counts)) this.set({ state }, count);
+    },
+  });
+  return {
+    registry,
+    delivered(kind, outcome, storedAt) {
+      rows.inc({ kind, outcome });
+      if (kind === 'confirmation' && outcome === 'sent' && storedAt) speedToLead.observe((Date.now() - storedAt.getTime()) / 1000);
+    },
+  };
+}
+
+/** Each kind's rows due and open, and the age of the oldest; one query a scrape, by the sweep's partial index. */
+async function openRows(db: Knex): Promise<{ kind: string; count: number; oldest: number }[]> {
+  const { rows } = (await db.raw(
+    `SELECT kind, count(*)::int AS count, extract(epoch FROM now() - min(due_at))::float AS oldest FROM booking_emails
+      WHERE sent_at IS NULL AND failed_at IS NULL AND dropped_at IS NULL AND due_at <= now() GROUP BY kind`,
+  )) as { rows: { kind: string; count: number; oldest: number }[] };
+  return rows;
+}
