@@ -724,6 +724,30 @@ async function bookMore(apiUrl: string, mailpitUrl: string, slots: string[], ear
   return bookings;
 }
 
+/**
+ * What Prometheus would scrape after the bookings: each program's GET /metrics on its own port inside the network
+ * (not published), read from within its container. The API counted the bookings created; a worker counted the
+ * confirmations it sent and the time from each booking to it.
+ */
+async function metricsAfterBookings(bookings: number): Promise<void> {
+  const scrape = async (containerId: string, port: number) =>
+    (await run('docker', ['exec', containerId, 'node', '-e', `fetch('http://127.0.0.1:${port}/metrics').then((r) => r.text()).then((t) => process.stdout.write(t))`])).stdout;
+  const value = (text: string, pattern: RegExp) => Number(pattern.exec(text)?.[1] ?? 0);
+  const [api] = await containers('api');
+  check(api, 'no api container');
+  const created = value(await scrape(api.id, 9464), /^converge_bookings_total\{outcome="created",program="api"\} (\d+)$/m);
+  check(created >= bookings, `the API's converge_bookings_total{outcome="created"} reads ${created}, after ${bookings} bookings`);
+  let sent = 0;
+  let toLead = 0;
+  for (const worker of await containers('worker')) {
+    const text = await scrape(worker.id, 9465);
+    sent += value(text, /^converge_outbox_deliveries_total\{kind="confirmation",outcome="sent",program="worker"\} (\d+)$/m);
+    toLead += value(text, /^converge_speed_to_lead_seconds_count\{program="worker"\} (\d+)$/m);
+  }
+  check(sent >= bookings && toLead >= bookings, `the workers' scrapes count ${sent} confirmations sent and ${toLead} speed-to-lead times, after ${bookings} bookings`);
+  note(`metrics: the API counted ${created} bookings created; the workers ${sent} confirmations sent, each timed from its booking (${toLead})`);
+}
+
 /** Which worker sent how many (for the record: BullMQ hands jobs to whichever worker asks first). */
 async function reportWhoSent(): Promise<void> {
   for (const worker of await containers('worker')) {
@@ -850,6 +874,7 @@ async function main(): Promise<void> {
     const more = await step(`book ${MORE_BOOKINGS} more: exactly ${MORE_BOOKINGS} more confirmations and host invitations, no duplicates`, () =>
       bookMore(apiUrl, mailpitUrl, slots.slice(2), [first]),
     );
+    await step('the metrics after those bookings: the API and a worker, each on its own port inside the network', () => metricsAfterBookings(1 + MORE_BOOKINGS));
     await step('no log line holds a secret of the env file', () => noSecretInTheLogs([chosenSecrets.linkSecret, chosenSecrets.adminToken], false));
     await step(`stop the workers: each exits 0 within ${STOP_SECONDS} s`, stopWorkers);
     await step('down, then up: the rows are kept', () => downUpKeepsRows(apiUrl, chosenSecrets.adminToken, [first, ...more]));
