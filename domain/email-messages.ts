@@ -9,6 +9,9 @@ export const MISTYPED_EMAIL_MESSAGE = 'This email domain looks mistyped. Please 
 /** For a slip of a personal provider's domain (gmial.com): correcting it would only lead into a refusal. */
 export const mistypedPersonalMessage = (domain: string): string =>
   `This looks like a mistyped ${domain} address, and personal email addresses are not accepted. Please use your company email address.`;
+/** For an address whose ending is on no list of top-level domains (acme.logisticz, acme.con): no mail reaches it. */
+export const unknownEndingMessage = (ending: string): string =>
+  `This address cannot receive mail: “.${ending}” is not a domain ending. Please check it.`;
 export const DISPOSABLE_EMAIL_MESSAGE =
   'Disposable email addresses are not accepted. Please use your company email address.';
 

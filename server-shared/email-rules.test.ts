@@ -5,6 +5,7 @@ import {
   EMAIL_SYNTAX_MESSAGE,
   PERSONAL_EMAIL_MESSAGE,
   mistypedPersonalMessage,
+  unknownEndingMessage,
 } from '../domain/email-messages.js';
 import {
   DOMAIN_FACTS_KEPT,
@@ -69,10 +70,20 @@ describe('e-mail rules', () => {
     expect(checkEmail('jane@acme.com')).to.not.have.property('suggestion');
   });
 
-  it('suggests the common ending for an ending that is no top-level domain (.con, .cmo, .ocm …), and accepts the address', () => {
+  it('refuses an ending that is no top-level domain (.con, .cmo, .ocm …), suggesting the common ending it is a slip of', () => {
     const endings: [string, string][] = [['con', 'com'], ['cmo', 'com'], ['ocm', 'com'], ['cpm', 'com'], ['vom', 'com'], ['comm', 'com'], ['nte', 'net'], ['ogr', 'org'], ['orgg', 'org']];
     for (const [typed, meant] of endings) {
-      expect(checkEmail(`jane@acme-industries.${typed}`), typed).to.include({ isValid: true, suggestion: `jane@acme-industries.${meant}` });
+      expect(checkEmail(`jane@acme-industries.${typed}`), typed).to.include({
+        isValid: false,
+        reason: unknownEndingMessage(typed),
+        suggestion: `jane@acme-industries.${meant}`,
+      });
+    }
+    // Made up, and a slip of nothing: refused with no suggestion.
+    expect(checkEmail('ana@contoso.logisticz')).to.include({ isValid: false, reason: unknownEndingMessage('logisticz') }).and.not.have.property('suggestion');
+    // IANA's endings in Unicode and in punycode, and the endings reserved for examples and tests, are endings.
+    for (const email of ['ivan@пример.рф', 'ivan@xn--e1afmkfd.xn--p1ai', 'ana@acme.example', 'ana@acme.test']) {
+      expect(emailProblem(email), email).to.equal(null);
     }
     // Real top-level domains are left alone, however close to a common one.
     for (const email of ['jane@acme.co', 'jane@acme.de', 'jane@acme.ie', 'jane@acme.net', 'jane@acme.com.au', 'jane@acme.org.uk']) {

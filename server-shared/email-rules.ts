@@ -15,6 +15,7 @@ import {
   MISTYPED_EMAIL_MESSAGE,
   PERSONAL_EMAIL_MESSAGE,
   mistypedPersonalMessage,
+  unknownEndingMessage,
   type EmailValidationResult,
 } from '../domain/email-messages.js';
 import { hasInvisibleCharacter } from '../domain/text.js';
@@ -295,6 +296,11 @@ export function emailProblem(email: string): string | null {
   // A slip of a personal provider's domain is refused as what it was meant to be.
   if (suggestion && isPersonalEmail(suggestion)) return mistypedPersonalMessage(emailDomain(suggestion));
   if (disposable) return suggestion ? MISTYPED_EMAIL_MESSAGE : DISPOSABLE_EMAIL_MESSAGE;
+  // An ending IANA does not list has no mail servers behind it, whether a slip (.con, whose suggestion goes with this
+  // reason) or made up (.logisticz); the endings reserved for examples and tests are let through.
+  const domain = emailDomain(trimmed);
+  const ending = domain.slice(domain.lastIndexOf('.') + 1);
+  if (!isDomainEnding(ending)) return unknownEndingMessage(ending);
   return null;
 }
 

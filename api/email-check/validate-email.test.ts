@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { startAppUnderTest, type AppUnderTest } from '../../test/app-under-test.js';
-import { mistypedPersonalMessage } from '../../domain/email-messages.js';
+import { mistypedPersonalMessage, unknownEndingMessage } from '../../domain/email-messages.js';
 import { checkEmail } from '../../server-shared/email-rules.js';
 
 const PERSONAL = 'Please use your company email address. Personal email addresses are not accepted.';
@@ -50,9 +50,18 @@ describe('POST /api/validate-email', () => {
   });
 
   it('suggests a corrected address for a likely typo, unless it is a personal one the form refuses', async () => {
-    expect(await check('grace@hopper-systems.con')).to.include({ isValid: true, suggestion: 'grace@hopper-systems.com' });
+    expect(await check('grace@hopper-systems.con')).to.include({
+      isValid: false,
+      reason: unknownEndingMessage('con'),
+      suggestion: 'grace@hopper-systems.com',
+    });
     const personal = await check('grace@gmial.com');
     expect(personal).to.include({ isValid: false, reason: mistypedPersonalMessage('gmail.com') }).and.not.have.property('suggestion');
+  });
+
+  it('refuses an ending that is no top-level domain: no mail reaches it', async () => {
+    expect(await check('ana@contoso.logisticz')).to.include({ isValid: false, reason: unknownEndingMessage('logisticz') }).and.not.have.property('suggestion');
+    expect(await check('ana@contoso.io')).to.include({ isValid: true });
   });
 
   it('answers 400 when the email field is missing or not text', async () => {

@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import type { Browser, Locator } from 'playwright-core';
 import type { Stack } from '../../test/stack.js';
 import { brand } from '../../domain/brand.js';
-import { mistypedPersonalMessage } from '../../domain/email-messages.js';
+import { mistypedPersonalMessage, unknownEndingMessage } from '../../domain/email-messages.js';
 import { axeViolations, openPage, type WatchedPage } from './browser.js';
 import { ARTIFACTS, useBrowserSuite, type Visit } from './suite.js';
 import {
@@ -428,11 +428,20 @@ describe('the site in Chromium', function () {
       await dialog.getByText(mistypedPersonalMessage('gmail.com')).waitFor();
       expect(await dialog.getByText(/^Did you mean/).count()).to.equal(0);
 
-      // A company address with a mistyped ending: the suggestion fixes it, and the fixed address passes.
+      // An ending that is no top-level domain: no mail reaches it, so no tick, whether or not it is a slip of one.
+      await email.fill('ana@contoso.logisticz');
+      await email.blur();
+      await dialog.getByText(unknownEndingMessage('logisticz')).waitFor();
+      await dialog.getByRole('img', { name: 'Email address not accepted' }).waitFor();
+      expect(await dialog.getByText(/^Did you mean/).count()).to.equal(0);
+
+      // A company address with a mistyped ending: refused with its reason, the suggestion fixes it, the fixed address passes.
       await email.fill('ana@northwind-logistics.con');
       await email.blur();
       const suggestion = dialog.getByText(/^Did you mean: ana@northwind-logistics\.com\?$/);
       await suggestion.waitFor();
+      expect(await dialog.getByText(unknownEndingMessage('con')).isVisible()).to.equal(true);
+      expect(await dialog.getByRole('img', { name: 'Email address looks good' }).count()).to.equal(0);
       await suggestion.getByRole('button', { name: 'ana@northwind-logistics.com' }).click();
       expect(await email.inputValue()).to.equal('ana@northwind-logistics.com');
       await dialog.getByRole('img', { name: 'Email address looks good' }).waitFor();

@@ -28,10 +28,12 @@ const Suggestion = styled.p`
   }
 `;
 
-const STATUS_TEXT: Record<EmailCheck['state'], string> = {
+const STATUS_TEXT: Record<EmailCheck['state'] | 'unsure', string> = {
   idle: '',
   checking: 'Checking email address…',
   valid: 'Email address looks good',
+  // Accepted, but close to another address: no tick until the visitor has looked at the suggestion.
+  unsure: 'Please check the email address',
   invalid: 'Email address not accepted',
 };
 
@@ -51,6 +53,7 @@ export function EmailField({ id, value, check, error, onChange, onBlur, onUseSug
   const suggestionId = `${id}-suggestion`;
   const message = error ?? (check.state === 'invalid' ? check.reason : undefined);
   const suggestion = check.state === 'valid' || check.state === 'invalid' ? check.suggestion : undefined;
+  const status = check.state === 'valid' && suggestion ? 'unsure' : check.state;
   return (
     <TextField
       id={id}
@@ -66,18 +69,18 @@ export function EmailField({ id, value, check, error, onChange, onBlur, onUseSug
       onChange={onChange}
       onBlur={onBlur}
       adornment={
-        check.state !== 'idle' ? (
-          <Status $state={check.state} role="img" aria-label={STATUS_TEXT[check.state]}>
-            {check.state === 'checking' ? <Spinner /> : null}
-            {check.state === 'valid' ? <CheckCircleIcon size={22} /> : null}
-            {check.state === 'invalid' ? <CrossCircleIcon size={22} /> : null}
+        status !== 'idle' && status !== 'unsure' ? (
+          <Status $state={status} role="img" aria-label={STATUS_TEXT[status]}>
+            {status === 'checking' ? <Spinner /> : null}
+            {status === 'valid' ? <CheckCircleIcon size={22} /> : null}
+            {status === 'invalid' ? <CrossCircleIcon size={22} /> : null}
           </Status>
         ) : null
       }
       describedBy={{ before: [statusId], after: suggestion ? [suggestionId] : [] }}
       beforeError={
         <VisuallyHidden id={statusId} role="status">
-          {STATUS_TEXT[check.state]}
+          {STATUS_TEXT[status]}
         </VisuallyHidden>
       }
       afterError={
