@@ -92,8 +92,12 @@ function composeMessage(deps: ComposeDeps, kind: EmailKindEntry, row: EmailRow, 
       ...calendar,
     };
   }
+  // One thread per booking in the prospect's mail program: every later e-mail answers the confirmation.
+  const confirmation = `<${bookingUid(lead.id, deps.mailFrom)}>`;
+  const thread = messageId === confirmation ? {} : { inReplyTo: confirmation, references: confirmation };
   return {
     ...message,
+    ...thread,
     // The name made safe for a header: no line breaks or control characters.
     to: { name: singleLine(lead.name), address: lead.email },
     ...calendar,

@@ -161,4 +161,29 @@ describe('every kind of e-mail as received: signed with DKIM, its calendar parts
     expect(calendarParts(received.get('sales-notice')!)).to.deep.equal([{ mimeType: 'text/calendar', method: 'PUBLISH', icsMethod: 'PUBLISH' }]);
     expect(calendarParts(received.get('reminder')!)).to.deep.equal([]);
   });
+
+  it("keeps the prospect's e-mails about one booking in one thread: each later one answers the confirmation", () => {
+    const confirmation = received.get('confirmation')!.parsed;
+    expect(confirmation.messageId).to.match(/^<demo-.+@converge\.test>$/);
+    expect(confirmation.inReplyTo).to.equal(undefined);
+    const later = KINDS_BY_MAIL.filter((one) => {
+      const entry = EMAIL_KIND_REGISTRY[one];
+      return entry.via === 'smtp' && entry.to === 'prospect' && one !== 'confirmation';
+    });
+    expect(later).to.deep.equal(['update', 'cancellation', 'reminder']);
+    for (const kind of later) {
+      const parsed = received.get(kind)!.parsed;
+      expect(parsed.inReplyTo, kind).to.equal(confirmation.messageId);
+      expect(parsed.references, kind).to.equal(confirmation.messageId);
+      expect(parsed.messageId, kind).to.not.equal(confirmation.messageId);
+    }
+  });
+
+  it('offers the update as the calendar file only: the Google and Outlook links would add a second event', () => {
+    const update = received.get('update')!.parsed;
+    expect(update.text).to.contain('Update your calendar (.ics): https://converge.test/api/bookings/');
+    expect(update.text).to.not.contain('Google Calendar:').and.not.contain('Outlook:');
+    expect(update.html).to.not.contain('calendar.google.com').and.not.contain('outlook.');
+    expect(received.get('confirmation')!.parsed.text).to.contain('Google Calendar:');
+  });
 });

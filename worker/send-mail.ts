@@ -11,6 +11,9 @@ export interface OutgoingMail {
   to: { name: string; address: string };
   /** Derived from the booking, so a message sent again after a crash is recognisably the same message. */
   messageId: string;
+  /** The message it answers, and its thread (RFC 5322): a booking's later e-mails point at its confirmation. */
+  inReplyTo?: string;
+  references?: string;
   headers: Record<string, string>;
   subject: string;
   text: string;

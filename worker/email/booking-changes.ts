@@ -7,7 +7,7 @@ import { demoEvent, googleCalendarLink, outlookCalendarLink } from '../../domain
 import { escapeHtml, singleLine } from '../../domain/text.js';
 import { bookingInvitation, type Booking } from '../../server-shared/invitation.js';
 import type { ProspectEmailOptions, RenderedEmail } from './confirmation.js';
-import { button, calendarLinksHtml, calendarLinksText, renderLayout } from './layout.js';
+import { button, calendarLinksHtml, calendarLinksText, firstName, renderLayout } from './layout.js';
 import { meetingParts } from './meeting.js';
 import { slotTableHtml, slotTimes, slotTimesText } from './slot-times.js';
 
@@ -22,6 +22,8 @@ function calendarOf(booking: Booking, options: ProspectEmailOptions) {
   };
 }
 
+const UPDATE_FILE_LABEL = 'Update your calendar (.ics)';
+
 /** The booking now holds `booking.timeSlot`: the same event, its SEQUENCE raised, sent as a new REQUEST. */
 export function renderUpdate(booking: Booking, options: ProspectEmailOptions): RenderedEmail {
   const { times, links } = calendarOf(booking, options);
@@ -29,19 +31,23 @@ export function renderUpdate(booking: Booking, options: ProspectEmailOptions): R
   const subject = `Your ${brand.product} demo has moved: ${times.zoned}`;
   const lead = `Your demo of ${brand.product} for ${singleLine(booking.company)} now takes place at this time:`;
   const note = 'The calendar invitation attached replaces the earlier one; accept it to update the event in your calendar.';
+  // Google Calendar's and Outlook's links would add a second event beside the first; the .ics replaces it by its UID.
+  const fileOnly =
+    'No invitation in your mail program? Open the calendar file below: it replaces the event too. (Links to add it to Google Calendar or Outlook would make a second event, so this e-mail leaves them out.)';
   const meeting = meetingParts(booking);
   const { text, html } = renderLayout({
     subject,
     heading: 'Your demo has moved',
-    name,
+    name: firstName(name),
     publicUrl: options.publicUrl,
     manageUrl: options.manageUrl,
-    textLines: [lead, '', ...slotTimesText(times), '', ...meeting.text, note, '', ...calendarLinksText(links)],
+    textLines: [lead, '', ...slotTimesText(times), '', ...meeting.text, note, '', fileOnly, `  ${UPDATE_FILE_LABEL}: ${links.ics}`],
     html: `    <p>${escapeHtml(lead)}</p>
 ${slotTableHtml(times)}
 ${meeting.html}
     <p>${escapeHtml(note)}</p>
-${calendarLinksHtml(links)}`,
+    <p>${escapeHtml(fileOnly)}</p>
+    <p style="margin:0 0 16px">${button(links.ics, UPDATE_FILE_LABEL)}</p>`,
   });
   const ics = bookingInvitation(booking, { mailFrom: options.mailFrom, now: options.now, sequence: options.sequence });
   return { subject, text, html, ics, toName: name };
@@ -59,7 +65,7 @@ export function renderCancellation(booking: Booking, options: ProspectEmailOptio
   const { text, html } = renderLayout({
     subject,
     heading: 'Your demo is cancelled',
-    name,
+    name: firstName(name),
     publicUrl: options.publicUrl,
     textLines: [lead, '', ...slotTimesText(times), '', ...meeting.text, 'The attached update removes the event from your calendar.', '', `${again} ${options.publicUrl}/`],
     html: `    <p>${escapeHtml(lead)}</p>
@@ -84,7 +90,7 @@ export function renderReminder(booking: Booking, options: ProspectEmailOptions):
   const { text, html } = renderLayout({
     subject,
     heading: 'Your demo is coming up',
-    name,
+    name: firstName(name),
     publicUrl: options.publicUrl,
     manageUrl: options.manageUrl,
     textLines: [lead, '', ...slotTimesText(times), '', ...meeting.text, bring, '', ...calendarLinksText(links)],

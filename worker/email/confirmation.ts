@@ -5,7 +5,7 @@ import { SLOT_DURATION_MINUTES } from '../../domain/booking.js';
 import { escapeHtml, singleLine } from '../../domain/text.js';
 import { demoEvent, googleCalendarLink, outlookCalendarLink } from '../../domain/calendar-links.js';
 import { bookingInvitation, type Booking } from '../../server-shared/invitation.js';
-import { calendarLinksHtml, calendarLinksText, renderLayout } from './layout.js';
+import { calendarLinksHtml, calendarLinksText, firstName, renderLayout } from './layout.js';
 import { meetingParts } from './meeting.js';
 import { slotTableHtml, slotTimes, slotTimesText } from './slot-times.js';
 
@@ -37,7 +37,7 @@ const nextSteps = (booking: Booking) => [
   booking.meetingUrl
     ? 'At the time of the demo, join the video call from the link above or from the event in your calendar.'
     : 'A solutions engineer will e-mail you the video link ahead of the call.',
-  `In ${SLOT_DURATION_MINUTES} minutes we walk through unified messaging, AI agents and network APIs for your use case.`,
+  `In a ${SLOT_DURATION_MINUTES}-minute call we walk through unified messaging, AI agents and network APIs for your use case.`,
 ];
 const ANOTHER_TIME = 'Need another time? Use the button below to pick a new slot or to cancel.';
 
@@ -55,7 +55,7 @@ export function renderConfirmation(request: Booking, options: ProspectEmailOptio
   const { text, html } = renderLayout({
     subject,
     heading: 'Your demo is booked',
-    name,
+    name: firstName(name),
     publicUrl: options.publicUrl,
     manageUrl: options.manageUrl,
     textLines: [

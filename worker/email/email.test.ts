@@ -19,10 +19,21 @@ describe('the confirmation e-mail', () => {
     expect(email.subject).to.equal('Your Converge demo is booked: Tuesday, 24 November 2026, 09:00–10:00 (GMT-5)');
   });
 
-  it('shares the layout: greeting, sign-off and the site address in both parts', () => {
-    const email = renderConfirmation({ ...request, name: 'Ada <b>Lovelace</b>' }, { ...options, timeZone: 'Europe/Berlin' });
-    expect(email.text).to.match(/^Hi Ada <b>Lovelace<\/b>,\n/).and.match(/The Converge team\nConverge by .+ · https:\/\/converge\.example\.com$/);
-    expect(email.html).to.contain('<p>Hi Ada &#60;b&#62;Lovelace&#60;/b&#62;,</p>').and.contain(`<a href="https://converge.example.com" style=`);
+  it('shares the layout: greeting, sign-off, the site address and the company\'s legal details in both parts', () => {
+    const email = renderConfirmation({ ...request, name: '<b>Ada</b> Lovelace' }, { ...options, timeZone: 'Europe/Berlin' });
+    expect(email.text).to.match(/^Hi <b>Ada<\/b>,\n/).and.match(/The Converge team\n\nConverge by .+ · https:\/\/converge\.example\.com\n/);
+    expect(email.html).to.contain('<p>Hi &#60;b&#62;Ada&#60;/b&#62;,</p>').and.contain(`<a href="https://converge.example.com" style=`);
+    const legal = [
+      'Northstar Telecom GmbH · Nordsternplatz 1, 10117 Berlin, Germany',
+      'Registered office: Berlin · Amtsgericht Charlottenburg, HRB 248117 B · Managing directors: Helena Marsh, Jonas Reiter',
+    ];
+    expect(email.text.endsWith(legal.join('\n'))).to.equal(true);
+    for (const line of legal) expect(email.html).to.contain(line);
+  });
+
+  it('says the call lasts 60 minutes, not that it starts in 60 minutes', () => {
+    const email = renderConfirmation(request, options);
+    expect(email.text).to.contain('In a 60-minute call we walk through').and.not.contain('In 60 minutes');
   });
 });
 

@@ -6,18 +6,33 @@
 import { expect } from 'chai';
 import { renderCancellation, renderReminder, renderUpdate } from './booking-changes.js';
 import { renderConfirmation } from './confirmation.js';
+import { firstName } from './layout.js';
 import { SAMPLE_BOOKING, SAMPLE_RENDERING } from './sample-booking.js';
 
-const HOSTILE_NAME = 'Your mailbox is full, log in at <a href="http://evil.example/owa">http://evil.example/owa</a>';
+// The greeting takes the first word: the markup sits in it.
+const HOSTILE_NAME = '<a/href="http://evil.example/owa">Mailbox full, log in at http://evil.example/owa</a>';
 const RENDERERS = { confirmation: renderConfirmation, update: renderUpdate, cancellation: renderCancellation, reminder: renderReminder };
 const links = (html: string) => html.match(/<a\b/g)?.length ?? 0;
 
 describe('the greeting of every e-mail to the prospect', () => {
+  it('greets by the first name as it was typed, or by the whole name after a title or an initial', () => {
+    expect(firstName('Ana Berg')).to.equal('Ana');
+    expect(firstName('  ana   maría López ')).to.equal('ana');
+    expect(firstName('Grace')).to.equal('Grace');
+    expect(firstName('Dr. Ana Berg')).to.equal('Dr. Ana Berg');
+    expect(firstName('A. Berg')).to.equal('A. Berg');
+    expect(firstName('李小龙')).to.equal('李小龙');
+    const email = renderConfirmation({ ...SAMPLE_BOOKING, name: 'Ada Lovelace' }, SAMPLE_RENDERING);
+    expect(email.text).to.match(/^Hi Ada,\n/);
+    expect(email.html).to.contain('<p>Hi Ada,</p>');
+    expect(email.toName).to.equal('Ada Lovelace');
+  });
+
   for (const [kind, render] of Object.entries(RENDERERS)) {
     it(`is text in the ${kind}: escaped, and no link of its own`, () => {
       const plain = render(SAMPLE_BOOKING, SAMPLE_RENDERING);
       const hostile = render({ ...SAMPLE_BOOKING, name: HOSTILE_NAME }, SAMPLE_RENDERING);
-      expect(hostile.html).to.contain('<p>Hi Your mailbox is full, log in at &#60;a href=&#34;http://evil.example/owa&#34;&#62;');
+      expect(hostile.html).to.contain('<p>Hi &#60;a/href=&#34;http://evil.example/owa&#34;&#62;Mailbox,</p>');
       expect(hostile.html).not.to.contain('href="http://evil.example');
       expect(links(hostile.html)).to.equal(links(plain.html));
     });

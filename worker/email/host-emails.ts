@@ -9,7 +9,7 @@ import { escapeHtml, singleLine } from '../../domain/text.js';
 import { bookingInvitation } from '../../server-shared/invitation.js';
 import type { Lead } from '../outbox.js';
 import type { ProspectEmailOptions } from './confirmation.js';
-import { button, renderLayout } from './layout.js';
+import { button, firstName, renderLayout } from './layout.js';
 import { slotTableHtml, slotTimes, slotTimesText } from './slot-times.js';
 
 export interface HostEmail {
@@ -40,7 +40,7 @@ export function renderHostInvitation(lead: Lead, options: ProspectEmailOptions):
   const { text, html } = renderLayout({
     subject,
     heading: 'A demo for you',
-    name: singleLine(lead.host?.name ?? 'team'),
+    name: firstName(singleLine(lead.host?.name ?? 'team')),
     publicUrl: options.publicUrl,
     textLines: [
       intro,

@@ -14,7 +14,7 @@ export interface EmailContent {
   textLines: string[];
   /** HTML body, already escaped, after the greeting. */
   html: string;
-  /** The recipient's name, header-safe. */
+  /** The name the greeting uses (a person's first name: `firstName`), header-safe. */
   name: string;
   publicUrl: string;
   /** The booking's own page (reschedule, cancel): a button under the body, and a line in the text. */
@@ -57,6 +57,23 @@ export function calendarLinksHtml(links: CalendarLinks): string {
 
 const MANAGE_LABEL = 'Reschedule or cancel';
 
+/**
+ * How a person is greeted: the first word of their name as they typed it ("Ana" of "Ana Berg"), or the whole name
+ * when that word is a title or an initial ("Dr. Ana Berg", "A. Berg") or the name is one word.
+ */
+export function firstName(name: string): string {
+  const whole = name.trim();
+  const first = whole.split(/\s+/u)[0] ?? '';
+  return first.length < 2 || first.endsWith('.') ? whole : first;
+}
+
+/** The company behind the e-mails, as German business e-mail must name it (HGB § 37a, GmbHG § 35a). */
+const { company } = brand;
+const LEGAL_LINES = [
+  `${company.legalName} · ${company.address.join(', ')}`,
+  `Registered office: ${company.registeredOffice} · ${company.register.court}, ${company.register.number} · Managing directors: ${company.managingDirectors.join(', ')}`,
+];
+
 /** The mark as inline SVG (domain/brand.ts draws it for the page too). */
 function markSvg(): string {
   const { mark } = brand;
@@ -72,7 +89,9 @@ export function renderLayout(content: EmailContent): { text: string; html: strin
     ...(manageUrl ? ['', `${MANAGE_LABEL}: ${manageUrl}`] : []),
     '',
     `The ${brand.product} team`,
+    '',
     `${brand.product} by ${brand.parentProvider} · ${publicUrl}`,
+    ...LEGAL_LINES,
   ].join('\n');
 
   const html = `<!doctype html>
@@ -88,6 +107,7 @@ ${content.html}
 ${manageUrl ? `      <p style="margin:16px 0">${button(manageUrl, MANAGE_LABEL, true)}</p>\n` : ''}      <p>The ${escapeHtml(brand.product)} team</p>
     </div>
     <p style="margin:12px 0 0;padding:0 8px;font-size:12px;color:${MUTED}">${escapeHtml(brand.product)} by ${escapeHtml(brand.parentProvider)} · <a href="${escapeHtml(publicUrl)}" style="color:${MUTED}">${escapeHtml(publicUrl)}</a></p>
+    <p style="margin:8px 0 0;padding:0 8px;font-size:12px;color:${MUTED}">${LEGAL_LINES.map(escapeHtml).join('<br>')}</p>
   </main>
 </body>
 </html>`;
