@@ -75,7 +75,7 @@ export const EMAIL_KIND_REGISTRY: { readonly [K in EmailKind]: EmailKindEntry | 
   // A later change has its own e-mail, which tells the booking as it is now.
   update: {
     via: 'smtp',
-    write: (booking, _row, options) => renderUpdate(booking, options),
+    write: (booking, row, options) => renderUpdate(booking, options, row.previous_time_slot),
     to: 'prospect',
     order: 'prospect',
     method: 'REQUEST',
@@ -107,7 +107,7 @@ export const EMAIL_KIND_REGISTRY: { readonly [K in EmailKind]: EmailKindEntry | 
   },
   'sales-notice': {
     via: 'smtp',
-    write: (booking, row, options) => renderSalesNotice(booking, row.change ?? 'booked', options),
+    write: (booking, row, options) => renderSalesNotice(booking, row.change ?? 'booked', options, row.previous_time_slot),
     to: 'row',
     recipientName: 'Sales',
     method: 'PUBLISH',

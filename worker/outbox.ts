@@ -30,6 +30,8 @@ export interface EmailRow {
   /** Its own recipient (the sales desk's address); null: the booking's prospect. */
   recipient: string | null;
   change: 'booked' | 'rescheduled' | 'cancelled' | null;
+  /** A move's e-mail: the slot the booking left. */
+  previous_time_slot?: Date | null;
   /** When the row was stored: with its booking or its change, in the same transaction. */
   created_at?: Date;
 }
@@ -68,7 +70,7 @@ const OPEN = (table: string) =>
 const CLAIM_SQL =
   'with claimed as (update booking_emails e set claimed_until = now() + make_interval(secs => ?) ' +
   `where e.id in (select o.id from booking_emails o where o.id = any(?::uuid[]) and ${OPEN('o')} order by o.id for update) and ${OPEN('e')} ` +
-  'returning e.id, e.booking_id, e.kind, e.time_slot, e.sequence, e.recipient, e.change, e.created_at) ' +
+  'returning e.id, e.booking_id, e.kind, e.time_slot, e.sequence, e.recipient, e.change, e.previous_time_slot, e.created_at) ' +
   'select c.*, b.name, b.email, b.company, b.phone, b.message, b.time_slot as booking_time_slot, b.attribution, b.status, ' +
   'b.sequence as booking_sequence, b.meeting_url, b.host_email, b.host_name, b.host_title ' +
   'from claimed c left join bookings b on b.id = c.booking_id';

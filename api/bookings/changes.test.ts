@@ -95,6 +95,11 @@ describe('a booking moved and cancelled through its link, end to end', function 
     expect(update!.raw).to.match(/Content-Type: text\/calendar; charset=utf-8; method=REQUEST/i);
     expect(icsProperties(calendarPart(update!))).to.include({ METHOD: 'REQUEST', UID: `demo-${id}@converge.localhost`, SEQUENCE: '1', DTSTART: compact(second!.iso), STATUS: 'CONFIRMED' });
     expect(mails.sales[0]!.parsed.subject).to.match(/^Demo moved: Hopper Systems, /);
+    // Both say where the demo was: the update in a few words, the sales desk's notice as a line of its table.
+    const berlin = (iso: string, options: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', ...options }).format(new Date(iso));
+    const words = (iso: string) => `${berlin(iso, { weekday: 'long', day: 'numeric', month: 'long' })}, ${berlin(iso, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })}`;
+    expect(update!.parsed.text).to.contain(`has moved from ${words(first!.iso)} to ${words(second!.iso)} (Europe Time). It now takes place at this time:`);
+    expect(mails.sales[0]!.parsed.text).to.match(new RegExp(`  Moved from: ${berlin(first!.iso, { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' })}, ${words(first!.iso).split(', ')[1]}–`));
 
     const [old, current] = await reminders();
     expect(old.dropped_at).to.be.instanceOf(Date);

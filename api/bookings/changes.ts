@@ -85,7 +85,10 @@ async function changeBooking(deps: BookingChangeDeps, id: string, what: string, 
         const ceiling = deps.emailsPerRecipientPerDay;
         if (ceiling > 0) await lockRecipientDomain(trx, recipient.domain);
         const outcome = await change(current, trx, recipient);
-        const emails: QueuedJob[] = outcome.change ? await storeEmails(trx, outcome.booking, outcome.change, deps.followUps, deps.now(), current.host?.email) : [];
+        const emails: QueuedJob[] = outcome.change ? await storeEmails(trx, outcome.booking, outcome.change, deps.followUps, deps.now(), {
+              timeSlot: current.timeSlot,
+              ...(current.host ? { host: current.host.email } : {}),
+            }) : [];
         if (outcome.change && ceiling > 0) {
           const mailed = await recipientEmailsPast(trx, recipient.address, ceiling);
           if (mailed.refused) throw emailCeilingError(mailed, 'change');

@@ -39,6 +39,12 @@ export interface HostChange {
   team?: boolean;
 }
 
+/** Where a moved booking was: the slot its move's e-mails name as the earlier one, and its host until now. */
+export interface BookingBefore {
+  timeSlot: Date;
+  host?: string;
+}
+
 export interface EmailRow {
   booking_id: string;
   kind: EmailKind;
@@ -50,6 +56,8 @@ export interface EmailRow {
   toHost?: true;
   change?: BookingChange;
   due_at?: Date;
+  /** A move's slot before it, on the e-mails that tell of the move. */
+  previous_time_slot?: Date;
 }
 
 const PROSPECT_EMAIL: Record<BookingChange, EmailKind> = {
@@ -59,13 +67,21 @@ const PROSPECT_EMAIL: Record<BookingChange, EmailKind> = {
 };
 
 /** The booking_emails rows a booking or a change leaves (without their ids), in the order they are stored. */
-export function emailRows(booking: ChangedBooking, change: BookingChange, settings: FollowUpSettings, now: Date, hosts: HostChange = {}): EmailRow[] {
+export function emailRows(
+  booking: ChangedBooking,
+  change: BookingChange,
+  settings: FollowUpSettings,
+  now: Date,
+  hosts: HostChange = {},
+  previousTimeSlot?: Date,
+): EmailRow[] {
   const event = { booking_id: booking.id, time_slot: booking.timeSlot, sequence: booking.sequence };
-  const rows: EmailRow[] = [{ ...event, kind: PROSPECT_EMAIL[change] }];
+  const moved = change === 'rescheduled' && previousTimeSlot ? { previous_time_slot: previousTimeSlot } : {};
+  const rows: EmailRow[] = [{ ...event, ...moved, kind: PROSPECT_EMAIL[change] }];
   const reminderAt = new Date(booking.timeSlot.getTime() - settings.reminderMinutesBefore * 60_000);
   // None for a booking made later than the reminder would go out.
   if (change !== 'cancelled' && settings.reminderMinutesBefore > 0 && reminderAt > now) rows.push({ ...event, kind: 'reminder', due_at: reminderAt });
-  if (settings.salesNotifyEmail) rows.push({ ...event, kind: 'sales-notice', recipient: settings.salesNotifyEmail, change });
+  if (settings.salesNotifyEmail) rows.push({ ...event, ...moved, kind: 'sales-notice', recipient: settings.salesNotifyEmail, change });
   // The host's copy of the event by e-mail and in their own calendar, and both taken back from a host the demo is no
   // longer with (the worker's registry tells a write from a removal by the booking as it then stands).
   const host = booking.host?.email;
@@ -93,13 +109,13 @@ export async function storeEmails(
   change: BookingChange,
   settings: FollowUpSettings,
   now: Date,
-  hostBefore?: string,
+  before?: BookingBefore,
 ): Promise<QueuedJob[]> {
   // The prospect's e-mails the change has overtaken and that are not being sent right now (the confirmation, an
   // earlier update, the reminder of the slot given up) are never to go out: the change's own e-mail says where the
   // booking stands. One being sent right now goes first; the worker holds this change's e-mail until it has.
   await settleEarlierProspectEmails(trx, booking.id, booking.sequence);
-  const rows = emailRows(booking, change, settings, now, hostBefore ? { before: hostBefore } : {});
+  const rows = emailRows(booking, change, settings, now, before?.host ? { before: before.host } : {}, before?.timeSlot);
   const stored: { id: string; kind: EmailKind }[] = await trx('booking_emails').insert(rows).returning(['id', 'kind']);
   return emailJobs(stored);
 }

@@ -9,7 +9,7 @@ import { bookingInvitation, type Booking } from '../../server-shared/invitation.
 import type { ProspectEmailOptions, RenderedEmail } from './confirmation.js';
 import { button, calendarLinksHtml, calendarLinksText, firstName, renderLayout } from './layout.js';
 import { meetingParts } from './meeting.js';
-import { slotTableHtml, slotTimes, slotTimesText } from './slot-times.js';
+import { slotMove, slotTableHtml, slotTimes, slotTimesText } from './slot-times.js';
 
 /** An e-mail with no invitation attached (the reminder). */
 export type PlainEmail = Omit<RenderedEmail, 'ics'>;
@@ -24,12 +24,18 @@ function calendarOf(booking: Booking, options: ProspectEmailOptions) {
 
 const UPDATE_FILE_LABEL = 'Update your calendar (.ics)';
 
-/** The booking now holds `booking.timeSlot`: the same event, its SEQUENCE raised, sent as a new REQUEST. */
-export function renderUpdate(booking: Booking, options: ProspectEmailOptions): RenderedEmail {
+/**
+ * The booking now holds `booking.timeSlot`: the same event, its SEQUENCE raised, sent as a new REQUEST. It says where
+ * the demo was (`previousTimeSlot`, stored with the move) when it knows.
+ */
+export function renderUpdate(booking: Booking, options: ProspectEmailOptions, previousTimeSlot?: Date | null): RenderedEmail {
   const { times, links } = calendarOf(booking, options);
   const name = singleLine(booking.name);
   const subject = `Your ${brand.product} demo has moved: ${times.zoned}`;
-  const lead = `Your demo of ${brand.product} for ${singleLine(booking.company)} now takes place at this time:`;
+  const demo = `Your demo of ${brand.product} for ${singleLine(booking.company)}`;
+  const lead = previousTimeSlot
+    ? `${demo} has moved ${slotMove(previousTimeSlot, booking.timeSlot, options.timeZone)} (${times.zoneLabel}). It now takes place at this time:`
+    : `${demo} now takes place at this time:`;
   const note = 'The calendar invitation attached replaces the earlier one; accept it to update the event in your calendar.';
   // Google Calendar's and Outlook's links would add a second event beside the first; the .ics replaces it by its UID.
   const fileOnly =

@@ -31,9 +31,12 @@ export function renderSalesNotice(
   lead: Lead,
   change: SalesChange,
   options: { timeZone: string; mailFrom: string; publicUrl: string; now: Date; sequence: number },
+  /** A move's slot before it, stored with the move. */
+  previousTimeSlot?: Date | null,
 ): SalesNotice {
   const event = demoEvent(lead.company, lead.timeSlot);
   const times = slotTimes(event.start, event.end, options.timeZone);
+  const before = change === 'rescheduled' && previousTimeSlot ? demoEvent(lead.company, previousTimeSlot) : undefined;
   const company = singleLine(lead.company);
   const subject = `${HEADINGS[change]}: ${company}, ${times.zoned}`;
   const rows: [string, string][] = [
@@ -43,6 +46,7 @@ export function renderSalesNotice(
     ['Phone', lead.phone ?? '—'],
     [times.zoneLabel, times.zoned],
     ['UTC', times.utc],
+    ...(before ? [['Moved from', slotTimes(before.start, before.end, options.timeZone).zoned] as [string, string]] : []),
     ['Status', change === 'cancelled' ? 'Cancelled' : 'Booked'],
     ...(lead.host ? [['Host', `${singleLine(lead.host.name)}, ${singleLine(lead.host.title)} <${lead.host.email}>`] as [string, string]] : []),
     ...(lead.meetingUrl ? [['Video call', lead.meetingUrl] as [string, string]] : []),

@@ -6,6 +6,8 @@ import { KeptAnswers } from '../../domain/kept-answers.js';
 
 interface SlotFormatters {
   day: Intl.DateTimeFormat;
+  /** The day without its year, for a move's few words. */
+  shortDay: Intl.DateTimeFormat;
   time: Intl.DateTimeFormat;
   zone: Intl.DateTimeFormat;
 }
@@ -18,6 +20,7 @@ function formattersFor(timeZone: string): SlotFormatters {
   if (!formatters) {
     formatters = {
       day: new Intl.DateTimeFormat('en-GB', { timeZone, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }),
+      shortDay: new Intl.DateTimeFormat('en-GB', { timeZone, weekday: 'long', day: 'numeric', month: 'long' }),
       time: new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }),
       zone: new Intl.DateTimeFormat('en-GB', { timeZone, timeZoneName: 'short' }),
     };
@@ -30,6 +33,12 @@ function formatSlot(start: Date, end: Date, timeZone: string): string {
   const { day, time, zone } = formattersFor(timeZone);
   const zoneName = zone.formatToParts(start).find((part) => part.type === 'timeZoneName')?.value;
   return `${day.format(start)}, ${time.format(start)}–${time.format(end)}${zoneName ? ` (${zoneName})` : ''}`;
+}
+
+/** A move in a few words, in the booking zone: "from Thursday 26 November, 10:00 to Monday 30 November, 15:00". */
+export function slotMove(from: Date, to: Date, timeZone: string): string {
+  const { shortDay, time } = formattersFor(timeZone);
+  return `from ${shortDay.format(from)}, ${time.format(from)} to ${shortDay.format(to)}, ${time.format(to)}`;
 }
 
 export interface SlotTimes {
