@@ -14,7 +14,7 @@ export interface CalendarEvent {
 export function demoEvent(company: string, start: Date): CalendarEvent {
   return {
     title: `${brand.product} demo for ${singleLine(company)}`,
-    details: `A ${SLOT_DURATION_MINUTES}-minute walkthrough of ${brand.product}: unified messaging, AI agents and network APIs. Reply to the confirmation e-mail to move it.`,
+    details: `A ${SLOT_DURATION_MINUTES}-minute walkthrough of ${brand.product}: unified messaging, AI agents and network APIs. To move or cancel it, use the "Reschedule or cancel" link in the confirmation e-mail.`,
     start,
     end: slotEnd(start),
   };

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { brand } from '../../domain/brand.js';
-import { LEGAL_DOCUMENTS } from '../features/legal/legal-documents.js';
+import { LEGAL_DOCUMENTS, RETENTION_DAYS_STATED } from '../features/legal/legal-documents.js';
 import { renderPage } from '../test/render.js';
 import { LegalRoot } from './legal-root.js';
 
@@ -25,7 +25,9 @@ describe('prerendered legal pages', () => {
       expect(text).to.include(` ${document.title} `);
       expect(html).to.match(/<a [^>]*href="\/" aria-label="Converge home"/);
       expect(text).to.include(brand.parentProvider);
-      expect(text).to.include('reply to the confirmation e-mail');
+      expect(text).to.include('reply to any e-mail about your demo: replies reach our sales team');
+      // One story about moving a demo: the link, never a reply.
+      expect(text).to.not.match(/reply to (the|that) (confirmation )?e-mail/i);
       for (const link of brand.legalLinks) expect(html).to.include(`href="${link.href}"`);
       expect(text).to.not.match(/lorem|ipsum|ISO 27001|certif/i);
     });
@@ -38,6 +40,13 @@ describe('prerendered legal pages', () => {
     }
     expect(text).to.include('confirmation e-mail with a calendar invitation');
     expect(text).to.include('stored in our database');
+  });
+
+  it('names the legal basis of each use, how long data is kept, the visitor\'s rights and the authority', () => {
+    const { text } = render('privacy');
+    for (const phrase of ['Art. 6(1)(b) GDPR', 'Art. 6(1)(f) GDPR', `deleted ${RETENTION_DAYS_STATED} days`, 'Our server logs name no person', 'Art. 15 GDPR', 'deleted (Art. 17)', 'object to its use', 'Berlin Commissioner for Data Protection', 'Alt-Moabit 59–61', 'Reschedule or cancel']) {
+      expect(text, phrase).to.include(phrase);
+    }
   });
 
   it('says the site sets no cookies and loads nothing from other hosts', () => {

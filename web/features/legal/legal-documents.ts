@@ -21,8 +21,12 @@ export interface LegalDocument {
   sections: readonly LegalSection[];
 }
 
-const { product, parentProvider } = brand;
-const REPLY = 'reply to the confirmation e-mail you received after requesting a demo';
+const { product, parentProvider, company } = brand;
+/** One story everywhere: the link in every e-mail moves or cancels the demo; a reply reaches the sales team. */
+const MANAGE = 'use the "Reschedule or cancel" link in any e-mail about your demo';
+const REPLY = 'reply to any e-mail about your demo: replies reach our sales team';
+/** How long a booking's personal data is kept after the demo's date: RETENTION_DAYS's default. */
+export const RETENTION_DAYS_STATED = 730;
 
 function labelOf(href: string): string {
   const link = brand.legalLinks.find((candidate) => candidate.href === href);
@@ -51,17 +55,27 @@ export const LEGAL_DOCUMENTS: readonly LegalDocument[] = [
         ],
       },
       {
-        heading: 'Why we use it',
+        heading: 'Why we use it, and on what legal basis',
         paragraphs: [
-          'To schedule the demo you asked for, and to send you a confirmation e-mail with a calendar invitation for the time you chose. Where your visit came from tells our sales team which campaign or site led you to us. The site uses your details for nothing else.',
+          'To schedule the demo you asked for, to choose the member of our sales team who gives it, and to send you a confirmation e-mail with a calendar invitation for the time you chose, a reminder before it, and word of any change. This is a step you asked for before any contract (Art. 6(1)(b) GDPR).',
+          'Where your visit came from tells our sales team which campaign or site led you to us; counting requests per network (IP) address keeps anyone from sending many requests; checking that an address looks like a work address keeps out typos and throwaway mailboxes. These serve our legitimate interests in knowing our campaigns and keeping the form usable (Art. 6(1)(f) GDPR). The site uses your details for nothing else.',
           'When you leave the e-mail field, the address is sent to our server to check that it looks like a work address (not a personal or disposable mailbox, no likely typo). That check is not stored.',
         ],
       },
       {
-        heading: 'Where it is kept',
+        heading: 'Where it is kept, and who sees it',
         paragraphs: [
-          'Your request is stored in our database, together with the time it was sent and whether the confirmation e-mail went out. The confirmation is sent through our own mail server.',
+          'Your request is stored in our database, together with the time it was sent and the e-mails sent about it. The e-mails are sent through our own mail server.',
+          'Our sales team sees your request; the colleague who gives the demo receives it by e-mail and as an event in their work calendar.',
+          'The video call takes place on the service its link names (by default Jitsi Meet, at meet.jit.si). Nothing of that service is loaded on this site; its own privacy terms apply when you join the call.',
           'To stop anyone from sending many requests, the server counts requests per network (IP) address for a short time; those counts expire on their own.',
+        ],
+      },
+      {
+        heading: 'How long we keep it',
+        paragraphs: [
+          `Your name, e-mail address, company, phone number, message and where your visit came from are deleted ${RETENTION_DAYS_STATED} days (two years) after the date of the demo; what is left is the date, the status and the host, with nothing that names you. Sooner if you ask (below).`,
+          'Our server logs name no person: no name, no e-mail address and no booking link is written into them.',
         ],
       },
       {
@@ -71,8 +85,11 @@ export const LEGAL_DOCUMENTS: readonly LegalDocument[] = [
         ],
       },
       {
-        heading: 'Your choices and questions',
-        paragraphs: [`To see, correct or delete your request, to cancel the demo, or for any question about this policy, ${REPLY}.`],
+        heading: 'Your rights',
+        paragraphs: [
+          `To move or cancel the demo, ${MANAGE}. You have the right to see the data we hold about you (Art. 15 GDPR), to have it corrected (Art. 16) or deleted (Art. 17), to restrict its use (Art. 18), to receive it in a common format (Art. 20), and to object to its use for our legitimate interests (Art. 21). To use any of them, or for any question about this policy, ${REPLY}, or write to ${company.legalName}, ${company.address.join(', ')}.`,
+          'You may also complain to a data protection supervisory authority. Ours is the Berlin Commissioner for Data Protection and Freedom of Information (Berliner Beauftragte für Datenschutz und Informationsfreiheit), Alt-Moabit 59–61, 10555 Berlin, Germany.',
+        ],
       },
     ],
   },
@@ -89,7 +106,7 @@ export const LEGAL_DOCUMENTS: readonly LegalDocument[] = [
           'A demo request is free and commits you to nothing.',
           'Use your own name and your work e-mail address; personal and disposable e-mail addresses are not accepted.',
           'Only request a demo for a company you are allowed to speak for.',
-          'The confirmation e-mail and its calendar invitation state the time you chose. If it no longer suits you, reply to that e-mail.',
+          `The confirmation e-mail and its calendar invitation state the time you chose. If it no longer suits you, ${MANAGE}.`,
         ],
       },
       {
