@@ -17,6 +17,8 @@ export const brand = {
     registeredOffice: 'Berlin',
     register: { court: 'Amtsgericht Charlottenburg', number: 'HRB 248117 B' },
     managingDirectors: ['Helena Marsh', 'Jonas Reiter'],
+    /** How buyers reach the sales desk: the footer's Contact, and the e-mails' footer. */
+    contact: { email: 'sales@northstar-converge.com', phone: '+49 30 5557 2100' },
   },
   legalLinks: [
     { label: 'Privacy Policy', href: '/legal/privacy' },

@@ -64,6 +64,9 @@ describe('the top bar and the footer, prerendered', () => {
     expect(footerGroupLinks(pages.legal.html), 'legal page').to.deep.equal(elsewhere);
     for (const page of Object.values(pages)) {
       expect(page.html).to.include('<address id="contact">');
+      // Contact leads to a way to reach the sales desk, not only a postal address.
+      expect(page.html).to.include(`<a href="mailto:${brand.company.contact.email}">${brand.company.contact.email}</a>`);
+      expect(page.html).to.include(`<a href="tel:+493055572100">${brand.company.contact.phone}</a>`);
       expect(page.text).to.include(brand.company.legalName);
       expect(page.text).to.include(brand.company.register.number);
       for (const { href } of brand.socialLinks) expect(page.html).to.include(`href="${href}"`);

@@ -24,7 +24,7 @@ describe('the confirmation e-mail', () => {
     expect(email.text).to.match(/^Hi <b>Ada<\/b>,\n/).and.match(/The Converge team\n\nConverge by .+ · https:\/\/converge\.example\.com\n/);
     expect(email.html).to.contain('<p>Hi &#60;b&#62;Ada&#60;/b&#62;,</p>').and.contain(`<a href="https://converge.example.com" style=`);
     const legal = [
-      'Northstar Telecom GmbH · Nordsternplatz 1, 10117 Berlin, Germany',
+      'Northstar Telecom GmbH · Nordsternplatz 1, 10117 Berlin, Germany · sales@northstar-converge.com · +49 30 5557 2100',
       'Registered office: Berlin · Amtsgericht Charlottenburg, HRB 248117 B · Managing directors: Helena Marsh, Jonas Reiter',
     ];
     expect(email.text.endsWith(legal.join('\n'))).to.equal(true);

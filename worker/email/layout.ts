@@ -70,7 +70,7 @@ export function firstName(name: string): string {
 /** The company behind the e-mails, as German business e-mail must name it (HGB § 37a, GmbHG § 35a). */
 const { company } = brand;
 const LEGAL_LINES = [
-  `${company.legalName} · ${company.address.join(', ')}`,
+  `${company.legalName} · ${company.address.join(', ')} · ${company.contact.email} · ${company.contact.phone}`,
   `Registered office: ${company.registeredOffice} · ${company.register.court}, ${company.register.number} · Managing directors: ${company.managingDirectors.join(', ')}`,
 ];
 

@@ -26,6 +26,7 @@ export const siteFooterCss = `
 .site-footer-bottom p+p{margin-top:${space[2]}}
 .site-footer-bottom address{font-style:normal}
 .site-footer-bottom address span{display:block}
+.site-footer-bottom address a{display:inline-block;padding:${space[1]} 0}
 .site-footer-bottom address span:first-child{font-weight:700;color:${colors.onNight}}
 ${media.sm}{.site-footer-top{grid-template-columns:repeat(3,minmax(0,1fr))}}
 ${media.md}{.site-footer-bottom{grid-template-columns:minmax(12rem,1fr) 2fr}}

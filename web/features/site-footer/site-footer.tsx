@@ -105,6 +105,12 @@ export function SiteFooter({ landingPath = '' }: SiteFooterProps) {
             {[company.legalName, ...company.address].map((line) => (
               <span key={line}>{line}</span>
             ))}
+            <span>
+              <a href={`mailto:${company.contact.email}`}>{company.contact.email}</a>
+            </span>
+            <span>
+              <a href={`tel:${company.contact.phone.replace(/\s/g, '')}`}>{company.contact.phone}</a>
+            </span>
           </address>
           <div>
             <p>
