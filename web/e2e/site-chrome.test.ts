@@ -280,6 +280,36 @@ describe('the top bar, the footer and the toasts in Chromium', function () {
     });
   });
 
+  describe('the time picker', () => {
+    it('has one scroll area, the dialog, and its day heading inside the box, at 375 and 1440 px', async () => {
+      for (const viewport of [PHONE, DESKTOP]) {
+        const label = `at ${viewport.width}px`;
+        const { page } = await visit({ viewport });
+        const dialog = await openDialog(page);
+        await chooseFirstBookableSlot(dialog);
+        const group = dialog.getByRole('group', { name: /^Times on / });
+        const layout = await group.evaluate((fieldset) => {
+          const legend = fieldset.querySelector('legend')!;
+          const box = fieldset.getBoundingClientRect();
+          const border = parseFloat(getComputedStyle(fieldset).borderTopWidth);
+          const heading = legend.getBoundingClientRect();
+          // Any element of the group that scrolls on its own.
+          const scrollers = [...fieldset.querySelectorAll('*')].filter((element) => {
+            const { overflowY } = getComputedStyle(element);
+            return (overflowY === 'auto' || overflowY === 'scroll') && element.scrollHeight > element.clientHeight;
+          }).length;
+          return { headingInside: heading.top >= box.top + border && heading.bottom <= box.bottom && heading.left >= box.left && heading.right <= box.right, scrollers };
+        });
+        expect(layout, label).to.deep.equal({ headingInside: true, scrollers: 0 });
+        // Every slot of the day shows in the group: none cut off by a box of its own.
+        const slots = dialog.locator('input[name="timeSlot"]');
+        const last = await boxOf(slots.last().locator('..'));
+        const groupBox = await boxOf(group);
+        expect(last.y + last.height, label).to.be.at.most(groupBox.y + groupBox.height);
+      }
+    });
+  });
+
   describe('the toasts', () => {
     it('an error toast lies over none of the dialog\'s controls nor Get Started, at 375, 768, 1024 and 1440 px (screenshots)', async () => {
       for (const viewport of TOAST_VIEWPORTS) {

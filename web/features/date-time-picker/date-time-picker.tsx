@@ -64,10 +64,18 @@ const SlotGroup = styled.fieldset`
   margin: 0;
   padding: ${({ theme }) => theme.space[3]};
   min-width: 0;
+  /* Inside the box rather than on its border, so that a long day ("Times on Wednesday, 30 December 2026") wraps
+     within it; it stays the group's legend for screen readers. */
   legend {
-    padding: 0 ${({ theme }) => theme.space[1]};
+    float: left;
+    width: 100%;
+    padding: 0;
+    margin-bottom: ${({ theme }) => theme.space[2]};
     font-size: ${({ theme }) => theme.text.sm};
     font-weight: 600;
+  }
+  > :not(legend) {
+    clear: both;
   }
 `;
 
@@ -76,11 +84,7 @@ const SlotGrid = styled.div`
   grid-template-columns: repeat(auto-fill, minmax(92px, 1fr));
   gap: ${({ theme }) => theme.space[2]};
   padding: 2px;
-  /* Beside the calendar the list scrolls to the calendar's height; stacked on a phone it shows every slot. */
-  ${({ theme }) => theme.media.sm} {
-    max-height: 276px;
-    overflow-y: auto;
-  }
+  /* Every slot shows: the dialog is the one thing that scrolls. */
 `;
 
 const SlotLabel = styled.label`
