@@ -150,7 +150,7 @@ CREATE OR REPLACE FUNCTION book(
   p_key text,
   p_hash text,
   p_invite_path text
-) RETURNS TABLE (outcome text, answer jsonb, emails jsonb, replay_status integer)
+) RETURNS TABLE (outcome text, answer jsonb, emails jsonb, webhooks jsonb, replay_status integer)
 LANGUAGE plpgsql VOLATILE AS $fn$
 DECLARE
   v_earlier record;
@@ -164,6 +164,7 @@ DECLARE
   v_answer jsonb;
   v_emails jsonb;
   v_host jsonb;
+  v_webhooks jsonb;
 BEGIN
   IF p_key IS NOT NULL THEN
     DELETE FROM idempotency_keys k WHERE k.key = p_key AND k.created_at < now() - interval '24 hours';
@@ -177,7 +178,7 @@ BEGIN
       IF v_earlier.request_hash <> p_hash THEN
         RAISE EXCEPTION USING MESSAGE = 'booking refused', DETAIL = json_build_object('reason', 'key-reused')::text;
       END IF;
-      RETURN QUERY SELECT 'replayed'::text, v_earlier.response, NULL::jsonb, v_earlier.status_code;
+      RETURN QUERY SELECT 'replayed'::text, v_earlier.response, NULL::jsonb, NULL::jsonb, v_earlier.status_code;
       RETURN;
     END IF;
   END IF;
@@ -244,11 +245,13 @@ BEGIN
       RETURNING booking_emails.id, booking_emails.kind
   )
   SELECT coalesce(jsonb_agg(jsonb_build_object('id', stored.id, 'kind', stored.kind)), '[]'::jsonb) INTO v_emails FROM stored;
+  -- Its webhook event (db/functions/webhooks.sql), in the same transaction as the booking and its e-mails.
+  v_webhooks := webhook_raise(p_id, 'booking.created');
 
   v_answer := booking_answer(p_id, v_created, p_time_slot, p_invite_path, p_meeting_url, v_host);
   IF p_key IS NOT NULL THEN
     UPDATE idempotency_keys k SET status_code = 201, response = v_answer WHERE k.key = p_key;
   END IF;
-  RETURN QUERY SELECT 'stored'::text, v_answer, v_emails, 201;
+  RETURN QUERY SELECT 'stored'::text, v_answer, v_emails, v_webhooks, 201;
 END;
 $fn$;
