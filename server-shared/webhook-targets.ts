@@ -8,8 +8,13 @@
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 
-/** Loopback, private, link-local, unique-local, carrier-grade NAT, multicast, reserved and documentation ranges. */
-const NOT_PUBLIC = new BlockList();
+/**
+ * Loopback, private, link-local, unique-local, carrier-grade NAT, multicast, reserved and documentation ranges; one
+ * list per family, since a BlockList checks an IPv4 address against its IPv6 rules too (as ::ffff:a.b.c.d), and the
+ * IPv4-mapped range is refused whole.
+ */
+const NOT_PUBLIC_V4 = new BlockList();
+const NOT_PUBLIC_V6 = new BlockList();
 for (const [network, prefix] of [
   ['0.0.0.0', 8], // "this network"
   ['10.0.0.0', 8], // private
@@ -27,7 +32,7 @@ for (const [network, prefix] of [
   ['224.0.0.0', 4], // multicast
   ['240.0.0.0', 4], // reserved, and the broadcast address
 ] as const) {
-  NOT_PUBLIC.addSubnet(network, prefix, 'ipv4');
+  NOT_PUBLIC_V4.addSubnet(network, prefix, 'ipv4');
 }
 for (const [network, prefix] of [
   ['::', 128], // unspecified
@@ -41,14 +46,14 @@ for (const [network, prefix] of [
   ['fe80::', 10], // link-local
   ['ff00::', 8], // multicast
 ] as const) {
-  NOT_PUBLIC.addSubnet(network, prefix, 'ipv6');
+  NOT_PUBLIC_V6.addSubnet(network, prefix, 'ipv6');
 }
 
 /** Whether the address (IPv4 or IPv6, as text) lies in a private, loopback or otherwise non-public range. */
 export function isPrivateAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 0) return true;
-  return NOT_PUBLIC.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  return family === 4 ? NOT_PUBLIC_V4.check(address, 'ipv4') : NOT_PUBLIC_V6.check(address, 'ipv6');
 }
 
 export class TargetRefused extends Error {}

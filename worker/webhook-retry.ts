@@ -49,7 +49,7 @@ export function parseRetryAfter(value: string | undefined, now: number): number 
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
-/** How many tries the default schedule makes before giving up, at the least (no jitter, no Retry-After). */
+/** How many tries (the first and its retries) a schedule makes before giving up, at the least (no jitter, no Retry-After). */
 export function triesWithin(schedule: RetrySchedule): number {
   let elapsed = 0;
   let failures = 1;
