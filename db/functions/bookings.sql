@@ -128,7 +128,8 @@ $fn$;
 
 -- A new booking, in one statement: the idempotency key, the locks, the 24-hour ceilings (bookings per recipient and
 -- per domain, e-mails per recipient), the slot, then the row, its e-mails in the outbox (p_emails: the confirmation,
--- the reminder, the sales desk's notice) and the answer kept for the key, all or nothing. A refusal is raised as 'booking refused' with its reason as JSON.
+-- the reminder, the sales desk's notice), its webhook event with a delivery per endpoint (webhook_raise,
+-- db/functions/webhooks.sql) and the answer kept for the key, all or nothing. A refusal is raised as 'booking refused' with its reason as JSON.
 CREATE OR REPLACE FUNCTION book(
   p_id uuid,
   p_name text,
