@@ -1,7 +1,7 @@
 /**
  * Webhooks end to end: the real API and worker (test/stack.ts), a real receiver on loopback that verifies every
  * signature with the standardwebhooks package (test/webhook-receiver.ts), and the scenarios of issue 25: a booking, a
- * move and a cancel arrive once each, in order; a receiver down for a while loses nothing and is not switched off; a
+ * move and a cancel arrive once each, in order (also when Redis is away from the API: the sweep sends them); a receiver down for a while loses nothing and is not switched off; a
  * receiver answering 500 for the whole (shortened) retry window is marked failing, its events kept, and a replay
  * delivers them once it heals; a tampered secret or body fails verification; loopback targets are refused without
  * WEBHOOK_ALLOW_PRIVATE.
@@ -91,7 +91,7 @@ describe('webhooks (Standard Webhooks) to a receiver that verifies them', functi
       await receiver.close();
     });
 
-    it('delivers a booking, its move and its cancel once each, in order, signed, with the booking, its host and attribution', async () => {
+    it('delivers a booking, its move and its cancel once each, in order, signed, with the booking, its host (none without a team) and its attribution', async () => {
       // A slow receiver: the move and the cancel are stored while the booking's event is still on the wire.
       receiver.answer.delayMs = 300;
       const { id, token } = await book(stack, { utm_source: 'newsletter', utm_campaign: 'winter' });
@@ -232,6 +232,23 @@ describe('webhooks (Standard Webhooks) to a receiver that verifies them', functi
       await until(async () => (eventsOf(receiver, id).length === 3 ? true : undefined), 'the one event replayed');
       expect(eventsOf(receiver, id)[2]!.id).to.equal(first.id);
       expect((await admin(stack, '/events/00000000-0000-4000-8000-000000000000/replay', { method: 'POST', body: {} })).status).to.equal(404);
+    });
+  });
+
+  describe('with Redis away from the API', () => {
+    it('stores each event with its change, and the worker\'s sweep delivers them in order', async () => {
+      const receiver = await startReceiver(newWebhookSecret());
+      const stack = await startStack({ apiRedisUrl: 'redis://127.0.0.1:1', env: stackEnv(receiver, '30'), workerOptions: { sweepGraceMs: 0, sweepEveryMs: 300 } });
+      try {
+        const { id, token } = await book(stack);
+        await change(stack, token, 'cancel');
+        await until(async () => (eventsOf(receiver, id).length >= 2 ? true : undefined), 'both events through the sweep');
+        await new Promise((resolve) => setTimeout(resolve, 700));
+        expect(eventsOf(receiver, id).map((event) => event.type)).to.deep.equal(['booking.created', 'booking.cancelled']);
+      } finally {
+        await stack.close();
+        await receiver.close();
+      }
     });
   });
 
