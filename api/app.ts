@@ -28,6 +28,7 @@ import { DEFAULT_EMAILS_PER_RECIPIENT_PER_DAY } from './bookings/refusals.js';
 import { DEFAULT_MIN_NOTICE_MINUTES } from '../domain/booking.js';
 import type { HostCalendars } from '../server-shared/hosts/calendars.js';
 import { hostRoutes } from './hosts/routes.js';
+import { webhookRoutes } from './webhooks/routes.js';
 
 export interface AppDeps {
   db: Db;
@@ -60,6 +61,8 @@ export interface AppDeps {
   hostCalendars?: HostCalendars;
   /** Each booking's video room (MEETING_URL_TEMPLATE); a Jitsi Meet room when unset. */
   meetingUrlTemplate?: string;
+  /** WEBHOOK_ALLOW_PRIVATE: endpoints on http:// and private addresses may be added; false when unset. */
+  webhookAllowPrivate?: boolean;
   /** Counts requests and bookings for the metrics endpoint (METRICS_PORT); none when unset. */
   metrics?: ApiMetrics;
   now?: () => Date;
@@ -111,6 +114,7 @@ export function createApiRouter(deps: AppDeps): Router {
       salesDesk: followUps.salesNotifyEmail,
     }).routes(),
     hostRoutes({ hostCalendars: deps.hostCalendars, adminToken: deps.adminToken, adminLimiter }).routes(),
+    webhookRoutes({ db: deps.db, queue: deps.queue, logger: deps.logger, adminToken: deps.adminToken, adminLimiter, allowPrivate: deps.webhookAllowPrivate ?? false }).routes(),
     bookingRoutes({ ...deps, now, bookingsChanged, minNoticeMinutes, slotCapacity: bookingLimits.slotCapacity, emailsPerRecipientPerDay, followUps }).routes(),
     openApiRoutes().routes(),
   );

@@ -30,6 +30,7 @@ import { DEFAULT_MIN_NOTICE_MINUTES } from '../domain/booking.js';
 import { readTeamFile, type Host } from '../server-shared/hosts/team.js';
 import { parseMeetingUrlTemplate } from './bookings/meeting.js';
 import { parseMetricsPort } from '../server-shared/metrics.js';
+import { parseWebhookSettings, type WebhookSettings } from '../server-shared/webhooks.js';
 
 export interface ApiConfig {
   port: number;
@@ -82,6 +83,8 @@ export interface ApiConfig {
   metricsPort: number | undefined;
   /** Where it listens (METRICS_HOST): this machine only unless told. */
   metricsHost: string;
+  /** WEBHOOK_URL and WEBHOOK_SECRET (one endpoint from the environment) and WEBHOOK_ALLOW_PRIVATE. */
+  webhooks: WebhookSettings;
   logLevel: string;
 }
 
@@ -134,6 +137,7 @@ export function loadApiConfig(env: Env = process.env): ApiConfig {
     meetingUrlTemplate: parseMeetingUrlTemplate(setting(env, 'MEETING_URL_TEMPLATE')),
     metricsPort: parseMetricsPort(setting(env, 'METRICS_PORT')),
     metricsHost: setting(env, 'METRICS_HOST') ?? '127.0.0.1',
+    webhooks: parseWebhookSettings(env),
     logLevel: setting(env, 'LOG_LEVEL') ?? 'info',
   };
 }

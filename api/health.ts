@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import { withTimeout } from '../server-shared/time-limits.js';
 import type { Db } from './db.js';
 import type { EmailQueue } from './email-queue.js';
+import { endpointsNeedingCare } from './webhooks/repository.js';
 
 const CHECK_TIMEOUT_MS = 2000;
 
@@ -13,6 +14,14 @@ function databaseAnswers(db: Db): Promise<boolean> {
   );
 }
 
+/**
+ * Webhook endpoints that need an operator: marked failing (their events wait for a replay) or stopped by a 410. Ids
+ * and times only (the URLs are the operations API's to show); null when the database does not answer.
+ */
+function webhookEndpointsNeedingCare(db: Db): Promise<Awaited<ReturnType<typeof endpointsNeedingCare>> | null> {
+  return withTimeout(endpointsNeedingCare(db), CHECK_TIMEOUT_MS, 'webhook endpoints').catch(() => null);
+}
+
 export function healthRoutes(deps: { db: Db; queue: EmailQueue }): Router {
   const router = new Router();
   // Liveness: the process is up and its event loop turns.
@@ -20,18 +29,24 @@ export function healthRoutes(deps: { db: Db; queue: EmailQueue }): Router {
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { status: 'ok' };
   });
-  // Readiness: the services a request needs answer.
+  // Readiness: the services a request needs answer. Webhook endpoints that need care are reported too, but do not
+  // make the API unready: the site and the bookings work, and their events wait.
   router.get('/readyz', async (ctx) => {
-    const [database, redis] = await Promise.all([databaseAnswers(deps.db), deps.queue.isReachable()]);
-    const checks = { postgres: database ? 'up' : 'down', redis: redis ? 'up' : 'down' };
+    const [database, redis, webhooks] = await Promise.all([databaseAnswers(deps.db), deps.queue.isReachable(), webhookEndpointsNeedingCare(deps.db)]);
+    const checks = {
+      postgres: database ? 'up' : 'down',
+      redis: redis ? 'up' : 'down',
+      ...(webhooks ? { webhooks: webhooks.length === 0 ? 'ok' : 'failing' } : {}),
+    };
+    const webhookEndpoints = webhooks && webhooks.length > 0 ? { webhookEndpoints: webhooks } : {};
     ctx.set('Cache-Control', 'no-store');
     if (database && redis) {
-      ctx.body = { status: 'ready', checks };
+      ctx.body = { status: 'ready', checks, ...webhookEndpoints };
       return;
     }
     const down = [database ? null : 'PostgreSQL', redis ? null : 'Redis'].filter(Boolean).join(' and ');
     ctx.status = 503;
-    ctx.body = { error: 'Not ready', details: `${down} ${database || redis ? 'is' : 'are'} not answering.`, checks };
+    ctx.body = { error: 'Not ready', details: `${down} ${database || redis ? 'is' : 'are'} not answering.`, checks, ...webhookEndpoints };
   });
   return router;
 }

@@ -13,6 +13,8 @@ import { createDb } from './db.js';
 import type { EmailQueue } from './email-queue.js';
 import { emailCheckSchema } from './email-check/routes.js';
 import { OPENAPI_PATH, openApiDocument, toOpenApiSchema } from './openapi.js';
+import { WEBHOOK_EVENT_TYPES, webhookEventSchema } from '../server-shared/webhooks.js';
+import { newEndpointSchema, replaySchema } from './webhooks/routes.js';
 
 type Document = {
   paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }> }> }>>;
@@ -68,6 +70,17 @@ describe('OpenAPI 3.1 document', () => {
     expect(verdicts.filter(([a]) => a)).to.have.length(2);
   });
 
+  it('describes every webhook event (the webhooks section) with the payload schema the receivers are sent, and the admin bodies with the schemas Ajv validates', () => {
+    const webhooks = (openApiDocument() as { webhooks: Record<string, { post: { requestBody: { content: Record<string, { schema: { $ref: string } }> } } }> }).webhooks;
+    expect(Object.keys(webhooks)).to.deep.equal([...WEBHOOK_EVENT_TYPES]);
+    for (const type of WEBHOOK_EVENT_TYPES) {
+      const ref = webhooks[type]!.post.requestBody.content['application/json']!.schema.$ref;
+      expect(document.components.schemas[ref.split('/').pop()!], type).to.deep.equal(webhookEventSchema(type));
+    }
+    expect(document.components.schemas.NewWebhookEndpoint).to.deep.equal(toOpenApiSchema(newEndpointSchema));
+    expect(document.components.schemas.WebhookReplay).to.deep.equal(toOpenApiSchema(replaySchema));
+  });
+
   it('documents every route the API answers under /api, and nothing it does not', () => {
     const queue: EmailQueue = { enqueue: async () => {}, isReachable: async () => true, close: async () => {} };
     const db = createDb('postgres://127.0.0.1:1/never-connected', { min: 0, max: 1 }, silentLogger);
@@ -118,6 +131,41 @@ describe('OpenAPI 3.1 document', () => {
       const refused = await app.post('/api/validate-email', {});
       expect(refused.status).to.equal(400);
       expectDocumented('/api/validate-email', 'post', 400, refused.body);
+    });
+
+    it('the webhook admin API: endpoints 200 and 400, the delivery log 200, replays 202, removal 204, 401 without the token', async () => {
+      const admin = (path: string, method = 'GET', body?: unknown) =>
+        fetch(`${app.url}/api/admin/webhooks${path}`, {
+          method,
+          headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        });
+      // An endpoint on a public name (this app allows no private address), then a booking: its event's delivery.
+      const [endpoint] = (await app.db('webhook_endpoints').insert({ url: 'https://crm.example.com/hooks', secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' }).returning('id')) as { id: string }[];
+      const booked = await app.post('/api/demo-request', { name: 'Ada', email: 'ada@analytical-engines.com', company: 'Engines', timeSlot: bookableSlots(17)[9]!.iso });
+      expect(booked.status).to.equal(201);
+      const [delivery] = (await app.db('webhook_deliveries').where({ endpoint_id: endpoint!.id }).select('id', 'event_id')) as { id: string; event_id: string }[];
+      await app.db('webhook_attempts').insert({ delivery_id: delivery!.id, status: 503, duration_ms: 12, response_excerpt: 'busy' });
+      const endpoints = await admin('/endpoints');
+      expect(endpoints.status).to.equal(200);
+      expectDocumented('/api/admin/webhooks/endpoints', 'get', 200, await endpoints.json());
+      const deliveries = await admin(`/deliveries?endpoint=${endpoint!.id}`);
+      const log = (await deliveries.json()) as { deliveries: { log: unknown[] }[] };
+      expect(log.deliveries[0]!.log).to.have.length(1);
+      expectDocumented('/api/admin/webhooks/deliveries', 'get', 200, log);
+      const refused = await admin('/endpoints', 'POST', { url: 'https://127.0.0.1/hooks' });
+      expect(refused.status).to.equal(400);
+      expectDocumented('/api/admin/webhooks/endpoints', 'post', 400, await refused.json());
+      const replayed = await admin(`/events/${delivery!.event_id}/replay`, 'POST', {});
+      expect(replayed.status).to.equal(202);
+      expectDocumented('/api/admin/webhooks/events/{id}/replay', 'post', 202, await replayed.json());
+      const since = await admin('/replay', 'POST', { since: '2020-01-01T00:00:00Z', endpointId: endpoint!.id });
+      expect(since.status).to.equal(202);
+      expectDocumented('/api/admin/webhooks/replay', 'post', 202, await since.json());
+      expect((await admin(`/endpoints/${endpoint!.id}`, 'DELETE')).status).to.equal(204);
+      const anonymous = await fetch(`${app.url}/api/admin/webhooks/endpoints`);
+      expect(anonymous.status).to.equal(401);
+      expectDocumented('/api/admin/webhooks/endpoints', 'get', 401, await anonymous.json());
     });
 
     it('GET /api/slots: 200 and 400; GET /api/demo-requests: 200 and 401; a booking through its link: view, reschedule, cancel; the document itself', async () => {

@@ -20,6 +20,9 @@ import type { EmailValidationResult } from '../domain/email-messages.js';
 import { TOKEN_PATTERN } from '../server-shared/booking-link.js';
 import { emailCheckSchema } from './email-check/routes.js';
 import type { ErrorBody } from './errors.js';
+import { WEBHOOK_EVENT_DESCRIPTIONS, WEBHOOK_EVENT_TYPES, webhookEventSchema } from '../server-shared/webhooks.js';
+import { DELIVERY_LIST_LIMIT, newEndpointSchema, replaySchema } from './webhooks/routes.js';
+import { DELIVERY_LOG_ATTEMPTS } from './webhooks/repository.js';
 
 export const OPENAPI_PATH = '/api/openapi.json';
 
@@ -246,6 +249,114 @@ const bodyRefusals = {
   '415': refused('The body is not UTF-8 JSON.'),
 };
 
+const endpointProperties = {
+  id: { type: 'string', format: 'uuid' },
+  url: { type: 'string' },
+  description: { type: ['string', 'null'] },
+  source: { type: 'string', enum: ['environment', 'admin'], description: 'environment: WEBHOOK_URL\'s (remove it by unsetting the setting); admin: added through this API.' },
+  state: {
+    type: 'string',
+    enum: ['active', 'failing', 'stopped'],
+    description: 'failing: a delivery failed for its whole retry window, and the endpoint\'s events wait for a replay; stopped: it answered 410 Gone, and nothing more goes to it.',
+  },
+  createdAt: { type: 'string', format: 'date-time' },
+  failingSince: stringOrNull('When it was marked failing (date-time), or null.'),
+  failingReason: stringOrNull('What the last try of the delivery given up on came to, or null.'),
+  stoppedAt: stringOrNull('When it answered 410 (date-time), or null.'),
+  pending: { type: 'integer', description: 'Deliveries not yet delivered (waiting their turn, retrying, or given up on and waiting for a replay).' },
+  delivered: { type: 'integer' },
+  exhausted: { type: 'integer', description: 'Deliveries given up on after the retry window, waiting for a replay.' },
+};
+const endpointSchema = { type: 'object', additionalProperties: false, required: Object.keys(endpointProperties), properties: endpointProperties };
+const endpointCreatedSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: [...Object.keys(endpointProperties), 'secret'],
+  properties: { ...endpointProperties, secret: { type: 'string', description: 'The signing secret (whsec_…): answered this once, never listed.' } },
+};
+const deliveryListSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['deliveries'],
+  properties: {
+    deliveries: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['id', 'eventId', 'eventType', 'bookingId', 'endpointId', 'createdAt', 'attempts', 'nextAttemptAt', 'deliveredAt', 'exhaustedAt', 'lastStatus', 'lastError', 'log'],
+        properties: {
+          id: { type: 'string', format: 'uuid' },
+          eventId: { type: 'string', format: 'uuid', description: 'The webhook-id every try of it sends.' },
+          eventType: { type: 'string', enum: [...WEBHOOK_EVENT_TYPES] },
+          bookingId: { type: 'string', format: 'uuid' },
+          endpointId: { type: 'string', format: 'uuid' },
+          createdAt: { type: 'string', format: 'date-time' },
+          attempts: { type: 'integer' },
+          nextAttemptAt: stringOrNull('When the next try is due (date-time); null once delivered or given up on.'),
+          deliveredAt: stringOrNull('When the receiver answered 2xx (date-time), or null.'),
+          exhaustedAt: stringOrNull('When it was given up on after the retry window (date-time), or null.'),
+          lastStatus: { type: ['integer', 'null'] },
+          lastError: stringOrNull('Why the last try got no answer (a refused address, a timeout, a connection error), or null.'),
+          log: {
+            type: 'array',
+            description: `The latest ${DELIVERY_LOG_ATTEMPTS} tries, newest first.`,
+            items: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['attemptedAt', 'status', 'durationMs', 'responseExcerpt', 'error'],
+              properties: {
+                attemptedAt: { type: 'string', format: 'date-time' },
+                status: { type: ['integer', 'null'], description: "The receiver's status; null when no answer came." },
+                durationMs: { type: 'integer', description: 'Response time.' },
+                responseExcerpt: stringOrNull('The first 1 KB of the answer\'s body (at most 64 KB is read).'),
+                error: stringOrNull('Why no answer came, or null.'),
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+};
+const replayedSchema = { type: 'object', additionalProperties: false, required: ['replayed'], properties: { replayed: { type: 'integer', description: 'Deliveries put back to be tried now.' } } };
+const adminOnly = { security: [{ adminToken: [] }] };
+const adminRefusals = { '401': refused('The operations token is missing or wrong.'), '429': tooMany };
+const uuidParameter = (name: string, description: string) => ({ name, in: 'path', required: true, description, schema: { type: 'string', format: 'uuid' } });
+
+/** The `webhooks` section: what a receiver is sent, one entry per event, with the Standard Webhooks headers. */
+function webhookOperations(): Schema {
+  const header = (name: string, description: string) => ({ name, in: 'header', required: true, description, schema: { type: 'string' } });
+  return Object.fromEntries(
+    WEBHOOK_EVENT_TYPES.map((type) => [
+      type,
+      {
+        post: {
+          operationId: `webhook_${type.replace('.', '_')}`,
+          summary: WEBHOOK_EVENT_DESCRIPTIONS[type],
+          description:
+            type === 'booking.attended' || type === 'booking.no_show'
+              ? 'Raised when sales marks a demo after its time (the sales page).'
+              : 'Raised in the transaction that changes the booking; tried until the receiver answers 2xx, in the order of the booking\'s events.',
+          parameters: [
+            header('webhook-id', 'The event id (also the body\'s id): the same on every try, so a receiver can drop repeats.'),
+            header('webhook-timestamp', 'Seconds since 1970 when this try was signed; reject ones far from your clock.'),
+            header('webhook-signature', 'v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}"> with the endpoint\'s secret (Standard Webhooks).'),
+          ],
+          requestBody: { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${webhookSchemaName(type)}` } } } },
+          responses: {
+            '2XX': { description: 'Taken: not sent again (unless replayed).' },
+            '410': { description: 'Gone: nothing more is sent to this endpoint.' },
+            default: { description: 'Tried again with backoff (Retry-After honoured) for at least 24 hours; then the endpoint is marked failing and its events wait for a replay.' },
+          },
+        },
+      },
+    ]),
+  );
+}
+
+const webhookSchemaName = (type: string) => `Webhook${type.split(/[._]/).map((word) => word[0]!.toUpperCase() + word.slice(1)).join('')}`;
+
 /** The version of the API contract (not of the site): it rises when a documented shape changes. */
 const API_VERSION = '1.0.0';
 
@@ -256,7 +367,7 @@ export function openApiDocument(): Schema {
     info: {
       title: `${brand.product} site API`,
       version: API_VERSION,
-      description: `Request Demo for ${brand.product}: book a demo slot, check a work e-mail address, see the free slots.`,
+      description: `Request Demo for ${brand.product}: book a demo slot, check a work e-mail address, see the free slots; for operations, the bookings, the hosts' calendars and the webhooks (signed as the Standard Webhooks specification says).`,
     },
     paths: {
       '/api/demo-request': {
@@ -370,6 +481,75 @@ export function openApiDocument(): Schema {
           },
         },
       },
+      '/api/admin/webhooks/endpoints': {
+        get: {
+          operationId: 'listWebhookEndpoints',
+          summary: 'For operations: the webhook endpoints, their state (active, failing, stopped) and their deliveries\' counts. Secrets are never listed.',
+          ...adminOnly,
+          responses: { '200': answer('Oldest first.', 'WebhookEndpointList'), ...adminRefusals, '503': unreadable },
+        },
+        post: {
+          operationId: 'addWebhookEndpoint',
+          summary: 'For operations: add an endpoint; it gets every event raised from then on (a replay sends it earlier ones).',
+          ...adminOnly,
+          requestBody: { required: true, content: json('NewWebhookEndpoint') },
+          responses: {
+            '201': answer('Added; the answer holds its signing secret, this once.', 'WebhookEndpointCreated'),
+            '400': refused('Not an https:// URL, an address that is private or loopback (without WEBHOOK_ALLOW_PRIVATE=true), or not a whsec_ secret.'),
+            '413': refused('The body is larger than 16 KB.'),
+            '415': refused('The body is not UTF-8 JSON.'),
+            ...adminRefusals,
+            '503': refused('The database does not answer; nothing was changed.'),
+          },
+        },
+      },
+      '/api/admin/webhooks/endpoints/{id}': {
+        delete: {
+          operationId: 'removeWebhookEndpoint',
+          summary: 'For operations: remove an endpoint added through this API; its log stays.',
+          ...adminOnly,
+          parameters: [uuidParameter('id', 'The endpoint\'s id.')],
+          responses: {
+            '204': { description: 'Removed: it takes no new events, and its pending ones are not tried.' },
+            '404': refused('No such endpoint.'),
+            '409': refused('The endpoint of WEBHOOK_URL: unset the setting instead.'),
+            ...adminRefusals,
+            '503': refused('The database does not answer; nothing was changed.'),
+          },
+        },
+      },
+      '/api/admin/webhooks/deliveries': {
+        get: {
+          operationId: 'listWebhookDeliveries',
+          summary: 'For operations: the delivery log, newest first, each delivery with its latest tries (status, response time, first bytes of the answer).',
+          ...adminOnly,
+          parameters: [
+            { name: 'endpoint', in: 'query', required: false, description: 'Only this endpoint\'s.', schema: { type: 'string', format: 'uuid' } },
+            { name: 'event', in: 'query', required: false, description: 'Only this event\'s.', schema: { type: 'string', format: 'uuid' } },
+            { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: DELIVERY_LIST_LIMIT, default: DELIVERY_LIST_LIMIT } },
+          ],
+          responses: { '200': answer('Newest first.', 'WebhookDeliveryList'), '400': refused('A filter that is not an id, or a limit out of range.'), ...adminRefusals, '503': unreadable },
+        },
+      },
+      '/api/admin/webhooks/events/{id}/replay': {
+        post: {
+          operationId: 'replayWebhookEvent',
+          summary: 'For operations: send one event again (the same event id) to every endpoint in use, or to one; a failing endpoint replayed to is active again.',
+          ...adminOnly,
+          parameters: [uuidParameter('id', 'The event id (webhook-id).')],
+          requestBody: { required: true, content: json('WebhookReplay') },
+          responses: { '202': answer('Queued.', 'WebhookReplayed'), ...bodyRefusals, '404': refused('No such event or endpoint.'), ...adminRefusals, '503': refused('The database does not answer; nothing was changed.') },
+        },
+      },
+      '/api/admin/webhooks/replay': {
+        post: {
+          operationId: 'replayWebhooksSince',
+          summary: 'For operations: send every event raised since an instant again, to every endpoint in use or to one, in each booking\'s order; a failing endpoint replayed to is active again.',
+          ...adminOnly,
+          requestBody: { required: true, content: json('WebhookReplay') },
+          responses: { '202': answer('Queued.', 'WebhookReplayed'), ...bodyRefusals, '404': refused('No such endpoint.'), ...adminRefusals, '503': refused('The database does not answer; nothing was changed.') },
+        },
+      },
       [OPENAPI_PATH]: {
         get: {
           operationId: 'openApi',
@@ -378,6 +558,8 @@ export function openApiDocument(): Schema {
         },
       },
     },
+    // OpenAPI 3.1: what this API sends to the operators' endpoints (README "Webhooks").
+    webhooks: webhookOperations(),
     components: {
       schemas: {
         DemoRequest: toOpenApiSchema(demoRequestSchema),
@@ -390,6 +572,13 @@ export function openApiDocument(): Schema {
         Booking: toOpenApiSchema(bookingViewSchema),
         Reschedule: toOpenApiSchema(rescheduleSchema),
         Error: toOpenApiSchema(errorBodySchema),
+        WebhookEndpointList: { type: 'object', additionalProperties: false, required: ['endpoints'], properties: { endpoints: { type: 'array', items: endpointSchema } } },
+        WebhookEndpointCreated: endpointCreatedSchema,
+        NewWebhookEndpoint: toOpenApiSchema(newEndpointSchema),
+        WebhookDeliveryList: deliveryListSchema,
+        WebhookReplay: toOpenApiSchema(replaySchema),
+        WebhookReplayed: replayedSchema,
+        ...Object.fromEntries(WEBHOOK_EVENT_TYPES.map((type) => [webhookSchemaName(type), webhookEventSchema(type)])),
       },
       securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' } },
     },

@@ -6,7 +6,7 @@ import { settlesWithin } from '../server-shared/time-limits.js';
 import { createApp } from './app.js';
 import type { ApiConfig } from './config.js';
 import { createEmailQueue } from './email-queue.js';
-import { createDb } from './db.js';
+import { createDb, type Db } from './db.js';
 import { createRateLimiter } from './rate-limit.js';
 import { purgeExpiredIdempotencyKeys } from './idempotency.js';
 import { boundConnectionsPerClient } from './client-connections.js';
@@ -14,6 +14,7 @@ import { purgeTrapped } from './bookings/trapped-repository.js';
 import { HostCalendars } from '../server-shared/hosts/calendars.js';
 import { serveMetrics } from '../server-shared/metrics.js';
 import { createApiMetrics } from './metrics.js';
+import { registerEnvironmentEndpoint } from './webhooks/repository.js';
 
 export interface RunningApi {
   url: string;
@@ -27,8 +28,41 @@ const SHUTDOWN_GRACE_MS = 8000;
 /** How often Node looks for requests past their headers or request timeout (its default, 30 s, would let them run that much longer). */
 const TIMEOUT_CHECK_INTERVAL_MS = 500;
 
+const WEBHOOK_ENDPOINT_RETRY_MS = 5000;
+
+function registerEnvironmentEndpointUntilDone(db: Db, endpoint: ApiConfig['webhooks']['endpoint'], logger: Logger): { done: Promise<void>; stop(): void } {
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  const done = new Promise<void>((resolve) => {
+    const attempt = () => {
+      registerEnvironmentEndpoint(db, endpoint).then(
+        () => {
+          if (endpoint) logger.info('webhook endpoint of WEBHOOK_URL in use');
+          resolve();
+        },
+        (err: unknown) => {
+          logger.warn({ error: err instanceof Error ? err.message : String(err) }, 'could not record WEBHOOK_URL\'s endpoint; trying again');
+          if (!stopped) timer = setTimeout(attempt, WEBHOOK_ENDPOINT_RETRY_MS);
+          else resolve();
+        },
+      );
+    };
+    attempt();
+  });
+  return {
+    done,
+    stop() {
+      stopped = true;
+      clearTimeout(timer);
+    },
+  };
+}
+
 export async function startApiServer(config: ApiConfig, logger: Logger): Promise<RunningApi> {
   const db = createDb(config.databaseUrl, undefined, logger);
+  // WEBHOOK_URL's endpoint as set now (or none), written before the first request so that every booking's event
+  // reaches it; with PostgreSQL away at start, tried again every few seconds until it answers.
+  const webhookEndpointWritten = registerEnvironmentEndpointUntilDone(db, config.webhooks.endpoint, logger);
   const queue = createEmailQueue(config.redisUrl, config.queuePrefix);
   const limiter = createRateLimiter(config.redisUrl, config.queuePrefix);
   // The team's calendars are read at once and then in the background; until a host's first read it is not offered.
@@ -50,6 +84,7 @@ export async function startApiServer(config: ApiConfig, logger: Logger): Promise
     trustProxy: config.trustProxy,
     hostCalendars,
     meetingUrlTemplate: config.meetingUrlTemplate,
+    webhookAllowPrivate: config.webhooks.allowPrivate,
     bookingLimits: {
       slotCapacity: config.slotCapacity,
       perEmailPerDay: config.bookingsPerEmailPerDay,
@@ -59,6 +94,8 @@ export async function startApiServer(config: ApiConfig, logger: Logger): Promise
     followUps: { salesNotifyEmail: config.salesNotifyEmail, reminderMinutesBefore: config.reminderMinutesBefore },
     limits: { limiter, demoRequestsPerHour: config.demoRequestsPerHour, emailChecksPerMinute: config.emailChecksPerMinute },
   });
+  // The first try settles before the API listens (a success, or PostgreSQL away: then it goes on in the background).
+  await Promise.race([webhookEndpointWritten.done, new Promise((resolve) => setTimeout(resolve, 6000).unref())]);
   // A slow client is let go: its headers must come within headersTimeoutMs and its whole request within
   // requestTimeoutMs (Node answers 408 and closes), counted from the request's first byte; answering takes as long
   // as it takes. Node's defaults (60 s and 300 s) let a trickle hold a socket for minutes.
@@ -96,6 +133,7 @@ export async function startApiServer(config: ApiConfig, logger: Logger): Promise
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>
     (closing ??= (async () => {
+      webhookEndpointWritten.stop();
       clearInterval(purge);
       hostCalendars?.stop();
       await metricsEndpoint?.close();

@@ -113,6 +113,8 @@ function environmentOf(container: Container): Env {
 function secretStandIn(name: string): string {
   if (name === 'ADMIN_TOKEN') return 'x'.repeat(64);
   if (name === 'BOOKING_LINK_PREVIOUS_SECRETS') return 'p'.repeat(64);
+  if (name === 'WEBHOOK_URL') return 'https://crm.example.com/hooks/converge';
+  if (name === 'WEBHOOK_SECRET') return `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
   if (name in REQUIRED_SETTINGS) return REQUIRED_SETTINGS[name] ?? '';
   if (name === 'DATABASE_URL') return 'postgres://converge@db.example.com:5432/converge?sslmode=require';
   if (name === 'REDIS_URL') return 'rediss://:secret@redis.example.com:6380';

@@ -62,13 +62,13 @@ describe('deploy/monitoring (Prometheus Operator): scraping, alerts and a dashbo
       const file = path.join(folder, 'rules.yaml');
       writeFileSync(file, stringify({ groups: rule!.spec.groups }));
       const checked = execFileSync('promtool', ['check', 'rules', file], { encoding: 'utf8' });
-      expect(checked).to.match(/SUCCESS: 5 rules found/);
+      expect(checked).to.match(/SUCCESS: 6 rules found/);
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
     const readme = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
     const alerts = rule!.spec.groups!.flatMap((group) => group.rules.map((one) => one.alert));
-    expect(alerts.sort()).to.deep.equal(['ConvergeApiErrors', 'ConvergeConfirmationsFailing', 'ConvergeHostCalendarUnreadable', 'ConvergeNoWorker', 'ConvergeOutboxStuck']);
+    expect(alerts.sort()).to.deep.equal(['ConvergeApiErrors', 'ConvergeConfirmationsFailing', 'ConvergeHostCalendarUnreadable', 'ConvergeNoWorker', 'ConvergeOutboxStuck', 'ConvergeWebhookEndpointFailing']);
     for (const alert of alerts) expect(readme, alert).to.match(new RegExp(`^- \\*\\*\`${alert}\`\\*\\*`, 'm'));
   });
 

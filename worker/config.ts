@@ -20,6 +20,8 @@ import { KEPT_SECRET_FILES } from '../server-shared/kept-secrets.js';
 import type { DkimKey } from './send-mail.js';
 import { readTeamFile, type Host } from '../server-shared/hosts/team.js';
 import { parseMetricsPort } from '../server-shared/metrics.js';
+import { parseAllowPrivate } from '../server-shared/webhooks.js';
+import { DEFAULT_RETRY_SCHEDULE, type RetrySchedule } from './webhook-retry.js';
 
 export interface WorkerConfig {
   databaseUrl: string;
@@ -44,6 +46,8 @@ export interface WorkerConfig {
   metricsPort: number | undefined;
   /** Where it listens (METRICS_HOST): this machine only unless told. */
   metricsHost: string;
+  /** Webhook deliveries: whether private targets are allowed (WEBHOOK_ALLOW_PRIVATE), and the retry schedule. */
+  webhooks: { allowPrivate: boolean; retry: RetrySchedule };
   logLevel: string;
 }
 
@@ -71,8 +75,32 @@ export function loadWorkerConfig(env: Env = process.env): WorkerConfig {
     team: readTeamFile(env),
     metricsPort: parseMetricsPort(setting(env, 'METRICS_PORT')),
     metricsHost: setting(env, 'METRICS_HOST') ?? '127.0.0.1',
+    webhooks: { allowPrivate: parseAllowPrivate(setting(env, 'WEBHOOK_ALLOW_PRIVATE')), retry: parseRetrySchedule(env) },
     logLevel: setting(env, 'LOG_LEVEL') ?? 'info',
   };
+}
+
+/** Seconds, fractions allowed (tests shorten the schedule), above 0. */
+function parseSeconds(env: Env, name: string, fallbackMs: number): number {
+  const value = setting(env, name);
+  if (value === undefined) return fallbackMs;
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds) || seconds <= 0) throw new ConfigError(`${name} must be a number of seconds above 0, got "${value}"`);
+  return Math.round(seconds * 1000);
+}
+
+/**
+ * The webhook retry schedule: WEBHOOK_RETRY_FIRST_SECONDS (10), doubling up to WEBHOOK_RETRY_MAX_SECONDS (3600), for
+ * WEBHOOK_RETRY_WINDOW_SECONDS (86400: a day). Tests shorten them; in production keep the window at a day or more.
+ */
+function parseRetrySchedule(env: Env): RetrySchedule {
+  const schedule = {
+    firstDelayMs: parseSeconds(env, 'WEBHOOK_RETRY_FIRST_SECONDS', DEFAULT_RETRY_SCHEDULE.firstDelayMs),
+    maxDelayMs: parseSeconds(env, 'WEBHOOK_RETRY_MAX_SECONDS', DEFAULT_RETRY_SCHEDULE.maxDelayMs),
+    windowMs: parseSeconds(env, 'WEBHOOK_RETRY_WINDOW_SECONDS', DEFAULT_RETRY_SCHEDULE.windowMs),
+  };
+  if (schedule.maxDelayMs < schedule.firstDelayMs) throw new ConfigError('WEBHOOK_RETRY_MAX_SECONDS must not be below WEBHOOK_RETRY_FIRST_SECONDS');
+  return schedule;
 }
 
 /** A DNS label or several (a selector may hold dots); nothing that could leave the DKIM-Signature header's tag. */

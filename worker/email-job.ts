@@ -5,7 +5,7 @@
  */
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import type { Knex } from 'knex';
-import { EMAIL_KINDS, MAX_EMAIL_ATTEMPTS, SEND_EMAIL_JOB, emailJob, type EmailKind, type QueuedJob, type SendEmailPayload } from '../server-shared/jobs.js';
+import { DELIVER_WEBHOOK_JOB, EMAIL_KINDS, MAX_EMAIL_ATTEMPTS, SEND_EMAIL_JOB, emailJob, type EmailKind, type QueuedJob, type SendEmailPayload } from '../server-shared/jobs.js';
 import { invitePathOf, managePathOf } from '../server-shared/booking-link.js';
 import { singleLine } from '../domain/text.js';
 import { mailDomain } from '../server-shared/sender.js';
@@ -15,9 +15,12 @@ import { EMAIL_KIND_REGISTRY, type EmailKindEntry, type Written } from './email-
 import type { CalendarWrite } from './host-calendar.js';
 import { bookingUid } from '../server-shared/invitation.js';
 import { findDueEmails, type EmailRow, type Lead } from './outbox.js';
+import { processWebhook, type WebhookDeps } from './webhook-job.js';
 
 export interface JobContext {
   deps: DeliveryDeps;
+  /** What the webhook deliveries need (the `deliver-webhook` job). */
+  webhooks: WebhookDeps;
   /** For a row this worker's database does not hold: hands the job back to the queue for its owner. */
   leaveToOwner(job: Job, rowId: string): string;
 }
@@ -130,8 +133,17 @@ async function waitForEarlierEmail(job: Job, token: string | undefined): Promise
   throw new DelayedError();
 }
 
-/** Runs a job; a job of another name, or without a row id, fails for good (no retries), with the reason. */
+/**
+ * Runs a job: an e-mail's (`send-email`) or a webhook delivery's try (`deliver-webhook`, webhook-job.ts). A job of
+ * another name, or without its row's id, fails for good (no retries), with the reason.
+ */
 export async function runJob(context: JobContext, job: Job, signal?: AbortSignal, token?: string): Promise<string> {
+  if (job.name === DELIVER_WEBHOOK_JOB) {
+    const data: unknown = job.data;
+    const payload = typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {};
+    if (typeof payload.deliveryId !== 'string' || typeof payload.dueAt !== 'number') throw new UnrecoverableError('a deliver-webhook job without its delivery and due time');
+    return processWebhook(context.webhooks, { deliveryId: payload.deliveryId, dueAt: payload.dueAt }, signal);
+  }
   if (job.name !== SEND_EMAIL_JOB) throw new UnrecoverableError(`unknown job name "${job.name}"`);
   const data: unknown = job.data;
   const emailId = typeof data === 'object' && data !== null && 'emailId' in data ? data.emailId : undefined;

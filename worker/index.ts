@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import knex from 'knex';
 import type { Logger } from 'pino';
 import { knexConfig } from '../knexfile.js';
-import { EMAIL_QUEUE, emailJobOptions, enqueueJob, type QueuedJob, type SendEmailPayload } from '../server-shared/jobs.js';
+import { EMAIL_QUEUE, emailJobOptions, enqueueJob, type QueuedJob } from '../server-shared/jobs.js';
 import { settlesWithin } from '../server-shared/time-limits.js';
 import type { WorkerConfig } from './config.js';
 import { runJob, type JobContext } from './email-job.js';
@@ -53,7 +53,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
   // A job holds a connection only for its claim and its mark, so a few serve many jobs; one more for the sweep.
   const db = knex(knexConfig(config.databaseUrl, { min: 0, max: Math.min(config.concurrency, 10) + 1 }, logger));
   const mailer = createSendMail(config.smtpUrl, { dkim: config.dkim });
-  const queue = new Queue<SendEmailPayload>(EMAIL_QUEUE, { connection, prefix: config.queuePrefix, defaultJobOptions: emailJobOptions });
+  const queue = new Queue<QueuedJob['payload']>(EMAIL_QUEUE, { connection, prefix: config.queuePrefix, defaultJobOptions: emailJobOptions });
   // Without a listener BullMQ prints connection errors to the console; the connection's own listener reports them.
   queue.on('error', () => {});
   const enqueue = (job: QueuedJob) => enqueueJob(queue, job);
@@ -84,7 +84,15 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
     if (job.attemptsMade + 1 < (job.opts.attempts ?? 1)) throw new NotInThisDatabase(id);
     return 'missing';
   };
-  const context: JobContext = { deps, leaveToOwner };
+  const webhooks = {
+    db,
+    logger,
+    enqueue,
+    allowPrivate: config.webhooks.allowPrivate,
+    retry: config.webhooks.retry,
+    ...(metrics ? { metrics } : {}),
+  };
+  const context: JobContext = { deps, webhooks, leaveToOwner };
 
   const worker = new Worker(
     EMAIL_QUEUE,

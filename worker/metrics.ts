@@ -9,8 +9,13 @@ import { programRegistry } from '../server-shared/metrics.js';
 
 export type RowOutcome = 'sent' | 'failed' | 'refused' | 'dropped';
 
+/** What a webhook try came to (webhook-job.ts), `refused` for a target refused before connecting (its address). */
+export type WebhookTryOutcome = 'delivered' | 'retry' | 'exhausted' | 'gone' | 'refused';
+
 export interface WorkerMetrics {
   registry: Registry;
+  /** One try of a webhook delivery, by endpoint id (a handful, set by operators: never the URL). */
+  webhookDelivered(endpointId: string, outcome: WebhookTryOutcome): void;
   /** What one delivery of an outbox row came to; `storedAt`, for a sent confirmation, when its booking was stored. */
   delivered(kind: string, outcome: RowOutcome, storedAt?: Date): void;
 }
@@ -53,6 +58,26 @@ export function createWorkerMetrics(db: Knex, queue: JobCounts): WorkerMetrics {
       for (const row of await openRows(db)) this.set({ kind: row.kind }, row.oldest);
     },
   });
+  const webhookTries = new Counter({
+    name: 'converge_webhook_deliveries_total',
+    help: 'Tries of webhook deliveries by endpoint id and outcome: delivered, retry (failed, tried again), exhausted (failed for the whole retry window: the endpoint is failing), gone (410: the endpoint stopped), refused (its address is not allowed).',
+    labelNames: ['endpoint', 'outcome'] as const,
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'converge_webhook_endpoints_failing',
+    help: 'Webhook endpoints marked failing (their events wait for a replay) or stopped by a 410, by state.',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    async collect() {
+      const { rows } = (await db.raw(
+        `SELECT count(*) FILTER (WHERE failing_since IS NOT NULL AND stopped_at IS NULL)::int AS failing, count(*) FILTER (WHERE stopped_at IS NOT NULL)::int AS stopped
+           FROM webhook_endpoints WHERE removed_at IS NULL`,
+      )) as { rows: { failing: number; stopped: number }[] };
+      this.set({ state: 'failing' }, rows[0]?.failing ?? 0);
+      this.set({ state: 'stopped' }, rows[0]?.stopped ?? 0);
+    },
+  });
   new Gauge({
     name: 'converge_queue_jobs',
     help: "The e-mail queue's jobs by state (waiting, active, delayed, failed).",
@@ -65,6 +90,9 @@ export function createWorkerMetrics(db: Knex, queue: JobCounts): WorkerMetrics {
   });
   return {
     registry,
+    webhookDelivered(endpointId, outcome) {
+      webhookTries.inc({ endpoint: endpointId, outcome });
+    },
     delivered(kind, outcome, storedAt) {
       rows.inc({ kind, outcome });
       if (kind === 'confirmation' && outcome === 'sent' && storedAt) speedToLead.observe((Date.now() - storedAt.getTime()) / 1000);

@@ -1,6 +1,7 @@
 /**
  * The outbox sweep: rows stored while Redis was away, whose job ran out of tries, or whose claim ran out with its
- * worker, are enqueued again, for every kind of e-mail the worker knows (email-kinds.ts). It runs on a timer in every worker process, not as a job in Redis, so that it survives
+ * worker, are enqueued again, for every kind of e-mail the worker knows (email-kinds.ts), and so are the webhook
+ * deliveries whose try is due and was lost from the queue (webhook-job.ts). It runs on a timer in every worker process, not as a job in Redis, so that it survives
  * Redis losing its data; a PostgreSQL advisory lock lets one process sweep at a time.
  */
 import type { Knex } from 'knex';
@@ -8,6 +9,7 @@ import type { Logger } from 'pino';
 import { SWEEP_EVERY_MS, SWEEP_GRACE_MS, type QueuedJob } from '../server-shared/jobs.js';
 import { withTimeout } from '../server-shared/time-limits.js';
 import { pendingJobs } from './email-job.js';
+import { pendingWebhookJobs } from './webhook-job.js';
 
 const SWEEP_LOCK = 'converge:outbox-sweep';
 /** One enqueue may wait this long on Redis before the sweep gives up until its next round. */
@@ -20,7 +22,7 @@ export async function sweepOutbox(db: Knex, enqueue: Enqueue, graceMs = SWEEP_GR
   return db.transaction(async (trx) => {
     const { rows } = await trx.raw('SELECT pg_try_advisory_xact_lock(hashtextextended(?, 0)) AS locked', [SWEEP_LOCK]);
     if (!rows[0]?.locked) return null;
-    const jobs = await pendingJobs(trx, graceMs);
+    const jobs = [...(await pendingJobs(trx, graceMs)), ...(await pendingWebhookJobs(trx, graceMs))];
     // The job id names the row: a row whose job is still queued or retrying is not queued twice.
     for (const job of jobs) await withTimeout(enqueue(job), ENQUEUE_TIMEOUT_MS, `enqueueing a pending ${job.name} job`);
     return jobs;
@@ -42,7 +44,7 @@ export function startSweepTimer(
   const sweep = () => {
     round ??= sweepOutbox(db, enqueue, options.graceMs)
       .then((jobs) => {
-        if (jobs && jobs.length > 0) logger.info({ count: jobs.length }, 'sweep enqueued pending e-mails');
+        if (jobs && jobs.length > 0) logger.info({ count: jobs.length }, 'sweep enqueued pending e-mails and webhook deliveries');
       })
       .catch((err: unknown) => logger.warn({ error: err instanceof Error ? err.message : String(err) }, 'sweep failed; will try again'))
       .finally(() => {

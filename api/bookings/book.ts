@@ -2,7 +2,7 @@
  * Books a demo: one statement (`book` of db/functions/bookings.sql, so one round trip and one transaction) checks the recipient's 24-hour
  * ceilings (bookings and e-mails, by the recipient's canonical form), the slot's capacity and the person's own
  * bookings while holding the locks that make those counts final, stores the row with its e-mails in the outbox (the
- * confirmation first) and the answer to its idempotency key; after the commit the answer is sent and the e-mails
+ * confirmation first), its webhook event with a delivery per endpoint, and the answer to its idempotency key; after the commit the answer is sent and the e-mails
  * queued behind it, never waited for.
  */
 import { randomUUID } from 'node:crypto';
@@ -20,6 +20,7 @@ import type { HostCalendars } from '../../server-shared/hosts/calendars.js';
 import { DEFAULT_EMAILS_PER_RECIPIENT_PER_DAY, refusalError } from './refusals.js';
 import { requestHash, type IdempotentAnswer } from '../idempotency.js';
 import { book } from './repository.js';
+import { webhookJobs } from '../webhooks/repository.js';
 
 export interface BookingLimits {
   /** Bookings a slot takes. */
@@ -103,6 +104,6 @@ export async function submitDemoRequest(deps: DemoRequestDeps, input: DemoReques
   deps.bookingsChanged?.();
   // Each row records its e-mail as pending (the outbox): the answer does not wait for Redis. The jobs are queued
   // once the answer is on its way; one that cannot be queued is logged and enqueued later by the worker's sweep.
-  enqueueAfterAnswer(deps.queue, emailJobs(outcome.emails), deps.logger);
+  enqueueAfterAnswer(deps.queue, [...emailJobs(outcome.emails), ...webhookJobs(outcome.webhooks)], deps.logger);
   return { status: 201, body: outcome.answer, replayed: false, stored: { bookingId: id, timeSlot: outcome.answer.timeSlot } };
 }

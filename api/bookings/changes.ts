@@ -1,7 +1,7 @@
 /**
  * Moving and cancelling a booking through its link. Each change is one transaction: the booking is locked, checked
  * and changed, its sequence raised (the calendar event's SEQUENCE), and its e-mails stored in the outbox
- * (emails.ts); their jobs are queued after the commit. A move follows the rules of a new booking (the slot's
+ * (emails.ts), with its webhook event (webhooks/repository.ts); their jobs are queued after the commit. A move follows the rules of a new booking (the slot's
  * capacity under the slot's lock); a freed slot is bookable again the moment the change commits.
  */
 import type { Knex } from 'knex';
@@ -27,6 +27,7 @@ import {
   type BookingState,
 } from './repository.js';
 import { hostCandidates } from './hosts.js';
+import { raiseWebhookEvent } from '../webhooks/repository.js';
 import type { HostCalendars } from '../../server-shared/hosts/calendars.js';
 
 export interface BookingChangeDeps {
@@ -85,15 +86,20 @@ async function changeBooking(deps: BookingChangeDeps, id: string, what: string, 
         const ceiling = deps.emailsPerRecipientPerDay;
         if (ceiling > 0) await lockRecipientDomain(trx, recipient.domain);
         const outcome = await change(current, trx, recipient);
-        const emails: QueuedJob[] = outcome.change ? await storeEmails(trx, outcome.booking, outcome.change, deps.followUps, deps.now(), {
+        const jobs: QueuedJob[] = outcome.change
+          ? await storeEmails(trx, outcome.booking, outcome.change, deps.followUps, deps.now(), {
               timeSlot: current.timeSlot,
               ...(current.host ? { host: current.host.email } : {}),
-            }) : [];
+            })
+          : [];
+        // Its webhook event, in the change's own transaction: undone with it if a ceiling refuses the change.
+        if (outcome.change === 'rescheduled') jobs.push(...(await raiseWebhookEvent(trx, id, 'booking.rescheduled', current.timeSlot)));
+        if (outcome.change === 'cancelled') jobs.push(...(await raiseWebhookEvent(trx, id, 'booking.cancelled')));
         if (outcome.change && ceiling > 0) {
           const mailed = await recipientEmailsPast(trx, recipient.address, ceiling);
           if (mailed.refused) throw emailCeilingError(mailed, 'change');
         }
-        return { booking: outcome.booking, jobs: emails, changed: outcome.change !== undefined };
+        return { booking: outcome.booking, jobs, changed: outcome.change !== undefined };
       }),
     deps.logger,
     `booking not ${what}`,

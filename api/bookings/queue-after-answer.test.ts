@@ -94,7 +94,7 @@ describe('POST /api/demo-request with the queue not answering', () => {
 
     // The answer came while the add was still unsettled: it is started, never awaited.
     const confirmation = await confirmationOf(database.db, id);
-    const add = await until(async () => held.adds.find((entry) => entry.job.payload.emailId === confirmation), 'the confirmation add to start');
+    const add = await until(async () => held.adds.find((entry) => 'emailId' in entry.job.payload && entry.job.payload.emailId === confirmation), 'the confirmation add to start');
     expect(add.job).to.deep.equal({ name: SEND_EMAIL_JOB, payload: { emailId: confirmation } });
 
     add.fail(new Error('Redis is not connected (reconnecting)'));

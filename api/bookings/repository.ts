@@ -11,6 +11,7 @@ import type { Booking } from '../../server-shared/invitation.js';
 import type { EmailKind } from '../../server-shared/jobs.js';
 import { preparedQuery, type Db } from '../db.js';
 import type { EmailRow } from './emails.js';
+import type { StoredDelivery } from '../webhooks/repository.js';
 import type { HostCandidate } from './hosts.js';
 
 export interface BookingSummary {
@@ -94,7 +95,7 @@ export interface SlotRefusal {
 
 export type BookingOutcome =
   /** The 201 answer as `book` built it (booking_answer), and the e-mails stored with the booking. */
-  | { outcome: 'stored'; answer: BookingCreated; emails: { id: string; kind: EmailKind }[] }
+  | { outcome: 'stored'; answer: BookingCreated; emails: { id: string; kind: EmailKind }[]; webhooks: StoredDelivery[] }
   | { outcome: 'replayed'; status: number; body: unknown }
   | { outcome: 'refused'; refusal: BookingRefusal };
 
@@ -102,6 +103,7 @@ interface BookRow {
   outcome: 'stored' | 'replayed';
   answer: unknown;
   emails: { id: string; kind: EmailKind }[] | null;
+  webhooks: StoredDelivery[] | null;
   replay_status: number;
 }
 
@@ -145,7 +147,7 @@ export async function book(db: Db, request: BookingRequest): Promise<BookingOutc
     const row = rows[0];
     if (!row) throw new Error('book gave no row');
     if (row.outcome === 'replayed') return { outcome: 'replayed', status: row.replay_status, body: row.answer };
-    return { outcome: 'stored', answer: row.answer as BookingCreated, emails: row.emails ?? [] };
+    return { outcome: 'stored', answer: row.answer as BookingCreated, emails: row.emails ?? [], webhooks: row.webhooks ?? [] };
   } catch (err) {
     const refusal = refusalOf(err);
     if (refusal) return { outcome: 'refused', refusal };

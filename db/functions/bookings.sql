@@ -128,7 +128,8 @@ $fn$;
 
 -- A new booking, in one statement: the idempotency key, the locks, the 24-hour ceilings (bookings per recipient and
 -- per domain, e-mails per recipient), the slot, then the row, its e-mails in the outbox (p_emails: the confirmation,
--- the reminder, the sales desk's notice) and the answer kept for the key, all or nothing. A refusal is raised as 'booking refused' with its reason as JSON.
+-- the reminder, the sales desk's notice), its webhook event with a delivery per endpoint (webhook_raise,
+-- db/functions/webhooks.sql) and the answer kept for the key, all or nothing. A refusal is raised as 'booking refused' with its reason as JSON.
 CREATE OR REPLACE FUNCTION book(
   p_id uuid,
   p_name text,
@@ -150,7 +151,7 @@ CREATE OR REPLACE FUNCTION book(
   p_key text,
   p_hash text,
   p_invite_path text
-) RETURNS TABLE (outcome text, answer jsonb, emails jsonb, replay_status integer)
+) RETURNS TABLE (outcome text, answer jsonb, emails jsonb, webhooks jsonb, replay_status integer)
 LANGUAGE plpgsql VOLATILE AS $fn$
 DECLARE
   v_earlier record;
@@ -164,6 +165,7 @@ DECLARE
   v_answer jsonb;
   v_emails jsonb;
   v_host jsonb;
+  v_webhooks jsonb;
 BEGIN
   IF p_key IS NOT NULL THEN
     DELETE FROM idempotency_keys k WHERE k.key = p_key AND k.created_at < now() - interval '24 hours';
@@ -177,7 +179,7 @@ BEGIN
       IF v_earlier.request_hash <> p_hash THEN
         RAISE EXCEPTION USING MESSAGE = 'booking refused', DETAIL = json_build_object('reason', 'key-reused')::text;
       END IF;
-      RETURN QUERY SELECT 'replayed'::text, v_earlier.response, NULL::jsonb, v_earlier.status_code;
+      RETURN QUERY SELECT 'replayed'::text, v_earlier.response, NULL::jsonb, NULL::jsonb, v_earlier.status_code;
       RETURN;
     END IF;
   END IF;
@@ -244,11 +246,13 @@ BEGIN
       RETURNING booking_emails.id, booking_emails.kind
   )
   SELECT coalesce(jsonb_agg(jsonb_build_object('id', stored.id, 'kind', stored.kind)), '[]'::jsonb) INTO v_emails FROM stored;
+  -- Its webhook event (db/functions/webhooks.sql), in the same transaction as the booking and its e-mails.
+  v_webhooks := webhook_raise(p_id, 'booking.created');
 
   v_answer := booking_answer(p_id, v_created, p_time_slot, p_invite_path, p_meeting_url, v_host);
   IF p_key IS NOT NULL THEN
     UPDATE idempotency_keys k SET status_code = 201, response = v_answer WHERE k.key = p_key;
   END IF;
-  RETURN QUERY SELECT 'stored'::text, v_answer, v_emails, 201;
+  RETURN QUERY SELECT 'stored'::text, v_answer, v_emails, v_webhooks, 201;
 END;
 $fn$;

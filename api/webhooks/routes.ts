@@ -1,0 +1,166 @@
+/**
+ * The operators' webhook API, behind the operations token (`Authorization: Bearer $ADMIN_TOKEN`): the endpoints
+ * (list, add, remove), the delivery log per endpoint or event, and replays of one event or of everything since an
+ * instant. README "Webhooks" tells operators how to use it.
+ */
+import Router from '@koa/router';
+import type { JSONSchemaType } from 'ajv';
+import type { Logger } from 'pino';
+import { ConfigError } from '../../server-shared/settings.js';
+import { TargetRefused, checkTargetUrl, resolveTarget } from '../../server-shared/webhook-targets.js';
+import { newWebhookSecret, parseWebhookSecret } from '../../server-shared/webhooks.js';
+import { requireAdminToken } from '../admin-auth.js';
+import { readUnlessDatabaseDown, unlessDatabaseDown, type Db } from '../db.js';
+import { enqueueStored, type EmailQueue } from '../email-queue.js';
+import { ApiError } from '../errors.js';
+import type { RateLimiter } from '../rate-limit.js';
+import { validateBody } from '../validation.js';
+import { addEndpoint, eventExists, listDeliveries, listEndpoints, removeEndpoint, replay, type ReplayScope } from './repository.js';
+
+export interface NewEndpoint {
+  url: string;
+  secret?: string;
+  description?: string;
+}
+
+export const newEndpointSchema: JSONSchemaType<NewEndpoint> = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['url'],
+  properties: {
+    url: { type: 'string', minLength: 1, maxLength: 2000, description: 'https:// (http:// and private addresses only with WEBHOOK_ALLOW_PRIVATE=true).' },
+    secret: { type: 'string', nullable: true, maxLength: 200, description: 'whsec_ and 24 to 64 bytes in base64; made for you when absent, and answered once.' },
+    description: { type: 'string', nullable: true, maxLength: 200 },
+  },
+};
+
+export interface ReplayRequest {
+  /** Every event raised since this instant (ISO 8601). */
+  since?: string;
+  /** Only to this endpoint; else to every endpoint in use. */
+  endpointId?: string;
+}
+
+const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+const UUID = new RegExp(UUID_PATTERN);
+
+export const replaySchema: JSONSchemaType<ReplayRequest> = {
+  type: 'object',
+  additionalProperties: false,
+  required: [],
+  properties: {
+    since: { type: 'string', nullable: true, maxLength: 40, description: 'ISO 8601 instant: every event since then (required for POST /api/admin/webhooks/replay).' },
+    endpointId: { type: 'string', nullable: true, pattern: UUID_PATTERN, description: 'Only to this endpoint.' },
+  },
+};
+
+export const DELIVERY_LIST_LIMIT = 100;
+
+const messageFor = (field: string) => (field === 'url' ? 'url must be a URL.' : `${field} is not valid.`);
+
+export interface WebhookRouteDeps {
+  db: Db;
+  queue: EmailQueue;
+  logger: Logger;
+  adminToken: string | undefined;
+  adminLimiter: RateLimiter;
+  /** WEBHOOK_ALLOW_PRIVATE. */
+  allowPrivate: boolean;
+}
+
+const noEndpoint = () => new ApiError(404, 'Not found', 'There is no webhook endpoint with this id.');
+const noEvent = () => new ApiError(404, 'Not found', 'There is no webhook event with this id.');
+
+export function webhookRoutes(deps: WebhookRouteDeps): Router {
+  const router = new Router({ prefix: '/api/admin/webhooks' });
+  router.use(requireAdminToken(deps.adminToken, deps.adminLimiter));
+  router.use(async (ctx, next) => {
+    ctx.set('Cache-Control', 'no-store');
+    await next();
+  });
+  const read = <T>(what: string, work: () => Promise<T>) => readUnlessDatabaseDown(work, deps.logger, what);
+  const write = <T>(what: string, work: () => Promise<T>) =>
+    unlessDatabaseDown(work, deps.logger, what, 'We could not reach our records right now. Nothing was changed; please try again in a few minutes.');
+
+  router.get('/endpoints', async (ctx) => {
+    ctx.body = { endpoints: await read('webhook endpoints', () => listEndpoints(deps.db)) };
+  });
+
+  router.post(
+    '/endpoints',
+    validateBody<NewEndpoint>({ schema: newEndpointSchema, messages: (_error, field) => messageFor(field), summary: 'Invalid webhook endpoint' }),
+    async (ctx) => {
+      const { url, secret, description } = ctx.state.body;
+      let signingSecret: string;
+      try {
+        signingSecret = secret === undefined ? newWebhookSecret() : parseWebhookSecret('secret', secret);
+        // The same checks each try makes: the scheme, and the address the name resolves to now.
+        await resolveTarget(checkTargetUrl(url, deps.allowPrivate), deps.allowPrivate);
+      } catch (err) {
+        if (err instanceof TargetRefused) throw new ApiError(400, 'Invalid webhook endpoint', `url: ${err.message}.`, { url: err.message });
+        if (err instanceof ConfigError) throw new ApiError(400, 'Invalid webhook endpoint', err.message, { secret: err.message });
+        throw err;
+      }
+      const endpoint = await write('webhook endpoint not added', () => addEndpoint(deps.db, { url, secret: signingSecret, ...(description ? { description } : {}) }));
+      deps.logger.info({ endpointId: endpoint.id }, 'webhook endpoint added');
+      ctx.status = 201;
+      // The secret is answered this once: keep it where the receiver verifies signatures.
+      ctx.body = { ...endpoint, secret: signingSecret };
+    },
+  );
+
+  router.delete('/endpoints/:id', async (ctx) => {
+    if (!UUID.test(ctx.params.id ?? '')) throw noEndpoint();
+    const outcome = await write('webhook endpoint not removed', () => removeEndpoint(deps.db, ctx.params.id!));
+    if (outcome === 'missing') throw noEndpoint();
+    if (outcome === 'environment') throw new ApiError(409, 'Set by WEBHOOK_URL', 'This endpoint comes from WEBHOOK_URL: unset WEBHOOK_URL and WEBHOOK_SECRET and restart the API to remove it.');
+    deps.logger.info({ endpointId: ctx.params.id }, 'webhook endpoint removed');
+    ctx.status = 204;
+  });
+
+  router.get('/deliveries', async (ctx) => {
+    const endpointId = typeof ctx.query.endpoint === 'string' ? ctx.query.endpoint : undefined;
+    const eventId = typeof ctx.query.event === 'string' ? ctx.query.event : undefined;
+    const limit = typeof ctx.query.limit === 'string' ? Number(ctx.query.limit) : DELIVERY_LIST_LIMIT;
+    if ((endpointId !== undefined && !UUID.test(endpointId)) || (eventId !== undefined && !UUID.test(eventId))) {
+      throw new ApiError(400, 'Invalid filter', 'endpoint and event must be ids (UUIDs).');
+    }
+    if (!Number.isInteger(limit) || limit < 1 || limit > DELIVERY_LIST_LIMIT) throw new ApiError(400, 'Invalid filter', `limit must be a whole number from 1 to ${DELIVERY_LIST_LIMIT}.`);
+    ctx.body = {
+      deliveries: await read('webhook deliveries', () =>
+        listDeliveries(deps.db, { limit, ...(endpointId ? { endpointId } : {}), ...(eventId ? { eventId } : {}) }),
+      ),
+    };
+  });
+
+  const replayAndQueue = async (scope: ReplayScope, endpointId: string | undefined) => {
+    if (endpointId !== undefined && (await read('webhook endpoints', () => listEndpoints(deps.db, endpointId))).length === 0) throw noEndpoint();
+    const jobs = await write('webhook replay not stored', () => replay(deps.db, scope, endpointId));
+    await enqueueStored(deps.queue, jobs, deps.logger);
+    deps.logger.info({ ...('eventId' in scope ? { eventId: scope.eventId } : { since: scope.since.toISOString() }), endpointId, deliveries: jobs.length }, 'webhook replay');
+    return { replayed: jobs.length };
+  };
+
+  router.post(
+    '/events/:id/replay',
+    validateBody<ReplayRequest>({ schema: replaySchema, messages: (_error, field) => messageFor(field), summary: 'Invalid replay' }),
+    async (ctx) => {
+      const id = ctx.params.id ?? '';
+      if (!UUID.test(id) || !(await read('webhook events', () => eventExists(deps.db, id)))) throw noEvent();
+      ctx.status = 202;
+      ctx.body = await replayAndQueue({ eventId: id }, ctx.state.body.endpointId);
+    },
+  );
+
+  router.post(
+    '/replay',
+    validateBody<ReplayRequest>({ schema: replaySchema, messages: (_error, field) => messageFor(field), summary: 'Invalid replay' }),
+    async (ctx) => {
+      const since = ctx.state.body.since === undefined ? Number.NaN : Date.parse(ctx.state.body.since);
+      if (Number.isNaN(since)) throw new ApiError(400, 'Invalid replay', 'since must be an ISO 8601 instant, such as 2026-12-01T09:00:00Z.', { since: 'since must be an ISO 8601 instant.' });
+      ctx.status = 202;
+      ctx.body = await replayAndQueue({ since: new Date(since) }, ctx.state.body.endpointId);
+    },
+  );
+  return router;
+}

@@ -1,0 +1,174 @@
+/**
+ * Webhooks (the Standard Webhooks specification, standardwebhooks.com): the events, the payload every try of one sends
+ * (built by webhook_raise in db/functions/webhooks.sql at the change), its JSON Schema (the OpenAPI document's
+ * `webhooks` section and the tests read this one), and the endpoints' signing secrets.
+ */
+import { randomBytes } from 'node:crypto';
+import { ATTRIBUTION_KEYS } from '../domain/attribution.js';
+import { ConfigError, setting, type Env } from './settings.js';
+import { TargetRefused, checkTargetUrl } from './webhook-targets.js';
+
+/**
+ * What a receiver is told. `booking.attended` and `booking.no_show` are marked by sales after the demo (the sales
+ * page); the booking's own changes raise the other three.
+ */
+export const WEBHOOK_EVENT_TYPES = ['booking.created', 'booking.rescheduled', 'booking.cancelled', 'booking.attended', 'booking.no_show'] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+export const WEBHOOK_EVENT_DESCRIPTIONS: Record<WebhookEventType, string> = {
+  'booking.created': 'A demo was booked.',
+  'booking.rescheduled': 'A booking was moved to another slot (previousTimeSlot is the one given up); its host may have changed.',
+  'booking.cancelled': 'A booking was cancelled; its slot is free again.',
+  'booking.attended': 'Sales marked the demo as held, after its time.',
+  'booking.no_show': 'Sales marked the demo as missed by the prospect, after its time.',
+};
+
+export interface WebhookBooking {
+  id: string;
+  status: string;
+  /** The slot (ISO 8601 instant). */
+  timeSlot: string;
+  /** How many times it was changed (moves and the cancellation): the calendar event's SEQUENCE. */
+  sequence: number;
+  createdAt: string;
+  name: string;
+  email: string;
+  company: string;
+  phone: string | null;
+  message: string | null;
+  meetingUrl: string | null;
+}
+
+export interface WebhookEventPayload {
+  /** The event's id, the same as the webhook-id header and the same on every try of it. */
+  id: string;
+  type: WebhookEventType;
+  /** When the change happened (ISO 8601 instant). */
+  timestamp: string;
+  data: {
+    booking: WebhookBooking;
+    host: { name: string; title: string; email: string } | null;
+    attribution: Partial<Record<(typeof ATTRIBUTION_KEYS)[number], string>> | null;
+    /** Only for booking.rescheduled: the slot given up. */
+    previousTimeSlot?: string;
+  };
+}
+
+const text = (description?: string) => ({ type: 'string', ...(description ? { description } : {}) });
+const instant = (description: string) => ({ type: 'string', format: 'date-time', description });
+const textOrNull = (description: string) => ({ type: ['string', 'null'], description });
+
+/** The payload's JSON Schema (2020-12, as OpenAPI 3.1 has it); `type` narrowed to one event for each webhook. */
+export function webhookEventSchema(type?: WebhookEventType): Record<string, unknown> {
+  return {
+    type: 'object',
+    additionalProperties: false,
+    required: ['id', 'type', 'timestamp', 'data'],
+    description: type ? WEBHOOK_EVENT_DESCRIPTIONS[type] : 'A webhook event about a booking.',
+    properties: {
+      id: { type: 'string', format: 'uuid', description: 'The event id: also the webhook-id header; the same on every try, so receivers can drop repeats.' },
+      type: type ? { const: type } : { enum: [...WEBHOOK_EVENT_TYPES] },
+      timestamp: instant('When the change happened.'),
+      data: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['booking', 'host', 'attribution'],
+        properties: {
+          booking: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['id', 'status', 'timeSlot', 'sequence', 'createdAt', 'name', 'email', 'company', 'phone', 'message', 'meetingUrl'],
+            properties: {
+              id: { type: 'string', format: 'uuid' },
+              status: { type: 'string', description: 'booked or cancelled (more once sales marks demos).' },
+              timeSlot: instant('The demo\'s slot (the hour from it).'),
+              sequence: { type: 'integer', minimum: 0, description: 'Changes so far (moves and the cancellation): later events of a booking carry higher or equal ones.' },
+              createdAt: instant('When it was booked.'),
+              name: text(),
+              email: text('The prospect\'s address as typed.'),
+              company: text(),
+              phone: textOrNull('As typed, or null.'),
+              message: textOrNull('As typed, or null.'),
+              meetingUrl: textOrNull('The video room.'),
+            },
+          },
+          host: {
+            type: ['object', 'null'],
+            additionalProperties: false,
+            required: ['name', 'title', 'email'],
+            description: 'Who gives the demo (with a team, TEAM_FILE), or null.',
+            properties: { name: text(), title: text(), email: text() },
+          },
+          attribution: {
+            type: ['object', 'null'],
+            additionalProperties: false,
+            description: 'Where the visit that booked came from (UTM parameters and referrer), or null.',
+            properties: Object.fromEntries(ATTRIBUTION_KEYS.map((key) => [key, text()])),
+          },
+          previousTimeSlot: instant('booking.rescheduled only: the slot given up.'),
+        },
+      },
+    },
+  };
+}
+
+const SECRET_PREFIX = 'whsec_';
+/** The specification asks for keys of 24 to 64 bytes. */
+const SECRET_MIN_BYTES = 24;
+const SECRET_MAX_BYTES = 64;
+
+/**
+ * A signing secret as the specification writes it: `whsec_` and the key in base64 (24 to 64 bytes). `name` names
+ * the setting or field in the error.
+ */
+export function parseWebhookSecret(name: string, value: string): string {
+  const encoded = value.startsWith(SECRET_PREFIX) ? value.slice(SECRET_PREFIX.length) : undefined;
+  const bytes = encoded !== undefined && /^[A-Za-z0-9+/]+={0,2}$/.test(encoded) && encoded.length % 4 === 0 ? Buffer.from(encoded, 'base64').length : 0;
+  if (bytes < SECRET_MIN_BYTES || bytes > SECRET_MAX_BYTES) {
+    throw new ConfigError(
+      `${name} must be whsec_ followed by ${SECRET_MIN_BYTES} to ${SECRET_MAX_BYTES} random bytes in base64, as the Standard Webhooks specification gives it; make one with: echo "whsec_$(openssl rand -base64 32)"`,
+    );
+  }
+  return value;
+}
+
+/** A new secret for an endpoint added without one: 32 random bytes. */
+export function newWebhookSecret(): string {
+  return `${SECRET_PREFIX}${randomBytes(32).toString('base64')}`;
+}
+
+/** WEBHOOK_ALLOW_PRIVATE: true allows http:// and private addresses; anything but true or false is refused. */
+export function parseAllowPrivate(value: string | undefined): boolean {
+  if (value === undefined || /^(false|no|off|0)$/i.test(value)) return false;
+  if (/^(true|yes|on|1)$/i.test(value)) return true;
+  throw new ConfigError(`WEBHOOK_ALLOW_PRIVATE must be true or false, got "${value}"`);
+}
+
+/** The endpoint of WEBHOOK_URL and WEBHOOK_SECRET, which go together. */
+export interface EnvironmentEndpoint {
+  url: string;
+  secret: string;
+}
+
+export interface WebhookSettings {
+  /** WEBHOOK_URL with WEBHOOK_SECRET; unset: none from the environment (the admin API may still add some). */
+  endpoint: EnvironmentEndpoint | undefined;
+  allowPrivate: boolean;
+}
+
+/** WEBHOOK_URL, WEBHOOK_SECRET and WEBHOOK_ALLOW_PRIVATE, checked at start-up with errors that say what to do. */
+export function parseWebhookSettings(env: Env): WebhookSettings {
+  const allowPrivate = parseAllowPrivate(setting(env, 'WEBHOOK_ALLOW_PRIVATE'));
+  const url = setting(env, 'WEBHOOK_URL');
+  const secret = setting(env, 'WEBHOOK_SECRET');
+  if (url === undefined && secret === undefined) return { endpoint: undefined, allowPrivate };
+  if (url === undefined) throw new ConfigError('WEBHOOK_SECRET is set without WEBHOOK_URL: set both, or neither');
+  if (secret === undefined) throw new ConfigError(`WEBHOOK_URL is set without WEBHOOK_SECRET; make one with: echo "whsec_$(openssl rand -base64 32)"`);
+  try {
+    checkTargetUrl(url, allowPrivate);
+  } catch (err) {
+    if (err instanceof TargetRefused) throw new ConfigError(`WEBHOOK_URL: ${err.message}, got "${url}"`);
+    throw err;
+  }
+  return { endpoint: { url, secret: parseWebhookSecret('WEBHOOK_SECRET', secret) }, allowPrivate };
+}

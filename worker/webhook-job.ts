@@ -1,0 +1,108 @@
+/**
+ * The `deliver-webhook` job: one try of one delivery (an endpoint and an event). It claims the row for the try the job
+ * carries, waits its turn behind an earlier undelivered event of the same booking to the same endpoint, posts the
+ * signed event (webhook-post.ts) and records what came of it. A failed try queues the next one at its time
+ * (webhook-retry.ts), so BullMQ's own retries are not used; the sweep finds any try Redis lost.
+ */
+import type { Logger } from 'pino';
+import type { Knex } from 'knex';
+import { webhookJob, type DeliverWebhookPayload, type QueuedJob } from '../server-shared/jobs.js';
+import { withoutAddresses } from '../domain/text.js';
+import type { WorkerMetrics } from './metrics.js';
+import { postWebhook, type PostResult } from './webhook-post.js';
+import { nextTry, parseRetryAfter, type RetrySchedule } from './webhook-retry.js';
+import {
+  behindEarlierEvent,
+  claimDelivery,
+  findDueDeliveries,
+  nextInLine,
+  recordAttempt,
+  releaseDelivery,
+  type AttemptOutcome,
+  type ClaimedDelivery,
+} from './webhook-outbox.js';
+
+export interface WebhookDeps {
+  db: Knex;
+  logger: Logger;
+  enqueue(job: QueuedJob): Promise<void>;
+  /** WEBHOOK_ALLOW_PRIVATE: http:// and private addresses allowed. */
+  allowPrivate: boolean;
+  retry: RetrySchedule;
+  metrics?: WorkerMetrics;
+  now?: () => number;
+}
+
+export type WebhookOutcome = 'delivered' | 'retry' | 'exhausted' | 'gone' | 'waiting' | 'not-claimed';
+
+/** What a try's answer means for its delivery. */
+function outcomeOf(result: PostResult, delivery: ClaimedDelivery, deps: WebhookDeps, now: number): AttemptOutcome {
+  if (result.status !== null && result.status >= 200 && result.status < 300) return { outcome: 'delivered' };
+  if (result.status === 410) return { outcome: 'gone' };
+  const failingSince = delivery.failing_since?.getTime() ?? now;
+  const next = nextTry(delivery.attempts + 1, failingSince, now, deps.retry, parseRetryAfter(result.retryAfter, now));
+  if ('exhausted' in next) return { outcome: 'exhausted', reason: describe(result) };
+  return { outcome: 'retry', at: new Date(next.at) };
+}
+
+function describe(result: PostResult): string {
+  return result.status !== null ? `answered ${result.status}` : (result.error ?? 'no answer');
+}
+
+export async function processWebhook(deps: WebhookDeps, payload: DeliverWebhookPayload, signal?: AbortSignal): Promise<WebhookOutcome> {
+  const now = deps.now ?? Date.now;
+  const delivery = await claimDelivery(deps.db, payload.deliveryId, payload.dueAt);
+  const log = deps.logger.child({ deliveryId: payload.deliveryId });
+  if (!delivery) {
+    log.debug('webhook delivery not claimed (delivered, rescheduled, held elsewhere, or its endpoint waits)');
+    return 'not-claimed';
+  }
+  const endpointLog = log.child({ endpointId: delivery.endpoint_id, eventId: delivery.event_id, event: delivery.type, bookingId: delivery.booking_id });
+  if (await behindEarlierEvent(deps.db, delivery)) {
+    // The earlier one's success queues this one; the sweep stands behind that.
+    await releaseDelivery(deps.db, delivery.id);
+    endpointLog.info('webhook waits for an earlier event of its booking to reach the endpoint');
+    return 'waiting';
+  }
+  const result = await postWebhook(
+    { url: delivery.url, secret: delivery.secret },
+    // The event's own time signs it: receivers check it is recent, so a retry is signed with the time it is sent.
+    { id: delivery.event_id, body: JSON.stringify(delivery.payload), timestamp: new Date(now()) },
+    { allowPrivate: deps.allowPrivate, ...(signal ? { signal } : {}) },
+  );
+  const attempt = {
+    status: result.status,
+    durationMs: result.durationMs,
+    excerpt: result.excerpt && withoutAddresses(result.excerpt),
+    error: result.error,
+  };
+  const outcome = outcomeOf(result, delivery, deps, now());
+  await recordAttempt(deps.db, delivery, attempt, outcome);
+  deps.metrics?.webhookDelivered(delivery.endpoint_id, result.refused ? 'refused' : outcome.outcome);
+  const fields = { status: result.status, durationMs: result.durationMs, attempts: delivery.attempts + 1, ...(result.error ? { error: result.error } : {}) };
+  switch (outcome.outcome) {
+    case 'delivered': {
+      endpointLog.info(fields, 'webhook delivered');
+      const next = await nextInLine(deps.db, delivery);
+      if (next) await deps.enqueue(webhookJob(next.id, next.due));
+      return 'delivered';
+    }
+    case 'retry':
+      endpointLog.warn({ ...fields, nextAttemptAt: outcome.at.toISOString() }, 'webhook not delivered; will retry');
+      await deps.enqueue(webhookJob(delivery.id, outcome.at.getTime()));
+      return 'retry';
+    case 'exhausted':
+      // Never switched off silently: the endpoint is marked failing (the health endpoint and the admin API show it),
+      // and its events wait until an operator replays them.
+      endpointLog.error({ ...fields, reason: outcome.reason }, 'webhook endpoint failing: tried for the whole retry window; its events wait for a replay');
+      return 'exhausted';
+    case 'gone':
+      endpointLog.error(fields, 'webhook endpoint answered 410 Gone: nothing more is sent to it');
+      return 'gone';
+  }
+}
+
+/** The tries due and lost from the queue (Redis emptied, a worker gone), as jobs to enqueue again. */
+export async function pendingWebhookJobs(db: Knex, graceMs: number): Promise<QueuedJob[]> {
+  return (await findDueDeliveries(db, graceMs)).map((due) => webhookJob(due.id, due.due));
+}

@@ -1,0 +1,146 @@
+/**
+ * The worker's SQL for webhook deliveries (webhook_deliveries, one row per endpoint and event): claimed with a lease
+ * as the e-mails' rows are (outbox.ts), tried in the order of their booking's events, each try logged
+ * (webhook_attempts) with the row's new state in one transaction.
+ */
+import type { Knex } from 'knex';
+
+export const WEBHOOK_CLAIM_LEASE_MS = 60_000;
+
+export interface ClaimedDelivery {
+  id: string;
+  event_id: string;
+  endpoint_id: string;
+  booking_id: string;
+  position: string;
+  attempts: number;
+  /** When the current run of failures began; null before the first failure (or after a replay). */
+  failing_since: Date | null;
+  url: string;
+  secret: string;
+  type: string;
+  payload: unknown;
+  event_created_at: Date;
+}
+
+/** The due time as the job carries it: epoch milliseconds. */
+const DUE_MS = '(extract(epoch FROM d.next_attempt_at) * 1000)::bigint';
+/** An endpoint that takes tries: not removed, not stopped by a 410, not failing (its events wait for a replay). */
+const ENDPOINT_TAKES = 'e.removed_at IS NULL AND e.stopped_at IS NULL AND e.failing_since IS NULL';
+
+/**
+ * Claims the delivery for the try due at `dueAt`: only when the row still waits for that very try (a job of an
+ * earlier schedule finds another time there and does nothing), is neither delivered nor given up, is held by no live
+ * claim, and its endpoint takes tries. Returns it with its endpoint and event, or null.
+ */
+export async function claimDelivery(db: Knex, id: string, dueAt: number, leaseMs = WEBHOOK_CLAIM_LEASE_MS): Promise<ClaimedDelivery | null> {
+  const { rows } = (await db.raw(
+    `WITH claimed AS (
+       UPDATE webhook_deliveries d SET claimed_until = now() + make_interval(secs => ?)
+         FROM webhook_endpoints e
+         WHERE d.id = ? AND e.id = d.endpoint_id AND ${DUE_MS} = ? AND d.delivered_at IS NULL AND d.exhausted_at IS NULL
+           AND (d.claimed_until IS NULL OR d.claimed_until < now()) AND ${ENDPOINT_TAKES}
+         RETURNING d.id, d.event_id, d.endpoint_id, d.booking_id, d.position, d.attempts, d.failing_since, e.url, e.secret)
+     SELECT c.*, ev.type, ev.payload, ev.created_at AS event_created_at FROM claimed c JOIN webhook_events ev ON ev.id = c.event_id`,
+    [leaseMs / 1000, id, dueAt],
+  )) as { rows: ClaimedDelivery[] };
+  return rows[0] ?? null;
+}
+
+/** Whether an earlier event of the delivery's booking is still undelivered to the same endpoint. */
+export async function behindEarlierEvent(db: Knex, delivery: Pick<ClaimedDelivery, 'endpoint_id' | 'booking_id' | 'position'>): Promise<boolean> {
+  const row = await db('webhook_deliveries')
+    .where({ endpoint_id: delivery.endpoint_id, booking_id: delivery.booking_id })
+    .where('position', '<', delivery.position)
+    .whereNull('delivered_at')
+    .first('id');
+  return row !== undefined;
+}
+
+export async function releaseDelivery(db: Knex, id: string): Promise<void> {
+  await db('webhook_deliveries').where({ id }).update({ claimed_until: null });
+}
+
+export interface Attempt {
+  status: number | null;
+  durationMs: number;
+  excerpt: string | null;
+  error: string | null;
+}
+
+/** What a try leaves on its row. */
+export type AttemptOutcome =
+  | { outcome: 'delivered' }
+  | { outcome: 'retry'; at: Date }
+  /** Tried for the whole window: the row waits for a replay and its endpoint is failing. */
+  | { outcome: 'exhausted'; reason: string }
+  /** 410 Gone: the endpoint takes nothing more. */
+  | { outcome: 'gone' };
+
+/** Logs the try and records its outcome on the delivery (and, when it comes to that, on its endpoint), in one transaction. */
+export async function recordAttempt(db: Knex, delivery: ClaimedDelivery, attempt: Attempt, result: AttemptOutcome): Promise<void> {
+  await db.transaction(async (trx) => {
+    await trx('webhook_attempts').insert({
+      delivery_id: delivery.id,
+      status: attempt.status,
+      duration_ms: attempt.durationMs,
+      response_excerpt: attempt.excerpt,
+      error: attempt.error?.slice(0, 2000) ?? null,
+    });
+    const common = { claimed_until: null, attempts: trx.raw('attempts + 1'), last_status: attempt.status, last_error: attempt.error?.slice(0, 2000) ?? null };
+    const row = trx('webhook_deliveries').where({ id: delivery.id });
+    switch (result.outcome) {
+      case 'delivered':
+        await row.update({ ...common, delivered_at: trx.fn.now(), failing_since: null });
+        return;
+      case 'retry':
+        await row.update({ ...common, next_attempt_at: result.at, failing_since: trx.raw('coalesce(failing_since, now())') });
+        return;
+      case 'exhausted':
+        await row.update({ ...common, exhausted_at: trx.fn.now(), failing_since: trx.raw('coalesce(failing_since, now())') });
+        await trx('webhook_endpoints')
+          .where({ id: delivery.endpoint_id })
+          .whereNull('failing_since')
+          .update({ failing_since: trx.fn.now(), failing_reason: result.reason.slice(0, 500) });
+        return;
+      case 'gone':
+        await row.update(common);
+        await trx('webhook_endpoints').where({ id: delivery.endpoint_id }).whereNull('stopped_at').update({ stopped_at: trx.fn.now() });
+        return;
+    }
+  });
+}
+
+export interface DueDelivery {
+  id: string;
+  due: number;
+}
+
+/** The next undelivered event of the booking for the endpoint, after `position`: its turn has come. */
+export async function nextInLine(db: Knex, delivery: Pick<ClaimedDelivery, 'endpoint_id' | 'booking_id' | 'position'>): Promise<DueDelivery | null> {
+  const { rows } = (await db.raw(
+    `SELECT d.id, ${DUE_MS} AS due FROM webhook_deliveries d
+      WHERE d.endpoint_id = ? AND d.booking_id = ? AND d.position > ? AND d.delivered_at IS NULL AND d.exhausted_at IS NULL
+      ORDER BY d.position LIMIT 1`,
+    [delivery.endpoint_id, delivery.booking_id, delivery.position],
+  )) as { rows: { id: string; due: string }[] };
+  const row = rows[0];
+  return row ? { id: row.id, due: Number(row.due) } : null;
+}
+
+/**
+ * Deliveries due `graceMs` ago or earlier, under no live claim, to endpoints that take tries, and first in their
+ * booking's line (no earlier event undelivered to that endpoint): the sweep enqueues them again.
+ */
+export async function findDueDeliveries(db: Knex, graceMs: number, limit = 500): Promise<DueDelivery[]> {
+  const { rows } = (await db.raw(
+    `SELECT d.id, ${DUE_MS} AS due FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+      WHERE d.delivered_at IS NULL AND d.exhausted_at IS NULL AND d.next_attempt_at <= now() - make_interval(secs => ?)
+        AND (d.claimed_until IS NULL OR d.claimed_until < now()) AND ${ENDPOINT_TAKES}
+        AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p WHERE p.endpoint_id = d.endpoint_id AND p.booking_id = d.booking_id
+          AND p.position < d.position AND p.delivered_at IS NULL)
+      ORDER BY d.next_attempt_at LIMIT ?`,
+    [graceMs / 1000, limit],
+  )) as { rows: { id: string; due: string }[] };
+  return rows.map((row) => ({ id: row.id, due: Number(row.due) }));
+}

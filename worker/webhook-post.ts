@@ -1,0 +1,118 @@
+/**
+ * One try of one webhook: signed with the standardwebhooks package (webhook-id, webhook-timestamp, webhook-signature
+ * `v1,<base64 HMAC-SHA256>`), sent to the address checked just before (server-shared/webhook-targets.ts: the socket's
+ * lookup answers with that address and no other), redirects not followed, the whole exchange bounded by 10 s and the
+ * answer's body read to 64 KB at most. Never throws: what happened is the result.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+import { TargetRefused, checkTargetUrl, resolveTarget } from '../server-shared/webhook-targets.js';
+
+export const WEBHOOK_TIMEOUT_MS = 10_000;
+export const WEBHOOK_MAX_RESPONSE_BYTES = 64 * 1024;
+/** What the delivery log keeps of an answer's body. */
+export const RESPONSE_EXCERPT_BYTES = 1024;
+
+export interface WebhookTarget {
+  url: string;
+  secret: string;
+}
+
+export interface WebhookMessage {
+  /** The event id: the webhook-id header. */
+  id: string;
+  /** The exact bytes signed and sent. */
+  body: string;
+  timestamp: Date;
+}
+
+export interface PostResult {
+  /** The receiver's status; null when no answer came. */
+  status: number | null;
+  durationMs: number;
+  /** The first bytes of the answer's body, as text. */
+  excerpt: string | null;
+  /** Why no answer came (or a refused target); null when one did. */
+  error: string | null;
+  /** The target was refused before any connection (scheme or address). */
+  refused: boolean;
+  retryAfter: string | undefined;
+}
+
+export interface PostOptions {
+  allowPrivate: boolean;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+export function signedHeaders(target: WebhookTarget, message: WebhookMessage): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    'user-agent': 'Converge-Webhooks/1',
+    'webhook-id': message.id,
+    'webhook-timestamp': String(Math.floor(message.timestamp.getTime() / 1000)),
+    'webhook-signature': new Webhook(target.secret).sign(message.id, message.timestamp, message.body),
+  };
+}
+
+export async function postWebhook(target: WebhookTarget, message: WebhookMessage, options: PostOptions): Promise<PostResult> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  const timeout = AbortSignal.timeout(options.timeoutMs ?? WEBHOOK_TIMEOUT_MS);
+  const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
+  let url: URL;
+  let checked: { address: string; family: 4 | 6 };
+  try {
+    url = checkTargetUrl(target.url, options.allowPrivate);
+    checked = await resolveTarget(url, options.allowPrivate);
+  } catch (err) {
+    const error = err instanceof TargetRefused ? `target refused: ${err.message}` : String(err);
+    return { status: null, durationMs: elapsed(), excerpt: null, error, refused: true, retryAfter: undefined };
+  }
+  // The connection goes to the address checked above, whatever the name resolves to by now.
+  const lookup: LookupFunction = (_hostname, lookupOptions, callback) => {
+    if (lookupOptions.all) callback(null, [checked]);
+    else callback(null, checked.address, checked.family);
+  };
+  const transport = url.protocol === 'https:' ? https : http;
+  const headers = { ...signedHeaders(target, message), 'content-length': String(Buffer.byteLength(message.body)) };
+  return new Promise<PostResult>((resolve) => {
+    let settled = false;
+    const finish = (result: Omit<PostResult, 'durationMs' | 'refused'>) => {
+      if (settled) return;
+      settled = true;
+      resolve({ ...result, durationMs: elapsed(), refused: false });
+    };
+    const request = transport.request(url, { method: 'POST', headers, agent: false, lookup, signal }, (response) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const done = () => {
+        const body = Buffer.concat(chunks);
+        finish({
+          status: response.statusCode ?? null,
+          excerpt: body.length > 0 ? body.subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8') : null,
+          error: null,
+          retryAfter: response.headers['retry-after'],
+        });
+        response.destroy();
+      };
+      response.on('data', (chunk: Buffer) => {
+        const room = WEBHOOK_MAX_RESPONSE_BYTES - size;
+        chunks.push(chunk.subarray(0, room));
+        size += Math.min(chunk.length, room);
+        if (size >= WEBHOOK_MAX_RESPONSE_BYTES) done();
+      });
+      response.on('end', done);
+      // The answer's status came: a body cut short (the timeout, a reset) does not undo it.
+      response.on('error', done);
+      response.on('aborted', done);
+    });
+    request.on('error', (err: NodeJS.ErrnoException) => {
+      const reason = timeout.aborted ? `no answer within ${(options.timeoutMs ?? WEBHOOK_TIMEOUT_MS) / 1000} s` : (err.code ?? err.message);
+      finish({ status: null, excerpt: null, error: reason, retryAfter: undefined });
+    });
+    request.end(message.body);
+  });
+}
