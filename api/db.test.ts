@@ -85,6 +85,7 @@ describe('migration history', () => {
         '20261130100000_one_email_outbox',
         '20261130110000_booking_host_and_meeting',
         '20261201200000_webhooks',
+        '20261201300000_email_previous_slot',
       ]);
     } finally {
       await database.drop();
