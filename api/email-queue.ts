@@ -1,6 +1,7 @@
 /** The producer side of the queue: the API puts each e-mail's job, and each webhook delivery's, on it once its row is stored. */
 import type { Logger } from 'pino';
 import { Queue } from 'bullmq';
+import { queueTelemetry } from '../server-shared/telemetry.js';
 import { withTimeout } from '../server-shared/time-limits.js';
 import { createFailFastRedis, whenReady } from './redis.js';
 import { EMAIL_QUEUE, emailJobOptions, enqueueJob, type QueuedJob } from '../server-shared/jobs.js';
@@ -17,7 +18,8 @@ const ENQUEUE_TIMEOUT_MS = 2000;
 export function createEmailQueue(redisUrl: string, prefix: string): EmailQueue {
   // Fail fast when Redis is away: the row is already safe and the sweep will enqueue it later.
   const connection = createFailFastRedis(redisUrl);
-  const queue = new Queue<QueuedJob['payload']>(EMAIL_QUEUE, { connection, prefix, defaultJobOptions: emailJobOptions });
+  // With tracing on, each job carries its request's trace on to the worker.
+  const queue = new Queue<QueuedJob['payload']>(EMAIL_QUEUE, { connection, prefix, defaultJobOptions: emailJobOptions, ...queueTelemetry() });
   queue.on('error', () => {});
   // Adds not yet settled (the API no longer waits for them before answering): closing lets them finish first.
   const adding = new Set<Promise<unknown>>();

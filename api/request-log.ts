@@ -1,5 +1,6 @@
 /** A request id for every request (taken from X-Request-Id when sane, else made) and one log line per answer. */
 import { randomUUID } from 'node:crypto';
+import { trace } from '@opentelemetry/api';
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
 
@@ -15,7 +16,8 @@ export type LogFields = Record<string, string | number | boolean>;
 
 /**
  * ctx.state of a request: what the routes leave there, and `log`, the child logger that carries the request's id (for
- * the few lines a request writes besides its own), made only when something asks for it, not for every request.
+ * the few lines a request writes besides its own) and, once its link was opened, the booking's id; made only when
+ * something asks for it, not for every request.
  */
 class RequestState {
   readonly #requestId: string;
@@ -29,7 +31,8 @@ class RequestState {
   }
 
   get log(): Logger {
-    return (this.#child ??= this.#logger.child({ requestId: this.#requestId }));
+    const bookingId = typeof this.bookingId === 'string' ? { bookingId: this.bookingId } : {};
+    return (this.#child ??= this.#logger.child({ requestId: this.#requestId, ...bookingId }));
   }
 }
 
@@ -46,7 +49,10 @@ export function requestLog(logger: Logger) {
       await next();
     } finally {
       const durationMs = Math.round((performance.now() - started) * 100) / 100;
-      const fields = { requestId, method: ctx.method, path: loggablePath(ctx.path), status: ctx.status, durationMs, ...(ctx.state.logFields as LogFields | undefined) };
+      const routeFields = ctx.state.logFields as LogFields | undefined;
+      const fields = { requestId, method: ctx.method, path: loggablePath(ctx.path), status: ctx.status, durationMs, ...routeFields };
+      // The request's span (tracing on) names the booking too, so a trace is found by the booking's id.
+      if (typeof routeFields?.bookingId === 'string') trace.getActiveSpan()?.setAttribute('converge.booking.id', routeFields.bookingId);
       if (ctx.status >= 500) logger.error(fields, 'request');
       else logger.info(fields, 'request');
     }

@@ -161,7 +161,7 @@ describe('docker-compose.yml', () => {
 
   it('migrates then serves the API, on the port it publishes, healthy only when /readyz says so', () => {
     const api = service('api');
-    expect(api.command).to.deep.equal(['node', 'dist/api/main.js', '--migrate']);
+    expect(api.command).to.deep.equal(['node', '--import', './dist/api/telemetry.js', 'dist/api/main.js', '--migrate']);
     const config = loadApiConfig(environmentOf('api'));
     expect(config.host).to.equal('0.0.0.0');
     expect(containerPorts('api')).to.deep.equal([config.port]);
@@ -172,7 +172,7 @@ describe('docker-compose.yml', () => {
 
   it('lets the worker scale: no container name, no published port, started after the API has migrated', () => {
     const worker = service('worker');
-    expect(worker.command).to.deep.equal(['node', 'dist/worker/main.js']);
+    expect(worker.command).to.deep.equal(['node', '--import', './dist/worker/telemetry.js', 'dist/worker/main.js']);
     expect(worker).to.not.have.property('container_name');
     expect(worker).to.not.have.property('ports');
     expect(worker.depends_on?.api).to.deep.equal({ condition: 'service_healthy' });
@@ -458,8 +458,12 @@ describe('docker/Dockerfile', () => {
     const build = JSON.parse(readFileSync(path.join(REPO_ROOT, 'tsconfig.build.json'), 'utf8')) as { compilerOptions: { outDir: string }; include: string[] };
     expect(build.compilerOptions.outDir).to.equal('dist');
     // The two services, and the migration step the Kubernetes Job and the API's init container run from the image.
-    for (const entry of [service('api').command?.[1] ?? '', service('worker').command?.[1] ?? '', 'dist/api/migrate.js']) {
-      const source = entry.replace(/^dist\//, '').replace(/\.js$/, '.ts');
+    // Each program's entry and the tracing entry loaded before it (`--import`).
+    const programFiles = (name: string) => (service(name).command ?? []).filter((part) => /^(\.\/)?dist\/.*\.js$/.test(part));
+    const entries = [...programFiles('api'), ...programFiles('worker'), 'dist/api/migrate.js'];
+    expect(entries).to.have.length(5);
+    for (const entry of entries) {
+      const source = entry.replace(/^(\.\/)?dist\//, '').replace(/\.js$/, '.ts');
       expect(existsSync(path.join(REPO_ROOT, source)), source).to.equal(true);
       expect(build.include).to.include(source.split('/')[0]);
     }

@@ -218,7 +218,8 @@ describe('Kubernetes manifests (kubectl kustomize deploy/overlays/production)', 
   ] as const) {
     it(`${name}: runs ${program} with every setting it reads, and values it accepts`, () => {
       const container = mainContainer(name);
-      expect(container.args).to.deep.equal(['node', program]);
+      // The tracing entry is loaded first (README, "Traces").
+      expect(container.args).to.deep.equal(['node', '--import', `./${program.replace(/main\.js$/, 'telemetry.js')}`, program]);
       const environment = environmentOf(container);
       // REPLY_TO defaults to MAIL_FROM; DKIM signing is off unless its settings are added (README, "Kubernetes").
       // SECRETS_DIR is for docker compose's shared volume: pods take their secrets from converge-secrets, since a

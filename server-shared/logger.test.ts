@@ -40,4 +40,14 @@ describe('createLogger (JSON lines on stdout)', function () {
     });
     expect(lines.map((line) => line.msg)).to.deep.equal(['api listening']);
   });
+
+  it('writes an error without the addresses it quotes or the row values PostgreSQL details', async () => {
+    const { lines } = await runWithLogger(
+      `const err = Object.assign(new Error('550 5.1.1 <ada@orbital-freight.com>: no such mailbox'), { code: '23505', detail: 'Key (email)=(ada@orbital-freight.com) already exists.' });\nlogger.error({ err }, 'failed');`,
+    );
+    const err = lines[0]?.err as Record<string, unknown>;
+    expect(err).to.include({ message: '550 5.1.1 <[address]>: no such mailbox', code: '23505' });
+    expect(err).to.not.have.property('detail');
+    expect(JSON.stringify(lines)).to.not.include('ada@');
+  });
 });

@@ -1,5 +1,11 @@
-/** Structured logs: JSON for machines, pretty in a terminal. E-mail addresses and bodies are never logged at info. */
+/**
+ * Structured logs: JSON for machines, pretty in a terminal. No line carries an e-mail address, a person's name or a
+ * booking link's token; a line about a booking carries its `bookingId`, and a line written while a span is active
+ * (tracing on) its `traceId` and `spanId`, so one booking's lines in the API and the worker are found together.
+ */
+import { trace } from '@opentelemetry/api';
 import pino, { type Logger } from 'pino';
+import { withoutAddresses } from '../domain/text.js';
 
 export type { Logger };
 
@@ -14,10 +20,31 @@ export const LOG_BATCH_BYTES = 8192;
  */
 export const LOG_FLUSH_MS = 250;
 
+/** The active span's ids; none while tracing is off (no SDK: no span is ever active). */
+export function traceFields(): { traceId: string; spanId: string } | Record<string, never> {
+  const context = trace.getActiveSpan()?.spanContext();
+  return context ? { traceId: context.traceId, spanId: context.spanId } : {};
+}
+
+/**
+ * Errors as pino writes them, less what could echo a person's data: PostgreSQL's `detail` (which quotes the values of
+ * a row a constraint refused), and any address in the message or the stack (an SMTP server quotes the recipient).
+ */
+function errorWithoutPersonalData(err: Error): Record<string, unknown> {
+  const { detail: _detail, ...serialized } = pino.stdSerializers.err(err) as unknown as Record<string, unknown>;
+  for (const key of ['message', 'stack'] as const) {
+    const text = serialized[key];
+    if (typeof text === 'string') serialized[key] = withoutAddresses(text);
+  }
+  return serialized;
+}
+
 export function createLogger(name: string, level = 'info', pretty = Boolean(process.stdout.isTTY)): Logger {
   const options = {
     name,
     level,
+    mixin: traceFields,
+    serializers: { err: errorWithoutPersonalData },
     // A safety net: no log line is meant to carry these. `err.message` is not among them: errors must stay readable.
     redact: {
       paths: ['email', '*.email', 'body', '*.body', 'req.headers.cookie', 'req.headers.authorization'],

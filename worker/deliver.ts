@@ -2,6 +2,7 @@
  * Sends one e-mail of the outbox: claims it on its row, sends it, marks it sent. A plain function of its
  * dependencies, so tests call it directly; every kind of e-mail (email-kinds.ts) goes through here.
  */
+import { SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import { UnrecoverableError } from 'bullmq';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
@@ -54,6 +55,39 @@ function describeFailure(err: unknown): Error {
   return code !== undefined && code >= 500 && code < 600 ? new UnrecoverableError(message) : new Error(message);
 }
 
+/**
+ * The delivery's spans (tracing on; without an SDK these calls do nothing): `deliver email` over the claim, the send and
+ * the mark, and beneath it `smtp send` or `caldav write` over the transport's work. Their attributes name the row, its
+ * booking and kind, and the outcome; never an address (the failure's text is the one the row keeps, without them).
+ */
+const tracer = trace.getTracer('converge-worker');
+
+/** The row's attributes on its spans. */
+const EMAIL_ID = 'converge.email.id';
+const BOOKING_ID = 'converge.booking.id';
+const EMAIL_KIND = 'converge.email.kind';
+const OUTCOME = 'converge.delivery.outcome';
+
+/** Marks `span` failed with the error's text as the row keeps it (no address), and whether it is for good. */
+function spanFailed(span: Span, err: unknown): void {
+  const failure = describeFailure(err);
+  span.setAttribute(OUTCOME, failure instanceof UnrecoverableError || err instanceof UnrecoverableError ? 'refused' : 'failed');
+  const code = (err as { responseCode?: number } | null)?.responseCode;
+  if (code !== undefined) span.setAttribute('smtp.response_code', code);
+  span.setStatus({ code: SpanStatusCode.ERROR, message: failure.message });
+}
+
+/** An error thrown for a claimed row carries its booking's id, for the queue's `job failed` line about it. */
+function withBooking(err: Error, bookingId: string): Error {
+  return Object.assign(err, { bookingId });
+}
+
+/** The booking a failed delivery was about, when the failure came from a claimed row. */
+export function bookingIdOfFailure(err: Error): string | undefined {
+  const bookingId: unknown = (err as { bookingId?: unknown }).bookingId;
+  return typeof bookingId === 'string' ? bookingId : undefined;
+}
+
 /** Stops waiting for the SMTP server when the worker shuts down; the send then counts as failed and is retried. */
 function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return promise;
@@ -87,16 +121,33 @@ function whileClaimHolds(signal: AbortSignal | undefined, ms: number): { signal:
  * and the mark leaves a claim that runs out, and the sweep sends again: at least once, and that window is the only
  * one where a second copy (with the same Message-ID) can go out.
  */
-export async function deliver(deps: DeliveryDeps, delivery: Delivery, signal?: AbortSignal): Promise<DeliveryOutcome> {
+export function deliver(deps: DeliveryDeps, delivery: Delivery, signal?: AbortSignal): Promise<DeliveryOutcome> {
+  return tracer.startActiveSpan('deliver email', { attributes: { [EMAIL_ID]: delivery.id } }, async (span) => {
+    try {
+      const outcome = await deliverRow(deps, delivery, span, signal);
+      span.setAttribute(OUTCOME, outcome);
+      return outcome;
+    } catch (err) {
+      spanFailed(span, err);
+      throw err;
+    } finally {
+      span.end();
+    }
+  });
+}
+
+async function deliverRow(deps: DeliveryDeps, delivery: Delivery, span: Span, signal: AbortSignal | undefined): Promise<DeliveryOutcome> {
   const { id } = delivery;
   const claimedAt = Date.now();
   const claimed = await claim(deps.db, id);
   if (!claimed.claimed) {
     // A missing row is the caller's to report: it may belong to another deployment sharing this Redis.
-    if (claimed.reason !== 'missing') delivery.log.info({ reason: claimed.reason }, 'e-mail not claimed; nothing to do');
+    if (claimed.reason !== 'missing') delivery.log.info({ reason: claimed.reason, bookingId: claimed.bookingId }, 'e-mail not claimed; nothing to do');
+    if (claimed.bookingId) span.setAttribute(BOOKING_ID, claimed.bookingId);
     return claimed.reason;
   }
   const { row } = claimed.email;
+  span.setAttributes({ [BOOKING_ID]: row.booking_id, [EMAIL_KIND]: row.kind });
   const log = delivery.log.child({ kind: row.kind, bookingId: row.booking_id });
   const label = row.kind;
   // A message never overtakes one its prospect should read first: asked once the row is held, before anything goes.
@@ -114,7 +165,7 @@ export async function deliver(deps: DeliveryDeps, delivery: Delivery, signal?: A
     await recordFailure(deps.db, id, failure.message, failure instanceof UnrecoverableError || err instanceof UnrecoverableError);
     deps.metrics?.delivered(row.kind, 'refused');
     log.error({ error: failure.message }, `${label} cannot be written`);
-    throw err;
+    throw withBooking(err instanceof Error ? err : failure, row.booking_id);
   }
   if (!composed) {
     await markDropped(deps.db, id);
@@ -127,7 +178,23 @@ export async function deliver(deps: DeliveryDeps, delivery: Delivery, signal?: A
   const sending = whileClaimHolds(signal, claimedAt + CLAIM_LEASE_MS - MARK_MARGIN_MS - Date.now());
   let info: { messageId?: string; response?: string };
   try {
-    info = await unlessAborted(send(deps, composed, sending.signal), sending.signal);
+    const transport = composed;
+    info = await tracer.startActiveSpan(
+      transport.via === 'caldav' ? 'caldav write' : 'smtp send',
+      { kind: SpanKind.CLIENT, attributes: { [EMAIL_KIND]: row.kind } },
+      async (sendSpan) => {
+        try {
+          const answer = await unlessAborted(send(deps, transport, sending.signal), sending.signal);
+          sendSpan.setAttribute(OUTCOME, 'sent');
+          return answer;
+        } catch (err) {
+          spanFailed(sendSpan, err);
+          throw err;
+        } finally {
+          sendSpan.end();
+        }
+      },
+    );
   } catch (err) {
     // Kept on the row, the claim let go, and thrown: the queue retries a temporary failure with backoff and gives
     // up on a permanent one.
@@ -137,13 +204,15 @@ export async function deliver(deps: DeliveryDeps, delivery: Delivery, signal?: A
     deps.metrics?.delivered(row.kind, permanent ? 'refused' : 'failed');
     const server = composed.via === 'caldav' ? 'the calendar' : 'the SMTP server';
     log.warn({ error: failure.message }, permanent ? `${label} refused for good by ${server}; no more tries` : `${label} not sent; will retry`);
-    throw failure;
+    throw withBooking(failure, row.booking_id);
   } finally {
     sending.done();
   }
-  await markSentWhileLeaseLasts(deps.db, id, claimedAt, log, label, signal);
+  await markSentWhileLeaseLasts(deps.db, id, claimedAt, log, label, signal).catch((err: unknown) => {
+    throw withBooking(err instanceof Error ? err : new Error(String(err)), row.booking_id);
+  });
   deps.metrics?.delivered(row.kind, 'sent', row.created_at);
-  log.info(composed.via === 'caldav' ? { calendarResponse: info.response } : { messageId: info.messageId, smtpResponse: info.response }, `${label} sent`);
+  log.info(composed.via === 'caldav' ? { calendarResponse: info.response } : { messageId: info.messageId, smtpResponse: info.response && withoutAddresses(info.response) }, `${label} sent`);
   return 'sent';
 }
 

@@ -5,8 +5,10 @@ import knex from 'knex';
 import type { Logger } from 'pino';
 import { knexConfig } from '../knexfile.js';
 import { EMAIL_QUEUE, emailJobOptions, enqueueJob, type QueuedJob } from '../server-shared/jobs.js';
+import { queueTelemetry } from '../server-shared/telemetry.js';
 import { settlesWithin } from '../server-shared/time-limits.js';
 import type { WorkerConfig } from './config.js';
+import { bookingIdOfFailure } from './deliver.js';
 import { runJob, type JobContext } from './email-job.js';
 import { createHostCalendarWriter } from './host-calendar.js';
 import { createWorkerMetrics } from './metrics.js';
@@ -53,7 +55,10 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
   // A job holds a connection only for its claim and its mark, so a few serve many jobs; one more for the sweep.
   const db = knex(knexConfig(config.databaseUrl, { min: 0, max: Math.min(config.concurrency, 10) + 1 }, logger));
   const mailer = createSendMail(config.smtpUrl, { dkim: config.dkim });
-  const queue = new Queue<QueuedJob['payload']>(EMAIL_QUEUE, { connection, prefix: config.queuePrefix, defaultJobOptions: emailJobOptions });
+  // With tracing on, a job the sweep enqueues starts a trace of its own; the worker's `process` span continues the
+  // trace a job carries (the request that stored its row, or that sweep).
+  const telemetry = queueTelemetry();
+  const queue = new Queue<QueuedJob['payload']>(EMAIL_QUEUE, { connection, prefix: config.queuePrefix, defaultJobOptions: emailJobOptions, ...telemetry });
   // Without a listener BullMQ prints connection errors to the console; the connection's own listener reports them.
   queue.on('error', () => {});
   const enqueue = (job: QueuedJob) => enqueueJob(queue, job);
@@ -98,11 +103,11 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
     EMAIL_QUEUE,
     // Three parameters: BullMQ passes the abort signal only to a processor that declares it.
     (job: Job, token?: string, signal?: AbortSignal) => runJob(context, job, signal, token),
-    { connection, prefix: config.queuePrefix, concurrency: config.concurrency },
+    { connection, prefix: config.queuePrefix, concurrency: config.concurrency, ...telemetry },
   );
   worker.on('failed', (job, err) => {
     if (err instanceof NotInThisDatabase) return;
-    logger.warn({ jobId: job?.id, attemptsMade: job?.attemptsMade, err: err.message }, 'job failed');
+    logger.warn({ jobId: job?.id, bookingId: bookingIdOfFailure(err), attemptsMade: job?.attemptsMade, err: err.message }, 'job failed');
   });
   worker.on('error', (err) => {
     if (!redisAway) logger.error({ error: err.message }, 'worker error');

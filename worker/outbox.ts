@@ -51,7 +51,8 @@ export interface Claimed {
   lead: Lead | null;
 }
 
-export type Claim = { claimed: true; email: Claimed } | { claimed: false; reason: ClaimRefusal };
+/** A refused claim names the row's booking when there is a row (for the log line about it). */
+export type Claim = { claimed: true; email: Claimed } | { claimed: false; reason: ClaimRefusal; bookingId?: string };
 
 /** Row ids are UUIDs; anything else would fail the whole batch it went to the database in. */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -147,12 +148,13 @@ export async function claim(db: Knex, id: string, leaseMs = CLAIM_LEASE_MS): Pro
   if (!claimOne) byLease.set(leaseMs, (claimOne = batched((ids) => claimMany(db, ids, leaseMs))));
   const email = await claimOne(id);
   if (email) return { claimed: true, email };
-  const current = await db('booking_emails').select('sent_at', 'failed_at', 'dropped_at').where({ id }).first();
+  const current = await db('booking_emails').select('booking_id', 'sent_at', 'failed_at', 'dropped_at').where({ id }).first();
   if (!current) return { claimed: false, reason: 'missing' };
-  if (current.sent_at) return { claimed: false, reason: 'already-sent' };
-  if (current.failed_at) return { claimed: false, reason: 'refused' };
-  if (current.dropped_at) return { claimed: false, reason: 'dropped' };
-  return { claimed: false, reason: 'claimed-elsewhere' };
+  const bookingId = String(current.booking_id);
+  if (current.sent_at) return { claimed: false, reason: 'already-sent', bookingId };
+  if (current.failed_at) return { claimed: false, reason: 'refused', bookingId };
+  if (current.dropped_at) return { claimed: false, reason: 'dropped', bookingId };
+  return { claimed: false, reason: 'claimed-elsewhere', bookingId };
 }
 
 /** Lets go of a claim without counting a try: the row waits for its turn. */

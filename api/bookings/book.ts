@@ -104,6 +104,6 @@ export async function submitDemoRequest(deps: DemoRequestDeps, input: DemoReques
   deps.bookingsChanged?.();
   // Each row records its e-mail as pending (the outbox): the answer does not wait for Redis. The jobs are queued
   // once the answer is on its way; one that cannot be queued is logged and enqueued later by the worker's sweep.
-  enqueueAfterAnswer(deps.queue, [...emailJobs(outcome.emails), ...webhookJobs(outcome.webhooks)], deps.logger);
+  enqueueAfterAnswer(deps.queue, [...emailJobs(outcome.emails), ...webhookJobs(outcome.webhooks)], deps.logger.child({ bookingId: id }));
   return { status: 201, body: outcome.answer, replayed: false, stored: { bookingId: id, timeSlot: outcome.answer.timeSlot } };
 }

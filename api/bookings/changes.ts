@@ -106,7 +106,7 @@ async function changeBooking(deps: BookingChangeDeps, id: string, what: string, 
     'We could not change your booking right now. Nothing was changed; please try again in a few minutes.',
   );
   if (changed) deps.bookingsChanged?.();
-  await enqueueStored(deps.queue, jobs, deps.logger);
+  await enqueueStored(deps.queue, jobs, deps.logger.child({ bookingId: id }));
   if (changed) deps.logger.info({ bookingId: id, timeSlot: booking.timeSlot.toISOString(), sequence: booking.sequence }, `booking ${what}`);
   return viewOf(booking);
 }

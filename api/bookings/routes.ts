@@ -11,6 +11,7 @@ import { timeSlotProblem } from '../../domain/booking.js';
 import { bookingIdOf } from '../../server-shared/booking-link.js';
 import { bookingInvitation } from '../../server-shared/invitation.js';
 import { readUnlessDatabaseDown } from '../db.js';
+import type { LogFields } from '../request-log.js';
 import { rateLimit, type RequestLimits } from '../rate-limit.js';
 import { validateBody } from '../validation.js';
 import { findBooking } from './repository.js';
@@ -35,6 +36,8 @@ function bookingLink(linkSecret: string, previousLinkSecrets: readonly string[])
     // What a booking's link shows is the prospect's own: no cache keeps it.
     ctx.set('Cache-Control', 'no-store');
     ctx.state.bookingId = id;
+    // The request's log line names the booking (never the token).
+    ctx.state.logFields = { ...(ctx.state.logFields as LogFields | undefined), bookingId: id };
     await next();
   };
 }
