@@ -11,6 +11,7 @@ import {
   DEFAULT_SMTP_URL,
   parseLinkSecret,
   parsePositiveInt,
+  parseRetentionDays,
   parseTimeZone,
   secretsFolderIn,
   setting,
@@ -45,6 +46,8 @@ export interface WorkerConfig {
   /** Where it listens (METRICS_HOST): this machine only unless told. */
   metricsHost: string;
   logLevel: string;
+  /** RETENTION_DAYS: after this many days past its slot, a booking's personal data is removed (retention.ts). */
+  retentionDays: number;
 }
 
 /** Jobs one worker holds at once: most of a job's time is spent waiting on PostgreSQL, Redis and the SMTP server. */
@@ -72,6 +75,7 @@ export function loadWorkerConfig(env: Env = process.env): WorkerConfig {
     metricsPort: parseMetricsPort(setting(env, 'METRICS_PORT')),
     metricsHost: setting(env, 'METRICS_HOST') ?? '127.0.0.1',
     logLevel: setting(env, 'LOG_LEVEL') ?? 'info',
+    retentionDays: parseRetentionDays(setting(env, 'RETENTION_DAYS')),
   };
 }
 
