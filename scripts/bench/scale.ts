@@ -239,6 +239,16 @@ async function explainHotQueries(databaseUrl: string, size: number, day: Date[],
       `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS position FROM bookings WHERE id = $1`,
       [middle?.id],
     );
+    // Before: the list as it was read until keyset pagination (the latest 100 by created_at, no index on it).
+    await client.query('BEGIN');
+    await client.query('DROP INDEX bookings_newest_idx');
+    const { rows: before } = await client.query<{ 'QUERY PLAN': string }>(
+      `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) SELECT b.id, b.name, c.sent_at FROM bookings b
+         LEFT JOIN booking_emails c ON c.booking_id = b.id AND c.kind = 'confirmation' ORDER BY b.created_at DESC LIMIT 100`,
+    );
+    await client.query('ROLLBACK');
+    say('\n    BEFORE: operations list, first page, as it was read (ORDER BY created_at DESC LIMIT 100, no index on created_at)');
+    for (const row of before) say(`      ${row['QUERY PLAN']}`);
     await explainWhat('operations list, first page', (db) => listBookings(db, 100));
     await explainWhat('operations list, middle page', (db) => listBookings(db, 100, { createdAt: rows[0]!.position, id: middle!.id }));
     await explainWhat('GET /api/bookings/{token}', (db) => findBooking(db, idOf(Math.ceil(size / 3))));
