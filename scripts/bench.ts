@@ -20,8 +20,9 @@
  *   6. cost as the data grows (scripts/bench/scale.ts): at each of `--sizes` bookings of history made in SQL, on a
  *      database of its own dropped when done, a booking's p50/p99 and the API's CPU per booking, the slots of a day,
  *      a booking by its link, the operations list's first and middle pages, the sweep's query and claim with 100,000
- *      e-mails due, the API's and the worker's memory after a full collection; and the ratio of the largest size to
- *      the smallest (goal <= 1.2x). With --explain, the hot queries' plans at the largest size.
+ *      e-mails due, the API's and the worker's memory after a full collection; the smallest size again at the end
+ *      (the shared machine's drift); and the ratio of the largest size to the mean of the smallest's two runs (goal
+ *      <= 1.2x). With --explain, the hot queries' plans at the largest size.
  *
  * Figures only; it asserts nothing. Options: --duration <s> (10), --connections <n> (50), --jobs <n> (3000), --rounds <n>
  * (1: section 3 again with a new backlog, and the median ratio),
