@@ -10,8 +10,8 @@
  *
  * The figures, per size: a booking through the API (a fixed number of new bookings on domains of the history, the
  * ceilings at their defaults): p50/p99 and the API's CPU per booking; GET /api/slots for a day of the coming weeks;
- * GET /api/bookings/{token} of bookings drawn across the history; the operations list's first page and a page in the
- * middle of the history; the sweep's query for due e-mails and a claim of 500 of them with 100,000 due; the API's
+ * GET /api/bookings/{token} of the latest 2,000 bookings (the links prospects open); the operations list's first page and a page in the
+ * middle of the history; the sweep's query for due e-mails and a claim of 500 of them with 100,000 due (about the latest 10,000 bookings); the API's
  * and the worker's memory after a full collection (read through the inspector: both run with --inspect on a port
  * of 127.0.0.1 for this bench only).
  */
@@ -372,8 +372,8 @@ async function measure(size: number, options: ScaleOptions, run: string, explain
     await loadRoute(api, 2, () => `/api/slots?date=${day}`);
     figures.push({ title: `GET /api/slots (a day) p50`, unit: 'ms', value: (await loadRoute(api, options.duration, () => `/api/slots?date=${day}`)).latency.p50 });
 
-    // Bookings drawn across the whole history, each asked for by its link.
-    const tokens = Array.from({ length: 2000 }, (_, i) => bookingToken(idOf(1 + Math.floor(((i + 0.5) * size) / 2000)), linkSecret));
+    // The links prospects open: those of the latest bookings (the newest 2,000 of the history, whatever its size).
+    const tokens = Array.from({ length: Math.min(size, 2000) }, (_, i) => bookingToken(idOf(size - i), linkSecret));
     let nextToken = 0;
     const tokenPath = () => `/api/bookings/${tokens[(nextToken += 1) % tokens.length]!}`;
     await loadRoute(api, 2, tokenPath);
@@ -408,9 +408,10 @@ async function measure(size: number, options: ScaleOptions, run: string, explain
     // The sweep with 100,000 e-mails due (stored while Redis was away, say): its query, and claims of 500 of them.
     await db.raw(
       `INSERT INTO booking_emails (booking_id, kind, time_slot, sequence, due_at, created_at)
-         SELECT md5('scale-' || (1 + (n * 7919) % ?))::uuid, 'update', now() + interval '1 day', 1, now() - interval '1 hour', now() - interval '1 hour'
+         SELECT md5('scale-' || (? - n % ?))::uuid, 'update', now() + interval '1 day', 1, now() - interval '1 hour', now() - interval '1 hour'
          FROM generate_series(1, ?::int) AS n`,
-      [size, DUE_EMAILS],
+      // About the latest 10,000 bookings of the history, as e-mails due are.
+      [size, Math.min(size, 10_000), DUE_EMAILS],
     );
     await db.raw('ANALYZE booking_emails');
     const sweeps: number[] = [];
