@@ -84,6 +84,7 @@ describe('migration history', () => {
         '20261129110000_name_the_entity_booking',
         '20261130100000_one_email_outbox',
         '20261130110000_booking_host_and_meeting',
+        '20261201100000_scale_indexes_and_retention',
         '20261201200000_webhooks',
         '20261201300000_email_previous_slot',
       ]);

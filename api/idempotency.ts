@@ -43,9 +43,20 @@ export function idempotencyKeyReused(): ApiError {
   );
 }
 
-/** Keys past their lifetime; run now and then. */
+/** How many expired keys one short transaction deletes: the purge never holds many rows, nor for long. */
+const PURGE_BATCH = 1000;
+
+/** Keys past their lifetime, oldest first, a batch at a time (idempotency_keys_created_at_idx); run now and then. */
 export async function purgeExpiredIdempotencyKeys(db: Db): Promise<number> {
-  return db('idempotency_keys')
-    .where('created_at', '<', db.raw(`now() - interval '${IDEMPOTENCY_KEY_LIFETIME_HOURS} hours'`))
-    .del();
+  let purged = 0;
+  for (;;) {
+    const { rowCount } = (await db.raw(
+      `DELETE FROM idempotency_keys WHERE key IN (
+         SELECT key FROM idempotency_keys WHERE created_at < now() - interval '${IDEMPOTENCY_KEY_LIFETIME_HOURS} hours'
+           ORDER BY created_at LIMIT ? FOR UPDATE SKIP LOCKED)`,
+      [PURGE_BATCH],
+    )) as { rowCount: number };
+    purged += rowCount;
+    if (rowCount < PURGE_BATCH) return purged;
+  }
 }

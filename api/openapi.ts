@@ -155,14 +155,15 @@ const stringOrNull = (description: string) => ({ type: ['string', 'null'], descr
 const demoRequestListSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['demoRequests'],
+  required: ['demoRequests', 'next'],
   properties: {
+    next: stringOrNull('The cursor of the next page (pass it as ?cursor=), or null on the last page.'),
     demoRequests: {
       type: 'array',
       items: {
         type: 'object',
         additionalProperties: false,
-        required: ['id', 'name', 'email', 'company', 'timeSlot', 'status', 'createdAt', 'attribution', 'confirmation'],
+        required: ['id', 'name', 'email', 'company', 'timeSlot', 'status', 'createdAt', 'attribution', 'confirmation', 'anonymisedAt'],
         properties: {
           id: { type: 'string', format: 'uuid' },
           name: { type: 'string' },
@@ -188,6 +189,9 @@ const demoRequestListSchema = {
               lastError: stringOrNull('The last failure, without addresses, or null.'),
             },
           },
+          anonymisedAt: stringOrNull(
+            'When retention (RETENTION_DAYS) removed its personal data (date-time): name, e-mail and company are then empty, attribution keeps only utm_source, utm_medium and utm_campaign. Null until then.',
+          ),
         },
       },
     },
@@ -242,6 +246,7 @@ const tokenParameter = {
   schema: { type: 'string', pattern: TOKEN_PATTERN.source },
 };
 const noBooking = refused('No booking at this link (an altered or unknown token).');
+const anonymised = refused('The booking is older than RETENTION_DAYS: its personal data was removed, so the link shows nothing any more.');
 const unreadable = refused('The database does not answer; nothing was read or changed.');
 const bodyRefusals = {
   '400': refused('The body is not valid: `fields` says what is wrong with each field.'),
@@ -421,10 +426,21 @@ export function openApiDocument(): Schema {
       '/api/demo-requests': {
         get: {
           operationId: 'listDemoRequests',
-          summary: 'For operations: the latest 100 requests and where each confirmation stands. Absent when no ADMIN_TOKEN is set.',
+          summary:
+            'For operations: the bookings, newest first, 100 a page, and where each confirmation stands. Absent when no ADMIN_TOKEN is set.',
           security: [{ adminToken: [] }],
+          parameters: [
+            {
+              name: 'cursor',
+              in: 'query',
+              required: false,
+              description: 'The `next` of the page before; absent for the first page. Any page answers as fast as the first.',
+              schema: { type: 'string' },
+            },
+          ],
           responses: {
-            '200': answer('Newest first.', 'DemoRequestList'),
+            '200': answer('Newest first; `next` leads to the page after.', 'DemoRequestList'),
+            '400': refused('The cursor is not one this list gave.'),
             '401': refused('The operations token is missing or wrong.'),
             '429': tooMany,
             '503': unreadable,
@@ -436,7 +452,7 @@ export function openApiDocument(): Schema {
           operationId: 'booking',
           summary: 'A booking, reached through the signed token of the link in its e-mails.',
           parameters: [tokenParameter],
-          responses: { '200': answer('The booking.', 'Booking'), '404': noBooking, '503': unreadable },
+          responses: { '200': answer('The booking.', 'Booking'), '404': noBooking, '410': anonymised, '503': unreadable },
         },
       },
       '/api/bookings/{token}/reschedule': {
@@ -449,6 +465,7 @@ export function openApiDocument(): Schema {
             '200': answer('The booking as it now stands (the same slot changes nothing).', 'Booking'),
             ...bodyRefusals,
             '404': noBooking,
+            '410': anonymised,
             '409': refused('The slot is full or already this person\'s, the booking is cancelled or has begun, or it was moved too often.'),
             '429': tooMany,
             '503': refused('The database does not answer; nothing was changed.'),
@@ -463,6 +480,7 @@ export function openApiDocument(): Schema {
           responses: {
             '200': answer('The booking, cancelled.', 'Booking'),
             '404': noBooking,
+            '410': anonymised,
             '409': refused('The demo has already begun.'),
             '429': tooMany,
             '503': refused('The database does not answer; nothing was changed.'),
@@ -477,6 +495,7 @@ export function openApiDocument(): Schema {
           responses: {
             '200': { description: 'iCalendar, METHOD:PUBLISH (a file to import; the e-mail carries the REQUEST).', content: { 'text/calendar': { schema: { type: 'string' } } } },
             '404': noBooking,
+            '410': anonymised,
             '503': unreadable,
           },
         },

@@ -16,20 +16,25 @@
  *   4. submit-to-SMTP-accepted latency p50/p95 at 100 bookings per second;
  *   5. Lighthouse mobile, median of 5 runs: LCP, TBT, JavaScript bytes; beside it, the Request Demo button's click to
  *      a form field that takes typing (scripts/bench/click-to-typing.ts), 5 fresh contexts on desktop and 5 with the
- *      CPU slowed 4x, median and range.
+ *      CPU slowed 4x, median and range;
+ *   6. cost as the data grows (scripts/bench/scale.ts): at each of `--sizes` bookings of history made in SQL, on a
+ *      database of its own dropped when done, a booking's p50/p99 and the API's CPU per booking, the slots of a day,
+ *      a booking by its link, the operations list's first and middle pages, the sweep's query and claim with 100,000
+ *      e-mails due, the API's and the worker's memory after a full collection; the smallest size again at the end
+ *      (the shared machine's drift); and the ratio of the largest size to the mean of the smallest's two runs (goal
+ *      <= 1.2x). With --explain, the hot queries' plans at the largest size.
  *
  * Figures only; it asserts nothing. Options: --duration <s> (10), --connections <n> (50), --jobs <n> (3000), --rounds <n>
  * (1: section 3 again with a new backlog, and the median ratio),
- * --only endpoints,booking,worker,latency,lighthouse (all), --before-web <dir> (section 5 also for the site built
+ * --only endpoints,booking,worker,latency,lighthouse,scale (all), --sizes <list> (10k,1m,10m: section 6's sizes),
+ * --explain (section 6 prints the query plans), --before-web <dir> (section 5 also for the site built
  * in <dir>, served by a second API process on the same database, printed first: a "before" beside this build), --profile (the API and the worker write V8 CPU profiles
  * into artifacts/profiles/, one per process, which scripts/bench/profile-summary.ts sums up). BENCH_DATABASE_ADMIN_URL and BENCH_REDIS_URL point it
  * at other servers than the machine's.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { Queue } from 'bullmq';
@@ -46,9 +51,10 @@ import { canonicalRecipient } from '../server-shared/email-rules.js';
 import { EMAIL_QUEUE, emailJob, emailJobOptions, jobIdOf } from '../server-shared/jobs.js';
 import { clearQueuePrefix } from '../test/stack.js';
 import { REPO_ROOT } from './dev-services/config.js';
+import { cpuMs, delay, percentile, start, startWithPort, stop, stopAll, waitUntil } from './bench/processes.js';
+import { dropScaleDatabases, parseSizes, scaleSection } from './bench/scale.js';
 
 const say = (line = ''): void => void process.stdout.write(`${line}\n`);
-const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const { values: options } = parseArgs({
   options: {
@@ -56,7 +62,9 @@ const { values: options } = parseArgs({
     connections: { type: 'string', default: '50' },
     jobs: { type: 'string', default: '3000' },
     rounds: { type: 'string', default: '1' },
-    only: { type: 'string', default: 'endpoints,booking,worker,latency,lighthouse' },
+    only: { type: 'string', default: 'endpoints,booking,worker,latency,lighthouse,scale' },
+    sizes: { type: 'string', default: '10k,1m,10m' },
+    explain: { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
     'before-web': { type: 'string' },
   },
@@ -66,6 +74,7 @@ const connections = Number(options.connections);
 const jobCount = Number(options.jobs);
 const rounds = Number(options.rounds);
 const parts = new Set(options.only.split(','));
+const sizes = parseSizes(options.sizes);
 
 const DIST = path.join(REPO_ROOT, 'dist');
 const ADMIN_URL = process.env.BENCH_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -74,54 +83,7 @@ const run = randomBytes(4).toString('hex');
 const database = `converge_bench_${run}`;
 const prefix = `converge-bench-${run}`;
 const databaseUrl = Object.assign(new URL(ADMIN_URL), { pathname: `/${database}` }).toString();
-const children = new Set<ChildProcess>();
 const PROFILE_FLAGS = options.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.join(REPO_ROOT, 'artifacts', 'profiles')}`] : [];
-
-/**
- * A child process, stopped by PID when the bench ends. With `onLine` its stdout lines go there; without, its output
- * (the programs' JSON logs) is dropped, as a container's log driver would take it away.
- */
-function start(args: string[], env: Record<string, string>, onLine?: (line: string) => void): ChildProcess {
-  const child = spawn(process.execPath, args, {
-    cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', onLine ? 'pipe' : 'ignore', onLine ? 'inherit' : 'ignore'],
-  });
-  children.add(child);
-  child.once('exit', () => children.delete(child));
-  if (onLine && child.stdout) createInterface({ input: child.stdout }).on('line', onLine);
-  return child;
-}
-
-async function stop(child: ChildProcess | undefined): Promise<void> {
-  if (!child?.pid || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  process.kill(child.pid, 'SIGTERM');
-  if (!(await Promise.race([exited.then(() => true), delay(10_000).then(() => false)]))) process.kill(child.pid, 'SIGKILL');
-  await exited;
-}
-
-/** Starts a helper program that prints its port as its first line. */
-function startWithPort(file: string, env: Record<string, string> = {}, onLine?: (line: string) => void): Promise<{ child: ChildProcess; port: number }> {
-  return new Promise((resolve, reject) => {
-    let port: number | undefined;
-    const child = start(['--import', 'tsx', path.join(REPO_ROOT, 'scripts', 'bench', file)], env, (line) => {
-      if (port === undefined) {
-        port = Number(line);
-        resolve({ child, port });
-      } else onLine?.(line);
-    });
-    child.once('exit', (code) => port === undefined && reject(new Error(`${file} exited with ${String(code)}`)));
-  });
-}
-
-async function waitUntil(check: () => Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await delay(100);
-  }
-}
 
 /** Every slot the rules offer in the coming weeks, from tomorrow on (later than any notice). */
 function futureSlots(): string[] {
@@ -155,19 +117,6 @@ const show = (figures: Figures) =>
   (figures.cpuUs === undefined ? '' : `  cpu ${figures.cpuUs.toFixed(0).padStart(4)} µs`) +
   (figures.non2xx || figures.errors ? `  (non-2xx ${figures.non2xx}, errors ${figures.errors})` : '');
 
-/** CPU time (user and system) a process has used so far, in ms, from /proc; undefined where there is none. */
-function cpuMs(pid: number | undefined): number | undefined {
-  if (pid === undefined) return undefined;
-  try {
-    // Fields 14 and 15 (utime, stime) in clock ticks, counted after the command name's closing parenthesis.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
-  } catch {
-    return undefined;
-  }
-}
-/** Linux's USER_HZ, which /proc/<pid>/stat counts in on every architecture Node.js ships for. */
-const CLOCK_TICKS_PER_SECOND = 100;
 
 /** A run of `route` on `url`, with the CPU time the server process `pid` used per request. */
 async function loadWithCpu(url: string, route: Route, pid: number | undefined): Promise<Figures> {
@@ -289,12 +238,13 @@ function load(url: string, route: Route, extra: Partial<autocannon.Options> = {}
 /** How long each route is loaded, on the API and on the bare server, before section 1 measures. */
 const WARM_UP_SECONDS = 3;
 
-const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
 
 async function main(): Promise<void> {
   for (const entry of ['api/main.js', 'worker/main.js', 'web/index.html']) {
     if (!existsSync(path.join(DIST, entry))) throw new Error(`dist/${entry} is missing: run \`npm run build\` first (the bench measures the build, it makes none)`);
   }
+  const scale = () => scaleSection({ sizes, duration, adminUrl: ADMIN_URL, redisUrl: REDIS_URL, say, explain: options.explain });
+  if (parts.size === 1 && parts.has('scale')) return scale();
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${admin.escapeIdentifier(database)}`).finally(() => admin.end());
@@ -526,10 +476,13 @@ async function main(): Promise<void> {
       say(`    JavaScript transferred while Lighthouse watched the page (whatever came after its load event too): ${(median.scriptBytes / 1024).toFixed(1)} KB`);
     }
   }
+
+  if (parts.has('scale')) await scale();
 }
 
 async function cleanUp(): Promise<void> {
-  await Promise.all([...children].map(stop));
+  await stopAll();
+  await dropScaleDatabases(ADMIN_URL);
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
   await admin.query(`DROP DATABASE IF EXISTS ${admin.escapeIdentifier(database)} WITH (FORCE)`).finally(() => admin.end());

@@ -120,3 +120,11 @@ export function parseNotifyAddress(name: string, value: string | undefined): str
   if (!/^[^\s@<>,;"]+@[^\s@<>,;"]+\.[^\s@<>,;"]+$/.test(value)) throw new ConfigError(`${name} must be one e-mail address such as sales@example.com, got "${value}"`);
   return value;
 }
+
+/** RETENTION_DAYS: how long after its slot a booking keeps its personal data (two years unless told). */
+export const DEFAULT_RETENTION_DAYS = 730;
+
+/** RETENTION_DAYS: a whole number of days, 1 or more; unset, DEFAULT_RETENTION_DAYS. */
+export function parseRetentionDays(value: string | undefined): number {
+  return parsePositiveInt('RETENTION_DAYS', value, DEFAULT_RETENTION_DAYS);
+}

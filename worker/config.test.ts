@@ -12,6 +12,15 @@ describe("the worker's settings", () => {
     expect(loadWorkerConfig({ BOOKING_LINK_SECRET: 's'.repeat(32) }).bookingLinkSecret).to.equal('s'.repeat(32));
   });
 
+  it('keep personal data RETENTION_DAYS days after the slot: 730 unless told, a whole number above 0', () => {
+    const secret = { BOOKING_LINK_SECRET: 's'.repeat(32) };
+    expect(loadWorkerConfig(secret).retentionDays).to.equal(730);
+    expect(loadWorkerConfig({ ...secret, RETENTION_DAYS: ' 90 ' }).retentionDays).to.equal(90);
+    for (const wrong of ['0', '-5', '1.5', 'forever']) {
+      expect(() => loadWorkerConfig({ ...secret, RETENTION_DAYS: wrong }), wrong).to.throw(`RETENTION_DAYS must be a whole number above 0, got "${wrong}"`);
+    }
+  });
+
   describe('DKIM', () => {
     const secret = { BOOKING_LINK_SECRET: 's'.repeat(32) };
     const pem = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();

@@ -11,6 +11,7 @@ import {
   DEFAULT_SMTP_URL,
   parseLinkSecret,
   parsePositiveInt,
+  parseRetentionDays,
   parseTimeZone,
   secretsFolderIn,
   setting,
@@ -49,6 +50,8 @@ export interface WorkerConfig {
   /** Webhook deliveries: whether private targets are allowed (WEBHOOK_ALLOW_PRIVATE), and the retry schedule. */
   webhooks: { allowPrivate: boolean; retry: RetrySchedule };
   logLevel: string;
+  /** RETENTION_DAYS: after this many days past its slot, a booking's personal data is removed (retention.ts). */
+  retentionDays: number;
 }
 
 /** Jobs one worker holds at once: most of a job's time is spent waiting on PostgreSQL, Redis and the SMTP server. */
@@ -77,6 +80,7 @@ export function loadWorkerConfig(env: Env = process.env): WorkerConfig {
     metricsHost: setting(env, 'METRICS_HOST') ?? '127.0.0.1',
     webhooks: { allowPrivate: parseAllowPrivate(setting(env, 'WEBHOOK_ALLOW_PRIVATE')), retry: parseRetrySchedule(env) },
     logLevel: setting(env, 'LOG_LEVEL') ?? 'info',
+    retentionDays: parseRetentionDays(setting(env, 'RETENTION_DAYS')),
   };
 }
 

@@ -114,7 +114,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
   });
 
   await worker.waitUntilReady();
-  const sweep = startSweepTimer(db, enqueue, logger, { everyMs: options.sweepEveryMs, graceMs: options.sweepGraceMs });
+  const sweep = startSweepTimer(db, enqueue, logger, { everyMs: options.sweepEveryMs, graceMs: options.sweepGraceMs, retentionDays: config.retentionDays });
   // Where receivers look the signing key up, so an operator can check that the DNS record is there.
   const dkimRecord = config.dkim ? `${config.dkim.keySelector}._domainkey.${config.dkim.domainName}` : 'off';
   logger.info({ queue: EMAIL_QUEUE, concurrency: config.concurrency, dkim: dkimRecord, metrics: metricsEndpoint?.url ?? 'off' }, 'worker ready');

@@ -1,8 +1,9 @@
 /**
  * The outbox sweep: rows stored while Redis was away, whose job ran out of tries, or whose claim ran out with its
  * worker, are enqueued again, for every kind of e-mail the worker knows (email-kinds.ts), and so are the webhook
- * deliveries whose try is due and was lost from the queue (webhook-job.ts). It runs on a timer in every worker process, not as a job in Redis, so that it survives
- * Redis losing its data; a PostgreSQL advisory lock lets one process sweep at a time.
+ * deliveries whose try is due and was lost from the queue (webhook-job.ts). It runs on a timer in every worker process,
+ * not as a job in Redis, so that it survives Redis losing its data; a PostgreSQL advisory lock lets one process sweep at
+ * a time. Each round then applies retention (retention.ts), one process at a time too.
  */
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
@@ -10,6 +11,7 @@ import { SWEEP_EVERY_MS, SWEEP_GRACE_MS, type QueuedJob } from '../server-shared
 import { withTimeout } from '../server-shared/time-limits.js';
 import { pendingJobs } from './email-job.js';
 import { pendingWebhookJobs } from './webhook-job.js';
+import { applyRetention } from './retention.js';
 
 const SWEEP_LOCK = 'converge:outbox-sweep';
 /** One enqueue may wait this long on Redis before the sweep gives up until its next round. */
@@ -33,20 +35,31 @@ export interface SweepTimer {
   stop(): Promise<void>;
 }
 
-/** Sweeps every `everyMs`, never two rounds at once in this process; a failed round is logged and retried next time. */
+/**
+ * Sweeps every `everyMs`, then applies retention (`retentionDays`, when given), never two rounds at once in this
+ * process; a failed round is logged and retried next time.
+ */
 export function startSweepTimer(
   db: Knex,
   enqueue: Enqueue,
   logger: Logger,
-  options: { everyMs?: number; graceMs?: number } = {},
+  options: { everyMs?: number; graceMs?: number; retentionDays?: number } = {},
 ): SweepTimer {
   let round: Promise<void> | undefined;
+  const failed = (what: string) => (err: unknown) => logger.warn({ error: err instanceof Error ? err.message : String(err) }, `${what} failed; will try again`);
+  const retain = async () => {
+    if (options.retentionDays === undefined) return;
+    const anonymised = await applyRetention(db, options.retentionDays);
+    // How many, and nothing about whom.
+    if (anonymised) logger.info({ anonymised, retentionDays: options.retentionDays }, 'retention removed the personal data of old bookings');
+  };
   const sweep = () => {
     round ??= sweepOutbox(db, enqueue, options.graceMs)
       .then((jobs) => {
         if (jobs && jobs.length > 0) logger.info({ count: jobs.length }, 'sweep enqueued pending e-mails and webhook deliveries');
       })
-      .catch((err: unknown) => logger.warn({ error: err instanceof Error ? err.message : String(err) }, 'sweep failed; will try again'))
+      .catch(failed('sweep'))
+      .then(() => retain().catch(failed('retention')))
       .finally(() => {
         round = undefined;
       });

@@ -51,6 +51,9 @@ export interface BookingChangeDeps {
 export const MAX_BOOKING_CHANGES = 10;
 
 export const notFound = () => new ApiError(404, 'Not found', 'There is no booking at this link.');
+/** A booking past RETENTION_DAYS: its personal data is gone, and so is what its link showed. */
+export const gone = () =>
+  new ApiError(410, 'Gone', 'This demo took place long ago and its details are no longer kept. Please book a new demo from our home page.');
 const cancelled = () =>
   new ApiError(409, 'Booking cancelled', 'This demo was cancelled, so it cannot be moved. Please book a new demo from our home page.');
 const alreadyHeld = () => new ApiError(409, 'Demo already started', 'This demo has already started, so it can no longer be changed here.');
@@ -82,6 +85,7 @@ async function changeBooking(deps: BookingChangeDeps, id: string, what: string, 
       deps.db.transaction(async (trx) => {
         const current = await lockBooking(trx, id);
         if (!current) throw notFound();
+        if (current.anonymised) throw gone();
         const recipient = canonicalRecipient(current.email);
         const ceiling = deps.emailsPerRecipientPerDay;
         if (ceiling > 0) await lockRecipientDomain(trx, recipient.domain);

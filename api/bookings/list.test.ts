@@ -79,6 +79,37 @@ describe('GET /api/demo-requests (operations)', () => {
     });
   });
 
+  it('pages through every booking with the `next` cursor, each once, newest first, ties in one order, and refuses a made-up cursor', async () => {
+    // 230 bookings more, many stored in the same microsecond (as one bulk insert stores them).
+    await app.db.raw(
+      `INSERT INTO bookings (name, email, company, time_slot, created_at)
+         SELECT 'Bulk ' || n, 'bulk' || n || '@paging.example', 'Paging', '2026-11-24T08:00:00Z', '2026-11-20T10:00:00Z'::timestamptz + (n / 7) * interval '1 second'
+         FROM generate_series(1, 230) AS n`,
+    );
+    const expected = (await app.db('bookings').orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).pluck('id')) as string[];
+    const seen: string[] = [];
+    const sizes: number[] = [];
+    let cursor: string | null = null;
+    do {
+      const response = await fetch(`${app.url}/api/demo-requests${cursor === null ? '' : `?cursor=${cursor}`}`, { headers: { Authorization: `Bearer ${TOKEN}` } });
+      expect(response.status).to.equal(200);
+      const page = (await response.json()) as { demoRequests: { id: string }[]; next: string | null };
+      seen.push(...page.demoRequests.map((request) => request.id));
+      sizes.push(page.demoRequests.length);
+      cursor = page.next;
+    } while (cursor !== null);
+    expect(seen).to.deep.equal(expected);
+    expect(sizes.slice(0, -1).every((size) => size === 100), String(sizes)).to.equal(true);
+    expect(sizes.length).to.equal(Math.ceil(expected.length / 100));
+
+    for (const cursor of ['nonsense', Buffer.from("2026-11-20T10:00:00.000000Z' OR 1=1").toString('base64url')]) {
+      const refused = await fetch(`${app.url}/api/demo-requests?cursor=${cursor}`, { headers: { Authorization: `Bearer ${TOKEN}` } });
+      expect(refused.status).to.equal(400);
+      expect(await refused.json()).to.deep.equal({ error: 'Invalid cursor', details: 'The cursor must be the `next` value of an earlier page of this list.' });
+    }
+    await app.db('bookings').where('email', 'like', '%@paging.example').delete();
+  });
+
   it('refuses attribution that is not short text, saying so, and stores nothing', async () => {
     const before = await app.db('bookings').count({ n: '*' }).first();
     for (const attribution of [{ utm_source: 'x'.repeat(301) }, { utm_source: 7 }, 'newsletter']) {

@@ -25,13 +25,33 @@ export interface BookingSummary {
   attribution: Attribution | null;
   /** droppedAt: the booking was moved or cancelled before its confirmation went out, which then never goes. */
   confirmation: { sentAt: string | null; failedAt: string | null; droppedAt: string | null; attempts: number; lastError: string | null };
+  /** When retention removed its personal data (name, e-mail and company are then empty); null until then. */
+  anonymisedAt: string | null;
 }
 
-export async function listRecentBookings(db: Db, limit: number): Promise<BookingSummary[]> {
+/** A place in the operations list: the last booking of a page, as (created_at, id), the order the list is read in. */
+export interface ListPosition {
+  /** created_at to the microsecond, as PostgreSQL keeps it (a Date would lose the microseconds). */
+  createdAt: string;
+  id: string;
+}
+
+export interface BookingPage {
+  bookings: BookingSummary[];
+  /** Where the next page starts; undefined on the last page. */
+  next: ListPosition | undefined;
+}
+
+/**
+ * A page of the operations list, newest first, after `after` (keyset pagination on bookings_newest_idx): any page
+ * costs what the first does, however deep, and nothing counts the table.
+ */
+export async function listBookings(db: Db, limit: number, after?: ListPosition): Promise<BookingPage> {
   // Each booking's confirmation is its outbox row of that kind (one per booking, stored with it).
-  const rows = await db('bookings as b')
+  const query = db('bookings as b')
     .leftJoin('booking_emails as c', (on) => on.on('c.booking_id', 'b.id').andOnVal('c.kind', '=', 'confirmation'))
-    .select('b.id', 'b.name', 'b.email', 'b.company', 'b.time_slot', 'b.status', 'b.created_at', 'b.attribution')
+    .select('b.id', 'b.name', 'b.email', 'b.company', 'b.time_slot', 'b.status', 'b.created_at', 'b.attribution', 'b.anonymised_at')
+    .select(db.raw(`to_char(b.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS position`))
     .select({
       confirmation_sent_at: 'c.sent_at',
       confirmation_failed_at: 'c.failed_at',
@@ -39,25 +59,37 @@ export async function listRecentBookings(db: Db, limit: number): Promise<Booking
       confirmation_attempts: 'c.attempts',
       confirmation_last_error: 'c.last_error',
     })
-    .orderBy('b.created_at', 'desc')
-    .limit(limit);
-  return rows.map((row) => ({
-    id: row.id,
-    name: row.name,
-    email: row.email,
-    company: row.company,
-    timeSlot: row.time_slot.toISOString(),
-    status: row.status,
-    createdAt: row.created_at.toISOString(),
-    attribution: row.attribution ?? null,
-    confirmation: {
-      sentAt: row.confirmation_sent_at ? row.confirmation_sent_at.toISOString() : null,
-      failedAt: row.confirmation_failed_at ? row.confirmation_failed_at.toISOString() : null,
-      droppedAt: row.confirmation_dropped_at ? row.confirmation_dropped_at.toISOString() : null,
-      attempts: row.confirmation_attempts ?? 0,
-      lastError: row.confirmation_last_error,
-    },
-  }));
+    .orderBy([
+      { column: 'b.created_at', order: 'desc' },
+      { column: 'b.id', order: 'desc' },
+    ])
+    // One more than the page: whether there is a next page, without counting.
+    .limit(limit + 1);
+  if (after) query.whereRaw('(b.created_at, b.id) < (?::timestamptz, ?::uuid)', [after.createdAt, after.id]);
+  const rows = await query;
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    bookings: page.map((row) => ({
+      id: row.id,
+      name: row.name,
+      email: row.email,
+      company: row.company,
+      timeSlot: row.time_slot.toISOString(),
+      status: row.status,
+      createdAt: row.created_at.toISOString(),
+      attribution: row.attribution ?? null,
+      confirmation: {
+        sentAt: row.confirmation_sent_at ? row.confirmation_sent_at.toISOString() : null,
+        failedAt: row.confirmation_failed_at ? row.confirmation_failed_at.toISOString() : null,
+        droppedAt: row.confirmation_dropped_at ? row.confirmation_dropped_at.toISOString() : null,
+        attempts: row.confirmation_attempts ?? 0,
+        lastError: row.confirmation_last_error,
+      },
+      anonymisedAt: row.anonymised_at ? row.anonymised_at.toISOString() : null,
+    })),
+    next: rows.length > limit && last ? { createdAt: last.position, id: last.id } : undefined,
+  };
 }
 
 /** What `book` (db/functions/bookings.sql) is given: the booking and its rules. */
@@ -235,9 +267,11 @@ export interface BookingState extends Booking {
   meetingUrl: string | null;
   /** Who gives the demo, with their address; null without a team. */
   host: (BookingHost & { email: string }) | null;
+  /** Retention removed its personal data (worker/retention.ts): its link shows nothing any more. */
+  anonymised: boolean;
 }
 
-const COLUMNS = ['id', 'name', 'email', 'company', 'time_slot', 'status', 'sequence', 'meeting_url', 'host_email', 'host_name', 'host_title'] as const;
+const COLUMNS = ['id', 'name', 'email', 'company', 'time_slot', 'status', 'sequence', 'meeting_url', 'host_email', 'host_name', 'host_title', 'anonymised_at'] as const;
 
 export interface BookingRow {
   id: string;
@@ -251,6 +285,7 @@ export interface BookingRow {
   host_email: string | null;
   host_name: string | null;
   host_title: string | null;
+  anonymised_at: Date | null;
 }
 
 export function stateOf(row: BookingRow): BookingState {
@@ -264,6 +299,7 @@ export function stateOf(row: BookingRow): BookingState {
     sequence: row.sequence,
     meetingUrl: row.meeting_url,
     host: row.host_email === null ? null : { email: row.host_email, name: row.host_name ?? '', title: row.host_title ?? '' },
+    anonymised: row.anonymised_at !== null,
   };
 }
 

@@ -16,7 +16,7 @@ import { rateLimit, type RequestLimits } from '../rate-limit.js';
 import { validateBody } from '../validation.js';
 import { findBooking } from './repository.js';
 import { findTrapped } from './trapped-repository.js';
-import { cancelBookingAt, notFound, rescheduleBooking, viewOf, type BookingChangeDeps } from './changes.js';
+import { cancelBookingAt, gone, notFound, rescheduleBooking, viewOf, type BookingChangeDeps } from './changes.js';
 
 export interface BookingLinkDeps extends BookingChangeDeps {
   linkSecret: string;
@@ -55,8 +55,15 @@ export function bookingRoutes(deps: BookingLinkDeps): Router {
   });
 
   // A request the honeypot caught opens like a booking, so that its link does not give the honeypot away.
-  const read = (ctx: Context) =>
-    readUnlessDatabaseDown(async () => (await findBooking(deps.db, idOf(ctx))) ?? (await findTrapped(deps.db, idOf(ctx))), deps.logger, 'booking');
+  const read = async (ctx: Context) => {
+    const booking = await readUnlessDatabaseDown(
+      async () => (await findBooking(deps.db, idOf(ctx))) ?? (await findTrapped(deps.db, idOf(ctx))),
+      deps.logger,
+      'booking',
+    );
+    if (booking?.anonymised) throw gone();
+    return booking;
+  };
   router.get('/api/bookings/:token', link, async (ctx) => {
     const booking = await read(ctx);
     if (!booking) throw notFound();

@@ -54,6 +54,7 @@ export async function findTrapped(db: Db | Knex.Transaction, id: string): Promis
       db.raw("CASE WHEN host_name IS NULL THEN NULL ELSE '' END AS host_email"),
       'host_name',
       'host_title',
+      db.raw('NULL::timestamptz AS anonymised_at'),
     );
   return row && stateOf(row);
 }
