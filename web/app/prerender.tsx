@@ -41,6 +41,7 @@ async function main(): Promise<void> {
   // The booking page's own build writes its scripts beside the client's manifest.
   const bookingManifest = JSON.parse(await readFile(path.join(path.dirname(manifestPath), 'booking-manifest.json'), 'utf8')) as {
     scripts: string[];
+    appScripts: string[];
   };
   await mkdir(outDir, { recursive: true });
   // The landing page's script is small: written into the page, it costs no request before the page is drawn.
@@ -56,6 +57,7 @@ async function main(): Promise<void> {
     scripts: readonly string[];
     inlineScripts?: readonly string[];
     dialogScripts?: readonly string[];
+    bookingAppScripts?: readonly string[];
     bookingTimeZone?: string;
   }[] = [
     // The server writes its own booking zone into the landing page's meta tag; the calendar reads it there.
@@ -76,12 +78,14 @@ async function main(): Promise<void> {
       meta: { title: `${document.title} | ${brand.product}`, description: document.description },
       scripts: [],
     })),
-    // Served at /booking/{token}; it needs the booking zone the landing page has, to show the time and the calendar.
+    // Served at /booking/{token}, the server rendering the booking into it (api/web.ts); it needs the booking zone the
+    // landing page has, to show the time and the calendar. This loading state is what it sends when it cannot.
     {
       file: 'booking.html',
       page: await renderBookingPage(),
       meta: { title: `Your demo booking | ${brand.product}`, description: `See, reschedule or cancel your ${brand.product} demo.` },
       scripts: bookingManifest.scripts,
+      bookingAppScripts: bookingManifest.appScripts,
       bookingTimeZone: DEFAULT_BOOKING_TIME_ZONE,
     },
   ];
@@ -94,6 +98,7 @@ async function main(): Promise<void> {
       scripts: page.scripts,
       inlineScripts: page.inlineScripts,
       dialogScripts: page.dialogScripts,
+      bookingAppScripts: page.bookingAppScripts,
       favicon: manifest.favicon,
       bookingTimeZone: page.bookingTimeZone,
     });
