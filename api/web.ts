@@ -74,13 +74,13 @@ interface BookingPageRenderer {
 }
 
 /**
- * The booking page's renderer, built beside the web root (dist/web-ssr/booking-prerender.cjs next to dist/web) with
+ * The booking page's renderer, built beside the web root (dist/web-ssr/booking-prerender.cjs for dist/web) with
  * the same styled-components as the page's browser code, so the class names match. Loaded on first use: `npm start`
  * may build the page after the app is made. Without it (a web root with no build beside it), the page goes out in its
  * prerendered loading state and its script asks the API for the booking.
  */
 function bookingRenderer(webRoot: string): () => BookingPageRenderer | undefined {
-  const file = path.join(path.dirname(path.resolve(webRoot)), 'web-ssr', 'booking-prerender.cjs');
+  const file = path.join(`${path.resolve(webRoot)}-ssr`, 'booking-prerender.cjs');
   let renderer: BookingPageRenderer | undefined;
   return () => {
     if (!renderer && existsSync(file)) renderer = createRequire(import.meta.url)(file) as BookingPageRenderer;
@@ -92,11 +92,18 @@ const ROOT_OPEN = '<div id="root">';
 /** The style block of styled-components' rules, which the render replaces with the booking's own. */
 const STYLED_BLOCK = /<style data-styled="[^"]*"[^>]*>[\s\S]*?<\/style>/;
 
-/** The page with the render in its root, the render's data block after it and its styles in place of the prerender's. */
+/** Where the root ends in a built page (web/app/html-document.ts): before the page's inline scripts, or the body's end. */
+const ROOT_END = /<\/div>\n(?:<script>|<\/body>)/g;
+
+/**
+ * The page with the render in its root, the render's data block after it (before the page's own script, which reads
+ * it) and its styles in place of the prerender's.
+ */
 function withRender(shell: string, render: { body: string; styles: string; data: string }): string | undefined {
   const start = shell.indexOf(ROOT_OPEN);
-  const end = shell.lastIndexOf('</div>', shell.indexOf('</body>'));
-  if (start < 0 || end < start) return undefined;
+  ROOT_END.lastIndex = start;
+  const end = start < 0 ? -1 : (ROOT_END.exec(shell)?.index ?? -1);
+  if (end < 0) return undefined;
   const html = `${shell.slice(0, start + ROOT_OPEN.length)}${render.body}</div>${render.data}${shell.slice(end + '</div>'.length)}`;
   return STYLED_BLOCK.test(html) ? html.replace(STYLED_BLOCK, () => render.styles) : undefined;
 }

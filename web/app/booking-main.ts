@@ -1,5 +1,6 @@
 /**
- * The first script of a booking's manage page (/booking/{token}), small and without React. The server renders the
+ * The first script of a booking's manage page (/booking/{token}), small and without React, written into the end of
+ * the page (so the first paint waits on no second request; the CSP allows it by its hash). The server renders the
  * booking into the page (api/web.ts), so what a visitor came to see needs no script at all: this one only writes the
  * booking's time on the visitor's own clock, and fetches the page's React code (web/app/booking-app.tsx: the
  * buttons' panels, the store, the calendar on demand) on the visitor's first sign of intent: a pointer over a button,

@@ -14,8 +14,8 @@ export interface DocumentParts {
   styles: string;
   scripts: readonly string[];
   /**
-   * Scripts written into the end of the body: the landing page's one small script, so the first paint waits on no
-   * second request (the server allows each by its hash, see api/web.ts).
+   * Scripts written into the end of the body: the landing page's and the booking page's first small script, so the
+   * first paint waits on no second request (the server allows each by its hash, see api/web.ts).
    */
   inlineScripts?: readonly string[];
   /** Scripts the page fetches ahead when a visitor shows an intent, named in a meta tag (see demo-launcher.ts). */

@@ -46,6 +46,8 @@ async function main(): Promise<void> {
   await mkdir(outDir, { recursive: true });
   // The landing page's script is small: written into the page, it costs no request before the page is drawn.
   const inlineScripts = await Promise.all(manifest.scripts.map((src) => readFile(path.join(outDir, src), 'utf8')));
+  // So is the booking page's first script (booking-main.ts): the booking shows with the page's first paint.
+  const bookingInlineScripts = await Promise.all(bookingManifest.scripts.map((src) => readFile(path.join(outDir, src), 'utf8')));
   // styled-components numbers its components in the order they are defined, and the class names follow.
   // The legal pages' components must come after every component the browser bundle has, or the landing
   // page's classes would differ from the browser's: so their module is loaded only now, after Root's.
@@ -84,7 +86,8 @@ async function main(): Promise<void> {
       file: 'booking.html',
       page: await renderBookingPage(),
       meta: { title: `Your demo booking | ${brand.product}`, description: `See, reschedule or cancel your ${brand.product} demo.` },
-      scripts: bookingManifest.scripts,
+      scripts: [],
+      inlineScripts: bookingInlineScripts,
       bookingAppScripts: bookingManifest.appScripts,
       bookingTimeZone: DEFAULT_BOOKING_TIME_ZONE,
     },
