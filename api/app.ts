@@ -19,7 +19,7 @@ import { slotRoutes } from './slots/routes.js';
 import { createSlotCounts } from './slots/slot-counts.js';
 import { bookingsPerSlot, hostBookingsAround } from './bookings/repository.js';
 import { openApiRoutes } from './openapi.js';
-import { bookingRoutes } from './bookings/routes.js';
+import { bookingRoutes, bookingViewReader } from './bookings/routes.js';
 import { DEFAULT_BOOKING_LIMITS, type BookingLimits } from './bookings/book.js';
 import { DEFAULT_FOLLOW_UPS, type FollowUpSettings } from './bookings/emails.js';
 import { DEFAULT_MEETING_URL_TEMPLATE } from './bookings/meeting.js';
@@ -179,7 +179,8 @@ export function createApp(deps: AppDeps): Koa {
     await next();
   });
   const pageRules = { timeZone: deps.timeZone, minNoticeMinutes: deps.minNoticeMinutes ?? DEFAULT_MIN_NOTICE_MINUTES };
-  for (const middleware of webRoutes(deps.webRoot, pageRules)) app.use(middleware);
+  const readBooking = bookingViewReader(deps);
+  for (const middleware of webRoutes(deps.webRoot, pageRules, readBooking)) app.use(middleware);
 
   app.on('error', (err: unknown, ctx?: Koa.Context) => {
     const log = (ctx?.state.log as Logger | undefined) ?? deps.logger;

@@ -1,9 +1,12 @@
-import { createHash } from 'node:crypto';
-import { rm, writeFile } from 'node:fs/promises';
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { expect } from 'chai';
 import { startAppUnderTest, type AppUnderTest } from '../test/app-under-test.js';
+import { bookingToken } from '../server-shared/booking-link.js';
+import { nextBookableSlot } from '../test/booking.js';
+import { TEST_LINK_SECRET } from '../test/stack.js';
 import { makeWebRoot } from '../test/web-root.js';
 
 describe('serving the site', () => {
@@ -95,5 +98,70 @@ describe('serving the site', () => {
       expect(response.status, address).to.equal(404);
       expect(await response.text(), address).to.contain('404 Page Not Found');
     }
+  });
+});
+
+describe("serving a booking's page rendered with its booking", () => {
+  let app: AppUnderTest;
+  let databaseDown: AppUnderTest;
+  let webRoot: string;
+  const renderedStyle = '.r{color:green}';
+  const sha = (css: string) => `'sha256-${createHash('sha256').update(css).digest('base64')}'`;
+  before(async () => {
+    webRoot = await makeWebRoot();
+    await writeFile(
+      path.join(webRoot, 'booking.html'),
+      '<!doctype html><html lang="en"><head><meta name="booking-time-zone" content="Europe/Berlin"><style data-styled="true" data-styled-version="6">.p{color:red}</style></head>' +
+        '<body>\n<div id="root"><p>Loading your booking…</p></div>\n</body></html>',
+    );
+    // A stand-in for the web build's server render (dist/web-ssr/booking-prerender.cjs beside dist/web).
+    await mkdir(`${webRoot}-ssr`);
+    await writeFile(
+      path.join(`${webRoot}-ssr`, 'booking-prerender.cjs'),
+      `exports.renderBookingFor = (token, booking, zone) => ({
+        body: '<h1>' + (booking ? booking.name + ', ' + booking.status : 'No booking') + ' in ' + zone + '</h1>',
+        styles: '<style data-styled="true" data-styled-version="6">${renderedStyle}</style>',
+        data: '<script type="application/json" id="booking-data">' + JSON.stringify({ booking }) + '</script>',
+      });`,
+    );
+    app = await startAppUnderTest({ webRoot, timeZone: 'Europe/Lisbon' });
+    databaseDown = await startAppUnderTest({ webRoot, databaseUrl: 'postgres://postgres@127.0.0.1:1/converge_nowhere' });
+  });
+  after(async () => {
+    await Promise.all([app.close(), databaseDown.close()]);
+    await rm(webRoot, { recursive: true, force: true });
+    await rm(`${webRoot}-ssr`, { recursive: true, force: true });
+  });
+
+  it('writes the booking into the page, with the hashes of its own styles, never stored or indexed, the token nowhere in it', async () => {
+    const booked = await app.post('/api/demo-request', { name: 'Ana Lima', email: 'ana@alder-finch.com', company: 'Alder & Finch', timeSlot: nextBookableSlot(new Date(), 'Europe/Lisbon').iso });
+    expect(booked.status).to.equal(201);
+    const token = /^\/api\/bookings\/([^/]+)\//.exec(String(booked.body.invitePath))?.[1] ?? '';
+    const response = await fetch(`${app.url}/booking/${token}`);
+    expect(response.status).to.equal(200);
+    expect(response.headers.get('cache-control')).to.equal('no-store');
+    expect(response.headers.get('referrer-policy')).to.equal('no-referrer');
+    expect(response.headers.get('x-robots-tag')).to.equal('noindex');
+    expect(response.headers.get('etag')).to.equal(null);
+    const csp = response.headers.get('content-security-policy') ?? '';
+    expect(csp).to.contain(sha(renderedStyle)).and.not.contain(sha('.p{color:red}'));
+    const html = await response.text();
+    expect(html).to.contain('<div id="root"><h1>Ana Lima, booked in Europe/Lisbon</h1></div><script type="application/json" id="booking-data">');
+    expect(html).to.contain('<meta name="booking-time-zone" content="Europe/Lisbon">').and.not.contain('Loading your booking');
+    expect(html).to.not.contain(token).and.not.contain('ana@alder-finch.com');
+  });
+
+  it('answers a token that opens nothing with 404 and the page saying so', async () => {
+    const response = await fetch(`${app.url}/booking/not-a-token`);
+    expect(response.status).to.equal(404);
+    expect(response.headers.get('cache-control')).to.equal('no-store');
+    expect(await response.text()).to.contain('<h1>No booking in Europe/Lisbon</h1>').and.contain('{"booking":null}');
+  });
+
+  it('sends the page in its loading state when the database cannot say, for its script to ask the API', async () => {
+    const response = await fetch(`${databaseDown.url}/booking/${bookingToken(randomUUID(), TEST_LINK_SECRET)}`);
+    expect(response.status).to.equal(200);
+    expect(response.headers.get('cache-control')).to.equal('no-store');
+    expect(await response.text()).to.contain('Loading your booking').and.not.contain('booking-data');
   });
 });

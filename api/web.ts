@@ -1,14 +1,17 @@
 /**
  * Serves the built site: hashed assets cached for a year, pages revalidated, unknown pages answered by the
  * 404 page. Pages carry the booking zone and notice the server is configured with, so the calendar and the API agree.
- * A booking's manage page (/booking/{token}) is one page for every token, kept from caches, referrers and indexes.
+ * A booking's manage page (/booking/{token}) is rendered with its booking, kept from caches, referrers and indexes.
  */
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import serve from 'koa-static';
 import type { Context, Middleware, Next } from 'koa';
 import { BOOKING_MIN_NOTICE_META, BOOKING_TIME_ZONE_META } from '../domain/booking.js';
+import type { BookingView } from '../domain/demo-request.js';
 import { ApiError } from './errors.js';
 import { contentSecurityPolicy, sourceHash } from './security-headers.js';
 
@@ -35,6 +38,12 @@ export interface PageBookingRules {
   minNoticeMinutes: number;
 }
 
+/** The policy that lets the page's own inline style blocks and scripts apply (by their hashes), and nothing else inline. */
+function policyOf(html: string): string {
+  const hashesOf = (blocks: RegExp) => [...html.matchAll(blocks)].map((match) => sourceHash(match[1] ?? ''));
+  return contentSecurityPolicy(hashesOf(STYLE_BLOCK), hashesOf(INLINE_SCRIPT));
+}
+
 /** Reads a page once per version of its file and fills in the booking zone and notice. */
 function pageReader(webRoot: string, rules: PageBookingRules) {
   const cache = new Map<string, { mtimeMs: number; page: Page }>();
@@ -47,19 +56,66 @@ function pageReader(webRoot: string, rules: PageBookingRules) {
     const html = (await readFile(file, 'utf8'))
       .replace(ZONE_META, (_, start: string, end: string) => `${start}${rules.timeZone}${end}`)
       .replace(NOTICE_META, (_, start: string, end: string) => `${start}${rules.minNoticeMinutes}${end}`);
-    const hashesOf = (blocks: RegExp) => [...html.matchAll(blocks)].map((match) => sourceHash(match[1] ?? ''));
-    const page = {
-      html,
-      etag: `"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`,
-      csp: contentSecurityPolicy(hashesOf(STYLE_BLOCK), hashesOf(INLINE_SCRIPT)),
-    };
+    const page = { html, etag: `"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`, csp: policyOf(html) };
     cache.set(file, { mtimeMs: info.mtimeMs, page });
     return page;
   };
 }
 
-/** A booking's manage page: the token is the page's to read (and the API's to judge), never the server's. */
-const BOOKING_PAGE = /^\/booking\/[^/]+\/?$/;
+/** A booking's manage page, the token its one segment. */
+const BOOKING_PAGE = /^\/booking\/([^/]+)\/?$/;
+
+/** The booking a token opens, as its page shows it (null: none); throws when it cannot be read now. */
+export type BookingViewReader = (token: string) => Promise<BookingView | null>;
+
+/** The server render of a booking's page: web/app/booking-prerender.tsx, which the web build bundles for Node. */
+interface BookingPageRenderer {
+  renderBookingFor(token: string, booking: BookingView | null, zone: string): { body: string; styles: string; data: string };
+}
+
+/**
+ * The booking page's renderer, built beside the web root (dist/web-ssr/booking-prerender.cjs for dist/web) with
+ * the same styled-components as the page's browser code, so the class names match. Loaded on first use: `npm start`
+ * may build the page after the app is made. Without it (a web root with no build beside it), the page goes out in its
+ * prerendered loading state and its script asks the API for the booking.
+ */
+function bookingRenderer(webRoot: string): () => BookingPageRenderer | undefined {
+  const file = path.join(`${path.resolve(webRoot)}-ssr`, 'booking-prerender.cjs');
+  let renderer: BookingPageRenderer | undefined;
+  return () => {
+    if (!renderer && existsSync(file)) renderer = createRequire(import.meta.url)(file) as BookingPageRenderer;
+    return renderer;
+  };
+}
+
+const ROOT_OPEN = '<div id="root">';
+/** The style block of styled-components' rules, which the render replaces with the booking's own. */
+const STYLED_BLOCK = /<style data-styled="[^"]*"[^>]*>[\s\S]*?<\/style>/;
+
+/** Where the root ends in a built page (web/app/html-document.ts): before the page's inline scripts, or the body's end. */
+const ROOT_END = /<\/div>\n(?:<script>|<\/body>)/g;
+
+/**
+ * The page with the render in its root, the render's data block after it (before the page's own script, which reads
+ * it) and its styles in place of the prerender's.
+ */
+function withRender(shell: string, render: { body: string; styles: string; data: string }): string | undefined {
+  const start = shell.indexOf(ROOT_OPEN);
+  ROOT_END.lastIndex = start;
+  const end = start < 0 ? -1 : (ROOT_END.exec(shell)?.index ?? -1);
+  if (end < 0) return undefined;
+  const html = `${shell.slice(0, start + ROOT_OPEN.length)}${render.body}</div>${render.data}${shell.slice(end + '</div>'.length)}`;
+  return STYLED_BLOCK.test(html) ? html.replace(STYLED_BLOCK, () => render.styles) : undefined;
+}
+
+function tokenOf(urlPath: string): string {
+  const segment = BOOKING_PAGE.exec(urlPath)?.[1] ?? '';
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
 
 /**
  * The token in its address opens a booking: no cache keeps the page, no link on it passes the address on as a
@@ -71,19 +127,27 @@ const BOOKING_PAGE_HEADERS = {
   'X-Robots-Tag': 'noindex',
 };
 
+const BOOKING_FILE = 'booking.html';
+
 /**
  * The page file a path names: "/" is the landing page, /legal/<name> a legal page, /booking/<token> the booking
  * manage page; nothing else is a page.
  */
 function pageFile(urlPath: string): string | undefined {
   if (urlPath === '/') return 'index.html';
-  if (BOOKING_PAGE.test(urlPath)) return 'booking.html';
+  if (BOOKING_PAGE.test(urlPath)) return BOOKING_FILE;
   const legal = /^\/legal\/([a-z-]+)\/?$/.exec(urlPath);
   return legal ? `legal/${legal[1]}.html` : undefined;
 }
 
-export function webRoutes(webRoot: string, rules: PageBookingRules): Middleware[] {
+/**
+ * The site's pages and files. With `readBooking`, a booking's page goes out with the booking rendered in it (404 and
+ * "This link does not open a booking" for a token that opens none); when the booking cannot be read (the database
+ * down), in its loading state, whose script asks the API and says what it answers.
+ */
+export function webRoutes(webRoot: string, rules: PageBookingRules, readBooking?: BookingViewReader): Middleware[] {
   const readPage = pageReader(webRoot, rules);
+  const renderer = bookingRenderer(webRoot);
   const statics = serve(webRoot, {
     index: false,
     gzip: false,
@@ -139,9 +203,23 @@ export function webRoutes(webRoot: string, rules: PageBookingRules): Middleware[
     }
   };
 
+  /** The booking page with its booking in it; undefined when it cannot be rendered so. */
+  const renderBookingPage = async (shell: Page, token: string): Promise<{ page: Page; status: number } | undefined> => {
+    const render = renderer();
+    if (!readBooking || !render) return undefined;
+    const booking = await readBooking(token).catch(() => undefined);
+    if (booking === undefined) return undefined;
+    const html = withRender(shell.html, render.renderBookingFor(token, booking, rules.timeZone));
+    return html === undefined ? undefined : { page: { html, etag: '', csp: policyOf(html) }, status: booking ? 200 : 404 };
+  };
+
   const pages = async (ctx: Context, next: Next): Promise<void> => {
     const file = pageFile(ctx.path);
     const page = file ? await readPage(file) : undefined;
+    if (page && file === BOOKING_FILE) {
+      const rendered = await renderBookingPage(page, tokenOf(ctx.path));
+      return rendered ? sendPage(ctx, rendered.page, rendered.status) : sendPage(ctx, page, 200);
+    }
     if (page) return sendPage(ctx, page, 200);
     // Page files are reached by their addresses only: /index.html and /404.html are not second names.
     if (ctx.path.endsWith('.html')) return;

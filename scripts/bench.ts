@@ -16,7 +16,10 @@
  *   4. submit-to-SMTP-accepted latency p50/p95 at 100 bookings per second;
  *   5. Lighthouse mobile, median of 5 runs: LCP, TBT, JavaScript bytes; beside it, the Request Demo button's click to
  *      a form field that takes typing (scripts/bench/click-to-typing.ts), 5 fresh contexts on desktop and 5 with the
- *      CPU slowed 4x, median and range;
+ *      CPU slowed 4x, median and range; then a booking's manage page (/booking/{token}, a booking the bench makes):
+ *      Lighthouse mobile median of 5 (LCP, TBT, script bytes) and, in 5 fresh contexts on desktop and 5 with the CPU
+ *      slowed 4x, the time from the navigation to the booking's details on screen and the script fetched before any
+ *      interaction (scripts/bench/details-visible.ts);
  *   6. cost as the data grows (scripts/bench/scale.ts): at each of `--sizes` bookings of history made in SQL, on a
  *      database of its own dropped when done, a booking's p50/p99 and the API's CPU per booking, the slots of a day,
  *      a booking by its link, the operations list's first and middle pages, the sweep's query and claim with 100,000
@@ -474,6 +477,30 @@ async function main(): Promise<void> {
       say(`    LCP ${median.lcp.map(seconds).join(', ')}: median ${seconds(median.medianLcp)} (goal <= 0.80 s)`);
       say(`    TBT median ${median.medianTbt.toFixed(0)} ms; performance score median ${median.medianScore}`);
       say(`    JavaScript transferred while Lighthouse watched the page (whatever came after its load event too): ${(median.scriptBytes / 1024).toFixed(1)} KB`);
+    }
+
+    // A booking's manage page, opened from its e-mail's link: one booking, made through the API, seen by every site.
+    const { detailsVisible, IDLE_MS } = await import('./bench/details-visible.js');
+    const booked = await fetch(`${api}/api/demo-request`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: bookingBodies(slots)() });
+    if (booked.status !== 201) throw new Error(`the manage page's booking was refused: ${booked.status} ${await booked.text()}`);
+    const token = /^\/api\/bookings\/([^/]+)\//.exec(((await booked.json()) as { invitePath: string }).invitePath)?.[1];
+    if (!token) throw new Error("the booking's answer names no manage page");
+    say(`\n5b. A booking's manage page (/booking/{token}): Lighthouse mobile (simulated throttling), 5 runs; the details on screen, 5 fresh contexts at 1440 x 900`);
+    for (const site of sites) {
+      const url = `${site.url}/booking/${token}`;
+      const desktop = await detailsVisible(url, 5, 1);
+      const slowed = await detailsVisible(url, 5, 4);
+      const median = await medianLighthouse(url, 5);
+      say(`  ${site.label}:`);
+      say(`    LCP ${median.lcp.map(seconds).join(', ')}: median ${seconds(median.medianLcp)} (goal <= 0.80 s)`);
+      say(`    TBT median ${median.medianTbt.toFixed(0)} ms; performance score median ${median.medianScore}`);
+      say(`    JavaScript transferred while Lighthouse watched the page, nobody touching it: ${(median.scriptBytes / 1024).toFixed(1)} KB (goal <= 60 KB)`);
+      say(
+        `    JavaScript fetched in a browser before any interaction (load and ${IDLE_MS / 1000} s idle): ${(desktop.scriptBytes / 1024).toFixed(1)} KB ` +
+          `(goal <= 60 KB); besides, written into the page: ${(desktop.inlineScriptBytes / 1024).toFixed(1)} KB uncompressed`,
+      );
+      say(`    details (status, when, who) on screen from the navigation's start, desktop: ${spread(desktop)}`);
+      say(`    the same, CPU 4x slower: ${spread(slowed)}`);
     }
   }
 

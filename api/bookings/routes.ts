@@ -6,11 +6,12 @@
  */
 import Router from '@koa/router';
 import type { Context, Next } from 'koa';
-import { rescheduleSchema, type RescheduleInput } from '../../domain/demo-request.js';
+import type { Logger } from 'pino';
+import { rescheduleSchema, type BookingView, type RescheduleInput } from '../../domain/demo-request.js';
 import { timeSlotProblem } from '../../domain/booking.js';
 import { bookingIdOf } from '../../server-shared/booking-link.js';
 import { bookingInvitation } from '../../server-shared/invitation.js';
-import { readUnlessDatabaseDown } from '../db.js';
+import { readUnlessDatabaseDown, type Db } from '../db.js';
 import type { LogFields } from '../request-log.js';
 import { rateLimit, type RequestLimits } from '../rate-limit.js';
 import { validateBody } from '../validation.js';
@@ -42,6 +43,24 @@ function bookingLink(linkSecret: string, previousLinkSecrets: readonly string[])
   };
 }
 
+/** A booking by its id, or the request the honeypot caught under it, which opens like a booking so as not to give it away. */
+function readBookingOrTrapped(db: Db, logger: Logger, id: string) {
+  return readUnlessDatabaseDown(async () => (await findBooking(db, id)) ?? (await findTrapped(db, id)), logger, 'booking');
+}
+
+/**
+ * The booking a link's token opens, as GET /api/bookings/{token} answers it, for the manage page the server renders
+ * with it (api/web.ts): null for a token that opens nothing; a 503 ApiError when the database cannot say.
+ */
+export function bookingViewReader(deps: Pick<BookingLinkDeps, 'db' | 'logger' | 'linkSecret' | 'previousLinkSecrets'>) {
+  return async (token: string): Promise<BookingView | null> => {
+    const id = bookingIdOf(token, deps.linkSecret, deps.previousLinkSecrets ?? []);
+    const booking = id ? await readBookingOrTrapped(deps.db, deps.logger, id) : undefined;
+    // Its personal data gone with retention: the link opens nothing any more.
+    return booking && !booking.anonymised ? viewOf(booking) : null;
+  };
+}
+
 export function bookingRoutes(deps: BookingLinkDeps): Router {
   const router = new Router();
   const link = bookingLink(deps.linkSecret, deps.previousLinkSecrets ?? []);
@@ -56,11 +75,7 @@ export function bookingRoutes(deps: BookingLinkDeps): Router {
 
   // A request the honeypot caught opens like a booking, so that its link does not give the honeypot away.
   const read = async (ctx: Context) => {
-    const booking = await readUnlessDatabaseDown(
-      async () => (await findBooking(deps.db, idOf(ctx))) ?? (await findTrapped(deps.db, idOf(ctx))),
-      deps.logger,
-      'booking',
-    );
+    const booking = await readBookingOrTrapped(deps.db, deps.logger, idOf(ctx));
     if (booking?.anonymised) throw gone();
     return booking;
   };

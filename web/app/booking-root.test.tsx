@@ -4,6 +4,8 @@ import { LOADING_TEXT, NOT_FOUND_TITLE } from '../features/manage-booking/manage
 import { stubFetch } from '../test/fetch-stub.js';
 import { renderPage } from '../test/render.js';
 import { api } from '../store/api.js';
+import { readBookingPageData } from '../features/manage-booking/booking-page-data.js';
+import { renderBookingFor } from './booking-prerender.js';
 import { BookingRoot } from './booking-root.js';
 import { makeStore, type AppStore } from '../store/store.js';
 
@@ -84,5 +86,36 @@ describe('the booking manage page', () => {
     const { html, text } = render(await storeWith(new Response(JSON.stringify({ error: 'Service unavailable', details }), { status: 503 })));
     expect(html).to.match(/role="alert"[^>]*>Your booking could not be loaded\. /);
     expect(text).to.include(details).and.include('Try again');
+  });
+
+  it("is rendered by the server with its booking as the browser's first render has it, but for the visitor's own time", async () => {
+    const served = renderBookingFor(token, booked, 'Europe/Berlin');
+    expect(served.body).to.include('Ana Lima').and.include('Tuesday, 24 November 2026 at 14:00 Europe Time').and.not.include('your time');
+    expect(served.body).to.not.include(LOADING_TEXT).and.not.include(token);
+    // The browser's store starts from the data block; its first render is what it hydrates, in the visitor's zone.
+    const data = readBookingPageData({ getElementById: () => ({ textContent: /<script[^>]*>(.*)<\/script>/.exec(served.data)?.[1] ?? null }) });
+    expect(data).to.deep.equal({ booking: booked });
+    const store = await storeWith(booked);
+    const sameZone = renderPage(<BookingRoot store={store} token={token} zone="Europe/Berlin" visitorZone="Europe/Berlin" />);
+    expect(served.body).to.equal(sameZone.html);
+    // Elsewhere only the element React leaves as the first script filled it differs.
+    const newYork = render(store).html;
+    const localTime = /(<span[^>]*data-local-time=""[^>]*>)[^<]*(<\/span>)/;
+    expect(newYork).to.match(localTime).and.include('08:00 your time');
+    expect(newYork.replace(localTime, '$1$2')).to.equal(served.body);
+  });
+
+  it('is rendered by the server as "This link does not open a booking" for a token that opens none, asking nothing more', () => {
+    const served = renderBookingFor('not-a-token', null, 'Europe/Berlin');
+    expect(served.body).to.match(new RegExp(`<h1[^>]*>${NOT_FOUND_TITLE}</h1>`));
+    expect(served.data).to.equal('<script type="application/json" id="booking-data">{"booking":null}</script>');
+    const browser = renderPage(<BookingRoot store={makeStore()} token="not-a-token" zone="Europe/Berlin" visitorZone="America/New_York" opensNothing />);
+    expect(browser.html).to.equal(served.body);
+  });
+
+  it("keeps the data block inert inside the page: no '</script>' from a name", () => {
+    const served = renderBookingFor(token, { ...booked, name: '</script><script>alert(1)</script>' }, 'Europe/Berlin');
+    expect(served.data.match(/<\/script>/g)).to.have.length(1);
+    expect(served.data).to.include('\\u003c/script>');
   });
 });

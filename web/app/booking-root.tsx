@@ -7,8 +7,9 @@ import type { AppStore } from '../store/store.js';
 import { theme } from '../components/theme.js';
 
 /**
- * The booking manage page, /booking/{token}: the site's plain top bar and footer around the booking. Prerendered in
- * its loading state by booking-prerender.tsx and hydrated by booking-main.tsx, its own small entry.
+ * The booking manage page, /booking/{token}: the site's plain top bar and footer around the booking. Rendered with the
+ * booking by the server (booking-prerender.tsx, called from api/web.ts), or in its loading state at build time, and
+ * hydrated by booking-app.tsx, which the page's first small script (booking-main.ts) fetches on a visitor's intent.
  */
 export function BookingRoot({ store, ...page }: ManageBookingProps & { store: AppStore }) {
   return (

@@ -1,6 +1,7 @@
 import { brand } from '../../domain/brand.js';
 import { escapeHtml } from '../../domain/text.js';
 import { DIALOG_CODE_META } from '../features/demo-request/demo-launcher.js';
+import { BOOKING_APP_META } from '../features/manage-booking/booking-page-data.js';
 import { bookingRulesMeta } from '../features/date-time-picker/booking-rules-meta.js';
 import { globalCss } from './global-style.js';
 import type { PageMeta } from './routes.js';
@@ -13,18 +14,30 @@ export interface DocumentParts {
   styles: string;
   scripts: readonly string[];
   /**
-   * Scripts written into the end of the body: the landing page's one small script, so the first paint waits on no
-   * second request (the server allows each by its hash, see api/web.ts).
+   * Scripts written into the end of the body: the landing page's and the booking page's first small script, so the
+   * first paint waits on no second request (the server allows each by its hash, see api/web.ts).
    */
   inlineScripts?: readonly string[];
   /** Scripts the page fetches ahead when a visitor shows an intent, named in a meta tag (see demo-launcher.ts). */
   dialogScripts?: readonly string[];
+  /** The booking page's React code, which its first script fetches on a visitor's first intent (booking-main.ts). */
+  bookingAppScripts?: readonly string[];
   favicon: string;
   /** The booking zone, on the pages that show booking times (the landing page, the booking page); the server replaces it with its own. */
   bookingTimeZone?: string;
 }
 
-export function htmlDocument({ meta, body, styles, scripts, inlineScripts = [], dialogScripts, favicon, bookingTimeZone }: DocumentParts): string {
+export function htmlDocument({
+  meta,
+  body,
+  styles,
+  scripts,
+  inlineScripts = [],
+  dialogScripts,
+  bookingAppScripts,
+  favicon,
+  bookingTimeZone,
+}: DocumentParts): string {
   for (const code of inlineScripts) {
     if (/<\/script|<!--/i.test(code)) throw new Error('an inline script must not contain </script or <!--');
   }
@@ -47,6 +60,7 @@ export function htmlDocument({ meta, body, styles, scripts, inlineScripts = [], 
     '<meta name="twitter:card" content="summary">',
     ...(bookingTimeZone === undefined ? [] : bookingRulesMeta(escapeHtml(bookingTimeZone))),
     ...(dialogScripts?.length ? [`<meta name="${DIALOG_CODE_META}" content="${escapeHtml(dialogScripts.join(' '))}">`] : []),
+    ...(bookingAppScripts?.length ? [`<meta name="${BOOKING_APP_META}" content="${escapeHtml(bookingAppScripts.join(' '))}">`] : []),
     ...scripts.map((src) => `<script defer src="${src}"></script>`),
     `<style>${globalCss}</style>`,
     styles,

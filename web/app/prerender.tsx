@@ -41,10 +41,13 @@ async function main(): Promise<void> {
   // The booking page's own build writes its scripts beside the client's manifest.
   const bookingManifest = JSON.parse(await readFile(path.join(path.dirname(manifestPath), 'booking-manifest.json'), 'utf8')) as {
     scripts: string[];
+    appScripts: string[];
   };
   await mkdir(outDir, { recursive: true });
   // The landing page's script is small: written into the page, it costs no request before the page is drawn.
   const inlineScripts = await Promise.all(manifest.scripts.map((src) => readFile(path.join(outDir, src), 'utf8')));
+  // So is the booking page's first script (booking-main.ts): the booking shows with the page's first paint.
+  const bookingInlineScripts = await Promise.all(bookingManifest.scripts.map((src) => readFile(path.join(outDir, src), 'utf8')));
   // styled-components numbers its components in the order they are defined, and the class names follow.
   // The legal pages' components must come after every component the browser bundle has, or the landing
   // page's classes would differ from the browser's: so their module is loaded only now, after Root's.
@@ -56,6 +59,7 @@ async function main(): Promise<void> {
     scripts: readonly string[];
     inlineScripts?: readonly string[];
     dialogScripts?: readonly string[];
+    bookingAppScripts?: readonly string[];
     bookingTimeZone?: string;
   }[] = [
     // The server writes its own booking zone into the landing page's meta tag; the calendar reads it there.
@@ -76,12 +80,15 @@ async function main(): Promise<void> {
       meta: { title: `${document.title} | ${brand.product}`, description: document.description },
       scripts: [],
     })),
-    // Served at /booking/{token}; it needs the booking zone the landing page has, to show the time and the calendar.
+    // Served at /booking/{token}, the server rendering the booking into it (api/web.ts); it needs the booking zone the
+    // landing page has, to show the time and the calendar. This loading state is what it sends when it cannot.
     {
       file: 'booking.html',
       page: await renderBookingPage(),
       meta: { title: `Your demo booking | ${brand.product}`, description: `See, reschedule or cancel your ${brand.product} demo.` },
-      scripts: bookingManifest.scripts,
+      scripts: [],
+      inlineScripts: bookingInlineScripts,
+      bookingAppScripts: bookingManifest.appScripts,
       bookingTimeZone: DEFAULT_BOOKING_TIME_ZONE,
     },
   ];
@@ -94,6 +101,7 @@ async function main(): Promise<void> {
       scripts: page.scripts,
       inlineScripts: page.inlineScripts,
       dialogScripts: page.dialogScripts,
+      bookingAppScripts: page.bookingAppScripts,
       favicon: manifest.favicon,
       bookingTimeZone: page.bookingTimeZone,
     });

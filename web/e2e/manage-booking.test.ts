@@ -3,6 +3,7 @@
  * open the link in their e-mails, and rescheduling and cancelling with the keyboard alone.
  * Needs the production build: `npm run build:web` (npm test runs it first).
  */
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Browser, Locator, Page } from 'playwright-core';
@@ -99,63 +100,51 @@ describe('the booking manage page in Chromium', function () {
 
   visitSite = useBrowserSuite(open, (started) => ({ stack, browser } = started), { page: 'booking.html' });
 
-  it('is served prerendered in its loading state, with its own script, kept from caches, referrers and indexes', async () => {
-    const { token } = await book();
+  it('is served with the booking rendered in it, its one small script written in, no token, kept from caches, referrers and indexes', async () => {
+    const { token, name, company } = await book('Ines Duarte', 'Alder & Finch Freight');
     const response = await fetch(`${stack.url}/booking/${token}`);
     expect(response.status).to.equal(200);
     expect(response.headers.get('cache-control')).to.equal('no-store');
     expect(response.headers.get('referrer-policy')).to.equal('no-referrer');
     expect(response.headers.get('x-robots-tag')).to.equal('noindex');
-    expect(response.headers.get('content-security-policy')).to.include("script-src 'self'").and.not.include('unsafe-inline');
+    expect(response.headers.get('etag')).to.equal(null);
+    const csp = response.headers.get('content-security-policy') ?? '';
+    expect(csp).to.include("script-src 'self'").and.not.include('unsafe-inline');
     const html = await response.text();
     expect(html).to.include('<title>Your demo booking | Converge</title>');
     expect(html).to.include('<meta name="booking-time-zone" content="Europe/Berlin">');
-    expect(html).to.include(LOADING);
-    expect(html).to.not.include(token);
-    const scripts = [...html.matchAll(/<script defer src="([^"]+)">/g)].map((match) => match[1]);
-    expect(scripts).to.have.length(1);
-    expect(scripts[0]).to.match(/^\/assets\/booking\.[0-9a-f]+\.js$/);
-    expect(html.match(/<script(?![^>]*\ssrc=)[^>]*>/g) ?? [], 'inline scripts').to.deep.equal([]);
+    expect(html).to.include('<dt>Status</dt>').and.include('>Booked</span>').and.include(`<dd>${name}</dd>`).and.include('Alder &amp; Finch Freight');
+    expect(company).to.equal('Alder & Finch Freight');
+    expect(html).to.not.include(LOADING).and.not.include(token);
+    // Each style block and the page's script are allowed by their hashes, the booking's own rules included.
+    const hash = (text: string | undefined) => `'sha256-${createHash('sha256').update(text ?? '').digest('base64')}'`;
+    for (const [, css] of html.matchAll(/<style[^>]*>([\s\S]*?)<\/style>/g)) expect(csp).to.include(hash(css));
+    expect(html.match(/<script[^>]*\ssrc=/g) ?? [], 'script files').to.deep.equal([]);
+    expect(html).to.match(/<meta name="booking-app-code" content="\/assets\/booking-app\.[0-9a-f]+\.js">/);
+    // Two inline scripts: the booking as data, which the browser never runs, then the page's first script, which reads it.
+    expect(html.match(/<script(?![^>]*\ssrc=)[^>]*>/g) ?? [], 'inline scripts').to.deep.equal(['<script type="application/json" id="booking-data">', '<script>']);
+    expect(csp).to.include(hash(/<script>([\s\S]*?)<\/script>/.exec(html)?.[1]));
     expect(html.match(/<[^>]+\sstyle="[^"]*"/g) ?? [], 'style attributes').to.deep.equal([]);
+
+    const unknown = await fetch(`${stack.url}/booking/not-a-token`);
+    expect(unknown.status).to.equal(404);
+    expect(unknown.headers.get('cache-control')).to.equal('no-store');
+    expect(await unknown.text()).to.include(NOT_FOUND).and.include('{"booking":null}');
   });
 
-  it("hydrates the prerendered page with the same class names, then shows who, the company and the time in Europe Time and the visitor's own", async () => {
+  it("shows the booking before any script runs, the visitor's own time from a small script, and its React code only once a visitor shows intent", async () => {
     const booked = await book('Ines Duarte', 'Alder & Finch Freight');
     const watched = await openPage(browser, { timezoneId: 'America/New_York' });
     open.push(watched);
     const { page, problems } = watched;
-    // The booking's answer is held back, so the page stays in its loading state: asked for, the page has hydrated.
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const asked = new Promise<void>((resolve) =>
-      page.route('**/api/bookings/*', async (route) => {
-        resolve();
-        await held;
-        await route.continue();
-      }),
-    );
-    await page.goto(`${stack.url}/booking/${booked.token}`);
-    await asked;
-    expect(await page.getByRole('status').filter({ hasText: LOADING }).isVisible()).to.equal(true);
-    // styled-components in the browser adds a rule for every class name it computes that the prerendered CSS lacks:
-    // had the page's own build numbered its components otherwise than its prerender, new names would show up here.
-    const classNames = (css: string) => [...new Set(css.match(/\.[a-zA-Z][\w-]*/g) ?? [])].sort();
-    const prerenderedCss = await page.evaluate(async () => {
-      const html = await (await fetch(window.location.pathname)).text();
-      const prerendered = new DOMParser().parseFromString(html, 'text/html');
-      return Array.from(prerendered.querySelectorAll('style')).map((style) => style.textContent ?? '').join('\n');
+    const scripts: string[] = [];
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+      if (request.url().includes('/api/bookings/')) asked.push(request.url());
     });
-    const liveCss = () =>
-      page.evaluate(() =>
-        Array.from(document.styleSheets)
-          .flatMap((sheet) => Array.from(sheet.cssRules).map((rule) => rule.cssText))
-          .join('\n'),
-      );
-    expect(classNames(await liveCss()).filter((name) => !classNames(prerenderedCss).includes(name)), 'class names the browser made up').to.deep.equal([]);
-
-    release();
+    await page.goto(`${stack.url}/booking/${booked.token}`, { waitUntil: 'load' });
     const title = page.getByRole('heading', { level: 1 });
-    await detail(page, 'When').waitFor();
     expect(await title.innerText()).to.equal('Your Converge demo');
     expect(await detail(page, 'Status').innerText()).to.equal('Booked');
     expect(await detail(page, 'Name').innerText()).to.equal('Ines Duarte');
@@ -164,14 +153,64 @@ describe('the booking manage page in Chromium', function () {
     const newYork = new Intl.DateTimeFormat('en-GB', { timeZone: 'America/New_York', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
     const instant = new Date(booked.timeSlot);
     const when = (await detail(page, 'When').innerText()).replace(/\s+/g, ' ');
-    expect(when).to.match(new RegExp(`^\\w+day, \\d{1,2} \\w+ \\d{4} at ${berlin.format(instant)} Europe Time ${newYork.format(instant)}( \\w{3})? your time$`));
+    expect(when).to.match(new RegExp(`^\\w+day,? \\d{1,2} \\w+ \\d{4} at ${berlin.format(instant)} Europe Time ${newYork.format(instant)}( \\w{3})? your time$`));
     expect(await page.getByRole('button', { name: 'Reschedule' }).isVisible()).to.equal(true);
     expect(await page.getByRole('button', { name: 'Cancel demo' }).isVisible()).to.equal(true);
     // The site's top bar and footer, as on the legal pages.
     expect(await page.getByRole('banner').getByRole('link', { name: 'Converge home' }).getAttribute('href')).to.equal('/');
     expect(await page.getByRole('contentinfo').getByRole('navigation', { name: 'Legal' }).isVisible()).to.equal(true);
     expect(await axeViolations(page)).to.deep.equal([]);
+    await page.waitForTimeout(500);
+    expect(scripts, 'script files before any intent').to.deep.equal([]);
+
+    // A pointer over Reschedule fetches the React code, which takes the page over without asking for the booking again.
+    await page.getByRole('button', { name: 'Reschedule' }).hover();
+    const hydrated = () =>
+      page.evaluate(() => Object.keys(document.querySelector('[data-booking-action="reschedule"]') ?? {}).some((key) => key.startsWith('__react')));
+    await page.waitForFunction(() =>
+      Object.keys(document.querySelector('[data-booking-action="reschedule"]') ?? {}).some((key) => key.startsWith('__react')),
+    );
+    expect(await hydrated()).to.equal(true);
+    expect(scripts.some((script) => /^\/assets\/booking-app\.[0-9a-f]+\.js$/.test(script)), 'the React code').to.equal(true);
+    expect(asked, 'requests for the booking').to.deep.equal([]);
+    // styled-components in the browser adds a rule for every class name it computes that the server's CSS lacks: had
+    // the page's browser build numbered its components otherwise than the server's render, new names would show up here.
+    const classNames = (css: string) => [...new Set(css.match(/\.[a-zA-Z][\w-]*/g) ?? [])].sort();
+    const servedCss = await page.evaluate(async () => {
+      const html = await (await fetch(window.location.pathname)).text();
+      const served = new DOMParser().parseFromString(html, 'text/html');
+      return Array.from(served.querySelectorAll('style')).map((style) => style.textContent ?? '').join('\n');
+    });
+    const liveCss = await page.evaluate(() =>
+      Array.from(document.styleSheets)
+        .flatMap((sheet) => Array.from(sheet.cssRules).map((rule) => rule.cssText))
+        .join('\n'),
+    );
+    expect(classNames(liveCss).filter((name) => !classNames(servedCss).includes(name)), 'class names the browser made up').to.deep.equal([]);
+    expect((await detail(page, 'When').innerText()).replace(/\s+/g, ' '), 'the time after hydration').to.equal(when);
     expect(await watched.cspViolations()).to.deep.equal([]);
+    expect(problems).to.deep.equal([]);
+  });
+
+  it('opens the panel pressed before the React code arrived, once it has', async () => {
+    const booked = await book();
+    const watched = await openPage(browser, {});
+    open.push(watched);
+    const { page, problems } = watched;
+    // The React code is held back until the button has been pressed.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/assets/booking-app.*.js', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${stack.url}/booking/${booked.token}`, { waitUntil: 'load' });
+    await page.getByRole('button', { name: 'Cancel demo' }).click();
+    release();
+    const confirmation = page.getByRole('group', { name: 'Cancel this demo?' });
+    await confirmation.waitFor();
+    expect(await focused(page)).to.equal('Keep it');
+    expect(await page.getByRole('button', { name: 'Cancel demo' }).getAttribute('aria-expanded')).to.equal('true');
     expect(problems).to.deep.equal([]);
   });
 
@@ -341,7 +380,7 @@ describe('the booking manage page in Chromium', function () {
       expect(await page.getByRole('main').getByRole('link', { name: 'Back to the home page' }).getAttribute('href')).to.equal('/');
       expect(await page.getByRole('button', { name: 'Reschedule' }).count()).to.equal(0);
       expect(await axeViolations(page), address).to.deep.equal([]);
-      // The browser reports the API's 404 in the console; nothing else may appear there.
+      // The browser reports the page's 404 in the console; nothing else may appear there.
       expect(problems.filter((problem) => !problem.includes('404'))).to.deep.equal([]);
     }
   });

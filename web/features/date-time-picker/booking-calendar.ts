@@ -82,10 +82,22 @@ export interface SlotOption {
 }
 
 /** "14:00": an instant on a zone's clock. */
+/** A formatter made once per zone and kind: making one is what costs, far more than formatting (a page lists many times). */
+function formatterOf(cache: Map<string, Intl.DateTimeFormat>, zone: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  let formatter = cache.get(zone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-GB', { ...options, timeZone: zone });
+    cache.set(zone, formatter);
+  }
+  return formatter;
+}
+
+const clockFormatters = new Map<string, Intl.DateTimeFormat>();
+const weekdayFormatters = new Map<string, Intl.DateTimeFormat>();
+const longDayFormatters = new Map<string, Intl.DateTimeFormat>();
+
 export function clockLabel(instant: Date, zone: string): string {
-  return new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(
-    instant,
-  );
+  return formatterOf(clockFormatters, zone, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(instant);
 }
 
 /**
@@ -97,7 +109,7 @@ export function visitorClockLabel(instant: Date, day: CalendarDay, label: string
   if (local === label) return null;
   // A different day on the visitor's clock is worth saying, or "01:00" reads like the small hours of the same day.
   if (sameDay(calendarDayOf(instant, visitorZone), day)) return local;
-  return `${local} ${new Intl.DateTimeFormat('en-GB', { timeZone: visitorZone, weekday: 'short' }).format(instant)}`;
+  return `${local} ${formatterOf(weekdayFormatters, visitorZone, { weekday: 'short' }).format(instant)}`;
 }
 
 /** The hourly slots of a day still bookable at `now`, each with the visitor's own clock time when it differs. */
@@ -125,13 +137,9 @@ export function takenSlotTimes(daySlots: DaySlots | undefined): ReadonlySet<numb
 }
 
 export function formatDayLong(day: CalendarDay): string {
-  return new Intl.DateTimeFormat('en-GB', {
-    weekday: 'long',
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-    timeZone: 'UTC',
-  }).format(new Date(Date.UTC(day.year, day.month - 1, day.day)));
+  return formatterOf(longDayFormatters, 'UTC', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }).format(
+    new Date(Date.UTC(day.year, day.month - 1, day.day)),
+  );
 }
 
 /** The place an IANA zone is named after, for "07:00 to 23:00 Berlin time": "America/New_York" → "New York". */

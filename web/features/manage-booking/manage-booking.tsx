@@ -1,5 +1,5 @@
 import { skipToken } from '@reduxjs/toolkit/query/react';
-import { useId, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { styled } from 'styled-components';
 import { brand } from '../../../domain/brand.js';
 import type { BookingView } from '../../../domain/demo-request.js';
@@ -8,6 +8,7 @@ import { Button } from '../../components/button.js';
 import { AlertIcon, CheckCircleIcon, Spinner } from '../../components/icons.js';
 import { Container } from '../../components/layout.js';
 import { serverMessage } from '../../store/api-errors.js';
+import { BOOKING_ACTION_ATTRIBUTE, LOCAL_TIME_ATTRIBUTE, type BookingAction } from './booking-page-data.js';
 import { describeBookingTime } from './booking-time.js';
 import { CancelConfirmation } from './cancel-confirmation.js';
 import type { ChangeOutcome } from './change-outcome.js';
@@ -81,6 +82,9 @@ const When = styled.span`
 
 const LocalTime = styled.span`
   display: block;
+  &:empty {
+    display: none;
+  }
   font-size: ${({ theme }) => theme.text.sm};
   color: ${({ theme }) => theme.colors.inkSoft};
 `;
@@ -160,7 +164,7 @@ function LoadFailed({ error, retrying, onRetry }: { error: unknown; retrying: bo
   );
 }
 
-type OpenPanel = 'reschedule' | 'cancel' | null;
+type OpenPanel = BookingAction | null;
 
 interface BookingDetailsProps {
   token: string;
@@ -170,9 +174,11 @@ interface BookingDetailsProps {
   title: RefObject<HTMLHeadingElement | null>;
   onFinished: (outcome: ChangeOutcome) => void;
   onOpen: () => void;
+  /** A button pressed before this code ran (see booking-main.ts): its panel opens once the page is hydrated. */
+  pressed?: BookingAction;
 }
 
-function BookingDetails({ token, booking, zone, visitorZone, title, onFinished, onOpen }: BookingDetailsProps) {
+function BookingDetails({ token, booking, zone, visitorZone, title, onFinished, onOpen, pressed }: BookingDetailsProps) {
   const panelId = useId();
   const [open, setOpen] = useState<OpenPanel>(null);
   const rescheduleButton = useRef<HTMLButtonElement>(null);
@@ -194,6 +200,11 @@ function BookingDetails({ token, booking, zone, visitorZone, title, onFinished, 
     setOpen(null);
     onFinished(outcome);
   };
+  // Once, after hydration: the markup must first match what the server sent, with every panel closed.
+  const pressedFirst = useRef(pressed);
+  useEffect(() => {
+    if (pressedFirst.current && !cancelled) setOpen(pressedFirst.current);
+  }, [cancelled]);
 
   return (
     <>
@@ -207,8 +218,12 @@ function BookingDetails({ token, booking, zone, visitorZone, title, onFinished, 
         </dd>
         <dt>When</dt>
         <dd>
-          <When>{time.text}</When>
-          {time.local ? <LocalTime>{time.local} your time</LocalTime> : null}
+          {/* The server writes the time as its Intl reads it, and its clock is not the visitor's: the first script fills
+              the local time in before React runs (booking-main.ts), and React keeps what is there. */}
+          <When suppressHydrationWarning>{time.text}</When>
+          <LocalTime {...{ [LOCAL_TIME_ATTRIBUTE]: '' }} suppressHydrationWarning>
+            {time.local ? `${time.local} your time` : ''}
+          </LocalTime>
         </dd>
         <dt>Name</dt>
         <dd>{booking.name}</dd>
@@ -247,6 +262,7 @@ function BookingDetails({ token, booking, zone, visitorZone, title, onFinished, 
             <Button
               ref={rescheduleButton}
               type="button"
+              {...{ [BOOKING_ACTION_ATTRIBUTE]: 'reschedule' }}
               aria-expanded={open === 'reschedule'}
               aria-controls={panelId}
               onClick={() => toggle('reschedule')}
@@ -256,6 +272,7 @@ function BookingDetails({ token, booking, zone, visitorZone, title, onFinished, 
             <Button
               ref={cancelButton}
               type="button"
+              {...{ [BOOKING_ACTION_ATTRIBUTE]: 'cancel' }}
               $variant="secondary"
               aria-expanded={open === 'cancel'}
               aria-controls={panelId}
@@ -290,14 +307,18 @@ export interface ManageBookingProps {
   token: string | null;
   zone: string;
   visitorZone: string;
+  /** The server found no booking behind the link: the page says so without asking the API. */
+  opensNothing?: boolean;
+  /** A button pressed before the page's React code ran, whose panel opens once it has. */
+  pressed?: BookingAction;
 }
 
 /**
  * The booking behind a link: who, which company and when, with a reschedule and a cancellation. Each outcome is said
  * in a polite live region above the card (which stays whatever the card shows next), and focus goes to the card's title.
  */
-export function ManageBooking({ token, zone, visitorZone }: ManageBookingProps) {
-  const { data: booking, error, isFetching, refetch } = useBookingQuery(token ?? skipToken);
+export function ManageBooking({ token, zone, visitorZone, opensNothing = false, pressed }: ManageBookingProps) {
+  const { data: booking, error, isFetching, refetch } = useBookingQuery(token === null || opensNothing ? skipToken : token);
   const [notice, setNotice] = useState<ChangeOutcome | null>(null);
   const title = useRef<HTMLHeadingElement>(null);
 
@@ -307,7 +328,7 @@ export function ManageBooking({ token, zone, visitorZone }: ManageBookingProps) 
   };
 
   let content: ReactNode;
-  if (statusOf(error) === 404) content = <NotFound />;
+  if (opensNothing || statusOf(error) === 404) content = <NotFound />;
   else if (booking && token !== null) {
     content = (
       <BookingDetails
@@ -319,6 +340,7 @@ export function ManageBooking({ token, zone, visitorZone }: ManageBookingProps) 
         onFinished={onFinished}
         // A message is said again only if it leaves the live region first.
         onOpen={() => setNotice(null)}
+        pressed={pressed}
       />
     );
   } else if (error) content = <LoadFailed error={error} retrying={isFetching} onRetry={() => void refetch()} />;
@@ -346,7 +368,7 @@ export function ManageBooking({ token, zone, visitorZone }: ManageBookingProps) 
               </NoticeBox>
             ) : null}
           </div>
-          <Card aria-busy={!booking && !error}>{content}</Card>
+          <Card aria-busy={!booking && !error && !opensNothing}>{content}</Card>
         </Column>
       </Container>
     </Main>
