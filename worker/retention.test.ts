@@ -59,6 +59,7 @@ describe('retention (RETENTION_DAYS)', () => {
     const recent = [await bookingFrom(10), await bookingFrom(729)];
     const recentBefore = await app.db('bookings').whereIn('id', recent).orderBy('id');
     const recentEmailsBefore = await app.db('booking_emails').whereIn('booking_id', recent).orderBy('id');
+    const recentEventsBefore = await app.db('webhook_events').whereIn('booking_id', recent).orderBy('position');
 
     expect(await applyRetention(app.db, 730, { batchSize: 2 })).to.equal(3);
 
@@ -77,9 +78,16 @@ describe('retention (RETENTION_DAYS)', () => {
       }
       // (Not /ada/ alone: a UUID's hex may spell it.)
       expect(JSON.stringify(await app.db('booking_emails').where({ booking_id: id }))).not.to.match(/Lovelace|analytical-engines/i);
+      // Its webhook event keeps what a receiver's figures need, not the person.
+      const [event] = await app.db('webhook_events').where({ booking_id: id });
+      expect(event.payload.data.booking).to.include({ id, status: 'booked' }).and.not.have.any.keys('name', 'email', 'company', 'phone', 'message', 'meetingUrl');
+      expect(event.payload.data.attribution).to.deep.equal({ utm_source: 'newsletter', utm_medium: 'email', utm_campaign: 'q4' });
+      expect(JSON.stringify(event.payload)).not.to.match(/Lovelace|analytical-engines|mobile|555 0100|ada lovelace/i);
     }
     expect(await app.db('bookings').whereIn('id', recent).orderBy('id')).to.deep.equal(recentBefore);
     expect(await app.db('booking_emails').whereIn('booking_id', recent).orderBy('id')).to.deep.equal(recentEmailsBefore);
+    expect(recentEventsBefore).to.have.length(2);
+    expect(await app.db('webhook_events').whereIn('booking_id', recent).orderBy('position')).to.deep.equal(recentEventsBefore);
     expect(await applyRetention(app.db, 730), 'nothing is left to do').to.equal(0);
   });
 

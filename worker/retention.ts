@@ -2,8 +2,9 @@
  * Retention (RETENTION_DAYS): a booking whose slot ended more than that many days ago loses its personal data. What
  * goes: the prospect's name, e-mail, company, phone and message, their canonical address and its domain, the video
  * room's link, the attribution beyond utm_source, utm_medium and utm_campaign (a referrer or a term can name a
- * person), and on its e-mail rows the addresses and last errors (which may quote an address); an e-mail of it still
- * unsent is dropped. What stays: the dates, the status, the host and the sequence, what the aggregate figures need.
+ * person), on its e-mail rows the addresses and last errors (which may quote an address), and in its webhook events'
+ * payloads the same fields (the log of their tries keeps status and timing, not the receivers' answers); an e-mail
+ * of it still unsent is dropped. What stays: the dates, the status, the host and the sequence, what the aggregate figures need.
  * (Idempotency keys go after a day, the honeypot's catches a week after their slot: the API purges both.)
  *
  * It runs from the worker's sweep timer, in small batches, each its own short transaction: rows another transaction
@@ -37,13 +38,27 @@ export async function anonymiseBatch(trx: Knex.Transaction, retentionDays: numbe
      emails AS (
        UPDATE booking_emails e SET recipient = NULL, last_error = NULL, claimed_until = NULL,
            dropped_at = CASE WHEN e.sent_at IS NULL AND e.failed_at IS NULL THEN coalesce(e.dropped_at, now()) ELSE e.dropped_at END
-         FROM picked WHERE e.booking_id = picked.id)
+         FROM picked WHERE e.booking_id = picked.id),
+     hooks AS (
+       UPDATE webhook_events w SET payload = jsonb_set(
+           jsonb_set(w.payload, '{data,booking}',
+             (w.payload #> '{data,booking}') - 'name' - 'email' - 'company' - 'phone' - 'message' - 'meetingUrl'),
+           '{data,attribution}',
+           CASE WHEN jsonb_typeof(w.payload #> '{data,attribution}') = 'object'
+                THEN coalesce((SELECT jsonb_object_agg(a.key, a.value) FROM jsonb_each(w.payload #> '{data,attribution}') AS a
+                                WHERE a.key = ANY(?::text[])), '{}'::jsonb)
+                ELSE 'null'::jsonb END)
+         FROM picked WHERE w.booking_id = picked.id
+       RETURNING w.id),
+     answers AS (
+       UPDATE webhook_attempts t SET response_excerpt = NULL, error = NULL
+         FROM webhook_deliveries d, hooks WHERE d.event_id = hooks.id AND t.delivery_id = d.id)
      UPDATE bookings b SET name = '', email = '', company = '', phone = NULL, message = NULL, recipient = NULL,
          recipient_domain = NULL, meeting_url = NULL, anonymised_at = now(),
          attribution = (SELECT jsonb_object_agg(a.key, a.value) FROM jsonb_each(b.attribution) AS a WHERE a.key = ANY(?::text[]))
        FROM picked WHERE b.id = picked.id
      RETURNING b.id`,
-    [retentionDays, SLOT_DURATION_MINUTES, batchSize, KEPT_ATTRIBUTION],
+    [retentionDays, SLOT_DURATION_MINUTES, batchSize, KEPT_ATTRIBUTION, KEPT_ATTRIBUTION],
   )) as { rows: { id: string }[] };
   return rows.length;
 }
