@@ -223,8 +223,12 @@ describe('webhooks (Standard Webhooks) to a receiver that verifies them', functi
       expect(replayed).to.deep.equal({ status: 202, body: { replayed: 2 } });
       await until(async () => (eventsOf(receiver, id).length >= 2 ? true : undefined), 'the replayed events');
       expect(eventsOf(receiver, id).map((event) => event.type)).to.deep.equal(['booking.created', 'booking.cancelled']);
-      const healed = await admin<{ endpoints: EndpointView[] }>(stack, '/endpoints');
-      expect(healed.body.endpoints[0]).to.include({ state: 'active', pending: 0, delivered: 2 });
+      // The receiver has both before the worker has marked the second delivered: wait for the mark.
+      const healed = await until(async () => {
+        const { body } = await admin<{ endpoints: EndpointView[] }>(stack, '/endpoints');
+        return body.endpoints[0]?.delivered === 2 ? body.endpoints[0] : undefined;
+      }, 'the replayed deliveries marked');
+      expect(healed).to.include({ state: 'active', pending: 0, delivered: 2 });
 
       // One event again: the same event id, so the receiver can tell it is a repeat.
       const first = eventsOf(receiver, id)[0]!;
