@@ -17,7 +17,7 @@ import {
   readBookingPageData,
   type BookingAction,
 } from '../features/manage-booking/booking-page-data.js';
-import { describeBookingTime } from '../features/manage-booking/booking-time.js';
+import { describeBookingTime } from '../features/date-time-picker/booking-time.js';
 
 const state = (window.convergeBookingPage ??= {});
 const data = readBookingPageData();

@@ -44,9 +44,9 @@ export interface ToastLink {
   download?: boolean;
 }
 
-/** What a toast may say beyond its title and text: a line of its own, and one link set apart (a meeting's room). */
+/** What a toast may say beyond its title and text: lines of their own, and one link set apart (a meeting's room). */
 export interface ToastDetails {
-  note?: string;
+  notes?: string[];
   link?: ToastLink;
 }
 
@@ -55,7 +55,7 @@ function ToastBody({ title, text, links = [], linksLabel, details }: { title: st
     <div>
       <Title>{title}</Title>
       <Text>{text}</Text>
-      {details?.note && <Text>{details.note}</Text>}
+      {details?.notes?.map((note) => <Text key={note}>{note}</Text>)}
       {details?.link && (
         <Links>
           <a href={details.link.href} target="_blank" rel="noopener noreferrer">
@@ -77,8 +77,13 @@ function ToastBody({ title, text, links = [], linksLabel, details }: { title: st
   );
 }
 
+/** A success; one that holds links stays until the visitor dismisses it, so that there is time to use them. */
 export function notifySuccess(title: string, text: string, links?: { label: string; items: ToastLink[] }, details?: ToastDetails): void {
-  toast.success(<ToastBody title={title} text={text} links={links?.items} linksLabel={links?.label} details={details} />, { role: 'status' });
+  const holdsLinks = (links?.items.length ?? 0) > 0 || details?.link !== undefined;
+  toast.success(<ToastBody title={title} text={text} links={links?.items} linksLabel={links?.label} details={details} />, {
+    role: 'status',
+    ...(holdsLinks ? { autoClose: false } : {}),
+  });
 }
 
 /** The destructive toast. */
@@ -143,7 +148,7 @@ interface ToastsProps {
   dialogMaxWidthPx: number;
 }
 
-/** One toast at a time, 5 s, swipe to dismiss, F8 moves focus to the notifications. */
+/** One toast at a time, 5 s (or until dismissed when it holds links), swipe to dismiss, F8 moves focus to the notifications. */
 export function Toasts({ dialogMaxWidthPx }: ToastsProps) {
   return (
     <Region $besideFrom={dialogMaxWidthPx + 2 * (TOAST_WIDTH_PX + 2 * TOAST_GAP_PX)}>

@@ -220,7 +220,11 @@ describe('the top bar, the footer and the toasts in Chromium', function () {
         }
         const { company } = brand;
         const address = (await footer.locator('address').innerText()).replace(/\s+/g, ' ');
-        expect(address).to.equal([company.legalName, ...company.address].join(' '));
+        expect(address).to.equal([company.legalName, ...company.address, company.contact.email, company.contact.phone].join(' '));
+        expect(await footer.locator('address').getByRole('link').evaluateAll((links) => links.map((link) => link.getAttribute('href')))).to.deep.equal([
+          `mailto:${company.contact.email}`,
+          'tel:+493055572100',
+        ]);
         for (const part of [
           `registered office: ${company.registeredOffice}`,
           `${company.register.court}, ${company.register.number}`,

@@ -481,6 +481,10 @@ describe('the site in Chromium', function () {
       const toast = page.getByRole('status').filter({ hasText: 'Demo Request Submitted' });
       await toast.waitFor();
       expect(await toast.innerText()).to.include("Thank you! We'll contact you soon to schedule your demo.");
+      // Beside the specification's words, when the demo is, as the dialog offered it.
+      const day = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }).format(new Date(slot));
+      const time = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(slot));
+      expect(await toast.innerText()).to.include(`Booked for ${day} at ${time} Europe Time`);
       await dialog.waitFor({ state: 'hidden' });
 
       const rows = await stack
@@ -496,6 +500,11 @@ describe('the site in Chromium', function () {
         expect(await dialog.getByLabel(label, { exact: true }).inputValue(), label).to.equal('');
       }
       expect(await dialog.getByRole('radio').count()).to.equal(0);
+      // It holds links (the calendars, the room): it stays past the 5 s of other toasts, until dismissed.
+      await page.waitForTimeout(5500);
+      expect(await toast.isVisible(), 'still up after 5.5 s').to.equal(true);
+      await toast.getByRole('button', { name: 'close' }).click();
+      await toast.waitFor({ state: 'detached' });
       expect(problems).to.deep.equal([]);
     });
 

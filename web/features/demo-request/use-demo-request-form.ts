@@ -19,6 +19,7 @@ import { notifyError, notifySuccess, type ToastDetails } from '../../components/
 import { isSlotConflict, serverFieldErrors, submitErrorMessage } from '../../store/api-errors.js';
 import { useSubmitDemoRequestMutation, useValidateEmailMutation, type DemoRequestBody } from '../../store/api.js';
 import { visitorTimeZone } from '../date-time-picker/booking-calendar.js';
+import { describeBookingTime } from '../date-time-picker/booking-time.js';
 import { PAGE_MIN_NOTICE, readBookingTimeZone } from '../date-time-picker/booking-rules-meta.js';
 import { focusTimeChoice } from '../date-time-picker/time-choice.js';
 import { rememberedAttribution, visitStorage } from './attribution.js';
@@ -29,10 +30,15 @@ export const SUCCESS_TITLE = 'Demo Request Submitted';
 export const SUCCESS_TEXT = "Thank you! We'll contact you soon to schedule your demo.";
 
 /** Whom the prospect will meet and where, when the answer says (a team's host; the video room). */
-export function meetingDetails(created: Pick<BookingCreated, 'host' | 'meetingUrl'>): ToastDetails {
+/** The success toast's lines beyond the specification's words: when the demo is, whom the prospect meets, the room. */
+export function bookedDetails(created: Pick<BookingCreated, 'host' | 'meetingUrl' | 'timeSlot'>, zone: string, visitorZone: string): ToastDetails {
   const host = created.host;
+  const time = describeBookingTime(created.timeSlot, zone, visitorZone);
   return {
-    ...(host ? { note: `You will meet ${host.name}${host.title ? `, ${host.title}` : ''}.` } : {}),
+    notes: [
+      `Booked for ${time.text}${time.local ? ` (${time.local} your time)` : ''}.`,
+      ...(host ? [`You will meet ${host.name}${host.title ? `, ${host.title}` : ''}.`] : []),
+    ],
     // An answer kept for an Idempotency-Key from before rooms were given has none.
     ...(created.meetingUrl ? { link: { label: 'Join the video call', href: created.meetingUrl } } : {}),
   };
@@ -158,7 +164,7 @@ export function useDemoRequestForm(onSubmitted: () => void) {
         // An answer kept for an Idempotency-Key from before the link existed has none.
         ...(created.invitePath ? [{ label: '.ics', href: created.invitePath, download: true }] : []),
       ],
-    }, meetingDetails(created));
+    }, bookedDetails(created, BOOKING_ZONE, VISITOR_ZONE));
     setValues(EMPTY);
     setTrap('');
     setDay(null);

@@ -9,7 +9,7 @@ import { AlertIcon, CheckCircleIcon, Spinner } from '../../components/icons.js';
 import { Container } from '../../components/layout.js';
 import { serverMessage } from '../../store/api-errors.js';
 import { BOOKING_ACTION_ATTRIBUTE, LOCAL_TIME_ATTRIBUTE, type BookingAction } from './booking-page-data.js';
-import { describeBookingTime } from './booking-time.js';
+import { describeBookingTime } from '../date-time-picker/booking-time.js';
 import { CancelConfirmation } from './cancel-confirmation.js';
 import type { ChangeOutcome } from './change-outcome.js';
 import { LazyReschedulePanel } from './lazy-reschedule-panel.js';

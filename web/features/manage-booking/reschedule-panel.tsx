@@ -6,7 +6,7 @@ import { Button } from '../../components/button.js';
 import { PAGE_MIN_NOTICE } from '../date-time-picker/booking-rules-meta.js';
 import { DateTimePicker } from '../date-time-picker/date-time-picker.js';
 import { focusTimeChoice } from '../date-time-picker/time-choice.js';
-import { describeBookingTime } from './booking-time.js';
+import { describeBookingTime } from '../date-time-picker/booking-time.js';
 import { changeProblem, type ChangeOutcome, type ChangeProblem } from './change-outcome.js';
 import { Buttons, PanelBox, PanelText, PanelTitle, Problem } from './parts.js';
 

@@ -1,5 +1,5 @@
 import { bookingZoneLabel, calendarDayOf } from '../../../domain/booking.js';
-import { clockLabel, formatDayLong, visitorClockLabel } from '../date-time-picker/booking-calendar.js';
+import { clockLabel, formatDayLong, visitorClockLabel } from './booking-calendar.js';
 
 export interface BookingTime {
   /** "Monday, 23 November 2026 at 14:00 Europe Time": the demo's start in the booking zone, as the dialog says it. */
