@@ -7,7 +7,7 @@ import { startAppUnderTest, type AppUnderTest } from '../test/app-under-test.js'
 import { bookingToken } from '../server-shared/booking-link.js';
 import { nextBookableSlot } from '../test/booking.js';
 import { TEST_LINK_SECRET } from '../test/stack.js';
-import { makeWebRoot } from '../test/web-root.js';
+import { expectPrivatePageHeaders, makeWebRoot } from '../test/web-root.js';
 
 describe('serving the site', () => {
   let app: AppUnderTest;
@@ -139,10 +139,7 @@ describe("serving a booking's page rendered with its booking", () => {
     const token = /^\/api\/bookings\/([^/]+)\//.exec(String(booked.body.invitePath))?.[1] ?? '';
     const response = await fetch(`${app.url}/booking/${token}`);
     expect(response.status).to.equal(200);
-    expect(response.headers.get('cache-control')).to.equal('no-store');
-    expect(response.headers.get('referrer-policy')).to.equal('no-referrer');
-    expect(response.headers.get('x-robots-tag')).to.equal('noindex');
-    expect(response.headers.get('etag')).to.equal(null);
+    expectPrivatePageHeaders(response.headers);
     const csp = response.headers.get('content-security-policy') ?? '';
     expect(csp).to.contain(sha(renderedStyle)).and.not.contain(sha('.p{color:red}'));
     const html = await response.text();

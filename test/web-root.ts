@@ -1,3 +1,4 @@
+import { expect } from 'chai';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,4 +17,12 @@ export async function makeWebRoot(): Promise<string> {
   await writeFile(path.join(root, 'assets', 'main.0123456789ab.js'), 'console.log(1)');
   await writeFile(path.join(root, 'robots.txt'), 'User-agent: *\nAllow: /\n');
   return root;
+}
+
+/** A page of one person's booking: never stored by a cache, sent on as a referrer, or indexed; no ETag to match. */
+export function expectPrivatePageHeaders(headers: Headers): void {
+  expect(headers.get('cache-control')).to.equal('no-store');
+  expect(headers.get('referrer-policy')).to.equal('no-referrer');
+  expect(headers.get('x-robots-tag')).to.equal('noindex');
+  expect(headers.get('etag')).to.equal(null);
 }

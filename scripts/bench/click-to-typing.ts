@@ -17,7 +17,8 @@ export interface ClickToTyping {
   median: number;
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)] ?? NaN;
+/** The middle of the runs (the lower of the two middle ones for an even count). */
+export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)] ?? NaN;
 
 declare global {
   interface Window {

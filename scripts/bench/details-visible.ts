@@ -7,6 +7,7 @@
  */
 import { chromium, type Page } from 'playwright-core';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../../web/e2e/browser.js';
+import { median } from './click-to-typing.js';
 
 export interface DetailsVisible {
   /** Milliseconds from the navigation's start to the details on screen, one per run. */
@@ -20,8 +21,6 @@ export interface DetailsVisible {
 
 /** How long the page is left alone after its load event before its scripts are counted. */
 export const IDLE_MS = 5000;
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)] ?? NaN;
 
 declare global {
   interface Window {
