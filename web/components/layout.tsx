@@ -138,6 +138,8 @@ export const IconList = styled.ul<{ $columns?: number }>`
   li {
     display: grid;
     grid-template-columns: auto minmax(0, 1fr);
+    /* The icon spans both rows: any height it adds goes to the text's row, so every title sits at the same place. */
+    grid-template-rows: auto 1fr;
     gap: ${({ theme }) => `${theme.space[1]} ${theme.space[4]}`};
     padding: ${({ theme }) => `${theme.space[6]} 0`};
     border-top: 1px solid ${({ theme }) => theme.colors.border};

@@ -221,6 +221,23 @@ describe('the landing page sections in Chromium', function () {
         expect(await page.locator('#challenge ol > li').count()).to.equal(3);
       });
 
+      it('sets every card of a list alike: its title and its text at the same place in each card', async () => {
+        const { page } = await visit(width);
+        for (const list of ['#capabilities ul', '#industries ul']) {
+          const offsets = await page.locator(list).first().evaluate((ul) =>
+            [...ul.querySelectorAll(':scope > li')].map((li) => {
+              const card = li.getBoundingClientRect();
+              const title = li.querySelector('h3')!.getBoundingClientRect();
+              const text = li.querySelector('p')!.getBoundingClientRect();
+              // The title from the card's top, and the gap from the title to the text.
+              return `${Math.round(title.top - card.top)}/${Math.round(text.top - title.bottom)}`;
+            }),
+          );
+          expect(offsets.length, list).to.be.greaterThan(3);
+          expect(new Set(offsets).size, `${list}: ${offsets.join(' ')}`).to.equal(1);
+        }
+      });
+
       it('shows the customers as wordmarks of their own, each an image named by its brand', async () => {
         const { page } = await visit(width);
         const strip = page.getByRole('region', { name: /^Trusted by 7,000\+ enterprises/ });
