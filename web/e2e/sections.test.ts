@@ -236,6 +236,11 @@ describe('the landing page sections in Chromium', function () {
           expect(offsets.length, list).to.be.greaterThan(3);
           expect(new Set(offsets).size, `${list}: ${offsets.join(' ')}`).to.equal(1);
         }
+        // The case study's figures: each at the same place in its tile, whatever its label's lines.
+        const figures = await page.locator('#case-study dl > div').evaluateAll((tiles) =>
+          tiles.map((tile) => Math.round(tile.querySelector('dd')!.getBoundingClientRect().top - tile.getBoundingClientRect().top)),
+        );
+        expect(new Set(figures).size, `the figures' places: ${figures.join(' ')}`).to.equal(1);
       });
 
       it('shows the customers as wordmarks of their own, each an image named by its brand', async () => {

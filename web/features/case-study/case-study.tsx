@@ -63,6 +63,8 @@ const Stats = styled.dl`
   div {
     display: flex;
     flex-direction: column-reverse;
+    /* The figure first, at the tile's top in every tile, whatever its label's lines below it. */
+    justify-content: flex-end;
     padding: ${({ theme }) => theme.space[6]};
     border-radius: ${({ theme }) => theme.radius.lg};
     background: ${({ theme }) => theme.colors.primarySoft};

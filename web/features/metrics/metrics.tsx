@@ -15,7 +15,7 @@ const METRICS: readonly Metric[] = [
   { value: 2, suffix: 'x', label: 'Faster automation', detail: 'from idea to live journey with reusable flows and one API' },
   { value: 100, suffix: '%', label: 'Fraud-free authentication', detail: 'with network-based verification instead of interceptable codes' },
   { value: 30, suffix: '%', label: 'Higher delivery', detail: 'through intelligent routing and automatic channel fallback' },
-  { value: 1, suffix: ' platform', label: 'One platform', detail: 'for every channel, AI agent and network API' },
+  { value: 1, suffix: ' platform', label: 'Every channel', detail: 'messaging, AI agents and network APIs under one contract and one API' },
 ];
 
 const List = styled.ul`
