@@ -1,8 +1,8 @@
 /**
  * Traces (OpenTelemetry), off unless OTEL_EXPORTER_OTLP_ENDPOINT is set. Each program is started with its own small
  * entry (`node --import ./dist/api/telemetry.js dist/api/main.js`, the worker's alike), which calls `startTracing`
- * before the program's modules are loaded. With the variable unset that entry loads nothing more than this file:
- * the SDK (tracing-sdk.ts) is imported only when tracing is on. The rest of the code speaks to @opentelemetry/api
+ * before the program's modules are loaded. With the variable unset that entry loads nothing more than this file and
+ * bullmq-otel's small adapter: the SDK (tracing-sdk.ts) is imported only when tracing is on. The rest of the code speaks to @opentelemetry/api
  * alone, whose calls do nothing while no SDK is registered.
  */
 import { BullMQOtel } from 'bullmq-otel';

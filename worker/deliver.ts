@@ -2,7 +2,7 @@
  * Sends one e-mail of the outbox: claims it on its row, sends it, marks it sent. A plain function of its
  * dependencies, so tests call it directly; every kind of e-mail (email-kinds.ts) goes through here.
  */
-import { SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode, trace, type Span, type SpanOptions } from '@opentelemetry/api';
 import { UnrecoverableError } from 'bullmq';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
@@ -77,6 +77,22 @@ function spanFailed(span: Span, err: unknown): void {
   span.setStatus({ code: SpanStatusCode.ERROR, message: failure.message });
 }
 
+/** Runs `body` in an active span named `name`, which records its outcome or its failure, and ends it. */
+function inSpan<T>(name: string, options: SpanOptions, body: (span: Span) => Promise<T>, outcome: (result: T) => string): Promise<T> {
+  return tracer.startActiveSpan(name, options, async (span) => {
+    try {
+      const result = await body(span);
+      span.setAttribute(OUTCOME, outcome(result));
+      return result;
+    } catch (err) {
+      spanFailed(span, err);
+      throw err;
+    } finally {
+      span.end();
+    }
+  });
+}
+
 /** An error thrown for a claimed row carries its booking's id, for the queue's `job failed` line about it. */
 function withBooking(err: Error, bookingId: string): Error {
   return Object.assign(err, { bookingId });
@@ -122,18 +138,7 @@ function whileClaimHolds(signal: AbortSignal | undefined, ms: number): { signal:
  * one where a second copy (with the same Message-ID) can go out.
  */
 export function deliver(deps: DeliveryDeps, delivery: Delivery, signal?: AbortSignal): Promise<DeliveryOutcome> {
-  return tracer.startActiveSpan('deliver email', { attributes: { [EMAIL_ID]: delivery.id } }, async (span) => {
-    try {
-      const outcome = await deliverRow(deps, delivery, span, signal);
-      span.setAttribute(OUTCOME, outcome);
-      return outcome;
-    } catch (err) {
-      spanFailed(span, err);
-      throw err;
-    } finally {
-      span.end();
-    }
-  });
+  return inSpan('deliver email', { attributes: { [EMAIL_ID]: delivery.id } }, (span) => deliverRow(deps, delivery, span, signal), (outcome) => outcome);
 }
 
 async function deliverRow(deps: DeliveryDeps, delivery: Delivery, span: Span, signal: AbortSignal | undefined): Promise<DeliveryOutcome> {
@@ -179,21 +184,11 @@ async function deliverRow(deps: DeliveryDeps, delivery: Delivery, span: Span, si
   let info: { messageId?: string; response?: string };
   try {
     const transport = composed;
-    info = await tracer.startActiveSpan(
+    info = await inSpan(
       transport.via === 'caldav' ? 'caldav write' : 'smtp send',
       { kind: SpanKind.CLIENT, attributes: { [EMAIL_KIND]: row.kind } },
-      async (sendSpan) => {
-        try {
-          const answer = await unlessAborted(send(deps, transport, sending.signal), sending.signal);
-          sendSpan.setAttribute(OUTCOME, 'sent');
-          return answer;
-        } catch (err) {
-          spanFailed(sendSpan, err);
-          throw err;
-        } finally {
-          sendSpan.end();
-        }
-      },
+      () => unlessAborted(send(deps, transport, sending.signal), sending.signal),
+      () => 'sent',
     );
   } catch (err) {
     // Kept on the row, the claim let go, and thrown: the queue retries a temporary failure with backoff and gives

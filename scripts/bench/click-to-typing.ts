@@ -67,11 +67,14 @@ async function oneRun(page: Page, url: string): Promise<number> {
   return ms;
 }
 
-/** `runs` fresh contexts at 1440 x 900, the CPU slowed `cpuSlowdown` times (1: as is). */
-export async function clickToTyping(url: string, runs: number, cpuSlowdown: number): Promise<ClickToTyping> {
+/**
+ * `run` in `runs` fresh browser contexts one after another (nothing cached), at 1440 x 900, the CPU slowed
+ * `cpuSlowdown` times (1: as is); its results in order.
+ */
+export async function inFreshContexts<T>(runs: number, cpuSlowdown: number, run: (page: Page) => Promise<T>): Promise<T[]> {
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS });
   try {
-    const figures: number[] = [];
+    const results: T[] = [];
     for (let i = 0; i < runs; i += 1) {
       const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
       const page = await context.newPage();
@@ -79,11 +82,17 @@ export async function clickToTyping(url: string, runs: number, cpuSlowdown: numb
         const cdp = await context.newCDPSession(page);
         await cdp.send('Emulation.setCPUThrottlingRate', { rate: cpuSlowdown });
       }
-      figures.push(await oneRun(page, url));
+      results.push(await run(page));
       await context.close();
     }
-    return { runs: figures, median: median(figures) };
+    return results;
   } finally {
     await browser.close();
   }
+}
+
+/** `runs` fresh contexts at 1440 x 900, the CPU slowed `cpuSlowdown` times (1: as is). */
+export async function clickToTyping(url: string, runs: number, cpuSlowdown: number): Promise<ClickToTyping> {
+  const figures = await inFreshContexts(runs, cpuSlowdown, (page) => oneRun(page, url));
+  return { runs: figures, median: median(figures) };
 }

@@ -5,9 +5,8 @@
  * the page fetched in the five seconds after its load with nobody touching it: what a visitor pays before their first
  * interaction.
  */
-import { chromium, type Page } from 'playwright-core';
-import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../../web/e2e/browser.js';
-import { median } from './click-to-typing.js';
+import type { Page } from 'playwright-core';
+import { inFreshContexts, median } from './click-to-typing.js';
 
 export interface DetailsVisible {
   /** Milliseconds from the navigation's start to the details on screen, one per run. */
@@ -62,27 +61,10 @@ async function oneRun(page: Page, url: string): Promise<{ ms: number; scriptByte
   return { ms, scriptBytes: bytes.reduce((sum, size) => sum + size, 0), inlineScriptBytes };
 }
 
-/** `runs` fresh contexts at 1440 x 900, the CPU slowed `cpuSlowdown` times (1: as is). */
+/** `runs` fresh contexts at 1440 x 900, the CPU slowed `cpuSlowdown` times (1: as is); the script bytes of the last. */
 export async function detailsVisible(url: string, runs: number, cpuSlowdown: number): Promise<DetailsVisible> {
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS });
-  try {
-    const figures: number[] = [];
-    let scriptBytes = NaN;
-    let inlineScriptBytes = NaN;
-    for (let i = 0; i < runs; i += 1) {
-      const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-      const page = await context.newPage();
-      if (cpuSlowdown !== 1) {
-        const cdp = await context.newCDPSession(page);
-        await cdp.send('Emulation.setCPUThrottlingRate', { rate: cpuSlowdown });
-      }
-      const run = await oneRun(page, url);
-      figures.push(run.ms);
-      ({ scriptBytes, inlineScriptBytes } = run);
-      await context.close();
-    }
-    return { runs: figures, median: median(figures), scriptBytes, inlineScriptBytes };
-  } finally {
-    await browser.close();
-  }
+  const results = await inFreshContexts(runs, cpuSlowdown, (page) => oneRun(page, url));
+  const figures = results.map((run) => run.ms);
+  const last = results.at(-1);
+  return { runs: figures, median: median(figures), scriptBytes: last?.scriptBytes ?? NaN, inlineScriptBytes: last?.inlineScriptBytes ?? NaN };
 }

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { describeBookingTime } from './booking-time.js';
 
-describe("a booking's time on the manage page", () => {
+describe("a booking's time in words (the manage page, the success toast)", () => {
   // 14:00 in Berlin on Tuesday 24 November 2026.
   const slot = '2026-11-24T13:00:00.000Z';
 
