@@ -87,6 +87,7 @@ describe('migration history', () => {
         '20261201100000_scale_indexes_and_retention',
         '20261201200000_webhooks',
         '20261201300000_email_previous_slot',
+        '20261202100000_booking_attendance',
       ]);
     } finally {
       await database.drop();
