@@ -90,6 +90,18 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
 
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
+/**
+ * The zone's name as the platform spells it ('america/new_york' gives 'America/New_York'), or undefined for a zone it
+ * does not know. Nothing is kept: what a client sends cannot grow a cache.
+ */
+export function knownTimeZone(timeZone: string): string | undefined {
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone }).resolvedOptions().timeZone;
+  } catch {
+    return undefined;
+  }
+}
+
 export function isValidTimeZone(timeZone: string): boolean {
   try {
     formatterFor(timeZone);

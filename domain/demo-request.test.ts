@@ -21,6 +21,20 @@ describe('demo request normalisation', () => {
   });
 });
 
+describe("the visitor's time zone in a demo request", () => {
+  it('keeps a zone the platform knows, as the platform spells it, and drops an unknown or empty one', () => {
+    expect(normaliseDemoRequestBody({ visitorTimeZone: ' America/New_York ' })).to.deep.equal({ visitorTimeZone: 'America/New_York' });
+    expect(normaliseDemoRequestBody({ visitorTimeZone: 'aMERICA/nEW_yORK' })).to.deep.equal({ visitorTimeZone: 'America/New_York' });
+    for (const dropped of ['Mars/Olympus_Mons', '', null]) expect(normaliseDemoRequestBody({ visitorTimeZone: dropped })).to.deep.equal({});
+  });
+
+  it('leaves what is not text, or longer than any zone, to the schema to refuse', () => {
+    expect(normaliseDemoRequestBody({ visitorTimeZone: 3 })).to.deep.equal({ visitorTimeZone: 3 });
+    const long = `Europe/${'x'.repeat(80)}`;
+    expect(normaliseDemoRequestBody({ visitorTimeZone: long })).to.deep.equal({ visitorTimeZone: long });
+  });
+});
+
 describe('the demo request fields, from the schema', () => {
   it('lists them in the form order, the required ones apart from the optional ones', () => {
     expect(DEMO_REQUEST_FIELDS).to.deep.equal(['name', 'email', 'company', 'timeSlot', 'phone', 'message']);

@@ -4,6 +4,7 @@
  */
 import type { JSONSchemaType } from 'ajv';
 import { ATTRIBUTION_MAX_LENGTH, type Attribution } from './attribution.js';
+import { knownTimeZone } from './booking.js';
 import { EMAIL_MAX_LENGTH } from './email-messages.js';
 import { multiLine, singleLine } from './text.js';
 
@@ -21,6 +22,11 @@ export interface DemoRequestInput {
   message?: string;
   /** Sent by the page, not typed by the visitor. */
   attribution?: Attribution;
+  /**
+   * Sent by the page: the visitor's own time zone as the browser knows it (IANA), so that the e-mails show the slot
+   * in it too. A zone this server does not know is left out, not refused.
+   */
+  visitorTimeZone?: string;
 }
 
 /** The answer to a booking (201). */
@@ -42,8 +48,13 @@ export interface BookingHost {
   title: string;
 }
 
+/** What the page adds to a request, which the visitor does not type. */
+const PAGE_FIELDS = ['attribution', 'visitorTimeZone'] as const;
+type PageField = (typeof PAGE_FIELDS)[number];
+const isPageField = (key: string): key is PageField => (PAGE_FIELDS as readonly string[]).includes(key);
+
 /** The fields a visitor fills in. */
-export type DemoRequestField = Exclude<keyof DemoRequestInput, 'attribution'>;
+export type DemoRequestField = Exclude<keyof DemoRequestInput, PageField>;
 
 /**
  * The form's honeypot: a field people never see. A request that fills it is answered like any other and dropped.
@@ -54,6 +65,9 @@ export const HONEYPOT_FIELD = 'website';
 /** Sent with each submission (the same value when the same submission is retried): the API answers it once. */
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_.:-]{8,255}$/;
+
+/** Longer than any IANA zone's name. */
+export const TIME_ZONE_MAX_LENGTH = 64;
 
 /** A slot as the API takes it: an ISO 8601 instant, checked against the booking rules after the schema. */
 const TIME_SLOT_SCHEMA = { type: 'string', minLength: 1, maxLength: 64 } as const;
@@ -88,12 +102,13 @@ export const demoRequestSchema: JSONSchemaType<DemoRequestInput> = {
         referrer: { type: 'string', maxLength: ATTRIBUTION_MAX_LENGTH, nullable: true },
       },
     },
+    visitorTimeZone: { type: 'string', maxLength: TIME_ZONE_MAX_LENGTH, nullable: true },
   },
 };
 
 /** The fields a visitor fills in, in the order the form shows them: the schema's order. */
 export const DEMO_REQUEST_FIELDS = Object.keys(demoRequestSchema.properties ?? {}).filter(
-  (key) => key !== 'attribution',
+  (key) => !isPageField(key),
 ) as readonly DemoRequestField[];
 export const REQUIRED_FIELDS: readonly DemoRequestField[] = demoRequestSchema.required;
 export const OPTIONAL_FIELDS: readonly DemoRequestField[] = DEMO_REQUEST_FIELDS.filter((field) => !REQUIRED_FIELDS.includes(field));
@@ -122,6 +137,15 @@ export function normaliseDemoRequestBody(body: unknown): unknown {
     if (key === 'attribution') {
       const attribution = normaliseAttribution(value);
       if (attribution !== undefined) normalised[key] = attribution;
+      continue;
+    }
+    if (key === 'visitorTimeZone') {
+      // Within the schema's length, a zone is kept as the platform spells it (so the e-mails meet a bounded set of
+      // names), and one it does not know, or none, is dropped; anything else is the schema's to refuse.
+      if (typeof value === 'string' && value.length <= TIME_ZONE_MAX_LENGTH) {
+        const zone = value.trim() === '' ? undefined : knownTimeZone(value.trim());
+        if (zone !== undefined) normalised[key] = zone;
+      } else if (value !== null) normalised[key] = value;
       continue;
     }
     // The e-mail address is only trimmed: an invisible character in it is refused by the e-mail rules, not hidden.

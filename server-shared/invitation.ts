@@ -17,6 +17,8 @@ export interface Booking {
   meetingUrl?: string | null;
   /** Who gives the demo, and their address; null without a team. */
   host?: (BookingHost & { email: string }) | null;
+  /** The visitor's own time zone (IANA), when the page sent it: the prospect's e-mails show the slot in it too. */
+  visitorTimeZone?: string | null;
 }
 
 /** The name of everything the product sends about one booking: the e-mail's Message-ID and the event's UID. */

@@ -41,7 +41,7 @@ describe('confirmation e-mail, end to end', () => {
 
   it('books through the API and e-mails the prospect an invitation, then marks the row sent', async () => {
     const slot = nextBookableSlot();
-    const id = await book(stack, { ...prospect, timeSlot: slot.iso, phone: '+1 555 0100', message: 'Hello' });
+    const id = await book(stack, { ...prospect, timeSlot: slot.iso, phone: '+1 555 0100', message: 'Hello', visitorTimeZone: 'Asia/Tokyo' });
     const [mail] = await stack.smtp.waitForMessages(1);
     expect(mail?.envelopeTo).to.deep.equal([prospect.email]);
     const parsed = mail!.parsed;
@@ -51,6 +51,9 @@ describe('confirmation e-mail, end to end', () => {
     expect(parsed.text).to.contain('Hi Grace,');
     expect(parsed.text).to.contain(`Europe Time: `);
     expect(parsed.text).to.match(/UTC: +\w+day, /);
+    // And on the visitor's own clock, which the page sent with the booking.
+    const tokyo = new Intl.DateTimeFormat('en-GB', { timeZone: 'Asia/Tokyo', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(slot.iso));
+    expect(parsed.text).to.match(new RegExp(`\\n  Your time: +\\w+day, .*, ${tokyo}–`));
     expect(parsed.html).to.contain('Hopper Systems');
 
     const ics = parsed.attachments.find((part) => part.mimeType === 'text/calendar');

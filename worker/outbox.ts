@@ -72,7 +72,7 @@ const CLAIM_SQL =
   'with claimed as (update booking_emails e set claimed_until = now() + make_interval(secs => ?) ' +
   `where e.id in (select o.id from booking_emails o where o.id = any(?::uuid[]) and ${OPEN('o')} order by o.id for update) and ${OPEN('e')} ` +
   'returning e.id, e.booking_id, e.kind, e.time_slot, e.sequence, e.recipient, e.change, e.previous_time_slot, e.created_at) ' +
-  'select c.*, b.name, b.email, b.company, b.phone, b.message, b.time_slot as booking_time_slot, b.attribution, b.status, ' +
+  'select c.*, b.name, b.email, b.company, b.phone, b.message, b.time_slot as booking_time_slot, b.attribution, b.visitor_time_zone, b.status, ' +
   'b.sequence as booking_sequence, b.meeting_url, b.host_email, b.host_name, b.host_title ' +
   'from claimed c left join bookings b on b.id = c.booking_id';
 
@@ -84,6 +84,7 @@ interface ClaimedRow extends EmailRow {
   message: string | null;
   booking_time_slot: Date | null;
   attribution: Attribution | null;
+  visitor_time_zone: string | null;
   status: 'booked' | 'cancelled';
   booking_sequence: number;
   meeting_url: string | null;
@@ -101,6 +102,7 @@ function claimedOf(joined: ClaimedRow): Claimed {
     message,
     booking_time_slot: timeSlot,
     attribution,
+    visitor_time_zone: visitorTimeZone,
     status,
     booking_sequence: sequence,
     meeting_url: meetingUrl,
@@ -113,7 +115,7 @@ function claimedOf(joined: ClaimedRow): Claimed {
   const lead =
     name === null || timeSlot === null
       ? null
-      : { id: row.booking_id, name, email, company, phone, message, timeSlot, attribution, status, sequence, meetingUrl, host };
+      : { id: row.booking_id, name, email, company, phone, message, timeSlot, attribution, visitorTimeZone, status, sequence, meetingUrl, host };
   return { row, lead };
 }
 

@@ -43,6 +43,7 @@ describe('retention (RETENTION_DAYS)', () => {
       message: 'Call me on my mobile.',
       timeSlot: slots[booked],
       attribution: { utm_source: 'newsletter', utm_medium: 'email', utm_campaign: 'q4', utm_term: 'ada lovelace', referrer: 'https://mail.example.org/?user=ada' },
+      visitorTimeZone: 'America/Chicago',
     });
     expect(response.status, JSON.stringify(response.body)).to.equal(201);
     const id = String(response.body.id);
@@ -65,7 +66,7 @@ describe('retention (RETENTION_DAYS)', () => {
 
     for (const id of old) {
       const anonymised = await row(id);
-      expect(anonymised).to.include({ name: '', email: '', company: '', phone: null, message: null, recipient: null, recipient_domain: null, meeting_url: null, status: 'booked' });
+      expect(anonymised).to.include({ name: '', email: '', company: '', phone: null, message: null, recipient: null, recipient_domain: null, meeting_url: null, visitor_time_zone: null, status: 'booked' });
       expect(anonymised.attribution, 'the campaign stays, the person goes').to.deep.equal({ utm_source: 'newsletter', utm_medium: 'email', utm_campaign: 'q4' });
       expect(anonymised.anonymised_at).to.be.instanceOf(Date);
       expect(anonymised.time_slot.getTime(), 'the dates stay').to.be.below(Date.now() - 730 * DAY_MS);

@@ -1,7 +1,7 @@
 /**
  * Retention (RETENTION_DAYS): a booking whose slot ended more than that many days ago loses its personal data. What
  * goes: the prospect's name, e-mail, company, phone and message, their canonical address and its domain, the video
- * room's link, the attribution beyond utm_source, utm_medium and utm_campaign (a referrer or a term can name a
+ * room's link, their time zone, the attribution beyond utm_source, utm_medium and utm_campaign (a referrer or a term can name a
  * person), on its e-mail rows the addresses and last errors (which may quote an address), and in its webhook events'
  * payloads the same fields (the log of their tries keeps status and timing, not the receivers' answers); an e-mail
  * of it still unsent is dropped. What stays: the dates, the status, the host and the sequence, what the aggregate figures need.
@@ -54,7 +54,7 @@ export async function anonymiseBatch(trx: Knex.Transaction, retentionDays: numbe
        UPDATE webhook_attempts t SET response_excerpt = NULL, error = NULL
          FROM webhook_deliveries d, hooks WHERE d.event_id = hooks.id AND t.delivery_id = d.id)
      UPDATE bookings b SET name = '', email = '', company = '', phone = NULL, message = NULL, recipient = NULL,
-         recipient_domain = NULL, meeting_url = NULL, anonymised_at = now(),
+         recipient_domain = NULL, meeting_url = NULL, visitor_time_zone = NULL, anonymised_at = now(),
          attribution = (SELECT jsonb_object_agg(a.key, a.value) FROM jsonb_each(b.attribution) AS a WHERE a.key = ANY(?::text[]))
        FROM picked WHERE b.id = picked.id
      RETURNING b.id`,

@@ -140,7 +140,7 @@ interface BookRow {
 }
 
 /** Prepared once per connection (by the name book), then only bound and executed. */
-const BOOK = 'SELECT * FROM book($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)';
+const BOOK = 'SELECT * FROM book($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)';
 
 /**
  * Books in one statement (one round trip): under the recipient domain's lock, the slot's lock and the hosts' locks,
@@ -163,6 +163,7 @@ export async function book(db: Db, request: BookingRequest): Promise<BookingOutc
       input.message ?? null,
       timeSlot,
       input.attribution ? JSON.stringify(input.attribution) : null,
+      input.visitorTimeZone ?? null,
       request.limits.perEmailPerDay,
       request.limits.perDomainPerDay,
       request.limits.emailsPerRecipientPerDay,

@@ -7,6 +7,7 @@ import {
   IDEMPOTENCY_HEADER,
   normaliseDemoRequestBody,
   requiredMessage,
+  TIME_ZONE_MAX_LENGTH,
   type DemoRequestField,
   type DemoRequestInput,
 } from '../../domain/demo-request.js';
@@ -24,6 +25,7 @@ import { submitDemoRequest, type DemoRequestDeps } from './book.js';
 
 function messageFor(error: ErrorObject, field: string): string {
   if (field === 'attribution') return `Attribution must be an object of texts of at most ${ATTRIBUTION_MAX_LENGTH} characters.`;
+  if (field === 'visitorTimeZone') return `visitorTimeZone must be an IANA time zone name (such as America/New_York) of at most ${TIME_ZONE_MAX_LENGTH} characters.`;
   const known = field in fieldLabels ? (field as DemoRequestField) : undefined;
   if (!known) return 'The request body must be a JSON object.';
   switch (error.keyword) {

@@ -141,6 +141,7 @@ CREATE OR REPLACE FUNCTION book(
   p_message text,
   p_time_slot timestamptz,
   p_attribution jsonb,
+  p_visitor_time_zone text,
   p_per_email integer,
   p_per_domain integer,
   p_emails_per_recipient integer,
@@ -233,9 +234,9 @@ BEGIN
 
   -- The booking and its e-mails land together: the outbox holds them before any queue hears of them.
   INSERT INTO bookings (id, name, email, recipient, recipient_domain, company, phone, message, time_slot, attribution,
-      meeting_url, host_email, host_name, host_title, host_choice)
+      visitor_time_zone, meeting_url, host_email, host_name, host_title, host_choice)
     VALUES (p_id, p_name, p_email, p_recipient, p_recipient_domain, p_company, p_phone, p_message, p_time_slot, p_attribution,
-      p_meeting_url, v_host->>'email', v_host->>'name', v_host->>'title', v_host->'why')
+      p_visitor_time_zone, p_meeting_url, v_host->>'email', v_host->>'name', v_host->>'title', v_host->'why')
     RETURNING bookings.created_at INTO v_created;
   WITH stored AS (
     INSERT INTO booking_emails (booking_id, kind, time_slot, sequence, recipient, change, due_at)

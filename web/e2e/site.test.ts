@@ -490,9 +490,11 @@ describe('the site in Chromium', function () {
       const rows = await stack
         .db('bookings')
         .where({ email: 'lea@northwind-logistics.com' })
-        .select('name', 'email', 'company', 'phone', 'message', 'time_slot');
+        .select('name', 'email', 'company', 'phone', 'message', 'time_slot', 'visitor_time_zone');
       expect(rows).to.have.length(1);
       expect(rows[0]).to.deep.include({ name: 'Lea Brandt', email: 'lea@northwind-logistics.com', company: 'Northwind Logistics', phone: '+1 (415) 555-0100' });
+      // The browser's own zone went with it, for the e-mails.
+      expect(rows[0].visitor_time_zone).to.equal(await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone));
       expect(new Date(rows[0].time_slot as string).toISOString()).to.equal(slot);
 
       await openDialog(page);

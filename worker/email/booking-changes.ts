@@ -17,7 +17,7 @@ export type PlainEmail = Omit<RenderedEmail, 'ics'>;
 function calendarOf(booking: Booking, options: ProspectEmailOptions) {
   const event = demoEvent(booking.company, booking.timeSlot);
   return {
-    times: slotTimes(event.start, event.end, options.timeZone),
+    times: slotTimes(event.start, event.end, options.timeZone, booking.visitorTimeZone),
     links: { google: googleCalendarLink(event), outlook: outlookCalendarLink(event), ics: options.inviteUrl },
   };
 }

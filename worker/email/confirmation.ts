@@ -43,7 +43,7 @@ const ANOTHER_TIME = 'Need another time? Use the button below to pick a new slot
 
 export function renderConfirmation(request: Booking, options: ProspectEmailOptions): RenderedEmail {
   const event = demoEvent(request.company, request.timeSlot);
-  const times = slotTimes(event.start, event.end, options.timeZone);
+  const times = slotTimes(event.start, event.end, options.timeZone, request.visitorTimeZone);
   const name = singleLine(request.name);
   const company = singleLine(request.company);
   const subject = `Your ${brand.product} demo is booked: ${times.zoned}`;

@@ -19,6 +19,24 @@ describe('the confirmation e-mail', () => {
     expect(email.subject).to.equal('Your Converge demo is booked: Tuesday, 24 November 2026, 09:00–10:00 (GMT-5)');
   });
 
+  it("adds the slot in the visitor's own zone when the page sent one whose clock differs, in the text and the HTML", () => {
+    const email = renderConfirmation({ ...request, visitorTimeZone: 'America/Los_Angeles' }, { ...options, timeZone: 'Europe/Berlin' });
+    expect(email.text).to.contain(
+      '  Europe Time: Tuesday, 24 November 2026, 15:00–16:00 (CET)\n  UTC:         Tuesday, 24 November 2026, 14:00–15:00 UTC\n  Your time:   Tuesday, 24 November 2026, 06:00–07:00 (GMT-8)',
+    );
+    expect(email.html).to.contain('>Your time</td><td style="padding:4px 0">Tuesday, 24 November 2026, 06:00–07:00 (GMT-8)</td>');
+    // The booking zone stays the subject's and the bold row's: the visitor's is an aid.
+    expect(email.subject).to.equal('Your Converge demo is booked: Tuesday, 24 November 2026, 15:00–16:00 (CET)');
+  });
+
+  it("leaves the visitor's zone out when its clock reads as the booking zone's, or none was sent", () => {
+    for (const visitorTimeZone of ['Europe/Paris', null, undefined]) {
+      const email = renderConfirmation({ ...request, visitorTimeZone }, { ...options, timeZone: 'Europe/Berlin' });
+      expect(email.text, String(visitorTimeZone)).not.to.contain('Your time');
+      expect(email.html).not.to.contain('Your time');
+    }
+  });
+
   it('shares the layout: greeting, sign-off, the site address and the company\'s legal details in both parts', () => {
     const email = renderConfirmation({ ...request, name: '<b>Ada</b> Lovelace' }, { ...options, timeZone: 'Europe/Berlin' });
     expect(email.text).to.match(/^Hi <b>Ada<\/b>,\n/).and.match(/The Converge team\n\nConverge by .+ · https:\/\/converge\.example\.com\n/);

@@ -35,7 +35,7 @@ export function renderSalesNotice(
   previousTimeSlot?: Date | null,
 ): SalesNotice {
   const event = demoEvent(lead.company, lead.timeSlot);
-  const times = slotTimes(event.start, event.end, options.timeZone);
+  const times = slotTimes(event.start, event.end, options.timeZone, lead.visitorTimeZone);
   const before = change === 'rescheduled' && previousTimeSlot ? demoEvent(lead.company, previousTimeSlot) : undefined;
   const company = singleLine(lead.company);
   const subject = `${HEADINGS[change]}: ${company}, ${times.zoned}`;
@@ -46,6 +46,8 @@ export function renderSalesNotice(
     ['Phone', lead.phone ?? '—'],
     [times.zoneLabel, times.zoned],
     ['UTC', times.utc],
+    // The prospect's own clock, when the page told their zone: what "tomorrow morning" means to them on the phone.
+    ...(times.visitor && lead.visitorTimeZone ? [[`Their time (${lead.visitorTimeZone})`, times.visitor] as [string, string]] : []),
     ...(before ? [['Moved from', slotTimes(before.start, before.end, options.timeZone).zoned] as [string, string]] : []),
     ['Status', change === 'cancelled' ? 'Cancelled' : 'Booked'],
     ...(lead.host ? [['Host', `${singleLine(lead.host.name)}, ${singleLine(lead.host.title)} <${lead.host.email}>`] as [string, string]] : []),

@@ -1,4 +1,4 @@
-/** A booked slot written out for people: in the booking zone and in UTC. */
+/** A booked slot written out for people: in the booking zone, in UTC, and in the visitor's own zone when known. */
 import { bookingZoneLabel } from '../../domain/booking.js';
 import { brand } from '../../domain/brand.js';
 import { escapeHtml } from '../../domain/text.js';
@@ -46,30 +46,59 @@ export interface SlotTimes {
   zoneLabel: string;
   zoned: string;
   utc: string;
+  /** In the visitor's own zone, when the page sent it and its clock differs from the booking zone's. */
+  visitor?: string;
 }
+
+/** The row that shows the slot in the visitor's own zone. */
+const VISITOR_LABEL = 'Your time';
 
 /** Slots are whole hours, and many bookings share one: each is written out once (up to this many kept). */
 const SLOTS_KEPT = 2000;
 const slotTimesByKey = new KeptAnswers<SlotTimes>(SLOTS_KEPT);
 
-export function slotTimes(start: Date, end: Date, timeZone: string): SlotTimes {
-  return slotTimesByKey.of(`${start.getTime()}/${end.getTime()}/${timeZone}`, () => ({
-    zoneLabel: bookingZoneLabel(timeZone),
-    zoned: formatSlot(start, end, timeZone),
-    utc: formatSlot(start, end, 'UTC').replace(/ \(UTC\)$/, ' UTC'),
-  }));
+/**
+ * The slot in the booking zone and UTC, and in `visitorTimeZone` (the visitor's own, which the booking stored as a
+ * valid IANA name) when its clock reads otherwise than the booking zone's at the slot.
+ */
+export function slotTimes(start: Date, end: Date, timeZone: string, visitorTimeZone?: string | null): SlotTimes {
+  return slotTimesByKey.of(`${start.getTime()}/${end.getTime()}/${timeZone}/${visitorTimeZone ?? ''}`, () => {
+    const shown = visitorTimeZone && !sameClock(start, timeZone, visitorTimeZone);
+    return {
+      zoneLabel: bookingZoneLabel(timeZone),
+      zoned: formatSlot(start, end, timeZone),
+      utc: formatSlot(start, end, 'UTC').replace(/ \(UTC\)$/, ' UTC'),
+      ...(shown ? { visitor: formatSlot(start, end, visitorTimeZone) } : {}),
+    };
+  });
 }
 
-/** The slot as two aligned plain-text lines: the booking zone, then UTC. */
+/** Whether the two zones' clocks read alike at the instant (their offsets are equal). */
+function sameClock(instant: Date, zone: string, other: string): boolean {
+  const { time, day } = formattersFor(zone);
+  const theirs = formattersFor(other);
+  return time.format(instant) === theirs.time.format(instant) && day.format(instant) === theirs.day.format(instant);
+}
+
+function slotRows(times: SlotTimes): [string, string][] {
+  return [[times.zoneLabel, times.zoned], ['UTC', times.utc], ...(times.visitor ? [[VISITOR_LABEL, times.visitor] as [string, string]] : [])];
+}
+
+/** The slot as aligned plain-text lines: the booking zone, UTC, and the visitor's own zone when it differs. */
 export function slotTimesText(times: SlotTimes): string[] {
-  return [`  ${times.zoneLabel}: ${times.zoned}`, `  UTC:${' '.repeat(Math.max(1, times.zoneLabel.length - 2))}${times.utc}`];
+  const rows = slotRows(times);
+  const width = Math.max(...rows.map(([label]) => label.length));
+  return rows.map(([label, value]) => `  ${`${label}:`.padEnd(width + 2)}${value}`);
 }
 
-/** The slot as a two-row table: the booking zone, then UTC. */
+/** The slot as a table: the booking zone (in bold), UTC, and the visitor's own zone when it differs. */
 export function slotTableHtml(times: SlotTimes): string {
   const cell = `padding:4px 16px 4px 0;color:${brand.colors.muted}`;
+  const rows = slotRows(times).map(([label, value], i) => {
+    const shown = i === 0 ? `<strong>${escapeHtml(value)}</strong>` : escapeHtml(value);
+    return `      <tr><td style="${cell}">${escapeHtml(label)}</td><td style="padding:4px 0">${shown}</td></tr>`;
+  });
   return `    <table role="presentation" style="border-collapse:collapse;margin:16px 0">
-      <tr><td style="${cell}">${escapeHtml(times.zoneLabel)}</td><td style="padding:4px 0"><strong>${escapeHtml(times.zoned)}</strong></td></tr>
-      <tr><td style="${cell}">UTC</td><td style="padding:4px 0">${escapeHtml(times.utc)}</td></tr>
+${rows.join('\n')}
     </table>`;
 }

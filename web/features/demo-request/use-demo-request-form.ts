@@ -132,6 +132,9 @@ export function useDemoRequestForm(onSubmitted: () => void) {
     if (values.message.trim()) body.message = values.message.trim();
     const attribution = rememberedAttribution(visitStorage());
     if (attribution) body.attribution = attribution;
+    // The visitor's own zone, so the e-mails show the slot on their clock too (the server drops one it does not know).
+    const visitorTimeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    if (visitorTimeZone) body.visitorTimeZone = visitorTimeZone;
     if (trap !== '') body[HONEYPOT_FIELD] = trap;
     // The body is built in one fixed order, so its JSON text tells the same submission from a changed one.
     const attempt = nextAttempt(openAttempt.current, JSON.stringify(body));
