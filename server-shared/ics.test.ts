@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import ICAL from 'ical.js';
 import { buildInvitation } from './ics.js';
 
 describe('the invitation (.ics)', () => {
@@ -23,10 +24,14 @@ describe('the invitation (.ics)', () => {
     expect(ics).to.contain('\r\nDTSTART:20261124T140000Z\r\n').and.match(/\r\nEND:VCALENDAR\r\n$/);
   });
 
-  it('escapes text, keeps quotes out of parameters, and folds lines at 75 octets', () => {
+  it('escapes text, encodes quotes in parameters (RFC 6868), and folds lines at 75 octets', () => {
     const ics = buildInvitation(event);
     expect(ics).to.contain('SUMMARY:Demo\\; for "Acme\\, Inc."');
-    expect(ics).to.contain('ATTENDEE;CN="Ada The Countess Lovelace";');
+    expect(ics).to.contain("ATTENDEE;CN=Ada ^'The Countess^' Lovelace;");
+    // A calendar reads the name back as it was typed.
+    const read = new ICAL.Component(ICAL.parse(ics)).getFirstSubcomponent('vevent');
+    expect(read?.getFirstProperty('attendee')?.getParameter('cn')).to.equal('Ada "The Countess" Lovelace');
+    expect(read?.getFirstPropertyValue('summary')).to.equal('Demo; for "Acme, Inc."');
     const lines = ics.split('\r\n');
     for (const line of lines) expect(Buffer.byteLength(line, 'utf8'), line).to.be.at.most(75);
     const description = lines.slice(lines.findIndex((line) => line.startsWith('DESCRIPTION:')));

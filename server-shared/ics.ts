@@ -1,6 +1,9 @@
-/** iCalendar (RFC 5545) invitations: one event per booking, escaped and folded as the standard asks. */
+/**
+ * iCalendar (RFC 5545) invitations: one event per booking, written with ical.js, which escapes text, encodes
+ * parameters (RFC 6868) and folds lines at 75 octets as the standard asks.
+ */
+import ICAL from 'ical.js';
 import { brand } from '../domain/brand.js';
-import { compactUtc } from '../domain/calendar-links.js';
 
 export interface Invitation {
   /** REQUEST or CANCEL in an e-mail to the attendee; PUBLISH for a file a person imports (no reply is asked). */
@@ -24,70 +27,50 @@ export interface Invitation {
   meetingUrl?: string;
 }
 
-/** RFC 5545 TEXT escaping. */
-function icsText(value: string): string {
-  return value.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r?\n/g, '\\n');
+const PRODUCT_ID = `-//${brand.parentProvider}//${brand.product} demo booking//EN`;
+
+/** An instant in UTC, as DTSTART and the others carry it ("20261124T140000Z"). */
+const utc = (instant: Date) => ICAL.Time.fromJSDate(instant, true);
+
+/** A person on the event: a calendar address with their name and these parameters, in this order. */
+function person(event: ICAL.Component, name: 'organizer' | 'attendee', who: { name: string; address: string }, parameters: [string, string][] = []): void {
+  const property = event.addPropertyWithValue(name, `mailto:${who.address}`);
+  property.setParameter('cn', who.name);
+  for (const [key, value] of parameters) property.setParameter(key, value);
 }
 
-/** A parameter value in double quotes, which may hold neither a quote nor a backslash. */
-function icsQuoted(value: string): string {
-  return `"${value.replace(/["\\]/g, '')}"`;
-}
+export function buildInvitation(invitation: Invitation): string {
+  const calendar = new ICAL.Component('vcalendar');
+  calendar.addPropertyWithValue('version', '2.0');
+  calendar.addPropertyWithValue('prodid', PRODUCT_ID);
+  calendar.addPropertyWithValue('calscale', 'GREGORIAN');
+  if (invitation.method) calendar.addPropertyWithValue('method', invitation.method);
 
-/** RFC 5545 lines are at most 75 octets; longer ones continue on lines that start with a space. */
-function foldLine(line: string): string {
-  if (Buffer.byteLength(line, 'utf8') <= 75) return line;
-  const parts: string[] = [];
-  let current = '';
-  let size = 0;
-  for (const char of line) {
-    const charSize = Buffer.byteLength(char, 'utf8');
-    if (size + charSize > (parts.length === 0 ? 75 : 74)) {
-      parts.push(current);
-      current = '';
-      size = 0;
-    }
-    current += char;
-    size += charSize;
+  const event = new ICAL.Component('vevent');
+  event.addPropertyWithValue('uid', invitation.uid);
+  event.addPropertyWithValue('dtstamp', utc(invitation.stamp));
+  event.addPropertyWithValue('dtstart', utc(invitation.start));
+  event.addPropertyWithValue('dtend', utc(invitation.end));
+  event.addPropertyWithValue('summary', invitation.summary);
+  event.addPropertyWithValue('description', invitation.description);
+  if (invitation.meetingUrl) {
+    event.addPropertyWithValue('location', invitation.meetingUrl);
+    event.addPropertyWithValue('url', invitation.meetingUrl);
+    // RFC 7986, which ical.js has no design for: its value is a URI, said with VALUE=URI.
+    const conference = new ICAL.Property('conference', event);
+    conference.resetType('uri');
+    conference.setParameter('feature', 'VIDEO');
+    conference.setParameter('label', 'Video call');
+    conference.setValue(invitation.meetingUrl);
+    event.addProperty(conference);
   }
-  parts.push(current);
-  return parts.join('\r\n ');
-}
-
-
-export function buildInvitation(event: Invitation): string {
-  const lines = [
-    'BEGIN:VCALENDAR',
-    'VERSION:2.0',
-    `PRODID:-//${brand.parentProvider}//${brand.product} demo booking//EN`,
-    'CALSCALE:GREGORIAN',
-    ...(event.method ? [`METHOD:${event.method}`] : []),
-    'BEGIN:VEVENT',
-    `UID:${event.uid}`,
-    `DTSTAMP:${compactUtc(event.stamp)}`,
-    `DTSTART:${compactUtc(event.start)}`,
-    `DTEND:${compactUtc(event.end)}`,
-    `SUMMARY:${icsText(event.summary)}`,
-    `DESCRIPTION:${icsText(event.description)}`,
-    ...(event.meetingUrl
-      ? [
-          `LOCATION:${icsText(event.meetingUrl)}`,
-          // URI values are not escaped (RFC 5545, 3.3.13).
-          `URL:${event.meetingUrl}`,
-          `CONFERENCE;VALUE=URI;FEATURE=VIDEO;LABEL=${icsQuoted('Video call')}:${event.meetingUrl}`,
-        ]
-      : []),
-    `ORGANIZER;CN=${icsQuoted(event.organizer.name)}:mailto:${event.organizer.address}`,
-    ...(event.method === 'PUBLISH'
-      ? []
-      : [
-          `ATTENDEE;CN=${icsQuoted(event.attendee.name)};ROLE=REQ-PARTICIPANT;PARTSTAT=NEEDS-ACTION;RSVP=TRUE:mailto:${event.attendee.address}`,
-          ...(event.host ? [`ATTENDEE;CN=${icsQuoted(event.host.name)};ROLE=CHAIR;PARTSTAT=ACCEPTED:mailto:${event.host.address}`] : []),
-        ]),
-    `STATUS:${event.status}`,
-    `SEQUENCE:${event.sequence}`,
-    'END:VEVENT',
-    'END:VCALENDAR',
-  ];
-  return `${lines.map(foldLine).join('\r\n')}\r\n`;
+  person(event, 'organizer', invitation.organizer);
+  if (invitation.method !== 'PUBLISH') {
+    person(event, 'attendee', invitation.attendee, [['role', 'REQ-PARTICIPANT'], ['partstat', 'NEEDS-ACTION'], ['rsvp', 'TRUE']]);
+    if (invitation.host) person(event, 'attendee', invitation.host, [['role', 'CHAIR'], ['partstat', 'ACCEPTED']]);
+  }
+  event.addPropertyWithValue('status', invitation.status);
+  event.addPropertyWithValue('sequence', invitation.sequence);
+  calendar.addSubcomponent(event);
+  return `${calendar.toString()}\r\n`;
 }
