@@ -6,19 +6,24 @@
  */
 import { expect } from 'chai';
 import { managePathOf } from '../server-shared/booking-link.js';
+import { newWebhookSecret } from '../server-shared/webhooks.js';
 import { createTestDatabase, type TestDatabase } from '../test/database.js';
 import { bookableSlots } from '../test/booking.js';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../test/otlp-receiver.js';
 import { startSmtpSink, type SmtpSink } from '../test/smtp-sink.js';
 import { TEST_LINK_SECRET, TEST_REDIS_URL, clearQueuePrefix, testQueuePrefix } from '../test/stack.js';
 import { until } from '../test/until.js';
+import { startReceiver, type Receiver } from '../test/webhook-receiver.js';
 import { freePort } from './dev-services/ports.js';
 import { spawnProgram, timeToExit, type LogLine, type Spawned } from './dev-services/testing/spawned.js';
 
 const PROSPECT = { name: 'Ada Quillfeather', email: 'ada.quillfeather@orbital-freight.com', company: 'Orbital Freight' };
+/** A CRM's webhook address often holds a secret of its own in its path. */
+const HOOK_PATH_SECRET = 'zq81-crm-hook-secret';
 const SERVER = 2;
 const PRODUCER = 4;
 const CONSUMER = 5;
+const CLIENT = 3;
 
 /** `node --import tsx --import ./{program}/telemetry.ts {program}/main.ts`: the image's command, from source. */
 function withTelemetry(program: 'api' | 'worker') {
@@ -45,6 +50,7 @@ describe('traces and logs of a booking, moved and cancelled (OTEL_EXPORTER_OTLP_
   let queuePrefix: string;
   let receiver: OtlpReceiver;
   let sink: SmtpSink;
+  let hooks: Receiver;
   let api: Spawned | undefined;
   let worker: Spawned | undefined;
   let bookingId: string;
@@ -53,7 +59,7 @@ describe('traces and logs of a booking, moved and cancelled (OTEL_EXPORTER_OTLP_
   const requests: Record<string, LogLine> = {};
 
   before(async () => {
-    [database, receiver, sink] = await Promise.all([createTestDatabase(), startOtlpReceiver(), startSmtpSink()]);
+    [database, receiver, sink, hooks] = await Promise.all([createTestDatabase(), startOtlpReceiver(), startSmtpSink(), startReceiver(newWebhookSecret())]);
     queuePrefix = testQueuePrefix();
     const port = await freePort();
     const env = {
@@ -61,6 +67,9 @@ describe('traces and logs of a booking, moved and cancelled (OTEL_EXPORTER_OTLP_
       REDIS_URL: TEST_REDIS_URL,
       QUEUE_PREFIX: queuePrefix,
       BOOKING_LINK_SECRET: TEST_LINK_SECRET,
+      WEBHOOK_URL: `${hooks.url}/${HOOK_PATH_SECRET}`,
+      WEBHOOK_SECRET: hooks.secret,
+      WEBHOOK_ALLOW_PRIVATE: 'true',
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
       OTEL_SERVICE_NAME: '',
       // Spans go out within a fifth of a second, rather than the default 5 s.
@@ -98,6 +107,7 @@ describe('traces and logs of a booking, moved and cancelled (OTEL_EXPORTER_OTLP_
     await sink.waitForMessages(3);
     expect((await call('view', 'GET', `/api/bookings/${token}`)).status).to.equal(200);
     await call('page', 'GET', `/booking/${token}`);
+    await until(async () => (hooks.taken().length >= 3 ? true : undefined), 'the three webhook events delivered');
 
     // SIGTERM: each program sends the spans it still holds before it exits.
     api.child.kill('SIGTERM');
@@ -107,7 +117,7 @@ describe('traces and logs of a booking, moved and cancelled (OTEL_EXPORTER_OTLP_
 
   after(async () => {
     for (const program of [api, worker]) if (program?.isRunning()) program.child.kill('SIGKILL');
-    await Promise.all([database.drop(), clearQueuePrefix(queuePrefix), receiver.close(), sink.close()]);
+    await Promise.all([database.drop(), clearQueuePrefix(queuePrefix), receiver.close(), sink.close(), hooks.close()]);
   });
 
   const traceOf = (what: string): ReceivedSpan[] => {
@@ -165,10 +175,24 @@ describe('traces and logs of a booking, moved and cancelled (OTEL_EXPORTER_OTLP_
     }
   });
 
+  it('continues each change into its webhook\'s delivery: the try, its POST beneath it with the receiver\'s origin only', async () => {
+    for (const [what, type] of [['book', 'booking.created'], ['move', 'booking.rescheduled'], ['cancel', 'booking.cancelled']] as const) {
+      const spans = await until(async () => {
+        const found = traceOf(what);
+        return found.some((span) => span.name === 'deliver webhook' && span.attributes['converge.delivery.outcome'] === 'delivered') ? found : undefined;
+      }, `the ${what} trace with its webhook delivered`);
+      const delivered = spans.find((span) => span.name === 'deliver webhook' && span.attributes['converge.delivery.outcome'] === 'delivered')!;
+      expect(delivered.service).to.equal('converge-worker');
+      expect(delivered.attributes, tree(spans)).to.include({ 'converge.webhook.event.type': type, 'converge.booking.id': bookingId, 'http.response.status_code': 200 });
+      const post = spans.find((span) => span.kind === CLIENT && span.attributes['http.request.method'] === 'POST' && span.parentSpanId === delivered.spanId);
+      expect(post?.attributes['url.full'], tree(spans)).to.equal(`${new URL(hooks.url).origin}/:path`);
+    }
+  });
+
   it('puts no address, name or token in any span: the booking link\'s paths are cut short', () => {
     expect(receiver.spans.length).to.be.greaterThan(20);
     for (const span of receiver.spans) {
-      for (const secret of [PROSPECT.email, PROSPECT.name, 'Quillfeather', token]) expect(span.text, span.name).to.not.include(secret);
+      for (const secret of [PROSPECT.email, PROSPECT.name, 'Quillfeather', token, HOOK_PATH_SECRET]) expect(span.text, span.name).to.not.include(secret);
     }
     const paths = receiver.spans.filter((span) => span.kind === SERVER).map((span) => span.attributes['url.path']);
     expect(paths).to.include.members([`/api/bookings/:token`, '/api/bookings/:token/reschedule', '/api/bookings/:token/cancel', '/booking/:token']);

@@ -7,10 +7,11 @@
  *
  * What no span carries: an e-mail address, a name or a booking link's token. pg records the statement text, never
  * its parameters (every value reaches PostgreSQL as a parameter); Redis spans carry the command's name only (a
- * rate-limit key names the client); the booking links' token is cut out of the URL's path.
+ * rate-limit key names the client); the booking links' token is cut out of the URL's path; an outgoing call (a webhook)
+ * keeps its target's origin, not its path.
  */
 import { createRequire } from 'node:module';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, RequestOptions } from 'node:http';
 import { trace, type Attributes, type SpanKind, type Context, type Link } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
@@ -19,11 +20,20 @@ import { KoaInstrumentation, KoaLayerType } from '@opentelemetry/instrumentation
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { AlwaysOnSampler, ParentBasedSampler, SamplingDecision, type Sampler, type SamplingResult } from '@opentelemetry/sdk-trace-base'; // the 2.x line: the 3.x '@opentelemetry/sdk-trace' needs Node 22.15
-import { ATTR_URL_PATH } from '@opentelemetry/semantic-conventions';
+import { ATTR_URL_FULL, ATTR_URL_PATH } from '@opentelemetry/semantic-conventions';
 
 /** A booking link's token opens that booking: spans keep the path (the API's or the manage page's) without it. */
 export function pathWithoutToken(path: string): string {
   return path.replace(/^(\/api\/bookings\/|\/booking\/)[^/?#]+/i, '$1:token');
+}
+
+/**
+ * An outgoing call's URL as its span keeps it: the origin alone. The worker's calls over node:http are the webhooks,
+ * whose receivers' paths and queries often hold a secret of their own (many CRMs put one there).
+ */
+export function urlWithoutPath(request: Pick<RequestOptions, 'protocol' | 'hostname' | 'host' | 'port'>): string {
+  const port = request.port === undefined || request.port === null || request.port === '' ? '' : `:${String(request.port)}`;
+  return `${request.protocol ?? 'http:'}//${request.hostname ?? request.host ?? 'localhost'}${port}/:path`;
 }
 
 /** Probes and scrapes: asked every few seconds, they would bury the traces that matter. */
@@ -63,6 +73,7 @@ export function startSdk(serviceName: string): () => Promise<void> {
         startIncomingSpanHook: (request: IncomingMessage) => ({ [ATTR_URL_PATH]: pathWithoutToken((request.url ?? '').split('?')[0] ?? '') }),
         // The worker's and the API's outgoing calls of their own (CalDAV) go through fetch, not node:http.
         requireParentforOutgoingSpans: true,
+        startOutgoingSpanHook: (request: RequestOptions) => ({ [ATTR_URL_FULL]: urlWithoutPath(request) }),
       }),
       // The router's layers (named by their pattern, `/api/bookings/:token`), not each of the app's middleware.
       new KoaInstrumentation({ ignoreLayersType: [KoaLayerType.MIDDLEWARE] }),

@@ -2,7 +2,7 @@
  * Sends one e-mail of the outbox: claims it on its row, sends it, marks it sent. A plain function of its
  * dependencies, so tests call it directly; every kind of e-mail (email-kinds.ts) goes through here.
  */
-import { SpanKind, SpanStatusCode, trace, type Span, type SpanOptions } from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode, type Span } from '@opentelemetry/api';
 import { UnrecoverableError } from 'bullmq';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
@@ -12,6 +12,7 @@ import type { Composition } from './email-job.js';
 import type { WorkerMetrics } from './metrics.js';
 import { CalendarRefusal, type WriteHostCalendar } from './host-calendar.js';
 import type { OutgoingMail, SendMail } from './send-mail.js';
+import { OUTCOME, inSpan } from './spans.js';
 
 export interface DeliveryDeps {
   db: Knex;
@@ -55,18 +56,15 @@ function describeFailure(err: unknown): Error {
   return code !== undefined && code >= 500 && code < 600 ? new UnrecoverableError(message) : new Error(message);
 }
 
-/**
+/*
  * The delivery's spans (tracing on; without an SDK these calls do nothing): `deliver email` over the claim, the send and
  * the mark, and beneath it `smtp send` or `caldav write` over the transport's work. Their attributes name the row, its
  * booking and kind, and the outcome; never an address (the failure's text is the one the row keeps, without them).
  */
-const tracer = trace.getTracer('converge-worker');
-
 /** The row's attributes on its spans. */
 const EMAIL_ID = 'converge.email.id';
 const BOOKING_ID = 'converge.booking.id';
 const EMAIL_KIND = 'converge.email.kind';
-const OUTCOME = 'converge.delivery.outcome';
 
 /** Marks `span` failed with the error's text as the row keeps it (no address), and whether it is for good. */
 function spanFailed(span: Span, err: unknown): void {
@@ -75,22 +73,6 @@ function spanFailed(span: Span, err: unknown): void {
   const code = (err as { responseCode?: number } | null)?.responseCode;
   if (code !== undefined) span.setAttribute('smtp.response_code', code);
   span.setStatus({ code: SpanStatusCode.ERROR, message: failure.message });
-}
-
-/** Runs `body` in an active span named `name`, which records its outcome or its failure, and ends it. */
-function inSpan<T>(name: string, options: SpanOptions, body: (span: Span) => Promise<T>, outcome: (result: T) => string): Promise<T> {
-  return tracer.startActiveSpan(name, options, async (span) => {
-    try {
-      const result = await body(span);
-      span.setAttribute(OUTCOME, outcome(result));
-      return result;
-    } catch (err) {
-      spanFailed(span, err);
-      throw err;
-    } finally {
-      span.end();
-    }
-  });
 }
 
 /** An error thrown for a claimed row carries its booking's id, for the queue's `job failed` line about it. */
@@ -138,7 +120,7 @@ function whileClaimHolds(signal: AbortSignal | undefined, ms: number): { signal:
  * one where a second copy (with the same Message-ID) can go out.
  */
 export function deliver(deps: DeliveryDeps, delivery: Delivery, signal?: AbortSignal): Promise<DeliveryOutcome> {
-  return inSpan('deliver email', { attributes: { [EMAIL_ID]: delivery.id } }, (span) => deliverRow(deps, delivery, span, signal), (outcome) => outcome);
+  return inSpan('deliver email', { attributes: { [EMAIL_ID]: delivery.id } }, (span) => deliverRow(deps, delivery, span, signal), (outcome) => outcome, spanFailed);
 }
 
 async function deliverRow(deps: DeliveryDeps, delivery: Delivery, span: Span, signal: AbortSignal | undefined): Promise<DeliveryOutcome> {
@@ -189,6 +171,7 @@ async function deliverRow(deps: DeliveryDeps, delivery: Delivery, span: Span, si
       { kind: SpanKind.CLIENT, attributes: { [EMAIL_KIND]: row.kind } },
       () => unlessAborted(send(deps, transport, sending.signal), sending.signal),
       () => 'sent',
+      spanFailed,
     );
   } catch (err) {
     // Kept on the row, the claim let go, and thrown: the queue retries a temporary failure with backoff and gives

@@ -4,12 +4,14 @@
  * signed event (webhook-post.ts) and records what came of it. A failed try queues the next one at its time
  * (webhook-retry.ts), so BullMQ's own retries are not used; the sweep finds any try Redis lost.
  */
+import type { Span } from '@opentelemetry/api';
 import type { Logger } from 'pino';
 import type { Knex } from 'knex';
 import { webhookJob, type DeliverWebhookPayload, type QueuedJob } from '../server-shared/jobs.js';
 import { withoutAddresses } from '../domain/text.js';
 import type { WorkerMetrics } from './metrics.js';
 import { postWebhook, type PostResult } from './webhook-post.js';
+import { inSpan } from './spans.js';
 import { nextTry, parseRetryAfter, type RetrySchedule } from './webhook-retry.js';
 import {
   behindEarlierEvent,
@@ -49,7 +51,16 @@ function describe(result: PostResult): string {
   return result.status !== null ? `answered ${result.status}` : (result.error ?? 'no answer');
 }
 
-export async function processWebhook(deps: WebhookDeps, payload: DeliverWebhookPayload, signal?: AbortSignal): Promise<WebhookOutcome> {
+/**
+ * One try of a webhook delivery, in a `deliver webhook` span (tracing on) that names the delivery, and once claimed
+ * its endpoint, event, type and booking by id, the receiver's status and what the try came to; the POST's own HTTP
+ * span beneath it carries the target's origin, never its path (server-shared/tracing-sdk.ts).
+ */
+export function processWebhook(deps: WebhookDeps, payload: DeliverWebhookPayload, signal?: AbortSignal): Promise<WebhookOutcome> {
+  return inSpan('deliver webhook', { attributes: { 'converge.webhook.delivery.id': payload.deliveryId } }, (span) => tryDelivery(deps, payload, span, signal), (outcome) => outcome);
+}
+
+async function tryDelivery(deps: WebhookDeps, payload: DeliverWebhookPayload, span: Span, signal?: AbortSignal): Promise<WebhookOutcome> {
   const now = deps.now ?? Date.now;
   const delivery = await claimDelivery(deps.db, payload.deliveryId, payload.dueAt);
   const log = deps.logger.child({ deliveryId: payload.deliveryId });
@@ -58,6 +69,12 @@ export async function processWebhook(deps: WebhookDeps, payload: DeliverWebhookP
     return 'not-claimed';
   }
   const endpointLog = log.child({ endpointId: delivery.endpoint_id, eventId: delivery.event_id, event: delivery.type, bookingId: delivery.booking_id });
+  span.setAttributes({
+    'converge.webhook.endpoint.id': delivery.endpoint_id,
+    'converge.webhook.event.id': delivery.event_id,
+    'converge.webhook.event.type': delivery.type,
+    'converge.booking.id': delivery.booking_id,
+  });
   if (await behindEarlierEvent(deps.db, delivery)) {
     // The earlier one's success queues this one; the sweep stands behind that.
     await releaseDelivery(deps.db, delivery.id);
@@ -76,6 +93,7 @@ export async function processWebhook(deps: WebhookDeps, payload: DeliverWebhookP
     excerpt: result.excerpt && withoutAddresses(result.excerpt),
     error: result.error,
   };
+  if (result.status !== null) span.setAttribute('http.response.status_code', result.status);
   const outcome = outcomeOf(result, delivery, deps, now());
   await recordAttempt(deps.db, delivery, attempt, outcome);
   deps.metrics?.webhookDelivered(delivery.endpoint_id, result.refused ? 'refused' : outcome.outcome);
