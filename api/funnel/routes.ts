@@ -64,13 +64,7 @@ export function funnelBeaconRoutes(deps: FunnelRouteDeps): Router {
   const router = new Router();
   router.post(
     FUNNEL_PATH,
-    // The e-mail checks' rate, counted apart: a visit sends at most four beacons.
-    rateLimit(deps.limits?.limiter, {
-      name: 'funnel',
-      limit: deps.limits?.emailChecksPerMinute ?? 0,
-      windowMs: 60_000,
-      details: () => 'Too many requests from your network. Please wait a minute.',
-    }),
+    // A bot's beacon costs nothing: answered before it is read, limited or counted.
     async (ctx, next) => {
       const userAgent = ctx.get('User-Agent');
       if (userAgent === '' || isbot(userAgent)) {
@@ -79,6 +73,13 @@ export function funnelBeaconRoutes(deps: FunnelRouteDeps): Router {
       }
       await next();
     },
+    // The e-mail checks' rate, counted apart: a visit sends at most four beacons.
+    rateLimit(deps.limits?.limiter, {
+      name: 'funnel',
+      limit: deps.limits?.emailChecksPerMinute ?? 0,
+      windowMs: 60_000,
+      details: () => 'Too many requests from your network. Please wait a minute.',
+    }),
     bodyParser({ enableTypes: ['json', 'text'], jsonLimit: FUNNEL_BODY_LIMIT, textLimit: FUNNEL_BODY_LIMIT, encoding: 'utf-8' }),
     validateBody<FunnelBeacon>({
       schema: funnelBeaconSchema,
