@@ -50,18 +50,20 @@ export async function funnelDays(db: Db, from: string, to: string): Promise<Funn
 }
 
 /**
- * The bookings whose slot starts in [start, end), per source of their attribution (grouped as the funnel groups it):
- * how many are not cancelled, and of those how many sales marked attended or no-show.
+ * The bookings not cancelled whose slot starts in [start, end), per source of their attribution (grouped as the
+ * funnel groups it): how many, and how many of them sales marked attended or no-show.
  */
 export async function attendanceBySource(db: Db, start: Date, end: Date): Promise<SourceAttendance[]> {
   const rows = (await db('bookings')
     .select(
       db.raw("attribution->>'utm_source' AS utm_source"),
-      db.raw("count(*) FILTER (WHERE status <> 'cancelled') AS booked"),
-      db.raw("count(*) FILTER (WHERE status <> 'cancelled' AND attendance = 'attended') AS attended"),
-      db.raw("count(*) FILTER (WHERE status <> 'cancelled' AND attendance = 'no_show') AS no_show"),
+      db.raw('count(*) AS booked'),
+      db.raw("count(*) FILTER (WHERE attendance = 'attended') AS attended"),
+      db.raw("count(*) FILTER (WHERE attendance = 'no_show') AS no_show"),
     )
-    .where('time_slot', '>=', start)
+    // Booked is all but cancelled; the partial index of booked slots finds them.
+    .where('status', 'booked')
+    .andWhere('time_slot', '>=', start)
     .andWhere('time_slot', '<', end)
     .groupByRaw("attribution->>'utm_source'")) as { utm_source: string | null; booked: string; attended: string; no_show: string }[];
   const bySource = new Map<string | null, SourceAttendance>();
@@ -74,7 +76,6 @@ export async function attendanceBySource(db: Db, start: Date, end: Date): Promis
     bySource.set(source, entry);
   }
   return [...bySource.values()]
-    .filter((entry) => entry.booked > 0)
     .map((entry) => ({ ...entry, attendedRate: entry.attended + entry.noShow > 0 ? entry.attended / (entry.attended + entry.noShow) : null }))
     .sort((a, b) => b.booked - a.booked || (a.source ?? '').localeCompare(b.source ?? ''));
 }

@@ -112,11 +112,8 @@ const daysBetween = (from: CalendarDay, to: CalendarDay) =>
 export function funnelAdminRoutes(deps: FunnelAdminRouteDeps): Router {
   const router = new Router({ prefix: '/api/admin/funnel' });
   router.use(requireAdminToken(deps.adminToken, deps.adminLimiter));
-  router.use(async (ctx, next) => {
-    ctx.set('Cache-Control', 'no-store');
-    await next();
-  });
   router.get('/', async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
     const dayOf = (name: 'from' | 'to') => {
       const value = ctx.query[name];
       const day = typeof value === 'string' ? parseCalendarDay(value) : undefined;
@@ -127,7 +124,7 @@ export function funnelAdminRoutes(deps: FunnelAdminRouteDeps): Router {
     const to = dayOf('to');
     const span = daysBetween(from, to);
     if (span < 0) throw new ApiError(400, 'Invalid range', 'from must not be after to.', { to: 'to must not be before from.' });
-    if (span >= FUNNEL_MAX_DAYS) throw new ApiError(400, 'Invalid range', `The range may span at most ${FUNNEL_MAX_DAYS} days.`, { to: `At most ${FUNNEL_MAX_DAYS} days after from.` });
+    if (span >= FUNNEL_MAX_DAYS) throw new ApiError(400, 'Invalid range', `The range may hold at most ${FUNNEL_MAX_DAYS} days.`, { to: `At most ${FUNNEL_MAX_DAYS - 1} days after from.` });
     const [fromText, toText] = [formatCalendarDay(from), formatCalendarDay(to)];
     const start = zonedTimeToInstant(from, 0, deps.timeZone);
     // The start of the day after `to` (the zone's midnight; zonedTimeToInstant carries a 32nd into the next month).
