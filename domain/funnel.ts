@@ -8,11 +8,12 @@ export const FUNNEL_PATH = '/api/funnel';
 export const FUNNEL_STEPS = ['dialogOpened', 'emailAccepted', 'slotChosen', 'booked'] as const;
 export type FunnelStep = (typeof FUNNEL_STEPS)[number];
 
-/** The longest utm_source a beacon carries (the page cuts it there); the counts keep at most FUNNEL_SOURCE_MAX_LENGTH of it. */
+/** The longest utm_source a beacon carries (the page cuts it there; the API refuses a longer one). */
 export const FUNNEL_SOURCE_SENT_MAX_LENGTH = 100;
+/** The longest source counted under its own name; a longer one counts as FUNNEL_OTHER_SOURCE. */
 export const FUNNEL_SOURCE_MAX_LENGTH = 40;
 /** What a source that is not a short plain name is counted as, so that the counts cannot be flooded with made-up ones. */
-export const FUNNEL_OTHER_SOURCE = 'other';
+const FUNNEL_OTHER_SOURCE = 'other';
 /** Up to FUNNEL_SOURCE_MAX_LENGTH characters (a literal, so that a bundle that does not use it drops it). */
 const PLAIN_SOURCE = /^[a-z0-9._-]{1,40}$/;
 

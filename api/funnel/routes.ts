@@ -9,7 +9,7 @@ import type { JSONSchemaType } from 'ajv';
 import { isbot } from 'isbot';
 import type { Logger } from 'pino';
 import { calendarDayOf, formatCalendarDay, parseCalendarDay, zonedTimeToInstant, type CalendarDay } from '../../domain/booking.js';
-import { FUNNEL_PATH, FUNNEL_SOURCE_SENT_MAX_LENGTH, FUNNEL_STEPS, funnelSource, type FunnelBeacon, type FunnelStep } from '../../domain/funnel.js';
+import { FUNNEL_PATH, FUNNEL_SOURCE_MAX_LENGTH, FUNNEL_SOURCE_SENT_MAX_LENGTH, FUNNEL_STEPS, funnelSource, type FunnelBeacon, type FunnelStep } from '../../domain/funnel.js';
 import { requireAdminToken } from '../admin-auth.js';
 import { readUnlessDatabaseDown, unlessDatabaseDown, type Db } from '../db.js';
 import { ApiError } from '../errors.js';
@@ -32,7 +32,7 @@ export const funnelBeaconSchema: JSONSchemaType<FunnelBeacon> = {
       type: 'string',
       nullable: true,
       maxLength: FUNNEL_SOURCE_SENT_MAX_LENGTH,
-      description: `The visit's utm_source. Counted lower case; one that is not letters, digits, '.', '-' and '_' up to 40 characters is counted as 'other'.`,
+      description: `The visit's utm_source. Counted lower case; one that is not letters, digits, '.', '-' and '_' up to ${FUNNEL_SOURCE_MAX_LENGTH} characters is counted as 'other'.`,
     },
   },
 };
