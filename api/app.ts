@@ -167,8 +167,9 @@ export function createApp(deps: AppDeps): Koa {
   );
   app.use(serialiseJsonOnce);
   const parseJson = bodyParser({ enableTypes: ['json'], jsonLimit: BODY_LIMIT, encoding: 'utf-8' });
-  // The funnel's beacons come as text/plain (navigator.sendBeacon), and are read by their route, at most 1 KB.
-  app.use((ctx, next) => (ctx.path === FUNNEL_PATH ? next() : parseJson(ctx, next)));
+  // The funnel's beacons come as text/plain (navigator.sendBeacon), and are read by their route, at most 1 KB (its
+  // path as the router matches it: any case, a trailing slash).
+  app.use((ctx, next) => (ctx.path.toLowerCase().replace(/\/$/, '') === FUNNEL_PATH ? next() : parseJson(ctx, next)));
 
   const routes = createApiRouter(deps);
   app.use(routes.routes());

@@ -65,7 +65,11 @@ describe('the funnel', function () {
     }
     const json = await beacon({ step: 'dialogOpened', source: 'NEWSLETTER' }, { 'Content-Type': 'application/json' });
     expect(json.status).to.equal(204);
+    // The path as the router matches it, in another case and with a trailing slash: the beacon is read alike.
+    const otherPath = await fetch(`${app.url}/API/Funnel/`, { method: 'POST', headers: { 'Content-Type': 'text/plain', 'User-Agent': BROWSER }, body: JSON.stringify({ step: 'booked' }) });
+    expect(otherPath.status).to.equal(204);
     expect(await counts()).to.deep.equal([
+      { day: TODAY, source: '', step: 'booked', count: '1' },
       { day: TODAY, source: '', step: 'dialogOpened', count: '2' },
       { day: TODAY, source: 'newsletter', step: 'dialogOpened', count: '2' },
       { day: TODAY, source: 'newsletter', step: 'emailAccepted', count: '1' },
