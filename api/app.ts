@@ -29,6 +29,8 @@ import { DEFAULT_MIN_NOTICE_MINUTES } from '../domain/booking.js';
 import type { HostCalendars } from '../server-shared/hosts/calendars.js';
 import { hostRoutes } from './hosts/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
+import { funnelAdminRoutes, funnelBeaconRoutes } from './funnel/routes.js';
+import { FUNNEL_PATH } from '../domain/funnel.js';
 
 export interface AppDeps {
   db: Db;
@@ -115,6 +117,8 @@ export function createApiRouter(deps: AppDeps): Router {
     }).routes(),
     hostRoutes({ hostCalendars: deps.hostCalendars, adminToken: deps.adminToken, adminLimiter }).routes(),
     webhookRoutes({ db: deps.db, queue: deps.queue, logger: deps.logger, adminToken: deps.adminToken, adminLimiter, allowPrivate: deps.webhookAllowPrivate ?? false }).routes(),
+    funnelBeaconRoutes({ db: deps.db, logger: deps.logger, timeZone: deps.timeZone, now, limits: deps.limits }).routes(),
+    funnelAdminRoutes({ db: deps.db, logger: deps.logger, timeZone: deps.timeZone, adminToken: deps.adminToken, adminLimiter }).routes(),
     bookingRoutes({ ...deps, now, bookingsChanged, minNoticeMinutes, slotCapacity: bookingLimits.slotCapacity, emailsPerRecipientPerDay, followUps }).routes(),
     openApiRoutes().routes(),
   );
@@ -162,7 +166,10 @@ export function createApp(deps: AppDeps): Koa {
     }),
   );
   app.use(serialiseJsonOnce);
-  app.use(bodyParser({ enableTypes: ['json'], jsonLimit: BODY_LIMIT, encoding: 'utf-8' }));
+  const parseJson = bodyParser({ enableTypes: ['json'], jsonLimit: BODY_LIMIT, encoding: 'utf-8' });
+  // The funnel's beacons come as text/plain (navigator.sendBeacon), and are read by their route, at most 1 KB (its
+  // path as the router matches it: any case, a trailing slash).
+  app.use((ctx, next) => (ctx.path.toLowerCase().replace(/\/$/, '') === FUNNEL_PATH ? next() : parseJson(ctx, next)));
 
   const routes = createApiRouter(deps);
   app.use(routes.routes());

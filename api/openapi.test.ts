@@ -15,6 +15,7 @@ import { emailCheckSchema } from './email-check/routes.js';
 import { OPENAPI_PATH, openApiDocument, toOpenApiSchema } from './openapi.js';
 import { WEBHOOK_EVENT_TYPES, webhookEventSchema } from '../server-shared/webhooks.js';
 import { newEndpointSchema, replaySchema } from './webhooks/routes.js';
+import { funnelBeaconSchema } from './funnel/routes.js';
 
 type Document = {
   paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }> }> }>>;
@@ -79,6 +80,7 @@ describe('OpenAPI 3.1 document', () => {
     }
     expect(document.components.schemas.NewWebhookEndpoint).to.deep.equal(toOpenApiSchema(newEndpointSchema));
     expect(document.components.schemas.WebhookReplay).to.deep.equal(toOpenApiSchema(replaySchema));
+    expect(document.components.schemas.FunnelBeacon).to.deep.equal(toOpenApiSchema(funnelBeaconSchema));
   });
 
   it('documents every route the API answers under /api, and nothing it does not', () => {
@@ -166,6 +168,31 @@ describe('OpenAPI 3.1 document', () => {
       const anonymous = await fetch(`${app.url}/api/admin/webhooks/endpoints`);
       expect(anonymous.status).to.equal(401);
       expectDocumented('/api/admin/webhooks/endpoints', 'get', 401, await anonymous.json());
+    });
+
+    it('POST /api/funnel: 204 and 400; GET /api/admin/funnel: 200, 400 and 401', async () => {
+      const beacon = (body: string) =>
+        fetch(`${app.url}/api/funnel`, { method: 'POST', headers: { 'Content-Type': 'text/plain;charset=UTF-8', 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0.0.0 Safari/537.36' }, body });
+      expect((await beacon(JSON.stringify({ step: 'booked', source: 'newsletter' }))).status).to.equal(204);
+      const refused = await beacon(JSON.stringify({ step: 'paid' }));
+      expect(refused.status).to.equal(400);
+      expectDocumented('/api/funnel', 'post', 400, await refused.json());
+      const day = String((await app.db('funnel_daily_counts').first(app.db.raw("to_char(day, 'YYYY-MM-DD') AS day")))?.day);
+      // The bookings so far (slots in the coming weeks), marked attended for this read, unmarked again after it.
+      const marked = await app.db('bookings').update({ attendance: 'attended', attendance_marked_at: new Date() }).where({ status: 'booked' }).returning('id');
+      const read = (query: string, headers: Record<string, string> = { Authorization: `Bearer ${ADMIN_TOKEN}` }) => fetch(`${app.url}/api/admin/funnel${query}`, { headers });
+      const report = await read(`?from=${day}&to=${new Date(Date.parse(day) + 60 * 86_400_000).toISOString().slice(0, 10)}`);
+      expect(report.status).to.equal(200);
+      const body = (await report.json()) as { days: unknown[]; attendance: unknown[] };
+      await app.db('bookings').update({ attendance: null, attendance_marked_at: null }).whereIn('id', marked.map((row: { id: string }) => row.id));
+      expect([body.days.length, body.attendance.length]).to.deep.equal([1, 1]);
+      expectDocumented('/api/admin/funnel', 'get', 200, body);
+      const badRange = await read('?from=2026-12-02&to=2026-12-01');
+      expect(badRange.status).to.equal(400);
+      expectDocumented('/api/admin/funnel', 'get', 400, await badRange.json());
+      const anonymous = await read('?from=2026-12-01&to=2026-12-01', {});
+      expect(anonymous.status).to.equal(401);
+      expectDocumented('/api/admin/funnel', 'get', 401, await anonymous.json());
     });
 
     it('GET /api/slots: 200 and 400; GET /api/demo-requests: 200 and 401; a booking through its link: view, reschedule, cancel; the document itself', async () => {

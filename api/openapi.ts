@@ -23,6 +23,8 @@ import type { ErrorBody } from './errors.js';
 import { WEBHOOK_EVENT_DESCRIPTIONS, WEBHOOK_EVENT_TYPES, webhookEventSchema } from '../server-shared/webhooks.js';
 import { DELIVERY_LIST_LIMIT, newEndpointSchema, replaySchema } from './webhooks/routes.js';
 import { DELIVERY_LOG_ATTEMPTS } from './webhooks/repository.js';
+import { FUNNEL_PATH, FUNNEL_STEPS } from '../domain/funnel.js';
+import { FUNNEL_MAX_DAYS, funnelBeaconSchema } from './funnel/routes.js';
 
 export const OPENAPI_PATH = '/api/openapi.json';
 
@@ -324,6 +326,50 @@ const deliveryListSchema = {
     },
   },
 };
+const stepCounts = {
+  type: 'object',
+  additionalProperties: false,
+  required: [...FUNNEL_STEPS],
+  properties: Object.fromEntries(FUNNEL_STEPS.map((step) => [step, { type: 'integer', minimum: 0 }])),
+};
+const funnelSourceProperty = stringOrNull("The utm_source as counted (lower case; 'other' for one that is not a short plain name); null: the visit had none.");
+/** Not typed against FunnelReport: Ajv's JSONSchemaType cannot spell a required value that may be null (`source`). */
+const funnelReportSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['from', 'to', 'steps', 'days', 'attendance'],
+  properties: {
+    from: { type: 'string', format: 'date' },
+    to: { type: 'string', format: 'date' },
+    steps: { type: 'array', items: { type: 'string', enum: [...FUNNEL_STEPS] }, description: 'The steps in the order a visitor takes them.' },
+    days: {
+      type: 'array',
+      description: 'Oldest day first; a row per day and source that counted anything (days in the booking zone).',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['day', 'source', 'counts'],
+        properties: { day: { type: 'string', format: 'date' }, source: funnelSourceProperty, counts: stepCounts },
+      },
+    },
+    attendance: {
+      type: 'array',
+      description: "Per source of the bookings' attribution: the bookings whose slot is in the range, most booked first.",
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['source', 'booked', 'attended', 'noShow', 'attendedRate'],
+        properties: {
+          source: funnelSourceProperty,
+          booked: { type: 'integer', description: 'Bookings not cancelled.' },
+          attended: { type: 'integer', description: 'Of those, marked attended by sales.' },
+          noShow: { type: 'integer', description: 'Of those, marked no-show.' },
+          attendedRate: { type: ['number', 'null'], description: 'attended / (attended + noShow); null while none is marked.' },
+        },
+      },
+    },
+  },
+};
 const replayedSchema = { type: 'object', additionalProperties: false, required: ['replayed'], properties: { replayed: { type: 'integer', description: 'Deliveries put back to be tried now.' } } };
 const adminOnly = { security: [{ adminToken: [] }] };
 const adminRefusals = { '401': refused('The operations token is missing or wrong.'), '429': tooMany };
@@ -372,7 +418,7 @@ export function openApiDocument(): Schema {
     info: {
       title: `${brand.product} site API`,
       version: API_VERSION,
-      description: `Request Demo for ${brand.product}: book a demo slot, check a work e-mail address, see the free slots; for operations, the bookings, the hosts' calendars and the webhooks (signed as the Standard Webhooks specification says).`,
+      description: `Request Demo for ${brand.product}: book a demo slot, check a work e-mail address, see the free slots; for operations, the bookings, the hosts' calendars, the webhooks and the funnel's counts (signed as the Standard Webhooks specification says).`,
     },
     paths: {
       '/api/demo-request': {
@@ -569,6 +615,37 @@ export function openApiDocument(): Schema {
           responses: { '202': answer('Queued.', 'WebhookReplayed'), ...bodyRefusals, '404': refused('No such endpoint.'), ...adminRefusals, '503': refused('The database does not answer; nothing was changed.') },
         },
       },
+      [FUNNEL_PATH]: {
+        post: {
+          operationId: 'countFunnelStep',
+          summary:
+            "The page's anonymous beacon (navigator.sendBeacon): one more visit reached this step today, from this source. Only daily counts are kept; no address, identifier or browser (README \"The funnel: what is collected\").",
+          requestBody: { required: true, content: { ...json('FunnelBeacon'), 'text/plain': { schema: { $ref: '#/components/schemas/FunnelBeacon' } } } },
+          responses: {
+            '204': { description: 'Counted; or not, from a bot (by its User-Agent, or one without), answered alike.' },
+            '400': refused('Not a step, or a source that is not text of at most 100 characters.'),
+            '413': refused('The body is larger than 1 KB.'),
+            '415': refused('The body is neither JSON nor text.'),
+            '429': tooMany,
+            '503': refused('The database does not answer; nothing was counted.'),
+          },
+        },
+      },
+      '/api/admin/funnel': {
+        get: {
+          operationId: 'funnel',
+          summary: "For operations and sales: the funnel's daily counts per source, and per source the bookings in the range with how many came (attended) and how many did not (no-show).",
+          ...adminOnly,
+          parameters: ['from', 'to'].map((name) => ({
+            name,
+            in: 'query',
+            required: true,
+            description: `The ${name === 'from' ? 'first' : 'last'} day, included (the booking zone's days); at most ${FUNNEL_MAX_DAYS} days in all.`,
+            schema: { type: 'string', format: 'date' },
+          })),
+          responses: { '200': answer('The range, its counts and attendance.', 'FunnelReport'), '400': refused('from or to is not a day, from is after to, or the range is too long.'), ...adminRefusals, '503': unreadable },
+        },
+      },
       [OPENAPI_PATH]: {
         get: {
           operationId: 'openApi',
@@ -597,6 +674,8 @@ export function openApiDocument(): Schema {
         WebhookDeliveryList: deliveryListSchema,
         WebhookReplay: toOpenApiSchema(replaySchema),
         WebhookReplayed: replayedSchema,
+        FunnelBeacon: toOpenApiSchema(funnelBeaconSchema),
+        FunnelReport: funnelReportSchema,
         ...Object.fromEntries(WEBHOOK_EVENT_TYPES.map((type) => [webhookSchemaName(type), webhookEventSchema(type)])),
       },
       securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' } },

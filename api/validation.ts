@@ -16,6 +16,8 @@ export interface BodyRules<T> {
   /** Rules beyond the schema, on a body the schema accepted. */
   problems?: (body: T, ctx: Context) => Record<string, string | undefined>;
   summary: string;
+  /** Also a text/plain body, read as JSON: what navigator.sendBeacon sends a string as. */
+  textAsJson?: boolean;
 }
 
 function fieldOf(error: ErrorObject): string {
@@ -25,6 +27,16 @@ function fieldOf(error: ErrorObject): string {
 
 function invalid(summary: string, fields: Record<string, string>): ApiError {
   return new ApiError(400, summary, Object.values(fields).join(' '), fields);
+}
+
+/** A text body's JSON value; undefined when it is not JSON (refused below as not an object). */
+function jsonOf(text: unknown): unknown {
+  if (typeof text !== 'string') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 /** What the handlers after validateBody find in ctx.state. */
@@ -39,7 +51,8 @@ export interface ValidatedBody<T> {
 export function validateBody<T>(rules: BodyRules<T>) {
   const validate = ajv.compile<T>(rules.schema);
   return async (ctx: ParameterizedContext<ValidatedBody<T>>, next: Next): Promise<void> => {
-    if (!ctx.is('application/json')) {
+    const asText = rules.textAsJson === true && Boolean(ctx.is('text/plain'));
+    if (!asText && !ctx.is('application/json')) {
       throw new ApiError(415, 'Unsupported media type', 'Send the request body as JSON (Content-Type: application/json).');
     }
     // JSON is UTF-8 (RFC 8259); a body declared in another charset would be stored garbled.
@@ -47,7 +60,8 @@ export function validateBody<T>(rules: BodyRules<T>) {
     if (charset !== '' && charset !== 'utf-8' && charset !== 'utf8') {
       throw new ApiError(415, 'Unsupported media type', 'Send the request body as UTF-8 JSON (Content-Type: application/json; charset=utf-8).');
     }
-    const body = rules.normalise ? rules.normalise(ctx.request.body) : ctx.request.body;
+    const given = asText ? jsonOf(ctx.request.body) : ctx.request.body;
+    const body = rules.normalise ? rules.normalise(given) : given;
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       throw new ApiError(400, rules.summary, 'The request body must be a JSON object.');
     }

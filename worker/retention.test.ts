@@ -172,9 +172,16 @@ describe('retention (RETENTION_DAYS)', () => {
     expect(await applyRetention(app.db, 730)).to.equal(1);
   });
 
-  it('is applied by the sweep timer, whose log line says how many and names nobody', async () => {
+  it('is applied by the sweep timer, whose log line says how many and names nobody; the funnel counts of days past it go', async () => {
     await bookingFrom(800);
     await bookingFrom(800);
+    const funnelDay = (daysAgo: number) => app.db.raw('current_date - ?::int', [daysAgo]);
+    await app.db('funnel_daily_counts').insert([
+      { day: funnelDay(731), source: 'newsletter', step: 'booked', count: 3 },
+      { day: funnelDay(731), source: '', step: 'dialogOpened', count: 9 },
+      { day: funnelDay(730), source: 'newsletter', step: 'booked', count: 2 },
+      { day: funnelDay(0), source: 'newsletter', step: 'booked', count: 1 },
+    ]);
     const lines: string[] = [];
     const timer = startSweepTimer(app.db, async () => {}, pino({ level: 'info' }, { write: (line: string) => void lines.push(line) }), {
       everyMs: 60_000,
@@ -184,5 +191,7 @@ describe('retention (RETENTION_DAYS)', () => {
     const logged = lines.map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => line.msg === 'retention removed the personal data of old bookings');
     expect(logged).to.include({ anonymised: 2, retentionDays: 730 });
     expect(lines.join('\n')).not.to.match(/Lovelace|analytical-engines/i);
+    expect(((await app.db('funnel_daily_counts').orderBy('count').pluck('count')) as string[]).map(Number)).to.deep.equal([1, 2]);
+    expect(lines.map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => line.msg === 'retention deleted old funnel counts')).to.include({ funnelCounts: 2 });
   });
 });

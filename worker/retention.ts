@@ -5,7 +5,8 @@
  * person), on its e-mail rows the addresses and last errors (which may quote an address), and in its webhook events'
  * payloads the same fields (the log of their tries keeps status and timing, not the receivers' answers); an e-mail
  * of it still unsent is dropped. What stays: the dates, the status, the host and the sequence, what the aggregate figures need.
- * (Idempotency keys go after a day, the honeypot's catches a week after their slot: the API purges both.)
+ * (Idempotency keys go after a day, the honeypot's catches a week after their slot: the API purges both.) The
+ * funnel's daily counts, which name nobody, go once their day is more than RETENTION_DAYS ago (deleteOldFunnelCounts).
  *
  * It runs from the worker's sweep timer, in small batches, each its own short transaction: rows another transaction
  * holds (a move, a claim) are skipped until a later round, and no lock is waited on for more than a moment, so a
@@ -85,4 +86,12 @@ export async function applyRetention(
     if (done < batchSize) break;
   }
   return anonymised;
+}
+
+/**
+ * The funnel's daily counts of days more than `retentionDays` ago, deleted in one statement (a day holds a few rows
+ * per source, and the sources are few). Returns how many rows went.
+ */
+export async function deleteOldFunnelCounts(db: Knex, retentionDays: number): Promise<number> {
+  return db('funnel_daily_counts').where('day', '<', db.raw('current_date - ?::int', [retentionDays])).delete();
 }

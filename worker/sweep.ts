@@ -11,7 +11,7 @@ import { SWEEP_EVERY_MS, SWEEP_GRACE_MS, type QueuedJob } from '../server-shared
 import { withTimeout } from '../server-shared/time-limits.js';
 import { pendingJobs } from './email-job.js';
 import { pendingWebhookJobs } from './webhook-job.js';
-import { applyRetention } from './retention.js';
+import { applyRetention, deleteOldFunnelCounts } from './retention.js';
 
 const SWEEP_LOCK = 'converge:outbox-sweep';
 /** One enqueue may wait this long on Redis before the sweep gives up until its next round. */
@@ -52,6 +52,8 @@ export function startSweepTimer(
     const anonymised = await applyRetention(db, options.retentionDays);
     // How many, and nothing about whom.
     if (anonymised) logger.info({ anonymised, retentionDays: options.retentionDays }, 'retention removed the personal data of old bookings');
+    const funnelCounts = await deleteOldFunnelCounts(db, options.retentionDays);
+    if (funnelCounts > 0) logger.info({ funnelCounts, retentionDays: options.retentionDays }, 'retention deleted old funnel counts');
   };
   const sweep = () => {
     round ??= sweepOutbox(db, enqueue, options.graceMs)

@@ -49,6 +49,13 @@ describe('prerendered legal pages', () => {
     }
   });
 
+  it('says what the funnel counts and what it does not', () => {
+    const { text } = render('privacy');
+    for (const phrase of ['the form is opened, an e-mail address is accepted, a time is chosen, and a demo is booked', 'utm_source', 'keeps only those daily totals', 'no e-mail address, name, IP address, browser description or identifier', 'sets no cookie', `totals are deleted ${RETENTION_DAYS_STATED} days`]) {
+      expect(text, phrase).to.include(phrase);
+    }
+  });
+
   it('says the site sets no cookies and loads nothing from other hosts', () => {
     const { text } = render('cookies');
     expect(text).to.include('This site sets no cookies.');

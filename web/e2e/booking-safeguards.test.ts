@@ -7,7 +7,9 @@ import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import type { Browser, Request } from 'playwright-core';
 import type { Stack } from '../../test/stack.js';
-import { SLOT_TAKEN_MESSAGE } from '../../domain/booking.js';
+import { DEFAULT_BOOKING_TIME_ZONE, SLOT_TAKEN_MESSAGE, calendarDayOf, formatCalendarDay } from '../../domain/booking.js';
+import { FUNNEL_PATH, FUNNEL_STEPS } from '../../domain/funnel.js';
+import { until } from '../../test/until.js';
 import { HONEYPOT_FIELD, IDEMPOTENCY_KEY_PATTERN } from '../../domain/demo-request.js';
 import { axeViolations, openPage, type WatchedPage } from './browser.js';
 import { useBrowserSuite, type Visit } from './suite.js';
@@ -128,14 +130,24 @@ describe('booking safeguards in Chromium', function () {
     expect(await rowsFor('ines@northwind-logistics.com'), 'the honeypot did not fire').to.have.length(1);
   });
 
-  it("books with where the visit came from: the landing page's UTM parameters and referrer, kept across its pages", async () => {
-    const watched = await openPage(browser);
+  it("books with where the visit came from: the landing page's UTM parameters and referrer, kept across its pages; the funnel counts the visit's steps once each", async () => {
+    // A visitor's browser: the funnel counts nothing from a headless one (its User-Agent says so).
+    const userAgent = `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${browser.version()} Safari/537.36`;
+    const watched = await openPage(browser, { userAgent });
     open.push(watched);
     const { page } = watched;
+    const beacons: unknown[] = [];
+    page.on('request', (request: Request) => {
+      if (new URL(request.url()).pathname === FUNNEL_PATH) beacons.push(JSON.parse(request.postData() ?? '{}'));
+    });
     await page.goto(`${stack.url}/?utm_source=newsletter&utm_medium=email&utm_campaign=q4-launch`, { referer: 'https://news.example.org/post' });
+    await page.waitForLoadState('networkidle');
+    expect(beacons, 'beacons before the visitor did anything').to.deep.equal([]);
     // Later pages of the visit (no parameters, this site as referrer) do not replace the first touch.
     await page.goto(`${stack.url}/legal/privacy`);
     await page.goto(stack.url);
+    await page.waitForLoadState('networkidle');
+    expect(beacons, 'beacons before the dialog opened').to.deep.equal([]);
     const dialog = await openDialog(page);
     await fillRequired(dialog, 'Lena Park', 'lena@northwind-logistics.com', 'Northwind Logistics');
     await chooseFirstBookableSlot(dialog);
@@ -164,6 +176,16 @@ describe('booking safeguards in Chromium', function () {
       utm_campaign: 'q4-launch',
       referrer: 'https://news.example.org/post',
     });
+
+    // The funnel: each step once, with the source and nothing else; counted on the booking zone's day.
+    const counted = () => stack.db('funnel_daily_counts').where({ source: 'newsletter' }).orderBy('step').select(stack.db.raw("to_char(day, 'YYYY-MM-DD') AS day"), 'step', 'count');
+    const rows = await until(async () => {
+      const found = (await counted()) as { day: string; step: string; count: string }[];
+      return found.length === FUNNEL_STEPS.length && found.every((counts) => counts.count === '1') ? found : undefined;
+    }, 'the four steps counted');
+    const today = formatCalendarDay(calendarDayOf(new Date(), DEFAULT_BOOKING_TIME_ZONE));
+    expect(rows).to.deep.equal([...FUNNEL_STEPS].sort().map((step) => ({ day: today, step, count: '1' })));
+    expect(beacons).to.deep.equal(FUNNEL_STEPS.map((step) => ({ step, source: 'newsletter' })));
   });
 
   it('answers a filled honeypot like a booking, and stores nothing', async () => {

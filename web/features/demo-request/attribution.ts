@@ -43,6 +43,17 @@ export function rememberAttribution(storage: Storage | undefined, url: URL, refe
   }
 }
 
+/** The visit's first utm_source, if it had one: all the funnel's beacons say of it (funnel-beacon.ts). */
+export function rememberedUtmSource(storage: Storage | undefined): string | undefined {
+  try {
+    const stored: unknown = JSON.parse(storage?.getItem(STORAGE_KEY) ?? '{}');
+    const source = (stored as { utm_source?: unknown } | null)?.utm_source;
+    return typeof source === 'string' ? source : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The visit's first touch, if it had any; only known keys with text values. */
 export function rememberedAttribution(storage: Storage | undefined): Attribution | undefined {
   if (!storage) return undefined;

@@ -9,6 +9,7 @@
 import type * as DemoIslandModule from './demo-island.js';
 import type { DemoIsland } from './demo-island.js';
 import { DEMO_TRIGGER_ATTRIBUTE } from '../../components/demo-trigger-attribute.js';
+import { countFunnelStep } from './funnel-beacon.js';
 
 declare global {
   interface Window {
@@ -138,6 +139,7 @@ export function startDemoLauncher(doc: Document): void {
   const open = (trigger: HTMLElement) => {
     opener = trigger;
     isOpen = true;
+    countFunnelStep('dialogOpened');
     problem.textContent = '';
     page.inert = true;
     if (ready) {

@@ -24,6 +24,7 @@ import { PAGE_MIN_NOTICE, readBookingTimeZone } from '../date-time-picker/bookin
 import { focusTimeChoice } from '../date-time-picker/time-choice.js';
 import { rememberedAttribution, visitStorage } from './attribution.js';
 import { checkEmail, type EmailCheck } from './email-check.js';
+import { countFunnelStep } from './funnel-beacon.js';
 import { mayRetryWithSameKey, nextAttempt, type SubmissionAttempt } from './idempotency-key.js';
 
 export const SUCCESS_TITLE = 'Demo Request Submitted';
@@ -82,7 +83,9 @@ export function useDemoRequestForm(onSubmitted: () => void) {
       setEmailCheck({ state: 'checking' });
       const result = await checkEmail(email, (value) => validateEmail({ email: value }).unwrap());
       // A later edit or check wins over an answer that arrives late.
-      if (checkedEmail.current === email) setEmailCheck(result);
+      if (checkedEmail.current !== email) return;
+      setEmailCheck(result);
+      if (result.state === 'valid') countFunnelStep('emailAccepted');
     },
     [validateEmail],
   );
@@ -133,8 +136,7 @@ export function useDemoRequestForm(onSubmitted: () => void) {
     const attribution = rememberedAttribution(visitStorage());
     if (attribution) body.attribution = attribution;
     // The visitor's own zone, so the e-mails show the slot on their clock too (the server drops one it does not know).
-    const visitorTimeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-    if (visitorTimeZone) body.visitorTimeZone = visitorTimeZone;
+    if (VISITOR_ZONE) body.visitorTimeZone = VISITOR_ZONE;
     if (trap !== '') body[HONEYPOT_FIELD] = trap;
     // The body is built in one fixed order, so its JSON text tells the same submission from a changed one.
     const attempt = nextAttempt(openAttempt.current, JSON.stringify(body));
@@ -158,6 +160,7 @@ export function useDemoRequestForm(onSubmitted: () => void) {
       return;
     }
     openAttempt.current = null;
+    countFunnelStep('booked');
     const demo = demoEvent(body.company, new Date(created.timeSlot));
     notifySuccess(SUCCESS_TITLE, SUCCESS_TEXT, {
       label: 'Add to calendar:',
@@ -206,6 +209,7 @@ export function useDemoRequestForm(onSubmitted: () => void) {
   const onSlotChange = (iso: string) => {
     setSlotIso(iso);
     setErrors((current) => ({ ...current, timeSlot: undefined }));
+    countFunnelStep('slotChosen');
   };
 
   return {

@@ -81,7 +81,14 @@ export const LEGAL_DOCUMENTS: readonly LegalDocument[] = [
       {
         heading: 'No tracking',
         paragraphs: [
-          'The site sets no cookies and loads nothing from other hosts: no analytics, no advertising, no fonts or scripts from third parties. Where your visit came from is kept in your browser tab until you close it, and reaches us only with a demo request you send. The Cookie Notice says more.',
+          'The site sets no cookies and loads nothing from other hosts: no analytics, no advertising, no fonts or scripts from third parties. Where your visit came from is kept in your browser tab until you close it, and reaches us with a demo request you send; of it, only the campaign source (utm_source) also goes into the step counts below. The Cookie Notice says more.',
+        ],
+      },
+      {
+        heading: 'Counting the steps of the form',
+        paragraphs: [
+          'To learn where the form loses people, the page tells our own server, once per visit each, when four steps happen: the form is opened, an e-mail address is accepted, a time is chosen, and a demo is booked. Each message carries the step and your visit\'s campaign source (utm_source, such as "newsletter"), and nothing else. Our server adds one to that day\'s count for the step and source; it keeps only those daily totals.',
+          `It keeps no e-mail address, name, IP address, browser description or identifier with them, sets no cookie and stores nothing in your browser for them, so a count cannot be traced back to you or linked to your other visits. Messages from known bots are not counted. Nothing is sent before you open the form. The totals are deleted ${RETENTION_DAYS_STATED} days after their day. This serves our legitimate interest in improving the form (Art. 6(1)(f) GDPR).`,
         ],
       },
       {
@@ -145,7 +152,7 @@ export const LEGAL_DOCUMENTS: readonly LegalDocument[] = [
       {
         heading: 'The one thing kept in your browser',
         paragraphs: [
-          "When you arrive through a link with campaign tags (utm_source and the like) or from another site, the page keeps those tags and that site's address in the tab's session storage, so that a demo request sent later in the same visit says where the visit came from. It is not a cookie, is never sent anywhere on its own, and is deleted when you close the tab.",
+          "When you arrive through a link with campaign tags (utm_source and the like) or from another site, the page keeps those tags and that site's address in the tab's session storage, so that a demo request sent later in the same visit says where the visit came from. It is not a cookie, and is deleted when you close the tab. Apart from a demo request, only its campaign source (utm_source) is sent, to our own server, with the anonymous step counts the Privacy Policy describes.",
         ],
       },
       {

@@ -1,0 +1,35 @@
+/**
+ * The Request Demo funnel: the steps the page counts, anonymously, one beacon per step and page visit
+ * (web/features/demo-request/funnel-beacon.ts), and how a visit's UTM source is kept in the daily counts.
+ */
+export const FUNNEL_PATH = '/api/funnel';
+
+/** In the order a visitor takes them. */
+export const FUNNEL_STEPS = ['dialogOpened', 'emailAccepted', 'slotChosen', 'booked'] as const;
+export type FunnelStep = (typeof FUNNEL_STEPS)[number];
+
+/** The longest utm_source a beacon carries (the page cuts it there; the API refuses a longer one). */
+export const FUNNEL_SOURCE_SENT_MAX_LENGTH = 100;
+/** The longest source counted under its own name; a longer one counts as FUNNEL_OTHER_SOURCE. */
+export const FUNNEL_SOURCE_MAX_LENGTH = 40;
+/** What a source that is not a short plain name is counted as, so that the counts cannot be flooded with made-up ones. */
+const FUNNEL_OTHER_SOURCE = 'other';
+/** Up to FUNNEL_SOURCE_MAX_LENGTH characters (a literal, so that a bundle that does not use it drops it). */
+const PLAIN_SOURCE = /^[a-z0-9._-]{1,40}$/;
+
+/** What a beacon sends: the step, and the visit's utm_source when it had one. Nothing else. */
+export interface FunnelBeacon {
+  step: FunnelStep;
+  source?: string;
+}
+
+/**
+ * A utm_source as the funnel counts it: lower case, trimmed; null for none; FUNNEL_OTHER_SOURCE for anything but
+ * letters, digits, dots, dashes and underscores up to FUNNEL_SOURCE_MAX_LENGTH characters. The bookings' attribution
+ * is grouped the same way, so the funnel and the attendance name a source alike.
+ */
+export function funnelSource(utmSource: string | null | undefined): string | null {
+  const source = (utmSource ?? '').trim().toLowerCase();
+  if (source === '') return null;
+  return PLAIN_SOURCE.test(source) ? source : FUNNEL_OTHER_SOURCE;
+}
