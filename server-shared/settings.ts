@@ -1,6 +1,7 @@
 /** Parsing of the settings both programs read, and their defaults. Reading process.env stays in each config.ts. */
 import { DEFAULT_BOOKING_TIME_ZONE, isValidTimeZone } from '../domain/booking.js';
 import { secretsFolder, type SecretsFolder } from './kept-secrets.js';
+import { DEFAULT_RETENTION_DAYS } from '../domain/retention.js';
 
 export type Env = Record<string, string | undefined>;
 
@@ -120,9 +121,6 @@ export function parseNotifyAddress(name: string, value: string | undefined): str
   if (!/^[^\s@<>,;"]+@[^\s@<>,;"]+\.[^\s@<>,;"]+$/.test(value)) throw new ConfigError(`${name} must be one e-mail address such as sales@example.com, got "${value}"`);
   return value;
 }
-
-/** RETENTION_DAYS: how long after its slot a booking keeps its personal data (two years unless told). */
-export const DEFAULT_RETENTION_DAYS = 730;
 
 /** RETENTION_DAYS: a whole number of days, 1 or more; unset, DEFAULT_RETENTION_DAYS. */
 export function parseRetentionDays(value: string | undefined): number {

@@ -29,7 +29,7 @@ import { clearQueuePrefix } from '../../test/stack.js';
 import { claim, findDueEmails } from '../../worker/outbox.js';
 import { anonymiseBatch } from '../../worker/retention.js';
 import { bookingsPerSlot, findBooking, listBookings } from '../../api/bookings/repository.js';
-import { DEFAULT_RETENTION_DAYS } from '../../server-shared/settings.js';
+import { DEFAULT_RETENTION_DAYS } from '../../domain/retention.js';
 import { pendingJobs } from '../../worker/email-job.js';
 import { REPO_ROOT } from '../dev-services/config.js';
 import { cpuMs, delay, percentile, start, startWithPort, stop, waitUntil } from './processes.js';

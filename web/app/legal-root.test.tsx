@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { brand } from '../../domain/brand.js';
-import { LEGAL_DOCUMENTS, RETENTION_DAYS_STATED } from '../features/legal/legal-documents.js';
+import { DEFAULT_RETENTION_DAYS } from '../../domain/retention.js';
+import { LEGAL_DOCUMENTS } from '../features/legal/legal-documents.js';
 import { renderPage } from '../test/render.js';
 import { LegalRoot } from './legal-root.js';
 
@@ -44,14 +45,14 @@ describe('prerendered legal pages', () => {
 
   it('names the legal basis of each use, how long data is kept, the visitor\'s rights and the authority', () => {
     const { text } = render('privacy');
-    for (const phrase of ['Art. 6(1)(b) GDPR', 'Art. 6(1)(f) GDPR', `deleted ${RETENTION_DAYS_STATED} days`, 'Our server logs name no person', 'Art. 15 GDPR', 'deleted (Art. 17)', 'object to its use', 'Berlin Commissioner for Data Protection', 'Alt-Moabit 59–61', 'Reschedule or cancel']) {
+    for (const phrase of ['Art. 6(1)(b) GDPR', 'Art. 6(1)(f) GDPR', `deleted ${DEFAULT_RETENTION_DAYS} days`, 'Our server logs name no person', 'Art. 15 GDPR', 'deleted (Art. 17)', 'object to its use', 'Berlin Commissioner for Data Protection', 'Alt-Moabit 59–61', 'Reschedule or cancel', "your device's time zone"]) {
       expect(text, phrase).to.include(phrase);
     }
   });
 
   it('says what the funnel counts and what it does not', () => {
     const { text } = render('privacy');
-    for (const phrase of ['the form is opened, an e-mail address is accepted, a time is chosen, and a demo is booked', 'utm_source', 'keeps only those daily totals', 'no e-mail address, name, IP address, browser description or identifier', 'sets no cookie', `totals are deleted ${RETENTION_DAYS_STATED} days`]) {
+    for (const phrase of ['the form is opened, an e-mail address is accepted, a time is chosen, and a demo is booked', 'utm_source', 'keeps only those daily totals', 'no e-mail address, name, IP address, browser description or identifier', 'sets no cookie', `totals are deleted ${DEFAULT_RETENTION_DAYS} days`]) {
       expect(text, phrase).to.include(phrase);
     }
   });

@@ -1,4 +1,5 @@
 import { brand } from '../../../domain/brand.js';
+import { DEFAULT_RETENTION_DAYS } from '../../../domain/retention.js';
 
 /**
  * The copy of the legal pages. It describes what this site really does and nothing more: if the site starts
@@ -25,8 +26,6 @@ const { product, parentProvider, company } = brand;
 /** One story everywhere: the link in every e-mail moves or cancels the demo; a reply reaches the sales team. */
 const MANAGE = 'use the "Reschedule or cancel" link in any e-mail about your demo';
 const REPLY = 'reply to any e-mail about your demo: replies reach our sales team';
-/** How long a booking's personal data is kept after the demo's date: RETENTION_DAYS's default. */
-export const RETENTION_DAYS_STATED = 730;
 
 function labelOf(href: string): string {
   const link = brand.legalLinks.find((candidate) => candidate.href === href);
@@ -51,6 +50,7 @@ export const LEGAL_DOCUMENTS: readonly LegalDocument[] = [
           'your company,',
           'the date and time you chose for the demo,',
           'your phone number and a message, if you give them (both are optional),',
+          "your device's time zone (such as America/New_York), so that our e-mails show the demo's time on your own clock too,",
           'where your visit came from, if the link you followed said so: its campaign tags (utm_source, utm_medium, utm_campaign, utm_term, utm_content) and the address of the site that sent you.',
         ],
       },
@@ -74,7 +74,7 @@ export const LEGAL_DOCUMENTS: readonly LegalDocument[] = [
       {
         heading: 'How long we keep it',
         paragraphs: [
-          `Your name, e-mail address, company, phone number, message and where your visit came from are deleted ${RETENTION_DAYS_STATED} days (two years) after the date of the demo; what is left is the date, the status and the host, with nothing that names you. Sooner if you ask (below).`,
+          `Your name, e-mail address, company, phone number, message, time zone and where your visit came from are deleted ${DEFAULT_RETENTION_DAYS} days (two years) after the date of the demo; what is left is the date, the status and the host, with nothing that names you. Sooner if you ask (below).`,
           'Our server logs name no person: no name, no e-mail address and no booking link is written into them.',
         ],
       },
@@ -88,7 +88,7 @@ export const LEGAL_DOCUMENTS: readonly LegalDocument[] = [
         heading: 'Counting the steps of the form',
         paragraphs: [
           'To learn where the form loses people, the page tells our own server, once per visit each, when four steps happen: the form is opened, an e-mail address is accepted, a time is chosen, and a demo is booked. Each message carries the step and your visit\'s campaign source (utm_source, such as "newsletter"), and nothing else. Our server adds one to that day\'s count for the step and source; it keeps only those daily totals.',
-          `It keeps no e-mail address, name, IP address, browser description or identifier with them, sets no cookie and stores nothing in your browser for them, so a count cannot be traced back to you or linked to your other visits. Messages from known bots are not counted. Nothing is sent before you open the form. The totals are deleted ${RETENTION_DAYS_STATED} days after their day. This serves our legitimate interest in improving the form (Art. 6(1)(f) GDPR).`,
+          `It keeps no e-mail address, name, IP address, browser description or identifier with them, sets no cookie and stores nothing in your browser for them, so a count cannot be traced back to you or linked to your other visits. Messages from known bots are not counted. Nothing is sent before you open the form. The totals are deleted ${DEFAULT_RETENTION_DAYS} days after their day. This serves our legitimate interest in improving the form (Art. 6(1)(f) GDPR).`,
         ],
       },
       {
