@@ -25,7 +25,7 @@ import { DELIVERY_LIST_LIMIT, newEndpointSchema, replaySchema } from './webhooks
 import { DELIVERY_LOG_ATTEMPTS } from './webhooks/repository.js';
 import { CSRF_HEADER, SESSION_COOKIE, SESSION_HOURS, signInSchema } from './admin/sessions.js';
 import { markSchema, SEARCH_MAX_LENGTH } from './admin/booking-routes.js';
-import { LIST_STATUSES } from './bookings/repository.js';
+import { LIST_STATUSES } from '../domain/sales.js';
 
 export const OPENAPI_PATH = '/api/openapi.json';
 

@@ -15,7 +15,8 @@ import { readUnlessDatabaseDown, unlessDatabaseDown, type Db } from '../db.js';
 import { enqueueStored, type EmailQueue } from '../email-queue.js';
 import { ApiError } from '../errors.js';
 import { validateBody } from '../validation.js';
-import { LIST_STATUSES, listBookings, type Attendance, type BookingFilters, type BookingPage, type BookingSummary, type ListPosition, type ListStatus } from '../bookings/repository.js';
+import { LIST_STATUSES, type Attendance, type BookingSummary, type ListStatus } from '../../domain/sales.js';
+import { listBookings, type BookingFilters, type BookingPage, type ListPosition } from '../bookings/repository.js';
 import { csvLine } from './csv.js';
 import { markAttendance, readBookingDetail } from './repository.js';
 

@@ -4,53 +4,12 @@
  */
 import type { Knex } from 'knex';
 import type { Attribution } from '../../domain/attribution.js';
+import type { Attendance, BookingDetailOf, HistoryEntry } from '../../domain/sales.js';
 import type { QueuedJob } from '../../server-shared/jobs.js';
 import type { Db } from '../db.js';
-import type { Attendance } from '../bookings/repository.js';
 import { listDeliveries, raiseWebhookEvent, type DeliveryView } from '../webhooks/repository.js';
 
-/** One step of a booking's life, oldest first. */
-export type HistoryEntry =
-  | { at: string; what: 'booked'; timeSlot: string }
-  | { at: string; what: 'moved'; from: string; to: string }
-  | { at: string; what: 'cancelled' }
-  | { at: string; what: Attendance };
-
-export interface SentEmail {
-  id: string;
-  kind: string;
-  /** The row's own recipient (the sales desk, a host); null: the prospect. */
-  recipient: string | null;
-  createdAt: string;
-  dueAt: string;
-  sentAt: string | null;
-  failedAt: string | null;
-  droppedAt: string | null;
-  attempts: number;
-  lastError: string | null;
-}
-
-export interface BookingDetail {
-  id: string;
-  name: string;
-  email: string;
-  company: string;
-  phone: string | null;
-  message: string | null;
-  timeSlot: string;
-  status: 'booked' | 'cancelled';
-  attendance: Attendance | null;
-  attendanceMarkedAt: string | null;
-  sequence: number;
-  createdAt: string;
-  meetingUrl: string | null;
-  host: { name: string; title: string; email: string } | null;
-  attribution: Attribution | null;
-  anonymisedAt: string | null;
-  history: HistoryEntry[];
-  emails: SentEmail[];
-  webhookDeliveries: DeliveryView[];
-}
+export type BookingDetail = BookingDetailOf<DeliveryView>;
 
 const iso = (date: Date | null): string | null => date?.toISOString() ?? null;
 /** The booking's webhook deliveries the page shows, newest first. */

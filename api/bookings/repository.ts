@@ -4,7 +4,7 @@
  * honeypot ask too, a booking read, locked, moved and cancelled through its link, and the operations list.
  */
 import type { Knex } from 'knex';
-import type { Attribution } from '../../domain/attribution.js';
+import type { BookingSummary, ListStatus } from '../../domain/sales.js';
 import type { BookingCreated, BookingHost, DemoRequestInput } from '../../domain/demo-request.js';
 import type { CanonicalRecipient } from '../../server-shared/email-rules.js';
 import type { Booking } from '../../server-shared/invitation.js';
@@ -13,27 +13,6 @@ import { preparedQuery, type Db } from '../db.js';
 import type { EmailRow } from './emails.js';
 import type { StoredDelivery } from '../webhooks/repository.js';
 import type { HostCandidate } from './hosts.js';
-
-export type Attendance = 'attended' | 'no_show';
-
-export interface BookingSummary {
-  id: string;
-  name: string;
-  email: string;
-  company: string;
-  timeSlot: string;
-  status: 'booked' | 'cancelled';
-  /** Marked by sales after the demo's time; null until then. */
-  attendance: Attendance | null;
-  createdAt: string;
-  attribution: Attribution | null;
-  /** Who gives the demo (with a team); null without one. */
-  host: { name: string; email: string } | null;
-  /** droppedAt: the booking was moved or cancelled before its confirmation went out, which then never goes. */
-  confirmation: { sentAt: string | null; failedAt: string | null; droppedAt: string | null; attempts: number; lastError: string | null };
-  /** When retention removed its personal data (name, e-mail and company are then empty); null until then. */
-  anonymisedAt: string | null;
-}
 
 /** A place in the operations list: the last booking of a page, as (created_at, id), the order the list is read in. */
 export interface ListPosition {
@@ -47,10 +26,6 @@ export interface BookingPage {
   /** Where the next page starts; undefined on the last page. */
   next: ListPosition | undefined;
 }
-
-/** `booked`: not cancelled and not marked yet; the others as marked, or cancelled. */
-export const LIST_STATUSES = ['booked', 'cancelled', 'attended', 'no_show'] as const;
-export type ListStatus = (typeof LIST_STATUSES)[number];
 
 /** What the operations list and its CSV export select; every filter is optional and they all apply together. */
 export interface BookingFilters {

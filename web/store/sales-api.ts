@@ -3,6 +3,7 @@
  * module, so the landing page's code does not carry them. Changes send the session's CSRF token, which the session
  * answers (the session cookie itself is HttpOnly: scripts never see it).
  */
+import type { Attendance, BookingDetailOf, BookingSummary, ListStatus } from '../../domain/sales.js';
 import { api } from './api.js';
 
 export const CSRF_HEADER = 'X-CSRF-Token';
@@ -12,10 +13,6 @@ export interface SalesSession {
   csrfToken: string;
   expiresAt: string;
 }
-
-export type Attendance = 'attended' | 'no_show';
-export const LIST_STATUSES = ['booked', 'cancelled', 'attended', 'no_show'] as const;
-export type ListStatus = (typeof LIST_STATUSES)[number];
 
 /** The list's filters as the API takes them (GET /api/demo-requests and its .csv); empty ones are left out. */
 export interface BookingFilters {
@@ -27,40 +24,13 @@ export interface BookingFilters {
   source?: string;
 }
 
-/** What the page shows of a booking in the list. */
-export interface BookingListItem {
-  id: string;
-  name: string;
-  email: string;
-  company: string;
-  timeSlot: string;
-  status: 'booked' | 'cancelled';
-  attendance: Attendance | null;
-  createdAt: string;
-  attribution: Record<string, string> | null;
-  host: { name: string; email: string } | null;
-}
-
 interface BookingListPage {
-  demoRequests: BookingListItem[];
+  demoRequests: BookingSummary[];
   next: string | null;
 }
 
-export type HistoryEntry =
-  | { at: string; what: 'booked'; timeSlot: string }
-  | { at: string; what: 'moved'; from: string; to: string }
-  | { at: string; what: 'cancelled' | Attendance };
-
-export interface BookingDetail extends Omit<BookingListItem, 'host'> {
-  phone: string | null;
-  message: string | null;
-  attendanceMarkedAt: string | null;
-  meetingUrl: string | null;
-  host: { name: string; title: string; email: string } | null;
-  history: HistoryEntry[];
-  emails: { id: string; kind: string; recipient: string | null; createdAt: string; sentAt: string | null; failedAt: string | null; droppedAt: string | null; attempts: number }[];
-  webhookDeliveries: { id: string; eventType: string; createdAt: string; attempts: number; deliveredAt: string | null; exhaustedAt: string | null; lastStatus: number | null }[];
-}
+/** The booking's view: its webhook deliveries as the page shows them. */
+export type BookingDetail = BookingDetailOf<{ id: string; eventType: string; createdAt: string; attempts: number; deliveredAt: string | null; exhaustedAt: string | null; lastStatus: number | null }>;
 
 /** The filters as a query string (no leading ?), the cursor last. */
 export function filterQuery(filters: BookingFilters, cursor?: string | null): string {

@@ -1,7 +1,8 @@
 import { useEffect, useRef } from 'react';
 import { Button } from '../../components/button.js';
 import { serverMessage } from '../../store/api-errors.js';
-import { useBookingDetailQuery, useMarkAttendanceMutation, type Attendance, type BookingDetail, type HistoryEntry } from '../../store/sales-api.js';
+import type { Attendance, HistoryEntry } from '../../../domain/sales.js';
+import { useBookingDetailQuery, useMarkAttendanceMutation, type BookingDetail } from '../../store/sales-api.js';
 import { Alert, formatInstant, Muted, Panel, statusOf, SubHeading, Table, Toolbar } from './parts.js';
 import { styled } from 'styled-components';
 

@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { Button } from '../../components/button.js';
 import { serverMessage } from '../../store/api-errors.js';
-import { filterQuery, LIST_STATUSES, useBookingListInfiniteQuery, type BookingFilters, type ListStatus } from '../../store/sales-api.js';
+import { LIST_STATUSES, type ListStatus } from '../../../domain/sales.js';
+import { filterQuery, useBookingListInfiniteQuery, type BookingFilters } from '../../store/sales-api.js';
 import { Alert, Field, formatInstant, LinkButton, Panel, STATUS_LABELS, statusOf, SubHeading, Table, Toolbar } from './parts.js';
 import { styled } from 'styled-components';
 
