@@ -80,7 +80,12 @@ export async function listBookings(db: Db, limit: number, after?: ListPosition, 
   else if (filters.status === 'booked') query.where('b.status', 'booked').whereNull('b.attendance');
   else if (filters.status) query.where('b.attendance', filters.status);
   if (filters.slotFrom) query.where('b.time_slot', '>=', filters.slotFrom);
-  if (filters.slotTo) query.where('b.time_slot', '<', filters.slotTo);
+  if (filters.slotTo) {
+    query.where('b.time_slot', '<', filters.slotTo);
+    // Implied (a booking is made before its slot, and moved only to later ones), and it lets the newest-first scan
+    // start at the range's end rather than walk every booking made since.
+    query.where('b.created_at', '<', filters.slotTo);
+  }
   if (filters.host) query.where('b.host_email', filters.host);
   if (filters.source) query.whereRaw("b.attribution ->> 'utm_source' = ?", [filters.source]);
   const rows = await query;
