@@ -39,6 +39,10 @@ describe('the sales page (/admin) in a browser', () => {
   it('signs in, searches, filters, exports what it shows, marks a demo attended, refuses a change without the CSRF token, and is axe clean', async function () {
     this.timeout(90_000);
     const ids = await seed();
+    // The site's policy (script-src 'self', the page's inline style by its hash), kept out of search engines.
+    const served = await fetch(`${stack.url}/admin`);
+    expect(served.headers.get('content-security-policy')).to.match(/^default-src 'self'; script-src 'self'; style-src 'self' 'sha256-/);
+    expect(served.headers.get('x-robots-tag')).to.equal('noindex');
     const { page, cspViolations } = await visit({}, '/admin');
     await page.getByRole('heading', { name: 'Sign in to the sales page' }).waitFor();
     expect(await axeViolations(page)).to.deep.equal([]);

@@ -3,7 +3,7 @@ import { Button } from '../../components/button.js';
 import { serverMessage } from '../../store/api-errors.js';
 import type { Attendance, HistoryEntry } from '../../../domain/sales.js';
 import { useBookingDetailQuery, useMarkAttendanceMutation, type BookingDetail } from '../../store/sales-api.js';
-import { Alert, formatInstant, Muted, Panel, statusOf, SubHeading, Table, Toolbar } from './parts.js';
+import { Alert, formatInstant, Muted, Panel, statusOf, SubHeading, Table, Toolbar, useSessionEnd } from './parts.js';
 import { styled } from 'styled-components';
 
 const Facts = styled.dl`
@@ -48,12 +48,14 @@ interface BookingDetailViewProps {
   timeZone: string;
   csrfToken: string;
   onBack: () => void;
+  onSessionEnded: () => void;
 }
 
 /** One booking: its facts, its history, what it sent, and after its time the attended / no-show marks. */
-export function BookingDetailView({ id, timeZone, csrfToken, onBack }: BookingDetailViewProps) {
+export function BookingDetailView({ id, timeZone, csrfToken, onBack, onSessionEnded }: BookingDetailViewProps) {
   const { data: booking, error, isLoading } = useBookingDetailQuery(id);
   const [mark, marking] = useMarkAttendanceMutation();
+  useSessionEnd(error ?? marking.error, onSessionEnded);
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), [booking?.id]);
   const shown = marking.data?.id === id ? marking.data : booking;

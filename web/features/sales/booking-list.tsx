@@ -3,7 +3,7 @@ import { Button } from '../../components/button.js';
 import { serverMessage } from '../../store/api-errors.js';
 import { LIST_STATUSES, type ListStatus } from '../../../domain/sales.js';
 import { filterQuery, useBookingListInfiniteQuery, type BookingFilters } from '../../store/sales-api.js';
-import { Alert, Field, formatInstant, LinkButton, Panel, STATUS_LABELS, statusOf, SubHeading, Table, Toolbar } from './parts.js';
+import { Alert, Field, formatInstant, LinkButton, Panel, STATUS_LABELS, statusOf, SubHeading, Table, Toolbar, useSessionEnd } from './parts.js';
 import { styled } from 'styled-components';
 
 const Filters = styled.form`
@@ -27,6 +27,7 @@ const EMPTY: BookingFilters = {};
 interface BookingListProps {
   timeZone: string;
   onOpen: (id: string) => void;
+  onSessionEnded: () => void;
 }
 
 /** The filters' form: applied together on submit, so each change is not a request. */
@@ -85,9 +86,10 @@ function FilterForm({ onApply }: { onApply: (filters: BookingFilters) => void })
 }
 
 /** The bookings the filters select, newest first, a page at a time, with their export. */
-export function BookingList({ timeZone, onOpen }: BookingListProps) {
+export function BookingList({ timeZone, onOpen, onSessionEnded }: BookingListProps) {
   const [filters, setFilters] = useState<BookingFilters>(EMPTY);
   const { data, error, isFetching, isLoading, hasNextPage, fetchNextPage, isFetchingNextPage } = useBookingListInfiniteQuery(filters);
+  useSessionEnd(error, onSessionEnded);
   const bookings = data?.pages.flatMap((page) => page.demoRequests) ?? [];
   const count = `${bookings.length} ${bookings.length === 1 ? 'booking' : 'bookings'} shown${hasNextPage ? ', more available' : ''}.`;
   const query = filterQuery(filters);

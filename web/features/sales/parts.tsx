@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { styled } from 'styled-components';
 
 export const Panel = styled.section`
@@ -119,4 +120,12 @@ export const STATUS_LABELS = { booked: 'Booked', cancelled: 'Cancelled', attende
 /** What a booking's status reads as: cancelled, else its mark, else booked. */
 export function statusOf(booking: { status: 'booked' | 'cancelled'; attendance: 'attended' | 'no_show' | null }): string {
   return STATUS_LABELS[booking.status === 'cancelled' ? 'cancelled' : (booking.attendance ?? 'booked')];
+}
+
+/** Asks for the session again when a read says it has ended (401), so the page shows the sign-in form. */
+export function useSessionEnd(error: unknown, onSessionEnded: () => void): void {
+  const ended = typeof error === 'object' && error !== null && 'status' in error && error.status === 401;
+  useEffect(() => {
+    if (ended) onSessionEnded();
+  }, [ended, onSessionEnded]);
 }

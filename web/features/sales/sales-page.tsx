@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { styled } from 'styled-components';
 import { Button } from '../../components/button.js';
 import { useSalesSessionQuery, useSignOutMutation } from '../../store/sales-api.js';
@@ -32,6 +32,8 @@ export function SalesPage({ timeZone }: { timeZone: string }) {
   const [signOut] = useSignOutMutation();
   const [openId, setOpenId] = useState<string | undefined>(undefined);
   const heading = useRef<HTMLHeadingElement>(null);
+  const { refetch } = session;
+  const sessionEnded = useCallback(() => void refetch(), [refetch]);
   const signedIn = session.data !== undefined;
   // After signing in, and back from a booking, the page's heading takes the focus: a screen reader starts there.
   const [focusHeading, setFocusHeading] = useState(false);
@@ -43,7 +45,8 @@ export function SalesPage({ timeZone }: { timeZone: string }) {
   }, [signedIn]);
 
   if (session.isLoading) return <Main aria-busy="true">Checking your session…</Main>;
-  if (!session.data) {
+  // A session that ended meanwhile (8 hours, a new ADMIN_TOKEN, signed out elsewhere): its next read says 401.
+  if (!session.data || session.isError) {
     return (
       <Main>
         <SignInForm />
@@ -68,6 +71,7 @@ export function SalesPage({ timeZone }: { timeZone: string }) {
           id={openId}
           timeZone={timeZone}
           csrfToken={csrfToken}
+          onSessionEnded={sessionEnded}
           onBack={() => {
             setFocusHeading(true);
             setOpenId(undefined);
@@ -75,7 +79,7 @@ export function SalesPage({ timeZone }: { timeZone: string }) {
         />
       ) : null}
       <div hidden={openId !== undefined}>
-        <BookingList timeZone={timeZone} onOpen={setOpenId} />
+        <BookingList timeZone={timeZone} onOpen={setOpenId} onSessionEnded={sessionEnded} />
       </div>
     </Main>
   );
