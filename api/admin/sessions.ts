@@ -10,12 +10,12 @@ import { randomBytes } from 'node:crypto';
 import Router from '@koa/router';
 import type { JSONSchemaType } from 'ajv';
 import type { Context, Next } from 'koa';
+import type { Logger } from 'pino';
 import { adminTokenCheck, checkBearer, digest, noAdminEndpoint, sameSecret, type AdminTokenCheck } from '../admin-auth.js';
 import { readUnlessDatabaseDown, unlessDatabaseDown, type Db } from '../db.js';
 import { ApiError } from '../errors.js';
 import type { RateLimiter } from '../rate-limit.js';
 import { validateBody } from '../validation.js';
-import type { Logger } from 'pino';
 
 export const SESSION_COOKIE = 'converge_admin';
 export const CSRF_HEADER = 'X-CSRF-Token';
