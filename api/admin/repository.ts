@@ -7,6 +7,7 @@ import type { Attribution } from '../../domain/attribution.js';
 import type { Attendance, BookingDetailOf, HistoryEntry } from '../../domain/sales.js';
 import type { QueuedJob } from '../../server-shared/jobs.js';
 import type { Db } from '../db.js';
+import type { BookingRow } from '../bookings/repository.js';
 import { listDeliveries, raiseWebhookEvent, type DeliveryView } from '../webhooks/repository.js';
 
 export type BookingDetail = BookingDetailOf<DeliveryView>;
@@ -15,26 +16,14 @@ const iso = (date: Date | null): string | null => date?.toISOString() ?? null;
 /** The booking's webhook deliveries the page shows, newest first. */
 const DELIVERIES_SHOWN = 100;
 
-interface DetailRow {
-  id: string;
-  name: string;
-  email: string;
-  company: string;
+interface DetailRow extends BookingRow {
   phone: string | null;
   message: string | null;
-  time_slot: Date;
-  status: 'booked' | 'cancelled';
   attendance: Attendance | null;
   attendance_marked_at: Date | null;
-  sequence: number;
   created_at: Date;
   cancelled_at: Date | null;
-  meeting_url: string | null;
-  host_name: string | null;
-  host_title: string | null;
-  host_email: string | null;
   attribution: Attribution | null;
-  anonymised_at: Date | null;
 }
 
 /**

@@ -3,7 +3,7 @@ import { Button } from '../../components/button.js';
 import { serverMessage } from '../../store/api-errors.js';
 import type { Attendance, HistoryEntry } from '../../../domain/sales.js';
 import { useBookingDetailQuery, useMarkAttendanceMutation, type BookingDetail } from '../../store/sales-api.js';
-import { Alert, formatInstant, Muted, Panel, statusOf, SubHeading, Table, Toolbar, useSessionEnd } from './parts.js';
+import { Alert, ColumnHeads, formatInstant, Muted, Panel, statusOf, SubHeading, Table, Toolbar, useSessionEnd } from './parts.js';
 import { styled } from 'styled-components';
 
 const Facts = styled.dl`
@@ -124,14 +124,7 @@ export function BookingDetailView({ id, timeZone, csrfToken, onBack, onSessionEn
           </section>
           <Table>
             <caption>E-mails</caption>
-            <thead>
-              <tr>
-                <th scope="col">Kind</th>
-                <th scope="col">To</th>
-                <th scope="col">Stored</th>
-                <th scope="col">State</th>
-              </tr>
-            </thead>
+            <ColumnHeads names={['Kind', 'To', 'Stored', 'State']} />
             <tbody>
               {shown.emails.map((email) => (
                 <tr key={email.id}>
@@ -145,13 +138,7 @@ export function BookingDetailView({ id, timeZone, csrfToken, onBack, onSessionEn
           </Table>
           <Table>
             <caption>Webhook deliveries</caption>
-            <thead>
-              <tr>
-                <th scope="col">Event</th>
-                <th scope="col">Raised</th>
-                <th scope="col">State</th>
-              </tr>
-            </thead>
+            <ColumnHeads names={['Event', 'Raised', 'State']} />
             <tbody>
               {shown.webhookDeliveries.length === 0 ? (
                 <tr>

@@ -3,7 +3,7 @@ import { Button } from '../../components/button.js';
 import { serverMessage } from '../../store/api-errors.js';
 import { LIST_STATUSES, type ListStatus } from '../../../domain/sales.js';
 import { filterQuery, useBookingListInfiniteQuery, type BookingFilters } from '../../store/sales-api.js';
-import { Alert, Field, formatInstant, LinkButton, Panel, STATUS_LABELS, statusOf, SubHeading, Table, Toolbar, useSessionEnd } from './parts.js';
+import { Alert, ColumnHeads, Field, formatInstant, LinkButton, Panel, STATUS_LABELS, statusOf, SubHeading, Table, Toolbar, useSessionEnd } from './parts.js';
 import { styled } from 'styled-components';
 
 const Filters = styled.form`
@@ -108,18 +108,7 @@ export function BookingList({ timeZone, onOpen, onSessionEnded }: BookingListPro
       {error ? <Alert role="alert">{serverMessage(error) ?? 'The bookings could not be read. Please try again.'}</Alert> : null}
       <Table>
         <caption>Bookings, newest first (times in {timeZone})</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Company</th>
-            <th scope="col">E-mail</th>
-            <th scope="col">Slot</th>
-            <th scope="col">Status</th>
-            <th scope="col">Host</th>
-            <th scope="col">Source</th>
-            <th scope="col">Booked</th>
-          </tr>
-        </thead>
+        <ColumnHeads names={['Name', 'Company', 'E-mail', 'Slot', 'Status', 'Host', 'Source', 'Booked']} />
         <tbody>
           {bookings.map((booking) => (
             <tr key={booking.id}>

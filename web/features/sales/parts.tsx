@@ -129,3 +129,18 @@ export function useSessionEnd(error: unknown, onSessionEnded: () => void): void 
     if (ended) onSessionEnded();
   }, [ended, onSessionEnded]);
 }
+
+/** A table's head: one column header per name. */
+export function ColumnHeads({ names }: { names: readonly string[] }) {
+  return (
+    <thead>
+      <tr>
+        {names.map((name) => (
+          <th key={name} scope="col">
+            {name}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}
