@@ -103,13 +103,14 @@ describe('the sales page (/admin) in a browser', () => {
 
   it('holds off a network after 10 wrong tokens, the right one included, and says so', async function () {
     this.timeout(60_000);
-    // The suite's first test sent one wrong token from this network already: the count is per network, not per page.
+    // Ten wrong tokens in the window are allowed (the suite's first test may have sent one): the next is held off.
     const statuses: number[] = [];
-    for (let i = 0; i < 10; i += 1) {
-      const wrong = await fetch(`${stack.url}/api/admin/session`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ token: `wrong-${i}` }) });
+    while (statuses.length < 11 && statuses.at(-1) !== 429) {
+      const wrong = await fetch(`${stack.url}/api/admin/session`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ token: `wrong-${statuses.length}` }) });
       statuses.push(wrong.status);
     }
-    expect(statuses).to.deep.equal([...Array<number>(9).fill(401), 429]);
+    expect(statuses.at(-1)).to.equal(429);
+    expect(statuses.slice(0, -1)).to.have.length.within(9, 10).and.to.satisfy((earlier: number[]) => earlier.every((status) => status === 401));
     const { page } = await visit({}, '/admin');
     await page.getByLabel('Operations token').fill(TOKEN);
     await page.getByRole('button', { name: 'Sign in' }).click();
