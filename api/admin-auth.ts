@@ -1,6 +1,7 @@
 /**
  * Operations endpoints answer only to `Authorization: Bearer $ADMIN_TOKEN`; with no token configured they do not
- * exist. A client that keeps sending wrong tokens is held off for a while, the right token included.
+ * exist. A client that keeps sending wrong tokens is held off for a while, the right token included. The sales page
+ * signs in with the same token (admin/sessions.ts), through the same check and the same count of wrong tokens.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, Next } from 'koa';
@@ -9,30 +10,62 @@ import { ApiError } from './errors.js';
 import { tooManyRequests, type RateLimiter } from './rate-limit.js';
 import { clientKeyOf } from './client-network.js';
 
-const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
+export const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
+
+/** Whether two secrets are equal, compared as digests so that neither the length nor the content leaks through timing. */
+export function sameSecret(given: string, expected: string): boolean {
+  return timingSafeEqual(digest(given), digest(expected));
+}
 
 const ADMIN_FAILURES_ALLOWED = 10;
 const ADMIN_FAILURE_WINDOW_MS = 15 * 60_000;
 const retryLater = (minutes: number) => `Too many wrong operations tokens from your network. Please try again in about ${minutes} minutes.`;
 
-export function requireAdminToken(adminToken: string | undefined, limiter: RateLimiter) {
+export const noAdminEndpoint = (ctx: Context) => new ApiError(404, 'Not found', `There is no API endpoint at ${ctx.method} ${ctx.path}.`);
+
+/**
+ * Checks a token given for the operations token: passes, or throws 404 (no token configured), 429 (too many wrong
+ * ones from the client's network: an IPv4 address or an IPv6 /64) or 401 (wrong, and counted).
+ */
+export type AdminTokenCheck = (ctx: Context, given: string | undefined, refusal: string) => Promise<void>;
+
+export function adminTokenCheck(adminToken: string | undefined, limiter: RateLimiter): AdminTokenCheck {
   const expected = adminToken ? digest(adminToken) : undefined;
-  return async (ctx: Context, next: Next): Promise<void> => {
-    if (!expected) throw new ApiError(404, 'Not found', `There is no API endpoint at ${ctx.method} ${ctx.path}.`);
+  return async (ctx, given, refusal) => {
+    if (!expected) throw noAdminEndpoint(ctx);
     // Counted per network (an IPv6 client's /64), as the other per-client limits are.
     const failuresKey = `admin-failures:${clientKeyOf(ctx)}`;
     if ((await limiter.peek(failuresKey)) >= ADMIN_FAILURES_ALLOWED) {
       // Counted as well: the hit tells when the window ends, for Retry-After.
       throw tooManyRequests((await limiter.hit(failuresKey, ADMIN_FAILURE_WINDOW_MS)).resetInMs, retryLater);
     }
-    const given = /^Bearer (.+)$/.exec(ctx.get('Authorization'))?.[1];
-    // Compared as digests so that neither the length nor the content leaks through timing.
     if (!given || !timingSafeEqual(digest(given), expected)) {
       await limiter.hit(failuresKey, ADMIN_FAILURE_WINDOW_MS);
       (ctx.state.log as Logger).warn({ ip: ctx.ip }, 'wrong operations token');
-      ctx.set('WWW-Authenticate', 'Bearer');
-      throw new ApiError(401, 'Unauthorized', 'This endpoint needs the operations token.');
+      throw new ApiError(401, 'Unauthorized', refusal);
     }
+  };
+}
+
+/** The token of an `Authorization: Bearer …` header, or undefined. */
+export const bearerOf = (ctx: Context): string | undefined => /^Bearer (.+)$/.exec(ctx.get('Authorization'))?.[1];
+
+export const BEARER_REFUSAL = 'This endpoint needs the operations token.';
+
+/** Checks the request's bearer token; a wrong one is answered 401 with `WWW-Authenticate: Bearer`. */
+export async function checkBearer(check: AdminTokenCheck, ctx: Context): Promise<void> {
+  try {
+    await check(ctx, bearerOf(ctx), BEARER_REFUSAL);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401) ctx.set('WWW-Authenticate', 'Bearer');
+    throw err;
+  }
+}
+
+export function requireAdminToken(adminToken: string | undefined, limiter: RateLimiter) {
+  const check = adminTokenCheck(adminToken, limiter);
+  return async (ctx: Context, next: Next): Promise<void> => {
+    await checkBearer(check, ctx);
     await next();
   };
 }

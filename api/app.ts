@@ -31,6 +31,8 @@ import { hostRoutes } from './hosts/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
 import { funnelAdminRoutes, funnelBeaconRoutes } from './funnel/routes.js';
 import { FUNNEL_PATH } from '../domain/funnel.js';
+import { adminAccess } from './admin/sessions.js';
+import { adminBookingRoutes } from './admin/booking-routes.js';
 
 export interface AppDeps {
   db: Db;
@@ -73,7 +75,7 @@ export interface AppDeps {
 export const BODY_LIMIT = '16kb';
 const CLIENT_GONE = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE', 'ECONNABORTED']);
 
-/** Every route the API answers (health, booking, e-mail check, slots, operations, the OpenAPI document). */
+/** Every route the API answers (health, booking, e-mail check, slots, operations and the sales page's, the OpenAPI document). */
 export function createApiRouter(deps: AppDeps): Router {
   const now = deps.now ?? (() => new Date());
   const bookingLimits = deps.bookingLimits ?? DEFAULT_BOOKING_LIMITS;
@@ -89,18 +91,19 @@ export function createApiRouter(deps: AppDeps): Router {
     hostBookings?.changed();
   };
   const adminLimiter = deps.limits?.limiter ?? createMemoryLimiter();
+  const admin = adminAccess({ db: deps.db, logger: deps.logger, adminToken: deps.adminToken, adminLimiter, now });
   const routes = new Router();
   routes.use(
+    admin.routes.routes(),
+    adminBookingRoutes({ db: deps.db, queue: deps.queue, logger: deps.logger, timeZone: deps.timeZone, now, requireAdmin: admin.requireAdmin }).routes(),
     healthRoutes(deps).routes(),
     demoRequestRoutes({
       ...deps,
       now,
       bookingsChanged,
       minNoticeMinutes,
-      adminToken: deps.adminToken,
       bookingLimits,
       followUps,
-      adminLimiter,
       meetingUrlTemplate,
       ...(deps.metrics ? { bookingOutcome: deps.metrics.booking } : {}),
     }).routes(),
@@ -118,7 +121,7 @@ export function createApiRouter(deps: AppDeps): Router {
     hostRoutes({ hostCalendars: deps.hostCalendars, adminToken: deps.adminToken, adminLimiter }).routes(),
     webhookRoutes({ db: deps.db, queue: deps.queue, logger: deps.logger, adminToken: deps.adminToken, adminLimiter, allowPrivate: deps.webhookAllowPrivate ?? false }).routes(),
     funnelBeaconRoutes({ db: deps.db, logger: deps.logger, timeZone: deps.timeZone, now, limits: deps.limits }).routes(),
-    funnelAdminRoutes({ db: deps.db, logger: deps.logger, timeZone: deps.timeZone, adminToken: deps.adminToken, adminLimiter }).routes(),
+    funnelAdminRoutes({ db: deps.db, logger: deps.logger, timeZone: deps.timeZone, requireAdmin: admin.requireAdmin }).routes(),
     bookingRoutes({ ...deps, now, bookingsChanged, minNoticeMinutes, slotCapacity: bookingLimits.slotCapacity, emailsPerRecipientPerDay, followUps }).routes(),
     openApiRoutes().routes(),
   );

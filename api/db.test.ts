@@ -88,6 +88,8 @@ describe('migration history', () => {
         '20261201200000_webhooks',
         '20261201300000_email_previous_slot',
         '20261202100000_booking_attendance',
+        '20261202200000_admin_sessions',
+        '20261202210000_sales_list_indexes',
         '20261202300000_funnel_daily_counts',
         '20261202400000_booking_visitor_time_zone',
       ]);

@@ -243,5 +243,28 @@ describe('OpenAPI 3.1 document', () => {
       expect(served.headers.get('content-type')).to.match(/^application\/json/);
       expect(await served.json()).to.deep.equal(openApiDocument());
     });
+
+    it('the sales page API: sign-in 201, its session 200, a booking with its history 200, a mark 409 and 403, a bad filter 400', async () => {
+      const signedIn = await app.post('/api/admin/session', { token: ADMIN_TOKEN });
+      expect(signedIn.status).to.equal(201);
+      expectDocumented('/api/admin/session', 'post', 201, signedIn.body);
+      const cookie = (signedIn.headers.get('set-cookie') ?? '').split(';')[0]!;
+      const session = await fetch(`${app.url}/api/admin/session`, { headers: { Cookie: cookie } });
+      expectDocumented('/api/admin/session', 'get', 200, await session.json());
+      const [booking] = (await app.db('bookings').select('id').limit(1)) as { id: string }[];
+      const detail = await fetch(`${app.url}/api/admin/bookings/${booking!.id}`, { headers: { Cookie: cookie } });
+      expect(detail.status).to.equal(200);
+      expectDocumented('/api/admin/bookings/{id}', 'get', 200, await detail.json());
+      const mark = (headers: Record<string, string>) => app.post(`/api/admin/bookings/${booking!.id}/attendance`, { attendance: 'attended' }, { Cookie: cookie, ...headers });
+      const early = await mark({ 'X-CSRF-Token': String(signedIn.body.csrfToken) });
+      expect(early.status).to.equal(409);
+      expectDocumented('/api/admin/bookings/{id}/attendance', 'post', 409, early.body);
+      const forged = await mark({});
+      expect(forged.status).to.equal(403);
+      expectDocumented('/api/admin/bookings/{id}/attendance', 'post', 403, forged.body);
+      const badFilter = await fetch(`${app.url}/api/demo-requests?from=someday`, { headers: { Cookie: cookie } });
+      expect(badFilter.status).to.equal(400);
+      expectDocumented('/api/demo-requests', 'get', 400, await badFilter.json());
+    });
   });
 });

@@ -25,6 +25,9 @@ import { DELIVERY_LIST_LIMIT, newEndpointSchema, replaySchema } from './webhooks
 import { DELIVERY_LOG_ATTEMPTS } from './webhooks/repository.js';
 import { FUNNEL_PATH, FUNNEL_STEPS } from '../domain/funnel.js';
 import { FUNNEL_MAX_DAYS, funnelBeaconSchema } from './funnel/routes.js';
+import { CSRF_HEADER, SESSION_COOKIE, SESSION_HOURS, signInSchema } from './admin/sessions.js';
+import { markSchema, SEARCH_MAX_LENGTH } from './admin/booking-routes.js';
+import { LIST_STATUSES } from '../domain/sales.js';
 
 export const OPENAPI_PATH = '/api/openapi.json';
 
@@ -149,6 +152,7 @@ const hostListSchema = {
 } as const;
 
 const stringOrNull = (description: string) => ({ type: ['string', 'null'], description });
+const attendanceSchema = { type: ['string', 'null'], enum: ['attended', 'no_show', null], description: 'Marked by sales after the demo\'s time; null until then.' };
 
 /**
  * Ajv's JSONSchemaType cannot spell a required value that may be null (`sentAt: string | null`), so this one is not
@@ -165,7 +169,7 @@ const demoRequestListSchema = {
       items: {
         type: 'object',
         additionalProperties: false,
-        required: ['id', 'name', 'email', 'company', 'timeSlot', 'status', 'createdAt', 'attribution', 'confirmation', 'anonymisedAt'],
+        required: ['id', 'name', 'email', 'company', 'timeSlot', 'status', 'attendance', 'createdAt', 'attribution', 'host', 'confirmation', 'anonymisedAt'],
         properties: {
           id: { type: 'string', format: 'uuid' },
           name: { type: 'string' },
@@ -173,7 +177,15 @@ const demoRequestListSchema = {
           company: { type: 'string' },
           timeSlot: { type: 'string', format: 'date-time' },
           status: { type: 'string', enum: ['booked', 'cancelled'] },
+          attendance: attendanceSchema,
           createdAt: { type: 'string', format: 'date-time' },
+          host: {
+            type: ['object', 'null'],
+            additionalProperties: false,
+            required: ['name', 'email'],
+            description: 'Who gives the demo (with a team, TEAM_FILE), or null.',
+            properties: { name: { type: 'string' }, email: { type: 'string' } },
+          },
           attribution: {
             type: ['object', 'null'],
             description: 'UTM parameters and referrer of the visit that booked, as the page sent them.',
@@ -373,6 +385,104 @@ const funnelReportSchema = {
 const replayedSchema = { type: 'object', additionalProperties: false, required: ['replayed'], properties: { replayed: { type: 'integer', description: 'Deliveries put back to be tried now.' } } };
 const adminOnly = { security: [{ adminToken: [] }] };
 const adminRefusals = { '401': refused('The operations token is missing or wrong.'), '429': tooMany };
+/** The operations token, or the sales page's session cookie (whose changes carry the CSRF token). */
+const adminOrSession = { security: [{ adminToken: [] }, { adminSession: [] }] };
+const sessionRefusals = { '401': refused('The operations token is missing or wrong, or the session has ended.'), '429': tooMany };
+const csrfParameter = {
+  name: CSRF_HEADER,
+  in: 'header',
+  required: false,
+  description: 'With the session cookie: the csrfToken of the session (a change without it, or with another, is refused with 403). Not needed with the Bearer token.',
+  schema: { type: 'string' },
+};
+const csrfRefusal = { '403': refused('Made with the session cookie but without its CSRF token, or with another.') };
+const listFilterParameters = [
+  { name: 'q', in: 'query', required: false, description: 'A prefix, in any case, of the name, the company, the e-mail address or its domain.', schema: { type: 'string', maxLength: SEARCH_MAX_LENGTH } },
+  { name: 'status', in: 'query', required: false, description: 'booked: not cancelled and not marked yet; cancelled; attended; no_show.', schema: { type: 'string', enum: [...LIST_STATUSES] } },
+  { name: 'from', in: 'query', required: false, description: 'Slots on this day (in the booking zone) or later.', schema: { type: 'string', format: 'date' } },
+  { name: 'to', in: 'query', required: false, description: 'Slots on this day (in the booking zone) or earlier.', schema: { type: 'string', format: 'date' } },
+  { name: 'host', in: 'query', required: false, description: 'The host\'s e-mail address (with a team).', schema: { type: 'string' } },
+  { name: 'source', in: 'query', required: false, description: 'The attribution\'s utm_source, exactly.', schema: { type: 'string' } },
+];
+const sessionSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['csrfToken', 'expiresAt'],
+  properties: {
+    csrfToken: { type: 'string', description: `Send it as ${CSRF_HEADER} with every change made with the session cookie.` },
+    expiresAt: { type: 'string', format: 'date-time', description: `When the session ends (${SESSION_HOURS} hours after signing in).` },
+  },
+};
+const instantSchema = { type: 'string', format: 'date-time' };
+const bookingDetailSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: [
+    'id', 'name', 'email', 'company', 'phone', 'message', 'timeSlot', 'status', 'attendance', 'attendanceMarkedAt', 'sequence', 'createdAt',
+    'meetingUrl', 'host', 'attribution', 'anonymisedAt', 'history', 'emails', 'webhookDeliveries',
+  ],
+  properties: {
+    id: { type: 'string', format: 'uuid' },
+    name: { type: 'string' },
+    email: { type: 'string' },
+    company: { type: 'string' },
+    phone: stringOrNull('As typed, or null.'),
+    message: stringOrNull('As typed, or null.'),
+    timeSlot: instantSchema,
+    status: { type: 'string', enum: ['booked', 'cancelled'] },
+    attendance: attendanceSchema,
+    attendanceMarkedAt: stringOrNull('When it was last marked (date-time), or null.'),
+    sequence: { type: 'integer', description: 'Changes so far (moves and the cancellation).' },
+    createdAt: instantSchema,
+    meetingUrl: stringOrNull('The video room.'),
+    host: {
+      type: ['object', 'null'],
+      additionalProperties: false,
+      required: ['name', 'title', 'email'],
+      properties: { name: { type: 'string' }, title: { type: 'string' }, email: { type: 'string' } },
+    },
+    attribution: { type: ['object', 'null'], additionalProperties: { type: 'string' } },
+    anonymisedAt: stringOrNull('When retention removed its personal data (date-time), or null.'),
+    history: {
+      type: 'array',
+      description: 'Oldest first: booked (at its first slot), each move (from, to), the cancellation, each mark.',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['at', 'what'],
+        properties: {
+          at: instantSchema,
+          what: { type: 'string', enum: ['booked', 'moved', 'cancelled', 'attended', 'no_show'] },
+          timeSlot: { ...instantSchema, description: 'booked: the slot it was booked at.' },
+          from: { ...instantSchema, description: 'moved: the slot given up.' },
+          to: { ...instantSchema, description: 'moved: the slot taken.' },
+        },
+      },
+    },
+    emails: {
+      type: 'array',
+      description: 'Every e-mail of its outbox, oldest first.',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['id', 'kind', 'recipient', 'createdAt', 'dueAt', 'sentAt', 'failedAt', 'droppedAt', 'attempts', 'lastError'],
+        properties: {
+          id: { type: 'string', format: 'uuid' },
+          kind: { type: 'string', description: 'confirmation, update, cancellation, reminder, sales-notice, host-invitation, host-cancellation.' },
+          recipient: stringOrNull('Its own recipient (the sales desk, a host); null: the prospect.'),
+          createdAt: instantSchema,
+          dueAt: instantSchema,
+          sentAt: stringOrNull('When the SMTP server took it (date-time), or null.'),
+          failedAt: stringOrNull('When it was refused for good (date-time), or null.'),
+          droppedAt: stringOrNull('When a later change made it untrue before it went out (date-time), or null.'),
+          attempts: { type: 'integer' },
+          lastError: stringOrNull('The last failure, or null.'),
+        },
+      },
+    },
+    webhookDeliveries: { ...(deliveryListSchema.properties.deliveries), description: 'Its webhook deliveries, newest first, each with its latest tries.' },
+  },
+};
 const uuidParameter = (name: string, description: string) => ({ name, in: 'path', required: true, description, schema: { type: 'string', format: 'uuid' } });
 
 /** The `webhooks` section: what a receiver is sent, one entry per event, with the Standard Webhooks headers. */
@@ -418,7 +528,7 @@ export function openApiDocument(): Schema {
     info: {
       title: `${brand.product} site API`,
       version: API_VERSION,
-      description: `Request Demo for ${brand.product}: book a demo slot, check a work e-mail address, see the free slots; for operations, the bookings, the hosts' calendars, the webhooks and the funnel's counts (signed as the Standard Webhooks specification says).`,
+      description: `Request Demo for ${brand.product}: book a demo slot, check a work e-mail address, see the free slots; for operations and the sales page, the bookings (with their history and attendance marks), the hosts' calendars, the webhooks (signed as the Standard Webhooks specification says) and the funnel's counts.`,
     },
     paths: {
       '/api/demo-request': {
@@ -473,9 +583,10 @@ export function openApiDocument(): Schema {
         get: {
           operationId: 'listDemoRequests',
           summary:
-            'For operations: the bookings, newest first, 100 a page, and where each confirmation stands. Absent when no ADMIN_TOKEN is set.',
-          security: [{ adminToken: [] }],
+            'For operations and the sales page: the bookings, newest first, 100 a page, and where each confirmation stands; the filters all apply together. Absent when no ADMIN_TOKEN is set.',
+          ...adminOrSession,
           parameters: [
+            ...listFilterParameters,
             {
               name: 'cursor',
               in: 'query',
@@ -486,10 +597,77 @@ export function openApiDocument(): Schema {
           ],
           responses: {
             '200': answer('Newest first; `next` leads to the page after.', 'DemoRequestList'),
-            '400': refused('The cursor is not one this list gave.'),
-            '401': refused('The operations token is missing or wrong.'),
-            '429': tooMany,
+            '400': refused('The cursor is not one this list gave, or a filter is not valid (`fields` says which).'),
+            ...sessionRefusals,
             '503': unreadable,
+          },
+        },
+      },
+      '/api/demo-requests.csv': {
+        get: {
+          operationId: 'exportDemoRequests',
+          summary: 'For operations and the sales page: every booking the filters select, newest first, as CSV (streamed); a cell starting with =, +, - or @ is written with a leading apostrophe.',
+          ...adminOrSession,
+          parameters: listFilterParameters,
+          responses: {
+            '200': { description: 'RFC 4180 CSV, every cell quoted, one header line.', content: { 'text/csv': { schema: { type: 'string' } } } },
+            '400': refused('A filter is not valid (`fields` says which).'),
+            ...sessionRefusals,
+            '503': unreadable,
+          },
+        },
+      },
+      '/api/admin/session': {
+        post: {
+          operationId: 'signIn',
+          summary: `The sales page's sign-in: the operations token exchanged for a session cookie (${SESSION_COOKIE}: HttpOnly, SameSite=Strict, Path=/api, Secure over HTTPS, ${SESSION_HOURS} hours). Wrong tokens count against the same per-network allowance as the Bearer header.`,
+          requestBody: { required: true, content: json('SignIn') },
+          responses: {
+            '201': answer('Signed in; the cookie is set.', 'AdminSession'),
+            ...bodyRefusals,
+            '401': refused('Not the operations token.'),
+            '429': tooMany,
+            '503': refused('The database does not answer; not signed in.'),
+          },
+        },
+        get: {
+          operationId: 'adminSession',
+          summary: 'The session of the cookie, with its CSRF token (the page reads it after a reload).',
+          security: [{ adminSession: [] }],
+          responses: { '200': answer('Signed in.', 'AdminSession'), '401': refused('No session, or it has ended.'), '503': unreadable },
+        },
+        delete: {
+          operationId: 'signOut',
+          summary: 'Sign out: the session ends and the cookie is cleared.',
+          security: [{ adminSession: [] }],
+          parameters: [{ ...csrfParameter, required: true }],
+          responses: { '204': { description: 'Signed out.' }, '401': refused('No session, or it has ended.'), ...csrfRefusal, '503': refused('The database does not answer; still signed in.') },
+        },
+      },
+      '/api/admin/bookings/{id}': {
+        get: {
+          operationId: 'bookingDetail',
+          summary: 'For operations and the sales page: one booking with its history (booked, moves, cancellation, marks), its e-mails and its webhook deliveries.',
+          ...adminOrSession,
+          parameters: [uuidParameter('id', 'The booking\'s id.')],
+          responses: { '200': answer('The booking.', 'BookingDetail'), '404': refused('No such booking.'), ...sessionRefusals, '503': unreadable },
+        },
+      },
+      '/api/admin/bookings/{id}/attendance': {
+        post: {
+          operationId: 'markAttendance',
+          summary: 'After the demo\'s time: mark it attended or no-show (a correction may change the mark). Each new mark raises booking.attended or booking.no_show; the same mark again changes nothing.',
+          ...adminOrSession,
+          parameters: [uuidParameter('id', 'The booking\'s id.'), csrfParameter],
+          requestBody: { required: true, content: json('AttendanceMark') },
+          responses: {
+            '200': answer('The booking as it now stands.', 'BookingDetail'),
+            ...bodyRefusals,
+            ...csrfRefusal,
+            '404': refused('No such booking.'),
+            '409': refused('The booking is cancelled, or its time has not come yet.'),
+            ...sessionRefusals,
+            '503': refused('The database does not answer; nothing was changed.'),
           },
         },
       },
@@ -635,7 +813,7 @@ export function openApiDocument(): Schema {
         get: {
           operationId: 'funnel',
           summary: "For operations and sales: the funnel's daily counts per source, and per source the bookings in the range with how many came (attended) and how many did not (no-show).",
-          ...adminOnly,
+          ...adminOrSession,
           parameters: ['from', 'to'].map((name) => ({
             name,
             in: 'query',
@@ -676,9 +854,16 @@ export function openApiDocument(): Schema {
         WebhookReplayed: replayedSchema,
         FunnelBeacon: toOpenApiSchema(funnelBeaconSchema),
         FunnelReport: funnelReportSchema,
+        SignIn: toOpenApiSchema(signInSchema),
+        AdminSession: sessionSchema,
+        BookingDetail: bookingDetailSchema,
+        AttendanceMark: toOpenApiSchema(markSchema),
         ...Object.fromEntries(WEBHOOK_EVENT_TYPES.map((type) => [webhookSchemaName(type), webhookEventSchema(type)])),
       },
-      securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' } },
+      securitySchemes: {
+        adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' },
+        adminSession: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'The sales page\'s session (POST /api/admin/session); changes also need the X-CSRF-Token header.' },
+      },
     },
   };
 }

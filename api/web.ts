@@ -128,13 +128,16 @@ const BOOKING_PAGE_HEADERS = {
 };
 
 const BOOKING_FILE = 'booking.html';
+/** The sales page: not for search engines, and no address of it passed on. */
+const SALES_PAGE_HEADERS = { 'Referrer-Policy': 'no-referrer', 'X-Robots-Tag': 'noindex' };
 
 /**
  * The page file a path names: "/" is the landing page, /legal/<name> a legal page, /booking/<token> the booking
- * manage page; nothing else is a page.
+ * manage page, /admin the sales page; nothing else is a page.
  */
 function pageFile(urlPath: string): string | undefined {
   if (urlPath === '/') return 'index.html';
+  if (urlPath === '/admin' || urlPath === '/admin/') return 'admin.html';
   if (BOOKING_PAGE.test(urlPath)) return BOOKING_FILE;
   const legal = /^\/legal\/([a-z-]+)\/?$/.exec(urlPath);
   return legal ? `legal/${legal[1]}.html` : undefined;
@@ -168,6 +171,7 @@ export function webRoutes(webRoot: string, rules: PageBookingRules, readBooking?
       return;
     }
     ctx.set('Cache-Control', 'no-cache');
+    if (pageFile(ctx.path) === 'admin.html') ctx.set(SALES_PAGE_HEADERS);
     if (status === 200) {
       ctx.etag = page.etag;
       if (ctx.fresh) {

@@ -33,3 +33,32 @@ export function funnelSource(utmSource: string | null | undefined): string | nul
   if (source === '') return null;
   return PLAIN_SOURCE.test(source) ? source : FUNNEL_OTHER_SOURCE;
 }
+
+export type StepCounts = Record<FunnelStep, number>;
+
+/** One day's counts from one source (null: visits without one). */
+export interface FunnelDay {
+  day: string;
+  source: string | null;
+  counts: StepCounts;
+}
+
+/** The bookings of a range from one source, and how many of them sales marked attended or no-show. */
+export interface SourceAttendance {
+  source: string | null;
+  /** Bookings not cancelled. */
+  booked: number;
+  attended: number;
+  noShow: number;
+  /** attended / (attended + noShow); null while none is marked. */
+  attendedRate: number | null;
+}
+
+/** GET /api/admin/funnel's answer: the days from `from` to `to` (YYYY-MM-DD, both included, the booking zone's). */
+export interface FunnelReport {
+  from: string;
+  to: string;
+  steps: FunnelStep[];
+  days: FunnelDay[];
+  attendance: SourceAttendance[];
+}

@@ -26,6 +26,8 @@ export const WEBHOOK_EVENT_DESCRIPTIONS: Record<WebhookEventType, string> = {
 export interface WebhookBooking {
   id: string;
   status: string;
+  /** Marked by sales after the demo: attended or no_show; null until then. */
+  attendance: 'attended' | 'no_show' | null;
   /** The slot (ISO 8601 instant). */
   timeSlot: string;
   /** How many times it was changed (moves and the cancellation): the calendar event's SEQUENCE. */
@@ -77,10 +79,11 @@ export function webhookEventSchema(type?: WebhookEventType): Record<string, unkn
           booking: {
             type: 'object',
             additionalProperties: false,
-            required: ['id', 'status', 'timeSlot', 'sequence', 'createdAt', 'name', 'email', 'company', 'phone', 'message', 'meetingUrl'],
+            required: ['id', 'status', 'attendance', 'timeSlot', 'sequence', 'createdAt', 'name', 'email', 'company', 'phone', 'message', 'meetingUrl'],
             properties: {
               id: { type: 'string', format: 'uuid' },
-              status: { type: 'string', description: 'booked or cancelled (more once sales marks demos).' },
+              status: { type: 'string', enum: ['booked', 'cancelled'] },
+              attendance: { type: ['string', 'null'], enum: ['attended', 'no_show', null], description: 'Marked by sales after the demo (booking.attended, booking.no_show); null until then.' },
               timeSlot: instant('The demo\'s slot (the hour from it).'),
               sequence: { type: 'integer', minimum: 0, description: 'Changes so far (moves and the cancellation): later events of a booking carry higher or equal ones.' },
               createdAt: instant('When it was booked.'),

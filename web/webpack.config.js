@@ -1,6 +1,6 @@
 /**
- * Three builds: the browser bundle (content-hashed, the demo dialog an entry of its own, in chunks), the booking manage
- * page's own browser bundle, and a Node bundle that prerenders the pages. All bundle styled-components, so server and
+ * Four builds: the browser bundle (content-hashed, the demo dialog an entry of its own, in chunks), the booking manage
+ * page's own browser bundle, the sales page's (/admin), and a Node bundle that prerenders the pages. All bundle styled-components, so server and
  * client name classes alike.
  */
 import { createHash } from 'node:crypto';
@@ -249,10 +249,48 @@ const booking = {
   plugins: [...shared.plugins, new BookingAssetsPlugin()],
 };
 
+/** Refuses server code in the sales page's bundle, writes its scripts for the prerender and reports their size. */
+class SalesAssetsPlugin {
+  apply(compiler) {
+    compiler.hooks.thisCompilation.tap('SalesAssetsPlugin', (compilation) => {
+      compilation.hooks.processAssets.tap({ name: 'SalesAssetsPlugin', stage: webpack.Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL }, () =>
+        refuseServerCode(compilation),
+      );
+    });
+    compiler.hooks.done.tap('SalesAssetsPlugin', (stats) => {
+      if (stats.hasErrors()) return;
+      const scripts = filesOf(stats.compilation.entrypoints.get('sales'));
+      mkdirSync(ssrOut, { recursive: true });
+      writeFileSync(path.join(ssrOut, 'sales-manifest.json'), JSON.stringify({ scripts: scripts.map((name) => `/${name}`) }, null, 2));
+      console.warn(`web: the sales page's JavaScript: ${kb(scripts.reduce((sum, name) => sum + gzipOf(name), 0))} gzip [${scripts.join(', ')}]`);
+    });
+  }
+}
+
+/**
+ * The sales page (/admin) is a build of its own too: the site's visitors load none of it, and the landing page's
+ * chunks come out the same with or without it.
+ */
+const sales = {
+  ...shared,
+  name: 'sales',
+  dependencies: ['client'],
+  target: ['web', 'es2020'],
+  entry: { sales: './web/app/sales-main.tsx' },
+  output: {
+    path: webOut,
+    publicPath: '/',
+    filename: 'assets/[name].[contenthash:12].js',
+    chunkFilename: 'assets/[name].[contenthash:12].js',
+    uniqueName: 'converge-sales',
+  },
+  plugins: [...shared.plugins, new SalesAssetsPlugin()],
+};
+
 const ssr = {
   ...shared,
   name: 'ssr',
-  dependencies: ['client', 'booking'],
+  dependencies: ['client', 'booking', 'sales'],
   target: 'node20',
   // The booking page's prerender is an entry of its own, with its own styled-components (see web/app/prerender.tsx).
   entry: {
@@ -263,4 +301,4 @@ const ssr = {
   optimization: { minimize: false },
 };
 
-export default [client, booking, ssr];
+export default [client, booking, sales, ssr];

@@ -4,7 +4,7 @@
  * honeypot ask too, a booking read, locked, moved and cancelled through its link, and the operations list.
  */
 import type { Knex } from 'knex';
-import type { Attribution } from '../../domain/attribution.js';
+import type { BookingSummary, ListStatus } from '../../domain/sales.js';
 import type { BookingCreated, BookingHost, DemoRequestInput } from '../../domain/demo-request.js';
 import type { CanonicalRecipient } from '../../server-shared/email-rules.js';
 import type { Booking } from '../../server-shared/invitation.js';
@@ -13,21 +13,6 @@ import { preparedQuery, type Db } from '../db.js';
 import type { EmailRow } from './emails.js';
 import type { StoredDelivery } from '../webhooks/repository.js';
 import type { HostCandidate } from './hosts.js';
-
-export interface BookingSummary {
-  id: string;
-  name: string;
-  email: string;
-  company: string;
-  timeSlot: string;
-  status: 'booked' | 'cancelled';
-  createdAt: string;
-  attribution: Attribution | null;
-  /** droppedAt: the booking was moved or cancelled before its confirmation went out, which then never goes. */
-  confirmation: { sentAt: string | null; failedAt: string | null; droppedAt: string | null; attempts: number; lastError: string | null };
-  /** When retention removed its personal data (name, e-mail and company are then empty); null until then. */
-  anonymisedAt: string | null;
-}
 
 /** A place in the operations list: the last booking of a page, as (created_at, id), the order the list is read in. */
 export interface ListPosition {
@@ -42,15 +27,33 @@ export interface BookingPage {
   next: ListPosition | undefined;
 }
 
+/** What the operations list and its CSV export select; every filter is optional and they all apply together. */
+export interface BookingFilters {
+  /** A prefix (any case) of the name, the company, the e-mail address or its domain. */
+  search?: string;
+  status?: ListStatus;
+  /** Bookings whose slot starts at or after `slotFrom` and before `slotTo`. */
+  slotFrom?: Date;
+  slotTo?: Date;
+  /** The host's e-mail address. */
+  host?: string;
+  /** The attribution's utm_source, exactly. */
+  source?: string;
+}
+
+const likePrefix = (text: string) => `${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
 /**
  * A page of the operations list, newest first, after `after` (keyset pagination on bookings_newest_idx): any page
- * costs what the first does, however deep, and nothing counts the table.
+ * costs what the first does, however deep, and nothing counts the table. The filters narrow it, each served by an
+ * index (migrations 20261202210000_sales_list_indexes), and the order and the cursor stay the same.
  */
-export async function listBookings(db: Db, limit: number, after?: ListPosition): Promise<BookingPage> {
+export async function listBookings(db: Db, limit: number, after?: ListPosition, filters: BookingFilters = {}): Promise<BookingPage> {
   // Each booking's confirmation is its outbox row of that kind (one per booking, stored with it).
   const query = db('bookings as b')
     .leftJoin('booking_emails as c', (on) => on.on('c.booking_id', 'b.id').andOnVal('c.kind', '=', 'confirmation'))
-    .select('b.id', 'b.name', 'b.email', 'b.company', 'b.time_slot', 'b.status', 'b.created_at', 'b.attribution', 'b.anonymised_at')
+    .select('b.id', 'b.name', 'b.email', 'b.company', 'b.time_slot', 'b.status', 'b.attendance', 'b.created_at', 'b.attribution', 'b.anonymised_at')
+    .select('b.host_email', 'b.host_name')
     .select(db.raw(`to_char(b.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS position`))
     .select({
       confirmation_sent_at: 'c.sent_at',
@@ -66,6 +69,25 @@ export async function listBookings(db: Db, limit: number, after?: ListPosition):
     // One more than the page: whether there is a next page, without counting.
     .limit(limit + 1);
   if (after) query.whereRaw('(b.created_at, b.id) < (?::timestamptz, ?::uuid)', [after.createdAt, after.id]);
+  if (filters.search) {
+    const prefix = likePrefix(filters.search);
+    query.whereRaw(
+      "(lower(b.name) LIKE ? OR lower(b.company) LIKE ? OR lower(b.email) LIKE ? OR split_part(lower(b.email), '@', 2) LIKE ?)",
+      [prefix, prefix, prefix, prefix],
+    );
+  }
+  if (filters.status === 'cancelled') query.where('b.status', 'cancelled');
+  else if (filters.status === 'booked') query.where('b.status', 'booked').whereNull('b.attendance');
+  else if (filters.status) query.where('b.attendance', filters.status);
+  if (filters.slotFrom) query.where('b.time_slot', '>=', filters.slotFrom);
+  if (filters.slotTo) {
+    query.where('b.time_slot', '<', filters.slotTo);
+    // Implied (a booking is made before its slot, and moved only to later ones), and it lets the newest-first scan
+    // start at the range's end rather than walk every booking made since.
+    query.where('b.created_at', '<', filters.slotTo);
+  }
+  if (filters.host) query.where('b.host_email', filters.host);
+  if (filters.source) query.whereRaw("b.attribution ->> 'utm_source' = ?", [filters.source]);
   const rows = await query;
   const page = rows.slice(0, limit);
   const last = page.at(-1);
@@ -77,8 +99,10 @@ export async function listBookings(db: Db, limit: number, after?: ListPosition):
       company: row.company,
       timeSlot: row.time_slot.toISOString(),
       status: row.status,
+      attendance: row.attendance ?? null,
       createdAt: row.created_at.toISOString(),
       attribution: row.attribution ?? null,
+      host: row.host_email === null ? null : { name: row.host_name ?? '', email: row.host_email },
       confirmation: {
         sentAt: row.confirmation_sent_at ? row.confirmation_sent_at.toISOString() : null,
         failedAt: row.confirmation_failed_at ? row.confirmation_failed_at.toISOString() : null,

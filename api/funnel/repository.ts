@@ -1,5 +1,5 @@
 /** The funnel's daily counts (funnel_daily_counts) and the attendance of the bookings per source, for the admin read. */
-import { FUNNEL_STEPS, funnelSource, type FunnelStep } from '../../domain/funnel.js';
+import { FUNNEL_STEPS, funnelSource, type FunnelDay, type FunnelStep, type SourceAttendance, type StepCounts } from '../../domain/funnel.js';
 import type { Db } from '../db.js';
 
 /** The table's '' is "no source": answered as null. */
@@ -11,24 +11,6 @@ export async function countStep(db: Db, day: string, source: string | null, step
     .insert({ day, source: source ?? NO_SOURCE, step, count: 1 })
     .onConflict(['day', 'source', 'step'])
     .merge({ count: db.raw('funnel_daily_counts.count + 1') });
-}
-
-export type StepCounts = Record<FunnelStep, number>;
-
-export interface FunnelDay {
-  day: string;
-  source: string | null;
-  counts: StepCounts;
-}
-
-export interface SourceAttendance {
-  source: string | null;
-  /** Bookings not cancelled. */
-  booked: number;
-  attended: number;
-  noShow: number;
-  /** attended / (attended + noShow); null while none is marked. */
-  attendedRate: number | null;
 }
 
 const noCounts = (): StepCounts => Object.fromEntries(FUNNEL_STEPS.map((step) => [step, 0])) as StepCounts;

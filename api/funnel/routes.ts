@@ -9,13 +9,13 @@ import type { JSONSchemaType } from 'ajv';
 import { isbot } from 'isbot';
 import type { Logger } from 'pino';
 import { calendarDayOf, formatCalendarDay, parseCalendarDay, zonedTimeToInstant, type CalendarDay } from '../../domain/booking.js';
-import { FUNNEL_PATH, FUNNEL_SOURCE_MAX_LENGTH, FUNNEL_SOURCE_SENT_MAX_LENGTH, FUNNEL_STEPS, funnelSource, type FunnelBeacon, type FunnelStep } from '../../domain/funnel.js';
-import { requireAdminToken } from '../admin-auth.js';
+import { FUNNEL_PATH, FUNNEL_SOURCE_MAX_LENGTH, FUNNEL_SOURCE_SENT_MAX_LENGTH, FUNNEL_STEPS, funnelSource, type FunnelBeacon, type FunnelReport, type FunnelStep } from '../../domain/funnel.js';
 import { readUnlessDatabaseDown, unlessDatabaseDown, type Db } from '../db.js';
 import { ApiError } from '../errors.js';
-import { rateLimit, type RateLimiter, type RequestLimits } from '../rate-limit.js';
+import type { Middleware } from 'koa';
+import { rateLimit, type RequestLimits } from '../rate-limit.js';
 import { validateBody } from '../validation.js';
-import { attendanceBySource, countStep, funnelDays, type FunnelDay, type SourceAttendance } from './repository.js';
+import { attendanceBySource, countStep, funnelDays } from './repository.js';
 
 /** A beacon is a few dozen bytes: anything much larger is not one. */
 export const FUNNEL_BODY_LIMIT = '1kb';
@@ -36,14 +36,6 @@ export const funnelBeaconSchema: JSONSchemaType<FunnelBeacon> = {
     },
   },
 };
-
-export interface FunnelReport {
-  from: string;
-  to: string;
-  steps: FunnelStep[];
-  days: FunnelDay[];
-  attendance: SourceAttendance[];
-}
 
 export interface FunnelRouteDeps {
   db: Db;
@@ -101,17 +93,17 @@ export interface FunnelAdminRouteDeps {
   db: Db;
   logger: Logger;
   timeZone: string;
-  adminToken: string | undefined;
-  adminLimiter: RateLimiter;
+  /** The admin guard: the operations token, or the sales page's session (api/admin/sessions.ts). */
+  requireAdmin: Middleware;
 }
 
 const daysBetween = (from: CalendarDay, to: CalendarDay) =>
   (Date.UTC(to.year, to.month - 1, to.day) - Date.UTC(from.year, from.month - 1, from.day)) / 86_400_000;
 
-/** GET /api/admin/funnel?from=YYYY-MM-DD&to=YYYY-MM-DD, behind the operations guard as the webhook admin API. */
+/** GET /api/admin/funnel?from=YYYY-MM-DD&to=YYYY-MM-DD, behind the admin guard: for operators' scripts and the sales page. */
 export function funnelAdminRoutes(deps: FunnelAdminRouteDeps): Router {
   const router = new Router({ prefix: '/api/admin/funnel' });
-  router.use(requireAdminToken(deps.adminToken, deps.adminLimiter));
+  router.use(deps.requireAdmin);
   router.get('/', async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     const dayOf = (name: 'from' | 'to') => {

@@ -165,8 +165,8 @@ export interface DeliveryView {
 
 export const DELIVERY_LOG_ATTEMPTS = 20;
 
-/** The delivery log, newest first: per endpoint and/or event, each with its latest tries (status, time, first bytes). */
-export async function listDeliveries(db: Db, filter: { endpointId?: string; eventId?: string; limit: number }): Promise<DeliveryView[]> {
+/** The delivery log, newest first: per endpoint, event and/or booking, each with its latest tries (status, time, first bytes). */
+export async function listDeliveries(db: Db, filter: { endpointId?: string; eventId?: string; bookingId?: string; limit: number }): Promise<DeliveryView[]> {
   const query = db('webhook_deliveries as d')
     .join('webhook_events as ev', 'ev.id', 'd.event_id')
     .select('d.*', 'ev.type')
@@ -177,6 +177,7 @@ export async function listDeliveries(db: Db, filter: { endpointId?: string; even
     .limit(filter.limit);
   if (filter.endpointId) query.where('d.endpoint_id', filter.endpointId);
   if (filter.eventId) query.where('d.event_id', filter.eventId);
+  if (filter.bookingId) query.where('d.booking_id', filter.bookingId);
   const rows = (await query) as {
     id: string;
     event_id: string;

@@ -30,6 +30,7 @@ BEGIN
           'booking', jsonb_build_object(
             'id', b.id,
             'status', b.status,
+            'attendance', b.attendance,
             'timeSlot', webhook_instant(b.time_slot),
             'sequence', b.sequence,
             'createdAt', webhook_instant(b.created_at),

@@ -11,7 +11,8 @@
  * The figures, per size: a booking through the API (a fixed number of new bookings on domains of the history, the
  * ceilings at their defaults): p50/p99 and the API's CPU per booking; GET /api/slots for a day of the coming weeks;
  * GET /api/bookings/{token} of the latest 2,000 bookings (the links prospects open); the operations list's first page and a page in the
- * middle of the history; the sweep's query for due e-mails and a claim of 500 of them with 100,000 due (about the latest 10,000 bookings); the API's
+ * middle of the history; the sales page's list searched and filtered (p50/p99 over a mix of each); the sweep's query
+ * for due e-mails and a claim of 500 of them with 100,000 due (about the latest 10,000 bookings); the API's
  * and the worker's memory after a full collection (read through the inspector: both run with --inspect on a port
  * of 127.0.0.1 for this bench only).
  */
@@ -250,6 +251,15 @@ async function explainHotQueries(databaseUrl: string, size: number, day: Date[],
     for (const row of before) say(`      ${row['QUERY PLAN']}`);
     await explainWhat('operations list, first page', (db) => listBookings(db, 100));
     await explainWhat('operations list, middle page', (db) => listBookings(db, 100, { createdAt: rows[0]!.position, id: middle!.id }));
+    await explainWhat('sales list, a search of a few', (db) => listBookings(db, 100, undefined, { search: `Prospect ${Math.ceil(size / 3)}` }));
+    await explainWhat('sales list, a search of thousands', (db) => listBookings(db, 100, undefined, { search: `Company ${Math.ceil(size / 3) % DOMAINS}` }));
+    await explainWhat('sales list, a search of a tenth of the bookings, all of them in the oldest fifth (the worst case)', (db) =>
+      listBookings(db, 100, undefined, { search: 'Prospect 1' }),
+    );
+    await explainWhat('sales list, a source', (db) => listBookings(db, 100, undefined, { source: 'partner' }));
+    await explainWhat('sales list, a week of slots', (db) =>
+      listBookings(db, 100, undefined, { slotFrom: new Date(Date.now() - 372 * 86_400_000), slotTo: new Date(Date.now() - 365 * 86_400_000) }),
+    );
     await explainWhat('GET /api/bookings/{token}', (db) => findBooking(db, idOf(Math.ceil(size / 3))));
     await explainWhat('GET /api/slots: bookings per slot of a day', (db) => bookingsPerSlot(db, day));
     await explainWhat("the sweep's query for due e-mails of a kind", (db) => findDueEmails(db, 'update', SWEEP_GRACE_MS, MAX_EMAIL_ATTEMPTS));
@@ -291,6 +301,24 @@ async function loadRoute(url: string, duration: number, pathOf: () => string, he
     duration,
     requests: [{ method: 'GET', headers, setupRequest: (request) => ({ ...request, path: pathOf() }) }],
   });
+}
+
+/**
+ * The sales page's searches at a size: prefixes that select a handful of bookings, tens, and a fifth of them. (A prefix
+ * of many bookings that are all old, "Prospect 1" here, is the list's worst case: --explain shows its plan.)
+ */
+function salesSearches(size: number): string[] {
+  const n = Math.ceil(size / 3);
+  return [`Prospect ${n}`, `person${Math.ceil(size / 7)}`, `Company ${n % DOMAINS}`, `company${n % 997}.example`, 'company4'].map(
+    (q) => `/api/demo-requests?q=${encodeURIComponent(q)}`,
+  );
+}
+
+/** The sales page's filters: a source (10% of the history), cancelled (8%), a week of slots a year ago, all of them together. */
+function salesFilters(): string[] {
+  const day = (daysAgo: number) => formatCalendarDay(calendarDayOf(new Date(Date.now() - daysAgo * 86_400_000), 'Europe/Berlin'));
+  const week = `from=${day(372)}&to=${day(365)}`;
+  return ['source=partner', 'status=cancelled', week, `source=newsletter&status=cancelled&${week}`].map((query) => `/api/demo-requests?${query}`);
 }
 
 async function measure(size: number, options: ScaleOptions, run: string, explain: boolean): Promise<Figure[]> {
@@ -391,6 +419,23 @@ async function measure(size: number, options: ScaleOptions, run: string, explain
     if (deepStatus !== 200) throw new Error(`the middle page answered ${deepStatus}`);
     await loadRoute(api, 2, () => deep, authorised);
     figures.push({ title: 'operations list, middle page p50', unit: 'ms', value: (await loadRoute(api, options.duration, () => deep, authorised)).latency.p50 });
+
+    // The sales page's list: searches (a prefix of a name, an e-mail address, a company, a domain) and filters (source,
+    // status, a week of slots, all together), each in turn, first pages as the page asks for them.
+    const salesFigures = async (title: string, paths: readonly string[]) => {
+      for (const one of paths) {
+        const status = (await fetch(`${api}${one}`, { headers: authorised })).status;
+        if (status !== 200) throw new Error(`${one} answered ${status}`);
+      }
+      let next = 0;
+      const pathOf = () => paths[(next += 1) % paths.length]!;
+      await loadRoute(api, 2, pathOf, authorised);
+      const { latency } = await loadRoute(api, options.duration, pathOf, authorised);
+      figures.push({ title: `sales list, ${title} p50`, unit: 'ms', value: latency.p50 });
+      figures.push({ title: `sales list, ${title} p99`, unit: 'ms', value: latency.p99 });
+    };
+    await salesFigures('searches', salesSearches(size));
+    await salesFigures('filters', salesFilters());
 
     // The worker: it sends what the bookings above stored, sweeps and applies retention over the whole history.
     const workerProcess = start([`--inspect=127.0.0.1:${workerInspector}`, path.join(REPO_ROOT, 'dist', 'worker', 'main.js')], { ...env, PUBLIC_URL: api });

@@ -43,6 +43,7 @@ async function main(): Promise<void> {
     scripts: string[];
     appScripts: string[];
   };
+  const salesManifest = JSON.parse(await readFile(path.join(path.dirname(manifestPath), 'sales-manifest.json'), 'utf8')) as { scripts: string[] };
   await mkdir(outDir, { recursive: true });
   // The landing page's script is small: written into the page, it costs no request before the page is drawn.
   const inlineScripts = await Promise.all(manifest.scripts.map((src) => readFile(path.join(outDir, src), 'utf8')));
@@ -89,6 +90,14 @@ async function main(): Promise<void> {
       scripts: [],
       inlineScripts: bookingInlineScripts,
       bookingAppScripts: bookingManifest.appScripts,
+      bookingTimeZone: DEFAULT_BOOKING_TIME_ZONE,
+    },
+    // Served at /admin: the sales page draws itself (web/app/sales-main.tsx); it shows times in the booking zone.
+    {
+      file: 'admin.html',
+      page: { body: '<p>Loading the sales page…</p>', styles: '' },
+      meta: { title: `Sales | ${brand.product}`, description: `The ${brand.product} sales team's bookings.` },
+      scripts: salesManifest.scripts,
       bookingTimeZone: DEFAULT_BOOKING_TIME_ZONE,
     },
   ];

@@ -2,7 +2,7 @@ import type { BaseQueryFn } from '@reduxjs/toolkit/query';
 
 export interface ApiRequest {
   url: string;
-  method?: 'GET' | 'POST';
+  method?: 'GET' | 'POST' | 'DELETE';
   body?: unknown;
   /** Sent besides the JSON content type; an endpoint's own headers (an Idempotency-Key, say). */
   headers?: Record<string, string>;

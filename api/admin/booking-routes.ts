@@ -1,0 +1,199 @@
+/**
+ * The bookings for operations and the sales page, behind the operations token or the sales page's session
+ * (sessions.ts): the list (`GET /api/demo-requests`, newest first by keyset, with search and filters), its CSV export
+ * (the same filters, streamed page by page), one booking with its history, and marking after the demo whether the
+ * prospect came (each mark a webhook event).
+ */
+import { Readable } from 'node:stream';
+import Router from '@koa/router';
+import type { JSONSchemaType } from 'ajv';
+import type { Context, Next } from 'koa';
+import type { Logger } from 'pino';
+import { ATTRIBUTION_MAX_LENGTH } from '../../domain/attribution.js';
+import { formatCalendarDay, parseCalendarDay, zonedTimeToInstant, calendarDayOf } from '../../domain/booking.js';
+import { readUnlessDatabaseDown, unlessDatabaseDown, type Db } from '../db.js';
+import { enqueueStored, type EmailQueue } from '../email-queue.js';
+import { ApiError } from '../errors.js';
+import { validateBody } from '../validation.js';
+import { LIST_STATUSES, type Attendance, type BookingSummary, type ListStatus } from '../../domain/sales.js';
+import { listBookings, type BookingFilters, type BookingPage, type ListPosition } from '../bookings/repository.js';
+import { csvLine } from './csv.js';
+import { markAttendance, readBookingDetail } from './repository.js';
+
+export const LIST_LIMIT = 100;
+/** Bookings read per statement while exporting: each page costs what the list's first does. */
+const EXPORT_PAGE = 1000;
+export const SEARCH_MAX_LENGTH = 200;
+
+/** The `next` cursor of the operations list: its page's last position, as opaque text. */
+function cursorOf(position: ListPosition): string {
+  return Buffer.from(`${position.createdAt} ${position.id}`).toString('base64url');
+}
+
+const POSITION = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z) ([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+
+/** The position a `cursor` names; a 400 for anything no page of the list gave. */
+function positionOf(cursor: string): ListPosition {
+  const match = POSITION.exec(Buffer.from(cursor, 'base64url').toString());
+  if (!match) throw new ApiError(400, 'Invalid cursor', 'The cursor must be the `next` value of an earlier page of this list.');
+  return { createdAt: match[1]!, id: match[2]! };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const invalidFilter = (field: string, message: string) => new ApiError(400, 'Invalid filter', message, { [field]: message });
+
+/** One text parameter of the query (the first when repeated), trimmed; undefined when absent or empty. */
+function textParameter(ctx: Context, name: string, maxLength: number): string | undefined {
+  const raw = ctx.query[name];
+  const value = (Array.isArray(raw) ? raw[0] : raw)?.trim();
+  if (!value) return undefined;
+  if (value.length > maxLength) throw invalidFilter(name, `${name} must be at most ${maxLength} characters.`);
+  return value;
+}
+
+/**
+ * The list's filters from the query: q (a prefix of the name, company, e-mail address or its domain), status,
+ * from and to (days, YYYY-MM-DD, of the slot in the booking zone, both included), host (an e-mail address) and
+ * source (utm_source).
+ */
+export function filtersOf(ctx: Context, timeZone: string): BookingFilters {
+  const filters: BookingFilters = {};
+  const search = textParameter(ctx, 'q', SEARCH_MAX_LENGTH);
+  if (search) filters.search = search;
+  const status = textParameter(ctx, 'status', 20);
+  if (status !== undefined) {
+    if (!(LIST_STATUSES as readonly string[]).includes(status)) throw invalidFilter('status', `status must be one of ${LIST_STATUSES.join(', ')}.`);
+    filters.status = status as ListStatus;
+  }
+  const dayOf = (name: 'from' | 'to') => {
+    const text = textParameter(ctx, name, 10);
+    if (text === undefined) return undefined;
+    const day = parseCalendarDay(text);
+    if (!day) throw invalidFilter(name, `${name} must be a day written YYYY-MM-DD.`);
+    return day;
+  };
+  const from = dayOf('from');
+  const to = dayOf('to');
+  if (from) filters.slotFrom = zonedTimeToInstant(from, 0, timeZone);
+  // The day after `to`, at midnight in the booking zone: `to` is included.
+  if (to) filters.slotTo = zonedTimeToInstant({ ...to, day: to.day + 1 }, 0, timeZone);
+  const host = textParameter(ctx, 'host', 320);
+  if (host) filters.host = host;
+  const source = textParameter(ctx, 'source', ATTRIBUTION_MAX_LENGTH);
+  if (source) filters.source = source;
+  return filters;
+}
+
+const CSV_COLUMNS = [
+  'id', 'created_at', 'time_slot', 'status', 'attendance', 'name', 'email', 'company', 'host_name', 'host_email',
+  'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content', 'referrer', 'confirmation_sent_at',
+] as const;
+
+function csvRow(booking: BookingSummary): string {
+  const attribution = booking.attribution ?? {};
+  return csvLine([
+    booking.id, booking.createdAt, booking.timeSlot, booking.status, booking.attendance, booking.name, booking.email, booking.company,
+    booking.host?.name, booking.host?.email, attribution.utm_source, attribution.utm_medium, attribution.utm_campaign, attribution.utm_term,
+    attribution.utm_content, attribution.referrer, booking.confirmation.sentAt,
+  ]);
+}
+
+/**
+ * Every booking the filters select, newest first, as CSV lines: the first page (read already), then one keyset page
+ * at a time while the client reads.
+ */
+async function* csvOf(db: Db, filters: BookingFilters, first: BookingPage): AsyncGenerator<string> {
+  yield csvLine(CSV_COLUMNS);
+  let page = first;
+  for (;;) {
+    yield page.bookings.map(csvRow).join('');
+    if (!page.next) return;
+    page = await listBookings(db, EXPORT_PAGE, page.next, filters);
+  }
+}
+
+export interface MarkRequest {
+  attendance: Attendance;
+}
+
+export const markSchema: JSONSchemaType<MarkRequest> = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['attendance'],
+  properties: { attendance: { type: 'string', enum: ['attended', 'no_show'], description: 'attended: the demo was held; no_show: the prospect did not come.' } },
+};
+
+const noBooking = () => new ApiError(404, 'Not found', 'There is no booking with this id.');
+
+export interface AdminBookingDeps {
+  db: Db;
+  queue: EmailQueue;
+  logger: Logger;
+  timeZone: string;
+  now: () => Date;
+  /** The operations token or the sales page's session (sessions.ts). */
+  requireAdmin: (ctx: Context, next: Next) => Promise<void>;
+}
+
+export function adminBookingRoutes(deps: AdminBookingDeps): Router {
+  const router = new Router();
+  const noStore = async (ctx: Context, next: Next) => {
+    ctx.set('Cache-Control', 'no-store');
+    await next();
+  };
+  // The bookings, newest first, and where each confirmation stands; `next` is the cursor of the page after
+  // (?cursor=), null on the last page. The filters (filtersOf) narrow it.
+  router.get('/api/demo-requests', deps.requireAdmin, noStore, async (ctx) => {
+    const { cursor } = ctx.query;
+    const after = typeof cursor === 'string' && cursor !== '' ? positionOf(cursor) : undefined;
+    const filters = filtersOf(ctx, deps.timeZone);
+    const page = await readUnlessDatabaseDown(() => listBookings(deps.db, LIST_LIMIT, after, filters), deps.logger, 'demo requests');
+    ctx.body = { demoRequests: page.bookings, next: page.next ? cursorOf(page.next) : null };
+  });
+
+  router.get('/api/demo-requests.csv', deps.requireAdmin, noStore, async (ctx) => {
+    const filters = filtersOf(ctx, deps.timeZone);
+    // The first page is read before answering, so a database that is down is a 503, not a cut-off file.
+    const first = await readUnlessDatabaseDown(() => listBookings(deps.db, EXPORT_PAGE, undefined, filters), deps.logger, 'export');
+    ctx.type = 'text/csv; charset=utf-8';
+    ctx.set('Content-Disposition', `attachment; filename="bookings-${formatCalendarDay(calendarDayOf(deps.now(), deps.timeZone))}.csv"`);
+    ctx.body = Readable.from(csvOf(deps.db, filters, first));
+  });
+
+  router.get('/api/admin/bookings/:id', deps.requireAdmin, noStore, async (ctx) => {
+    const id = ctx.params.id ?? '';
+    if (!UUID.test(id)) throw noBooking();
+    const booking = await readUnlessDatabaseDown(() => readBookingDetail(deps.db, id), deps.logger, 'booking');
+    if (!booking) throw noBooking();
+    ctx.body = booking;
+  });
+
+  router.post(
+    '/api/admin/bookings/:id/attendance',
+    deps.requireAdmin,
+    noStore,
+    validateBody<MarkRequest>({ schema: markSchema, messages: () => 'attendance must be attended or no_show.', summary: 'Invalid mark' }),
+    async (ctx) => {
+      const id = ctx.params.id ?? '';
+      if (!UUID.test(id)) throw noBooking();
+      const { attendance } = ctx.state.body;
+      const marked = await unlessDatabaseDown(
+        () => markAttendance(deps.db, id, attendance, deps.now()),
+        deps.logger,
+        'attendance not marked',
+        'We could not reach our records right now. Nothing was changed; please try again in a few minutes.',
+      );
+      if (marked.outcome === 'refused') {
+        if (marked.refusal === 'missing') throw noBooking();
+        if (marked.refusal === 'cancelled') throw new ApiError(409, 'Booking cancelled', 'This demo was cancelled, so it can be marked neither attended nor no-show.');
+        throw new ApiError(409, 'Demo not held yet', 'This demo\'s time has not come yet: mark it once it has started.');
+      }
+      await enqueueStored(deps.queue, marked.jobs, deps.logger.child({ bookingId: id }));
+      if (marked.outcome === 'marked') deps.logger.info({ bookingId: id, attendance }, 'booking attendance marked');
+      const booking = await readUnlessDatabaseDown(() => readBookingDetail(deps.db, id), deps.logger, 'booking');
+      ctx.body = booking;
+    },
+  );
+  return router;
+}

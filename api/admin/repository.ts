@@ -1,0 +1,128 @@
+/**
+ * The sales page's SQL beyond the operations list (bookings/repository.ts): one booking with its history, what it
+ * sent and its webhook deliveries, and marking after the demo whether the prospect came.
+ */
+import type { Knex } from 'knex';
+import type { Attribution } from '../../domain/attribution.js';
+import type { Attendance, BookingDetailOf, HistoryEntry } from '../../domain/sales.js';
+import type { QueuedJob } from '../../server-shared/jobs.js';
+import type { Db } from '../db.js';
+import type { BookingRow } from '../bookings/repository.js';
+import { listDeliveries, raiseWebhookEvent, type DeliveryView } from '../webhooks/repository.js';
+
+export type BookingDetail = BookingDetailOf<DeliveryView>;
+
+const iso = (date: Date | null): string | null => date?.toISOString() ?? null;
+/** The booking's webhook deliveries the page shows, newest first. */
+const DELIVERIES_SHOWN = 100;
+
+interface DetailRow extends BookingRow {
+  phone: string | null;
+  message: string | null;
+  attendance: Attendance | null;
+  attendance_marked_at: Date | null;
+  created_at: Date;
+  cancelled_at: Date | null;
+  attribution: Attribution | null;
+}
+
+/**
+ * The booking and its history, from what the tables record: booked (its creation, at its first slot), each move (the
+ * booking.rescheduled events: the slot given up and the one taken), the cancellation, the marks; every e-mail of its
+ * outbox; its webhook deliveries with their latest tries. Undefined when there is no such booking.
+ */
+export async function readBookingDetail(db: Db, id: string): Promise<BookingDetail | undefined> {
+  const row: DetailRow | undefined = await db('bookings')
+    .where({ id })
+    .first(
+      'id', 'name', 'email', 'company', 'phone', 'message', 'time_slot', 'status', 'attendance', 'attendance_marked_at', 'sequence',
+      'created_at', 'cancelled_at', 'meeting_url', 'host_name', 'host_title', 'host_email', 'attribution', 'anonymised_at',
+    );
+  if (!row) return undefined;
+  const [events, emails, webhookDeliveries] = await Promise.all([
+    db('webhook_events')
+      .where({ booking_id: id })
+      .whereIn('type', ['booking.rescheduled', 'booking.attended', 'booking.no_show'])
+      .orderBy('position')
+      .select('type', 'created_at', db.raw("payload #>> '{data,previousTimeSlot}' AS previous"), db.raw("payload #>> '{data,booking,timeSlot}' AS slot")) as Promise<
+      { type: string; created_at: Date; previous: string | null; slot: string }[]
+    >,
+    db('booking_emails')
+      .where({ booking_id: id })
+      .orderBy([{ column: 'created_at' }, { column: 'sequence' }, { column: 'id' }])
+      .select('id', 'kind', 'recipient', 'created_at', 'due_at', 'sent_at', 'failed_at', 'dropped_at', 'attempts', 'last_error') as Promise<
+      { id: string; kind: string; recipient: string | null; created_at: Date; due_at: Date; sent_at: Date | null; failed_at: Date | null; dropped_at: Date | null; attempts: number; last_error: string | null }[]
+    >,
+    listDeliveries(db, { bookingId: id, limit: DELIVERIES_SHOWN }),
+  ]);
+  const moves = events.filter((event) => event.type === 'booking.rescheduled');
+  // The slot it was booked at: the one its first move gave up, or the slot it still has.
+  const firstSlot = moves[0]?.previous ? new Date(moves[0].previous) : row.time_slot;
+  const history: HistoryEntry[] = [{ at: row.created_at.toISOString(), what: 'booked', timeSlot: firstSlot.toISOString() }];
+  for (const event of events) {
+    const at = event.created_at.toISOString();
+    if (event.type === 'booking.rescheduled') history.push({ at, what: 'moved', from: new Date(event.previous ?? event.slot).toISOString(), to: new Date(event.slot).toISOString() });
+    else history.push({ at, what: event.type === 'booking.attended' ? 'attended' : 'no_show' });
+  }
+  if (row.cancelled_at) history.push({ at: row.cancelled_at.toISOString(), what: 'cancelled' });
+  history.sort((a, b) => a.at.localeCompare(b.at));
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    company: row.company,
+    phone: row.phone,
+    message: row.message,
+    timeSlot: row.time_slot.toISOString(),
+    status: row.status,
+    attendance: row.attendance,
+    attendanceMarkedAt: iso(row.attendance_marked_at),
+    sequence: row.sequence,
+    createdAt: row.created_at.toISOString(),
+    meetingUrl: row.meeting_url,
+    host: row.host_email === null ? null : { name: row.host_name ?? '', title: row.host_title ?? '', email: row.host_email },
+    attribution: row.attribution,
+    anonymisedAt: iso(row.anonymised_at),
+    history,
+    emails: emails.map((email) => ({
+      id: email.id,
+      kind: email.kind,
+      recipient: email.recipient,
+      createdAt: email.created_at.toISOString(),
+      dueAt: email.due_at.toISOString(),
+      sentAt: iso(email.sent_at),
+      failedAt: iso(email.failed_at),
+      droppedAt: iso(email.dropped_at),
+      attempts: email.attempts,
+      lastError: email.last_error,
+    })),
+    webhookDeliveries,
+  };
+}
+
+/** Why a mark was refused; nothing was changed. */
+export type MarkRefusal = 'missing' | 'cancelled' | 'not-yet';
+
+export type MarkOutcome = { outcome: 'refused'; refusal: MarkRefusal } | { outcome: 'marked' | 'unchanged'; jobs: QueuedJob[] };
+
+/**
+ * Marks whether the prospect came, under the booking's row lock (two marks at once take turns): refused for a
+ * cancelled booking and before the demo's time; the same mark again changes nothing and raises nothing; a new one
+ * (a first mark, or a correction) is stored with its webhook event in one transaction, whose jobs the caller queues
+ * after the commit.
+ */
+export async function markAttendance(db: Db, id: string, attendance: Attendance, now: Date): Promise<MarkOutcome> {
+  return db.transaction(async (trx: Knex.Transaction): Promise<MarkOutcome> => {
+    const row: { status: string; time_slot: Date; attendance: Attendance | null } | undefined = await trx('bookings')
+      .where({ id })
+      .forUpdate()
+      .first('status', 'time_slot', 'attendance');
+    if (!row) return { outcome: 'refused', refusal: 'missing' };
+    if (row.status === 'cancelled') return { outcome: 'refused', refusal: 'cancelled' };
+    if (row.time_slot.getTime() > now.getTime()) return { outcome: 'refused', refusal: 'not-yet' };
+    if (row.attendance === attendance) return { outcome: 'unchanged', jobs: [] };
+    await trx('bookings').where({ id }).update({ attendance, attendance_marked_at: now });
+    const jobs = await raiseWebhookEvent(trx, id, attendance === 'attended' ? 'booking.attended' : 'booking.no_show');
+    return { outcome: 'marked', jobs };
+  });
+}

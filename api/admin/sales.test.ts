@@ -1,0 +1,232 @@
+import { expect } from 'chai';
+import { startAppUnderTest, type AppUnderTest } from '../../test/app-under-test.js';
+import { bookingToken } from '../../server-shared/booking-link.js';
+import { TEST_LINK_SECRET } from '../../test/stack.js';
+import { CSRF_HEADER, SESSION_COOKIE } from './sessions.js';
+
+const TOKEN = 'ops-secret-token-of-at-least-32-characters';
+const BOOKED_AT = new Date('2026-11-23T09:30:00.000Z');
+const SLOT = '2026-11-24T08:00:00.000Z';
+const booking = { name: 'Ada Lovelace', email: 'ada@analytical-engines.com', company: 'Analytical Engines', timeSlot: SLOT };
+
+interface Session {
+  cookie: string;
+  csrfToken: string;
+}
+
+describe('the sales page API: sessions, the list, the export, a booking and its marks', () => {
+  let app: AppUnderTest;
+  let clock = BOOKED_AT;
+  let network = 0;
+  /** Each test its own client network (TRUST_PROXY=1): the count of wrong tokens is per network. */
+  const client = () => ({ 'X-Forwarded-For': `198.51.100.${++network}` });
+
+  before(async () => {
+    app = await startAppUnderTest({ now: () => clock, adminToken: TOKEN, trustProxy: 1 });
+  });
+  after(async () => {
+    await app.close();
+  });
+  beforeEach(() => {
+    clock = BOOKED_AT;
+  });
+
+  const call = (path: string, init: RequestInit = {}) => fetch(`${app.url}${path}`, { ...init, headers: { ...client(), ...(init.headers as Record<string, string>) } });
+
+  async function signIn(headers: Record<string, string> = {}): Promise<Session & { setCookie: string }> {
+    const response = await call('/api/admin/session', { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify({ token: TOKEN }) });
+    expect(response.status, await response.clone().text()).to.equal(201);
+    const setCookie = response.headers.get('set-cookie') ?? '';
+    const { csrfToken } = (await response.json()) as { csrfToken: string };
+    return { cookie: setCookie.split(';')[0]!, csrfToken, setCookie };
+  }
+
+  const withSession = (session: Session, extra: Record<string, string> = {}) => ({ Cookie: session.cookie, ...extra });
+  const mark = (id: string, attendance: string, headers: Record<string, string>) =>
+    call(`/api/admin/bookings/${id}/attendance`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify({ attendance }) });
+
+  async function insertBooking(fields: Record<string, unknown>): Promise<string> {
+    const [row] = (await app.db('bookings')
+      .insert({ name: 'Someone', email: 'someone@example-corp.com', company: 'Example Corp', time_slot: new Date(SLOT), ...fields })
+      .returning('id')) as { id: string }[];
+    return row!.id;
+  }
+
+  describe('signing in', () => {
+    it('exchanges the token for an HttpOnly, SameSite=Strict session cookie with an expiry, Secure when the request came over HTTPS', async () => {
+      const plain = await signIn();
+      expect(plain.setCookie).to.match(new RegExp(`^${SESSION_COOKIE}=[A-Za-z0-9_-]{43}; path=/api; expires=[^;]+; samesite=strict; httponly$`));
+      expect(Date.parse(/expires=([^;]+)/.exec(plain.setCookie)![1]!) - BOOKED_AT.getTime()).to.equal(8 * 3_600_000);
+      const secure = await signIn({ 'X-Forwarded-Proto': 'https' });
+      expect(secure.setCookie).to.contain('; secure;');
+      // Only a digest of the session token is stored.
+      const stored = (await app.db('admin_sessions').pluck('id')) as string[];
+      expect(stored).to.not.include(plain.cookie.split('=')[1]);
+      const session = await call('/api/admin/session', { headers: withSession(plain) });
+      expect(await session.json()).to.deep.include({ csrfToken: plain.csrfToken });
+    });
+
+    it('refuses a wrong token, and after 10 wrong ones from a network refuses the right one too (429), by the same count as the Bearer header', async () => {
+      const network = { 'X-Forwarded-For': '203.0.113.7' };
+      const attempt = (token: string) => fetch(`${app.url}/api/admin/session`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...network }, body: JSON.stringify({ token }) });
+      const wrong = await attempt(`${TOKEN}x`);
+      expect(wrong.status).to.equal(401);
+      expect(wrong.headers.get('set-cookie')).to.equal(null);
+      for (let i = 0; i < 8; i += 1) expect((await attempt('nope')).status).to.equal(401);
+      expect((await fetch(`${app.url}/api/demo-requests`, { headers: { ...network, Authorization: 'Bearer nope' } })).status).to.equal(401);
+      const held = await attempt(TOKEN);
+      expect(held.status).to.equal(429);
+      expect(Number(held.headers.get('retry-after'))).to.be.greaterThan(0);
+      expect((await fetch(`${app.url}/api/demo-requests`, { headers: { ...network, Authorization: `Bearer ${TOKEN}` } })).status).to.equal(429);
+    });
+
+    it('refuses a change made with the cookie but without the CSRF token, or with a forged one (403), and signs out', async () => {
+      const session = await signIn();
+      const id = await insertBooking({ time_slot: new Date('2026-11-20T08:00:00Z') });
+      for (const headers of [withSession(session), withSession(session, { [CSRF_HEADER]: `${session.csrfToken.slice(0, -1)}${session.csrfToken.endsWith('A') ? 'B' : 'A'}` }), withSession(session, { [CSRF_HEADER]: (await signIn()).csrfToken })]) {
+        const refused = await mark(id, 'attended', headers);
+        expect(refused.status).to.equal(403);
+        expect(await refused.json()).to.deep.include({ error: 'Forbidden' });
+      }
+      expect((await app.db('bookings').where({ id }).first('attendance')).attendance).to.equal(null);
+      expect((await mark(id, 'attended', withSession(session, { [CSRF_HEADER]: session.csrfToken }))).status).to.equal(200);
+      expect((await call('/api/admin/session', { method: 'DELETE', headers: withSession(session) })).status).to.equal(403);
+      const out = await call('/api/admin/session', { method: 'DELETE', headers: withSession(session, { [CSRF_HEADER]: session.csrfToken }) });
+      expect(out.status).to.equal(204);
+      expect(out.headers.get('set-cookie')).to.match(new RegExp(`^${SESSION_COOKIE}=;`));
+      expect((await call('/api/demo-requests', { headers: withSession(session) })).status).to.equal(401);
+    });
+
+    it('keeps the Bearer token working for operators, with no CSRF token', async () => {
+      const id = await insertBooking({ time_slot: new Date('2026-11-19T08:00:00Z') });
+      expect((await call('/api/demo-requests', { headers: { Authorization: `Bearer ${TOKEN}` } })).status).to.equal(200);
+      expect((await mark(id, 'no_show', { Authorization: `Bearer ${TOKEN}` })).status).to.equal(200);
+      expect((await call('/api/demo-requests')).status).to.equal(401);
+      expect((await call('/api/demo-requests', { headers: { Cookie: `${SESSION_COOKIE}=forged` } })).status).to.equal(401);
+    });
+  });
+
+  describe('the list and its export', () => {
+    const ids: Record<string, string> = {};
+    before(async () => {
+      await app.db('bookings').delete();
+      const day = (d: string) => new Date(`2026-12-${d}T09:00:00Z`);
+      ids.grace = await insertBooking({ name: 'Grace Hopper', email: 'grace@navy-systems.com', company: 'Navy Systems', time_slot: day('01'), attribution: { utm_source: 'newsletter' }, host_email: 'maya@converge.test', host_name: 'Maya' });
+      ids.katherine = await insertBooking({ name: 'Katherine Johnson', email: 'kj@langley.org', company: '=HYPERLINK("http://x")', time_slot: day('02'), attribution: { utm_source: 'linkedin' }, status: 'cancelled', cancelled_at: BOOKED_AT });
+      ids.dorothy = await insertBooking({ name: 'Dorothy "Dot" Vaughan', email: 'dorothy@langley.org', company: 'Langley, Research', time_slot: day('03'), attribution: { utm_source: 'newsletter' } });
+      ids.percent = await insertBooking({ name: '100% Real', email: 'x@percent.com', company: '@risk', time_slot: day('04') });
+    });
+    const list = async (query: string) => {
+      const response = await call(`/api/demo-requests?${query}`, { headers: { Authorization: `Bearer ${TOKEN}` } });
+      expect(response.status, await response.clone().text()).to.equal(200);
+      const body = (await response.json()) as { demoRequests: { id: string; name: string }[]; next: string | null };
+      return { names: body.demoRequests.map((row) => row.name), next: body.next, rows: body.demoRequests };
+    };
+
+    it('searches a prefix of the name, the company, the e-mail address or its domain, in any case; % is no wildcard', async () => {
+      expect((await list('q=grace')).names).to.deep.equal(['Grace Hopper']);
+      expect((await list('q=LANGLEY')).names).to.deep.equal(['Dorothy "Dot" Vaughan', 'Katherine Johnson']);
+      expect((await list('q=kj@')).names).to.deep.equal(['Katherine Johnson']);
+      expect((await list('q=navy-systems.com')).names).to.deep.equal(['Grace Hopper']);
+      expect((await list('q=Hopper')).names, 'a prefix, not any part').to.deep.equal([]);
+      expect((await list('q=%25')).names).to.deep.equal([]);
+      expect((await list('q=100%25')).names).to.deep.equal(['100% Real']);
+    });
+
+    it('filters by status, slot days (in the booking zone, both ends included), host and source, all together', async () => {
+      expect((await list('status=cancelled')).names).to.deep.equal(['Katherine Johnson']);
+      expect((await list('status=booked')).names).to.deep.equal(['100% Real', 'Dorothy "Dot" Vaughan', 'Grace Hopper']);
+      expect((await list('from=2026-12-02&to=2026-12-03')).names).to.deep.equal(['Dorothy "Dot" Vaughan', 'Katherine Johnson']);
+      expect((await list('host=maya@converge.test')).names).to.deep.equal(['Grace Hopper']);
+      expect((await list('source=newsletter')).names).to.deep.equal(['Dorothy "Dot" Vaughan', 'Grace Hopper']);
+      expect((await list('source=newsletter&from=2026-12-02')).names).to.deep.equal(['Dorothy "Dot" Vaughan']);
+      const refused = await call('/api/demo-requests?status=maybe&from=12/01/2026', { headers: { Authorization: `Bearer ${TOKEN}` } });
+      expect(refused.status).to.equal(400);
+      expect(((await refused.json()) as { fields: Record<string, string> }).fields).to.have.keys('status');
+    });
+
+    it('pages a filtered list by keyset: every match once, in order, across pages', async () => {
+      const rows = Array.from({ length: 150 }, (_, i) => ({
+        name: `Page Person ${i}`, email: `p${i}@paging.com`, company: 'Paging Inc', time_slot: new Date('2026-12-07T09:00:00Z'),
+        created_at: new Date(BOOKED_AT.getTime() - (i % 7) * 1000), attribution: { utm_source: 'paging' },
+      }));
+      await app.db('bookings').insert(rows);
+      const first = await list('q=paging&source=paging');
+      expect(first.names).to.have.length(100);
+      expect(first.next).to.be.a('string');
+      const second = await list(`q=paging&source=paging&cursor=${first.next}`);
+      expect(second.names).to.have.length(50);
+      expect(second.next).to.equal(null);
+      expect(new Set([...first.names, ...second.names]).size).to.equal(150);
+      await app.db('bookings').where('email', 'like', '%@paging.com').delete();
+    });
+
+    it('exports exactly what the filters select as CSV, quoted, with formulas defused', async () => {
+      const session = await signIn();
+      const response = await call('/api/demo-requests.csv?q=langley', { headers: withSession(session) });
+      expect(response.status).to.equal(200);
+      expect(response.headers.get('content-type')).to.equal('text/csv; charset=utf-8');
+      expect(response.headers.get('content-disposition')).to.equal('attachment; filename="bookings-2026-11-23.csv"');
+      const lines = (await response.text()).split('\r\n');
+      expect(lines[0]).to.match(/^"id","created_at","time_slot","status","attendance","name","email","company",/);
+      expect(lines).to.have.length(4);
+      expect(lines[3]).to.equal('');
+      expect(lines[1]).to.contain(`"${ids.dorothy}"`).and.to.contain('"Dorothy ""Dot"" Vaughan","dorothy@langley.org","Langley, Research"');
+      expect(lines[2]).to.contain('"cancelled"').and.to.contain(`"'=HYPERLINK(""http://x"")"`);
+      const all = await (await call('/api/demo-requests.csv', { headers: withSession(session) })).text();
+      expect(all).to.contain(`"'@risk"`);
+      expect(all.split('\r\n')).to.have.length(6);
+    });
+  });
+
+  describe('a booking and its marks', () => {
+    it('shows its history: booked, moved (from, to), cancelled, the e-mails and the webhook deliveries', async () => {
+      await app.db('webhook_endpoints').insert({ url: 'https://crm.example.com/hook', secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' });
+      const booked = await app.post('/api/demo-request', booking);
+      expect(booked.status).to.equal(201);
+      const id = String(booked.body.id);
+      const token = bookingToken(id, TEST_LINK_SECRET);
+      clock = new Date('2026-11-23T10:00:00Z');
+      expect((await app.post(`/api/bookings/${token}/reschedule`, { timeSlot: '2026-11-24T09:00:00.000Z' })).status).to.equal(200);
+      expect((await app.post(`/api/bookings/${token}/cancel`, {})).status).to.equal(200);
+      const response = await call(`/api/admin/bookings/${id}`, { headers: { Authorization: `Bearer ${TOKEN}` } });
+      expect(response.status).to.equal(200);
+      const detail = (await response.json()) as { history: { what: string; from?: string; to?: string; timeSlot?: string }[]; emails: { kind: string }[]; webhookDeliveries: { eventType: string }[] };
+      expect(detail.history.map((entry) => entry.what)).to.deep.equal(['booked', 'moved', 'cancelled']);
+      expect(detail.history[0]).to.include({ timeSlot: SLOT });
+      expect(detail.history[1]).to.include({ from: SLOT, to: '2026-11-24T09:00:00.000Z' });
+      expect(detail.emails.map((email) => email.kind)).to.include.members(['confirmation', 'update', 'cancellation']);
+      expect(detail.webhookDeliveries.map((delivery) => delivery.eventType).sort()).to.deep.equal(['booking.cancelled', 'booking.created', 'booking.rescheduled']);
+      // A cancelled booking can be neither attended nor a no-show, even after its time.
+      clock = new Date('2026-11-25T10:00:00Z');
+      const refused = await mark(id, 'attended', { Authorization: `Bearer ${TOKEN}` });
+      expect(refused.status).to.equal(409);
+      expect(await refused.json()).to.deep.equal({ error: 'Booking cancelled', details: 'This demo was cancelled, so it can be marked neither attended nor no-show.' });
+      expect((await call('/api/admin/bookings/00000000-0000-4000-8000-000000000000', { headers: { Authorization: `Bearer ${TOKEN}` } })).status).to.equal(404);
+    });
+
+    it('marks after the demo\'s time only, each new mark one webhook event stored with it; concurrent marks take turns', async () => {
+      const booked = await app.post('/api/demo-request', { ...booking, email: 'ada@second-engines.com', timeSlot: '2026-11-24T10:00:00.000Z' });
+      const id = String(booked.body.id);
+      const bearer = { Authorization: `Bearer ${TOKEN}` };
+      const early = await mark(id, 'attended', bearer);
+      expect(early.status).to.equal(409);
+      expect(((await early.json()) as { error: string }).error).to.equal('Demo not held yet');
+      clock = new Date('2026-11-24T10:05:00Z');
+      const answers = await Promise.all(Array.from({ length: 6 }, () => mark(id, 'attended', bearer)));
+      expect(answers.map((answer) => answer.status)).to.deep.equal([200, 200, 200, 200, 200, 200]);
+      const events = () => app.db('webhook_events').where({ booking_id: id }).whereIn('type', ['booking.attended', 'booking.no_show']).orderBy('position').select('type', 'payload');
+      const attended = await events();
+      expect(attended.map((event) => event.type)).to.deep.equal(['booking.attended']);
+      expect(attended[0].payload.data.booking).to.include({ attendance: 'attended', status: 'booked' });
+      // Each endpoint has its delivery of the event, queued.
+      expect(await app.db('webhook_deliveries as d').join('webhook_events as e', 'e.id', 'd.event_id').where('e.type', 'booking.attended').where('e.booking_id', id).count({ n: '*' })).to.deep.equal([{ n: '1' }]);
+      const corrected = await mark(id, 'no_show', bearer);
+      const detail = (await corrected.json()) as { attendance: string; attendanceMarkedAt: string; history: { what: string }[] };
+      expect(detail).to.include({ attendance: 'no_show', attendanceMarkedAt: clock.toISOString() });
+      expect(detail.history.map((entry) => entry.what)).to.deep.equal(['booked', 'attended', 'no_show']);
+      expect((await events()).map((event) => event.type)).to.deep.equal(['booking.attended', 'booking.no_show']);
+      expect((await mark(id, 'maybe', bearer)).status).to.equal(400);
+    });
+  });
+});

@@ -1,0 +1,76 @@
+/**
+ * What the operations list (GET /api/demo-requests) answers and the sales page reads: a booking as the list shows it,
+ * the statuses it filters by, a booking's history and its e-mails as its own view shows them.
+ */
+import type { Attribution } from './attribution.js';
+
+/** Marked by sales after the demo's time. */
+export type Attendance = 'attended' | 'no_show';
+
+/** `booked`: not cancelled and not marked yet; the others as marked, or cancelled. */
+export const LIST_STATUSES = ['booked', 'cancelled', 'attended', 'no_show'] as const;
+export type ListStatus = (typeof LIST_STATUSES)[number];
+
+export interface BookingSummary {
+  id: string;
+  name: string;
+  email: string;
+  company: string;
+  timeSlot: string;
+  status: 'booked' | 'cancelled';
+  /** Marked by sales after the demo's time; null until then. */
+  attendance: Attendance | null;
+  createdAt: string;
+  attribution: Attribution | null;
+  /** Who gives the demo (with a team); null without one. */
+  host: { name: string; email: string } | null;
+  /** droppedAt: the booking was moved or cancelled before its confirmation went out, which then never goes. */
+  confirmation: { sentAt: string | null; failedAt: string | null; droppedAt: string | null; attempts: number; lastError: string | null };
+  /** When retention removed its personal data (name, e-mail and company are then empty); null until then. */
+  anonymisedAt: string | null;
+}
+
+/** One step of a booking's life, oldest first. */
+export type HistoryEntry =
+  | { at: string; what: 'booked'; timeSlot: string }
+  | { at: string; what: 'moved'; from: string; to: string }
+  | { at: string; what: 'cancelled' }
+  | { at: string; what: Attendance };
+
+/** One e-mail of a booking's outbox, and where it stands. */
+export interface SentEmail {
+  id: string;
+  kind: string;
+  /** The row's own recipient (the sales desk, a host); null: the prospect. */
+  recipient: string | null;
+  createdAt: string;
+  dueAt: string;
+  sentAt: string | null;
+  failedAt: string | null;
+  droppedAt: string | null;
+  attempts: number;
+  lastError: string | null;
+}
+
+/** One booking as its view shows it, with its history and e-mails; `Delivery` is how its webhook deliveries read. */
+export interface BookingDetailOf<Delivery> {
+  id: string;
+  name: string;
+  email: string;
+  company: string;
+  phone: string | null;
+  message: string | null;
+  timeSlot: string;
+  status: 'booked' | 'cancelled';
+  attendance: Attendance | null;
+  attendanceMarkedAt: string | null;
+  sequence: number;
+  createdAt: string;
+  meetingUrl: string | null;
+  host: { name: string; title: string; email: string } | null;
+  attribution: Attribution | null;
+  anonymisedAt: string | null;
+  history: HistoryEntry[];
+  emails: SentEmail[];
+  webhookDeliveries: Delivery[];
+}

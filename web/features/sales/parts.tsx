@@ -1,0 +1,146 @@
+import { useEffect } from 'react';
+import { styled } from 'styled-components';
+
+export const Panel = styled.section`
+  background: ${({ theme }) => theme.colors.surface};
+  border: 1px solid ${({ theme }) => theme.colors.border};
+  border-radius: ${({ theme }) => theme.radius.md};
+  padding: ${({ theme }) => theme.space[6]};
+  display: grid;
+  gap: ${({ theme }) => theme.space[4]};
+`;
+
+export const Heading = styled.h1`
+  font-size: ${({ theme }) => theme.text['2xl']};
+  &:focus {
+    outline: none;
+  }
+  &:focus-visible {
+    outline: 3px solid ${({ theme }) => theme.colors.focus};
+  }
+`;
+
+export const SubHeading = styled.h2`
+  font-size: ${({ theme }) => theme.text.xl};
+  &:focus {
+    outline: none;
+  }
+  &:focus-visible {
+    outline: 3px solid ${({ theme }) => theme.colors.focus};
+  }
+`;
+
+export const Field = styled.div`
+  display: grid;
+  gap: ${({ theme }) => theme.space[1]};
+  label {
+    font-weight: 600;
+    font-size: ${({ theme }) => theme.text.sm};
+  }
+  input,
+  select {
+    min-height: 40px;
+    border: 1px solid ${({ theme }) => theme.colors.borderStrong};
+    border-radius: ${({ theme }) => theme.radius.sm};
+    background: #fff;
+    padding: 0 ${({ theme }) => theme.space[3]};
+    font-size: ${({ theme }) => theme.text.md};
+    color: ${({ theme }) => theme.colors.ink};
+  }
+  input:focus-visible,
+  select:focus-visible {
+    outline: 3px solid ${({ theme }) => theme.colors.focus};
+    outline-offset: 1px;
+  }
+`;
+
+export const Alert = styled.p`
+  color: ${({ theme }) => theme.colors.danger};
+  font-weight: 600;
+`;
+
+export const Muted = styled.p`
+  color: ${({ theme }) => theme.colors.inkSoft};
+  font-size: ${({ theme }) => theme.text.sm};
+`;
+
+export const Table = styled.table`
+  width: 100%;
+  border-collapse: collapse;
+  font-size: ${({ theme }) => theme.text.sm};
+  caption {
+    text-align: left;
+    font-weight: 700;
+    padding-bottom: ${({ theme }) => theme.space[2]};
+  }
+  th,
+  td {
+    text-align: left;
+    vertical-align: top;
+    padding: ${({ theme }) => `${theme.space[2]} ${theme.space[3]}`};
+    border-bottom: 1px solid ${({ theme }) => theme.colors.border};
+  }
+  thead th {
+    color: ${({ theme }) => theme.colors.inkSoft};
+    font-weight: 700;
+  }
+`;
+
+/** A button that looks like a link: a row's way into its booking. */
+export const LinkButton = styled.button`
+  background: none;
+  border: 0;
+  padding: 0;
+  font: inherit;
+  font-weight: 700;
+  color: ${({ theme }) => theme.colors.primary};
+  text-decoration: underline;
+  cursor: pointer;
+  text-align: left;
+  &:focus-visible {
+    outline: 3px solid ${({ theme }) => theme.colors.focus};
+    outline-offset: 2px;
+  }
+`;
+
+export const Toolbar = styled.div`
+  display: flex;
+  flex-wrap: wrap;
+  gap: ${({ theme }) => theme.space[3]};
+  align-items: center;
+`;
+
+/** Dates and times in the booking zone, as sales plans them. */
+export function formatInstant(iso: string, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-GB', { timeZone, dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+}
+
+export const STATUS_LABELS = { booked: 'Booked', cancelled: 'Cancelled', attended: 'Attended', no_show: 'No-show' } as const;
+
+/** What a booking's status reads as: cancelled, else its mark, else booked. */
+export function statusOf(booking: { status: 'booked' | 'cancelled'; attendance: 'attended' | 'no_show' | null }): string {
+  return STATUS_LABELS[booking.status === 'cancelled' ? 'cancelled' : (booking.attendance ?? 'booked')];
+}
+
+/** Asks for the session again when a read says it has ended (401), so the page shows the sign-in form. */
+export function useSessionEnd(error: unknown, onSessionEnded: () => void): void {
+  const ended = typeof error === 'object' && error !== null && 'status' in error && error.status === 401;
+  useEffect(() => {
+    if (ended) onSessionEnded();
+  }, [ended, onSessionEnded]);
+}
+
+/** A table's head: one column header per name. */
+export function ColumnHeads({ names }: { names: readonly string[] }) {
+  return (
+    <thead>
+      <tr>
+        {names.map((name) => (
+          <th key={name} scope="col">
+            {name}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}
