@@ -56,12 +56,6 @@ async function scrollToMetrics(page: Page): Promise<void> {
   await page.locator('#results ul').evaluate((list) => list.scrollIntoView({ block: 'center', behavior: 'instant' }));
 }
 
-/** The first millisecond at which card `index` shows a value that passes `test`, by the count-up's own formula. */
-function expectedMs(index: number, test: (value: number) => boolean): number {
-  for (let ms = 0; ms < 5000; ms += 1) if (test(countUpValue(TARGETS[index] ?? 0, ms, index))) return ms;
-  throw new Error(`card ${index} never gets there`);
-}
-
 describe('the landing page sections in Chromium', function () {
   this.timeout(30_000);
 
@@ -126,11 +120,13 @@ describe('the landing page sections in Chromium', function () {
           const numbers = seen.map((sample) => Number.parseInt(sample.values[index] ?? '', 10));
           expect(numbers.every((value, i) => i === 0 || value >= (numbers[i - 1] ?? 0)), `card ${index} only rises`).to.equal(true);
           if (target > 1) expect(numbers.some((value) => value > 0 && value < target), `card ${index} between 0 and ${target}`).to.equal(true);
-          // When the card first leaves 0 and when it lands, against the count-up's formula: the stagger and the easing.
-          const leaves = (seen.find((sample) => Number.parseInt(sample.values[index] ?? '', 10) > 0)?.at ?? Infinity) - start;
-          const lands = (seen.find((sample) => Number.parseInt(sample.values[index] ?? '', 10) === target)?.at ?? Infinity) - start;
-          expect(leaves, `card ${index} leaves 0 (ms)`).to.be.closeTo(expectedMs(index, (value) => value > 0), TOLERANCE_MS);
-          expect(lands, `card ${index} lands (ms)`).to.be.closeTo(expectedMs(index, (value) => value === target), TOLERANCE_MS);
+          // Every frame shows what the count-up's formula gives at its time, to a few frames: the stagger and the easing,
+          // however many frames a busy machine drops (a dropped frame delays when a value is seen, not which value).
+          seen.forEach((sample, i) => {
+            const ms = sample.at - start;
+            const [lowest, highest] = [countUpValue(target, ms - TOLERANCE_MS, index), countUpValue(target, ms + TOLERANCE_MS, index)];
+            expect(numbers[i], `card ${index} at ${Math.round(ms)} ms`).to.be.within(lowest, highest);
+          });
         });
       });
 
