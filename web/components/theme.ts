@@ -42,8 +42,9 @@ export const theme = {
     '3xl': 'clamp(1.5rem, 1.1rem + 1.6vw, 2.25rem)',
     '4xl': 'clamp(2rem, 1.3rem + 3vw, 3.5rem)',
   },
-  /** 4 px grid. */
+  /** The one spacing scale (4 px grid; 0.5 nudges an icon onto a text line). Margins, gaps and paddings use it. */
   space: {
+    0.5: '0.125rem',
     1: '0.25rem',
     2: '0.5rem',
     3: '0.75rem',
