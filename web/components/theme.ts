@@ -27,8 +27,12 @@ export const theme = {
     focus: '#f59e0b',
   },
   font: {
+    /**
+     * Inter, self-hosted (the build emits its Latin subset and the page preloads it); until it has loaded, a local
+     * sans-serif stretched to Inter's metrics (global-style.ts), so the swap moves nothing.
+     */
     family:
-      "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans', sans-serif",
+      "'Inter Variable', 'Inter Fallback', system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans', sans-serif",
     mono: "ui-monospace, SFMono-Regular, Menlo, Consolas, 'Liberation Mono', monospace",
   },
   /** Type scale in rem; headings use clamp() between two steps so they shrink on phones. */
