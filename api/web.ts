@@ -4,6 +4,8 @@
  * A booking's manage page (/booking/{token}) is rendered with its booking, kept from caches, referrers and indexes.
  */
 import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import { brotliCompress as brotliCompressCallback, constants as zlib } from 'node:zlib';
 import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -16,6 +18,7 @@ import { escapeHtml } from '../domain/text.js';
 import { ApiError } from './errors.js';
 import { contentSecurityPolicy, sourceHash } from './security-headers.js';
 
+const brotliCompress = promisify(brotliCompressCallback);
 const HASHED_ASSET = /[/\\]assets[/\\]/;
 const ZONE_META = new RegExp(`(<meta name="${BOOKING_TIME_ZONE_META}" content=")[^"]*(")`);
 const NOTICE_META = new RegExp(`(<meta name="${BOOKING_MIN_NOTICE_META}" content=")[^"]*(")`);
@@ -27,6 +30,11 @@ interface Page {
   etag: string;
   /** The policy that lets this page's own inline style blocks and scripts apply, and nothing else inline. */
   csp: string;
+  /**
+   * A prerendered page compressed once, with Brotli at its best: a fifth smaller than the quick on-the-fly setting
+   * leaves it, which keeps the landing page within the first round trip of a new connection (about 14.6 KB).
+   */
+  brotli?: Buffer;
 }
 
 const STYLE_BLOCK = /<style\b[^>]*>([\s\S]*?)<\/style>/g;
@@ -67,7 +75,8 @@ function pageReader(webRoot: string, rules: PageSettings) {
       .replace(ZONE_META, (_, start: string, end: string) => `${start}${rules.timeZone}${end}`)
       .replace(NOTICE_META, (_, start: string, end: string) => `${start}${rules.minNoticeMinutes}${end}`)
       .replace(SHARE_ADDRESS, (_, start: string, rest: string) => `${start}${origin}${rest}`);
-    const page = { html, etag: `"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`, csp: policyOf(html) };
+    const brotli = await brotliCompress(html, { params: { [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT } });
+    const page = { html, etag: `"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`, csp: policyOf(html), brotli };
     cache.set(file, { mtimeMs: info.mtimeMs, page });
     return page;
   };
@@ -188,7 +197,12 @@ export function webRoutes(webRoot: string, rules: PageSettings, readBooking?: Bo
         return;
       }
     }
-    ctx.body = page.html;
+    // A compressed body goes out as it is: koa-compress leaves an answer with a Content-Encoding alone.
+    ctx.vary('Accept-Encoding');
+    if (page.brotli && ctx.acceptsEncodings('br', 'identity') === 'br') {
+      ctx.set('Content-Encoding', 'br');
+      ctx.body = page.brotli;
+    } else ctx.body = page.html;
   };
 
   const notFound = async (ctx: Context, next: Next): Promise<void> => {

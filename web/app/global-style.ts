@@ -1,5 +1,6 @@
 import { siteFooterCss } from '../features/site-footer/site-footer-css.js';
 import { topBarMenuCss } from '../features/top-bar/top-bar-css.js';
+import { FONT_LATER_CLASS } from '../components/font-loading.js';
 import { theme } from '../components/theme.js';
 
 /**
@@ -20,6 +21,7 @@ ${INTER_FALLBACK}
 html{-webkit-text-size-adjust:100%;scroll-padding-top:${theme.layout.topBarHeight}}
 @media (prefers-reduced-motion:no-preference){html{scroll-behavior:smooth}}
 body{margin:0;font-family:${theme.font.family};font-size:${theme.text.md};line-height:1.6;color:${theme.colors.ink};background:${theme.colors.surface};-webkit-font-smoothing:antialiased}
+.${FONT_LATER_CLASS} body{font-family:${theme.font.fallback}}
 h1,h2,h3,h4,p,ul,ol,figure,blockquote{margin:0}
 h1,h2,h3,h4{line-height:1.15;letter-spacing:-0.01em;text-wrap:balance}
 img,svg{display:block;max-width:100%}

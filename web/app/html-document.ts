@@ -3,6 +3,7 @@ import { escapeHtml } from '../../domain/text.js';
 import { DIALOG_CODE_META } from '../features/demo-request/demo-launcher.js';
 import { BOOKING_APP_META } from '../features/manage-booking/booking-page-data.js';
 import { bookingRulesMeta } from '../features/date-time-picker/booking-rules-meta.js';
+import { FONT_LATER_CLASS } from '../components/font-loading.js';
 import { globalCss } from './global-style.js';
 import type { PageMeta } from './routes.js';
 
@@ -34,8 +35,13 @@ export interface DocumentParts {
   /** The booking page's React code, which its first script fetches on a visitor's first intent (booking-main.ts). */
   bookingAppScripts?: readonly string[];
   favicon: string;
-  /** The page's typeface: its file, preloaded, and the @font-face rule that names it (web/webpack.config.js). */
+  /** The page's typeface: its file and the @font-face rule that names it (web/webpack.config.js). */
   font: { href: string; css: string };
+  /**
+   * 'preload': the page asks for the font with its HTML and sets its text in it from the start (pages without a
+   * script); 'after-first-paint': its script asks for it once the first frame is painted (font-loading.ts).
+   */
+  fontLoading: 'preload' | 'after-first-paint';
   /** The booking zone, on the pages that show booking times (the landing page, the booking page); the server replaces it with its own. */
   bookingTimeZone?: string;
 }
@@ -52,6 +58,7 @@ export function htmlDocument({
   bookingAppScripts,
   favicon,
   font,
+  fontLoading,
   bookingTimeZone,
 }: DocumentParts): string {
   for (const code of inlineScripts) {
@@ -61,7 +68,7 @@ export function htmlDocument({
   const description = escapeHtml(meta.description);
   return [
     '<!doctype html>',
-    '<html lang="en">',
+    fontLoading === 'preload' ? '<html lang="en">' : `<html lang="en" class="${FONT_LATER_CLASS}">`,
     '<head>',
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
@@ -70,7 +77,7 @@ export function htmlDocument({
     '<meta name="theme-color" content="#0b1530">',
     `<link rel="icon" href="${favicon}" type="image/svg+xml">`,
     // Fetched with the page, not once the CSS is applied: the text is drawn in Inter from its first paint, or soon after.
-    `<link rel="preload" href="${font.href}" as="font" type="font/woff2" crossorigin>`,
+    ...(fontLoading === 'preload' ? [`<link rel="preload" href="${font.href}" as="font" type="font/woff2" crossorigin>`] : []),
     '<meta property="og:type" content="website">',
     `<meta property="og:site_name" content="${escapeHtml(brand.product)}">`,
     `<meta property="og:title" content="${title}">`,

@@ -120,6 +120,8 @@ async function main(): Promise<void> {
       bookingAppScripts: page.bookingAppScripts,
       favicon: manifest.favicon,
       font: manifest.font,
+      // A page with a script lets its first paint go before the font (font-loading.ts); the others preload it.
+      fontLoading: page.inlineScripts?.length ? 'after-first-paint' : 'preload',
       bookingTimeZone: page.bookingTimeZone,
     });
     const file = path.join(outDir, page.file);

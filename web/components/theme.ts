@@ -4,6 +4,8 @@
  */
 import { brand } from '../../domain/brand.js';
 
+const FALLBACK_FAMILY = "'Inter Fallback', system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans', sans-serif";
+
 export const theme = {
   colors: {
     ink: brand.colors.ink,
@@ -28,11 +30,11 @@ export const theme = {
   },
   font: {
     /**
-     * Inter, self-hosted (the build emits its Latin subset and the page preloads it); until it has loaded, a local
-     * sans-serif stretched to Inter's metrics (global-style.ts), so the swap moves nothing.
+     * Inter, self-hosted (the build emits its Latin subset); until it is in, a local sans-serif stretched to Inter's
+     * metrics (global-style.ts), so the swap moves nothing.
      */
-    family:
-      "'Inter Variable', 'Inter Fallback', system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans', sans-serif",
+    family: `'Inter Variable', ${FALLBACK_FAMILY}`,
+    fallback: FALLBACK_FAMILY,
     mono: "ui-monospace, SFMono-Regular, Menlo, Consolas, 'Liberation Mono', monospace",
   },
   /** Type scale in rem; headings use clamp() between two steps so they shrink on phones. */
