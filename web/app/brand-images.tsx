@@ -7,6 +7,7 @@ import { Resvg } from '@resvg/resvg-js';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { brand, EMAIL_LOGO } from '../../domain/brand.js';
 import { ChatIcon, MailIcon, MessageIcon, PhoneIcon, RichCardIcon } from '../components/icons.js';
+import { BrandMark } from '../components/logo.js';
 import { PRODUCT_CONSOLE, ProductConsoleDrawing } from '../components/product-console.js';
 import { theme } from '../components/theme.js';
 
@@ -15,17 +16,6 @@ export const SHARE_IMAGE = {
   height: 630,
   alt: `The ${brand.product} console: one customer journey across SMS, WhatsApp, email and voice, and its delivery report`,
 } as const;
-
-function Mark({ x, y, size }: { x: number; y: number; size: number }) {
-  const { mark } = brand;
-  return (
-    <svg x={x} y={y} width={size} height={size} viewBox={mark.viewBox}>
-      <rect width={32} height={32} rx={mark.tileRadius} fill={brand.colors.primary} />
-      <path d={mark.arcs} stroke="#fff" strokeWidth={2.6} fill="none" strokeLinecap="round" />
-      <circle cx={mark.point.cx} cy={mark.point.cy} r={mark.point.r} fill={brand.colors.markPoint} />
-    </svg>
-  );
-}
 
 const CHANNELS = [MessageIcon, ChatIcon, RichCardIcon, MailIcon, PhoneIcon];
 
@@ -48,7 +38,7 @@ function ShareImage() {
       <rect width={width} height={height} fill={theme.colors.night} />
       <rect width={width} height={height} fill="url(#glow-top)" />
       <rect width={width} height={height} fill="url(#glow-bottom)" />
-      <Mark x={96} y={190} size={144} />
+      <BrandMark x={96} y={190} size={144} />
       <g color={theme.colors.onNightMuted}>
         {CHANNELS.map((Icon, index) => (
           <Icon key={index} x={96 + index * 56} y={384} size={32} />
@@ -64,7 +54,7 @@ function EmailLogo() {
   const size = EMAIL_LOGO.size * EMAIL_LOGO.scale;
   return (
     <svg xmlns="http://www.w3.org/2000/svg" width={size} height={size} viewBox={`0 0 ${size} ${size}`}>
-      <Mark x={0} y={0} size={size} />
+      <BrandMark size={size} />
     </svg>
   );
 }

@@ -1,5 +1,5 @@
-import { brand } from '../../domain/brand.js';
 import { CheckIcon, ChatIcon, MailIcon, MessageIcon, PhoneIcon } from './icons.js';
+import { BrandMark } from './logo.js';
 import { theme } from './theme.js';
 
 /**
@@ -26,17 +26,12 @@ function TextLine({ x, y, width, tone = colors.border }: { x: number; y: number;
 
 /** The console itself; `x` and `y` place it inside a larger drawing (the link preview). */
 export function ProductConsoleDrawing({ x = 0, y = 0 }: { x?: number; y?: number }) {
-  const { mark } = brand;
   return (
     <svg x={x} y={y} width={PRODUCT_CONSOLE.width} height={PRODUCT_CONSOLE.height} viewBox={`0 0 ${PRODUCT_CONSOLE.width} ${PRODUCT_CONSOLE.height}`}>
       {/* The window and its side bar. */}
       <rect x={0.5} y={0.5} width={639} height={399} rx={16} fill={colors.surface} stroke={colors.border} />
       <path d="M16.5 .5h88v399h-88a16 16 0 0 1-16-16v-367a16 16 0 0 1 16-16z" fill={colors.night} />
-      <svg x={36} y={22} width={32} height={32} viewBox={mark.viewBox}>
-        <rect width={32} height={32} rx={mark.tileRadius} fill={colors.primary} />
-        <path d={mark.arcs} stroke="#fff" strokeWidth={2.6} fill="none" strokeLinecap="round" />
-        <circle cx={mark.point.cx} cy={mark.point.cy} r={mark.point.r} fill={brand.colors.markPoint} />
-      </svg>
+      <BrandMark x={36} y={22} size={32} />
       {[84, 120, 156, 192].map((top, index) => (
         <rect key={top} x={28} y={top} width={48} height={20} rx={6} fill={index === 0 ? colors.primary : colors.nightSoft} />
       ))}
