@@ -247,7 +247,7 @@ describe('the landing page sections in Chromium', function () {
         const { page } = await visit(width);
         const table = page.locator('#platform table');
         await table.scrollIntoViewIfNeeded();
-        await page.evaluate(() => document.fonts.ready);
+        await page.waitForFunction(() => !document.documentElement.classList.contains('font-later'));
         await table.screenshot({ path: path.join(ARTIFACTS, `comparison-${width}.png`) });
         const stacked = width < 640;
         const layout = await table.evaluate((node) => {
@@ -328,7 +328,8 @@ describe('the landing page sections in Chromium', function () {
         }
         await metrics.screenshot({ path: path.join(ARTIFACTS, `metrics-${width}.png`) });
 
-        // The text is set in the self-hosted Inter.
+        // The text is set in the self-hosted Inter, once the page has asked for it after its first paint.
+        await page.waitForFunction(() => !document.documentElement.classList.contains('font-later'));
         expect(await page.evaluate(() => document.fonts.check('600 16px "Inter Variable"') && getComputedStyle(document.body).fontFamily)).to.match(/^"Inter Variable"/);
 
         // The product's picture: fetched only once it comes near, described for those who cannot see it.
