@@ -39,7 +39,7 @@ export interface DocumentParts {
   font: { href: string; css: string };
   /**
    * 'preload': the page asks for the font with its HTML and sets its text in it from the start (pages without a
-   * script); 'after-first-paint': its script asks for it once the first frame is painted (font-loading.ts).
+   * script); 'after-first-paint': its script asks for it once the first contentful paint is done (font-loading.ts).
    */
   fontLoading: 'preload' | 'after-first-paint';
   /** The booking zone, on the pages that show booking times (the landing page, the booking page); the server replaces it with its own. */
