@@ -65,6 +65,8 @@ export const theme = {
     24: '6rem',
   },
   radius: { sm: '6px', md: '10px', lg: '16px', pill: '999px' },
+  /** The tile an icon sits on in a list (the use cases' square badges, the industries' round ones). */
+  size: { iconTile: '2.75rem' },
   shadow: {
     card: '0 1px 2px rgba(11, 21, 48, 0.06), 0 4px 16px rgba(11, 21, 48, 0.06)',
     raised: '0 12px 40px rgba(11, 21, 48, 0.18)',

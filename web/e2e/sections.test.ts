@@ -27,9 +27,13 @@ function visit(width: number, options: BrowserContextOptions = {}): Promise<Watc
   return visitSite({ viewport: { width, height: 900 }, ...options });
 }
 
-/** Waits until the page's script has started the counters (it marks their list: armed, or still) and their first report is in. */
+/**
+ * Waits until the page's script has started the counters (it marks their list: armed, or still) and their first report
+ * is in, and the text is in its font (the swap after the first paint), so captures of two pages compare alike.
+ */
 async function started(page: Page): Promise<void> {
   await page.locator('#results ul:is([data-count-up="armed"], [data-count-up="still"])').waitFor({ state: 'attached' });
+  await page.locator('html:not(.font-later)').waitFor({ state: 'attached' });
   await page.waitForTimeout(300);
 }
 
