@@ -42,6 +42,8 @@ export interface AppDeps {
   /** How long before a slot bookings close (MIN_NOTICE_MINUTES); two hours when unset. */
   minNoticeMinutes?: number;
   webRoot: string;
+  /** PUBLIC_URL: the pages' link-preview addresses are absolute under it. */
+  publicUrl: string;
   /** Signs and checks the booking links. */
   linkSecret: string;
   /** Earlier link secrets (before a rotation), still accepted when a link is opened; none when unset. */
@@ -188,7 +190,7 @@ export function createApp(deps: AppDeps): Koa {
     if (/^\/api(\/|$)/i.test(ctx.path)) throw new ApiError(404, 'Not found', `There is no API endpoint at ${ctx.method} ${ctx.path}.`);
     await next();
   });
-  const pageRules = { timeZone: deps.timeZone, minNoticeMinutes: deps.minNoticeMinutes ?? DEFAULT_MIN_NOTICE_MINUTES };
+  const pageRules = { timeZone: deps.timeZone, minNoticeMinutes: deps.minNoticeMinutes ?? DEFAULT_MIN_NOTICE_MINUTES, publicUrl: deps.publicUrl };
   const readBooking = bookingViewReader(deps);
   for (const middleware of webRoutes(deps.webRoot, pageRules, readBooking)) app.use(middleware);
 

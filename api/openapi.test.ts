@@ -86,7 +86,7 @@ describe('OpenAPI 3.1 document', () => {
   it('documents every route the API answers under /api, and nothing it does not', () => {
     const queue: EmailQueue = { enqueue: async () => {}, isReachable: async () => true, close: async () => {} };
     const db = createDb('postgres://127.0.0.1:1/never-connected', { min: 0, max: 1 }, silentLogger);
-    const router = createApiRouter({ db, queue, logger: silentLogger, timeZone: 'Europe/Berlin', webRoot: '/nonexistent', adminToken: ADMIN_TOKEN, linkSecret: TEST_LINK_SECRET, mailFrom: 'demos@converge.test' });
+    const router = createApiRouter({ db, queue, logger: silentLogger, timeZone: 'Europe/Berlin', webRoot: '/nonexistent', publicUrl: 'https://converge.test', adminToken: ADMIN_TOKEN, linkSecret: TEST_LINK_SECRET, mailFrom: 'demos@converge.test' });
     const served = router.stack
       .filter((layer) => typeof layer.path === 'string' && layer.path.startsWith('/api/'))
       .flatMap((layer) => layer.methods.filter((method) => method !== 'HEAD').map((method) => `${method} ${layer.path}`))

@@ -77,6 +77,7 @@ export async function startApiServer(config: ApiConfig, logger: Logger): Promise
     timeZone: config.bookingTimeZone,
     minNoticeMinutes: config.minNoticeMinutes,
     webRoot: config.webRoot,
+    publicUrl: config.publicUrl,
     adminToken: config.adminToken,
     linkSecret: config.bookingLinkSecret,
     previousLinkSecrets: config.previousLinkSecrets,

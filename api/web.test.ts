@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
@@ -6,8 +7,10 @@ import { expect } from 'chai';
 import { startAppUnderTest, type AppUnderTest } from '../test/app-under-test.js';
 import { bookingToken } from '../server-shared/booking-link.js';
 import { nextBookableSlot } from '../test/booking.js';
+import { pngSize } from '../test/png.js';
 import { TEST_LINK_SECRET } from '../test/stack.js';
 import { expectPrivatePageHeaders, makeWebRoot } from '../test/web-root.js';
+import { DEFAULT_WEB_ROOT as BUILT_WEB_ROOT } from './config.js';
 
 describe('serving the site', () => {
   let app: AppUnderTest;
@@ -160,5 +163,77 @@ describe("serving a booking's page rendered with its booking", () => {
     expect(response.status).to.equal(200);
     expect(response.headers.get('cache-control')).to.equal('no-store');
     expect(await response.text()).to.contain('Loading your booking').and.not.contain('booking-data');
+  });
+});
+
+describe("the built pages' heads: a link preview and the page's typeface (needs `npm run build:web`)", () => {
+  const publicUrl = 'https://www.converge.example';
+  let app: AppUnderTest;
+  before(async function () {
+    if (!existsSync(path.join(BUILT_WEB_ROOT, 'index.html'))) throw new Error('No production build: run `npm run build:web` first.');
+    app = await startAppUnderTest({ webRoot: BUILT_WEB_ROOT, publicUrl });
+  });
+  after(async () => {
+    await app.close();
+  });
+
+  /** The head's <meta property|name="…" content="…"> tags, by name (unescaped: the values here hold no entity but &amp;). */
+  const metaOf = (html: string) =>
+    Object.fromEntries([...html.matchAll(/<meta (?:property|name)="([^"]+)" content="([^"]*)">/g)].map((match) => [match[1], match[2]?.replaceAll('&amp;', '&')]));
+
+  it('carries og: and twitter: tags with absolute addresses under PUBLIC_URL, and the picture is a 1200 × 630 PNG the site serves', async () => {
+    const html = await (await fetch(`${app.url}/`)).text();
+    const meta = metaOf(html);
+    expect(meta['og:url']).to.equal(`${publicUrl}/`);
+    expect(meta['twitter:card']).to.equal('summary_large_image');
+    expect(meta['twitter:title']).to.equal(meta['og:title']).and.match(/^Converge/);
+    expect(meta['twitter:description']).to.equal(meta['og:description']).and.match(/^Converge unifies/);
+    expect(meta['og:image']).to.match(new RegExp(`^${publicUrl}/assets/share\\.[0-9a-f]{10}\\.png$`));
+    expect(meta['twitter:image']).to.equal(meta['og:image']);
+    expect([meta['og:image:type'], meta['og:image:width'], meta['og:image:height']]).to.deep.equal(['image/png', '1200', '630']);
+    expect(meta['og:image:alt']).to.match(/^The Converge console: /);
+    expect(meta['twitter:image:alt']).to.equal(meta['og:image:alt']);
+
+    const image = await fetch(`${app.url}${new URL(meta['og:image']!).pathname}`);
+    expect(image.status).to.equal(200);
+    expect(image.headers.get('content-type')).to.equal('image/png');
+    // Another site's page may show it (a social network's preview), and a new picture gets a new address.
+    expect(image.headers.get('cross-origin-resource-policy')).to.equal('cross-origin');
+    expect(image.headers.get('cache-control')).to.equal('public, max-age=31536000, immutable');
+    expect(pngSize(Buffer.from(await image.arrayBuffer()))).to.deep.equal({ width: 1200, height: 630 });
+
+    // A legal page has its own address; a booking's page (its token in the address) names none.
+    expect(metaOf(await (await fetch(`${app.url}/legal/privacy`)).text())['og:url']).to.equal(`${publicUrl}/legal/privacy`);
+    const booking = metaOf(await (await fetch(`${app.url}/booking/not-a-token`)).text());
+    expect(booking['og:url']).to.equal(undefined);
+    expect(booking['og:image']).to.equal(meta['og:image']);
+  });
+
+  it('sets its text in one font, the Latin subset of Inter (weight axis), swapped in, self-hosted as the policy allows', async () => {
+    const preloadsOf = (html: string) => [...html.matchAll(/<link rel="preload" href="([^"]+)" as="font" type="font\/woff2" crossorigin>/g)].map((match) => match[1]);
+    // A page without a script preloads it and uses it from the start.
+    const legal = await fetch(`${app.url}/legal/privacy`);
+    expect(legal.headers.get('content-security-policy')).to.contain("font-src 'self'");
+    const legalHtml = await legal.text();
+    expect(legalHtml).to.contain('<html lang="en">');
+    const [href, ...more] = preloadsOf(legalHtml);
+    expect(more).to.deep.equal([]);
+    expect(href).to.match(/^\/assets\/inter-latin-wght\.[0-9a-f]{10}\.woff2$/);
+    // The landing page's first paint goes first: its script asks for the font then (the browser test sees it used).
+    const landing = await (await fetch(`${app.url}/`)).text();
+    expect(landing).to.contain('<html lang="en" class="font-later">');
+    expect(preloadsOf(landing)).to.deep.equal([]);
+    for (const html of [legalHtml, landing]) {
+      // The @font-face rule: the package's own, with its Latin range; and the metric-matched fallback.
+      const faces = [...html.matchAll(/@font-face\s*\{[^}]*\}/g)].map((match) => match[0]);
+      const inter = faces.find((face) => face.includes(`url(${href})`));
+      expect(inter).to.contain("font-family: 'Inter Variable'").and.contain('font-display: swap').and.contain('font-weight: 100 900').and.contain('unicode-range: U+0000-00FF');
+      expect(faces.find((face) => face.includes("'Inter Fallback'"))).to.match(/src:local\('Arial'\).*size-adjust:[\d.]+%;ascent-override:[\d.]+%/);
+      expect(faces, 'no other face, no other subset').to.have.length(2);
+    }
+    const font = await fetch(`${app.url}${href}`);
+    expect(font.status).to.equal(200);
+    expect(font.headers.get('cache-control')).to.equal('public, max-age=31536000, immutable');
+    expect(Buffer.from(await font.arrayBuffer()).toString('latin1', 0, 4)).to.equal('wOF2');
   });
 });

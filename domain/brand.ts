@@ -35,3 +35,9 @@ export const brand = {
 } as const;
 
 export type SocialNetwork = (typeof brand.socialLinks)[number]['network'];
+
+/**
+ * The e-mails' logo: the mark as a PNG the build makes (at twice the size it is shown, for sharp screens) and the site
+ * serves from PUBLIC_URL, since Gmail and Outlook drop inline SVG. A fixed path: e-mails already sent keep pointing at it.
+ */
+export const EMAIL_LOGO = { path: '/email/logo.png', size: 28, scale: 2 } as const;

@@ -35,6 +35,7 @@ import { appendFileSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
+import { EMAIL_LOGO } from '../domain/brand.js';
 import { calendarDayOf, DEFAULT_BOOKING_TIME_ZONE, FIRST_SLOT_HOUR, formatCalendarDay, slotStartsOf, type CalendarDay, type DaySlots } from '../domain/booking.js';
 import { bookingToken } from '../server-shared/booking-link.js';
 import { KEPT_SECRET_FILES } from '../server-shared/kept-secrets.js';
@@ -551,6 +552,12 @@ async function linksSignedWith(apiUrl: string, mailpitUrl: string, booking: Book
   const page = await http<{ status: string }>(`${apiUrl}/api/bookings/${token}`);
   check(page.status === 200, `the booking's link answered ${page.status}`);
   note(`the 201 answer and the e-mail link /booking/${token.slice(0, 6)}…, which answers 200`);
+  // The image holds the pictures the web build draws: the confirmation's logo is one, at the site's address
+  // (PUBLIC_URL, which the clean clone leaves at compose's default).
+  check(raw.includes(`${EMAIL_LOGO.path}"`), `the confirmation does not show the logo ${EMAIL_LOGO.path}`);
+  const logo = await fetch(`${apiUrl}${EMAIL_LOGO.path}`, { signal: AbortSignal.timeout(15_000) });
+  check(logo.status === 200 && logo.headers.get('content-type') === 'image/png', `the e-mails' logo answered ${logo.status} ${logo.headers.get('content-type')}`);
+  note(`the confirmation's logo ${EMAIL_LOGO.path}, a PNG the site serves`);
   return token;
 }
 

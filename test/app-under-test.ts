@@ -34,6 +34,8 @@ export async function startAppUnderTest(
     followUps?: FollowUpSettings;
     logger?: Logger;
     webRoot?: string;
+    /** PUBLIC_URL (https://converge.test when unset). */
+    publicUrl?: string;
     timeZone?: string;
     minNoticeMinutes?: number;
     /** The booking links' secret (TEST_LINK_SECRET when unset), and those of before a rotation. */
@@ -55,6 +57,7 @@ export async function startAppUnderTest(
     timeZone: options.timeZone ?? 'Europe/Berlin',
     minNoticeMinutes: options.minNoticeMinutes,
     webRoot: options.webRoot ?? '/nonexistent',
+    publicUrl: options.publicUrl ?? 'https://converge.test',
     now: options.now,
     adminToken: options.adminToken,
     linkSecret: options.linkSecret ?? TEST_LINK_SECRET,

@@ -115,17 +115,36 @@ function refuseServerCode(compilation) {
   }
 }
 
-/** Emits the favicon and robots.txt, writes the manifest the prerender reads, and reports gzip sizes. */
+const hashedName = (stem, source, extension) => `assets/${stem}.${createHash('sha256').update(source).digest('hex').slice(0, 10)}.${extension}`;
+
+/**
+ * The page's typeface: Inter's variable font (its weight axis), the Latin subset only, self-hosted. Its @font-face
+ * rule is the package's own (font-display: swap, the subset's unicode-range), pointed at the emitted file.
+ */
+function interLatin() {
+  const require = createRequire(import.meta.url);
+  const css = readFileSync(require.resolve('@fontsource-variable/inter/wght.css'), 'utf8');
+  const rule = /\/\* inter-latin-wght-normal \*\/\s*(@font-face\s*\{[^}]*\})/.exec(css)?.[1];
+  const file = /url\(\.\/(files\/inter-latin-wght-normal\.woff2)\)/.exec(rule ?? '')?.[1];
+  if (!rule || !file || !rule.includes('font-display: swap')) throw new Error('@fontsource-variable/inter: no Latin weight-axis face with font-display: swap in wght.css');
+  const source = readFileSync(require.resolve(`@fontsource-variable/inter/${file}`));
+  const name = hashedName('inter-latin-wght', source, 'woff2');
+  return { name, source, css: rule.replace(/url\([^)]*\)/, `url(/${name})`).replace(/\s*\n\s*/g, '') };
+}
+
+/** Emits the favicon, the font and robots.txt, writes the manifest the prerender reads, and reports gzip sizes. */
 class SiteAssetsPlugin {
   apply(compiler) {
     const faviconSource = readFileSync(path.join(root, 'web/app/favicon.svg'));
-    const faviconName = `assets/favicon.${createHash('sha256').update(faviconSource).digest('hex').slice(0, 10)}.svg`;
+    const faviconName = hashedName('favicon', faviconSource, 'svg');
+    const font = interLatin();
     compiler.hooks.thisCompilation.tap('SiteAssetsPlugin', (compilation) => {
       compilation.hooks.processAssets.tap(
         { name: 'SiteAssetsPlugin', stage: webpack.Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL },
         () => {
           refuseServerCode(compilation);
           compilation.emitAsset(faviconName, new webpack.sources.RawSource(faviconSource));
+          compilation.emitAsset(font.name, new webpack.sources.RawSource(font.source));
           compilation.emitAsset('robots.txt', new webpack.sources.RawSource('User-agent: *\nAllow: /\n'));
         },
       );
@@ -142,7 +161,16 @@ class SiteAssetsPlugin {
       mkdirSync(ssrOut, { recursive: true });
       writeFileSync(
         path.join(ssrOut, 'client-manifest.json'),
-        JSON.stringify({ scripts: initial.map((name) => `/${name}`), dialogScripts: dialog.map((name) => `/${name}`), favicon: `/${faviconName}` }, null, 2),
+        JSON.stringify(
+          {
+            scripts: initial.map((name) => `/${name}`),
+            dialogScripts: dialog.map((name) => `/${name}`),
+            favicon: `/${faviconName}`,
+            font: { href: `/${font.name}`, css: font.css },
+          },
+          null,
+          2,
+        ),
       );
       const initialBytes = initial.reduce((sum, name) => sum + gzipOf(name), 0);
       const calendar = filesOf(compilation.namedChunkGroups.get('date-time-picker'));
@@ -298,6 +326,8 @@ const ssr = {
     'booking-prerender': { import: './web/app/booking-prerender.tsx', library: { type: 'commonjs2' } },
   },
   output: { path: ssrOut, filename: '[name].cjs', chunkFilename: '[name].[contenthash:8].cjs' },
+  // A native module (the build's SVG-to-PNG step, web/app/brand-images.tsx): loaded from node_modules, not bundled.
+  externals: { '@resvg/resvg-js': 'commonjs @resvg/resvg-js' },
   optimization: { minimize: false },
 };
 

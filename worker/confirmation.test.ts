@@ -5,6 +5,7 @@ import { Queue, UnrecoverableError } from 'bullmq';
 import { Redis } from 'ioredis';
 import { EMAIL_QUEUE, SEND_EMAIL_JOB, emailJob, jobIdOf } from '../server-shared/jobs.js';
 import { nextBookableSlot } from '../test/booking.js';
+import { pngSize } from '../test/png.js';
 import { until } from '../test/until.js';
 import { TEST_LINK_SECRET, TEST_REDIS_URL, clearQueuePrefix, silentLogger, startStack, testQueuePrefix, type Stack } from '../test/stack.js';
 import { createTestDatabase, type TestDatabase } from '../test/database.js';
@@ -76,6 +77,17 @@ describe('confirmation e-mail, end to end', () => {
     expect(downloaded).to.contain(`UID:demo-${id}@`).and.contain(`DTSTART:${start}`);
     expect(/UID:\S+/.exec(downloaded)?.[0]).to.equal(/UID:\S+/.exec(invite)?.[0]);
     expect(parsed.text).to.contain('Google Calendar: https://calendar.google.com/calendar/render?');
+
+    // The logo is a PNG at the site's address (Gmail and Outlook drop inline SVG), sized and named in the HTML, and
+    // the site answers it: a PNG twice the size it is shown, which another site's page may show.
+    expect(parsed.html).to.not.contain('<svg');
+    const logo = /<img src="([^"]+)" width="(\d+)" height="(\d+)" alt="([^"]+)"/.exec(String(parsed.html));
+    expect(logo?.slice(1)).to.deep.equal([`${stack.url}/email/logo.png`, '28', '28', 'Converge logo']);
+    const image = await fetch(logo![1]!);
+    expect(image.status).to.equal(200);
+    expect(image.headers.get('content-type')).to.equal('image/png');
+    expect(image.headers.get('cross-origin-resource-policy')).to.equal('cross-origin');
+    expect(pngSize(Buffer.from(await image.arrayBuffer()))).to.deep.equal({ width: 56, height: 56 });
 
     const row = await until(async () => {
       const current = await stack.db('booking_emails').where({ booking_id: id, kind: 'confirmation' }).first();

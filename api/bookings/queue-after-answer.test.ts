@@ -57,6 +57,7 @@ describe('POST /api/demo-request with the queue not answering', () => {
       logger: pino({ level: 'info' }, sink),
       timeZone: 'Europe/Berlin',
       webRoot: '/nonexistent',
+      publicUrl: 'https://converge.test',
       now: () => NOW,
       linkSecret: TEST_LINK_SECRET,
       mailFrom: 'Converge Demos <demos@converge.test>',

@@ -8,6 +8,7 @@
  * React opens that panel once it has. A page the server could not fill (the prerendered loading state) gets its React
  * code at once, which asks the API for the booking itself.
  */
+import { loadFontAfterFirstPaint } from '../components/font-loading.js';
 import { readBookingTimeZone } from '../features/date-time-picker/booking-rules-meta.js';
 import { visitorTimeZone } from '../features/date-time-picker/booking-calendar.js';
 import {
@@ -18,6 +19,8 @@ import {
   type BookingAction,
 } from '../features/manage-booking/booking-page-data.js';
 import { describeBookingTime } from '../features/date-time-picker/booking-time.js';
+
+loadFontAfterFirstPaint(document);
 
 const state = (window.convergeBookingPage ??= {});
 const data = readBookingPageData();

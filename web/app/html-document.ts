@@ -3,11 +3,23 @@ import { escapeHtml } from '../../domain/text.js';
 import { DIALOG_CODE_META } from '../features/demo-request/demo-launcher.js';
 import { BOOKING_APP_META } from '../features/manage-booking/booking-page-data.js';
 import { bookingRulesMeta } from '../features/date-time-picker/booking-rules-meta.js';
+import { FONT_LATER_CLASS } from '../components/font-loading.js';
 import { globalCss } from './global-style.js';
 import type { PageMeta } from './routes.js';
 
+/** The picture a shared link shows (og:image): its path (the server makes it absolute), size and text alternative. */
+export interface ShareImage {
+  href: string;
+  width: number;
+  height: number;
+  alt: string;
+}
+
 export interface DocumentParts {
   meta: PageMeta;
+  /** The page's own path (og:url), when it has one; the server makes it absolute. */
+  address?: string | undefined;
+  shareImage: ShareImage;
   /** Server-rendered markup of the root component. */
   body: string;
   /** The style tags ServerStyleSheet collected: the page's critical CSS, inline. */
@@ -23,12 +35,21 @@ export interface DocumentParts {
   /** The booking page's React code, which its first script fetches on a visitor's first intent (booking-main.ts). */
   bookingAppScripts?: readonly string[];
   favicon: string;
+  /** The page's typeface: its file and the @font-face rule that names it (web/webpack.config.js). */
+  font: { href: string; css: string };
+  /**
+   * 'preload': the page asks for the font with its HTML and sets its text in it from the start (pages without a
+   * script); 'after-first-paint': its script asks for it once the first contentful paint is done (font-loading.ts).
+   */
+  fontLoading: 'preload' | 'after-first-paint';
   /** The booking zone, on the pages that show booking times (the landing page, the booking page); the server replaces it with its own. */
   bookingTimeZone?: string;
 }
 
 export function htmlDocument({
   meta,
+  address,
+  shareImage,
   body,
   styles,
   scripts,
@@ -36,6 +57,8 @@ export function htmlDocument({
   dialogScripts,
   bookingAppScripts,
   favicon,
+  font,
+  fontLoading,
   bookingTimeZone,
 }: DocumentParts): string {
   for (const code of inlineScripts) {
@@ -45,7 +68,7 @@ export function htmlDocument({
   const description = escapeHtml(meta.description);
   return [
     '<!doctype html>',
-    '<html lang="en">',
+    fontLoading === 'preload' ? '<html lang="en">' : `<html lang="en" class="${FONT_LATER_CLASS}">`,
     '<head>',
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
@@ -53,16 +76,28 @@ export function htmlDocument({
     `<meta name="description" content="${description}">`,
     '<meta name="theme-color" content="#0b1530">',
     `<link rel="icon" href="${favicon}" type="image/svg+xml">`,
+    // Fetched with the page, not once the CSS is applied: the text is drawn in Inter from its first paint, or soon after.
+    ...(fontLoading === 'preload' ? [`<link rel="preload" href="${font.href}" as="font" type="font/woff2" crossorigin>`] : []),
     '<meta property="og:type" content="website">',
     `<meta property="og:site_name" content="${escapeHtml(brand.product)}">`,
     `<meta property="og:title" content="${title}">`,
     `<meta property="og:description" content="${description}">`,
-    '<meta name="twitter:card" content="summary">',
+    ...(address === undefined ? [] : [`<meta property="og:url" content="${escapeHtml(address)}">`]),
+    `<meta property="og:image" content="${escapeHtml(shareImage.href)}">`,
+    '<meta property="og:image:type" content="image/png">',
+    `<meta property="og:image:width" content="${shareImage.width}">`,
+    `<meta property="og:image:height" content="${shareImage.height}">`,
+    `<meta property="og:image:alt" content="${escapeHtml(shareImage.alt)}">`,
+    '<meta name="twitter:card" content="summary_large_image">',
+    `<meta name="twitter:title" content="${title}">`,
+    `<meta name="twitter:description" content="${description}">`,
+    `<meta name="twitter:image" content="${escapeHtml(shareImage.href)}">`,
+    `<meta name="twitter:image:alt" content="${escapeHtml(shareImage.alt)}">`,
     ...(bookingTimeZone === undefined ? [] : bookingRulesMeta(escapeHtml(bookingTimeZone))),
     ...(dialogScripts?.length ? [`<meta name="${DIALOG_CODE_META}" content="${escapeHtml(dialogScripts.join(' '))}">`] : []),
     ...(bookingAppScripts?.length ? [`<meta name="${BOOKING_APP_META}" content="${escapeHtml(bookingAppScripts.join(' '))}">`] : []),
     ...scripts.map((src) => `<script defer src="${src}"></script>`),
-    `<style>${globalCss}</style>`,
+    `<style>${font.css}\n${globalCss}</style>`,
     styles,
     '</head>',
     '<body>',

@@ -6,10 +6,12 @@
  */
 import { rememberAttribution, visitStorage } from '../features/demo-request/attribution.js';
 import { startDemoLauncher } from '../features/demo-request/demo-launcher.js';
+import { loadFontAfterFirstPaint } from '../components/font-loading.js';
 import { startCounters } from '../features/metrics/counters.js';
 import { enhanceSectionMenu } from '../features/top-bar/section-menu.js';
 
 rememberAttribution(visitStorage(), new URL(window.location.href), document.referrer);
 enhanceSectionMenu(document);
 startCounters(document);
+loadFontAfterFirstPaint(document);
 startDemoLauncher(document);

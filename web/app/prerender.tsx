@@ -2,13 +2,16 @@
  * Build-time entry, bundled by webpack for Node together with styled-components so that class names
  * match the browser bundle's. Running it writes the prerendered pages next to the client assets.
  */
+import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { brand } from '../../domain/brand.js';
+import { brand, EMAIL_LOGO } from '../../domain/brand.js';
 import { DEFAULT_BOOKING_TIME_ZONE } from '../../domain/booking.js';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { ARCHITECTURE_DIAGRAMS } from '../features/architecture/architecture.js';
+import { PRODUCT_CONSOLE, ProductConsoleFile } from '../components/product-console.js';
+import { emailLogoPng, SHARE_IMAGE, shareImagePng } from './brand-images.js';
 import { LEGAL_DOCUMENTS } from '../features/legal/legal-documents.js';
 import type * as BookingPrerender from './booking-prerender.js';
 import { htmlDocument } from './html-document.js';
@@ -21,6 +24,7 @@ interface ClientManifest {
   /** The Request Demo dialog's entry script(s), fetched once the page is idle after its load (demo-launcher.ts). */
   dialogScripts: string[];
   favicon: string;
+  font: { href: string; css: string };
 }
 
 /**
@@ -45,6 +49,12 @@ async function main(): Promise<void> {
   };
   const salesManifest = JSON.parse(await readFile(path.join(path.dirname(manifestPath), 'sales-manifest.json'), 'utf8')) as { scripts: string[] };
   await mkdir(outDir, { recursive: true });
+  // The link preview, content-hashed like the other assets: a new picture gets a new address, which previews refetch.
+  const sharePng = shareImagePng();
+  const shareImage = { ...SHARE_IMAGE, href: `/assets/share.${createHash('sha256').update(sharePng).digest('hex').slice(0, 10)}.png` };
+  await writeFile(path.join(outDir, shareImage.href), sharePng);
+  await mkdir(path.dirname(path.join(outDir, EMAIL_LOGO.path)), { recursive: true });
+  await writeFile(path.join(outDir, EMAIL_LOGO.path), emailLogoPng());
   // The landing page's script is small: written into the page, it costs no request before the page is drawn.
   const inlineScripts = await Promise.all(manifest.scripts.map((src) => readFile(path.join(outDir, src), 'utf8')));
   // So is the booking page's first script (booking-main.ts): the booking shows with the page's first paint.
@@ -55,6 +65,8 @@ async function main(): Promise<void> {
   const { LegalRoot } = await import(/* webpackChunkName: "legal" */ './legal-root.js');
   const pages: {
     file: string;
+    /** Where the page is, for its link preview (og:url); none for pages without an address of their own. */
+    address?: string;
     page: RenderedPage;
     meta: PageMeta;
     scripts: readonly string[];
@@ -66,6 +78,7 @@ async function main(): Promise<void> {
     // The server writes its own booking zone into the landing page's meta tag; the calendar reads it there.
     {
       file: 'index.html',
+      address: '/',
       page: staticPage(renderWithStyles(<Root pathname="/" />)),
       meta: pageMeta[routeFor('/')],
       scripts: [],
@@ -77,6 +90,7 @@ async function main(): Promise<void> {
     { file: '404.html', page: staticPage(renderWithStyles(<Root pathname="/404" />)), meta: pageMeta[routeFor('/404')], scripts: [] },
     ...LEGAL_DOCUMENTS.map((document) => ({
       file: `legal/${document.slug}.html`,
+      address: `/legal/${document.slug}`,
       page: staticPage(renderWithStyles(<LegalRoot document={document} />)),
       meta: { title: `${document.title} | ${brand.product}`, description: document.description },
       scripts: [],
@@ -105,6 +119,8 @@ async function main(): Promise<void> {
     const { body, styles } = page.page;
     const html = htmlDocument({
       meta: page.meta,
+      address: page.address,
+      shareImage,
       body,
       styles,
       scripts: page.scripts,
@@ -112,13 +128,16 @@ async function main(): Promise<void> {
       dialogScripts: page.dialogScripts,
       bookingAppScripts: page.bookingAppScripts,
       favicon: manifest.favicon,
+      font: manifest.font,
+      // A page with a script lets its first paint go before the font (font-loading.ts); the others preload it.
+      fontLoading: page.inlineScripts?.length ? 'after-first-paint' : 'preload',
       bookingTimeZone: page.bookingTimeZone,
     });
     const file = path.join(outDir, page.file);
     await mkdir(path.dirname(file), { recursive: true });
     await writeFile(file, html);
   }
-  for (const { path: address, Drawing } of Object.values(ARCHITECTURE_DIAGRAMS)) {
+  for (const { path: address, Drawing } of [...Object.values(ARCHITECTURE_DIAGRAMS), { ...PRODUCT_CONSOLE, Drawing: ProductConsoleFile }]) {
     const file = path.join(outDir, address);
     await mkdir(path.dirname(file), { recursive: true });
     await writeFile(file, renderToStaticMarkup(<Drawing />));

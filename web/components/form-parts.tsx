@@ -56,7 +56,7 @@ const ErrorText = styled.p`
   color: ${({ theme }) => theme.colors.danger};
   svg {
     flex: none;
-    margin-top: 2px;
+    margin-top: ${({ theme }) => theme.space[0.5]};
   }
 `;
 

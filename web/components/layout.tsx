@@ -113,8 +113,8 @@ export function Section({ id, layout, eyebrow, title, lead, tone = 'plain', cent
 export const IconBadge = styled.span`
   display: inline-grid;
   place-items: center;
-  width: 44px;
-  height: 44px;
+  width: ${({ theme }) => theme.size.iconTile};
+  height: ${({ theme }) => theme.size.iconTile};
   border-radius: ${({ theme }) => theme.radius.md};
   background: ${({ theme }) => theme.colors.primarySoft};
   color: ${({ theme }) => theme.colors.primary};

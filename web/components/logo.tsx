@@ -3,7 +3,7 @@ import { brand } from '../../domain/brand.js';
 
 const { mark } = brand;
 
-const Mark = styled.span`
+const WordMark = styled.span`
   display: inline-flex;
   align-items: center;
   gap: ${({ theme }) => theme.space[2]};
@@ -12,16 +12,26 @@ const Mark = styled.span`
   letter-spacing: -0.02em;
 `;
 
-/** The word mark: the brand's mark (domain/brand.ts, drawn the same in the e-mails), then the product name. */
+/**
+ * The brand's mark (domain/brand.ts) as SVG, `size` px square; `x` and `y` place it inside a larger drawing (the
+ * product console, the link preview and the e-mails' logo, which the build rasterises).
+ */
+export function BrandMark({ size, x, y }: { size: number; x?: number; y?: number }) {
+  return (
+    <svg x={x} y={y} width={size} height={size} viewBox={mark.viewBox} aria-hidden="true" focusable="false">
+      <rect width="32" height="32" rx={mark.tileRadius} fill={brand.colors.primary} />
+      <path d={mark.arcs} stroke="#fff" strokeWidth="2.6" fill="none" strokeLinecap="round" />
+      <circle cx={mark.point.cx} cy={mark.point.cy} r={mark.point.r} fill={brand.colors.markPoint} />
+    </svg>
+  );
+}
+
+/** The word mark: the brand's mark, then the product name. */
 export function Logo({ name }: { name: string }) {
   return (
-    <Mark>
-      <svg width="28" height="28" viewBox={mark.viewBox} aria-hidden="true" focusable="false">
-        <rect width="32" height="32" rx={mark.tileRadius} fill={brand.colors.primary} />
-        <path d={mark.arcs} stroke="#fff" strokeWidth="2.6" fill="none" strokeLinecap="round" />
-        <circle cx={mark.point.cx} cy={mark.point.cy} r={mark.point.r} fill={brand.colors.markPoint} />
-      </svg>
+    <WordMark>
+      <BrandMark size={28} />
       {name}
-    </Mark>
+    </WordMark>
   );
 }

@@ -20,16 +20,16 @@ const Title = styled.p`
 `;
 
 const Text = styled.p`
-  margin: 2px 0 0;
+  margin: ${({ theme }) => theme.space[0.5]} 0 0;
   font-size: 0.9375rem;
 `;
 
 const Links = styled.p`
-  margin: 6px 0 0;
+  margin: ${({ theme }) => theme.space[1]} 0 0;
   font-size: 0.9375rem;
   display: flex;
   flex-wrap: wrap;
-  gap: 4px 12px;
+  gap: ${({ theme }) => `${theme.space[1]} ${theme.space[3]}`};
 
   a {
     color: ${({ theme }) => theme.colors.primary};

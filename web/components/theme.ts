@@ -4,6 +4,8 @@
  */
 import { brand } from '../../domain/brand.js';
 
+const FALLBACK_FAMILY = "'Inter Fallback', system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans', sans-serif";
+
 export const theme = {
   colors: {
     ink: brand.colors.ink,
@@ -27,8 +29,12 @@ export const theme = {
     focus: '#f59e0b',
   },
   font: {
-    family:
-      "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans', sans-serif",
+    /**
+     * Inter, self-hosted (the build emits its Latin subset); until it is in, a local sans-serif stretched to Inter's
+     * metrics (global-style.ts), so the swap moves nothing.
+     */
+    family: `'Inter Variable', ${FALLBACK_FAMILY}`,
+    fallback: FALLBACK_FAMILY,
     mono: "ui-monospace, SFMono-Regular, Menlo, Consolas, 'Liberation Mono', monospace",
   },
   /** Type scale in rem; headings use clamp() between two steps so they shrink on phones. */
@@ -42,8 +48,9 @@ export const theme = {
     '3xl': 'clamp(1.5rem, 1.1rem + 1.6vw, 2.25rem)',
     '4xl': 'clamp(2rem, 1.3rem + 3vw, 3.5rem)',
   },
-  /** 4 px grid. */
+  /** The one spacing scale (4 px grid; 0.5 nudges an icon onto a text line). Margins, gaps and paddings use it. */
   space: {
+    0.5: '0.125rem',
     1: '0.25rem',
     2: '0.5rem',
     3: '0.75rem',
@@ -58,6 +65,8 @@ export const theme = {
     24: '6rem',
   },
   radius: { sm: '6px', md: '10px', lg: '16px', pill: '999px' },
+  /** The tile an icon sits on in a list (the use cases' square badges, the industries' round ones). */
+  size: { iconTile: '2.75rem' },
   shadow: {
     card: '0 1px 2px rgba(11, 21, 48, 0.06), 0 4px 16px rgba(11, 21, 48, 0.06)',
     raised: '0 12px 40px rgba(11, 21, 48, 0.18)',

@@ -27,9 +27,13 @@ function visit(width: number, options: BrowserContextOptions = {}): Promise<Watc
   return visitSite({ viewport: { width, height: 900 }, ...options });
 }
 
-/** Waits until the page's script has started the counters (it marks their list: armed, or still) and their first report is in. */
+/**
+ * Waits until the page's script has started the counters (it marks their list: armed, or still) and their first report
+ * is in, and the text is in its font (the swap after the first paint), so captures of two pages compare alike.
+ */
 async function started(page: Page): Promise<void> {
   await page.locator('#results ul:is([data-count-up="armed"], [data-count-up="still"])').waitFor({ state: 'attached' });
+  await page.locator('html:not(.font-later)').waitFor({ state: 'attached' });
   await page.waitForTimeout(300);
 }
 
@@ -237,6 +241,104 @@ describe('the landing page sections in Chromium', function () {
           tiles.map((tile) => Math.round(tile.querySelector('dd')!.getBoundingClientRect().top - tile.getBoundingClientRect().top)),
         );
         expect(new Set(figures).size, `the figures' places: ${figures.join(' ')}`).to.equal(1);
+      });
+
+      it('reads the comparison table and the metrics at this width, in Inter, and shows the product (artifacts/)', async () => {
+        const { page } = await visit(width);
+        const table = page.locator('#platform table');
+        await table.scrollIntoViewIfNeeded();
+        await page.waitForFunction(() => !document.documentElement.classList.contains('font-later'));
+        await table.screenshot({ path: path.join(ARTIFACTS, `comparison-${width}.png`) });
+        const stacked = width < 640;
+        const layout = await table.evaluate((node) => {
+          const headers = [...node.querySelectorAll('thead th')].map((th) => th.textContent);
+          const rows = [...node.querySelectorAll('tbody tr:has(td)')].map((tr) => {
+            const [before, after] = [...tr.querySelectorAll('td')].map((td) => td.getBoundingClientRect());
+            return { stacked: after!.top >= before!.bottom - 0.5, sideBySide: Math.abs(after!.top - before!.top) < 0.5 };
+          });
+          const cells = [...node.querySelectorAll('td')].map((td) => {
+            // The cell's lines of text: its text's boxes (not its icon's), counted by their bottoms.
+            const bottoms = new Set<number>();
+            for (const child of td.childNodes) {
+              if (child.nodeType !== Node.TEXT_NODE) continue;
+              const text = document.createRange();
+              text.selectNodeContents(child);
+              for (const rect of text.getClientRects()) bottoms.add(Math.round(rect.bottom));
+            }
+            return {
+              label: td.dataset.label,
+              header: headers[td.cellIndex],
+              labelShown: getComputedStyle(td, '::before').display === 'block',
+              bold: getComputedStyle(td).fontWeight === '600',
+              lines: bottoms.size,
+            };
+          });
+          const groups = [...node.querySelectorAll('th[scope="rowgroup"]')].map((th) => {
+            const box = th.getBoundingClientRect();
+            const range = document.createRange();
+            range.selectNodeContents(th);
+            // Where the tint starts: the Converge column's left edge, when the row is tinted at all.
+            const tinted = getComputedStyle(th).backgroundImage !== 'none';
+            const column = node.querySelector('thead th + th')!.getBoundingClientRect().left;
+            return { textEnd: range.getBoundingClientRect().right, tintStart: tinted ? column : box.right, right: box.right };
+          });
+          return { rows, cells, groups };
+        });
+        expect(layout.rows, 'rows').to.have.length(6);
+        for (const row of layout.rows) expect(stacked ? row.stacked : row.sideBySide, JSON.stringify(row)).to.equal(true);
+        for (const cell of layout.cells) {
+          expect(cell.label, 'each cell named by its column').to.equal(cell.header);
+          expect(cell.labelShown, 'the column named above the cell').to.equal(stacked);
+          if (cell.bold) expect(cell.lines, `a Converge cell: ${cell.label}`).to.be.at.most(2);
+        }
+        expect(layout.cells.filter((cell) => cell.bold)).to.have.length(6);
+        for (const group of layout.groups) {
+          expect(group.textEnd, 'the layer name stays clear of the tinted column').to.be.below(group.tintStart);
+          expect(group.right).to.be.at.most(width);
+        }
+        // Screen readers still get a table whatever the display: Chromium's own accessibility tree, by role.
+        const cdp = await page.context().newCDPSession(page);
+        const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as { nodes: { role?: { value?: string }; ignored?: boolean }[] };
+        const roles = nodes.filter((node) => !node.ignored).map((node) => String(node.role?.value));
+        const count = (role: string) => roles.filter((value) => value === role).length;
+        expect([count('table'), count('row'), count('columnheader'), count('rowheader'), count('cell')], 'table, rows, column headers, row headers, cells').to.deep.equal([1, 10, 2, 3, 12]);
+
+        // The metrics: each label on as few lines as it needs ("Cost optimization" on one), labels and details level.
+        const metrics = page.locator('#results ul');
+        await metrics.scrollIntoViewIfNeeded();
+        const cards = await metrics.evaluate((list) =>
+          [...list.querySelectorAll(':scope > li')].map((card) => {
+            const label = card.querySelector('h3')!;
+            const text = document.createRange();
+            text.selectNodeContents(label);
+            return {
+              label: label.textContent,
+              lines: new Set([...text.getClientRects()].map((rect) => Math.round(rect.bottom))).size,
+              row: Math.round(card.getBoundingClientRect().top),
+              labelTop: Math.round(label.getBoundingClientRect().top),
+              detailTop: Math.round(card.querySelector('p:last-child')!.getBoundingClientRect().top),
+            };
+          }),
+        );
+        expect(cards.find((card) => card.label === 'Cost optimization')?.lines).to.equal(1);
+        for (const card of cards) expect(card.lines, card.label ?? '').to.be.at.most(2);
+        for (const row of new Set(cards.map((card) => card.row))) {
+          const inRow = cards.filter((card) => card.row === row);
+          expect(new Set(inRow.map((card) => `${card.labelTop}/${card.detailTop}`)).size, `cards at ${row}: ${JSON.stringify(inRow)}`).to.equal(1);
+        }
+        await metrics.screenshot({ path: path.join(ARTIFACTS, `metrics-${width}.png`) });
+
+        // The text is set in the self-hosted Inter, once the page has asked for it after its first paint.
+        await page.waitForFunction(() => !document.documentElement.classList.contains('font-later'));
+        expect(await page.evaluate(() => document.fonts.check('600 16px "Inter Variable"') && getComputedStyle(document.body).fontFamily)).to.match(/^"Inter Variable"/);
+
+        // The product's picture: fetched only once it comes near, described for those who cannot see it.
+        const picture = page.locator('#capabilities figure img');
+        expect(await picture.getAttribute('loading')).to.equal('lazy');
+        expect(await picture.getAttribute('alt')).to.match(/^The Converge console: .*SMS.*WhatsApp.*email.*voice.*delivery report/);
+        await picture.scrollIntoViewIfNeeded();
+        await page.waitForFunction((image) => (image as HTMLImageElement).complete, await picture.elementHandle());
+        expect(await picture.evaluate((image) => (image as HTMLImageElement).naturalWidth)).to.equal(640);
       });
 
       it('shows the customers as wordmarks of their own, each an image named by its brand', async () => {

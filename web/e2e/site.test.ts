@@ -59,7 +59,8 @@ describe('the site in Chromium', function () {
       expect(response.headers.get('cache-control')).to.equal('no-cache');
       expect(response.headers.get('content-encoding')).to.be.oneOf(['br', 'gzip']);
       const html = await response.text();
-      expect(html).to.match(/^<!doctype html>\n<html lang="en">/);
+      // The class holds the page's text in the fallback until its first frame is painted (font-loading.ts).
+      expect(html).to.match(/^<!doctype html>\n<html lang="en" class="font-later">/);
       expect(html).to.include('<title>Converge: the AI-powered enterprise communication platform</title>');
       expect(html).to.match(/<meta name="description" content="[^"]{50,}">/);
       expect(html).to.match(/<meta property="og:title" content="Converge/);

@@ -1,10 +1,11 @@
 /**
  * The frame every e-mail shares, in HTML and plain text: the brand's mark and colours, a heading, the body a template
- * gives, the booking's buttons, and the sign-off with the site's address. Nothing is fetched from elsewhere: the mark
- * is inline SVG, and a client that drops SVG still shows the product's name beside it. One column of at most 560 px
+ * gives, the booking's buttons, and the sign-off with the site's address. The mark is a PNG the site serves (Gmail and
+ * Outlook drop inline SVG), sized in the HTML so a client that blocks images keeps the line's shape, and the product's
+ * name beside it stays text. One column of at most 560 px
  * that narrows with the screen, so it reads at 375 px. Templates escape what they put in the HTML body.
  */
-import { brand } from '../../domain/brand.js';
+import { brand, EMAIL_LOGO } from '../../domain/brand.js';
 import { escapeHtml } from '../../domain/text.js';
 
 export interface EmailContent {
@@ -74,10 +75,14 @@ const LEGAL_LINES = [
   `Registered office: ${company.registeredOffice} · ${company.register.court}, ${company.register.number} · Managing directors: ${company.managingDirectors.join(', ')}`,
 ];
 
-/** The mark as inline SVG (domain/brand.ts draws it for the page too). */
-function markSvg(): string {
-  const { mark } = brand;
-  return `<svg width="28" height="28" viewBox="${mark.viewBox}" aria-hidden="true" style="vertical-align:middle"><rect width="32" height="32" rx="${mark.tileRadius}" fill="${PRIMARY}"/><path d="${mark.arcs}" stroke="#ffffff" stroke-width="2.6" fill="none" stroke-linecap="round"/><circle cx="${mark.point.cx}" cy="${mark.point.cy}" r="${mark.point.r}" fill="${brand.colors.markPoint}"/></svg>`;
+/** The mark: the PNG the web build draws from the brand's SVG (web/app/brand-images.tsx), at the site's address. */
+function logoUrl(publicUrl: string): string {
+  return `${publicUrl.replace(/\/+$/, '')}${EMAIL_LOGO.path}`;
+}
+
+function markImage(publicUrl: string): string {
+  const { size } = EMAIL_LOGO;
+  return `<img src="${escapeHtml(logoUrl(publicUrl))}" width="${size}" height="${size}" alt="${escapeHtml(`${brand.product} logo`)}" style="display:inline-block;width:${size}px;height:${size}px;border:0;vertical-align:middle">`;
 }
 
 export function renderLayout(content: EmailContent): { text: string; html: string } {
@@ -99,7 +104,7 @@ export function renderLayout(content: EmailContent): { text: string; html: strin
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light"><title>${escapeHtml(subject)}</title></head>
 <body style="margin:0;padding:16px 8px;background:${CANVAS};font-family:-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;color:${INK};font-size:16px;line-height:1.5">
   <main style="display:block;max-width:560px;width:100%;margin:0 auto;box-sizing:border-box">
-    <p style="margin:0 0 12px;padding:0 8px;font-size:20px;font-weight:800;color:${PRIMARY}">${markSvg()} <span style="vertical-align:middle">${escapeHtml(brand.product)}</span></p>
+    <p style="margin:0 0 12px;padding:0 8px;font-size:20px;font-weight:800;color:${PRIMARY}">${markImage(publicUrl)} <span style="vertical-align:middle">${escapeHtml(brand.product)}</span></p>
     <div style="background:#ffffff;border-radius:12px;border-top:4px solid ${PRIMARY};padding:24px;box-sizing:border-box;overflow-wrap:anywhere;word-break:break-word">
       <h1 style="margin:0 0 16px;font-size:22px;line-height:1.3">${escapeHtml(heading)}</h1>
       <p>Hi ${escapeHtml(name)},</p>

@@ -1,5 +1,19 @@
 import { BellIcon, BotIcon, FingerprintIcon, ShieldIcon, SplitIcon, UsersIcon } from '../../components/icons.js';
+import { styled } from 'styled-components';
 import { IconBadge, IconList, Section } from '../../components/layout.js';
+import { PRODUCT_CONSOLE } from '../../components/product-console.js';
+
+/** The console, far below the fold: a file of its own, fetched once it comes near, its room kept by its size. */
+const Console = styled.figure`
+  max-width: 40rem;
+  margin: 0 auto ${({ theme }) => theme.space[10]};
+  border-radius: ${({ theme }) => theme.radius.lg};
+  box-shadow: ${({ theme }) => theme.shadow.raised};
+  img {
+    width: 100%;
+    height: auto;
+  }
+`;
 
 const USE_CASES = [
   {
@@ -44,6 +58,16 @@ export function Capabilities() {
       title="Build the journeys your customers expect"
       lead="Start with one use case and add the next on the same platform, with the same data and the same API."
     >
+      <Console>
+        <img
+          src={PRODUCT_CONSOLE.path}
+          width={PRODUCT_CONSOLE.width}
+          height={PRODUCT_CONSOLE.height}
+          alt="The Converge console: one customer's journey runs from SMS to WhatsApp and email, each step delivered, with a voice call next; beside it the delivery report, a bar per channel and 94% delivered."
+          loading="lazy"
+          decoding="async"
+        />
+      </Console>
       <IconList $columns={3}>
         {USE_CASES.map(({ icon: Icon, title, text }) => (
           <li key={title}>

@@ -119,7 +119,7 @@ const Bubble = styled.li<{ $fromAgent?: boolean }>`
   font-size: ${({ theme }) => theme.text.sm};
   svg {
     flex: none;
-    margin-top: 2px;
+    margin-top: ${({ theme }) => theme.space[0.5]};
   }
 `;
 
@@ -135,7 +135,7 @@ const Channels = styled.ul`
   li {
     display: grid;
     justify-items: center;
-    gap: 4px;
+    gap: ${({ theme }) => theme.space[1]};
   }
 `;
 

@@ -6,7 +6,8 @@ import { IconList, Section } from '../../components/layout.js';
 const Industry = styled.li`
   svg {
     box-sizing: content-box;
-    padding: 10px;
+    /* The icon (24 px) on a tile as large as the use cases' badges. */
+    padding: calc((${({ theme }) => theme.size.iconTile} - 24px) / 2);
     border-radius: 50%;
     background: ${({ theme }) => theme.colors.surface};
     color: ${({ theme }) => theme.colors.accent};

@@ -18,19 +18,27 @@ const METRICS: readonly Metric[] = [
   { value: 1, suffix: ' platform', label: 'Every channel', detail: 'messaging, AI agents and network APIs under one contract and one API' },
 ];
 
+/**
+ * Each card spans three rows of the list's grid (value, label, detail) and lays its parts on them (subgrid), so in a
+ * row of cards every label and every detail starts at the same height, whatever the lines of its neighbours.
+ */
 const List = styled.ul`
   display: grid;
-  gap: ${({ theme }) => theme.space[4]};
+  gap: ${({ theme }) => theme.space[3]};
   padding: 0;
   list-style: none;
-  grid-template-columns: repeat(auto-fit, minmax(200px, 1fr));
+  grid-template-columns: repeat(auto-fit, minmax(11rem, 1fr));
 `;
 
 const Item = styled.li`
+  display: grid;
+  grid-row: span 3;
+  grid-template-rows: subgrid;
+  row-gap: ${({ theme }) => theme.space[2]};
   border: 1px solid rgba(165, 180, 252, 0.25);
   border-radius: ${({ theme }) => theme.radius.lg};
   background: ${({ theme }) => theme.colors.nightSoft};
-  padding: ${({ theme }) => theme.space[5]};
+  padding: ${({ theme }) => theme.space[4]};
 `;
 
 /** On paper the final value (the screen readers' copy) is what shows, whatever the count had reached. */
@@ -60,14 +68,15 @@ const Unit = styled.span<{ $word: boolean }>`
   font-size: ${({ $word }) => ($word ? '0.55em' : '1em')};
 `;
 
+/** Balanced: a label too long for one line breaks between its halves, never leaving one word on a line of its own. */
 const Label = styled.h3`
-  margin-top: ${({ theme }) => theme.space[2]};
-  font-size: ${({ theme }) => theme.text.lg};
+  font-size: ${({ theme }) => theme.text.md};
+  line-height: 1.3;
+  text-wrap: balance;
   color: #c7d2fe;
 `;
 
 const Detail = styled.p`
-  margin-top: ${({ theme }) => theme.space[2]};
   font-size: ${({ theme }) => theme.text.sm};
   color: ${({ theme }) => theme.colors.onNightMuted};
 `;
