@@ -26,6 +26,7 @@ import { DEFAULT_MEETING_URL_TEMPLATE } from './bookings/meeting.js';
 import type { ApiMetrics } from './metrics.js';
 import { DEFAULT_EMAILS_PER_RECIPIENT_PER_DAY } from './bookings/refusals.js';
 import { DEFAULT_MIN_NOTICE_MINUTES } from '../domain/booking.js';
+import { brand, type Contact } from '../domain/brand.js';
 import type { HostCalendars } from '../server-shared/hosts/calendars.js';
 import { hostRoutes } from './hosts/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
@@ -44,6 +45,8 @@ export interface AppDeps {
   webRoot: string;
   /** PUBLIC_URL: the pages' link-preview addresses are absolute under it. */
   publicUrl: string;
+  /** CONTACT_EMAIL and CONTACT_PHONE, written into the pages' footer; the brand's own when unset. */
+  contact?: Contact;
   /** Signs and checks the booking links. */
   linkSecret: string;
   /** Earlier link secrets (before a rotation), still accepted when a link is opened; none when unset. */
@@ -190,7 +193,12 @@ export function createApp(deps: AppDeps): Koa {
     if (/^\/api(\/|$)/i.test(ctx.path)) throw new ApiError(404, 'Not found', `There is no API endpoint at ${ctx.method} ${ctx.path}.`);
     await next();
   });
-  const pageRules = { timeZone: deps.timeZone, minNoticeMinutes: deps.minNoticeMinutes ?? DEFAULT_MIN_NOTICE_MINUTES, publicUrl: deps.publicUrl };
+  const pageRules = {
+    timeZone: deps.timeZone,
+    minNoticeMinutes: deps.minNoticeMinutes ?? DEFAULT_MIN_NOTICE_MINUTES,
+    publicUrl: deps.publicUrl,
+    contact: deps.contact ?? brand.company.contact,
+  };
   const readBooking = bookingViewReader(deps);
   for (const middleware of webRoutes(deps.webRoot, pageRules, readBooking)) app.use(middleware);
 

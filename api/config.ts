@@ -9,6 +9,7 @@ import {
   DEFAULT_QUEUE_PREFIX,
   DEFAULT_REDIS_URL,
   parseAdminToken,
+  parseContact,
   parseCount,
   parseLinkSecret,
   parseNotifyAddress,
@@ -30,6 +31,7 @@ import { DEFAULT_MIN_NOTICE_MINUTES } from '../domain/booking.js';
 import { readTeamFile, type Host } from '../server-shared/hosts/team.js';
 import { parseMeetingUrlTemplate } from './bookings/meeting.js';
 import { parseMetricsPort } from '../server-shared/metrics.js';
+import type { Contact } from '../domain/brand.js';
 import { parseWebhookSettings, type WebhookSettings } from '../server-shared/webhooks.js';
 
 export interface ApiConfig {
@@ -40,6 +42,8 @@ export interface ApiConfig {
   queuePrefix: string;
   bookingTimeZone: string;
   publicUrl: string;
+  /** How buyers reach the sales desk (CONTACT_EMAIL, CONTACT_PHONE), for the pages' footer. */
+  contact: Contact;
   /** Folder of the built page (index.html, 404.html, assets/). */
   webRoot: string;
   /** Signs and checks the booking links (the same secret as the worker's). */
@@ -115,6 +119,7 @@ export function loadApiConfig(env: Env = process.env): ApiConfig {
     queuePrefix: setting(env, 'QUEUE_PREFIX') ?? DEFAULT_QUEUE_PREFIX,
     bookingTimeZone: parseTimeZone(setting(env, 'BOOKING_TIME_ZONE')),
     publicUrl: setting(env, 'PUBLIC_URL') ?? `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`,
+    contact: parseContact(env),
     webRoot: setting(env, 'WEB_ROOT') ?? DEFAULT_WEB_ROOT,
     adminToken: parseAdminToken(setting(env, 'ADMIN_TOKEN') ?? kept?.secret(KEPT_SECRET_FILES.adminToken)),
     bookingLinkSecret: parseLinkSecret(setting(env, 'BOOKING_LINK_SECRET') ?? kept?.secret(KEPT_SECRET_FILES.bookingLinkSecret)),

@@ -78,6 +78,7 @@ export async function startApiServer(config: ApiConfig, logger: Logger): Promise
     minNoticeMinutes: config.minNoticeMinutes,
     webRoot: config.webRoot,
     publicUrl: config.publicUrl,
+    contact: config.contact,
     adminToken: config.adminToken,
     linkSecret: config.bookingLinkSecret,
     previousLinkSecrets: config.previousLinkSecrets,

@@ -237,3 +237,34 @@ describe("the built pages' heads: a link preview and the page's typeface (needs 
     expect(Buffer.from(await font.arrayBuffer()).toString('latin1', 0, 4)).to.equal('wOF2');
   });
 });
+
+describe("the built pages' footer: the sales desk's contact as configured (needs `npm run build:web`)", () => {
+  const contact = { email: 'demos+emea@acme.example', phone: '+1 (555) 010-0100' };
+  let app: AppUnderTest;
+  before(async function () {
+    if (!existsSync(path.join(BUILT_WEB_ROOT, 'index.html'))) throw new Error('No production build: run `npm run build:web` first.');
+    app = await startAppUnderTest({ webRoot: BUILT_WEB_ROOT, contact });
+  });
+  after(async () => {
+    await app.close();
+  });
+
+  /** The footer's contact links: their addresses and their words. */
+  const contactLinksOf = (html: string) => [...html.matchAll(/<a href="((?:mailto|tel):[^"]*)">([^<]*)<\/a>/g)].map((match) => [match[1], match[2]]);
+
+  it('shows CONTACT_EMAIL and CONTACT_PHONE on every page, a booking\'s page rendered with its booking too, and the brand\'s nowhere', async () => {
+    const booked = await app.post('/api/demo-request', { name: 'Ana Lima', email: 'ana@alder-finch.com', company: 'Alder & Finch', timeSlot: nextBookableSlot(new Date(), 'Europe/Berlin').iso });
+    expect(booked.status).to.equal(201);
+    const token = /^\/api\/bookings\/([^/]+)\//.exec(String(booked.body.invitePath))?.[1] ?? '';
+    for (const page of ['/', '/legal/privacy', '/legal/terms', '/no-such-page', `/booking/${token}`]) {
+      const html = await (await fetch(`${app.url}${page}`)).text();
+      expect(contactLinksOf(html), page).to.deep.include.members([
+        ['mailto:demos+emea@acme.example', 'demos+emea@acme.example'],
+        ['tel:+15550100100', '+1 (555) 010-0100'],
+      ]);
+      expect(html, page).not.to.contain('northstar-converge.com').and.not.contain('5557 2100').and.not.contain('493055572100');
+    }
+    // The booking's page is the server's render of it, not the loading state.
+    expect(await (await fetch(`${app.url}/booking/${token}`)).text()).to.contain('Ana Lima').and.not.contain('Loading your booking');
+  });
+});

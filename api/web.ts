@@ -14,6 +14,7 @@ import serve from 'koa-static';
 import type { Context, Middleware, Next } from 'koa';
 import { BOOKING_MIN_NOTICE_META, BOOKING_TIME_ZONE_META } from '../domain/booking.js';
 import type { BookingView } from '../domain/demo-request.js';
+import { brand, telHref, type Contact } from '../domain/brand.js';
 import { escapeHtml } from '../domain/text.js';
 import { ApiError } from './errors.js';
 import { contentSecurityPolicy, sourceHash } from './security-headers.js';
@@ -47,6 +48,21 @@ export interface PageSettings {
   minNoticeMinutes: number;
   /** PUBLIC_URL: where the site is, for the head's addresses that must be absolute (the link preview's image). */
   publicUrl: string;
+  /** CONTACT_EMAIL and CONTACT_PHONE, in place of the brand's own that the build wrote into the footer. */
+  contact: Contact;
+}
+
+/**
+ * The footer's contact as the build wrote it (the brand's) turned into the one configured: the address in its
+ * mailto: link and its text, the phone in its tel: link and its text. Both are attribute and text values, escaped.
+ */
+function withContact(html: string, contact: Contact): string {
+  const built = brand.company.contact;
+  if (contact.email === built.email && contact.phone === built.phone) return html;
+  return html
+    .replaceAll(escapeHtml(built.email), escapeHtml(contact.email))
+    .replaceAll(telHref(built.phone), telHref(contact.phone))
+    .replaceAll(escapeHtml(built.phone), escapeHtml(contact.phone));
 }
 
 /**
@@ -71,16 +87,20 @@ function pageReader(webRoot: string, rules: PageSettings) {
     if (!info?.isFile()) return undefined;
     const cached = cache.get(file);
     if (cached && cached.mtimeMs === info.mtimeMs) return cached.page;
-    const html = (await readFile(file, 'utf8'))
+    const built = (await readFile(file, 'utf8'))
       .replace(ZONE_META, (_, start: string, end: string) => `${start}${rules.timeZone}${end}`)
       .replace(NOTICE_META, (_, start: string, end: string) => `${start}${rules.minNoticeMinutes}${end}`)
       .replace(SHARE_ADDRESS, (_, start: string, rest: string) => `${start}${origin}${rest}`);
+    const html = withContact(built, rules.contact);
     const brotli = await brotliCompress(html, { params: { [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT } });
     const page = { html, etag: `"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`, csp: policyOf(html), brotli };
     cache.set(file, { mtimeMs: info.mtimeMs, page });
     return page;
   };
 }
+
+/** The site's footer in a rendered page: where the booking page's render puts the contact. */
+const FOOTER = /<footer\b[\s\S]*<\/footer>/;
 
 /** A booking's manage page, the token its one segment. */
 const BOOKING_PAGE = /^\/booking\/([^/]+)\/?$/;
@@ -240,7 +260,11 @@ export function webRoutes(webRoot: string, rules: PageSettings, readBooking?: Bo
     if (!readBooking || !render) return undefined;
     const booking = await readBooking(token).catch(() => undefined);
     if (booking === undefined) return undefined;
-    const html = withRender(shell.html, render.renderBookingFor(token, booking, rules.timeZone));
+    const rendered = render.renderBookingFor(token, booking, rules.timeZone);
+    // The render writes the brand's contact into its footer; the booking's own words (its name, company, address)
+    // are kept as typed, even where they happen to be the brand's contact.
+    const body = rendered.body.replace(FOOTER, (footer) => withContact(footer, rules.contact));
+    const html = withRender(shell.html, { ...rendered, body });
     return html === undefined ? undefined : { page: { html, etag: '', csp: policyOf(html) }, status: booking ? 200 : 404 };
   };
 

@@ -17,7 +17,10 @@ export const brand = {
     registeredOffice: 'Berlin',
     register: { court: 'Amtsgericht Charlottenburg', number: 'HRB 248117 B' },
     managingDirectors: ['Helena Marsh', 'Jonas Reiter'],
-    /** How buyers reach the sales desk: the footer's Contact, and the e-mails' footer. */
+    /**
+     * How buyers reach the sales desk, as the build writes it into the footer's Contact: the defaults of
+     * CONTACT_EMAIL and CONTACT_PHONE, which the API writes into the pages it serves and the worker into the e-mails.
+     */
     contact: { email: 'sales@northstar-converge.com', phone: '+49 30 5557 2100' },
   },
   legalLinks: [
@@ -33,6 +36,17 @@ export const brand = {
     { network: 'Facebook', href: 'https://www.facebook.com/northstarconverge' },
   ],
 } as const;
+
+/** How buyers reach the sales desk: an e-mail address and a phone number as it is printed. */
+export interface Contact {
+  email: string;
+  phone: string;
+}
+
+/** A phone number as a tel: link dials it (RFC 3966: the digits and a leading +, no spaces or punctuation). */
+export function telHref(phone: string): string {
+  return `tel:${phone.replace(/[^+\d]/g, '')}`;
+}
 
 export type SocialNetwork = (typeof brand.socialLinks)[number]['network'];
 

@@ -2,6 +2,7 @@
 import { DEFAULT_BOOKING_TIME_ZONE, isValidTimeZone } from '../domain/booking.js';
 import { secretsFolder, type SecretsFolder } from './kept-secrets.js';
 import { DEFAULT_RETENTION_DAYS } from '../domain/retention.js';
+import { brand, type Contact } from '../domain/brand.js';
 
 export type Env = Record<string, string | undefined>;
 
@@ -120,6 +121,20 @@ export function parseNotifyAddress(name: string, value: string | undefined): str
   if (value === undefined) return undefined;
   if (!/^[^\s@<>,;"]+@[^\s@<>,;"]+\.[^\s@<>,;"]+$/.test(value)) throw new ConfigError(`${name} must be one e-mail address such as sales@example.com, got "${value}"`);
   return value;
+}
+
+/** A phone number as people print it: an optional +, then digits with spaces, dots, dashes, slashes or brackets. */
+const PRINTED_PHONE = /^\+?\d[\d ()./-]{3,28}\d$/;
+
+/**
+ * CONTACT_EMAIL and CONTACT_PHONE: how buyers reach the sales desk, shown in the pages' footer (the API writes them
+ * in) and in every e-mail's footer (the worker); unset, the brand's own (domain/brand.ts).
+ */
+export function parseContact(env: Env): Contact {
+  const email = parseNotifyAddress('CONTACT_EMAIL', setting(env, 'CONTACT_EMAIL')) ?? brand.company.contact.email;
+  const phone = setting(env, 'CONTACT_PHONE') ?? brand.company.contact.phone;
+  if (!PRINTED_PHONE.test(phone)) throw new ConfigError(`CONTACT_PHONE must be a phone number such as +49 30 5557 2100, got "${phone}"`);
+  return { email, phone };
 }
 
 /** RETENTION_DAYS: a whole number of days, 1 or more; unset, DEFAULT_RETENTION_DAYS. */

@@ -11,6 +11,7 @@ import { createRateLimiter } from '../api/rate-limit.js';
 import type { BookingLimits } from '../api/bookings/book.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import type { HostCalendars } from '../server-shared/hosts/calendars.js';
+import type { Contact } from '../domain/brand.js';
 import { TEST_LINK_SECRET, TEST_REDIS_URL, clearQueuePrefix, silentLogger, testQueuePrefix } from './stack.js';
 
 export interface AppUnderTest {
@@ -36,6 +37,8 @@ export async function startAppUnderTest(
     webRoot?: string;
     /** PUBLIC_URL (https://converge.test when unset). */
     publicUrl?: string;
+    /** CONTACT_EMAIL and CONTACT_PHONE (the brand's when unset). */
+    contact?: Contact;
     timeZone?: string;
     minNoticeMinutes?: number;
     /** The booking links' secret (TEST_LINK_SECRET when unset), and those of before a rotation. */
@@ -58,6 +61,7 @@ export async function startAppUnderTest(
     minNoticeMinutes: options.minNoticeMinutes,
     webRoot: options.webRoot ?? '/nonexistent',
     publicUrl: options.publicUrl ?? 'https://converge.test',
+    contact: options.contact,
     now: options.now,
     adminToken: options.adminToken,
     linkSecret: options.linkSecret ?? TEST_LINK_SECRET,

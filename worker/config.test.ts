@@ -21,6 +21,21 @@ describe("the worker's settings", () => {
     }
   });
 
+  it("name the sales desk's contact in every e-mail: CONTACT_EMAIL and CONTACT_PHONE, the brand's unless told, checked", () => {
+    const secret = { BOOKING_LINK_SECRET: 's'.repeat(32) };
+    expect(loadWorkerConfig(secret).contact).to.deep.equal({ email: 'sales@northstar-converge.com', phone: '+49 30 5557 2100' });
+    expect(loadWorkerConfig({ ...secret, CONTACT_EMAIL: ' demos@acme.example ', CONTACT_PHONE: '+1 (555) 010-0100' }).contact).to.deep.equal({
+      email: 'demos@acme.example',
+      phone: '+1 (555) 010-0100',
+    });
+    expect(() => loadWorkerConfig({ ...secret, CONTACT_EMAIL: 'Sales <sales@acme.example>' })).to.throw(
+      'CONTACT_EMAIL must be one e-mail address such as sales@example.com, got "Sales <sales@acme.example>"',
+    );
+    for (const wrong of ['call us', '12', '+49 30 5557 2100 ext', 'tel:+4930555']) {
+      expect(() => loadWorkerConfig({ ...secret, CONTACT_PHONE: wrong }), wrong).to.throw(`CONTACT_PHONE must be a phone number such as +49 30 5557 2100, got "${wrong}"`);
+    }
+  });
+
   describe('DKIM', () => {
     const secret = { BOOKING_LINK_SECRET: 's'.repeat(32) };
     const pem = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();

@@ -1,6 +1,7 @@
 /** The worker's settings, read from the environment once at boot. No other worker file reads process.env. */
 import { createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import type { Contact } from '../domain/brand.js';
 import {
   ConfigError,
   DEFAULT_DATABASE_URL,
@@ -9,6 +10,7 @@ import {
   DEFAULT_QUEUE_PREFIX,
   DEFAULT_REDIS_URL,
   DEFAULT_SMTP_URL,
+  parseContact,
   parseLinkSecret,
   parsePositiveInt,
   parseRetentionDays,
@@ -34,6 +36,8 @@ export interface WorkerConfig {
   replyTo: string;
   bookingTimeZone: string;
   publicUrl: string;
+  /** How buyers reach the sales desk (CONTACT_EMAIL, CONTACT_PHONE): every e-mail's footer names it. */
+  contact: Contact;
   /** Signs the booking links in the e-mails (the same secret as the API's). */
   bookingLinkSecret: string;
   /** The secrets' files this start made in SECRETS_DIR (when the worker started before any API), to be logged. */
@@ -71,6 +75,7 @@ export function loadWorkerConfig(env: Env = process.env): WorkerConfig {
     bookingTimeZone: parseTimeZone(setting(env, 'BOOKING_TIME_ZONE')),
     // Without a trailing slash, so that links are this plus a path.
     publicUrl: (setting(env, 'PUBLIC_URL') ?? `http://127.0.0.1:${setting(env, 'PORT') ?? DEFAULT_PORT}`).replace(/\/+$/, ''),
+    contact: parseContact(env),
     bookingLinkSecret: parseLinkSecret(setting(env, 'BOOKING_LINK_SECRET') ?? kept?.secret(KEPT_SECRET_FILES.bookingLinkSecret)),
     secretsMade: kept?.made ?? [],
     concurrency: parsePositiveInt('WORKER_CONCURRENCY', setting(env, 'WORKER_CONCURRENCY'), DEFAULT_WORKER_CONCURRENCY),

@@ -2,6 +2,7 @@
  * Sends one e-mail of the outbox: claims it on its row, sends it, marks it sent. A plain function of its
  * dependencies, so tests call it directly; every kind of e-mail (email-kinds.ts) goes through here.
  */
+import type { Contact } from '../domain/brand.js';
 import { SpanKind, SpanStatusCode, type Span } from '@opentelemetry/api';
 import { UnrecoverableError } from 'bullmq';
 import type { Knex } from 'knex';
@@ -25,6 +26,8 @@ export interface DeliveryDeps {
   replyTo: string;
   timeZone: string;
   publicUrl: string;
+  /** How buyers reach the sales desk (CONTACT_EMAIL, CONTACT_PHONE), in every e-mail's footer; the brand's own when unset. */
+  contact?: Contact;
   /** Signs the booking's links (its manage page and the invitation's download). */
   linkSecret: string;
   logger: Logger;

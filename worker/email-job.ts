@@ -3,6 +3,7 @@
  * (email-kinds.ts), says how the message is written and whether it still tells the truth; the sweep finds the rows
  * still waiting, kind by kind. A row of a kind the registry does not know is refused for good, never guessed at.
  */
+import { brand } from '../domain/brand.js';
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import type { Knex } from 'knex';
 import { DELIVER_WEBHOOK_JOB, EMAIL_KINDS, MAX_EMAIL_ATTEMPTS, SEND_EMAIL_JOB, emailJob, type EmailKind, type QueuedJob, type SendEmailPayload } from '../server-shared/jobs.js';
@@ -26,7 +27,7 @@ export interface JobContext {
 }
 
 /** What composing a message needs: no database, no SMTP. */
-export type ComposeDeps = Pick<DeliveryDeps, 'mailFrom' | 'timeZone' | 'publicUrl' | 'linkSecret' | 'now'>;
+export type ComposeDeps = Pick<DeliveryDeps, 'mailFrom' | 'timeZone' | 'publicUrl' | 'contact' | 'linkSecret' | 'now'>;
 
 /** How long a job waits before it looks again whether the earlier e-mail about its booking has gone. */
 export const EARLIER_EMAIL_WAIT_MS = 1000;
@@ -40,6 +41,7 @@ function prospectOptions(deps: ComposeDeps, bookingId: string, sequence: number)
     timeZone: deps.timeZone,
     mailFrom: deps.mailFrom,
     publicUrl: deps.publicUrl,
+    contact: deps.contact ?? brand.company.contact,
     now: deps.now?.() ?? new Date(),
     inviteUrl: `${deps.publicUrl}${invitePathOf(bookingId, deps.linkSecret)}`,
     manageUrl: `${deps.publicUrl}${managePathOf(bookingId, deps.linkSecret)}`,

@@ -71,6 +71,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
     replyTo: config.replyTo,
     timeZone: config.bookingTimeZone,
     publicUrl: config.publicUrl,
+    contact: config.contact,
     linkSecret: config.bookingLinkSecret,
     writeHostCalendar: createHostCalendarWriter(config.team),
     ...(metrics ? { metrics } : {}),

@@ -32,6 +32,7 @@ const messages = rows.map((row) => {
     timeZone: config.bookingTimeZone,
     mailFrom: config.mailFrom,
     publicUrl: config.publicUrl,
+    contact: config.contact,
     now,
     inviteUrl: `${config.publicUrl}${invitePathOf(row.id, config.bookingLinkSecret)}`,
     manageUrl: `${config.publicUrl}${managePathOf(row.id, config.bookingLinkSecret)}`,

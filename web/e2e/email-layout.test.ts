@@ -8,7 +8,7 @@ import type { Browser } from 'playwright-core';
 import { renderCancellation, renderReminder, renderUpdate } from '../../worker/email/booking-changes.js';
 import { renderConfirmation } from '../../worker/email/confirmation.js';
 import { renderSalesNotice } from '../../worker/email/sales-notice.js';
-import { EMAIL_LOGO } from '../../domain/brand.js';
+import { brand, EMAIL_LOGO } from '../../domain/brand.js';
 import { emailLogoPng } from '../app/brand-images.js';
 import { axeViolations, launchBrowser, openPage } from './browser.js';
 
@@ -24,6 +24,7 @@ const options = {
   timeZone: 'Europe/Berlin',
   mailFrom: 'Converge Demos <demos@converge.example.com>',
   publicUrl: 'https://converge.example.com',
+  contact: brand.company.contact,
   now: new Date('2026-11-23T10:00:00Z'),
   inviteUrl: 'https://converge.example.com/api/bookings/aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5zA7bC9d/invite.ics',
   manageUrl: 'https://converge.example.com/booking/aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5zA7bC9d',

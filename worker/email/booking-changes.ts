@@ -46,6 +46,7 @@ export function renderUpdate(booking: Booking, options: ProspectEmailOptions, pr
     heading: 'Your demo has moved',
     name: firstName(name),
     publicUrl: options.publicUrl,
+    contact: options.contact,
     manageUrl: options.manageUrl,
     textLines: [lead, '', ...slotTimesText(times), '', ...meeting.text, note, '', fileOnly, `  ${UPDATE_FILE_LABEL}: ${links.ics}`],
     html: `    <p>${escapeHtml(lead)}</p>
@@ -73,6 +74,7 @@ export function renderCancellation(booking: Booking, options: ProspectEmailOptio
     heading: 'Your demo is cancelled',
     name: firstName(name),
     publicUrl: options.publicUrl,
+    contact: options.contact,
     textLines: [lead, '', ...slotTimesText(times), '', ...meeting.text, 'The attached update removes the event from your calendar.', '', `${again} ${options.publicUrl}/`],
     html: `    <p>${escapeHtml(lead)}</p>
 ${slotTableHtml(times)}
@@ -98,6 +100,7 @@ export function renderReminder(booking: Booking, options: ProspectEmailOptions):
     heading: 'Your demo is coming up',
     name: firstName(name),
     publicUrl: options.publicUrl,
+    contact: options.contact,
     manageUrl: options.manageUrl,
     textLines: [lead, '', ...slotTimesText(times), '', ...meeting.text, bring, '', ...calendarLinksText(links)],
     html: `    <p>${escapeHtml(lead)}</p>

@@ -1,5 +1,5 @@
 /** The confirmation a prospect receives when a demo is booked: subject, text, HTML and the invitation. */
-import { brand } from '../../domain/brand.js';
+import { brand, type Contact } from '../../domain/brand.js';
 import { SLOT_DURATION_MINUTES } from '../../domain/booking.js';
 // Nothing a person typed may start a new header line: the API folds it already, the e-mail does so again.
 import { escapeHtml, singleLine } from '../../domain/text.js';
@@ -23,6 +23,8 @@ export interface ProspectEmailOptions {
   timeZone: string;
   mailFrom: string;
   publicUrl: string;
+  /** How buyers reach the sales desk (CONTACT_EMAIL, CONTACT_PHONE): the footer's contact line. */
+  contact: Contact;
   now: Date;
   /** The booking's .ics download. */
   inviteUrl: string;
@@ -57,6 +59,7 @@ export function renderConfirmation(request: Booking, options: ProspectEmailOptio
     heading: 'Your demo is booked',
     name: firstName(name),
     publicUrl: options.publicUrl,
+    contact: options.contact,
     manageUrl: options.manageUrl,
     textLines: [
       thanks,

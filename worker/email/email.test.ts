@@ -37,16 +37,17 @@ describe('the confirmation e-mail', () => {
     }
   });
 
-  it('shares the layout: greeting, sign-off, the site address and the company\'s legal details in both parts', () => {
+  it('shares the layout: greeting, sign-off, the site address and the company\'s legal details in both parts, with the configured contact', () => {
     const email = renderConfirmation({ ...request, name: '<b>Ada</b> Lovelace' }, { ...options, timeZone: 'Europe/Berlin' });
     expect(email.text).to.match(/^Hi <b>Ada<\/b>,\n/).and.match(/The Converge team\n\nConverge by .+ · https:\/\/converge\.example\.com\n/);
     expect(email.html).to.contain('<p>Hi &#60;b&#62;Ada&#60;/b&#62;,</p>').and.contain(`<a href="https://converge.example.com" style=`);
     const legal = [
-      'Northstar Telecom GmbH · Nordsternplatz 1, 10117 Berlin, Germany · sales@northstar-converge.com · +49 30 5557 2100',
+      'Northstar Telecom GmbH · Nordsternplatz 1, 10117 Berlin, Germany · sales@converge.example.com · +1 555 0100',
       'Registered office: Berlin · Amtsgericht Charlottenburg, HRB 248117 B · Managing directors: Helena Marsh, Jonas Reiter',
     ];
     expect(email.text.endsWith(legal.join('\n'))).to.equal(true);
     for (const line of legal) expect(email.html).to.contain(line);
+    expect(`${email.text}${email.html}`).not.to.contain('northstar-converge.com').and.not.contain('5557 2100');
   });
 
   it('says the call lasts 60 minutes, not that it starts in 60 minutes', () => {

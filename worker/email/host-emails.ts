@@ -42,6 +42,7 @@ export function renderHostInvitation(lead: Lead, options: ProspectEmailOptions):
     heading: 'A demo for you',
     name: firstName(singleLine(lead.host?.name ?? 'team')),
     publicUrl: options.publicUrl,
+    contact: options.contact,
     textLines: [
       intro,
       '',
@@ -80,6 +81,7 @@ export function renderHostCancellation(lead: Lead, options: ProspectEmailOptions
     heading: 'A demo off your calendar',
     name: 'there',
     publicUrl: options.publicUrl,
+    contact: options.contact,
     textLines: [intro, '', ...slotTimesText(times), '', ...about(lead).map(([key, value]) => `  ${key}: ${value}`)],
     html: `    <p>${escapeHtml(intro)}</p>
 ${slotTableHtml(times)}`,

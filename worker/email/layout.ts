@@ -5,7 +5,7 @@
  * name beside it stays text. One column of at most 560 px
  * that narrows with the screen, so it reads at 375 px. Templates escape what they put in the HTML body.
  */
-import { brand, EMAIL_LOGO } from '../../domain/brand.js';
+import { brand, EMAIL_LOGO, type Contact } from '../../domain/brand.js';
 import { escapeHtml } from '../../domain/text.js';
 
 export interface EmailContent {
@@ -18,6 +18,8 @@ export interface EmailContent {
   /** The name the greeting uses (a person's first name: `firstName`), header-safe. */
   name: string;
   publicUrl: string;
+  /** How buyers reach the sales desk: the legal footer names it. */
+  contact: Contact;
   /** The booking's own page (reschedule, cancel): a button under the body, and a line in the text. */
   manageUrl?: string;
 }
@@ -70,10 +72,12 @@ export function firstName(name: string): string {
 
 /** The company behind the e-mails, as German business e-mail must name it (HGB § 37a, GmbHG § 35a). */
 const { company } = brand;
-const LEGAL_LINES = [
-  `${company.legalName} · ${company.address.join(', ')} · ${company.contact.email} · ${company.contact.phone}`,
-  `Registered office: ${company.registeredOffice} · ${company.register.court}, ${company.register.number} · Managing directors: ${company.managingDirectors.join(', ')}`,
-];
+function legalLines(contact: Contact): string[] {
+  return [
+    `${company.legalName} · ${company.address.join(', ')} · ${contact.email} · ${contact.phone}`,
+    `Registered office: ${company.registeredOffice} · ${company.register.court}, ${company.register.number} · Managing directors: ${company.managingDirectors.join(', ')}`,
+  ];
+}
 
 /** The mark: the PNG the web build draws from the brand's SVG (web/app/brand-images.tsx), at the site's address. */
 function logoUrl(publicUrl: string): string {
@@ -96,7 +100,7 @@ export function renderLayout(content: EmailContent): { text: string; html: strin
     `The ${brand.product} team`,
     '',
     `${brand.product} by ${brand.parentProvider} · ${publicUrl}`,
-    ...LEGAL_LINES,
+    ...legalLines(content.contact),
   ].join('\n');
 
   const html = `<!doctype html>
@@ -112,7 +116,7 @@ ${content.html}
 ${manageUrl ? `      <p style="margin:16px 0">${button(manageUrl, MANAGE_LABEL, true)}</p>\n` : ''}      <p>The ${escapeHtml(brand.product)} team</p>
     </div>
     <p style="margin:12px 0 0;padding:0 8px;font-size:12px;color:${MUTED}">${escapeHtml(brand.product)} by ${escapeHtml(brand.parentProvider)} · <a href="${escapeHtml(publicUrl)}" style="color:${MUTED}">${escapeHtml(publicUrl)}</a></p>
-    <p style="margin:8px 0 0;padding:0 8px;font-size:12px;color:${MUTED}">${LEGAL_LINES.map(escapeHtml).join('<br>')}</p>
+    <p style="margin:8px 0 0;padding:0 8px;font-size:12px;color:${MUTED}">${legalLines(content.contact).map(escapeHtml).join('<br>')}</p>
   </main>
 </body>
 </html>`;

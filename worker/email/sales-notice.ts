@@ -3,7 +3,7 @@
  * booking zone and in UTC, where the visit came from, and the event as a file for the desk's calendar.
  */
 import { ATTRIBUTION_KEYS } from '../../domain/attribution.js';
-import { brand } from '../../domain/brand.js';
+import { brand, type Contact } from '../../domain/brand.js';
 import { demoEvent } from '../../domain/calendar-links.js';
 import { escapeHtml, singleLine } from '../../domain/text.js';
 import { bookingInvitation } from '../../server-shared/invitation.js';
@@ -30,7 +30,7 @@ export interface SalesNotice {
 export function renderSalesNotice(
   lead: Lead,
   change: SalesChange,
-  options: { timeZone: string; mailFrom: string; publicUrl: string; now: Date; sequence: number },
+  options: { timeZone: string; mailFrom: string; publicUrl: string; contact: Contact; now: Date; sequence: number },
   /** A move's slot before it, stored with the move. */
   previousTimeSlot?: Date | null,
 ): SalesNotice {
@@ -71,6 +71,7 @@ ${entries.map(([key, value]) => `      <tr><td style="${cell}">${escapeHtml(key)
     heading: HEADINGS[change],
     name: 'sales team',
     publicUrl: options.publicUrl,
+    contact: options.contact,
     textLines: [
       intro,
       '',

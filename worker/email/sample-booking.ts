@@ -11,6 +11,7 @@ export const SAMPLE_RENDERING = {
   timeZone: 'Europe/Berlin',
   mailFrom: 'Converge Demos <demos@converge.example.com>',
   publicUrl: 'https://converge.example.com',
+  contact: { email: 'sales@converge.example.com', phone: '+1 555 0100' },
   now: new Date('2026-11-23T10:00:00Z'),
   inviteUrl: 'https://converge.example.com/api/bookings/TOKEN/invite.ics',
   manageUrl: 'https://converge.example.com/booking/TOKEN',

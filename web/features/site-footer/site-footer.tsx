@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { brand, type SocialNetwork } from '../../../domain/brand.js';
+import { brand, telHref, type SocialNetwork } from '../../../domain/brand.js';
 import { FacebookIcon, GitHubIcon, LinkedInIcon, XLogoIcon, YouTubeIcon } from '../../components/icons.js';
 import { Container } from '../../components/layout.js';
 import { Logo } from '../../components/logo.js';
@@ -109,7 +109,7 @@ export function SiteFooter({ landingPath = '' }: SiteFooterProps) {
               <a href={`mailto:${company.contact.email}`}>{company.contact.email}</a>
             </span>
             <span>
-              <a href={`tel:${company.contact.phone.replace(/\s/g, '')}`}>{company.contact.phone}</a>
+              <a href={telHref(company.contact.phone)}>{company.contact.phone}</a>
             </span>
           </address>
           <div>
