@@ -91,6 +91,10 @@ function lockScroll(): () => void {
   };
 }
 
+/** How often the closed dialog's form takes the time again (the slots it offers depend on it), and the lateness allowed. */
+const CLOCK_REFRESH_MS = 60_000;
+const CLOCK_SLACK_MS = 5_000;
+
 interface DemoRequestDialogProps {
   isOpen: boolean;
   onClose: () => void;
@@ -107,9 +111,19 @@ export function DemoRequestDialog({ isOpen, onClose }: DemoRequestDialogProps) {
   const panel = useRef<HTMLDivElement>(null);
   const [now, setNow] = useState(() => new Date());
 
+  // The form's clock is kept fresh while the dialog is closed (its hidden render needs no layout), so that opening
+  // it shows the form as it is, without a second render of the whole form in the click's task.
+  useEffect(() => {
+    if (isOpen) return;
+    const timer = setInterval(() => setNow(new Date()), CLOCK_REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [isOpen]);
+
   useEffect(() => {
     if (!isOpen) return;
-    setNow(new Date());
+    // A background tab's timers may have been held back (or the computer's clock set): a clock further off than its
+    // refresh allows is renewed now.
+    setNow((shown) => (Math.abs(Date.now() - shown.getTime()) > CLOCK_REFRESH_MS + CLOCK_SLACK_MS ? new Date() : shown));
     const unlock = lockScroll();
     const first = panel.current?.querySelector<HTMLElement>('input, textarea');
     first?.focus();
