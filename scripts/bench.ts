@@ -30,7 +30,9 @@
  * Figures only; it asserts nothing. Options: --duration <s> (10), --connections <n> (50), --jobs <n> (3000), --rounds <n>
  * (1: section 3 again with a new backlog, and the median ratio),
  * --only endpoints,booking,worker,latency,lighthouse,scale (all), --sizes <list> (10k,1m,10m: section 6's sizes),
- * --explain (section 6 prints the query plans), --before-web <dir> (section 5 also for the site built
+ * --explain (section 6 prints the query plans), --keep-data (section 6 keeps each size's generated data as a database
+ * converge_scale_data_… and measures on copies: a run within a day copies it instead of making it again; drop those
+ * databases by hand when done), --before-web <dir> (section 5 also for the site built
  * in <dir>, served by a second API process on the same database, printed first: a "before" beside this build), --profile (the API and the worker write V8 CPU profiles
  * into artifacts/profiles/, one per process, which scripts/bench/profile-summary.ts sums up). BENCH_DATABASE_ADMIN_URL and BENCH_REDIS_URL point it
  * at other servers than the machine's.
@@ -70,6 +72,7 @@ const { values: options } = parseArgs({
     explain: { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
     'before-web': { type: 'string' },
+    'keep-data': { type: 'boolean', default: false },
   },
 });
 const duration = Number(options.duration);
@@ -246,7 +249,7 @@ async function main(): Promise<void> {
   for (const entry of ['api/main.js', 'worker/main.js', 'web/index.html']) {
     if (!existsSync(path.join(DIST, entry))) throw new Error(`dist/${entry} is missing: run \`npm run build\` first (the bench measures the build, it makes none)`);
   }
-  const scale = () => scaleSection({ sizes, duration, adminUrl: ADMIN_URL, redisUrl: REDIS_URL, say, explain: options.explain });
+  const scale = () => scaleSection({ sizes, duration, adminUrl: ADMIN_URL, redisUrl: REDIS_URL, say, explain: options.explain, keepData: options['keep-data'] });
   if (parts.size === 1 && parts.has('scale')) return scale();
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
