@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { startAppUnderTest, type AppUnderTest } from '../../test/app-under-test.js';
 import { bookingToken } from '../../server-shared/booking-link.js';
 import { TEST_LINK_SECRET } from '../../test/stack.js';
+import { SEARCH_MATCHES_READ } from '../bookings/repository.js';
 import { CSRF_HEADER, SESSION_COOKIE } from './sessions.js';
 
 const TOKEN = 'ops-secret-token-of-at-least-32-characters';
@@ -159,6 +160,29 @@ describe('the sales page API: sessions, the list, the export, a booking and its 
       expect(second.next).to.equal(null);
       expect(new Set([...first.names, ...second.names]).size).to.equal(150);
       await app.db('bookings').where('email', 'like', '%@paging.com').delete();
+    });
+
+    it('reads a search of more bookings than it reads through the prefix indexes as one of fewer: the newest first, each once, across pages', async () => {
+      const many = SEARCH_MATCHES_READ + 50;
+      // "Broad 0001" to "Broad 5050", the last made last: the newest are the last in the name's index.
+      await app.db.raw(
+        `INSERT INTO bookings (name, email, company, time_slot, created_at)
+           SELECT 'Broad ' || lpad(n::text, 4, '0'), 'p' || n || '@wide.example', 'Wide', ?, ?::timestamptz - (? - n) * interval '1 second'
+           FROM generate_series(1, ?::int) AS n`,
+        [new Date('2026-12-08T09:00:00Z'), BOOKED_AT, many, many],
+      );
+      const newestFirst = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `Broad ${String(to - i).padStart(4, '0')}`);
+      const twoPages = async (query: string) => {
+        const first = await list(query);
+        const second = await list(`${query}&cursor=${first.next}`);
+        return [...first.names, ...second.names];
+      };
+      // More matches than the bound: read newest first through the list's index.
+      expect(await twoPages('q=broad')).to.deep.equal(newestFirst(many - 199, many));
+      // "Broad 1000" to "Broad 1999": fewer than the bound, read from their ids.
+      expect(await twoPages('q=BROAD%201')).to.deep.equal(newestFirst(1800, 1999));
+      expect((await list('q=wide.example&status=cancelled')).names).to.deep.equal([]);
+      await app.db('bookings').where('email', 'like', '%@wide.example').delete();
     });
 
     it('exports exactly what the filters select as CSV, quoted, with formulas defused', async () => {

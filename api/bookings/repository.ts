@@ -43,6 +43,25 @@ export interface BookingFilters {
 
 const likePrefix = (text: string) => `${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+/** A search matching more bookings than this is read newest first through the list's own index instead. */
+export const SEARCH_MATCHES_READ = 5000;
+
+/**
+ * The ids of the bookings a search's prefix matches, read through the four prefix indexes (migrations
+ * 20261202210000_sales_list_indexes), each stopping after SEARCH_MATCHES_READ; undefined when there are more. The
+ * page is then read from these ids: its plan no longer rests on the planner's guess of how many a prefix matches
+ * and where they lie in time (at 10M it guessed many and recent for a name of a handful, and scanned millions).
+ */
+async function searchMatches(db: Db, prefix: string): Promise<string[] | undefined> {
+  const branch = (on: string) => `(SELECT id FROM bookings WHERE ${on} LIKE ? LIMIT ${SEARCH_MATCHES_READ + 1})`;
+  const { rows } = (await db.raw(
+    [branch('lower(name)'), branch('lower(company)'), branch('lower(email)'), branch("split_part(lower(email), '@', 2)")].join(' UNION '),
+    [prefix, prefix, prefix, prefix],
+  )) as { rows: { id: string }[] };
+  // Fewer than the bound in all: no branch stopped early, so these are every match.
+  return rows.length > SEARCH_MATCHES_READ ? undefined : rows.map((row) => row.id);
+}
+
 /**
  * A page of the operations list, newest first, after `after` (keyset pagination on bookings_newest_idx): any page
  * costs what the first does, however deep, and nothing counts the table. The filters narrow it, each served by an
@@ -71,10 +90,14 @@ export async function listBookings(db: Db, limit: number, after?: ListPosition, 
   if (after) query.whereRaw('(b.created_at, b.id) < (?::timestamptz, ?::uuid)', [after.createdAt, after.id]);
   if (filters.search) {
     const prefix = likePrefix(filters.search);
-    query.whereRaw(
-      "(lower(b.name) LIKE ? OR lower(b.company) LIKE ? OR lower(b.email) LIKE ? OR split_part(lower(b.email), '@', 2) LIKE ?)",
-      [prefix, prefix, prefix, prefix],
-    );
+    const matches = await searchMatches(db, prefix);
+    if (matches) query.whereRaw('b.id = ANY(?::uuid[])', [matches]);
+    else {
+      query.whereRaw(
+        "(lower(b.name) LIKE ? OR lower(b.company) LIKE ? OR lower(b.email) LIKE ? OR split_part(lower(b.email), '@', 2) LIKE ?)",
+        [prefix, prefix, prefix, prefix],
+      );
+    }
   }
   if (filters.status === 'cancelled') query.where('b.status', 'cancelled');
   else if (filters.status === 'booked') query.where('b.status', 'booked').whereNull('b.attendance');
