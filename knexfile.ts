@@ -37,8 +37,15 @@ export interface KnexLogSink {
 export function knexConfig(connectionString: string, pool: Knex.PoolConfig = { min: 0, max: 10 }, log?: KnexLogSink): Knex.Config {
   return {
     client: 'pg',
-    // A server that accepts connections but never answers must fail a request in seconds, not hold it.
-    connection: { connectionString, connectionTimeoutMillis: 5000 },
+    connection: {
+      connectionString,
+      // A server that accepts connections but never answers must fail a request in seconds, not hold it.
+      connectionTimeoutMillis: 5000,
+      // Every query of the product reads a page or a few rows through an index. At 10M bookings the planner gave the
+      // operations list's first page a parallel plan whose two worker processes took 45 of its 55 ms to start, for
+      // an index scan of 0.2 ms (BENCHMARKS.md, "Ten million bookings"): no parallel plans on these connections.
+      options: '-c max_parallel_workers_per_gather=0',
+    },
     acquireConnectionTimeout: 5000,
     pool,
     ...(log

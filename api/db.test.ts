@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import knex, { type Knex } from 'knex';
 import { createTestDatabase, type TestDatabase } from '../test/database.js';
 import { migrateSchema } from './db.js';
 
@@ -25,6 +26,23 @@ describe('migrations', () => {
     await migrateSchema(db);
     const { rows } = await db.raw("SELECT proname FROM pg_proc WHERE proname IN ('book', 'book_demo') ORDER BY proname");
     expect(rows.map((row: { proname: string }) => row.proname)).to.deep.equal(['book']);
+  });
+
+  it("plans no parallel workers on the product's connections, where the server's own default would", async () => {
+    // Parallel plans made as cheap as they can be, so that the server's default (2 workers a gather) takes one.
+    const plan = async (client: Knex) =>
+      client.transaction(async (trx) => {
+        for (const setting of ['parallel_setup_cost', 'parallel_tuple_cost', 'min_parallel_table_scan_size']) await trx.raw(`SET LOCAL ${setting} = 0`);
+        const { rows } = (await trx.raw('EXPLAIN SELECT count(*) FROM bookings')) as { rows: { 'QUERY PLAN': string }[] };
+        return rows.map((row) => row['QUERY PLAN']).join('\n');
+      });
+    const plain = knex({ client: 'pg', connection: database.url, pool: { min: 0, max: 1 } });
+    try {
+      expect(await plan(plain)).to.contain('Gather');
+    } finally {
+      await plain.destroy();
+    }
+    expect(await plan(database.db)).not.to.contain('Gather');
   });
 
   it('gives rows a database-made id and a creation time', async () => {
