@@ -230,8 +230,10 @@ const BOOK_QUERIES: [title: string, sql: string, bindings: (domain: string, reci
  * transaction rolled back).
  */
 async function explainHotQueries(databaseUrl: string, size: number, day: Date[], say: (line?: string) => void): Promise<void> {
-  const caught = knex(knexConfig(databaseUrl, { min: 0, max: 1 }));
-  const client = new pg.Client({ connectionString: databaseUrl });
+  const config = knexConfig(databaseUrl, { min: 0, max: 1 });
+  const caught = knex(config);
+  // Explained on a connection with the product's own settings (knexfile.ts: no parallel plans).
+  const client = new pg.Client(config.connection as pg.ClientConfig);
   await client.connect();
   const explain = async (title: string, sql: string, bindings: readonly unknown[]) => {
     await client.query('BEGIN');
@@ -266,6 +268,8 @@ async function explainHotQueries(databaseUrl: string, size: number, day: Date[],
     // Before: the list as it was read until keyset pagination (the latest 100 by created_at, no index on it).
     await client.query('BEGIN');
     await client.query('DROP INDEX bookings_newest_idx');
+    // And with PostgreSQL's default of two parallel workers, as the connections had then.
+    await client.query('SET LOCAL max_parallel_workers_per_gather = 2');
     const { rows: before } = await client.query<{ 'QUERY PLAN': string }>(
       `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) SELECT b.id, b.name, c.sent_at FROM bookings b
          LEFT JOIN booking_emails c ON c.booking_id = b.id AND c.kind = 'confirmation' ORDER BY b.created_at DESC LIMIT 100`,
