@@ -598,6 +598,7 @@ export function openApiDocument(): Schema {
           responses: {
             '200': answer('Newest first; `next` leads to the page after.', 'DemoRequestList'),
             '400': refused('The cursor is not one this list gave, or a filter is not valid (`fields` says which).'),
+            '422': refused('The search (`q`) matches more than 5,000 bookings, most of them long ago, and the page could not be read within 5 s: type more of it, or add a filter.'),
             ...sessionRefusals,
             '503': unreadable,
           },
@@ -612,6 +613,7 @@ export function openApiDocument(): Schema {
           responses: {
             '200': { description: 'RFC 4180 CSV, every cell quoted, one header line.', content: { 'text/csv': { schema: { type: 'string' } } } },
             '400': refused('A filter is not valid (`fields` says which).'),
+            '422': refused('The search (`q`) matches more than 5,000 bookings, most of them long ago, and its first page could not be read within 5 s: type more of it, or add a filter.'),
             ...sessionRefusals,
             '503': unreadable,
           },

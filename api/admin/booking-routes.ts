@@ -16,7 +16,7 @@ import { enqueueStored, type EmailQueue } from '../email-queue.js';
 import { ApiError } from '../errors.js';
 import { validateBody } from '../validation.js';
 import { LIST_STATUSES, type Attendance, type BookingSummary, type ListStatus } from '../../domain/sales.js';
-import { listBookings, type BookingFilters, type BookingPage, type ListPosition } from '../bookings/repository.js';
+import { listBookings, SearchTooBroad, type BookingFilters, type BookingPage, type ListPosition } from '../bookings/repository.js';
 import { csvLine } from './csv.js';
 import { markAttendance, readBookingDetail } from './repository.js';
 
@@ -126,6 +126,21 @@ export const markSchema: JSONSchemaType<MarkRequest> = {
 
 const noBooking = () => new ApiError(404, 'Not found', 'There is no booking with this id.');
 
+/** A page of the list, or a 422 that says what to do when its search could not be read in time (SearchTooBroad). */
+async function listPage(db: Db, limit: number, after: ListPosition | undefined, filters: BookingFilters): Promise<BookingPage> {
+  try {
+    return await listBookings(db, limit, after, filters);
+  } catch (err) {
+    if (!(err instanceof SearchTooBroad)) throw err;
+    throw new ApiError(
+      422,
+      'Search too broad',
+      'Too many bookings start with this search, most of them long ago, to list them in time. Type more of the name, the company or the address, or add a filter.',
+      { q: 'Type more of it, or add a filter.' },
+    );
+  }
+}
+
 export interface AdminBookingDeps {
   db: Db;
   queue: EmailQueue;
@@ -148,14 +163,14 @@ export function adminBookingRoutes(deps: AdminBookingDeps): Router {
     const { cursor } = ctx.query;
     const after = typeof cursor === 'string' && cursor !== '' ? positionOf(cursor) : undefined;
     const filters = filtersOf(ctx, deps.timeZone);
-    const page = await readUnlessDatabaseDown(() => listBookings(deps.db, LIST_LIMIT, after, filters), deps.logger, 'demo requests');
+    const page = await readUnlessDatabaseDown(() => listPage(deps.db, LIST_LIMIT, after, filters), deps.logger, 'demo requests');
     ctx.body = { demoRequests: page.bookings, next: page.next ? cursorOf(page.next) : null };
   });
 
   router.get('/api/demo-requests.csv', deps.requireAdmin, noStore, async (ctx) => {
     const filters = filtersOf(ctx, deps.timeZone);
     // The first page is read before answering, so a database that is down is a 503, not a cut-off file.
-    const first = await readUnlessDatabaseDown(() => listBookings(deps.db, EXPORT_PAGE, undefined, filters), deps.logger, 'export');
+    const first = await readUnlessDatabaseDown(() => listPage(deps.db, EXPORT_PAGE, undefined, filters), deps.logger, 'export');
     ctx.type = 'text/csv; charset=utf-8';
     ctx.set('Content-Disposition', `attachment; filename="bookings-${formatCalendarDay(calendarDayOf(deps.now(), deps.timeZone))}.csv"`);
     ctx.body = Readable.from(csvOf(deps.db, filters, first));

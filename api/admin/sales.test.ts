@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { startAppUnderTest, type AppUnderTest } from '../../test/app-under-test.js';
 import { bookingToken } from '../../server-shared/booking-link.js';
 import { TEST_LINK_SECRET } from '../../test/stack.js';
-import { SEARCH_MATCHES_READ } from '../bookings/repository.js';
+import { listBookings, SEARCH_MATCHES_READ, SearchTooBroad } from '../bookings/repository.js';
 import { CSRF_HEADER, SESSION_COOKIE } from './sessions.js';
 
 const TOKEN = 'ops-secret-token-of-at-least-32-characters';
@@ -183,6 +183,32 @@ describe('the sales page API: sessions, the list, the export, a booking and its 
       expect(await twoPages('q=BROAD%201')).to.deep.equal(newestFirst(1800, 1999));
       expect((await list('q=wide.example&status=cancelled')).names).to.deep.equal([]);
       await app.db('bookings').where('email', 'like', '%@wide.example').delete();
+    });
+
+    it('stops a search read newest first at its time limit, so that one whose matches are all old cannot hold a connection', async () => {
+      // 5,050 old matches under 30,000 newer bookings that do not match: read newest first, the scan passes them all.
+      await app.db.raw(
+        `INSERT INTO bookings (name, email, company, time_slot, created_at)
+           SELECT 'Bygone ' || n, 'b' || n || '@old.example', 'Old', ?::timestamptz, ?::timestamptz - interval '1 day' - n * interval '1 second'
+           FROM generate_series(1, ?::int) AS n
+         UNION ALL
+         SELECT 'Recent ' || n, 'r' || n || '@new.example', 'New', ?::timestamptz, ?::timestamptz - n * interval '1 millisecond'
+           FROM generate_series(1, 30000) AS n`,
+        [new Date('2026-12-08T09:00:00Z'), BOOKED_AT, SEARCH_MATCHES_READ + 50, new Date('2026-12-08T09:00:00Z'), BOOKED_AT],
+      );
+      try {
+        await listBookings(app.db, 100, undefined, { search: 'bygone' }, 1).then(
+          () => expect.fail('read within 1 ms'),
+          (err: unknown) => expect(err).to.be.instanceOf(SearchTooBroad),
+        );
+        // Within the time limit it is read as any other.
+        const page = await listBookings(app.db, 100, undefined, { search: 'bygone' });
+        expect(page.bookings.map((booking) => booking.name)).to.deep.equal(Array.from({ length: 100 }, (_, i) => `Bygone ${i + 1}`));
+        // A search of fewer matches is read from their ids, with no time limit to reach.
+        expect((await listBookings(app.db, 200, undefined, { search: 'bygone 12' }, 1)).bookings).to.have.length(1 + 10 + 100);
+      } finally {
+        await app.db('bookings').whereIn('company', ['Old', 'New']).delete();
+      }
     });
 
     it('exports exactly what the filters select as CSV, quoted, with formulas defused', async () => {

@@ -47,6 +47,19 @@ const likePrefix = (text: string) => `${text.toLowerCase().replace(/[\\%_]/g, (c
 export const SEARCH_MATCHES_READ = 5000;
 
 /**
+ * How long a search read newest first may run. One whose many matches are all old scans far (16 s at 10M for 1.1M
+ * matches in the oldest fifth): stopped, it cannot hold the API's connections, which bookings need too.
+ */
+export const BROAD_SEARCH_TIME_LIMIT_MS = 5000;
+
+/** A search read newest first that PostgreSQL stopped at its time limit; nothing was read. */
+export class SearchTooBroad extends Error {
+  constructor() {
+    super(`the search ran past ${BROAD_SEARCH_TIME_LIMIT_MS} ms`);
+  }
+}
+
+/**
  * The ids of the bookings a search's prefix matches, read through the four prefix indexes (migrations
  * 20261202210000_sales_list_indexes), each stopping after SEARCH_MATCHES_READ; undefined when there are more. The
  * page is then read from these ids: its plan no longer rests on the planner's guess of how many a prefix matches
@@ -67,7 +80,13 @@ async function searchMatches(db: Db, prefix: string): Promise<string[] | undefin
  * costs what the first does, however deep, and nothing counts the table. The filters narrow it, each served by an
  * index (migrations 20261202210000_sales_list_indexes), and the order and the cursor stay the same.
  */
-export async function listBookings(db: Db, limit: number, after?: ListPosition, filters: BookingFilters = {}): Promise<BookingPage> {
+export async function listBookings(
+  db: Db,
+  limit: number,
+  after?: ListPosition,
+  filters: BookingFilters = {},
+  broadSearchTimeLimitMs = BROAD_SEARCH_TIME_LIMIT_MS,
+): Promise<BookingPage> {
   // The page of bookings is cut first; each of its rows then gets its confirmation, its outbox row of that kind (one
   // per booking, stored with it). Joined before the cut, the planner may join every booking a filter selects (3,836
   // for a week of slots at 10M) before it sorts them.
@@ -81,11 +100,13 @@ export async function listBookings(db: Db, limit: number, after?: ListPosition, 
     // One more than the page: whether there is a next page, without counting.
     .limit(limit + 1);
   if (after) page.whereRaw('(b.created_at, b.id) < (?::timestamptz, ?::uuid)', [after.createdAt, after.id]);
+  let broad = false;
   if (filters.search) {
     const prefix = likePrefix(filters.search);
     const matches = await searchMatches(db, prefix);
     if (matches) page.whereRaw('b.id = ANY(?::uuid[])', [matches]);
     else {
+      broad = true;
       page.whereRaw(
         "(lower(b.name) LIKE ? OR lower(b.company) LIKE ? OR lower(b.email) LIKE ? OR split_part(lower(b.email), '@', 2) LIKE ?)",
         [prefix, prefix, prefix, prefix],
@@ -120,7 +141,7 @@ export async function listBookings(db: Db, limit: number, after?: ListPosition, 
       { column: 'b.created_at', order: 'desc' },
       { column: 'b.id', order: 'desc' },
     ]);
-  const rows = await query;
+  const rows = broad ? await withinTimeLimit(db, broadSearchTimeLimitMs, async (trx) => query.transacting(trx)) : await query;
   const shown = rows.slice(0, limit);
   const last = shown.at(-1);
   return {
@@ -146,6 +167,20 @@ export async function listBookings(db: Db, limit: number, after?: ListPosition, 
     })),
     next: rows.length > limit && last ? { createdAt: last.position, id: last.id } : undefined,
   };
+}
+
+/** What `read` reads in a transaction whose statements PostgreSQL stops after `ms` (SearchTooBroad then). */
+async function withinTimeLimit<T>(db: Db, ms: number, read: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+  try {
+    return await db.transaction(async (trx) => {
+      await trx.raw(`SET LOCAL statement_timeout = ${Math.max(1, Math.round(ms))}`);
+      return read(trx);
+    });
+  } catch (err) {
+    // query_canceled: the time limit (nothing else cancels the list's queries).
+    if ((err as { code?: string }).code === '57014') throw new SearchTooBroad();
+    throw err;
+  }
 }
 
 /** What `book` (db/functions/bookings.sql) is given: the booking and its rules. */
