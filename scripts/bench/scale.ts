@@ -29,7 +29,7 @@ import { MAX_EMAIL_ATTEMPTS, SEND_EMAIL_JOB, SWEEP_GRACE_MS } from '../../server
 import { clearQueuePrefix } from '../../test/stack.js';
 import { claim, findDueEmails } from '../../worker/outbox.js';
 import { anonymiseBatch } from '../../worker/retention.js';
-import { bookingsPerSlot, findBooking, listBookings } from '../../api/bookings/repository.js';
+import { bookingsPerSlot, findBooking, listBookings, SearchTooBroad } from '../../api/bookings/repository.js';
 import { DEFAULT_RETENTION_DAYS } from '../../domain/retention.js';
 import { pendingJobs } from '../../worker/email-job.js';
 import { REPO_ROOT } from '../dev-services/config.js';
@@ -281,8 +281,11 @@ async function explainHotQueries(databaseUrl: string, size: number, day: Date[],
     await explainWhat('operations list, middle page', (db) => listBookings(db, 100, { createdAt: rows[0]!.position, id: middle!.id }));
     await explainWhat('sales list, a search of a few', (db) => listBookings(db, 100, undefined, { search: `Prospect ${Math.ceil(size / 3)}` }));
     await explainWhat('sales list, a search of thousands', (db) => listBookings(db, 100, undefined, { search: `Company ${Math.ceil(size / 3) % DOMAINS}` }));
-    await explainWhat('sales list, a search of a tenth of the bookings, all of them in the oldest fifth (the worst case)', (db) =>
-      listBookings(db, 100, undefined, { search: 'Prospect 1' }),
+    await explainWhat('sales list, a search of a tenth of the bookings, all of them in the oldest fifth (the worst case; explained without its time limit)', (db) =>
+      // Past BROAD_SEARCH_TIME_LIMIT_MS the API answers 422; the query it sent is still caught and explained.
+      listBookings(db, 100, undefined, { search: 'Prospect 1' }).catch((err: unknown) => {
+        if (!(err instanceof SearchTooBroad)) throw err;
+      }),
     );
     await explainWhat('sales list, a source', (db) => listBookings(db, 100, undefined, { source: 'partner' }));
     await explainWhat('sales list, a week of slots', (db) =>
