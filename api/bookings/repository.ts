@@ -54,8 +54,8 @@ export const BROAD_SEARCH_TIME_LIMIT_MS = 5000;
 
 /** A search read newest first that PostgreSQL stopped at its time limit; nothing was read. */
 export class SearchTooBroad extends Error {
-  constructor() {
-    super(`the search ran past ${BROAD_SEARCH_TIME_LIMIT_MS} ms`);
+  constructor(limitMs: number) {
+    super(`the search ran past ${limitMs} ms`);
   }
 }
 
@@ -181,7 +181,7 @@ async function withinTimeLimit<T>(db: Db, ms: number, read: (trx: Knex.Transacti
     });
   } catch (err) {
     // query_canceled: the time limit (nothing else cancels the list's queries).
-    if ((err as { code?: string }).code === '57014') throw new SearchTooBroad();
+    if ((err as { code?: string }).code === '57014') throw new SearchTooBroad(ms);
     throw err;
   }
 }

@@ -153,8 +153,8 @@ const KEPT_DATA_HOURS = 24;
 
 /** The kept data's database for a size: its name changes with the statements that make it, so a kept one is never stale. */
 function keptDataName(size: number): string {
-  const made = createHash('md5').update([HISTORY_SQL, HISTORY_EMAILS_SQL, HISTORY_KEYS_SQL, FUTURE_SQL, DOMAINS, FUTURE_BOOKINGS].join('\n'));
-  return `converge_scale_data_${label(size).toLowerCase()}_${made.digest('hex').slice(0, 8)}`;
+  const statements = createHash('md5').update([HISTORY_SQL, HISTORY_EMAILS_SQL, HISTORY_KEYS_SQL, FUTURE_SQL, DOMAINS, FUTURE_BOOKINGS].join('\n'));
+  return `converge_scale_data_${label(size).toLowerCase()}_${statements.digest('hex').slice(0, 8)}`;
 }
 
 /** Whether the kept data is there and made within KEPT_DATA_HOURS (the time it was made is its database's comment). */
@@ -356,36 +356,37 @@ async function measure(size: number, options: ScaleOptions, run: string, explain
   const { say } = options;
   const database = `converge_scale_${run}_${label(size).toLowerCase()}`;
   const prefix = `converge-scale-${run}`;
-  const databaseUrl = Object.assign(new URL(options.adminUrl), { pathname: `/${database}` }).toString();
+  const urlOf = (name: string) => Object.assign(new URL(options.adminUrl), { pathname: `/${name}` }).toString();
+  const databaseUrl = urlOf(database);
   const admin = new pg.Client({ connectionString: options.adminUrl });
   await admin.connect();
   const kept = options.keepData ? keptDataName(size) : undefined;
   const db = knex(knexConfig(databaseUrl, { min: 0, max: 4 }));
   const figures: Figure[] = [];
   try {
-    const generating = Date.now();
-    if (kept && (await keptDataUsable(admin, kept))) {
+    const preparing = Date.now();
+    const seconds = () => ((Date.now() - preparing) / 1000).toFixed(0);
+    // The data is made into the measured database, or into the kept one when there is none usable.
+    const target = kept ?? database;
+    if (!kept || !(await keptDataUsable(admin, kept))) {
+      if (kept) await admin.query(`DROP DATABASE IF EXISTS ${admin.escapeIdentifier(kept)} WITH (FORCE)`);
+      made.add(target);
+      await admin.query(`CREATE DATABASE ${admin.escapeIdentifier(target)}`);
+      await migrateLatest(urlOf(target));
+      await generate(urlOf(target), size, say);
+      const { rows } = await admin.query<{ size: string }>('SELECT pg_size_pretty(pg_database_size($1)) AS size', [target]);
+      say(`    ${label(size)}: made in ${seconds()} s, ${rows[0]!.size} on disk${kept ? ` (kept as ${kept})` : ''}`);
+      if (kept) {
+        await admin.query(`COMMENT ON DATABASE ${admin.escapeIdentifier(kept)} IS ${admin.escapeLiteral(new Date().toISOString())}`);
+        made.delete(kept);
+      }
+    }
+    if (kept) {
       made.add(database);
       await admin.query(`CREATE DATABASE ${admin.escapeIdentifier(database)} TEMPLATE ${admin.escapeIdentifier(kept)} STRATEGY FILE_COPY`);
       // Migrations newer than the kept data run on the copy.
       const applied = await migrateSchema(db);
-      say(`    ${label(size)}: copied from ${kept} in ${((Date.now() - generating) / 1000).toFixed(0)} s${applied.length ? `, then migrated: ${applied.join(', ')}` : ''}`);
-    } else {
-      const target = kept ?? database;
-      const targetUrl = Object.assign(new URL(options.adminUrl), { pathname: `/${target}` }).toString();
-      if (kept) await admin.query(`DROP DATABASE IF EXISTS ${admin.escapeIdentifier(kept)} WITH (FORCE)`);
-      made.add(target);
-      await admin.query(`CREATE DATABASE ${admin.escapeIdentifier(target)}`);
-      await migrateLatest(targetUrl);
-      await generate(targetUrl, size, say);
-      if (kept) {
-        await admin.query(`COMMENT ON DATABASE ${admin.escapeIdentifier(kept)} IS ${admin.escapeLiteral(new Date().toISOString())}`);
-        made.delete(kept);
-        made.add(database);
-        await admin.query(`CREATE DATABASE ${admin.escapeIdentifier(database)} TEMPLATE ${admin.escapeIdentifier(kept)} STRATEGY FILE_COPY`);
-      }
-      const { rows: sizeRows } = await db.raw("SELECT pg_size_pretty(pg_database_size(current_database())) AS size");
-      say(`    ${label(size)}: made in ${((Date.now() - generating) / 1000).toFixed(0)} s, ${String(sizeRows[0].size)} on disk${kept ? ` (kept as ${kept})` : ''}`);
+      say(`    ${label(size)}: copied from ${kept}, ${seconds()} s in all${applied.length ? `, then migrated: ${applied.join(', ')}` : ''}`);
     }
 
     const smtp = await startWithPort('smtp-counter.ts', {}, () => {});
