@@ -54,6 +54,32 @@ describe('migrations', () => {
     expect(row).to.include({ phone: null, message: null, status: 'booked', sequence: 0 });
   });
 
+  it('makes the ids of the rows that grow with the bookings in the order of time (UUID version 7)', async () => {
+    const before = Date.now();
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      const [booking] = await database.db('bookings')
+        .insert({ name: `Ada ${i}`, email: `ada${i}@acme.com`, company: 'Acme', time_slot: new Date('2026-12-01T09:00:00Z') })
+        .returning('id');
+      const [email] = await database.db('booking_emails')
+        .insert({ booking_id: booking.id, kind: 'confirmation', time_slot: new Date('2026-12-01T09:00:00Z'), sequence: 0 })
+        .returning('id');
+      ids.push(booking.id, email.id);
+      // The next pair in a later millisecond: within one, the order of version 7 ids is the random bits'.
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    const after = Date.now();
+    for (const id of ids) {
+      // Version 7, variant 10, and the first 48 bits the time it was made, in milliseconds.
+      expect(id).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      const madeAt = parseInt(id.replace(/-/g, '').slice(0, 12), 16);
+      expect(madeAt).to.be.within(before - 1000, after + 1000);
+    }
+    const bookings = ids.filter((_, i) => i % 2 === 0);
+    expect([...bookings].sort()).to.deep.equal(bookings);
+    expect(new Set(ids).size).to.equal(ids.length);
+  });
+
   it('serves the outbox sweep from a partial index of the rows still to send', async () => {
     const { rows } = await database.db.raw("select indexdef from pg_indexes where tablename = 'booking_emails' and indexname = 'booking_emails_open_idx'");
     expect(rows[0]?.indexdef).to.contain('WHERE ((sent_at IS NULL) AND (failed_at IS NULL) AND (dropped_at IS NULL))');
@@ -110,6 +136,7 @@ describe('migration history', () => {
         '20261202210000_sales_list_indexes',
         '20261202300000_funnel_daily_counts',
         '20261202400000_booking_visitor_time_zone',
+        '20261203100000_time_ordered_ids',
       ]);
     } finally {
       await database.drop();

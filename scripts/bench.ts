@@ -37,7 +37,7 @@
  * into artifacts/profiles/, one per process, which scripts/bench/profile-summary.ts sums up). BENCH_DATABASE_ADMIN_URL and BENCH_REDIS_URL point it
  * at other servers than the machine's.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -48,6 +48,7 @@ import pg from 'pg';
 import { createDb } from '../api/db.js';
 import { DEFAULT_FOLLOW_UPS, emailRows } from '../api/bookings/emails.js';
 import { DEFAULT_MEETING_URL_TEMPLATE, meetingUrlOf } from '../api/bookings/meeting.js';
+import { newBookingId } from '../api/bookings/booking-id.js';
 import { book } from '../api/bookings/repository.js';
 import { availableSlots, calendarDayOf, formatCalendarDay } from '../domain/booking.js';
 import type { DemoRequestInput } from '../domain/demo-request.js';
@@ -184,7 +185,7 @@ async function bookingsWithoutHttp(slots: readonly string[], env: BookingSetting
   const caller = async () => {
     while (performance.now() < until) {
       const input = JSON.parse(nextBody()) as DemoRequestInput;
-      const id = randomUUID();
+      const id = newBookingId();
       const timeSlot = new Date(input.timeSlot);
       const started = performance.now();
       const outcome = await book(db, {

@@ -5,7 +5,6 @@
  * confirmation first), its webhook event with a delivery per endpoint, and the answer to its idempotency key; after the commit the answer is sent and the e-mails
  * queued behind it, never waited for.
  */
-import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { DemoRequestInput } from '../../domain/demo-request.js';
 import { invitePathOf } from '../../server-shared/booking-link.js';
@@ -21,6 +20,7 @@ import { DEFAULT_EMAILS_PER_RECIPIENT_PER_DAY, refusalError } from './refusals.j
 import { requestHash, type IdempotentAnswer } from '../idempotency.js';
 import { book } from './repository.js';
 import { webhookJobs } from '../webhooks/repository.js';
+import { newBookingId } from './booking-id.js';
 
 export interface BookingLimits {
   /** Bookings a slot takes. */
@@ -71,7 +71,7 @@ export interface SubmitAnswer extends IdempotentAnswer {
 export async function submitDemoRequest(deps: DemoRequestDeps, input: DemoRequestInput, idempotencyKey?: string): Promise<SubmitAnswer> {
   const timeSlot = new Date(input.timeSlot);
   // The row's id is made here, so that its invitation link (in the answer kept with the key) is known up front.
-  const id = randomUUID();
+  const id = newBookingId();
   const invitePath = invitePathOf(id, deps.linkSecret);
   // With a team, who could give the demo: their calendars read again now; the database chooses among them.
   const hosts = deps.hostCalendars ? await hostCandidates(deps.hostCalendars, timeSlot, deps.timeZone) : undefined;

@@ -59,6 +59,11 @@ describe('POST /api/demo-request', () => {
     expect(row.time_slot.toISOString()).to.equal(SLOT);
     const confirmation = await app.db('booking_emails').where({ booking_id: response.body.id, kind: 'confirmation' }).first();
     expect(confirmation).to.include({ sent_at: null, attempts: 0, sequence: 0, recipient: null });
+    // Both ids time-ordered (UUID version 7), their first 48 bits the milliseconds of the booking.
+    for (const id of [String(response.body.id), String(confirmation.id)]) {
+      expect(id).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(Math.abs(parseInt(id.replace(/-/g, '').slice(0, 12), 16) - row.created_at.getTime())).to.be.below(1000);
+    }
 
     const redis = new Redis(TEST_REDIS_URL);
     const queue = new Queue(EMAIL_QUEUE, { connection: redis, prefix: app.queuePrefix });

@@ -4,7 +4,6 @@
  * same 409 for a slot the address already holds or that is full, the same 201 with an invitation link and a booking page that open. It takes no
  * slot and nothing is sent; what its link shows is kept in trapped_bookings until a week after its slot.
  */
-import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
 import { HONEYPOT_FIELD, type BookingCreated, type DemoRequestInput } from '../../domain/demo-request.js';
@@ -17,6 +16,7 @@ import { hostCandidates } from './hosts.js';
 import { meetingUrlOf } from './meeting.js';
 import { hostFor, slotRefusal, type SlotRefusal } from './repository.js';
 import { storeTrapped } from './trapped-repository.js';
+import { newBookingId } from './booking-id.js';
 
 /** Takes the honeypot field off the body before validation; a filled one marks the request as trapped. */
 export function honeypot() {
@@ -40,7 +40,7 @@ export function answerTrapped(
     if (ctx.state.trapped !== true) return next();
     const input = ctx.state.body as DemoRequestInput;
     const timeSlot = new Date(input.timeSlot);
-    const id = randomUUID();
+    const id = newBookingId();
     // The slot's questions as a booking asks them (booking_slot_refusal and, with a team, booking_choose_host,
     // without their locks: a trapped request takes no place), answered in the same words (refusals.ts).
     const hosts = deps.hostCalendars ? await hostCandidates(deps.hostCalendars, timeSlot, deps.timeZone) : undefined;

@@ -17,7 +17,7 @@ $fn$;
 CREATE OR REPLACE FUNCTION webhook_raise(p_booking uuid, p_type text, p_previous_time_slot timestamptz DEFAULT NULL)
 RETURNS jsonb LANGUAGE plpgsql VOLATILE AS $fn$
 DECLARE
-  v_event uuid := gen_random_uuid();
+  v_event uuid := time_ordered_uuid();
   v_position bigint;
   v_deliveries jsonb;
 BEGIN
