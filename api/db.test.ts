@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import knex, { type Knex } from 'knex';
 import { createTestDatabase, type TestDatabase } from '../test/database.js';
 import { migrateSchema } from './db.js';
+import { timeOfTimeOrderedId } from '../test/time-ordered-id.js';
 
 describe('migrations', () => {
   let database: TestDatabase;
@@ -69,12 +70,8 @@ describe('migrations', () => {
       await new Promise((resolve) => setTimeout(resolve, 2));
     }
     const after = Date.now();
-    for (const id of ids) {
-      // Version 7, variant 10, and the first 48 bits the time it was made, in milliseconds.
-      expect(id).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-      const madeAt = parseInt(id.replace(/-/g, '').slice(0, 12), 16);
-      expect(madeAt).to.be.within(before - 1000, after + 1000);
-    }
+    // Version 7, variant 10, and the first 48 bits the time it was made, in milliseconds.
+    for (const id of ids) expect(timeOfTimeOrderedId(id)).to.be.within(before - 1000, after + 1000);
     const bookings = ids.filter((_, i) => i % 2 === 0);
     expect([...bookings].sort()).to.deep.equal(bookings);
     expect(new Set(ids).size).to.equal(ids.length);

@@ -26,7 +26,7 @@ const EXPORT_PAGE = 1000;
 export const SEARCH_MAX_LENGTH = 200;
 
 /** The `next` cursor of the operations list: its page's last position, as opaque text. */
-function cursorOf(position: ListPosition): string {
+export function cursorOf(position: ListPosition): string {
   return Buffer.from(`${position.createdAt} ${position.id}`).toString('base64url');
 }
 

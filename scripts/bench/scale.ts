@@ -29,7 +29,8 @@ import { MAX_EMAIL_ATTEMPTS, SEND_EMAIL_JOB, SWEEP_GRACE_MS } from '../../server
 import { clearQueuePrefix } from '../../test/stack.js';
 import { claim, findDueEmails } from '../../worker/outbox.js';
 import { anonymiseBatch } from '../../worker/retention.js';
-import { bookingsPerSlot, findBooking, listBookings, SearchTooBroad } from '../../api/bookings/repository.js';
+import { cursorOf } from '../../api/admin/booking-routes.js';
+import { bookingsPerSlot, findBooking, listBookings, SearchTooBroad, type ListPosition } from '../../api/bookings/repository.js';
 import { DEFAULT_RETENTION_DAYS } from '../../domain/retention.js';
 import { pendingJobs } from '../../worker/email-job.js';
 import { REPO_ROOT } from '../dev-services/config.js';
@@ -91,44 +92,14 @@ const CHUNK = 500_000;
  * The history's bookings from..to of `size`, one row each: slots spread evenly over the two years before now, newest
  * last, each booked 1 to 28 days ahead; 8% cancelled. Every statement below reads its rows from here, so that none
  * has to look a booking up: the three statements of a chunk run in one transaction, whose now() they share. Each id is
- * time-ordered as the product makes them (UUID version 7 of the booking's creation, migrations/…_time_ordered_ids.ts),
- * its random bits those of md5('scale-' || n), so that each statement makes the same id for n.
+ * time-ordered as the product makes them (time_ordered_uuid(), migrations/…_time_ordered_ids.ts) from the booking's
+ * creation, its random bits those of md5('scale-' || n), so that each statement makes the same id for n.
  */
 const HISTORY = `
-  SELECT n, encode(set_bit(set_bit(set_bit(set_bit(set_bit(set_bit(
-      overlay(decode(md5('scale-' || n), 'hex') PLACING substring(int8send(floor(extract(epoch FROM created_at) * 1000)::bigint) FROM 3) FROM 1 FOR 6),
-      55, 0), 54, 1), 53, 1), 52, 1), 71, 1), 70, 0), 'hex')::uuid AS id,
-    slot, created_at, n % 25 < 2 AS cancelled
+  SELECT n, time_ordered_uuid(created_at, md5('scale-' || n)::uuid) AS id, slot, created_at, n % 25 < 2 AS cancelled
   FROM generate_series($1::int, $2::int) AS n,
     LATERAL (SELECT date_trunc('hour', now() - interval '730 days' * (1 - n::float8 / $3) - interval '1 day') AS slot) AS s,
     LATERAL (SELECT slot - (1 + n % 28) * interval '1 day' - (n % 600) * interval '1 minute' AS created_at) AS c`;
-/**
- * The ids of the history's bookings ns, in that order: each is named "Prospect n" (its id was made from its creation
- * time), until retention takes the names of the oldest, so they are read before the worker starts.
- */
-async function historyIds(db: knex.Knex, ns: number[]): Promise<string[]> {
-  const { rows } = (await db.raw("SELECT n, b.id FROM unnest(?::int[]) AS n JOIN bookings b ON lower(b.name) = 'prospect ' || n", [`{${ns.join(',')}}`])) as {
-    rows: { n: number; id: string }[];
-  };
-  const byN = new Map(rows.map((row) => [row.n, row.id]));
-  return ns.map((n) => {
-    const id = byN.get(n);
-    if (id === undefined) throw new Error(`no booking "Prospect ${n}" in the history`);
-    return id;
-  });
-}
-/** The bookings of the history the bench names: the middle one, the one a third in, and the latest 10,000, newest first. */
-interface HistoryIds {
-  middle: string;
-  third: string;
-  latest: string[];
-}
-
-async function namedHistoryIds(db: knex.Knex, size: number): Promise<HistoryIds> {
-  const [middle, third] = await historyIds(db, [Math.ceil(size / 2), Math.ceil(size / 3)]);
-  return { middle: middle!, third: third!, latest: await historyIds(db, Array.from({ length: Math.min(size, 10_000) }, (_, i) => size - i)) };
-}
-
 /** Their rows: the prospect on one of DOMAINS company domains, a phone for a third, a message for a quarter, attribution for 40% (a referrer for 10%). */
 const HISTORY_SQL = `
   INSERT INTO bookings (id, name, email, recipient, recipient_domain, company, phone, message, time_slot, created_at,
@@ -226,6 +197,45 @@ async function generate(databaseUrl: string, size: number, say: (line: string) =
   }
 }
 
+/**
+ * The ids of the history's bookings ns, in that order: each is named "Prospect n" (its id was made from its creation
+ * time), until retention takes the names of the oldest, so they are read before the worker starts.
+ */
+async function historyIds(db: knex.Knex, ns: number[]): Promise<string[]> {
+  // The array as one literal: knex would spread an array into a list of values.
+  const { rows } = (await db.raw("SELECT n, b.id FROM unnest(?::int[]) AS n JOIN bookings b ON lower(b.name) = 'prospect ' || n", [`{${ns.join(',')}}`])) as {
+    rows: { n: number; id: string }[];
+  };
+  const byN = new Map(rows.map((row) => [row.n, row.id]));
+  return ns.map((n) => {
+    const id = byN.get(n);
+    if (id === undefined) throw new Error(`no booking "Prospect ${n}" in the history`);
+    return id;
+  });
+}
+
+/**
+ * The bookings of the history the bench names: the middle one (with its place in the list, as a cursor names it), the
+ * one a third in, and the latest 10,000, newest first.
+ */
+interface HistoryIds {
+  middle: ListPosition;
+  third: string;
+  latest: string[];
+}
+
+async function namedHistoryIds(db: knex.Knex, size: number): Promise<HistoryIds> {
+  const [middle, third] = await historyIds(db, [Math.ceil(size / 2), Math.ceil(size / 3)]);
+  const { rows } = (await db.raw(`SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS position FROM bookings WHERE id = ?`, [
+    middle!,
+  ])) as { rows: { position: string }[] };
+  return {
+    middle: { createdAt: rows[0]!.position, id: middle! },
+    third: third!,
+    latest: await historyIds(db, Array.from({ length: Math.min(size, 10_000) }, (_, i) => size - i)),
+  };
+}
+
 /** The process's memory after a full collection, through the inspector on `port`: the JavaScript heap and the RSS. */
 async function memoryAfterGc(port: number): Promise<{ heapMb: number; rssMb: number }> {
   let result = '';
@@ -288,11 +298,6 @@ async function explainHotQueries(databaseUrl: string, size: number, ids: History
   };
   try {
     say(`\n    Query plans at ${label(size)} (EXPLAIN ANALYZE, BUFFERS; the machine is shared):`);
-    const middle = await findBooking(caught, ids.middle);
-    const { rows } = await client.query<{ position: string }>(
-      `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS position FROM bookings WHERE id = $1`,
-      [middle?.id],
-    );
     // Before: the list as it was read until keyset pagination (the latest 100 by created_at, no index on it).
     await client.query('BEGIN');
     await client.query('DROP INDEX bookings_newest_idx');
@@ -306,7 +311,7 @@ async function explainHotQueries(databaseUrl: string, size: number, ids: History
     say('\n    BEFORE: operations list, first page, as it was read (ORDER BY created_at DESC LIMIT 100, no index on created_at)');
     for (const row of before) say(`      ${row['QUERY PLAN']}`);
     await explainWhat('operations list, first page', (db) => listBookings(db, 100));
-    await explainWhat('operations list, middle page', (db) => listBookings(db, 100, { createdAt: rows[0]!.position, id: middle!.id }));
+    await explainWhat('operations list, middle page', (db) => listBookings(db, 100, ids.middle));
     await explainWhat('sales list, a search of a few', (db) => listBookings(db, 100, undefined, { search: `Prospect ${Math.ceil(size / 3)}` }));
     await explainWhat('sales list, a search of thousands', (db) => listBookings(db, 100, undefined, { search: `Company ${Math.ceil(size / 3) % DOMAINS}` }));
     await explainWhat('sales list, a search of a tenth of the bookings, all of them in the oldest fifth (the worst case; explained without its time limit)', (db) =>
@@ -494,11 +499,7 @@ async function measure(size: number, options: ScaleOptions, run: string, explain
     await loadRoute(api, 2, () => '/api/demo-requests', authorised);
     figures.push(loadLatency('operations list, first page p50', (await loadRoute(api, options.duration, () => '/api/demo-requests', authorised)).latency.p50));
     // A page in the middle of the history: the cursor of the booking there, as the list would have given it.
-    const { rows: middle } = await db.raw(
-      `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at, id FROM bookings WHERE id = ?`,
-      [ids.middle],
-    );
-    const deep = `/api/demo-requests?cursor=${Buffer.from(`${String(middle[0].created_at)} ${String(middle[0].id)}`).toString('base64url')}`;
+    const deep = `/api/demo-requests?cursor=${cursorOf(ids.middle)}`;
     const deepStatus = (await fetch(`${api}${deep}`, { headers: authorised })).status;
     if (deepStatus !== 200) throw new Error(`the middle page answered ${deepStatus}`);
     await loadRoute(api, 2, () => deep, authorised);
@@ -551,7 +552,7 @@ async function measure(size: number, options: ScaleOptions, run: string, explain
       `INSERT INTO booking_emails (booking_id, kind, time_slot, sequence, due_at, created_at)
          SELECT (?::uuid[])[1 + n % ?], 'update', now() + interval '1 day', 1, now() - interval '1 hour', now() - interval '1 hour'
          FROM generate_series(1, ?::int) AS n`,
-      // Each array as one literal: knex would spread an array into a list of values.
+      // The array as one literal, as in historyIds.
       [`{${ids.latest.join(',')}}`, ids.latest.length, DUE_EMAILS],
     );
     await db.raw('ANALYZE booking_emails');
