@@ -44,6 +44,15 @@ describe('the booking manage page', () => {
     expect(render(makeStore()).html).to.equal(prerendered.html);
   });
 
+  it("has footer links that lead to the landing page's sections, not to anchors this page lacks", () => {
+    const { html } = render(makeStore(), null);
+    for (const id of ['platform', 'architecture', 'capabilities', 'results', 'challenge', 'case-study', 'industries']) {
+      expect(html, id).to.include(`href="/#${id}"`).and.not.include(`href="#${id}"`);
+    }
+    // The contact group's link is the footer's own address, which this page has.
+    expect(html).to.include('href="#contact"').and.include('<address id="contact">');
+  });
+
   it("shows who, the company, and when in the booking zone with the visitor's own time; offers Reschedule and Cancel", async () => {
     const { html, text } = render(await storeWith(booked));
     expect(text).to.include('Status Booked');

@@ -17,7 +17,7 @@ export function BookingRoot({ store, ...page }: ManageBookingProps & { store: Ap
       <ThemeProvider theme={theme}>
         <LegalTopBar />
         <ManageBooking {...page} />
-        <SiteFooter />
+        <SiteFooter landingPath="/" />
       </ThemeProvider>
     </Provider>
   );
