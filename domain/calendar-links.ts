@@ -8,15 +8,22 @@ export interface CalendarEvent {
   details: string;
   start: Date;
   end: Date;
+  /** Where to join: the video room, which calendars show as the event's location. */
+  location?: string;
 }
 
-/** A booked demo as calendars show it: the same title and description in the invitation and in every link. */
-export function demoEvent(company: string, start: Date): CalendarEvent {
+/**
+ * A booked demo as calendars show it: the same title, description and video room in the invitation and in every
+ * link, so an event added through a link can be joined from the calendar as one imported from the .ics.
+ */
+export function demoEvent(company: string, start: Date, meetingUrl?: string | null): CalendarEvent {
+  const about = `A ${SLOT_DURATION_MINUTES}-minute walkthrough of ${brand.product}: unified messaging, AI agents and network APIs. To move or cancel it, use the "Reschedule or cancel" link in the confirmation e-mail.`;
   return {
     title: `${brand.product} demo for ${singleLine(company)}`,
-    details: `A ${SLOT_DURATION_MINUTES}-minute walkthrough of ${brand.product}: unified messaging, AI agents and network APIs. To move or cancel it, use the "Reschedule or cancel" link in the confirmation e-mail.`,
+    details: meetingUrl ? `Join the video call: ${meetingUrl}\n\n${about}` : about,
     start,
     end: slotEnd(start),
+    ...(meetingUrl ? { location: meetingUrl } : {}),
   };
 }
 
@@ -29,6 +36,7 @@ export function googleCalendarLink(event: CalendarEvent): string {
     text: event.title,
     dates: `${compactUtc(event.start)}/${compactUtc(event.end)}`,
     details: event.details,
+    ...(event.location ? { location: event.location } : {}),
   });
   return `https://calendar.google.com/calendar/render?${query.toString()}`;
 }
@@ -42,6 +50,7 @@ export function outlookCalendarLink(event: CalendarEvent): string {
     startdt: event.start.toISOString(),
     enddt: event.end.toISOString(),
     body: event.details,
+    ...(event.location ? { location: event.location } : {}),
   });
   return `https://outlook.office.com/calendar/0/deeplink/compose?${query.toString()}`;
 }

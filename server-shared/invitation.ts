@@ -41,7 +41,7 @@ export interface InvitationOptions {
 
 /** The booking's event; its UID is the booking's, so the confirmation, every update and the cancellation are one event. */
 export function bookingInvitation(booking: Booking, options: InvitationOptions): string {
-  const event = demoEvent(booking.company, booking.timeSlot);
+  const event = demoEvent(booking.company, booking.timeSlot, booking.meetingUrl);
   return buildInvitation({
     // null: an object stored in a calendar, which carries no METHOD (RFC 4791, 4.1).
     method: options.method === undefined ? 'REQUEST' : options.method,

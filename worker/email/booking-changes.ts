@@ -15,7 +15,7 @@ import { slotMove, slotTableHtml, slotTimes, slotTimesText } from './slot-times.
 export type PlainEmail = Omit<RenderedEmail, 'ics'>;
 
 function calendarOf(booking: Booking, options: ProspectEmailOptions) {
-  const event = demoEvent(booking.company, booking.timeSlot);
+  const event = demoEvent(booking.company, booking.timeSlot, booking.meetingUrl);
   return {
     times: slotTimes(event.start, event.end, options.timeZone, booking.visitorTimeZone),
     links: { google: googleCalendarLink(event), outlook: outlookCalendarLink(event), ics: options.inviteUrl },

@@ -44,7 +44,7 @@ const nextSteps = (booking: Booking) => [
 const ANOTHER_TIME = 'Need another time? Use the button below to pick a new slot or to cancel.';
 
 export function renderConfirmation(request: Booking, options: ProspectEmailOptions): RenderedEmail {
-  const event = demoEvent(request.company, request.timeSlot);
+  const event = demoEvent(request.company, request.timeSlot, request.meetingUrl);
   const times = slotTimes(event.start, event.end, options.timeZone, request.visitorTimeZone);
   const name = singleLine(request.name);
   const company = singleLine(request.company);

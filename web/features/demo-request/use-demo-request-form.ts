@@ -161,7 +161,7 @@ export function useDemoRequestForm(onSubmitted: () => void) {
     }
     openAttempt.current = null;
     countFunnelStep('booked');
-    const demo = demoEvent(body.company, new Date(created.timeSlot));
+    const demo = demoEvent(body.company, new Date(created.timeSlot), created.meetingUrl);
     notifySuccess(SUCCESS_TITLE, SUCCESS_TEXT, {
       label: 'Add to calendar:',
       items: [
