@@ -6,6 +6,7 @@ import { requestLog } from './request-log.js';
 
 interface LogLine {
   msg: string;
+  level: number;
   method?: string;
   path?: string;
   status?: number;
@@ -15,11 +16,12 @@ interface LogLine {
 }
 
 /** A Koa app with only the request log, answering every path, and the log lines it wrote. */
-async function loggedApp(): Promise<{ url: string; lines: LogLine[]; close: () => Promise<void> }> {
+async function loggedApp(level = 'info'): Promise<{ url: string; lines: LogLine[]; close: () => Promise<void> }> {
   const lines: LogLine[] = [];
   const app = new Koa();
-  app.use(requestLog(pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as LogLine) })));
+  app.use(requestLog(pino({ level }, { write: (line: string) => void lines.push(JSON.parse(line) as LogLine) })));
   app.use((ctx) => {
+    if (ctx.path.endsWith('/missing.js')) ctx.throw(404);
     if (ctx.path === '/writes-a-line') {
       (ctx.state.log as pino.Logger).info('a line of its own');
       ctx.state.logFields = { stored: 'demo-1' };
@@ -59,11 +61,30 @@ describe('the request log', () => {
   it('keeps every other path as it is, with the method, the status and a request id', async () => {
     const app = await loggedApp();
     try {
-      for (const path of ['/', '/legal/privacy', '/bookings', '/assets/booking.0123456789ab.js']) await fetch(`${app.url}${path}`);
-      expect(app.lines.map((line) => line.path)).to.deep.equal(['/', '/legal/privacy', '/bookings', '/assets/booking.0123456789ab.js']);
+      for (const path of ['/', '/legal/privacy', '/bookings', '/api/openapi.json']) await fetch(`${app.url}${path}`);
+      expect(app.lines.map((line) => line.path)).to.deep.equal(['/', '/legal/privacy', '/bookings', '/api/openapi.json']);
       expect(app.lines.every((line) => line.msg === 'request' && line.method === 'GET' && line.status === 200 && line.requestId)).to.equal(true);
     } finally {
       await app.close();
+    }
+  });
+
+  it("logs the site's files at debug, so that a page view shows one line at info for the page and one for each call to the API", async () => {
+    const files = ['/assets/booking.0123456789ab.js', '/fonts/inter.woff2', '/favicon.svg', '/email/logo.png'];
+    const quiet = await loggedApp('info');
+    try {
+      for (const path of ['/', ...files, '/api/slots', '/assets/missing.js']) await fetch(`${quiet.url}${path}`);
+      // A file that is not there stays in sight: a broken build or a stale page asks for it.
+      expect(quiet.lines.map((line) => `${line.path} ${line.status}`)).to.deep.equal(['/ 200', '/api/slots 200', '/assets/missing.js 404']);
+    } finally {
+      await quiet.close();
+    }
+    const debug = await loggedApp('debug');
+    try {
+      for (const path of files) await fetch(`${debug.url}${path}`);
+      expect(debug.lines.map((line) => [line.path, line.level])).to.deep.equal(files.map((path) => [path, 20]));
+    } finally {
+      await debug.close();
     }
   });
 

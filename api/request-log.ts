@@ -6,6 +6,12 @@ import type { Logger } from 'pino';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/**
+ * A file of the site (a script, a style sheet, a font, a picture): a page view fetches dozens of them, so their lines
+ * go out at debug, and the terminal shows one line for the page and one for each call to the API.
+ */
+const SITE_FILE = /^\/(?!api\/)(?:[^/]+\/)*[^/]+\.[A-Za-z0-9]+$/;
+
 /** A booking link's token opens that booking: logs keep the path (the API's or the manage page's) without it. */
 function loggablePath(path: string): string {
   return path.replace(/^(\/api\/bookings\/|\/booking\/)[^/]+/i, '$1:token');
@@ -54,6 +60,7 @@ export function requestLog(logger: Logger) {
       // The request's span (tracing on) names the booking too, so a trace is found by the booking's id.
       if (typeof routeFields?.bookingId === 'string') trace.getActiveSpan()?.setAttribute('converge.booking.id', routeFields.bookingId);
       if (ctx.status >= 500) logger.error(fields, 'request');
+      else if (ctx.status < 400 && SITE_FILE.test(ctx.path)) logger.debug(fields, 'request');
       else logger.info(fields, 'request');
     }
   };
