@@ -2,7 +2,7 @@
  * The e-mails a prospect receives after the confirmation: the demo moved (a new invitation for the same event), the
  * demo cancelled (the event withdrawn) and the reminder before the call.
  */
-import { brand } from '../../domain/brand.js';
+import { brand, telHref } from '../../domain/brand.js';
 import { demoEvent, googleCalendarLink, outlookCalendarLink } from '../../domain/calendar-links.js';
 import { escapeHtml, singleLine } from '../../domain/text.js';
 import { bookingInvitation, type Booking } from '../../server-shared/invitation.js';
@@ -23,6 +23,7 @@ function calendarOf(booking: Booking, options: ProspectEmailOptions) {
 }
 
 const UPDATE_FILE_LABEL = 'Update your calendar (.ics)';
+const REMOVED_FROM_CALENDAR = 'The attached update removes the event from your calendar.';
 
 /**
  * The booking now holds `booking.timeSlot`: the same event, its SEQUENCE raised, sent as a new REQUEST. It says where
@@ -66,7 +67,12 @@ export function renderCancellation(booking: Booking, options: ProspectEmailOptio
   const name = singleLine(booking.name);
   const subject = `Your ${brand.product} demo is cancelled: ${times.zoned}`;
   const lead = `Your demo of ${brand.product} for ${singleLine(booking.company)} at this time is cancelled:`;
-  const again = 'Changed your mind? Book a new slot whenever it suits you:';
+  const again = 'Changed your mind? Book a new slot whenever it suits you: pick a day and a time on our site, and a new confirmation with its invitation arrives at once.';
+  const { email, phone } = options.contact;
+  // A person who did not cancel it (a colleague did, or a link was forwarded) needs a way to reach a human.
+  const notYou = `Did not cancel it yourself, or want to talk it over first? Write to ${email} or call ${phone}, and we will find a time with you.`;
+  const privacyUrl = `${options.publicUrl}/legal/privacy`;
+  const kept = `We keep the details you gave for this booking only as long as our privacy policy says (${privacyUrl}); to have them erased sooner, write to ${email}.`;
   // Whom it was with; the video room is gone with the demo.
   const meeting = meetingParts(booking, false);
   const { text, html } = renderLayout({
@@ -75,13 +81,15 @@ export function renderCancellation(booking: Booking, options: ProspectEmailOptio
     name: firstName(name),
     publicUrl: options.publicUrl,
     contact: options.contact,
-    textLines: [lead, '', ...slotTimesText(times), '', ...meeting.text, 'The attached update removes the event from your calendar.', '', `${again} ${options.publicUrl}/`],
+    textLines: [lead, '', ...slotTimesText(times), '', ...meeting.text, REMOVED_FROM_CALENDAR, '', again, `  Book a new demo: ${options.publicUrl}/`, '', notYou, '', kept],
     html: `    <p>${escapeHtml(lead)}</p>
 ${slotTableHtml(times)}
 ${meeting.html}
-    <p>The attached update removes the event from your calendar.</p>
+    <p>${escapeHtml(REMOVED_FROM_CALENDAR)}</p>
     <p>${escapeHtml(again)}</p>
-    <p>${button(`${options.publicUrl}/`, 'Book a new demo')}</p>`,
+    <p>${button(`${options.publicUrl}/`, 'Book a new demo')}</p>
+    <p>Did not cancel it yourself, or want to talk it over first? Write to <a href="mailto:${escapeHtml(email)}">${escapeHtml(email)}</a> or call <a href="${escapeHtml(telHref(phone))}">${escapeHtml(phone)}</a>, and we will find a time with you.</p>
+    <p>We keep the details you gave for this booking only as long as our <a href="${escapeHtml(privacyUrl)}">privacy policy</a> says; to have them erased sooner, write to <a href="mailto:${escapeHtml(email)}">${escapeHtml(email)}</a>.</p>`,
   });
   const ics = bookingInvitation(booking, { mailFrom: options.mailFrom, now: options.now, method: 'CANCEL', sequence: options.sequence });
   return { subject, text, html, ics, toName: name };

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { renderCancellation } from './booking-changes.js';
 import { renderConfirmation } from './confirmation.js';
 import { SAMPLE_BOOKING, SAMPLE_RENDERING } from './sample-booking.js';
 
@@ -68,5 +69,18 @@ describe('the confirmation e-mail, its calendar links', () => {
     for (const [href, label] of [[google, 'Google Calendar'], [outlook, 'Outlook'], [options.inviteUrl, 'Other calendars (.ics)']] as const) {
       expect(email.html).to.contain(`href="${href.replace(/&/g, '&#38;')}"`).and.contain(`>${label}</a>`);
     }
+  });
+});
+
+describe('the cancellation e-mail', () => {
+  it('says what was cancelled, how to book again, and whom to reach (mail and phone), in the text and the HTML', () => {
+    const email = renderCancellation(request, options);
+    expect(email.text).to.contain('Your demo of Converge for Analytical Engines at this time is cancelled:');
+    expect(email.text).to.contain('  Book a new demo: https://converge.example.com/');
+    expect(email.text).to.contain('Write to sales@converge.example.com or call +1 555 0100');
+    expect(email.text).to.contain('https://converge.example.com/legal/privacy');
+    expect(email.html).to.contain('<a href="mailto:sales@converge.example.com">sales@converge.example.com</a>');
+    expect(email.html).to.contain('<a href="tel:+15550100">+1 555 0100</a>');
+    expect(email.html).to.contain('<a href="https://converge.example.com/legal/privacy">privacy policy</a>');
   });
 });
