@@ -434,9 +434,9 @@ describe('docker/Dockerfile', () => {
     expect(runtime).to.match(/COPY --from=build \/app\/dist \.\/dist/);
   });
 
-  it('installs production dependencies only, with npm install (npm ci refuses this lock file)', () => {
-    expect(runtime).to.match(/RUN npm install --omit=dev/);
-    expect(dockerfile).to.not.match(/^RUN .*\bnpm ci\b/m);
+  it("installs the lock's versions with npm ci, production dependencies only in the runtime", () => {
+    expect(runtime).to.match(/RUN npm ci --omit=dev/);
+    expect(dockerfile).to.not.match(/^RUN .*\bnpm install\b/m);
   });
 
   it('runs as a non-root user under an init process', () => {
