@@ -9,7 +9,7 @@ import { escapeHtml, singleLine } from '../../domain/text.js';
 import { bookingInvitation } from '../../server-shared/invitation.js';
 import type { Lead } from '../outbox.js';
 import type { ProspectEmailOptions } from './confirmation.js';
-import { button, firstName, renderLayout } from './layout.js';
+import { button, detailsTableHtml, firstName, renderLayout } from './layout.js';
 import { slotTableHtml, slotTimes, slotTimesText } from './slot-times.js';
 
 export interface HostEmail {
@@ -28,14 +28,29 @@ function about(lead: Lead): [string, string][] {
   ];
 }
 
+
+/** Where the host finds the booking's history (every move, cancellation and mark) and marks attendance afterwards. */
+function salesPage(options: ProspectEmailOptions): { text: string; html: string } {
+  const url = `${options.publicUrl.replace(/\/+$/, '')}/admin`;
+  return {
+    text: `The booking's history, and its attended or no-show mark after the call, are on the sales page: ${url}`,
+    html: `    <p>The booking's history, and its attended or no-show mark after the call, are on the sales page.</p>
+    <p style="margin:0 0 16px">${button(url, 'Open the sales page', true)}</p>`,
+  };
+}
+
+/** What the host can count on: changes the prospect makes reach them without anyone forwarding them. */
+const CHANGES_REACH_YOU =
+  'The prospect has the same invitation and video link, and can move or cancel the demo from their confirmation: if they do, an update or a withdrawal reaches you here and in your calendar.';
+
 /** The demo is theirs (booked, moved, or handed to them): a REQUEST of the booking's event. */
 export function renderHostInvitation(lead: Lead, options: ProspectEmailOptions): HostEmail {
   const event = demoEvent(lead.company, lead.timeSlot);
-  const times = slotTimes(event.start, event.end, options.timeZone);
+  // The prospect's own clock too, when the page told it: what "tomorrow morning" means to them on the call.
+  const times = slotTimes(event.start, event.end, options.timeZone, lead.visitorTimeZone);
   const company = singleLine(lead.company);
   const subject = `Your demo with ${company}: ${times.zoned}`;
   const intro = `You give this ${brand.product} demo. The event is attached for your calendar; reply to this e-mail to write to the prospect.`;
-  const rows = about(lead);
   const message = lead.message ?? '';
   const { text, html } = renderLayout({
     subject,
@@ -48,19 +63,23 @@ export function renderHostInvitation(lead: Lead, options: ProspectEmailOptions):
       '',
       ...slotTimesText(times),
       '',
-      ...rows.map(([key, value]) => `  ${key}: ${value}`),
+      ...about(lead).map(([key, value]) => `  ${key}: ${value}`),
       ...(lead.meetingUrl ? ['', `Video call: ${lead.meetingUrl}`] : []),
       '',
       'Message:',
       message ? message.split('\n').map((line) => `  ${line}`).join('\n') : '  (none)',
+      '',
+      CHANGES_REACH_YOU,
+      '',
+      salesPage(options).text,
     ],
     html: `    <p>${escapeHtml(intro)}</p>
 ${slotTableHtml(times)}
-    <ul>
-${rows.map(([key, value]) => `      <li>${escapeHtml(key)}: ${escapeHtml(value)}</li>`).join('\n')}
-    </ul>
+${detailsTableHtml(about(lead))}
 ${lead.meetingUrl ? `    <p>${button(lead.meetingUrl, 'Join the video call')}</p>` : ''}
-    <p style="white-space:pre-wrap">${message ? escapeHtml(message) : '(no message)'}</p>`,
+    <p style="white-space:pre-wrap">${message ? escapeHtml(message) : '(no message)'}</p>
+    <p>${escapeHtml(CHANGES_REACH_YOU)}</p>
+${salesPage(options).html}`,
   });
   const ics = bookingInvitation(lead, { mailFrom: options.mailFrom, now: options.now, sequence: options.sequence });
   return { subject, text, html, ics };
@@ -76,15 +95,22 @@ export function renderHostCancellation(lead: Lead, options: ProspectEmailOptions
     lead.status === 'cancelled'
       ? 'The prospect cancelled this demo. The attached update removes it from your calendar.'
       : 'This demo moved to a time you are not free, and another host gives it. The attached update removes it from your calendar.';
+  const after =
+    lead.status === 'cancelled'
+      ? 'The hour is free again for other bookings. Nothing more is needed from you; if you want to follow up, write to the prospect at the address below.'
+      : 'The new host has the prospect’s details and message, and the prospect has been told the new time. Nothing more is needed from you.';
   const { text, html } = renderLayout({
     subject,
     heading: 'A demo off your calendar',
     name: 'there',
     publicUrl: options.publicUrl,
     contact: options.contact,
-    textLines: [intro, '', ...slotTimesText(times), '', ...about(lead).map(([key, value]) => `  ${key}: ${value}`)],
+    textLines: [intro, '', ...slotTimesText(times), '', ...about(lead).map(([key, value]) => `  ${key}: ${value}`), '', after, '', salesPage(options).text],
     html: `    <p>${escapeHtml(intro)}</p>
-${slotTableHtml(times)}`,
+${slotTableHtml(times)}
+${detailsTableHtml(about(lead))}
+    <p>${escapeHtml(after)}</p>
+${salesPage(options).html}`,
   });
   const ics = bookingInvitation(lead, { mailFrom: options.mailFrom, now: options.now, method: 'CANCEL', sequence: options.sequence });
   return { subject, text, html, ics };

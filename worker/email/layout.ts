@@ -58,6 +58,14 @@ export function calendarLinksHtml(links: CalendarLinks): string {
     <p style="margin:0 0 16px">${buttons.join('')}</p>`;
 }
 
+/** Facts as label and value, one a row (a lead's details, where a visit came from); values escaped here. */
+export function detailsTableHtml(entries: readonly (readonly [string, string])[]): string {
+  const label = `padding:4px 16px 4px 0;color:${MUTED};vertical-align:top`;
+  return `    <table role="presentation" style="border-collapse:collapse;margin:8px 0 16px">
+${entries.map(([key, value]) => `      <tr><td style="${label}">${escapeHtml(key)}</td><td style="padding:4px 0">${escapeHtml(value)}</td></tr>`).join('\n')}
+    </table>`;
+}
+
 const MANAGE_LABEL = 'Reschedule or cancel';
 
 /**

@@ -3,12 +3,12 @@
  * booking zone and in UTC, where the visit came from, and the event as a file for the desk's calendar.
  */
 import { ATTRIBUTION_KEYS } from '../../domain/attribution.js';
-import { brand, type Contact } from '../../domain/brand.js';
+import type { Contact } from '../../domain/brand.js';
 import { demoEvent } from '../../domain/calendar-links.js';
 import { escapeHtml, singleLine } from '../../domain/text.js';
 import { bookingInvitation } from '../../server-shared/invitation.js';
 import type { Lead } from '../outbox.js';
-import { renderLayout } from './layout.js';
+import { detailsTableHtml, renderLayout } from './layout.js';
 import { slotTimes } from './slot-times.js';
 
 export type SalesChange = 'booked' | 'rescheduled' | 'cancelled';
@@ -59,11 +59,6 @@ export function renderSalesNotice(
   });
   const message = lead.message ?? '';
   const sourceText = attribution.length > 0 ? attribution.map(([key, value]) => `  ${key}: ${value}`) : ['  none recorded (a direct visit)'];
-  const cell = `padding:4px 16px 4px 0;color:${brand.colors.muted};vertical-align:top`;
-  const table = (entries: [string, string][]) =>
-    `    <table role="presentation" style="border-collapse:collapse;margin:8px 0 16px">
-${entries.map(([key, value]) => `      <tr><td style="${cell}">${escapeHtml(key)}</td><td style="padding:4px 0">${escapeHtml(value)}</td></tr>`).join('\n')}
-    </table>`;
   const intro = 'Reply to this e-mail to write to the prospect. The event is attached for your calendar.';
 
   const { text, html } = renderLayout({
@@ -84,11 +79,11 @@ ${entries.map(([key, value]) => `      <tr><td style="${cell}">${escapeHtml(key)
       ...sourceText,
     ],
     html: `    <p>${escapeHtml(intro)}</p>
-${table(rows)}
+${detailsTableHtml(rows)}
     <h2 style="font-size:16px;margin:16px 0 8px">Message</h2>
     <p style="white-space:pre-wrap">${message ? escapeHtml(message) : '(none)'}</p>
     <h2 style="font-size:16px;margin:16px 0 8px">Where the visit came from</h2>
-${attribution.length > 0 ? table(attribution) : '    <p>None recorded (a direct visit).</p>'}`,
+${attribution.length > 0 ? detailsTableHtml(attribution) : '    <p>None recorded (a direct visit).</p>'}`,
   });
   const ics = bookingInvitation(lead, {
     mailFrom: options.mailFrom,
