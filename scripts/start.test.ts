@@ -106,6 +106,9 @@ describe('npm start (scripts/start.ts)', function () {
     const url = await readyUrl(start);
     const said = start.logs.map((line) => line.msg);
     expect(said[0]).to.match(/^Converge starting on http:\/\/127\.0\.0\.1:0$/);
+    // The sales page can be signed into with no setting: the token is made and its file named in the first lines.
+    const tokenFile = path.join(dataDir, 'admin-token');
+    expect(said[1]).to.equal(`sales page: http://127.0.0.1:0/admin, signed into with the token in ${tokenFile} (ADMIN_TOKEN not set)`);
     expect(said).to.include(`PostgreSQL: configured, DATABASE_URL=${database.url}`);
     expect(said).to.include(`Redis: configured, REDIS_URL=${TEST_REDIS_URL}`);
     expect(said.some((msg) => msg.startsWith('SMTP: embedded (SMTP_URL not set)'))).to.equal(true);
@@ -114,6 +117,12 @@ describe('npm start (scripts/start.ts)', function () {
     const page = await fetch(url);
     expect(page.status).to.equal(200);
     expect(await page.text()).to.include('<h1>Converge</h1>');
+    const signIn = (token: string) =>
+      fetch(`${url}/api/admin/session`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ token }) });
+    const signedIn = await signIn((await readFile(tokenFile, 'utf8')).trim());
+    expect(signedIn.status, await signedIn.clone().text()).to.equal(201);
+    expect(signedIn.headers.get('set-cookie')).to.match(/HttpOnly/i);
+    expect((await signIn('not-the-token')).status).to.equal(401);
 
     const id = await book(url);
     const file = await waitForFile(path.join(dataDir, 'mail'));
@@ -123,8 +132,8 @@ describe('npm start (scripts/start.ts)', function () {
     expect(eml).to.include('text/calendar');
     const sent = await start.waitForLog((line) => line.msg === 'confirmation sent' && line.bookingId === id);
     expect(String(sent.smtpResponse)).to.match(new RegExp(`^250 Stored as .*${path.basename(file).replace(/\./g, '\\.')}$`));
-    // Only the booking-link secret and the mail folder: nothing of PostgreSQL or Redis was started here.
-    expect(await readdir(dataDir)).to.deep.equal(['booking-link-secret', 'mail']);
+    // Only the two secrets and the mail folder: nothing of PostgreSQL or Redis was started here.
+    expect((await readdir(dataDir)).sort()).to.deep.equal(['admin-token', 'booking-link-secret', 'mail']);
     expect(childrenOf(start.pid)).to.deep.equal([]);
 
     start.child.kill('SIGTERM');
@@ -152,8 +161,8 @@ describe('npm start (scripts/start.ts)', function () {
       await book(url);
       const [mail] = await smtp.waitForMessages(1);
       expect(mail?.envelopeTo).to.deep.equal(['grace@compilers-inc.com']);
-      // The data folder keeps only the booking-link secret, so that links in e-mails outlive a restart.
-      expect(await readdir(dataDir), 'DATA_DIR holds the secret alone').to.deep.equal(['booking-link-secret']);
+      // The data folder keeps only the secrets, so that links in e-mails and the sales page's token outlive a restart.
+      expect((await readdir(dataDir)).sort(), 'DATA_DIR holds the secrets alone').to.deep.equal(['admin-token', 'booking-link-secret']);
       start.child.kill('SIGTERM');
       expect((await timeToExit(start, EXIT_LIMIT_MS)).code).to.equal(0);
     } finally {

@@ -13,7 +13,7 @@ import { loadWorkerConfig } from '../worker/config.js';
 import { startWorker } from '../worker/index.js';
 import { derivedQueuePrefix, displayPath, readStartSettings, redactUrl } from './dev-services/config.js';
 import { startEmbeddedPostgres } from './dev-services/embedded-postgres.js';
-import { localLinkSecret } from './dev-services/link-secret.js';
+import { LOCAL_SECRETS, localSecret, localSecretFile } from './dev-services/local-secrets.js';
 import { startMailSink } from './dev-services/mail-sink.js';
 import { LOCAL_REDIS_URL, redisAnswers, startRedisServer } from './dev-services/redis.js';
 import { StartupError } from './dev-services/startup-error.js';
@@ -90,17 +90,26 @@ type RedisPlan = { kind: 'configured' | 'local'; url: string } | { kind: 'spawn'
 
 async function main(): Promise<void> {
   // On a developer's machine every booking comes from 127.0.0.1: the per-client limits stay off unless set.
-  // The booking links' secret: BOOKING_LINK_SECRET when set, else one made once and kept in the data folder.
+  // The booking links' secret and the sales page's token: each setting when set, else made once and kept in the
+  // data folder.
+  const adminTokenSet = setting(settings.env, 'ADMIN_TOKEN') !== undefined;
   const env = {
     DEMO_REQUESTS_PER_HOUR: '0',
     EMAIL_CHECKS_PER_MINUTE: '0',
     ...settings.env,
-    BOOKING_LINK_SECRET: setting(settings.env, 'BOOKING_LINK_SECRET') ?? localLinkSecret(settings.dataDir),
+    BOOKING_LINK_SECRET: setting(settings.env, 'BOOKING_LINK_SECRET') ?? localSecret(settings.dataDir, LOCAL_SECRETS.bookingLinkSecret),
+    ADMIN_TOKEN: setting(settings.env, 'ADMIN_TOKEN') ?? localSecret(settings.dataDir, LOCAL_SECRETS.adminToken),
   };
   // Checks PORT, HOST, BOOKING_TIME_ZONE before anything is started.
   const planned = loadApiConfig(env);
   loadWorkerConfig(env);
-  logger.info(`Converge starting on http://${planned.host === '0.0.0.0' ? '127.0.0.1' : planned.host}:${planned.port}`);
+  const siteUrl = `http://${planned.host === '0.0.0.0' ? '127.0.0.1' : planned.host}:${planned.port}`;
+  logger.info(`Converge starting on ${siteUrl}`);
+  logger.info(
+    adminTokenSet
+      ? `sales page: ${siteUrl}/admin, signed into with ADMIN_TOKEN`
+      : `sales page: ${siteUrl}/admin, signed into with the token in ${displayPath(localSecretFile(settings.dataDir, LOCAL_SECRETS.adminToken))} (ADMIN_TOKEN not set)`,
+  );
   if (settings.envFile) logger.info(`settings from the environment and ${displayPath(settings.envFile)}`);
 
   let redisPlan: RedisPlan;
