@@ -169,12 +169,14 @@ const demoRequestListSchema = {
       items: {
         type: 'object',
         additionalProperties: false,
-        required: ['id', 'name', 'email', 'company', 'timeSlot', 'status', 'attendance', 'createdAt', 'attribution', 'host', 'confirmation', 'anonymisedAt'],
+        required: ['id', 'name', 'email', 'company', 'phone', 'message', 'timeSlot', 'status', 'attendance', 'createdAt', 'attribution', 'host', 'confirmation', 'anonymisedAt'],
         properties: {
           id: { type: 'string', format: 'uuid' },
           name: { type: 'string' },
           email: { type: 'string' },
           company: { type: 'string' },
+          phone: stringOrNull('As the prospect gave it, or null.'),
+          message: stringOrNull('As the prospect wrote it, or null.'),
           timeSlot: { type: 'string', format: 'date-time' },
           status: { type: 'string', enum: ['booked', 'cancelled'] },
           attendance: attendanceSchema,

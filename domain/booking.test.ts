@@ -12,6 +12,7 @@ import {
   timeSlotHoursMessage,
   timeSlotProblem,
   zonedTimeToInstant,
+  zonedIsoString,
 } from './booking.js';
 
 const BERLIN = 'Europe/Berlin';
@@ -144,5 +145,18 @@ describe('the booking zone as people read it', () => {
     expect(bookingZoneLabel('America/New_York')).to.equal('Eastern Time');
     expect(timeSlotHoursMessage('America/New_York')).to.equal('Please choose a whole-hour slot between 07:00 and 23:00 Eastern Time.');
     expect(timeSlotHoursMessage('Europe/Berlin')).to.equal('Please choose a whole-hour slot between 07:00 and 23:00 Europe Time.');
+  });
+});
+
+describe('an instant in ISO 8601 as a zone reads it', () => {
+  it("writes the zone's wall clock with the offset in force at that instant, either side of a change and west of UTC", () => {
+    expect(zonedIsoString(new Date('2026-12-03T09:00:00.400Z'), 'Europe/Berlin')).to.equal('2026-12-03T10:00:00+01:00');
+    expect(zonedIsoString(new Date('2026-07-01T09:00:00Z'), 'Europe/Berlin')).to.equal('2026-07-01T11:00:00+02:00');
+    // 01:59:59 and then 03:00:00 on the night clocks go forward in Berlin.
+    expect(zonedIsoString(new Date('2026-03-29T00:59:59Z'), 'Europe/Berlin')).to.equal('2026-03-29T01:59:59+01:00');
+    expect(zonedIsoString(new Date('2026-03-29T01:00:00Z'), 'Europe/Berlin')).to.equal('2026-03-29T03:00:00+02:00');
+    expect(zonedIsoString(new Date('2026-12-03T03:30:00Z'), 'America/St_Johns')).to.equal('2026-12-03T00:00:00-03:30');
+    expect(zonedIsoString(new Date('2026-12-03T09:00:00Z'), 'Asia/Kolkata')).to.equal('2026-12-03T14:30:00+05:30');
+    expect(zonedIsoString(new Date('2026-12-03T09:00:00Z'), 'UTC')).to.equal('2026-12-03T09:00:00+00:00');
   });
 });

@@ -133,6 +133,19 @@ function zoneOffsetMs(instant: Date, timeZone: string): number {
 }
 
 /**
+ * The instant as the zone's wall clock reads it, in ISO 8601 with the zone's offset at that instant, to the second
+ * ("2026-12-01T10:00:00+01:00"): what a spreadsheet opened beside the sales page shows as the page does.
+ */
+export function zonedIsoString(instant: Date, timeZone: string): string {
+  const p = zonedParts(instant, timeZone);
+  const offsetMinutes = Math.round(zoneOffsetMs(instant, timeZone) / 60_000);
+  const two = (value: number) => String(value).padStart(2, '0');
+  const sign = offsetMinutes < 0 ? '-' : '+';
+  const offset = `${sign}${two(Math.floor(Math.abs(offsetMinutes) / 60))}:${two(Math.abs(offsetMinutes) % 60)}`;
+  return `${String(p.year).padStart(4, '0')}-${two(p.month)}-${two(p.day)}T${two(p.hour)}:${two(p.minute)}:${two(p.second)}${offset}`;
+}
+
+/**
  * Instants already worked out, by zone and wall-clock time: the same few hundred slots are asked for again and again
  * (each GET /api/slots, each booking, each calendar tile), and each answer costs two Intl look-ups.
  */

@@ -16,6 +16,9 @@ export interface BookingSummary {
   name: string;
   email: string;
   company: string;
+  /** As the prospect gave them; null when they gave none. */
+  phone: string | null;
+  message: string | null;
   timeSlot: string;
   status: 'booked' | 'cancelled';
   /** Marked by sales after the demo's time; null until then. */

@@ -10,7 +10,7 @@ import type { JSONSchemaType } from 'ajv';
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
 import { ATTRIBUTION_MAX_LENGTH } from '../../domain/attribution.js';
-import { formatCalendarDay, parseCalendarDay, zonedTimeToInstant, calendarDayOf } from '../../domain/booking.js';
+import { formatCalendarDay, parseCalendarDay, zonedIsoString, zonedTimeToInstant, calendarDayOf } from '../../domain/booking.js';
 import { readUnlessDatabaseDown, unlessDatabaseDown, type Db } from '../db.js';
 import { enqueueStored, type EmailQueue } from '../email-queue.js';
 import { ApiError } from '../errors.js';
@@ -86,16 +86,19 @@ export function filtersOf(ctx: Context, timeZone: string): BookingFilters {
 }
 
 const CSV_COLUMNS = [
-  'id', 'created_at', 'time_slot', 'status', 'attendance', 'name', 'email', 'company', 'host_name', 'host_email',
-  'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content', 'referrer', 'confirmation_sent_at',
+  'id', 'created_at', 'time_slot', 'status', 'attendance', 'name', 'email', 'company', 'phone', 'message', 'host_name',
+  'host_email', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content', 'referrer', 'confirmation_sent_at',
 ] as const;
 
-function csvRow(booking: BookingSummary): string {
+/** Times as the sales page shows them, in the booking zone, with the offset that makes each one exact. */
+function csvRow(booking: BookingSummary, timeZone: string): string {
   const attribution = booking.attribution ?? {};
+  const zoned = (iso: string | null) => (iso === null ? null : zonedIsoString(new Date(iso), timeZone));
   return csvLine([
-    booking.id, booking.createdAt, booking.timeSlot, booking.status, booking.attendance, booking.name, booking.email, booking.company,
-    booking.host?.name, booking.host?.email, attribution.utm_source, attribution.utm_medium, attribution.utm_campaign, attribution.utm_term,
-    attribution.utm_content, attribution.referrer, booking.confirmation.sentAt,
+    booking.id, zoned(booking.createdAt), zoned(booking.timeSlot), booking.status, booking.attendance, booking.name, booking.email,
+    booking.company, booking.phone, booking.message, booking.host?.name, booking.host?.email, attribution.utm_source,
+    attribution.utm_medium, attribution.utm_campaign, attribution.utm_term, attribution.utm_content, attribution.referrer,
+    zoned(booking.confirmation.sentAt),
   ]);
 }
 
@@ -103,11 +106,11 @@ function csvRow(booking: BookingSummary): string {
  * Every booking the filters select, newest first, as CSV lines: the first page (read already), then one keyset page
  * at a time while the client reads.
  */
-async function* csvOf(db: Db, filters: BookingFilters, first: BookingPage): AsyncGenerator<string> {
+async function* csvOf(db: Db, filters: BookingFilters, first: BookingPage, timeZone: string): AsyncGenerator<string> {
   yield csvLine(CSV_COLUMNS);
   let page = first;
   for (;;) {
-    yield page.bookings.map(csvRow).join('');
+    yield page.bookings.map((booking) => csvRow(booking, timeZone)).join('');
     if (!page.next) return;
     page = await listBookings(db, EXPORT_PAGE, page.next, filters);
   }
@@ -173,7 +176,7 @@ export function adminBookingRoutes(deps: AdminBookingDeps): Router {
     const first = await readUnlessDatabaseDown(() => listPage(deps.db, EXPORT_PAGE, undefined, filters), deps.logger, 'export');
     ctx.type = 'text/csv; charset=utf-8';
     ctx.set('Content-Disposition', `attachment; filename="bookings-${formatCalendarDay(calendarDayOf(deps.now(), deps.timeZone))}.csv"`);
-    ctx.body = Readable.from(csvOf(deps.db, filters, first));
+    ctx.body = Readable.from(csvOf(deps.db, filters, first, deps.timeZone));
   });
 
   router.get('/api/admin/bookings/:id', deps.requireAdmin, noStore, async (ctx) => {

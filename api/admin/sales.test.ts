@@ -114,7 +114,15 @@ describe('the sales page API: sessions, the list, the export, a booking and its 
       const day = (d: string) => new Date(`2026-12-${d}T09:00:00Z`);
       ids.grace = await insertBooking({ name: 'Grace Hopper', email: 'grace@navy-systems.com', company: 'Navy Systems', time_slot: day('01'), attribution: { utm_source: 'newsletter' }, host_email: 'maya@converge.test', host_name: 'Maya' });
       ids.katherine = await insertBooking({ name: 'Katherine Johnson', email: 'kj@langley.org', company: '=HYPERLINK("http://x")', time_slot: day('02'), attribution: { utm_source: 'linkedin' }, status: 'cancelled', cancelled_at: BOOKED_AT });
-      ids.dorothy = await insertBooking({ name: 'Dorothy "Dot" Vaughan', email: 'dorothy@langley.org', company: 'Langley, Research', time_slot: day('03'), attribution: { utm_source: 'newsletter' } });
+      ids.dorothy = await insertBooking({
+        name: 'Dorothy "Dot" Vaughan',
+        email: 'dorothy@langley.org',
+        company: 'Langley, Research',
+        phone: '+1 757 555 0142',
+        message: 'Two questions:\nSMS in the US, and "fallback" to e-mail?',
+        time_slot: day('03'),
+        attribution: { utm_source: 'newsletter' },
+      });
       ids.percent = await insertBooking({ name: '100% Real', email: 'x@percent.com', company: '@risk', time_slot: day('04') });
     });
     const list = async (query: string) => {
@@ -217,11 +225,28 @@ describe('the sales page API: sessions, the list, the export, a booking and its 
       expect(response.status).to.equal(200);
       expect(response.headers.get('content-type')).to.equal('text/csv; charset=utf-8');
       expect(response.headers.get('content-disposition')).to.equal('attachment; filename="bookings-2026-11-23.csv"');
-      const lines = (await response.text()).split('\r\n');
-      expect(lines[0]).to.match(/^"id","created_at","time_slot","status","attendance","name","email","company",/);
+      const text = await response.text();
+      const lines = text.split(/\r\n(?=")|\r\n$/);
+      expect(lines[0]).to.equal(
+        '"id","created_at","time_slot","status","attendance","name","email","company","phone","message","host_name","host_email",' +
+          '"utm_source","utm_medium","utm_campaign","utm_term","utm_content","referrer","confirmation_sent_at"',
+      );
       expect(lines).to.have.length(4);
       expect(lines[3]).to.equal('');
-      expect(lines[1]).to.contain(`"${ids.dorothy}"`).and.to.contain('"Dorothy ""Dot"" Vaughan","dorothy@langley.org","Langley, Research"');
+      // Times in the booking zone (Europe/Berlin: +01:00 in December), as the sales page shows them, PostgreSQL's
+      // reading of the booking's creation the yardstick; the phone and the message as the prospect typed them, a line
+      // break kept inside its cell.
+      const { rows } = (await app.db.raw(
+        `SELECT to_char(created_at AT TIME ZONE 'Europe/Berlin', 'YYYY-MM-DD"T"HH24:MI:SS') AS wall,
+                extract(epoch FROM (created_at AT TIME ZONE 'Europe/Berlin') - (created_at AT TIME ZONE 'UTC')) / 3600 AS hours
+           FROM bookings WHERE id = ?`,
+        [ids.dorothy!],
+      )) as { rows: { wall: string; hours: string }[] };
+      const createdAt = `${rows[0]!.wall}+0${Number(rows[0]!.hours)}:00`;
+      expect(lines[1]).to.equal(
+        `"${ids.dorothy}","${createdAt}","2026-12-03T10:00:00+01:00","booked","","Dorothy ""Dot"" Vaughan","dorothy@langley.org",` +
+          '"Langley, Research","\'+1 757 555 0142","Two questions:\nSMS in the US, and ""fallback"" to e-mail?","","","newsletter","","","","","",""',
+      );
       expect(lines[2]).to.contain('"cancelled"').and.to.contain(`"'=HYPERLINK(""http://x"")"`);
       const all = await (await call('/api/demo-requests.csv', { headers: withSession(session) })).text();
       expect(all).to.contain(`"'@risk"`);

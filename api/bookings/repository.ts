@@ -92,7 +92,7 @@ export async function listBookings(
   // booking a filter selects (3,836 for a week of slots at 10M) before it sorts them; joined after it without
   // LATERAL, it may hash the whole outbox for a page of 101 (27 ms at 10k).
   const page = db('bookings as b')
-    .select('b.id', 'b.name', 'b.email', 'b.company', 'b.time_slot', 'b.status', 'b.attendance', 'b.created_at', 'b.attribution', 'b.anonymised_at')
+    .select('b.id', 'b.name', 'b.email', 'b.company', 'b.phone', 'b.message', 'b.time_slot', 'b.status', 'b.attendance', 'b.created_at', 'b.attribution', 'b.anonymised_at')
     .select('b.host_email', 'b.host_name')
     .orderBy([
       { column: 'b.created_at', order: 'desc' },
@@ -153,6 +153,8 @@ export async function listBookings(
       name: row.name,
       email: row.email,
       company: row.company,
+      phone: row.phone ?? null,
+      message: row.message ?? null,
       timeSlot: row.time_slot.toISOString(),
       status: row.status,
       attendance: row.attendance ?? null,
