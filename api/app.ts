@@ -17,6 +17,8 @@ import { createMemoryLimiter, type RequestLimits } from './rate-limit.js';
 import { securityHeaders } from './security-headers.js';
 import { slotRoutes } from './slots/routes.js';
 import { createSlotCounts } from './slots/slot-counts.js';
+import { createTrappedSlots } from './slots/trapped-slots.js';
+import { networksTrappedRecently, trappedByNetwork } from './bookings/trapped-repository.js';
 import { bookingsPerSlot, hostBookingsAround } from './bookings/repository.js';
 import { openApiRoutes } from './openapi.js';
 import { bookingRoutes, bookingViewReader } from './bookings/routes.js';
@@ -95,6 +97,11 @@ export function createApiRouter(deps: AppDeps): Router {
     slotCounts.changed();
     hostBookings?.changed();
   };
+  // The honeypot's catches, shown to their own network's slot list.
+  const trappedSlots = createTrappedSlots(
+    () => networksTrappedRecently(deps.db),
+    (network, from, to) => trappedByNetwork(deps.db, network, from, to),
+  );
   const adminLimiter = deps.limits?.limiter ?? createMemoryLimiter();
   const admin = adminAccess({ db: deps.db, logger: deps.logger, adminToken: deps.adminToken, adminLimiter, now });
   const routes = new Router();
@@ -106,6 +113,7 @@ export function createApiRouter(deps: AppDeps): Router {
       ...deps,
       now,
       bookingsChanged,
+      trapped: () => trappedSlots.changed(),
       minNoticeMinutes,
       bookingLimits,
       followUps,
@@ -122,6 +130,7 @@ export function createApiRouter(deps: AppDeps): Router {
       logger: deps.logger,
       ...(deps.hostCalendars && hostBookings ? { team: { calendars: deps.hostCalendars, bookings: hostBookings } } : {}),
       salesDesk: followUps.salesNotifyEmail,
+      trapped: trappedSlots,
     }).routes(),
     hostRoutes({ hostCalendars: deps.hostCalendars, adminToken: deps.adminToken, adminLimiter }).routes(),
     webhookRoutes({ db: deps.db, queue: deps.queue, logger: deps.logger, adminToken: deps.adminToken, adminLimiter, allowPrivate: deps.webhookAllowPrivate ?? false }).routes(),

@@ -134,6 +134,35 @@ describe('migration history', () => {
         '20261202300000_funnel_daily_counts',
         '20261202400000_booking_visitor_time_zone',
         '20261203100000_time_ordered_ids',
+        '20261204200000_trapped_bookings_as_booked',
+      ]);
+    } finally {
+      await database.drop();
+    }
+  });
+});
+
+describe("the migration that lets the honeypot's catches meet their slot as bookings", () => {
+  it('rolls back to the table and functions of before, and forward again to one of each function', async () => {
+    const database = await createTestDatabase();
+    const { db } = database;
+    const signatures = async () =>
+      (
+        (await db.raw(
+          "SELECT p.oid::regprocedure::text AS signature FROM pg_proc p WHERE p.proname IN ('book_trapped', 'booking_slot_refusal', 'booking_choose_host') ORDER BY 1",
+        )) as { rows: { signature: string }[] }
+      ).rows.map((row) => row.signature);
+    const added = ['recipient', 'host_email', 'client_network'];
+    try {
+      await db.migrate.down({ name: '20261204200000_trapped_bookings_as_booked' });
+      for (const column of added) expect(await db.schema.hasColumn('trapped_bookings', column), column).to.equal(false);
+      expect(await signatures()).to.deep.equal([]);
+      await migrateSchema(db);
+      for (const column of added) expect(await db.schema.hasColumn('trapped_bookings', column), column).to.equal(true);
+      expect(await signatures()).to.deep.equal([
+        'book_trapped(uuid,text,text,text,text,timestamp with time zone,integer,jsonb,text,text,text)',
+        'booking_choose_host(timestamp with time zone,jsonb,uuid,text,boolean)',
+        'booking_slot_refusal(text,timestamp with time zone,integer,boolean)',
       ]);
     } finally {
       await database.drop();

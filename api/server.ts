@@ -121,8 +121,8 @@ export async function startApiServer(config: ApiConfig, logger: Logger): Promise
     inFlight.add(res);
     res.once('close', () => inFlight.delete(res));
   });
-  // Answers to idempotency keys are kept a day, and the honeypot's catches a week past their slot; both tables are
-  // tidied hourly by whichever API process gets to it.
+  // Answers to idempotency keys are kept a day, and the honeypot's catches a week past their slot (their client's
+  // network an hour); both tables are tidied hourly by whichever API process gets to it.
   const purge = setInterval(() => {
     purgeExpiredIdempotencyKeys(db).catch((err: unknown) => logger.warn({ err }, 'could not purge expired idempotency keys'));
     purgeTrapped(db).catch((err: unknown) => logger.warn({ err }, 'could not purge the honeypot\'s expired catches'));

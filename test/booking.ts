@@ -28,3 +28,29 @@ export function icsProperties(ics: string): Record<string, string> {
   }
   return properties;
 }
+
+/** What differs between any two answers: the moment and the request's own id. */
+const PER_REQUEST_HEADERS = new Set(['date', 'x-request-id']);
+/** What differs between any two bookings' answers: compared by kind only. */
+const PER_BOOKING_FIELDS = new Set(['id', 'createdAt', 'timeSlot', 'invitePath', 'meetingUrl']);
+
+/**
+ * An answer as a client could tell it from another (its status, its headers, its body's words), less what differs
+ * between any two requests and any two bookings: two answers alike here cannot be told apart by what they say.
+ */
+export function comparableAnswer(answer: { status: number; body: Record<string, unknown>; headers: Headers }): {
+  status: number;
+  headers: Record<string, string>;
+  body: Record<string, unknown>;
+} {
+  return {
+    status: answer.status,
+    headers: Object.fromEntries([...answer.headers].filter(([name]) => !PER_REQUEST_HEADERS.has(name))),
+    body: Object.fromEntries(Object.entries(answer.body).map(([field, value]) => [field, PER_BOOKING_FIELDS.has(field) ? typeof value : value])),
+  };
+}
+
+/** An iCalendar text's ORGANIZER line whole (its parameters too), unfolded. */
+export function icsOrganizer(ics: string): string | undefined {
+  return /^ORGANIZER[;:].*$/m.exec(ics.replace(/\r?\n[ \t]/g, '').replace(/\r/g, ''))?.[0];
+}

@@ -7,6 +7,9 @@ import { parseTeam } from '../../server-shared/hosts/team.js';
 import { bookingToken } from '../../server-shared/booking-link.js';
 import { TEST_LINK_SECRET } from '../../test/stack.js';
 import type { DaySlots } from '../../domain/booking.js';
+import { comparableAnswer, icsOrganizer } from '../../test/booking.js';
+
+type Answer = Awaited<ReturnType<AppUnderTest['post']>>;
 
 // Monday 19 October 2026, 07:00 in Berlin (summer time, UTC+2); the slots booked are on Wednesday and Thursday.
 const NOW = new Date('2026-10-19T05:00:00Z');
@@ -60,9 +63,10 @@ describe('bookings with a team: a fair choice of host, one demo per host at a ti
     await server.stop();
   });
 
-  async function appWith(hosts: TeamMember[]) {
+  async function appWith(hosts: TeamMember[], options: { trustProxy?: number } = {}) {
     const hostCalendars = new HostCalendars(teamOf(hosts), { logger: silentLogger, now: () => NOW, bookingTimeZone: 'Europe/Berlin', timeoutMs: 2000 });
     const app = await startAppUnderTest({
+      ...options,
       now: () => NOW,
       hostCalendars,
       bookingLimits: { slotCapacity: 1, perEmailPerDay: 0, perDomainPerDay: 0, emailsPerRecipientPerDay: 0 },
@@ -187,8 +191,69 @@ describe('bookings with a team: a fair choice of host, one demo per host at a ti
     expect(trapped.body.host).to.deep.equal({ name: 'Ana', title: "Ana's title" });
     const page = (await (await fetch(`${app.url}/api/bookings/${bookingToken(String(trapped.body.id), TEST_LINK_SECRET)}`)).json()) as { host: unknown };
     expect(page.host).to.deep.equal({ name: 'Ana', title: "Ana's title" });
+    // Its invitation is organised by its host, address and all, as a booking's is.
+    const invitation = await (await fetch(`${app.url}${String(trapped.body.invitePath)}`)).text();
+    expect(icsOrganizer(invitation)).to.equal('ORGANIZER;CN=Ana:mailto:ana@converge.test');
     expect(await hostsOf(app)).to.deep.equal([]);
     expect((await app.post('/api/demo-request', prospect(2, at(21, 16)))).body.host).to.deep.include({ name: 'Ana' });
+  });
+
+  it('answers bots as it answers people: a host each while one is free, then 409, the invitation organised by the host, the slot gone for their network only', async () => {
+    const app = await appWith(
+      [
+        { name: 'Ana', url: ana },
+        { name: 'Ben', url: ben },
+      ],
+      { trustProxy: 1 },
+    );
+    const bot = { 'X-Forwarded-For': '203.0.113.9' };
+    const person = { 'X-Forwarded-For': '198.51.100.30' };
+    const asBot = <T extends object>(body: T) => ({ ...body, website: 'https://spam.example' });
+    const availableFrom = async (headers: Record<string, string>, slot: string) =>
+      ((await (await fetch(`${app.url}/api/slots?date=2026-10-21`, { headers })).json()) as DaySlots).slots.find((one) => one.start === slot)?.available;
+    const realSlot = at(21, 13);
+    const trapSlot = at(21, 14);
+    const real: Answer[] = [];
+    for (let n = 0; n < 3; n += 1) real.push(await app.post('/api/demo-request', prospect(10 + n, realSlot), person));
+    const trapped: Answer[] = [];
+    const shownToBot: (boolean | undefined)[] = [];
+    for (let n = 0; n < 3; n += 1) {
+      trapped.push(await app.post('/api/demo-request', asBot(prospect(20 + n, trapSlot)), bot));
+      shownToBot.push(await availableFrom(bot, trapSlot));
+    }
+    expect(real.map((answer) => [answer.status, (answer.body.host as { name?: string } | undefined)?.name])).to.deep.equal([
+      [201, 'Ana'],
+      [201, 'Ben'],
+      [409, undefined],
+    ]);
+    // Field by field as the people's answers, but for what differs between any two bookings.
+    real.forEach((answer, n) => expect(comparableAnswer(trapped[n]!), `answer ${n + 1}`).to.deep.equal(comparableAnswer(answer)));
+    expect(shownToBot, 'the bot sees the slot as a person would have after their bookings').to.deep.equal([true, false, false]);
+    expect(await availableFrom(person, trapSlot), 'a person sees it free').to.equal(true);
+
+    const organizer = async (answer: Answer) => icsOrganizer(await (await fetch(`${app.url}${String(answer.body.invitePath)}`)).text());
+    expect(await organizer(real[0]!)).to.equal('ORGANIZER;CN=Ana:mailto:ana@converge.test');
+    expect(await organizer(trapped[0]!)).to.equal(await organizer(real[0]!));
+    expect(await organizer(trapped[1]!)).to.equal(await organizer(real[1]!));
+
+    // No real host was taken: a person books the slot with Ana.
+    expect(await hostsOf(app)).to.deep.equal([`ana@converge.test ${realSlot}`, `ben@converge.test ${realSlot}`]);
+    const booked = await app.post('/api/demo-request', prospect(30, trapSlot), person);
+    expect([booked.status, booked.body.host]).to.deep.equal([201, { name: 'Ana', title: "Ana's title" }]);
+  });
+
+  it('gives 20 bots booking one slot at once with 2 free hosts two 201s with different hosts, and 409s', async () => {
+    const app = await appWith([
+      { name: 'Ana', url: ana },
+      { name: 'Ben', url: ben },
+    ]);
+    const slot = at(21, 15);
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, n) => app.post('/api/demo-request', { ...prospect(n, slot), website: 'https://spam.example' })));
+    const created = answers.filter((answer) => answer.status === 201);
+    expect(created).to.have.length(2);
+    expect(answers.filter((answer) => answer.status === 409)).to.have.length(18);
+    expect(new Set(created.map((answer) => (answer.body.host as { name: string }).name))).to.deep.equal(new Set(['Ana', 'Ben']));
+    expect(await hostsOf(app), 'no real host taken').to.deep.equal([]);
   });
 
   it('makes two bookings of one host at overlapping times impossible in the database itself', async () => {

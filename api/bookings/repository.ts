@@ -284,10 +284,10 @@ export async function book(db: Db, request: BookingRequest): Promise<BookingOutc
   }
 }
 
-/** The hosts as `book`, booking_choose_host and booking_lock_hosts read them; null without a team. */
-function hostsParameter(hosts: readonly HostCandidate[]): string;
-function hostsParameter(hosts: readonly HostCandidate[] | undefined): string | null;
-function hostsParameter(hosts: readonly HostCandidate[] | undefined): string | null {
+/** The hosts as `book`, book_trapped, booking_choose_host and booking_lock_hosts read them; null without a team. */
+export function hostsParameter(hosts: readonly HostCandidate[]): string;
+export function hostsParameter(hosts: readonly HostCandidate[] | undefined): string | null;
+export function hostsParameter(hosts: readonly HostCandidate[] | undefined): string | null {
   if (!hosts) return null;
   return JSON.stringify(
     hosts.map((host, position) => ({
@@ -303,7 +303,8 @@ function hostsParameter(hosts: readonly HostCandidate[] | undefined): string | n
   );
 }
 
-function refusalOf(err: unknown): BookingRefusal | undefined {
+/** The refusal `book` or book_trapped raised ('booking refused', its reason in the detail); undefined for any other error. */
+export function refusalOf(err: unknown): BookingRefusal | undefined {
   if (typeof err !== 'object' || err === null) return undefined;
   const { code, message, detail, constraint } = err as { code?: unknown; message?: unknown; detail?: unknown; constraint?: unknown };
   // The database's own guard against one host twice at a time: what the locks already prevent, should it ever fire.
@@ -314,7 +315,7 @@ function refusalOf(err: unknown): BookingRefusal | undefined {
 
 /**
  * Why the recipient (its canonical address) cannot have the slot, or undefined: the question `book` asks of a slot
- * (booking_slot_refusal), asked by a move under the slot's lock, and by the honeypot as is.
+ * (booking_slot_refusal), asked by a move under the slot's lock.
  */
 export async function slotRefusal(
   db: Db | Knex.Transaction,
@@ -459,7 +460,7 @@ export async function lockHosts(trx: Knex.Transaction, hosts: readonly HostCandi
 /**
  * With a team, the host for `timeSlot` among `hosts` (booking_choose_host, the question `book` asks), or undefined
  * when no host is left. When moving, `moving` names the booking (it does not count against its host) and its host
- * (kept when still free). A move asks it under the slot's and the hosts' locks; the honeypot as is.
+ * (kept when still free). A move asks it under the slot's and the hosts' locks.
  */
 export async function hostFor(
   db: Db | Knex.Transaction,

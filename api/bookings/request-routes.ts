@@ -41,6 +41,8 @@ export function demoRequestRoutes(
     minNoticeMinutes: number;
     now: () => Date;
     limits?: RequestLimits;
+    /** Told of every request the honeypot caught and stored (the slot list of its network). */
+    trapped?: () => void;
   },
 ): Router {
   const router = new Router();

@@ -1,4 +1,7 @@
-/** GET /api/slots?date=YYYY-MM-DD: a booking-zone day's 17 slots and which of them can still be booked. */
+/**
+ * GET /api/slots?date=YYYY-MM-DD: a booking-zone day's 17 slots and which of them can still be booked, to the client
+ * asking (the honeypot's catches of its network count for it alone: trapped-slots.ts).
+ */
 import Router from '@koa/router';
 import { availableSlots, parseCalendarDay, slotStartsOf, type CalendarDay, type DaySlots } from '../../domain/booking.js';
 import { KeptAnswers } from '../../domain/kept-answers.js';
@@ -8,6 +11,27 @@ import { ApiError } from '../errors.js';
 import type { SlotCounts } from './slot-counts.js';
 import type { HostCalendars } from '../../server-shared/hosts/calendars.js';
 import { teamSlots, type TeamSlots } from './team-slots.js';
+import { clientKeyOf } from '../client-network.js';
+import type { TrappedSlot, TrappedSlots } from './trapped-slots.js';
+
+/** Hosts' bookings are read this far either side of the day (hostBookingsAround): their daily limits count them. */
+const HOST_BOOKINGS_MARGIN_MS = 36 * 3_600_000;
+
+/** The slots' counts with what a network's catches took added, as they would be had the catches been bookings. */
+function countsWithTrapped(counts: ReadonlyMap<string, number>, trapped: readonly TrappedSlot[]): ReadonlyMap<string, number> {
+  if (trapped.length === 0) return counts;
+  const added = new Map(counts);
+  for (const { timeSlot } of trapped) added.set(timeSlot.toISOString(), (added.get(timeSlot.toISOString()) ?? 0) + 1);
+  return added;
+}
+
+/** The hosts' booked slots with what a network's catches took added, each to the host it was given. */
+function hostsWithTrapped(held: ReadonlyMap<string, readonly number[]>, trapped: readonly TrappedSlot[]): ReadonlyMap<string, readonly number[]> {
+  if (trapped.length === 0) return held;
+  const added = new Map(held);
+  for (const { timeSlot, hostEmail } of trapped) if (hostEmail !== null) added.set(hostEmail, [...(added.get(hostEmail) ?? []), timeSlot.getTime()]);
+  return added;
+}
 
 /** Days whose slot starts are kept at most (the calendar shows about a month; a visitor may look further). */
 export const SLOT_STARTS_KEPT = 400;
@@ -37,6 +61,8 @@ export function slotRoutes(deps: {
   team?: { calendars: HostCalendars; bookings: SlotCounts<ReadonlyMap<string, readonly number[]>> };
   /** Named in the answer when no host's calendar can be read (SALES_NOTIFY_EMAIL). */
   salesDesk?: string;
+  /** What the honeypot's catches took, shown to their own network for an hour; none when unset. */
+  trapped?: TrappedSlots;
 }): Router {
   const router = new Router();
   const startsOf = keptSlotStarts(deps.timeZone);
@@ -49,15 +75,30 @@ export function slotRoutes(deps: {
     const open = new Set(availableSlots(day, deps.now(), deps.timeZone, deps.minNoticeMinutes).map((slot) => slot.iso));
     let available: (iso: string) => boolean;
     let team: TeamSlots | undefined;
+    // What this client's network took through the honeypot lately, read beside the counts (nothing for most).
+    const trappedAround = (margin: number) => {
+      const { trapped } = deps;
+      if (!trapped) return Promise.resolve([]);
+      const from = new Date(starts[0]!.getTime() - margin);
+      const to = new Date(starts[starts.length - 1]!.getTime() + margin);
+      return readUnlessDatabaseDown(() => trapped.of(clientKeyOf(ctx), from, to), deps.logger, 'slots');
+    };
     if (deps.team && open.size > 0) {
       const { calendars, bookings } = deps.team;
-      const held = await readUnlessDatabaseDown(() => bookings.of(date, starts), deps.logger, 'slots');
+      const [held, trapped] = await Promise.all([
+        readUnlessDatabaseDown(() => bookings.of(date, starts), deps.logger, 'slots'),
+        trappedAround(HOST_BOOKINGS_MARGIN_MS),
+      ]);
       const asked = starts.map((start, index) => ({ start, iso: isos[index]! })).filter(({ iso }) => open.has(iso));
-      team = await teamSlots(calendars, asked, held, deps.timeZone);
+      team = await teamSlots(calendars, asked, hostsWithTrapped(held, trapped), deps.timeZone);
       const { freeHosts } = team;
       available = (iso) => (freeHosts.get(iso) ?? 0) > 0;
     } else {
-      const taken = open.size > 0 ? await readUnlessDatabaseDown(() => deps.slotCounts.of(date, starts), deps.logger, 'slots') : new Map<string, number>();
+      const [counts, trapped] =
+        open.size > 0
+          ? await Promise.all([readUnlessDatabaseDown(() => deps.slotCounts.of(date, starts), deps.logger, 'slots'), trappedAround(0)])
+          : [new Map<string, number>(), []];
+      const taken = countsWithTrapped(counts, trapped);
       available = (iso) => open.has(iso) && (taken.get(iso) ?? 0) < deps.slotCapacity;
     }
     const answer: DaySlots = {

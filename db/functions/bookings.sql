@@ -1,6 +1,7 @@
 -- The booking's rules as they run today: one file, applied after the migrations by the migration step
 -- (migrateSchema in api/db.ts) with CREATE OR REPLACE, so a reader opens this file and not the newest of several
--- migrations. Book, move and the honeypot's look-alike ask the same questions here, under the same locks.
+-- migrations. Book, move and the honeypot's look-alike ask the same questions here: book and move under the same
+-- locks, the honeypot under its own (book_trapped).
 --
 -- The order every writer takes the locks in: the recipient's domain (what the ceilings count), then the slot.
 
@@ -34,8 +35,9 @@ $fn$;
 -- Why the recipient (canonical form) cannot have the slot, or null: they hold it already, or it is full. The
 -- person's own bookings are read first (a few, by the recipient index, whatever the table's statistics say), then
 -- the slot's holders, at most p_capacity of them. With a team, p_capacity is null: the hosts decide
--- (booking_choose_host).
-CREATE OR REPLACE FUNCTION booking_slot_refusal(p_recipient text, p_time_slot timestamptz, p_capacity integer)
+-- (booking_choose_host). With p_trapped (the honeypot's question, book_trapped), the trap's own catches of the slot
+-- count as bookings too; a booking's question never counts them.
+CREATE OR REPLACE FUNCTION booking_slot_refusal(p_recipient text, p_time_slot timestamptz, p_capacity integer, p_trapped boolean DEFAULT false)
 RETURNS text LANGUAGE plpgsql STABLE AS $fn$
 DECLARE
   v_mine boolean;
@@ -43,6 +45,9 @@ DECLARE
 BEGIN
   WITH theirs AS MATERIALIZED (SELECT d.time_slot, d.status FROM bookings d WHERE d.recipient = p_recipient)
   SELECT EXISTS (SELECT 1 FROM theirs WHERE theirs.time_slot = p_time_slot AND theirs.status = 'booked') INTO v_mine;
+  IF NOT v_mine AND p_trapped THEN
+    SELECT EXISTS (SELECT 1 FROM trapped_bookings t WHERE t.time_slot = p_time_slot AND t.recipient = p_recipient) INTO v_mine;
+  END IF;
   IF v_mine THEN
     RETURN 'already-booked';
   END IF;
@@ -52,6 +57,11 @@ BEGIN
   SELECT count(*)::int INTO v_in_slot FROM (
     SELECT 1 FROM bookings d WHERE d.time_slot = p_time_slot AND d.status = 'booked' LIMIT p_capacity
   ) AS holders;
+  IF p_trapped AND v_in_slot < p_capacity THEN
+    v_in_slot := v_in_slot + (SELECT count(*)::int FROM (
+      SELECT 1 FROM trapped_bookings t WHERE t.time_slot = p_time_slot LIMIT p_capacity - v_in_slot
+    ) AS caught);
+  END IF;
   IF v_in_slot >= p_capacity THEN
     RETURN 'slot-taken';
   END IF;
@@ -74,24 +84,40 @@ $fn$;
 -- the one with the fewest demos whose slots lie within 28 days either side, divided by their weight; ties go to the
 -- earlier in the file. p_booking, when moving, is the booking itself, which does not count against its host. The
 -- answer records why: the host's demos, weight and score, and how many hosts could take the slot. Asked under the
--- slot's and the hosts' locks; the exclusion constraint bookings_host_once_at_a_time stands behind it.
-CREATE OR REPLACE FUNCTION booking_choose_host(p_time_slot timestamptz, p_hosts jsonb, p_booking uuid, p_prefer text)
+-- slot's and the hosts' locks; the exclusion constraint bookings_host_once_at_a_time stands behind it. With p_trapped
+-- (the honeypot's question, book_trapped), the trap's own catches count as their host's bookings too (each CASE
+-- reads them only then); a booking's question never counts them.
+CREATE OR REPLACE FUNCTION booking_choose_host(p_time_slot timestamptz, p_hosts jsonb, p_booking uuid, p_prefer text,
+  p_trapped boolean DEFAULT false)
 RETURNS jsonb LANGUAGE sql STABLE AS $fn$
   WITH candidates AS (
     SELECT h.email, h.name, h.title, h.weight, h.position,
       (SELECT count(*) FROM bookings b
         WHERE b.host_email = h.email AND b.status = 'booked' AND b.id IS DISTINCT FROM p_booking
-          AND b.time_slot > p_time_slot - interval '28 days' AND b.time_slot < p_time_slot + interval '28 days')::int AS demos
+          AND b.time_slot > p_time_slot - interval '28 days' AND b.time_slot < p_time_slot + interval '28 days')::int
+      + CASE WHEN p_trapped THEN (SELECT count(*) FROM trapped_bookings t
+          WHERE t.host_email = h.email
+            AND t.time_slot > p_time_slot - interval '28 days' AND t.time_slot < p_time_slot + interval '28 days')::int
+        ELSE 0 END AS demos
     FROM jsonb_to_recordset(p_hosts) AS h(email text, name text, title text, weight numeric,
       daily_limit integer, day_start timestamptz, day_end timestamptz, position integer)
     WHERE NOT EXISTS (
         SELECT 1 FROM bookings b
           WHERE b.host_email = h.email AND b.status = 'booked' AND b.id IS DISTINCT FROM p_booking
             AND booking_span(b.time_slot) && booking_span(p_time_slot))
+      AND NOT CASE WHEN p_trapped THEN EXISTS (
+        SELECT 1 FROM trapped_bookings t
+          WHERE t.host_email = h.email
+            -- The spans' overlap, as a range of starts the index can find.
+            AND t.time_slot > p_time_slot - interval '60 minutes' AND t.time_slot < p_time_slot + interval '60 minutes'
+            AND booking_span(t.time_slot) && booking_span(p_time_slot)) ELSE false END
       AND (h.daily_limit IS NULL OR (
         SELECT count(*) FROM bookings b
           WHERE b.host_email = h.email AND b.status = 'booked' AND b.id IS DISTINCT FROM p_booking
-            AND b.time_slot >= h.day_start AND b.time_slot < h.day_end) < h.daily_limit)
+            AND b.time_slot >= h.day_start AND b.time_slot < h.day_end)
+        + CASE WHEN p_trapped THEN (SELECT count(*) FROM trapped_bookings t
+            WHERE t.host_email = h.email AND t.time_slot >= h.day_start AND t.time_slot < h.day_end) ELSE 0 END
+        < h.daily_limit)
   )
   SELECT jsonb_build_object('email', c.email, 'name', c.name, 'title', c.title,
       'why', jsonb_build_object(
@@ -255,5 +281,53 @@ BEGIN
     UPDATE idempotency_keys k SET status_code = 201, response = v_answer WHERE k.key = p_key;
   END IF;
   RETURN QUERY SELECT 'stored'::text, v_answer, v_emails, v_webhooks, 201;
+END;
+$fn$;
+
+-- A request the honeypot caught (api/bookings/honeypot.ts), in one statement: answered as `book` would answer it
+-- on the slot's capacity, the person's own bookings and, with a team, the choice of host, counting the bookings and
+-- the trap's own catches (so a second catch of a full slot is refused as a second booking is), then stored in
+-- trapped_bookings, never in bookings: it takes no real place, and no booking ever counts it. Its locks are the
+-- trap's own, of the slot and then of the hosts in the addresses' order, so that two catches never both take a last
+-- place while a bot never waits on a booking nor a booking on a bot. No ceilings, e-mails nor idempotency key: a
+-- refusal is raised as `book` raises it.
+CREATE OR REPLACE FUNCTION book_trapped(
+  p_id uuid,
+  p_name text,
+  p_email text,
+  p_recipient text,
+  p_company text,
+  p_time_slot timestamptz,
+  p_capacity integer,
+  p_hosts jsonb,
+  p_meeting_url text,
+  p_invite_path text,
+  p_client_network text
+) RETURNS jsonb LANGUAGE plpgsql VOLATILE AS $fn$
+DECLARE
+  v_refusal text;
+  v_host jsonb;
+  v_created timestamptz;
+BEGIN
+  PERFORM pg_advisory_xact_lock(hashtextextended('trapped-slot:' || extract(epoch FROM p_time_slot)::text, 0));
+  IF p_hosts IS NOT NULL THEN
+    PERFORM pg_advisory_xact_lock(hashtextextended('trapped-host:' || h.email, 0))
+      FROM (SELECT DISTINCT f.email FROM jsonb_to_recordset(p_hosts) AS f(email text) ORDER BY f.email) AS h;
+  END IF;
+  v_refusal := booking_slot_refusal(p_recipient, p_time_slot, CASE WHEN p_hosts IS NULL THEN p_capacity END, true);
+  IF v_refusal IS NULL AND p_hosts IS NOT NULL THEN
+    v_host := booking_choose_host(p_time_slot, p_hosts, NULL, NULL, true);
+    IF v_host IS NULL THEN
+      v_refusal := 'slot-taken';
+    END IF;
+  END IF;
+  IF v_refusal IS NOT NULL THEN
+    RAISE EXCEPTION USING MESSAGE = 'booking refused', DETAIL = json_build_object('reason', v_refusal)::text;
+  END IF;
+  INSERT INTO trapped_bookings (id, name, email, recipient, company, time_slot, meeting_url, host_email, host_name, host_title, client_network)
+    VALUES (p_id, p_name, p_email, p_recipient, p_company, p_time_slot, p_meeting_url, v_host->>'email', v_host->>'name', v_host->>'title',
+      p_client_network)
+    RETURNING trapped_bookings.created_at INTO v_created;
+  RETURN booking_answer(p_id, v_created, p_time_slot, p_invite_path, p_meeting_url, v_host);
 END;
 $fn$;
