@@ -68,7 +68,7 @@ export const LEGAL_DOCUMENTS: readonly LegalDocument[] = [
           'Your request is stored in our database, together with the time it was sent and the e-mails sent about it. The e-mails are sent through our own mail server.',
           'Our sales team sees your request; the colleague who gives the demo receives it by e-mail and as an event in their work calendar.',
           'The video call takes place on the service its link names (by default Jitsi Meet, at meet.jit.si). Nothing of that service is loaded on this site; its own privacy terms apply when you join the call.',
-          'To stop anyone from sending many requests, the server counts requests per network (IP) address for a short time; those counts expire on their own.',
+          'To stop anyone from sending many requests, the server counts requests per network (IP) address for a short time; those counts expire on their own. When an automated program fills in a field of the form that people never see, the server keeps that network address with the request for up to two hours, so that its answers stay consistent, and then deletes it.',
         ],
       },
       {
