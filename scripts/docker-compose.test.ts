@@ -19,7 +19,7 @@ import { freePort } from './dev-services/ports.js';
 import type { Env } from '../server-shared/settings.js';
 import { knexConfig } from '../knexfile.js';
 import { loadWorkerConfig } from '../worker/config.js';
-import { REPO_ROOT } from './dev-services/config.js';
+import { REPO_ROOT, readStartSettings } from './dev-services/config.js';
 import { REQUIRED_SETTINGS, variablesRead } from '../test/settings-read.js';
 
 interface HealthCheck {
@@ -405,22 +405,37 @@ describe('.env.example', () => {
     expect(used.filter((variable) => !documented.has(variable))).to.deep.equal([]);
   });
 
-  it('holds values the programs accept once its one required setting is filled in, and says how to make it', () => {
-    const values = parseEnvExample(envExample);
+  it("copied to .env, sets nothing npm start reads: every setting is commented out but compose's project name", () => {
+    const folder = mkdtempSync(path.join(tmpdir(), 'converge-env-'));
+    try {
+      const copy = path.join(folder, '.env');
+      writeFileSync(copy, envExample);
+      // What npm start reads from the copy, beside an empty environment.
+      expect(readStartSettings({ ENV_FILE: copy }).env).to.deep.equal({ ENV_FILE: copy, COMPOSE_PROJECT_NAME: 'converge' });
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('shows values the programs accept, each line uncommented as it is, and says how to make the secret', () => {
+    const values = commentedSettings(envExample);
+    expect(Object.keys(values).length).to.be.greaterThan(40);
     expect(values.BOOKING_LINK_SECRET, 'no shared default secret').to.equal('');
-    expect(() => loadApiConfig(values)).to.throw(/^BOOKING_LINK_SECRET is not set: .*openssl rand -hex 32$/);
-    expect(() => loadApiConfig({ ...values, ...REQUIRED_SETTINGS })).to.not.throw();
-    expect(() => loadWorkerConfig({ ...values, ...REQUIRED_SETTINGS })).to.not.throw();
+    expect(envExample).to.match(/openssl rand -hex 32/);
+    // The secrets are left to be made (the webhook endpoint's too, so its example URL stays out), and the files and
+    // folders named are this machine's to have or not.
+    const { BOOKING_LINK_SECRET, ADMIN_TOKEN, WEBHOOK_URL, DKIM_PRIVATE_KEY, DKIM_PRIVATE_KEY_FILE, TEAM_FILE, SECRETS_DIR, ...shown } = values;
+    const left = [BOOKING_LINK_SECRET, ADMIN_TOKEN, WEBHOOK_URL, DKIM_PRIVATE_KEY, DKIM_PRIVATE_KEY_FILE, TEAM_FILE, SECRETS_DIR];
+    expect(left.every((value) => value !== undefined)).to.equal(true);
+    expect(() => loadApiConfig({ ...shown, ...REQUIRED_SETTINGS })).to.not.throw();
+    // The DKIM key is an example to replace (a key shortened with "..."): the worker takes the other lines.
+    expect(() => loadWorkerConfig({ ...shown, DKIM_DOMAIN: '', DKIM_SELECTOR: '', ...REQUIRED_SETTINGS })).to.not.throw();
   });
 });
 
-function parseEnvExample(text: string): Env {
-  return Object.fromEntries(
-    text
-      .split('\n')
-      .filter((line) => /^[A-Z]/.test(line))
-      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
-  );
+/** The settings a `# NAME=value` line shows, as uncommenting it would set them. */
+function commentedSettings(text: string): Env {
+  return Object.fromEntries([...text.matchAll(/^# ([A-Z][A-Z0-9_]*)=(.*)$/gm)].map((match) => [match[1]!, match[2]!]));
 }
 
 describe('docker/Dockerfile', () => {
