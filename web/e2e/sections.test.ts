@@ -56,6 +56,15 @@ async function recordCounts(page: Page): Promise<() => Promise<Sample[]>> {
   return () => page.evaluate(() => (window as unknown as { countSamples: Sample[] }).countSamples);
 }
 
+/** Until the counters show their final values again: the count has run to its end, however long this machine took. */
+async function countEnded(page: Page): Promise<void> {
+  await page.waitForFunction(
+    ({ selector, final }) => Array.from(document.querySelectorAll(selector), (node) => node.textContent ?? '').join('|') === final.join('|'),
+    { selector: SHOWN, final: FINAL },
+    { timeout: 20_000 },
+  );
+}
+
 async function scrollToMetrics(page: Page): Promise<void> {
   await page.locator('#results ul').evaluate((list) => list.scrollIntoView({ block: 'center', behavior: 'instant' }));
 }
@@ -101,10 +110,16 @@ describe('the landing page sections in Chromium', function () {
         expect(await shownValues(page), 'after the capture').to.deep.equal(FINAL);
         expect(await samples(), 'changes while nobody scrolled').to.deep.equal([]);
 
-        // Printed in the middle of a count, the paper still carries the final values.
+        // Printed in the middle of a count, the paper still carries the final values. The page's clock is held and
+        // moved by hand, so the count stands where 300 ms of it put it however busy this machine is (a wall-clock
+        // wait let a held-back page finish the count before it was read).
+        await page.clock.install();
+        await page.clock.pauseAt(Date.now() + 1000);
         await scrollToMetrics(page);
-        await page.waitForTimeout(300);
-        expect(await shownValues(page), 'on screen, counting').to.not.deep.equal(FINAL);
+        await page.clock.runFor(300);
+        const counting = await shownValues(page);
+        expect(counting, 'on screen, counting').to.not.deep.equal(FINAL);
+        expect(counting, 'on screen, counting').to.not.deep.equal(FINAL.map((value) => value.replace(/^\d+/, '0')));
         await page.emulateMedia({ media: 'print' });
         expect(await page.locator('#results ul > li p:first-child').allInnerTexts(), 'printed').to.deep.equal(FINAL);
       });
@@ -114,7 +129,9 @@ describe('the landing page sections in Chromium', function () {
         await started(page);
         const samples = await recordCounts(page);
         await scrollToMetrics(page);
-        await page.waitForTimeout(3500);
+        // Past its first frame, then to its end.
+        await page.waitForFunction(() => (window as unknown as { countSamples: unknown[] }).countSamples.length > 0);
+        await countEnded(page);
         const seen = await samples();
         expect(seen.length, 'frames of counting').to.be.greaterThan(20);
         const zeros = FINAL.map((value) => value.replace(/^\d+/, '0'));
@@ -156,7 +173,8 @@ describe('the landing page sections in Chromium', function () {
         expect(await samples(), 'changes after jumping past').to.deep.equal([]);
         expect(await shownValues(page)).to.deep.equal(FINAL);
         await scrollToMetrics(page);
-        await page.waitForTimeout(3200);
+        await page.waitForFunction(() => (window as unknown as { countSamples: unknown[] }).countSamples.length > 0);
+        await countEnded(page);
         expect((await samples()).length, 'frames of counting once in view').to.be.greaterThan(20);
         expect(await shownValues(page)).to.deep.equal(FINAL);
       });
