@@ -5,12 +5,13 @@
  * Needs the production build: `npm run build:web` (npm test runs it first).
  */
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import type { Stack } from '../../test/stack.js';
 import { DEFAULT_BOOKING_TIME_ZONE, calendarDayOf, formatCalendarDay } from '../../domain/booking.js';
 import { axeViolations, type WatchedPage } from './browser.js';
-import { useBrowserSuite, type Visit } from './suite.js';
+import { ARTIFACTS, useBrowserSuite, type Visit } from './suite.js';
 
 const TOKEN = 'sales-page-operations-token-of-32-characters';
 const DAY = 86_400_000;
@@ -119,6 +120,37 @@ describe('the sales page (/admin) in a browser', () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'Sign in to the sales page' }).waitFor();
     expect(await cspViolations()).to.deep.equal([]);
+  });
+
+  it('lays out the filter form at 375, 768, 1280, 1440 and 1920 px: no control overlaps another or leaves its card, nothing scrolls sideways (artifacts/)', async function () {
+    this.timeout(120_000);
+    for (const width of [375, 768, 1280, 1440, 1920]) {
+      const { page } = await visit({ viewport: { width, height: 900 } }, '/admin');
+      await page.getByLabel('Operations token').fill(TOKEN);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('search', { name: 'Bookings' }).waitFor();
+      await results(page).getByText(/bookings? shown/).waitFor();
+      const layout = await page.getByRole('search', { name: 'Bookings' }).evaluate((form) => {
+        const card = form.closest('section')!.getBoundingClientRect();
+        const parts = Array.from(form.querySelectorAll('label, input, select, button'), (node) => {
+          const box = node.getBoundingClientRect();
+          return { name: `${node.tagName.toLowerCase()} ${node.textContent?.trim() || node.id}`, left: box.left, right: box.right, top: box.top, bottom: box.bottom };
+        });
+        return { card: { left: card.left, right: card.right }, parts, pageOverflow: document.documentElement.scrollWidth - window.innerWidth };
+      });
+      await page.screenshot({ path: path.join(ARTIFACTS, `sales-page-${width}.png`), fullPage: true });
+      expect(layout.pageOverflow, `${width} px: the page scrolls sideways`).to.equal(0);
+      const outside = layout.parts.filter((part) => part.left < layout.card.left - 0.5 || part.right > layout.card.right + 0.5).map((part) => part.name);
+      expect(outside, `${width} px: controls outside their card`).to.deep.equal([]);
+      const overlapping = layout.parts.flatMap((one, i) =>
+        layout.parts
+          .slice(i + 1)
+          .filter((other) => one.left < other.right - 0.5 && other.left < one.right - 0.5 && one.top < other.bottom - 0.5 && other.top < one.bottom - 0.5)
+          .map((other) => `${one.name} / ${other.name}`),
+      );
+      expect(overlapping, `${width} px: controls over each other`).to.deep.equal([]);
+      expect(await axeViolations(page), `${width} px`).to.deep.equal([]);
+    }
   });
 
   it('holds off a network after 10 wrong tokens, the right one included, and says so', async function () {

@@ -122,8 +122,7 @@ export function BookingDetailView({ id, timeZone, csrfToken, onBack, onSessionEn
               ))}
             </ol>
           </section>
-          <Table>
-            <caption>E-mails</caption>
+          <Table title="E-mails">
             <ColumnHeads names={['Kind', 'To', 'Stored', 'State']} />
             <tbody>
               {shown.emails.map((email) => (
@@ -136,8 +135,7 @@ export function BookingDetailView({ id, timeZone, csrfToken, onBack, onSessionEn
               ))}
             </tbody>
           </Table>
-          <Table>
-            <caption>Webhook deliveries</caption>
+          <Table title="Webhook deliveries">
             <ColumnHeads names={['Event', 'Raised', 'State']} />
             <tbody>
               {shown.webhookDeliveries.length === 0 ? (

@@ -9,8 +9,13 @@ import { styled } from 'styled-components';
 const Filters = styled.form`
   display: grid;
   gap: ${({ theme }) => theme.space[3]};
-  grid-template-columns: repeat(auto-fill, minmax(11rem, 1fr));
+  grid-template-columns: repeat(auto-fill, minmax(min(11rem, 100%), 1fr));
   align-items: end;
+`;
+
+/** The form's buttons, on a row of their own under the fields at every width. */
+const FilterActions = styled(Toolbar)`
+  grid-column: 1 / -1;
 `;
 
 const ExportLink = styled.a`
@@ -75,12 +80,12 @@ function FilterForm({ onApply }: { onApply: (filters: BookingFilters) => void })
         <label htmlFor="filter-source">Source (utm_source)</label>
         <input id="filter-source" type="text" value={draft.source ?? ''} onChange={set('source')} />
       </Field>
-      <Toolbar>
+      <FilterActions>
         <Button type="submit">Apply filters</Button>
         <Button type="button" $variant="secondary" onClick={reset}>
           Clear
         </Button>
-      </Toolbar>
+      </FilterActions>
     </Filters>
   );
 }
@@ -106,8 +111,7 @@ export function BookingList({ timeZone, onOpen, onSessionEnded }: BookingListPro
         </ExportLink>
       </Toolbar>
       {error ? <Alert role="alert">{serverMessage(error) ?? 'The bookings could not be read. Please try again.'}</Alert> : null}
-      <Table>
-        <caption>Bookings, newest first (times in {timeZone})</caption>
+      <Table title={`Bookings, newest first (times in ${timeZone})`}>
         <ColumnHeads names={['Name', 'Company', 'E-mail', 'Slot', 'Status', 'Host', 'Source', 'Booked']} />
         <tbody>
           {bookings.map((booking) => (

@@ -92,8 +92,7 @@ export function FunnelPanel({ timeZone, onSessionEnded }: { timeZone: string; on
       {error ? <Alert role="alert">{serverMessage(error) ?? 'The funnel could not be read. Please try again.'}</Alert> : null}
       {data ? (
         <>
-          <Table>
-            <caption>Steps per source</caption>
+          <Table title="Steps per source">
             <ColumnHeads names={['Source', ...STEP_NAMES, 'Opened to booked']} />
             <tbody>
               {sources.map(([source, counts]) => (
@@ -110,8 +109,7 @@ export function FunnelPanel({ timeZone, onSessionEnded }: { timeZone: string; on
               ) : null}
             </tbody>
           </Table>
-          <Table>
-            <caption>Steps per day</caption>
+          <Table title="Steps per day">
             <ColumnHeads names={['Day', 'Source', ...STEP_NAMES]} />
             <tbody>
               {data.days.map((day) => (
@@ -123,8 +121,7 @@ export function FunnelPanel({ timeZone, onSessionEnded }: { timeZone: string; on
               ))}
             </tbody>
           </Table>
-          <Table>
-            <caption>Demos in these days per source: booked, and marked after the demo</caption>
+          <Table title="Demos in these days per source: booked, and marked after the demo">
             <ColumnHeads names={['Source', 'Booked', 'Attended', 'No-show', 'Attended of those marked']} />
             <tbody>
               {data.attendance.map((row) => (

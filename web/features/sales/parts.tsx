@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useId, type ReactNode } from 'react';
 import { styled } from 'styled-components';
 
 export const Panel = styled.section`
@@ -7,6 +7,9 @@ export const Panel = styled.section`
   border-radius: ${({ theme }) => theme.radius.md};
   padding: ${({ theme }) => theme.space[6]};
   display: grid;
+  /* One column that its content cannot widen: a wide table scrolls in its own box. */
+  grid-template-columns: minmax(0, 1fr);
+  min-width: 0;
   gap: ${({ theme }) => theme.space[4]};
 `;
 
@@ -33,12 +36,16 @@ export const SubHeading = styled.h2`
 export const Field = styled.div`
   display: grid;
   gap: ${({ theme }) => theme.space[1]};
+  min-width: 0;
   label {
     font-weight: 600;
     font-size: ${({ theme }) => theme.text.sm};
   }
   input,
   select {
+    width: 100%;
+    min-width: 0;
+    box-sizing: border-box;
     min-height: 40px;
     border: 1px solid ${({ theme }) => theme.colors.borderStrong};
     border-radius: ${({ theme }) => theme.radius.sm};
@@ -64,15 +71,22 @@ export const Muted = styled.p`
   font-size: ${({ theme }) => theme.text.sm};
 `;
 
-export const Table = styled.table`
+/**
+ * A table wider than a phone scrolls inside its own box rather than widening the page. The box is a named region a
+ * keyboard can reach (its arrow keys then scroll it), as a scrollable area must be.
+ */
+const TableScroll = styled.div`
+  overflow-x: auto;
+  &:focus-visible {
+    outline: 3px solid ${({ theme }) => theme.colors.focus};
+    outline-offset: 2px;
+  }
+`;
+
+const StyledTable = styled.table`
   width: 100%;
   border-collapse: collapse;
   font-size: ${({ theme }) => theme.text.sm};
-  caption {
-    text-align: left;
-    font-weight: 700;
-    padding-bottom: ${({ theme }) => theme.space[2]};
-  }
   th,
   td {
     text-align: left;
@@ -85,6 +99,25 @@ export const Table = styled.table`
     font-weight: 700;
   }
 `;
+
+/** A table's title, above its scrolling box so that it stays whole on a phone; it names the table and the box. */
+const TableTitle = styled.p`
+  font-weight: 700;
+  font-size: ${({ theme }) => theme.text.sm};
+  margin-bottom: -${({ theme }) => theme.space[2]};
+`;
+
+export function Table({ title, children }: { title: ReactNode; children: ReactNode }) {
+  const titleId = useId();
+  return (
+    <>
+      <TableTitle id={titleId}>{title}</TableTitle>
+      <TableScroll role="region" aria-labelledby={titleId} tabIndex={0}>
+        <StyledTable aria-labelledby={titleId}>{children}</StyledTable>
+      </TableScroll>
+    </>
+  );
+}
 
 /** A button that looks like a link: a row's way into its booking. */
 export const LinkButton = styled.button`
