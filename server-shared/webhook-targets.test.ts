@@ -2,11 +2,13 @@
  * Where webhooks may go (issue 35): one row per entry of the IANA IPv4 and IPv6 Special-Purpose Address Registries
  * (as of 2025-04) and of the few ranges outside them, each address form that carries an IPv4 address with a refused
  * and an allowed one inside, and every address the issue names, as URLs; then names that resolve (localhost) or do
- * not.
+ * not, and WEBHOOK_URL at start.
  */
 import { expect } from 'chai';
 import ipaddr from 'ipaddr.js';
+import { ConfigError } from './settings.js';
 import { TargetRefused, TargetUnresolved, addressRefusal, checkTargetUrl, resolveTarget } from './webhook-targets.js';
+import { checkWebhookUrlAddresses, newWebhookSecret } from './webhooks.js';
 
 interface Row {
   /** As the registry writes it. */
@@ -227,5 +229,28 @@ describe('webhook target URLs', () => {
     await resolveTarget(checkTargetUrl('https://crm.converge-test.invalid/h', false), false).catch((err: unknown) => (unresolved = err));
     expect(unresolved).to.be.an.instanceOf(TargetUnresolved);
     expect((unresolved as Error).message).to.match(/^cannot resolve crm\.converge-test\.invalid: /);
+  });
+});
+
+describe('WEBHOOK_URL at start (checkWebhookUrlAddresses)', () => {
+  const secret = newWebhookSecret();
+  const settings = (url: string, allowPrivate = false) => ({ endpoint: { url, secret }, allowPrivate });
+
+  it('stops start-up when its name resolves to an address every try would refuse, naming WEBHOOK_URL and why', async () => {
+    let stopped: unknown;
+    await checkWebhookUrlAddresses(settings('https://localhost:9/hooks')).catch((err: unknown) => (stopped = err));
+    expect(stopped).to.be.an.instanceOf(ConfigError);
+    expect((stopped as Error).message).to.match(/^WEBHOOK_URL: localhost resolves to (127\.0\.0\.1|::1), (a|the) loopback address \(allowed only with WEBHOOK_ALLOW_PRIVATE=true\), got "https:\/\/localhost:9\/hooks"$/);
+  });
+
+  it('only warns when the name cannot be resolved now (DNS may be briefly down), naming WEBHOOK_URL', async () => {
+    const warning = await checkWebhookUrlAddresses(settings('https://crm.converge-test.invalid/hooks'));
+    expect(warning).to.match(/^WEBHOOK_URL: cannot resolve crm\.converge-test\.invalid: \S+; starting anyway, and each delivery resolves it again \(got "https:\/\/crm\.converge-test\.invalid\/hooks"\)$/);
+  });
+
+  it('says nothing for a public address, none set, or loopback with WEBHOOK_ALLOW_PRIVATE=true', async () => {
+    expect(await checkWebhookUrlAddresses(settings('https://[2606:4700:4700::1111]/hooks'))).to.equal(undefined);
+    expect(await checkWebhookUrlAddresses({ endpoint: undefined, allowPrivate: false })).to.equal(undefined);
+    expect(await checkWebhookUrlAddresses(settings('http://localhost:9/hooks', true))).to.equal(undefined);
   });
 });
