@@ -742,7 +742,7 @@ export function openApiDocument(): Schema {
           requestBody: { required: true, content: json('NewWebhookEndpoint') },
           responses: {
             '201': answer('Added; the answer holds its signing secret, this once.', 'WebhookEndpointCreated'),
-            '400': refused('Not an https:// URL, an address that is private or loopback (without WEBHOOK_ALLOW_PRIVATE=true), or not a whsec_ secret.'),
+            '400': refused('Not an https:// URL, an address (written, or resolved from its name) that is not globally reachable, such as a private or loopback one or one carried inside IPv6 (without WEBHOOK_ALLOW_PRIVATE=true), or not a whsec_ secret.'),
             '413': refused('The body is larger than 16 KB.'),
             '415': refused('The body is not UTF-8 JSON.'),
             ...adminRefusals,

@@ -1,6 +1,7 @@
 /**
  * `npm start` as a developer runs it (scripts/start.ts in a child process): what it says first, a booking that
- * ends as an .eml file, and a SIGTERM that leaves no process behind.
+ * ends as an .eml file, and a SIGTERM that leaves no process behind; and a WEBHOOK_URL every delivery would refuse,
+ * which stops it, as it stops the API's own entry point (api/main.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -10,6 +11,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { createTestDatabase, type TestDatabase } from '../test/database.js';
 import { startSmtpSink } from '../test/smtp-sink.js';
+import { newWebhookSecret } from '../server-shared/webhooks.js';
 import { TEST_REDIS_URL, clearQueuePrefix, testQueuePrefix } from '../test/stack.js';
 import { isAlive } from './dev-services/ports.js';
 import { demoRequestBody, spawnProgram, timeToExit, type Spawned } from './dev-services/testing/spawned.js';
@@ -228,5 +230,67 @@ describe('npm start (scripts/start.ts)', function () {
     expect(start.logs.map((line) => line.msg)).to.include('PORT must be a port number, got "eighty"');
     expect(JSON.stringify(start.logs)).to.not.match(/\bat .*\.ts:\d+/);
     expect(start.otherOutput).to.deep.equal([]);
+  });
+
+  it('refuses a WEBHOOK_URL it would refuse at every try (a loopback address, or a name resolving to one) with a message and exit code 1', async () => {
+    const secret = newWebhookSecret();
+    for (const [url, said] of [
+      ['https://[::ffff:0:127.0.0.1]/hooks', /^WEBHOOK_URL: ::ffff:0:7f00:1 is an IPv4-translated \(SIIT\) address of 127\.0\.0\.1, a loopback address/],
+      ['https://localhost:9/hooks', /^WEBHOOK_URL: localhost resolves to (127\.0\.0\.1|::1), a loopback address/],
+    ] as const) {
+      // Every service given, so that nothing would be started before the check.
+      start = spawnProgram('scripts/start.ts', {
+        PORT: '0',
+        DATA_DIR: path.join(scratch, 'data'),
+        DATABASE_URL: database.url,
+        REDIS_URL: TEST_REDIS_URL,
+        QUEUE_PREFIX: queuePrefix,
+        WEB_ROOT: await makeWebRoot(scratch),
+        WEBHOOK_URL: url,
+        WEBHOOK_SECRET: secret,
+      });
+      const { code } = await timeToExit(start, 20_000);
+      expect(code, url).to.equal(1);
+      const fatal = start.logs.find((line) => line.level === 60)?.msg;
+      expect(fatal, url).to.match(said);
+      expect(fatal, url).to.include('WEBHOOK_ALLOW_PRIVATE=true');
+      expect(start.otherOutput, url).to.deep.equal([]);
+    }
+  });
+
+  it('starts with a warning naming WEBHOOK_URL when its name cannot be resolved now (DNS may be briefly down)', async () => {
+    start = spawnProgram('scripts/start.ts', {
+      PORT: '0',
+      DATA_DIR: path.join(scratch, 'data'),
+      DATABASE_URL: database.url,
+      REDIS_URL: TEST_REDIS_URL,
+      QUEUE_PREFIX: queuePrefix,
+      WEB_ROOT: await makeWebRoot(scratch),
+      // .invalid never resolves (RFC 6761).
+      WEBHOOK_URL: 'https://crm.converge-test.invalid/hooks',
+      WEBHOOK_SECRET: newWebhookSecret(),
+    });
+    await readyUrl(start);
+    const warning = start.logs.find((line) => line.level === 40 && line.msg.startsWith('WEBHOOK_URL: '));
+    expect(warning?.msg).to.match(/^WEBHOOK_URL: cannot resolve crm\.converge-test\.invalid: \S+; starting anyway/);
+    start.child.kill('SIGTERM');
+    expect((await timeToExit(start, EXIT_LIMIT_MS)).code).to.equal(0);
+  });
+});
+
+describe('the API as its image starts it (api/main.ts), with a WEBHOOK_URL every try would refuse', function () {
+  this.timeout(60_000);
+
+  it('does not start: exit code 1, saying why, as with any bad setting', async () => {
+    for (const [url, said] of [
+      ['https://[::ffff:0:127.0.0.1]/hooks', 'WEBHOOK_URL: ::ffff:0:7f00:1 is an IPv4-translated (SIIT) address of 127.0.0.1, a loopback address'],
+      ['https://localhost:9/hooks', 'WEBHOOK_URL: localhost resolves to '],
+    ] as const) {
+      // Nothing answers at DATABASE_URL: the check comes before any connection.
+      const api = spawnProgram('api/main.ts', { PORT: '0', BOOKING_LINK_SECRET: 's'.repeat(32), DATABASE_URL: 'postgres://postgres@127.0.0.1:1/converge', WEBHOOK_URL: url, WEBHOOK_SECRET: newWebhookSecret() });
+      const { code } = await timeToExit(api, 20_000);
+      expect(code, url).to.equal(1);
+      expect(api.otherOutput.join('\n'), url).to.include(said);
+    }
   });
 });

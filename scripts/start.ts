@@ -9,6 +9,7 @@ import { isConnectionError, migrateLatest } from '../api/db.js';
 import { startApiServer } from '../api/server.js';
 import { createLogger } from '../server-shared/logger.js';
 import { ConfigError, setting } from '../server-shared/settings.js';
+import { checkWebhookUrlAddresses } from '../server-shared/webhooks.js';
 import { loadWorkerConfig } from '../worker/config.js';
 import { startWorker } from '../worker/index.js';
 import { derivedQueuePrefix, displayPath, readStartSettings, redactUrl } from './dev-services/config.js';
@@ -100,9 +101,11 @@ async function main(): Promise<void> {
     BOOKING_LINK_SECRET: setting(settings.env, 'BOOKING_LINK_SECRET') ?? localSecret(settings.dataDir, LOCAL_SECRETS.bookingLinkSecret),
     ADMIN_TOKEN: setting(settings.env, 'ADMIN_TOKEN') ?? localSecret(settings.dataDir, LOCAL_SECRETS.adminToken),
   };
-  // Checks PORT, HOST, BOOKING_TIME_ZONE before anything is started.
+  // Checks PORT, HOST, BOOKING_TIME_ZONE, WEBHOOK_URL (and the addresses of its name) before anything is started.
   const planned = loadApiConfig(env);
   loadWorkerConfig(env);
+  const webhookUrlUnresolved = await checkWebhookUrlAddresses(planned.webhooks);
+  if (webhookUrlUnresolved) logger.warn(webhookUrlUnresolved);
   const siteUrl = `http://${planned.host === '0.0.0.0' ? '127.0.0.1' : planned.host}:${planned.port}`;
   logger.info(`Converge starting on ${siteUrl}`);
   logger.info(

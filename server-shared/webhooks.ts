@@ -6,7 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import { ATTRIBUTION_KEYS } from '../domain/attribution.js';
 import { ConfigError, setting, type Env } from './settings.js';
-import { TargetRefused, checkTargetUrl } from './webhook-targets.js';
+import { withTimeout } from './time-limits.js';
+import { TargetRefused, TargetUnresolved, checkTargetUrl, resolveTarget } from './webhook-targets.js';
 
 /**
  * What a receiver is told. `booking.attended` and `booking.no_show` are marked by sales after the demo (the sales
@@ -159,7 +160,11 @@ export interface WebhookSettings {
   allowPrivate: boolean;
 }
 
-/** WEBHOOK_URL, WEBHOOK_SECRET and WEBHOOK_ALLOW_PRIVATE, checked at start-up with errors that say what to do. */
+/**
+ * WEBHOOK_URL, WEBHOOK_SECRET and WEBHOOK_ALLOW_PRIVATE, checked at start-up with errors that say what to do: a URL
+ * every try would refuse (its scheme, credentials, a literal address not globally reachable) stops it here; its
+ * name's addresses are checked by checkWebhookUrlAddresses once the program starts.
+ */
 export function parseWebhookSettings(env: Env): WebhookSettings {
   const allowPrivate = parseAllowPrivate(setting(env, 'WEBHOOK_ALLOW_PRIVATE'));
   const url = setting(env, 'WEBHOOK_URL');
@@ -174,4 +179,26 @@ export function parseWebhookSettings(env: Env): WebhookSettings {
     throw err;
   }
   return { endpoint: { url, secret: parseWebhookSecret('WEBHOOK_SECRET', secret) }, allowPrivate };
+}
+
+/** How long start-up waits for WEBHOOK_URL's name to resolve before going on with a warning. */
+export const WEBHOOK_URL_RESOLVE_WAIT_MS = 5000;
+
+/**
+ * WEBHOOK_URL's name resolved once at start-up and judged as each try judges it: an address a try would refuse stops
+ * start-up (a ConfigError naming WEBHOOK_URL, as a bad setting does), since every try for a day would fail. A name
+ * that cannot be resolved now is not known to be wrong (DNS may be briefly down): the warning to log is returned.
+ */
+export async function checkWebhookUrlAddresses(settings: WebhookSettings, waitMs = WEBHOOK_URL_RESOLVE_WAIT_MS): Promise<string | undefined> {
+  if (!settings.endpoint) return undefined;
+  const { url } = settings.endpoint;
+  try {
+    await withTimeout(resolveTarget(checkTargetUrl(url, settings.allowPrivate), settings.allowPrivate), waitMs, 'resolving its name');
+    return undefined;
+  } catch (err) {
+    if (err instanceof TargetUnresolved || !(err instanceof TargetRefused)) {
+      return `WEBHOOK_URL: ${err instanceof Error ? err.message : String(err)}; starting anyway, and each delivery resolves it again (got "${url}")`;
+    }
+    throw new ConfigError(`WEBHOOK_URL: ${err.message}, got "${url}"`);
+  }
 }

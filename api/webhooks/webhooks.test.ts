@@ -260,6 +260,15 @@ describe('webhooks (Standard Webhooks) to a receiver that verifies them', functi
     it('refuses WEBHOOK_URL on http:// or an endpoint on 127.0.0.1 or localhost without WEBHOOK_ALLOW_PRIVATE', async () => {
       expect(() => loadApiConfig({ BOOKING_LINK_SECRET: TEST_LINK_SECRET, WEBHOOK_URL: 'http://127.0.0.1:9/x', WEBHOOK_SECRET: newWebhookSecret() })).to.throw(/https:\/\//);
       expect(() => loadApiConfig({ BOOKING_LINK_SECRET: TEST_LINK_SECRET, WEBHOOK_URL: 'https://crm.example.com/x', WEBHOOK_SECRET: 'secret' })).to.throw(/whsec_/);
+      // A literal address is judged with the settings; a name, once the program starts (server-shared/webhook-targets.test.ts).
+      for (const [url, said] of [
+        ['https://127.0.0.1:8443/x', 'WEBHOOK_URL: 127.0.0.1 is a loopback address (allowed only with WEBHOOK_ALLOW_PRIVATE=true), got "https://127.0.0.1:8443/x"'],
+        ['https://[::127.0.0.1]/x', 'WEBHOOK_URL: ::7f00:1 is an IPv4-compatible address of 127.0.0.1, a loopback address (allowed only with WEBHOOK_ALLOW_PRIVATE=true), got "https://[::127.0.0.1]/x"'],
+        ['https://[64:ff9b::a9fe:a9fe]/x', 'WEBHOOK_URL: 64:ff9b::a9fe:a9fe is a NAT64 address of 169.254.169.254, a link-local address (169.254.0.0/16, where cloud metadata services answer) (allowed only with WEBHOOK_ALLOW_PRIVATE=true), got "https://[64:ff9b::a9fe:a9fe]/x"'],
+      ] as const) {
+        expect(() => loadApiConfig({ BOOKING_LINK_SECRET: TEST_LINK_SECRET, WEBHOOK_URL: url, WEBHOOK_SECRET: newWebhookSecret() }), url).to.throw(said);
+        expect(loadApiConfig({ BOOKING_LINK_SECRET: TEST_LINK_SECRET, WEBHOOK_URL: url, WEBHOOK_SECRET: newWebhookSecret(), WEBHOOK_ALLOW_PRIVATE: 'true' }).webhooks.endpoint?.url).to.equal(url);
+      }
       const app = await startAppUnderTest({ adminToken: ADMIN_TOKEN });
       try {
         for (const url of ['https://127.0.0.1:8443/hooks', 'https://localhost/hooks', 'https://[::1]/hooks', 'https://169.254.169.254/latest', 'http://example.com/hooks']) {
@@ -270,6 +279,53 @@ describe('webhooks (Standard Webhooks) to a receiver that verifies them', functi
           });
           expect(response.status, url).to.equal(400);
           expect(((await response.json()) as { fields: Record<string, string> }).fields.url, url).to.be.a('string');
+        }
+      } finally {
+        await app.close();
+      }
+    });
+
+    it('refuses every address that carries a private IPv4 address inside IPv6 (issue 35), and the deprecated site-local one', async () => {
+      const app = await startAppUnderTest({ adminToken: ADMIN_TOKEN });
+      try {
+        const urls = [
+          'https://[::127.0.0.1]/h', // IPv4-compatible
+          'https://[::a9fe:a9fe]/h', // IPv4-compatible, the cloud metadata address
+          'https://[::ffff:0:127.0.0.1]/h', // SIIT
+          'https://[64:ff9b:1::7f00:1]/h', // local-use NAT64
+          'https://[64:ff9b:1::a9fe:a9fe]/h', // the metadata address through a local NAT64
+          'https://[64:ff9b::7f00:1]/h', // NAT64 to loopback
+          'https://[64:ff9b::a9fe:a9fe]/h', // NAT64 to the metadata address
+          'https://[fec0::1]/h', // deprecated site-local
+          'https://[2001:0:7f00:1::1]/h', // Teredo, server 127.0.0.1
+          'https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/h', // Teredo, client 127.0.0.1
+          'https://[2002:a9fe:a9fe::1]/h', // 6to4 of 169.254.169.254
+          'https://[2002:c0a8:101::1]/h', // 6to4 of 192.168.1.1
+        ];
+        const answers: Record<string, number> = {};
+        const reasons: Record<string, string | undefined> = {};
+        for (const url of urls) {
+          const response = await fetch(`${app.url}/api/admin/webhooks/endpoints`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ url }),
+          });
+          answers[url] = response.status;
+          reasons[url] = ((await response.json()) as { fields?: Record<string, string> }).fields?.url;
+        }
+        // Every answer at once, so that a failure shows each URL let through.
+        expect(answers).to.deep.equal(Object.fromEntries(urls.map((url) => [url, 400])));
+        for (const url of urls) expect(reasons[url], url).to.be.a('string');
+        expect(reasons['https://[::127.0.0.1]/h']).to.equal('::7f00:1 is an IPv4-compatible address of 127.0.0.1, a loopback address (allowed only with WEBHOOK_ALLOW_PRIVATE=true)');
+        expect(await app.db('webhook_endpoints').where({ from_environment: false }).count({ n: '*' }).first()).to.deep.equal({ n: '0' });
+        // The same forms carrying a public IPv4 address are added.
+        for (const url of ['https://[64:ff9b::808:808]/h', 'https://[2002:808:808::1]/h']) {
+          const response = await fetch(`${app.url}/api/admin/webhooks/endpoints`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ url }),
+          });
+          expect(response.status, url).to.equal(201);
         }
       } finally {
         await app.close();
