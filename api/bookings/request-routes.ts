@@ -18,6 +18,7 @@ import { rateLimit, type RequestLimits } from '../rate-limit.js';
 import { validateBody } from '../validation.js';
 import { answerTrapped, honeypot } from './honeypot.js';
 import { submitDemoRequest, type DemoRequestDeps } from './book.js';
+import type { KnownFunnelSources } from '../funnel/known-sources.js';
 
 function messageFor(error: ErrorObject, field: string): string {
   if (field === 'attribution') return `Attribution must be an object of texts of at most ${ATTRIBUTION_MAX_LENGTH} characters.`;
@@ -41,6 +42,8 @@ export function demoRequestRoutes(
     minNoticeMinutes: number;
     now: () => Date;
     limits?: RequestLimits;
+    /** Told the source of each booking stored, which the funnel then counts under its name. */
+    funnelSources?: Pick<KnownFunnelSources, 'booked'>;
   },
 ): Router {
   const router = new Router();
@@ -65,7 +68,10 @@ export function demoRequestRoutes(
       const answer = await submitDemoRequest(deps, ctx.state.body, idempotencyKeyOf(ctx.get(IDEMPOTENCY_HEADER)));
       if (answer.replayed) ctx.set('Idempotent-Replayed', 'true');
       // The booking stored goes on the request's one log line (one write per booking, with its request id).
-      if (answer.stored) ctx.state.logFields = answer.stored satisfies LogFields;
+      if (answer.stored) {
+        ctx.state.logFields = answer.stored satisfies LogFields;
+        deps.funnelSources?.booked(ctx.state.body.attribution?.utm_source);
+      }
       ctx.status = answer.status;
       ctx.body = answer.body;
     },
