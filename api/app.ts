@@ -34,6 +34,8 @@ import { hostRoutes } from './hosts/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
 import { funnelAdminRoutes, funnelBeaconRoutes } from './funnel/routes.js';
 import { FUNNEL_PATH } from '../domain/funnel.js';
+import { FUNNEL_SOURCE_DAYS, KnownFunnelSources } from './funnel/known-sources.js';
+import { bookingSourcesSince } from './funnel/repository.js';
 import { adminAccess } from './admin/sessions.js';
 import { adminBookingRoutes } from './admin/booking-routes.js';
 
@@ -72,6 +74,11 @@ export interface AppDeps {
   hostCalendars?: HostCalendars;
   /** Each booking's video room (MEETING_URL_TEMPLATE); a Jitsi Meet room when unset. */
   meetingUrlTemplate?: string;
+  /**
+   * FUNNEL_SOURCES (parsed): sources the funnel counts under their own name, beside those the bookings of the last 90
+   * days carry; none listed when unset.
+   */
+  funnelSources?: readonly string[];
   /** WEBHOOK_ALLOW_PRIVATE: endpoints on http:// and private addresses may be added; false when unset. */
   webhookAllowPrivate?: boolean;
   /** Counts requests and bookings for the metrics endpoint (METRICS_PORT); none when unset. */
@@ -102,6 +109,12 @@ export function createApiRouter(deps: AppDeps): Router {
     () => networksTrappedRecently(deps.db),
     (network, from, to) => trappedByNetwork(deps.db, network, from, to),
   );
+  // The funnel counts a source under its name once known: listed, or carried by a stored booking.
+  const funnelSources = new KnownFunnelSources({
+    listed: deps.funnelSources ?? [],
+    readBookingSources: () => bookingSourcesSince(deps.db, FUNNEL_SOURCE_DAYS),
+    logger: deps.logger,
+  });
   const adminLimiter = deps.limits?.limiter ?? createMemoryLimiter();
   const admin = adminAccess({ db: deps.db, logger: deps.logger, adminToken: deps.adminToken, adminLimiter, now });
   const routes = new Router();
@@ -118,6 +131,7 @@ export function createApiRouter(deps: AppDeps): Router {
       bookingLimits,
       followUps,
       meetingUrlTemplate,
+      funnelSources,
       ...(deps.metrics ? { bookingOutcome: deps.metrics.booking } : {}),
     }).routes(),
     emailCheckRoutes(deps.limits).routes(),
@@ -134,7 +148,7 @@ export function createApiRouter(deps: AppDeps): Router {
     }).routes(),
     hostRoutes({ hostCalendars: deps.hostCalendars, adminToken: deps.adminToken, adminLimiter }).routes(),
     webhookRoutes({ db: deps.db, queue: deps.queue, logger: deps.logger, adminToken: deps.adminToken, adminLimiter, allowPrivate: deps.webhookAllowPrivate ?? false }).routes(),
-    funnelBeaconRoutes({ db: deps.db, logger: deps.logger, timeZone: deps.timeZone, now, limits: deps.limits }).routes(),
+    funnelBeaconRoutes({ db: deps.db, logger: deps.logger, timeZone: deps.timeZone, now, limits: deps.limits, sources: funnelSources }).routes(),
     funnelAdminRoutes({ db: deps.db, logger: deps.logger, timeZone: deps.timeZone, requireAdmin: admin.requireAdmin }).routes(),
     bookingRoutes({ ...deps, now, bookingsChanged, minNoticeMinutes, slotCapacity: bookingLimits.slotCapacity, emailsPerRecipientPerDay, followUps }).routes(),
     openApiRoutes().routes(),

@@ -33,6 +33,7 @@ import { parseMeetingUrlTemplate } from './bookings/meeting.js';
 import { parseMetricsPort } from '../server-shared/metrics.js';
 import type { Contact } from '../domain/brand.js';
 import { parseWebhookSettings, type WebhookSettings } from '../server-shared/webhooks.js';
+import { parseFunnelSources } from './funnel/known-sources.js';
 
 export interface ApiConfig {
   port: number;
@@ -87,6 +88,8 @@ export interface ApiConfig {
   metricsPort: number | undefined;
   /** Where it listens (METRICS_HOST): this machine only unless told. */
   metricsHost: string;
+  /** FUNNEL_SOURCES: sources the funnel counts under their own name beside the bookings' (lower case); none listed when unset. */
+  funnelSources: string[];
   /** WEBHOOK_URL and WEBHOOK_SECRET (one endpoint from the environment) and WEBHOOK_ALLOW_PRIVATE. */
   webhooks: WebhookSettings;
   logLevel: string;
@@ -142,6 +145,7 @@ export function loadApiConfig(env: Env = process.env): ApiConfig {
     meetingUrlTemplate: parseMeetingUrlTemplate(setting(env, 'MEETING_URL_TEMPLATE')),
     metricsPort: parseMetricsPort(setting(env, 'METRICS_PORT')),
     metricsHost: setting(env, 'METRICS_HOST') ?? '127.0.0.1',
+    funnelSources: parseFunnelSources(setting(env, 'FUNNEL_SOURCES')),
     webhooks: parseWebhookSettings(env),
     logLevel: setting(env, 'LOG_LEVEL') ?? 'info',
   };

@@ -492,7 +492,9 @@ function deepNesting({ rng, endpoint, fields, factory }: GeneratorContext): Draf
 const CONTROL_CHARACTERS = ['\u0000', '\u0001', '\b', '\t', '\n', '\u000b', '\f', '\r', '\r\n', '\u001b', '\u007f', '\u0085', '\u009b', '\u2028', '\u2029'];
 const ZERO_WIDTH_CHARACTERS = ['\u200b', '\u200c', '\u200d', '\u2060', '\ufeff'];
 const BIDI_CONTROLS = ['\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069', '\u200e', '\u200f', '\u061c'];
-const ODD_CHARACTERS = [...CONTROL_CHARACTERS, ...ZERO_WIDTH_CHARACTERS, ...BIDI_CONTROLS];
+/** What shows nothing or looks like another character: soft hyphen, variation selector, Hangul filler, full-width e, dot leader, circled o. */
+const LOOK_ALIKE_CHARACTERS = ['\u00ad', '\ufe0f', '\u3164', '\uff45', '\u2024', '\u24de'];
+const ODD_CHARACTERS = [...CONTROL_CHARACTERS, ...ZERO_WIDTH_CHARACTERS, ...BIDI_CONTROLS, ...LOOK_ALIKE_CHARACTERS];
 /** How often each field gets odd characters: an address or slot with them is refused, so less often. */
 const ODD_CHARACTER_CHANCE: Record<string, number> = { name: 0.7, company: 0.7, phone: 0.7, message: 0.7, email: 0.25, timeSlot: 0.15 };
 
@@ -983,10 +985,20 @@ function asciiAddress(email: string): string {
   return domain === '' ? email : `${email.slice(0, at)}@${domain}`;
 }
 
+/** A name or company is stored as the link rules read it: NFKC, with no format (Cf) or other invisible character. */
+function checkedFormProblems(field: string, value: string): string[] {
+  const problems: string[] = [];
+  if (value.normalize('NFKC') !== value) problems.push(`${field} is not in NFKC`);
+  if (/[\p{Cf}\p{Default_Ignorable_Code_Point}]/u.test(value)) problems.push(`${field} holds an invisible character`);
+  return problems;
+}
+
 function rowProblems(row: StoredRow): string[] {
   const problems = [
     ...textProblems('name', row.name, NAME_MAX_LENGTH),
+    ...checkedFormProblems('name', row.name),
     ...textProblems('company', row.company, COMPANY_MAX_LENGTH),
+    ...checkedFormProblems('company', row.company),
     ...(row.phone === null ? [] : textProblems('phone', row.phone, PHONE_MAX_LENGTH)),
     ...(row.message === null ? [] : textProblems('message', row.message, MESSAGE_MAX_LENGTH, true)),
   ];
@@ -1101,6 +1113,13 @@ describe('fuzzing POST /api/demo-request and /api/validate-email', () => {
       const request = sent.get(emailKey(row.email));
       return [`${problems.join('; ')}: ${visible(JSON.stringify(shown))}${request ? ` ← ${describeRequest(request)}` : ''}`];
     });
+    expect(failures, listed(failures)).to.have.length(0);
+  });
+
+  it('accepts no body with an extra member (README: each body its fields and nothing else)', () => {
+    const extra = outcomes.filter((outcome) => outcome.request.note.includes('extra member'));
+    expect(extra.length, 'bodies with an extra member sent').to.be.at.least(20);
+    const failures = extra.filter((outcome) => outcome.status >= 200 && outcome.status <= 299).map((outcome) => `${outcome.status} ← ${describeRequest(outcome.request)}`);
     expect(failures, listed(failures)).to.have.length(0);
   });
 

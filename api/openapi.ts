@@ -265,7 +265,7 @@ const noBooking = refused('No booking at this link (an altered or unknown token)
 const anonymised = refused('The booking is older than RETENTION_DAYS: its personal data was removed, so the link shows nothing any more.');
 const unreadable = refused('The database does not answer; nothing was read or changed.');
 const bodyRefusals = {
-  '400': refused('The body is not valid: `fields` says what is wrong with each field.'),
+  '400': refused('The body is not valid: `fields` says what is wrong with each field, and names each key the body may not carry.'),
   '413': refused('The body is larger than 16 KB.'),
   '415': refused('The body is not UTF-8 JSON.'),
 };
@@ -346,7 +346,9 @@ const stepCounts = {
   required: [...FUNNEL_STEPS],
   properties: Object.fromEntries(FUNNEL_STEPS.map((step) => [step, { type: 'integer', minimum: 0 }])),
 };
-const funnelSourceProperty = stringOrNull("The utm_source as counted (lower case; 'other' for one that is not a short plain name); null: the visit had none.");
+const funnelSourceProperty = stringOrNull(
+  "The utm_source as counted (lower case; 'other' for one that is not a short plain name, or, in the days' counts, one not known: listed in FUNNEL_SOURCES or carried by a stored booking); null: the visit had none.",
+);
 /** Not typed against FunnelReport: Ajv's JSONSchemaType cannot spell a required value that may be null (`source`). */
 const funnelReportSchema = {
   type: 'object',
@@ -742,7 +744,7 @@ export function openApiDocument(): Schema {
           requestBody: { required: true, content: json('NewWebhookEndpoint') },
           responses: {
             '201': answer('Added; the answer holds its signing secret, this once.', 'WebhookEndpointCreated'),
-            '400': refused('Not an https:// URL, an address (written, or resolved from its name) that is not globally reachable, such as a private or loopback one or one carried inside IPv6 (without WEBHOOK_ALLOW_PRIVATE=true), or not a whsec_ secret.'),
+            '400': refused('Not an https:// URL, an address (written, or resolved from its name) that is not globally reachable, such as a private or loopback one or one carried inside IPv6 (without WEBHOOK_ALLOW_PRIVATE=true), or not a whsec_ secret; or a key it does not take.'),
             '413': refused('The body is larger than 16 KB.'),
             '415': refused('The body is not UTF-8 JSON.'),
             ...adminRefusals,
@@ -805,7 +807,7 @@ export function openApiDocument(): Schema {
           requestBody: { required: true, content: { ...json('FunnelBeacon'), 'text/plain': { schema: { $ref: '#/components/schemas/FunnelBeacon' } } } },
           responses: {
             '204': { description: 'Counted; or not, from a bot (by its User-Agent, or one without), answered alike.' },
-            '400': refused('Not a step, or a source that is not text of at most 100 characters.'),
+            '400': refused('Not a step, a source that is not text of at most 100 characters, or a key beside step and source.'),
             '413': refused('The body is larger than 1 KB.'),
             '415': refused('The body is neither JSON nor text.'),
             '429': tooMany,

@@ -87,6 +87,7 @@ export async function startApiServer(config: ApiConfig, logger: Logger): Promise
     hostCalendars,
     meetingUrlTemplate: config.meetingUrlTemplate,
     webhookAllowPrivate: config.webhooks.allowPrivate,
+    funnelSources: config.funnelSources,
     bookingLimits: {
       slotCapacity: config.slotCapacity,
       perEmailPerDay: config.bookingsPerEmailPerDay,

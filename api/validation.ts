@@ -3,7 +3,9 @@ import { Ajv, type ErrorObject, type JSONSchemaType } from 'ajv';
 import type { Context, Next, ParameterizedContext } from 'koa';
 import { ApiError } from './errors.js';
 
-const ajv = new Ajv({ allErrors: true, removeAdditional: 'all', coerceTypes: false });
+// A key a schema does not list is refused (every body schema says additionalProperties: false), never dropped
+// silently: README promises each body its fields "and nothing else".
+const ajv = new Ajv({ allErrors: true, removeAdditional: false, coerceTypes: false });
 
 export type FieldMessages = (error: ErrorObject, field: string) => string;
 
@@ -24,6 +26,19 @@ function fieldOf(error: ErrorObject): string {
   if (error.keyword === 'required') return String(error.params.missingProperty);
   return error.instancePath.split('/')[1] ?? '';
 }
+
+/** A key the schema does not list, by its path from the body ("isAdmin", "attribution.gclid"). */
+function extraKeyOf(error: ErrorObject): string | undefined {
+  if (error.keyword !== 'additionalProperties') return undefined;
+  const parents = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return [...parents, String(error.params.additionalProperty)].join('.');
+}
+
+/** The same words on every route: the key, quoted (it may be empty, or end in a space). */
+export const extraKeyMessage = (key: string): string => `${JSON.stringify(key)} is not a field of this request.`;
 
 function invalid(summary: string, fields: Record<string, string>): ApiError {
   return new ApiError(400, summary, Object.values(fields).join(' '), fields);
@@ -68,6 +83,11 @@ export function validateBody<T>(rules: BodyRules<T>) {
     const fields: Record<string, string> = {};
     if (!validate(body)) {
       for (const error of validate.errors ?? []) {
+        const extraKey = extraKeyOf(error);
+        if (extraKey !== undefined) {
+          fields[extraKey] ??= extraKeyMessage(extraKey);
+          continue;
+        }
         const field = fieldOf(error);
         fields[field] ??= rules.messages(error, field);
       }

@@ -14,6 +14,18 @@ describe('demo request normalisation', () => {
     ).to.deep.equal({ name: 'Eve <b> Bcc: x@y.com', company: 'Acme Corp', phone: '+1 555', message: 'Line one\nLine two\n\tindented' });
   });
 
+  it('puts the name and company in the form the link rules read (NFKC, nothing invisible), and no other field', () => {
+    expect(
+      normaliseDemoRequestBody({
+        name: '\uff21\uff44\uff41 Love\u00adlace\u200b',
+        company: 'evil.c\u00adom \u2102orp\ufe0f',
+        phone: '\uff0b1 555',
+        message: 'Love\u00adlace',
+        email: ' ada@analytical-engines.com ',
+      }),
+    ).to.deep.equal({ name: 'Ada Lovelace', company: 'evil.com Corp', phone: '\uff0b1 555', message: 'Lovelace', email: 'ada@analytical-engines.com' });
+  });
+
   it('drops optional fields left empty, and leaves what is not an object to the schema', () => {
     expect(normaliseDemoRequestBody({ name: 'Ada', phone: ' \u0000 ', message: '' })).to.deep.equal({ name: 'Ada' });
     expect(normaliseDemoRequestBody(['x'])).to.deep.equal(['x']);
@@ -44,7 +56,7 @@ describe('the demo request fields, from the schema', () => {
 });
 
 describe('attribution in the schema', () => {
-  it('takes exactly the keys the page collects (an unknown key would be dropped in silence)', () => {
+  it('takes exactly the keys the page collects (the API refuses any other)', () => {
     expect(Object.keys(demoRequestSchema.properties?.attribution.properties ?? {})).to.deep.equal([...ATTRIBUTION_KEYS]);
   });
 });

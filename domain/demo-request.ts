@@ -6,7 +6,7 @@ import type { JSONSchemaType } from 'ajv';
 import { ATTRIBUTION_MAX_LENGTH, type Attribution } from './attribution.js';
 import { knownTimeZone } from './booking.js';
 import { EMAIL_MAX_LENGTH } from './email-messages.js';
-import { multiLine, singleLine } from './text.js';
+import { multiLine, nameText, singleLine } from './text.js';
 
 export const NAME_MAX_LENGTH = 200;
 export const COMPANY_MAX_LENGTH = 200;
@@ -127,7 +127,8 @@ export const requiredMessage = (field: DemoRequestField): string =>
 
 /**
  * Trims every top-level string so that white space alone counts as empty, folds control characters
- * (which PostgreSQL may refuse, and which could break an e-mail header) and drops empty optional fields.
+ * (which PostgreSQL may refuse, and which could break an e-mail header), puts the name and company in the form the
+ * link rules check and the e-mails show (nameText: NFKC, no invisible character) and drops empty optional fields.
  * Anything that is not a plain object is returned as it is, for the schema to refuse.
  */
 export function normaliseDemoRequestBody(body: unknown): unknown {
@@ -149,8 +150,17 @@ export function normaliseDemoRequestBody(body: unknown): unknown {
       continue;
     }
     // The e-mail address is only trimmed: an invisible character in it is refused by the e-mail rules, not hidden.
+    // The name and company become what the link rules read and the e-mails show (NFKC, nothing invisible).
     const trimmed =
-      typeof value !== 'string' ? value : key === 'message' ? multiLine(value) : key === 'email' ? value.trim() : singleLine(value);
+      typeof value !== 'string'
+        ? value
+        : key === 'message'
+          ? multiLine(value)
+          : key === 'email'
+            ? value.trim()
+            : key === 'name' || key === 'company'
+              ? nameText(value)
+              : singleLine(value);
     if (OPTIONAL_FIELDS.includes(key as DemoRequestField) && (trimmed === '' || trimmed === null)) continue;
     normalised[key] = trimmed;
   }

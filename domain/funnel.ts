@@ -12,8 +12,12 @@ export type FunnelStep = (typeof FUNNEL_STEPS)[number];
 export const FUNNEL_SOURCE_SENT_MAX_LENGTH = 100;
 /** The longest source counted under its own name; a longer one counts as FUNNEL_OTHER_SOURCE. */
 export const FUNNEL_SOURCE_MAX_LENGTH = 40;
-/** What a source that is not a short plain name is counted as, so that the counts cannot be flooded with made-up ones. */
-const FUNNEL_OTHER_SOURCE = 'other';
+/**
+ * What a source that is not a short plain name is counted as, and on the API one that is not known either (listed
+ * in FUNNEL_SOURCES or carried by a stored booking: api/funnel/known-sources.ts), so that the counts cannot be
+ * flooded with made-up ones.
+ */
+export const FUNNEL_OTHER_SOURCE = 'other';
 /** Up to FUNNEL_SOURCE_MAX_LENGTH characters (a literal, so that a bundle that does not use it drops it). */
 const PLAIN_SOURCE = /^[a-z0-9._-]{1,40}$/;
 
@@ -24,9 +28,10 @@ export interface FunnelBeacon {
 }
 
 /**
- * A utm_source as the funnel counts it: lower case, trimmed; null for none; FUNNEL_OTHER_SOURCE for anything but
+ * A utm_source in the form the funnel keeps: lower case, trimmed; null for none; FUNNEL_OTHER_SOURCE for anything but
  * letters, digits, dots, dashes and underscores up to FUNNEL_SOURCE_MAX_LENGTH characters. The bookings' attribution
- * is grouped the same way, so the funnel and the attendance name a source alike.
+ * is grouped the same way, so the funnel and the attendance name a source alike. (A beacon's source must also be
+ * known to be counted under its name: api/funnel/known-sources.ts.)
  */
 export function funnelSource(utmSource: string | null | undefined): string | null {
   const source = (utmSource ?? '').trim().toLowerCase();

@@ -14,7 +14,7 @@ export function demoRequestProblems(
   const problems: Partial<Record<DemoRequestField, string>> = {};
   const name = nameLinkProblem(input.name, isDomainEnding);
   if (name) problems.name = name;
-  const company = companyLinkProblem(input.company);
+  const company = companyLinkProblem(input.company, isDomainEnding);
   if (company) problems.company = company;
   const email = emailProblem(input.email);
   if (email) problems.email = email;

@@ -46,6 +46,8 @@ export async function startAppUnderTest(
     previousLinkSecrets?: string[];
     /** The team's calendars (TEAM_FILE); none when unset. */
     hostCalendars?: HostCalendars;
+    /** FUNNEL_SOURCES, parsed; none listed when unset. */
+    funnelSources?: readonly string[];
   } = {},
 ): Promise<AppUnderTest> {
   const database = await createTestDatabase();
@@ -72,6 +74,7 @@ export async function startAppUnderTest(
     followUps: options.followUps,
     limits: options.limits && { limiter, ...options.limits },
     hostCalendars: options.hostCalendars,
+    funnelSources: options.funnelSources,
   });
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));

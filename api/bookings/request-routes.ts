@@ -18,6 +18,7 @@ import { rateLimit, type RequestLimits } from '../rate-limit.js';
 import { validateBody } from '../validation.js';
 import { answerTrapped, honeypot } from './honeypot.js';
 import { submitDemoRequest, type DemoRequestDeps } from './book.js';
+import type { KnownFunnelSources } from '../funnel/known-sources.js';
 
 function messageFor(error: ErrorObject, field: string): string {
   if (field === 'attribution') return `Attribution must be an object of texts of at most ${ATTRIBUTION_MAX_LENGTH} characters.`;
@@ -43,6 +44,8 @@ export function demoRequestRoutes(
     limits?: RequestLimits;
     /** Told of every request the honeypot caught and stored (the slot list of its network). */
     trapped?: () => void;
+    /** Told the source of each booking stored, which the funnel then counts under its name. */
+    funnelSources?: Pick<KnownFunnelSources, 'booked'>;
   },
 ): Router {
   const router = new Router();
@@ -67,7 +70,10 @@ export function demoRequestRoutes(
       const answer = await submitDemoRequest(deps, ctx.state.body, idempotencyKeyOf(ctx.get(IDEMPOTENCY_HEADER)));
       if (answer.replayed) ctx.set('Idempotent-Replayed', 'true');
       // The booking stored goes on the request's one log line (one write per booking, with its request id).
-      if (answer.stored) ctx.state.logFields = answer.stored satisfies LogFields;
+      if (answer.stored) {
+        ctx.state.logFields = answer.stored satisfies LogFields;
+        deps.funnelSources?.booked(ctx.state.body.attribution?.utm_source);
+      }
       ctx.status = answer.status;
       ctx.body = answer.body;
     },

@@ -13,6 +13,18 @@ export async function countStep(db: Db, day: string, source: string | null, step
     .merge({ count: db.raw('funnel_daily_counts.count + 1') });
 }
 
+/**
+ * The utm_source of every booking (cancelled ones too) stored in the last `days` days, as each booking wrote it: the
+ * sources the funnel counts under their own name (known-sources.ts). A range of the newest-first index.
+ */
+export async function bookingSourcesSince(db: Db, days: number): Promise<string[]> {
+  const rows = (await db('bookings')
+    .distinct(db.raw("attribution->>'utm_source' AS source"))
+    .where('created_at', '>=', db.raw("now() - make_interval(days => ?)", [days]))
+    .whereRaw("attribution->>'utm_source' IS NOT NULL")) as { source: string }[];
+  return rows.map((row) => row.source);
+}
+
 const noCounts = (): StepCounts => Object.fromEntries(FUNNEL_STEPS.map((step) => [step, 0])) as StepCounts;
 
 /** The counts of the days from `from` to `to` (YYYY-MM-DD, both included), a row per day and source that has any. */

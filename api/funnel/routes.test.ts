@@ -26,6 +26,8 @@ describe('the funnel', function () {
       now: () => NOW,
       adminToken: ADMIN_TOKEN,
       trustProxy: 1,
+      // FUNNEL_SOURCES: the sources counted under their own name (beside those a stored booking carries).
+      funnelSources: ['newsletter', 'x'.repeat(40)],
       limits: { demoRequestsPerHour: 5, emailChecksPerMinute: BEACONS_PER_MINUTE },
       logger: pino({ level: 'debug' }, { write: (line: string) => void logLines.push(line) }),
     });
@@ -87,6 +89,15 @@ describe('the funnel', function () {
     ]);
   });
 
+  it("counts 30 made-up sources, plain ones too, as 'other': no row beyond other's, however many come", async () => {
+    const madeUp = Array.from({ length: 30 }, (_, i) => (i % 3 === 0 ? `john.smith${i}.acme-corp.com` : i % 3 === 1 ? `campaign-${i}` : `x${i}_y`));
+    // Each from an address of its own: the per-client limit is not what stops them.
+    for (const [i, source] of madeUp.entries()) {
+      expect((await beacon({ step: 'dialogOpened', source }, { 'X-Forwarded-For': `203.0.113.${i + 1}` })).status, source).to.equal(204);
+    }
+    expect(await counts()).to.deep.equal([{ day: TODAY, source: 'other', step: 'dialogOpened', count: '30' }]);
+  });
+
   it('answers bots 204 and counts none of them: a crawler, a headless browser, no User-Agent', async () => {
     const bots = [
       'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
@@ -138,7 +149,11 @@ describe('the funnel', function () {
   it('keeps nothing personal: the table is day, source, step and count, and the log says nothing of the beacon', async () => {
     logLines.length = 0;
     const forwarded = `198.51.100.${client}`;
-    await beacon({ step: 'booked', source: 'newsletter', email: 'ada@analytical-engines.com', name: 'Ada' }, { Referer: 'https://news.example.org/post?user=ada' });
+    // A beacon with more than its two fields is refused, and counts nothing.
+    const personal = await beacon({ step: 'booked', source: 'newsletter', email: 'ada@analytical-engines.com', name: 'Ada' });
+    expect(personal.status).to.equal(400);
+    expect(await counts()).to.deep.equal([]);
+    await beacon({ step: 'booked', source: 'newsletter' }, { Referer: 'https://news.example.org/post?user=ada' });
     const { rows: columns } = (await app.db.raw(
       "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = 'funnel_daily_counts' ORDER BY ordinal_position",
     )) as { rows: { column_name: string; data_type: string }[] };
@@ -154,6 +169,59 @@ describe('the funnel', function () {
     const logged = logLines.join('\n');
     expect(logged).to.include(FUNNEL_PATH);
     for (const personal of ['ada', forwarded, '127.0.0.1', 'Chrome', 'news.example.org', 'newsletter']) expect(logged, personal).to.not.include(personal);
+  });
+
+  describe('the sources kept: listed, or carried by a stored booking', () => {
+    // Monday 23 November 2026, 10:30 in Berlin; the slot is Tuesday's.
+    const BOOKING_NOW = new Date('2026-11-23T09:30:00.000Z');
+    let own: AppUnderTest;
+    before(async () => {
+      own = await startAppUnderTest({ now: () => BOOKING_NOW, funnelSources: ['newsletter'] });
+      // Stored before the API read its sources: a booking of last month, and one of five months ago (too old to count).
+      const stored = (utmSource: string, createdAt: string) => ({
+        name: 'Prospect',
+        email: `p${Math.random().toString(36).slice(2)}@northwind-logistics.com`,
+        company: 'Northwind',
+        time_slot: new Date('2026-10-20T09:00:00Z'),
+        created_at: new Date(createdAt),
+        attribution: { utm_source: utmSource },
+      });
+      const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
+      await own.db('bookings').insert([stored('Partner-Blog', daysAgo(30)), stored('old-campaign', daysAgo(150)), stored('ada@example.com', daysAgo(3))]);
+    });
+    after(async () => {
+      await own.close();
+    });
+    const send = (source: string) =>
+      fetch(`${own.url}${FUNNEL_PATH}`, { method: 'POST', headers: { 'Content-Type': 'text/plain', 'User-Agent': BROWSER }, body: JSON.stringify({ step: 'slotChosen', source }) });
+    const ownCounts = async () => (await own.db('funnel_daily_counts').select('source', 'count').orderBy('source')) as { source: string; count: string }[];
+
+    it("keeps a listed source and one a stored booking carries (in its funnel form); counts the rest as 'other'", async () => {
+      for (const source of ['Newsletter', 'partner-blog', 'old-campaign', 'ada@example.com', 'made-up']) expect((await send(source)).status, source).to.equal(204);
+      expect(await ownCounts()).to.deep.equal([
+        { source: 'newsletter', count: '1' },
+        { source: 'other', count: '3' },
+        { source: 'partner-blog', count: '1' },
+      ]);
+    });
+
+    it('knows a source from the moment a booking through the API carries it', async () => {
+      await own.db('funnel_daily_counts').delete();
+      expect((await send('spring-webinar')).status).to.equal(204);
+      const booked = await own.post('/api/demo-request', {
+        name: 'Ada Lovelace',
+        email: 'ada@analytical-engines.com',
+        company: 'Analytical Engines',
+        timeSlot: '2026-11-24T08:00:00.000Z',
+        attribution: { utm_source: 'Spring-Webinar', utm_medium: 'email' },
+      });
+      expect(booked.status, JSON.stringify(booked.body)).to.equal(201);
+      expect((await send('spring-webinar')).status).to.equal(204);
+      expect(await ownCounts()).to.deep.equal([
+        { source: 'other', count: '1' },
+        { source: 'spring-webinar', count: '1' },
+      ]);
+    });
   });
 
   describe('GET /api/admin/funnel', () => {

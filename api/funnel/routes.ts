@@ -9,12 +9,13 @@ import type { JSONSchemaType } from 'ajv';
 import { isbot } from 'isbot';
 import type { Logger } from 'pino';
 import { calendarDayOf, formatCalendarDay, parseCalendarDay, zonedTimeToInstant, type CalendarDay } from '../../domain/booking.js';
-import { FUNNEL_PATH, FUNNEL_SOURCE_MAX_LENGTH, FUNNEL_SOURCE_SENT_MAX_LENGTH, FUNNEL_STEPS, funnelSource, type FunnelBeacon, type FunnelReport, type FunnelStep } from '../../domain/funnel.js';
+import { FUNNEL_PATH, FUNNEL_SOURCE_MAX_LENGTH, FUNNEL_SOURCE_SENT_MAX_LENGTH, FUNNEL_STEPS, type FunnelBeacon, type FunnelReport, type FunnelStep } from '../../domain/funnel.js';
 import { readUnlessDatabaseDown, unlessDatabaseDown, type Db } from '../db.js';
 import { ApiError } from '../errors.js';
 import type { Middleware } from 'koa';
 import { rateLimit, type RequestLimits } from '../rate-limit.js';
 import { validateBody } from '../validation.js';
+import type { KnownFunnelSources } from './known-sources.js';
 import { attendanceBySource, countStep, funnelDays } from './repository.js';
 
 /** A beacon is a few dozen bytes: anything much larger is not one. */
@@ -32,7 +33,7 @@ export const funnelBeaconSchema: JSONSchemaType<FunnelBeacon> = {
       type: 'string',
       nullable: true,
       maxLength: FUNNEL_SOURCE_SENT_MAX_LENGTH,
-      description: `The visit's utm_source. Counted lower case; one that is not letters, digits, '.', '-' and '_' up to ${FUNNEL_SOURCE_MAX_LENGTH} characters is counted as 'other'.`,
+      description: `The visit's utm_source. Counted lower case when known (listed in FUNNEL_SOURCES, or carried by a stored booking); one that is not known, or not letters, digits, '.', '-' and '_' up to ${FUNNEL_SOURCE_MAX_LENGTH} characters, is counted as 'other'.`,
     },
   },
 };
@@ -44,13 +45,16 @@ export interface FunnelRouteDeps {
   timeZone: string;
   now: () => Date;
   limits: RequestLimits | undefined;
+  /** The sources counted under their own name (FUNNEL_SOURCES and the bookings'); any other is 'other'. */
+  sources: Pick<KnownFunnelSources, 'counted'>;
 }
 
 /**
  * POST /api/funnel: 204 whatever becomes of the beacon (navigator.sendBeacon reads no answer). A bot's (by its
  * User-Agent, or one without) is not counted. Its body is read here, not by the app's JSON parser: a beacon comes as
- * text/plain, and at most FUNNEL_BODY_LIMIT of it. Nothing of the request is kept but the count, nor logged beyond
- * the request's one line (api/request-log.ts: method, path, status, time).
+ * text/plain, and at most FUNNEL_BODY_LIMIT of it; a body with a key beside step and source is refused (400). Its
+ * source is counted under its name only when known (known-sources.ts), else as 'other'. Nothing of the request is
+ * kept but the count, nor logged beyond the request's one line (api/request-log.ts: method, path, status, time).
  */
 export function funnelBeaconRoutes(deps: FunnelRouteDeps): Router {
   const router = new Router();
@@ -82,7 +86,8 @@ export function funnelBeaconRoutes(deps: FunnelRouteDeps): Router {
     async (ctx) => {
       const { step, source } = ctx.state.body;
       const day = formatCalendarDay(calendarDayOf(deps.now(), deps.timeZone));
-      await unlessDatabaseDown(() => countStep(deps.db, day, funnelSource(source), step), deps.logger, 'funnel step not counted', 'Not counted.');
+      const counted = await deps.sources.counted(source);
+      await unlessDatabaseDown(() => countStep(deps.db, day, counted, step), deps.logger, 'funnel step not counted', 'Not counted.');
       ctx.status = 204;
     },
   );
