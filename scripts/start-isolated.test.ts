@@ -65,8 +65,9 @@ describe('npm start on a machine with nothing running (private network namespace
     start = startIsolated({ PORT: '3000', DATA_DIR: dataDir, WEB_ROOT: path.join(scratch, 'no-page') });
     const ready = await start.waitForLog((line) => typeof line.msg === 'string' && line.msg.startsWith('Converge is running at'), 60_000);
     const said = start.logs.map((line) => line.msg);
-    expect(said.slice(0, 6)).to.deep.equal([
+    expect(said.slice(0, 7)).to.deep.equal([
       'Converge starting on http://127.0.0.1:3000',
+      `sales page: http://127.0.0.1:3000/admin, signed into with the token in ${path.join(dataDir, 'admin-token')} (ADMIN_TOKEN not set)`,
       `PostgreSQL: embedded (DATABASE_URL not set), data in ${path.join(dataDir, 'postgres')}`,
       `Redis: none on 127.0.0.1:6379 and REDIS_URL not set; starting redis-server, data in ${path.join(dataDir, 'redis')}`,
       `SMTP: embedded (SMTP_URL not set), each e-mail saved as an .eml file in ${path.join(dataDir, 'mail')}`,
