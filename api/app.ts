@@ -96,7 +96,7 @@ export function createApiRouter(deps: AppDeps): Router {
     hostBookings?.changed();
   };
   const adminLimiter = deps.limits?.limiter ?? createMemoryLimiter();
-  const admin = adminAccess({ db: deps.db, logger: deps.logger, adminToken: deps.adminToken, adminLimiter, now });
+  const admin = adminAccess({ db: deps.db, logger: deps.logger, adminToken: deps.adminToken, adminLimiter, publicUrl: deps.publicUrl, now });
   const routes = new Router();
   routes.use(
     admin.routes.routes(),
