@@ -116,7 +116,7 @@ export function createApiRouter(deps: AppDeps): Router {
     logger: deps.logger,
   });
   const adminLimiter = deps.limits?.limiter ?? createMemoryLimiter();
-  const admin = adminAccess({ db: deps.db, logger: deps.logger, adminToken: deps.adminToken, adminLimiter, now });
+  const admin = adminAccess({ db: deps.db, logger: deps.logger, adminToken: deps.adminToken, adminLimiter, publicUrl: deps.publicUrl, now });
   const routes = new Router();
   routes.use(
     admin.routes.routes(),

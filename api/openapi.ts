@@ -399,7 +399,9 @@ const csrfParameter = {
   description: 'With the session cookie: the csrfToken of the session (a change without it, or with another, is refused with 403). Not needed with the Bearer token.',
   schema: { type: 'string' },
 };
-const csrfRefusal = { '403': refused('Made with the session cookie but without its CSRF token, or with another.') };
+const csrfRefusal = {
+  '403': refused('Made with the session cookie but without its CSRF token, or with another; or sent from another site (an Origin not the site\'s own, or Sec-Fetch-Site other than same-origin or none).'),
+};
 const listFilterParameters = [
   { name: 'q', in: 'query', required: false, description: 'A prefix, in any case, of the name, the company, the e-mail address or its domain.', schema: { type: 'string', maxLength: SEARCH_MAX_LENGTH } },
   { name: 'status', in: 'query', required: false, description: 'booked: not cancelled and not marked yet; cancelled; attended; no_show.', schema: { type: 'string', enum: [...LIST_STATUSES] } },
@@ -626,12 +628,13 @@ export function openApiDocument(): Schema {
       '/api/admin/session': {
         post: {
           operationId: 'signIn',
-          summary: `The sales page's sign-in: the operations token exchanged for a session cookie (${SESSION_COOKIE}: HttpOnly, SameSite=Strict, Path=/api, Secure over HTTPS, ${SESSION_HOURS} hours). Wrong tokens count against the same per-network allowance as the Bearer header.`,
+          summary: `The sales page's sign-in: the operations token exchanged for a session cookie (${SESSION_COOKIE}: HttpOnly, SameSite=Strict, Path=/api, Secure over HTTPS, ${SESSION_HOURS} hours). Wrong tokens count against the same per-network allowance as the Bearer header; the right one always signs in.`,
           requestBody: { required: true, content: json('SignIn') },
           responses: {
             '201': answer('Signed in; the cookie is set.', 'AdminSession'),
             ...bodyRefusals,
             '401': refused('Not the operations token.'),
+            '403': refused('Sent from another site (an Origin not the site\'s own, or Sec-Fetch-Site other than same-origin or none), whatever the token.'),
             '429': tooMany,
             '503': refused('The database does not answer; not signed in.'),
           },

@@ -1,8 +1,10 @@
 import { expect } from 'chai';
 import { parseProxyHops } from '../server-shared/settings.js';
 import type { Context } from 'koa';
-import { createMemoryLimiter, rateLimit } from './rate-limit.js';
-import { TooManyRequestsError } from './errors.js';
+import pino from 'pino';
+import { createMemoryLimiter, rateLimit, type RateLimiter } from './rate-limit.js';
+import { ApiError, TooManyRequestsError } from './errors.js';
+import { adminTokenCheck } from './admin-auth.js';
 import { startAppUnderTest, type AppUnderTest } from '../test/app-under-test.js';
 import { TEST_LINK_SECRET } from '../test/stack.js';
 import { bookingToken } from '../server-shared/booking-link.js';
@@ -153,6 +155,39 @@ describe('the rate-limit middleware', () => {
   });
 });
 
+describe('the count of wrong operations tokens (admin-auth.ts)', () => {
+  const TOKEN = 'an-operations-token-of-at-least-32-characters';
+  /** A memory limiter that writes down each call made to it. */
+  function countingLimiter(): { limiter: RateLimiter; calls: string[] } {
+    const inner = createMemoryLimiter();
+    const calls: string[] = [];
+    return {
+      calls,
+      limiter: {
+        hit: (key, windowMs) => (calls.push(`hit ${key}`), inner.hit(key, windowMs)),
+        peek: (key) => (calls.push(`peek ${key}`), inner.peek(key)),
+        close: () => inner.close(),
+      },
+    };
+  }
+  const ctx = { ip: '192.0.2.9', state: { log: pino({ level: 'silent' }) } } as unknown as Context;
+  const statusOf = (promise: Promise<void>) => promise.then(() => 200, (err: unknown) => (err instanceof ApiError ? err.status : 500));
+
+  it('passes the right token without asking the limiter, even past ten wrong ones; a held-off guess costs a peek and a hit, as before', async () => {
+    const { limiter, calls } = countingLimiter();
+    const check = adminTokenCheck(TOKEN, limiter);
+    for (let i = 0; i < 10; i++) expect(await statusOf(check(ctx, `guess-${i}`, 'no'))).to.equal(401);
+    expect(calls).to.have.length(20);
+    calls.length = 0;
+    expect(await statusOf(check(ctx, TOKEN, 'no'))).to.equal(200);
+    expect(calls, 'the right token reads and resets nothing').to.deep.equal([]);
+    expect(await statusOf(check(ctx, 'guess-10', 'no'))).to.equal(429);
+    expect(await statusOf(check(ctx, undefined, 'no'))).to.equal(429);
+    expect(calls).to.deep.equal(['peek admin-failures:192.0.2.9', 'hit admin-failures:192.0.2.9', 'peek admin-failures:192.0.2.9', 'hit admin-failures:192.0.2.9']);
+    expect(await limiter.peek('admin-failures:192.0.2.9')).to.equal(12);
+  });
+});
+
 describe('per-client limits count a network, not an address (TRUST_PROXY=1)', () => {
   // Eight addresses of one IPv6 /64: what one home or one cloud machine is given.
   const sameNetwork = Array.from({ length: 8 }, (_, i) => `2001:db8:1:2:${(i * 0x1111).toString(16)}::${i + 1}`);
@@ -212,15 +247,16 @@ describe('per-client limits count a network, not an address (TRUST_PROXY=1)', ()
     }
   });
 
-  it('locks out the operations token guesses of one /64 together', async () => {
+  it('holds off the operations token guesses of one /64 together, never the right token', async () => {
     const token = 'an-operations-token-of-at-least-32-characters';
     const app = await startAppUnderTest({ now: () => NOW, adminToken: token, trustProxy: 1 });
     try {
       const list = (address: string, bearer: string) => fetch(`${app.url}/api/demo-requests`, { headers: { ...from(address), Authorization: `Bearer ${bearer}` } });
       // Ten wrong guesses, each from another address of the /64.
       for (let i = 0; i < 10; i++) expect((await list(`2001:db8:7:7::${i + 1}`, `guess-${i}`)).status).to.equal(401);
-      expect((await list('2001:db8:7:7:ffff:ffff:ffff:ffff', token)).status, 'the right token from the same /64').to.equal(429);
-      expect((await list('2001:db8:7:8::1', token)).status, 'another /64').to.equal(200);
+      expect((await list('2001:db8:7:7:ffff:ffff:ffff:ffff', 'guess-10')).status, 'a wrong token from the same /64').to.equal(429);
+      expect((await list('2001:db8:7:7:ffff:ffff:ffff:ffff', token)).status, 'the right token from the same /64').to.equal(200);
+      expect((await list('2001:db8:7:8::1', 'guess-11')).status, 'another /64').to.equal(401);
     } finally {
       await app.close();
     }

@@ -158,11 +158,31 @@ describe("serving a booking's page rendered with its booking", () => {
     expect(await response.text()).to.contain('<h1>No booking in Europe/Lisbon</h1>').and.contain('{"booking":null}');
   });
 
-  it('sends the page in its loading state when the database cannot say, for its script to ask the API', async () => {
-    const response = await fetch(`${databaseDown.url}/booking/${bookingToken(randomUUID(), TEST_LINK_SECRET)}`);
-    expect(response.status).to.equal(200);
-    expect(response.headers.get('cache-control')).to.equal('no-store');
-    expect(await response.text()).to.contain('Loading your booking').and.not.contain('booking-data');
+  it('answers 503 when the database cannot say, with the page that says to try again shortly (the build\'s, or a plain one), never the loading state', async () => {
+    const token = bookingToken(randomUUID(), TEST_LINK_SECRET);
+    const plain = await fetch(`${databaseDown.url}/booking/${token}`);
+    expect(plain.status).to.equal(503);
+    expect(plain.headers.get('retry-after')).to.equal('30');
+    expectPrivatePageHeaders(plain.headers);
+    expect(plain.headers.get('content-type')).to.equal('text/html; charset=utf-8');
+    expect(await plain.text()).to.contain('Please try again shortly').and.not.contain('Loading your booking').and.not.contain('booking-data');
+    const unavailableStyle = '.u{color:gray}';
+    await writeFile(
+      path.join(webRoot, 'booking-unavailable.html'),
+      `<!doctype html><html lang="en"><head><style>${unavailableStyle}</style></head><body><h1>Your Converge demo</h1><p>Please try again shortly.</p></body></html>`,
+    );
+    try {
+      const built = await fetch(`${databaseDown.url}/booking/${token}`);
+      expect(built.status).to.equal(503);
+      expect(built.headers.get('retry-after')).to.equal('30');
+      expectPrivatePageHeaders(built.headers);
+      expect(built.headers.get('content-security-policy')).to.contain(sha(unavailableStyle));
+      expect(await built.text()).to.contain('<p>Please try again shortly.</p>');
+      // The file has no address of its own.
+      expect((await fetch(`${app.url}/booking-unavailable.html`)).status).to.equal(404);
+    } finally {
+      await rm(path.join(webRoot, 'booking-unavailable.html'));
+    }
   });
 });
 

@@ -1,7 +1,8 @@
 /**
  * Serves the built site: hashed assets cached for a year, pages revalidated, unknown pages answered by the
  * 404 page. Pages carry the booking zone and notice the server is configured with, so the calendar and the API agree.
- * A booking's manage page (/booking/{token}) is rendered with its booking, kept from caches, referrers and indexes.
+ * A booking's manage page (/booking/{token}) is rendered with its booking, kept from caches, referrers and indexes;
+ * when the booking cannot be read (the database out of reach), the answer is 503 and a page that says to try again.
  */
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
@@ -16,7 +17,7 @@ import { BOOKING_MIN_NOTICE_META, BOOKING_TIME_ZONE_META } from '../domain/booki
 import type { BookingView } from '../domain/demo-request.js';
 import { brand, telHref, type Contact } from '../domain/brand.js';
 import { escapeHtml } from '../domain/text.js';
-import { ApiError } from './errors.js';
+import { ApiError, ServiceUnavailableError } from './errors.js';
 import { contentSecurityPolicy, sourceHash } from './security-headers.js';
 
 const brotliCompress = promisify(brotliCompressCallback);
@@ -25,6 +26,13 @@ const ZONE_META = new RegExp(`(<meta name="${BOOKING_TIME_ZONE_META}" content=")
 const NOTICE_META = new RegExp(`(<meta name="${BOOKING_MIN_NOTICE_META}" content=")[^"]*(")`);
 const NOT_BUILT =
   '<!doctype html><html lang="en"><title>404 Page Not Found</title><h1>404 Page Not Found</h1><p>The page is not built yet: run npm run build:web.</p></html>';
+/** The booking page's 503 (built from web/app/booking-prerender.tsx), and what goes out in its place when it is not built. */
+const BOOKING_UNAVAILABLE_FILE = 'booking-unavailable.html';
+const BOOKING_UNAVAILABLE_PLAIN =
+  '<!doctype html><html lang="en"><title>Please try again shortly</title><h1>Please try again shortly</h1>' +
+  '<p>Your booking cannot be shown right now: our records are out of reach for a moment. Nothing about your demo has changed. Please try again shortly.</p></html>';
+/** Seconds a visitor is asked to wait before loading a booking's page again while the database is out of reach. */
+export const BOOKING_RETRY_AFTER_SECONDS = 30;
 
 interface Page {
   html: string;
@@ -186,7 +194,9 @@ function pageFile(urlPath: string): string | undefined {
 /**
  * The site's pages and files. With `readBooking`, a booking's page goes out with the booking rendered in it (404 and
  * "This link does not open a booking" for a token that opens none); when the booking cannot be read (the database
- * down), in its loading state, whose script asks the API and says what it answers.
+ * down), 503 with Retry-After and a page that says to try again shortly, never the loading state with a 200: its
+ * script would only have asked the API to hear the same. Without the booking page's render beside the web root, the
+ * loading state goes out, for its script to ask the API.
  */
 export function webRoutes(webRoot: string, rules: PageSettings, readBooking?: BookingViewReader): Middleware[] {
   const readPage = pageReader(webRoot, rules);
@@ -255,11 +265,19 @@ export function webRoutes(webRoot: string, rules: PageSettings, readBooking?: Bo
   };
 
   /** The booking page with its booking in it; undefined when it cannot be rendered so. */
-  const renderBookingPage = async (shell: Page, token: string): Promise<{ page: Page; status: number } | undefined> => {
+  const renderBookingPage = async (ctx: Context, shell: Page, token: string): Promise<{ page: Page; status: number } | undefined> => {
     const render = renderer();
     if (!readBooking || !render) return undefined;
-    const booking = await readBooking(token).catch(() => undefined);
-    if (booking === undefined) return undefined;
+    let booking: BookingView | null;
+    try {
+      booking = await readBooking(token);
+    } catch (err) {
+      // The database out of reach (readUnlessDatabaseDown has logged it): the page says to come back shortly.
+      if (err instanceof ServiceUnavailableError) return bookingUnavailable();
+      // Anything else is a fault of ours, logged as one; the loading state goes out and its script asks the API.
+      ctx.app.emit('error', err, ctx);
+      return undefined;
+    }
     const rendered = render.renderBookingFor(token, booking, rules.timeZone);
     // The render writes the brand's contact into its footer; the booking's own words (its name, company, address)
     // are kept as typed, even where they happen to be the brand's contact.
@@ -268,11 +286,17 @@ export function webRoutes(webRoot: string, rules: PageSettings, readBooking?: Bo
     return html === undefined ? undefined : { page: { html, etag: '', csp: policyOf(html) }, status: booking ? 200 : 404 };
   };
 
+  const bookingUnavailable = async (): Promise<{ page: Page; status: number }> => {
+    const built = await readPage(BOOKING_UNAVAILABLE_FILE);
+    return { page: built ?? { html: BOOKING_UNAVAILABLE_PLAIN, etag: '', csp: policyOf(BOOKING_UNAVAILABLE_PLAIN) }, status: 503 };
+  };
+
   const pages = async (ctx: Context, next: Next): Promise<void> => {
     const file = pageFile(ctx.path);
     const page = file ? await readPage(file) : undefined;
     if (page && file === BOOKING_FILE) {
-      const rendered = await renderBookingPage(page, tokenOf(ctx.path));
+      const rendered = await renderBookingPage(ctx, page, tokenOf(ctx.path));
+      if (rendered?.status === 503) ctx.set('Retry-After', String(BOOKING_RETRY_AFTER_SECONDS));
       return rendered ? sendPage(ctx, rendered.page, rendered.status) : sendPage(ctx, page, 200);
     }
     if (page) return sendPage(ctx, page, 200);

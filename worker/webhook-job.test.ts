@@ -50,7 +50,7 @@ describe('one webhook try (processWebhook)', function () {
   let server: Server;
   let url: string;
   const requests: { path: string }[] = [];
-  const lines: { msg: string; level: number }[] = [];
+  const lines: { msg: string; level: number; [field: string]: unknown }[] = [];
   const queued: QueuedJob[] = [];
   const logger = pino(
     { level: 'debug' },
@@ -70,6 +70,13 @@ describe('one webhook try (processWebhook)', function () {
       if (request.url === '/gone') response.writeHead(410).end('gone');
       else if (request.url === '/redirect') response.writeHead(302, { location: '/ok' }).end();
       else if (request.url === '/huge') response.writeHead(500).end('x'.repeat(1024 * 1024));
+      else if (request.url === '/trickle' || request.url === '/trickle-503') {
+        // The status and a first byte at once, then a byte every 50 ms: the body never ends.
+        response.writeHead(request.url === '/trickle' ? 200 : 503, { 'content-type': 'text/plain' });
+        response.write('received');
+        const drip = setInterval(() => response.write('.'), 50);
+        response.on('close', () => clearInterval(drip));
+      }
       else response.writeHead(500).end('no');
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -137,6 +144,32 @@ describe('one webhook try (processWebhook)', function () {
     const huge = await postWebhook({ url: `${url}/huge`, secret: newWebhookSecret() }, { id: 'msg_1', body: '{}', timestamp: new Date() }, { allowPrivate: true });
     expect(huge.status).to.equal(500);
     expect(huge.excerpt).to.have.length(RESPONSE_EXCERPT_BYTES);
+  });
+
+  it('records the status of a receiver that answers 200 and then trickles its body past the timeout: delivered, its body said unfinished', async () => {
+    const { job } = await deliveryTo(`${url}/trickle`);
+    const before = lines.length;
+    // A 2xx status is the receiver's word that it has the event (Standard Webhooks); the body is not read for it.
+    expect(await processWebhook(deps({ timeoutMs: 400 }), job)).to.equal('delivered');
+    const unfinished = "the answer's body did not finish within 0.4 s";
+    const row = await deliveryRow(job.deliveryId);
+    expect(row).to.include({ attempts: 1, last_status: 200, last_error: unfinished });
+    expect(row.delivered_at).to.be.an.instanceOf(Date);
+    const attempts = await database.db('webhook_attempts').where({ delivery_id: job.deliveryId }).select('status', 'error', 'response_excerpt', 'duration_ms');
+    expect(attempts).to.have.length(1);
+    expect(attempts[0]).to.include({ status: 200, error: unfinished });
+    expect(attempts[0].response_excerpt).to.match(/^received\.*$/);
+    expect(attempts[0].duration_ms).to.be.within(350, 5000);
+    const line = lines.slice(before).find((entry) => entry.msg === 'webhook delivered');
+    expect(line).to.include({ level: 30, status: 200, error: unfinished });
+  });
+
+  it('records the status of a receiver that answers 503 and then trickles: not delivered, tried again', async () => {
+    const { job } = await deliveryTo(`${url}/trickle-503`);
+    const before = lines.length;
+    expect(await processWebhook(deps({ timeoutMs: 400 }), job)).to.equal('retry');
+    expect(await deliveryRow(job.deliveryId)).to.include({ last_status: 503, last_error: "the answer's body did not finish within 0.4 s", delivered_at: null });
+    expect(lines.slice(before).find((entry) => entry.msg === 'webhook not delivered; will retry')).to.include({ status: 503 });
   });
 
   it('refuses a target on 127.0.0.1 without WEBHOOK_ALLOW_PRIVATE, before any connection, and records why', async () => {

@@ -32,6 +32,8 @@ export interface WebhookDeps {
   allowPrivate: boolean;
   retry: RetrySchedule;
   metrics?: WorkerMetrics;
+  /** How long one try may take, the answer's body included; WEBHOOK_TIMEOUT_MS when unset. */
+  timeoutMs?: number;
   now?: () => number;
 }
 
@@ -39,6 +41,10 @@ export type WebhookOutcome = 'delivered' | 'retry' | 'exhausted' | 'gone' | 'wai
 
 /** What a try's answer means for its delivery. */
 function outcomeOf(result: PostResult, delivery: ClaimedDelivery, deps: WebhookDeps, now: number): AttemptOutcome {
+  // A 2xx status is delivered, even when the answer's body then did not finish in time (result.error says so, and is
+  // kept with the status): under Standard Webhooks the status is the receiver's word that it has the event, and what
+  // follows it is read for the delivery log only. Trying again would send an event the receiver said it has, and a
+  // receiver that always trickles its body would be tried for a whole day and marked failing for events it took.
   if (result.status !== null && result.status >= 200 && result.status < 300) return { outcome: 'delivered' };
   if (result.status === 410) return { outcome: 'gone' };
   const failingSince = delivery.failing_since?.getTime() ?? now;
@@ -85,7 +91,7 @@ async function tryDelivery(deps: WebhookDeps, payload: DeliverWebhookPayload, sp
     { url: delivery.url, secret: delivery.secret },
     // The event's own time signs it: receivers check it is recent, so a retry is signed with the time it is sent.
     { id: delivery.event_id, body: JSON.stringify(delivery.payload), timestamp: new Date(now()) },
-    { allowPrivate: deps.allowPrivate, ...(signal ? { signal } : {}) },
+    { allowPrivate: deps.allowPrivate, ...(deps.timeoutMs !== undefined ? { timeoutMs: deps.timeoutMs } : {}), ...(signal ? { signal } : {}) },
   );
   const attempt = {
     status: result.status,

@@ -2,7 +2,8 @@
  * One try of one webhook: signed with the standardwebhooks package (webhook-id, webhook-timestamp, webhook-signature
  * `v1,<base64 HMAC-SHA256>`), sent to the address checked just before (server-shared/webhook-targets.ts: the socket's
  * lookup answers with that address and no other), redirects not followed, the whole exchange bounded by 10 s and the
- * answer's body read to 64 KB at most. Never throws: what happened is the result.
+ * answer's body read to 64 KB at most. A receiver's status stands once it has come, even when its body then does not
+ * finish in time. Never throws: what happened is the result.
  */
 import http from 'node:http';
 import https from 'node:https';
@@ -34,7 +35,10 @@ export interface PostResult {
   durationMs: number;
   /** The first bytes of the answer's body, as text. */
   excerpt: string | null;
-  /** Why no answer came (or a refused target); null when one did. */
+  /**
+   * What went wrong: why no answer came, or the target was refused (no status); or, with the status, how the answer's
+   * body was cut short (the timeout, a reset). Null when the whole answer came.
+   */
   error: string | null;
   /** The target was refused before any connection (scheme or address). */
   refused: boolean;
@@ -78,6 +82,7 @@ export async function postWebhook(target: WebhookTarget, message: WebhookMessage
   };
   const transport = url.protocol === 'https:' ? https : http;
   const headers = { ...signedHeaders(target, message), 'content-length': String(Buffer.byteLength(message.body)) };
+  const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
   return new Promise<PostResult>((resolve) => {
     let settled = false;
     const finish = (result: Omit<PostResult, 'durationMs' | 'refused'>) => {
@@ -85,33 +90,39 @@ export async function postWebhook(target: WebhookTarget, message: WebhookMessage
       settled = true;
       resolve({ ...result, durationMs: elapsed(), refused: false });
     };
+    // Once the status has come, it is the answer, whatever becomes of the body after it.
+    let answer: http.IncomingMessage | undefined;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const answered = (response: http.IncomingMessage, error: string | null) => {
+      const body = Buffer.concat(chunks);
+      finish({
+        status: response.statusCode ?? null,
+        excerpt: body.length > 0 ? body.subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8') : null,
+        error,
+        retryAfter: response.headers['retry-after'],
+      });
+      response.destroy();
+    };
+    // A body cut short by the timeout (a receiver that trickles it), a reset or the worker stopping.
+    const cutShort = (err?: NodeJS.ErrnoException) =>
+      timeout.aborted ? `the answer's body did not finish within ${timeoutMs / 1000} s` : `the answer's body was cut short: ${err?.code ?? err?.message ?? 'connection closed'}`;
     const request = transport.request(url, { method: 'POST', headers, agent: false, lookup, signal }, (response) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      const done = () => {
-        const body = Buffer.concat(chunks);
-        finish({
-          status: response.statusCode ?? null,
-          excerpt: body.length > 0 ? body.subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8') : null,
-          error: null,
-          retryAfter: response.headers['retry-after'],
-        });
-        response.destroy();
-      };
+      answer = response;
       response.on('data', (chunk: Buffer) => {
         const room = WEBHOOK_MAX_RESPONSE_BYTES - size;
         chunks.push(chunk.subarray(0, room));
         size += Math.min(chunk.length, room);
-        if (size >= WEBHOOK_MAX_RESPONSE_BYTES) done();
+        if (size >= WEBHOOK_MAX_RESPONSE_BYTES) answered(response, null);
       });
-      response.on('end', done);
-      // The answer's status came: a body cut short (the timeout, a reset) does not undo it.
-      response.on('error', done);
-      response.on('aborted', done);
+      response.on('end', () => answered(response, null));
+      response.on('error', (err: NodeJS.ErrnoException) => answered(response, cutShort(err)));
+      response.on('aborted', () => answered(response, cutShort()));
     });
     request.on('error', (err: NodeJS.ErrnoException) => {
-      const reason = timeout.aborted ? `no answer within ${(options.timeoutMs ?? WEBHOOK_TIMEOUT_MS) / 1000} s` : (err.code ?? err.message);
-      finish({ status: null, excerpt: null, error: reason, retryAfter: undefined });
+      // The request's own error comes first when the timeout cuts a body short: the status came all the same.
+      if (answer) return answered(answer, cutShort(err));
+      finish({ status: null, excerpt: null, error: timeout.aborted ? `no answer within ${timeoutMs / 1000} s` : (err.code ?? err.message), retryAfter: undefined });
     });
     request.end(message.body);
   });

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
+import { Redis } from 'ioredis';
 import { startAppUnderTest, type AppUnderTest } from '../../test/app-under-test.js';
 import { bookingToken } from '../../server-shared/booking-link.js';
-import { TEST_LINK_SECRET } from '../../test/stack.js';
+import { TEST_LINK_SECRET, TEST_REDIS_URL } from '../../test/stack.js';
 import { listBookings, SEARCH_MATCHES_READ, SearchTooBroad } from '../bookings/repository.js';
 import { CSRF_HEADER, SESSION_COOKIE } from './sessions.js';
 
@@ -23,7 +24,8 @@ describe('the sales page API: sessions, the list, the export, a booking and its 
   const client = () => ({ 'X-Forwarded-For': `198.51.100.${++network}` });
 
   before(async () => {
-    app = await startAppUnderTest({ now: () => clock, adminToken: TOKEN, trustProxy: 1 });
+    // The count of wrong tokens in Redis, as deployed (the request limits themselves off).
+    app = await startAppUnderTest({ now: () => clock, adminToken: TOKEN, trustProxy: 1, limits: { demoRequestsPerHour: 0, emailChecksPerMinute: 0 } });
   });
   after(async () => {
     await app.close();
@@ -67,18 +69,34 @@ describe('the sales page API: sessions, the list, the export, a booking and its 
       expect(await session.json()).to.deep.include({ csrfToken: plain.csrfToken });
     });
 
-    it('refuses a wrong token, and after 10 wrong ones from a network refuses the right one too (429), by the same count as the Bearer header', async () => {
+    it('refuses wrong tokens, and 429 after 10 from a network (the same count as the Bearer header), yet signs in with the right one, which resets nothing', async () => {
       const network = { 'X-Forwarded-For': '203.0.113.7' };
       const attempt = (token: string) => fetch(`${app.url}/api/admin/session`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...network }, body: JSON.stringify({ token }) });
+      const bearer = (token: string) => fetch(`${app.url}/api/demo-requests`, { headers: { ...network, Authorization: `Bearer ${token}` } });
       const wrong = await attempt(`${TOKEN}x`);
       expect(wrong.status).to.equal(401);
       expect(wrong.headers.get('set-cookie')).to.equal(null);
       for (let i = 0; i < 8; i += 1) expect((await attempt('nope')).status).to.equal(401);
-      expect((await fetch(`${app.url}/api/demo-requests`, { headers: { ...network, Authorization: 'Bearer nope' } })).status).to.equal(401);
-      const held = await attempt(TOKEN);
-      expect(held.status).to.equal(429);
-      expect(Number(held.headers.get('retry-after'))).to.be.greaterThan(0);
-      expect((await fetch(`${app.url}/api/demo-requests`, { headers: { ...network, Authorization: `Bearer ${TOKEN}` } })).status).to.equal(429);
+      expect((await bearer('nope')).status).to.equal(401);
+      // Ten wrong ones from an office's shared address: its operator still signs in, and scripts still work.
+      const right = await attempt(TOKEN);
+      expect(right.status, await right.clone().text()).to.equal(201);
+      expect(right.headers.get('set-cookie')).to.match(new RegExp(`^${SESSION_COOKIE}=[A-Za-z0-9_-]{43};`));
+      expect((await bearer(TOKEN)).status).to.equal(200);
+      // The right token reset nothing: the next wrong one, either way, is held off until the window ends.
+      for (const held of [await attempt('nope'), await bearer('nope')]) {
+        expect(held.status).to.equal(429);
+        expect(Number(held.headers.get('retry-after'))).to.be.within(1, 900);
+        expect(((await held.json()) as { details: string }).details).to.match(/^Too many wrong operations tokens from your network/);
+      }
+      expect((await attempt(TOKEN)).status).to.equal(201);
+      // Counted in Redis: the ten wrong ones and the two held off, none of the right ones.
+      const redis = new Redis(TEST_REDIS_URL);
+      try {
+        expect(await redis.get(`${app.queuePrefix}:rate:admin-failures:203.0.113.7`)).to.equal('12');
+      } finally {
+        redis.disconnect();
+      }
     });
 
     it('refuses a change made with the cookie but without the CSRF token, or with a forged one (403), and signs out', async () => {
@@ -104,6 +122,69 @@ describe('the sales page API: sessions, the list, the export, a booking and its 
       expect((await mark(id, 'no_show', { Authorization: `Bearer ${TOKEN}` })).status).to.equal(200);
       expect((await call('/api/demo-requests')).status).to.equal(401);
       expect((await call('/api/demo-requests', { headers: { Cookie: `${SESSION_COOKIE}=forged` } })).status).to.equal(401);
+    });
+  });
+
+  describe('from another site', () => {
+    const OTHER_SITES: Record<string, string>[] = [
+      { Origin: 'https://attacker.example' },
+      { Origin: 'null' },
+      // Neither a longer name nor another port of the same host is the site's own origin.
+      { Origin: `${'http://127.0.0.1'}.attacker.example` },
+      { Origin: 'http://127.0.0.1:1' },
+      { 'Sec-Fetch-Site': 'cross-site' },
+      // Another subdomain of the site's domain: refused as well.
+      { 'Sec-Fetch-Site': 'same-site' },
+      { Origin: 'https://converge.test', 'Sec-Fetch-Site': 'cross-site' },
+    ];
+    const REFUSAL = { error: 'Forbidden', details: 'This request came from another site, so it was refused. Open the sales page at its own address and try again.' };
+
+    it('refuses a change made with the cookie and the right CSRF token from another site (Origin, Sec-Fetch-Site), and allows it from the site itself', async () => {
+      const session = await signIn();
+      const id = await insertBooking({ time_slot: new Date('2026-11-18T08:00:00Z') });
+      const right = withSession(session, { [CSRF_HEADER]: session.csrfToken });
+      for (const from of OTHER_SITES) {
+        const refused = await mark(id, 'attended', { ...right, ...from });
+        expect(refused.status, JSON.stringify(from)).to.equal(403);
+        expect(await refused.json(), JSON.stringify(from)).to.deep.equal(REFUSAL);
+      }
+      expect((await app.db('bookings').where({ id }).first('attendance')).attendance).to.equal(null);
+      // Signing out from another site is refused too: the session lives on.
+      const out = await call('/api/admin/session', { method: 'DELETE', headers: { ...right, Origin: 'https://attacker.example' } });
+      expect(out.status).to.equal(403);
+      expect(out.headers.get('set-cookie')).to.equal(null);
+      expect((await call('/api/admin/session', { headers: withSession(session) })).status).to.equal(200);
+      // From the site itself: its address as the request names it, PUBLIC_URL's origin, the browser's own word for
+      // it, a typed navigation, or a client that says nothing of where it is (curl).
+      const ownSite: Record<string, string>[] = [{ Origin: app.url, 'Sec-Fetch-Site': 'same-origin' }, { Origin: 'https://converge.test' }, { 'Sec-Fetch-Site': 'none' }, {}];
+      for (const from of ownSite) {
+        const marked = await mark(id, 'attended', { ...right, ...from });
+        expect(marked.status, JSON.stringify(from)).to.equal(200);
+      }
+      expect((await app.db('bookings').where({ id }).first('attendance')).attendance).to.equal('attended');
+      expect((await call('/api/admin/session', { method: 'DELETE', headers: { ...right, Origin: app.url, 'Sec-Fetch-Site': 'same-origin' } })).status).to.equal(204);
+    });
+
+    it('refuses signing in from another site, the right token included, and counts no wrong token for it', async () => {
+      const network = { 'X-Forwarded-For': '203.0.113.9' };
+      const attempt = (token: string, from: Record<string, string>) =>
+        fetch(`${app.url}/api/admin/session`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...network, ...from }, body: JSON.stringify({ token }) });
+      for (const from of OTHER_SITES) {
+        const refused = await attempt(TOKEN, from);
+        expect(refused.status, JSON.stringify(from)).to.equal(403);
+        expect(refused.headers.get('set-cookie'), JSON.stringify(from)).to.equal(null);
+        expect(await refused.json(), JSON.stringify(from)).to.deep.equal(REFUSAL);
+        expect((await attempt('nope', from)).status, JSON.stringify(from)).to.equal(403);
+      }
+      expect((await attempt(TOKEN, { Origin: app.url, 'Sec-Fetch-Site': 'same-origin' })).status).to.equal(201);
+      // None of the refused ones counted as a wrong token.
+      for (let i = 0; i < 10; i += 1) expect((await attempt('nope', {})).status).to.equal(401);
+    });
+
+    it('leaves the Bearer token alone: a browser cannot send it from another site, so where a request says it came from does not matter', async () => {
+      const id = await insertBooking({ time_slot: new Date('2026-11-17T08:00:00Z') });
+      const marked = await mark(id, 'no_show', { Authorization: `Bearer ${TOKEN}`, Origin: 'https://attacker.example', 'Sec-Fetch-Site': 'cross-site' });
+      expect(marked.status).to.equal(200);
     });
   });
 

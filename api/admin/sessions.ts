@@ -4,7 +4,8 @@
  * (HttpOnly), sent to the API alone (Path=/api), never from another site (SameSite=Strict), only over HTTPS when the
  * request came over HTTPS (directly or through a trusted proxy: Koa's ctx.secure), and expiring after a working day.
  * Only its SHA-256 is stored (admin_sessions), with a CSRF token: every change made with the cookie must carry it in
- * the X-CSRF-Token header, compared in constant time, or it is refused with 403.
+ * the X-CSRF-Token header, compared in constant time, or it is refused with 403. Every change made with the cookie,
+ * signing in and out included, must also come from the site itself (sameSiteOnly), or it is refused with 403 too.
  */
 import { randomBytes } from 'node:crypto';
 import Router from '@koa/router';
@@ -49,12 +50,37 @@ const tokenDigest = (adminToken: string) => hex(`admin-session:${adminToken}`);
 const SIGN_IN_REFUSAL = 'That is not the operations token.';
 const signedOut = () => new ApiError(401, 'Unauthorized', 'Please sign in with the operations token.');
 const csrfRefused = () => new ApiError(403, 'Forbidden', 'This change lacks the page\'s CSRF token. Reload the page and try again.');
+const crossSiteRefused = () =>
+  new ApiError(403, 'Forbidden', 'This request came from another site, so it was refused. Open the sales page at its own address and try again.');
+
+/**
+ * Refuses (403) a request that a page of another site made the browser send: a second lock behind SameSite=Strict and
+ * the CSRF token, for a browser that sends the cookie anyway or a token that got out. A browser says where a request
+ * comes from in two headers no page can set: Sec-Fetch-Site, of which only `same-origin` (the sales page itself) and
+ * `none` (the person typed or bookmarked the address) pass, so `same-site` (another subdomain of the domain, which
+ * can be someone else's) is refused with `cross-site`; and Origin, which must be the site's own: PUBLIC_URL's, or the
+ * request's own scheme and host (how the browser reached it: 127.0.0.1 or localhost under `npm start`, whatever
+ * PUBLIC_URL says). `Origin: null` (a sandboxed frame, a redirect) is no origin of ours. A client that sends neither
+ * header (curl, a script) is not a browser led by another site, and passes to the token's and the CSRF token's checks.
+ */
+function sameSiteOnly(ctx: Context, publicOrigin: string): void {
+  const fetchSite = ctx.get('Sec-Fetch-Site').toLowerCase();
+  const origin = ctx.get('Origin');
+  const siteRefused = fetchSite !== '' && fetchSite !== 'same-origin' && fetchSite !== 'none';
+  // Koa's ctx.origin is the Origin header itself (Koa 3): the request's own is its scheme and host.
+  const originRefused = origin !== '' && origin !== publicOrigin && origin !== `${ctx.protocol}://${ctx.host}`;
+  if (!siteRefused && !originRefused) return;
+  (ctx.state.log as Logger).warn({ ip: ctx.ip, origin: origin || undefined, fetchSite: fetchSite || undefined }, 'admin change from another site refused');
+  throw crossSiteRefused();
+}
 
 export interface AdminSessionDeps {
   db: Db;
   logger: Logger;
   adminToken: string | undefined;
   adminLimiter: RateLimiter;
+  /** PUBLIC_URL: its origin is the site's own, besides the one a request reached the API by. */
+  publicUrl: string;
   now: () => Date;
 }
 
@@ -69,6 +95,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD']);
 export function adminAccess(deps: AdminSessionDeps): AdminAccess {
   const check: AdminTokenCheck = adminTokenCheck(deps.adminToken, deps.adminLimiter);
   const currentDigest = deps.adminToken ? tokenDigest(deps.adminToken) : undefined;
+  const publicOrigin = new URL(deps.publicUrl).origin;
 
   const sessionOf = async (ctx: Context): Promise<SessionRow | undefined> => {
     const token = ctx.cookies.get(SESSION_COOKIE);
@@ -101,6 +128,8 @@ export function adminAccess(deps: AdminSessionDeps): AdminAccess {
       await checkBearer(check, ctx);
       return next();
     }
+    // Before the session is read: a request from another site costs no database read.
+    if (!SAFE_METHODS.has(ctx.method)) sameSiteOnly(ctx, publicOrigin);
     const session = await sessionOf(ctx);
     if (!session) {
       setCookie(ctx, null);
@@ -121,7 +150,12 @@ export function adminAccess(deps: AdminSessionDeps): AdminAccess {
     ctx.set('Cache-Control', 'no-store');
     await next();
   });
-  routes.post('/', validateBody<SignIn>({ schema: signInSchema, messages: () => 'token must be text.', summary: 'Invalid sign-in' }), async (ctx) => {
+  // Signing in or out from another site is refused first: a token sent so is neither looked at nor counted as wrong.
+  const fromThisSite = (ctx: Context, next: Next) => {
+    sameSiteOnly(ctx, publicOrigin);
+    return next();
+  };
+  routes.post('/', fromThisSite, validateBody<SignIn>({ schema: signInSchema, messages: () => 'token must be text.', summary: 'Invalid sign-in' }), async (ctx) => {
     await check(ctx, ctx.state.body.token, SIGN_IN_REFUSAL);
     const token = randomBytes(32).toString('base64url');
     const csrfToken = randomBytes(32).toString('base64url');
@@ -146,7 +180,7 @@ export function adminAccess(deps: AdminSessionDeps): AdminAccess {
     if (!session) throw signedOut();
     ctx.body = { csrfToken: session.csrf_token, expiresAt: session.expires_at.toISOString() } satisfies SessionAnswer;
   });
-  routes.delete('/', async (ctx) => {
+  routes.delete('/', fromThisSite, async (ctx) => {
     const token = ctx.cookies.get(SESSION_COOKIE);
     const session = await sessionOf(ctx);
     if (!token || !session) throw signedOut();

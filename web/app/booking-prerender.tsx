@@ -2,7 +2,7 @@ import { DEFAULT_BOOKING_TIME_ZONE } from '../../domain/booking.js';
 import type { BookingView } from '../../domain/demo-request.js';
 import { bookingDataBlock } from '../features/manage-booking/booking-page-data.js';
 import { BookingRoot } from './booking-root.js';
-import { renderWithStyles, type RenderedPage } from './render-with-styles.js';
+import { renderWithStyles, staticPage, type RenderedPage } from './render-with-styles.js';
 import { api } from '../store/api.js';
 import { makeStore } from '../store/store.js';
 
@@ -15,6 +15,17 @@ import { makeStore } from '../store/store.js';
 export function renderBookingPage(): RenderedPage {
   return renderWithStyles(
     <BookingRoot store={makeStore()} token={null} zone={DEFAULT_BOOKING_TIME_ZONE} visitorZone={DEFAULT_BOOKING_TIME_ZONE} />,
+  );
+}
+
+/**
+ * The page the API sends, with status 503, for a booking it cannot read (the database out of reach; api/web.ts):
+ * written at build time like the 404 page, the booking page's top bar, card and footer saying to try again shortly.
+ * Never hydrated, so it keeps only what it draws with (staticPage), and carries no script.
+ */
+export function renderBookingUnavailablePage(): RenderedPage {
+  return staticPage(
+    renderWithStyles(<BookingRoot store={makeStore()} token={null} zone={DEFAULT_BOOKING_TIME_ZONE} visitorZone={DEFAULT_BOOKING_TIME_ZONE} unavailable />),
   );
 }
 

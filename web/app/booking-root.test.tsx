@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import type { BookingView } from '../../domain/demo-request.js';
-import { LOADING_TEXT, NOT_FOUND_TITLE } from '../features/manage-booking/manage-booking.js';
+import { LOADING_TEXT, NOT_FOUND_TITLE, UNAVAILABLE_TITLE } from '../features/manage-booking/manage-booking.js';
 import { stubFetch } from '../test/fetch-stub.js';
 import { renderPage } from '../test/render.js';
 import { api } from '../store/api.js';
 import { readBookingPageData } from '../features/manage-booking/booking-page-data.js';
-import { renderBookingFor } from './booking-prerender.js';
+import { renderBookingFor, renderBookingUnavailablePage } from './booking-prerender.js';
 import { BookingRoot } from './booking-root.js';
 import { makeStore, type AppStore } from '../store/store.js';
 
@@ -120,6 +120,19 @@ describe('the booking manage page', () => {
     expect(served.data).to.equal('<script type="application/json" id="booking-data">{"booking":null}</script>');
     const browser = renderPage(<BookingRoot store={makeStore()} token="not-a-token" zone="Europe/Berlin" visitorZone="America/New_York" opensNothing />);
     expect(browser.html).to.equal(served.body);
+  });
+
+  it('is written at build time as the page of a booking the server cannot read: try again shortly, a plain link to reload, nothing asked', () => {
+    const { body, styles } = renderBookingUnavailablePage();
+    expect(body).to.match(new RegExp(`<h1[^>]*>${UNAVAILABLE_TITLE}</h1>`));
+    expect(body).to.match(/<p [^>]*role="alert"[^>]*>Your booking cannot be shown right now: .* Please try again shortly\.<\/p>/);
+    // "Try again" loads the same address (its token), with no script; the site's top bar and footer are around it.
+    expect(body).to.match(/<a [^>]*href=""[^>]*>Try again<\/a>/);
+    expect(body).to.match(/<a [^>]*href="\/" aria-label="Converge home"/).and.include('Privacy Policy');
+    expect(body).to.not.include(LOADING_TEXT).and.not.include('aria-busy="true"').and.not.include('<script');
+    // Never hydrated: no styled-components ids, and its CSS as plain style blocks.
+    expect(body).to.not.match(/class="[^"]*\bsc-/);
+    expect(styles).to.match(/^<style>/).and.not.include('data-styled');
   });
 
   it("keeps the data block inert inside the page: no '</script>' from a name", () => {

@@ -32,10 +32,9 @@ interface ClientManifest {
  * come after the landing page's. So it is prerendered by a bundle of its own (webpack's booking-prerender entry, beside
  * this one), with its own styled-components, loaded from its file rather than bundled in.
  */
-async function renderBookingPage(): Promise<RenderedPage> {
+async function bookingPrerender(): Promise<typeof BookingPrerender> {
   const file = path.join(path.dirname(process.argv[1] ?? '.'), 'booking-prerender.cjs');
-  const bundle = (await import(/* webpackIgnore: true */ pathToFileURL(file).href)) as { default: typeof BookingPrerender };
-  return bundle.default.renderBookingPage();
+  return ((await import(/* webpackIgnore: true */ pathToFileURL(file).href)) as { default: typeof BookingPrerender }).default;
 }
 
 async function main(): Promise<void> {
@@ -99,12 +98,19 @@ async function main(): Promise<void> {
     // landing page has, to show the time and the calendar. This loading state is what it sends when it cannot.
     {
       file: 'booking.html',
-      page: await renderBookingPage(),
+      page: (await bookingPrerender()).renderBookingPage(),
       meta: { title: `Your demo booking | ${brand.product}`, description: `See, reschedule or cancel your ${brand.product} demo.` },
       scripts: [],
       inlineScripts: bookingInlineScripts,
       bookingAppScripts: bookingManifest.appScripts,
       bookingTimeZone: DEFAULT_BOOKING_TIME_ZONE,
+    },
+    // Served at /booking/{token}, with status 503, when the server cannot read the booking (api/web.ts): no script.
+    {
+      file: 'booking-unavailable.html',
+      page: (await bookingPrerender()).renderBookingUnavailablePage(),
+      meta: { title: `Please try again shortly | ${brand.product}`, description: 'Your demo booking cannot be shown right now.' },
+      scripts: [],
     },
     // Served at /admin: the sales page draws itself (web/app/sales-main.tsx); it shows times in the booking zone.
     {

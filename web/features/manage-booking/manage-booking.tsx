@@ -17,6 +17,7 @@ import { LoadingLine } from './parts.js';
 
 export const NOT_FOUND_TITLE = 'This link does not open a booking';
 export const LOADING_TEXT = 'Loading your booking…';
+export const UNAVAILABLE_TITLE = 'Please try again shortly';
 
 const Main = styled.main`
   /* A screen tall at least: the card grows once the booking has loaded, and the footer must not jump up the screen. */
@@ -145,6 +146,26 @@ function NotFound() {
       </Lead>
       <Button as="a" href="/">
         Back to the home page
+      </Button>
+    </>
+  );
+}
+
+/**
+ * What the server sends, with status 503, when it cannot read the booking (its database out of reach): a page that
+ * reads without a script, whose one action is loading it again.
+ */
+function Unavailable() {
+  return (
+    <>
+      <Title>{UNAVAILABLE_TITLE}</Title>
+      <Lead role="alert">
+        Your booking cannot be shown right now: our records are out of reach for a moment. Nothing about your demo has
+        changed. Please try again shortly.
+      </Lead>
+      {/* An empty address is this very page, its token included, which the page itself never carries. */}
+      <Button as="a" href="">
+        Try again
       </Button>
     </>
   );
@@ -309,6 +330,8 @@ export interface ManageBookingProps {
   visitorZone: string;
   /** The server found no booking behind the link: the page says so without asking the API. */
   opensNothing?: boolean;
+  /** The server could not read the booking (its database out of reach): the page says to try again shortly. */
+  unavailable?: boolean;
   /** A button pressed before the page's React code ran, whose panel opens once it has. */
   pressed?: BookingAction;
 }
@@ -317,8 +340,8 @@ export interface ManageBookingProps {
  * The booking behind a link: who, which company and when, with a reschedule and a cancellation. Each outcome is said
  * in a polite live region above the card (which stays whatever the card shows next), and focus goes to the card's title.
  */
-export function ManageBooking({ token, zone, visitorZone, opensNothing = false, pressed }: ManageBookingProps) {
-  const { data: booking, error, isFetching, refetch } = useBookingQuery(token === null || opensNothing ? skipToken : token);
+export function ManageBooking({ token, zone, visitorZone, opensNothing = false, unavailable = false, pressed }: ManageBookingProps) {
+  const { data: booking, error, isFetching, refetch } = useBookingQuery(token === null || opensNothing || unavailable ? skipToken : token);
   const [notice, setNotice] = useState<ChangeOutcome | null>(null);
   const title = useRef<HTMLHeadingElement>(null);
 
@@ -328,7 +351,8 @@ export function ManageBooking({ token, zone, visitorZone, opensNothing = false, 
   };
 
   let content: ReactNode;
-  if (opensNothing || statusOf(error) === 404) content = <NotFound />;
+  if (unavailable) content = <Unavailable />;
+  else if (opensNothing || statusOf(error) === 404) content = <NotFound />;
   else if (booking && token !== null) {
     content = (
       <BookingDetails
@@ -368,7 +392,7 @@ export function ManageBooking({ token, zone, visitorZone, opensNothing = false, 
               </NoticeBox>
             ) : null}
           </div>
-          <Card aria-busy={!booking && !error && !opensNothing}>{content}</Card>
+          <Card aria-busy={!booking && !error && !opensNothing && !unavailable}>{content}</Card>
         </Column>
       </Container>
     </Main>
