@@ -232,23 +232,26 @@ describe('npm start (scripts/start.ts)', function () {
     expect(start.otherOutput).to.deep.equal([]);
   });
 
+  /** npm start with every service given, so that nothing would be started before WEBHOOK_URL is checked. */
+  const startWithWebhook = async (url: string, secret: string): Promise<Spawned> =>
+    spawnProgram('scripts/start.ts', {
+      PORT: '0',
+      DATA_DIR: path.join(scratch, 'data'),
+      DATABASE_URL: database.url,
+      REDIS_URL: TEST_REDIS_URL,
+      QUEUE_PREFIX: queuePrefix,
+      WEB_ROOT: await makeWebRoot(scratch),
+      WEBHOOK_URL: url,
+      WEBHOOK_SECRET: secret,
+    });
+
   it('refuses a WEBHOOK_URL it would refuse at every try (a loopback address, or a name resolving to one) with a message and exit code 1', async () => {
     const secret = newWebhookSecret();
     for (const [url, said] of [
       ['https://[::ffff:0:127.0.0.1]/hooks', /^WEBHOOK_URL: ::ffff:0:7f00:1 is an IPv4-translated \(SIIT\) address of 127\.0\.0\.1, a loopback address/],
       ['https://localhost:9/hooks', /^WEBHOOK_URL: localhost resolves to (127\.0\.0\.1|::1), a loopback address/],
     ] as const) {
-      // Every service given, so that nothing would be started before the check.
-      start = spawnProgram('scripts/start.ts', {
-        PORT: '0',
-        DATA_DIR: path.join(scratch, 'data'),
-        DATABASE_URL: database.url,
-        REDIS_URL: TEST_REDIS_URL,
-        QUEUE_PREFIX: queuePrefix,
-        WEB_ROOT: await makeWebRoot(scratch),
-        WEBHOOK_URL: url,
-        WEBHOOK_SECRET: secret,
-      });
+      start = await startWithWebhook(url, secret);
       const { code } = await timeToExit(start, 20_000);
       expect(code, url).to.equal(1);
       const fatal = start.logs.find((line) => line.level === 60)?.msg;
@@ -259,17 +262,8 @@ describe('npm start (scripts/start.ts)', function () {
   });
 
   it('starts with a warning naming WEBHOOK_URL when its name cannot be resolved now (DNS may be briefly down)', async () => {
-    start = spawnProgram('scripts/start.ts', {
-      PORT: '0',
-      DATA_DIR: path.join(scratch, 'data'),
-      DATABASE_URL: database.url,
-      REDIS_URL: TEST_REDIS_URL,
-      QUEUE_PREFIX: queuePrefix,
-      WEB_ROOT: await makeWebRoot(scratch),
-      // .invalid never resolves (RFC 6761).
-      WEBHOOK_URL: 'https://crm.converge-test.invalid/hooks',
-      WEBHOOK_SECRET: newWebhookSecret(),
-    });
+    // .invalid never resolves (RFC 6761).
+    start = await startWithWebhook('https://crm.converge-test.invalid/hooks', newWebhookSecret());
     await readyUrl(start);
     const warning = start.logs.find((line) => line.level === 40 && line.msg.startsWith('WEBHOOK_URL: '));
     expect(warning?.msg).to.match(/^WEBHOOK_URL: cannot resolve crm\.converge-test\.invalid: \S+; starting anyway/);
