@@ -92,13 +92,16 @@ export function notifyError(title: string, text: string): void {
 }
 
 /**
- * The notifications' place. It is the last part of a full-screen layer (see demo-runtime.tsx) whose other part is
- * the dialog: in the layer's flow, at the bottom, a toast takes its height from the dialog's room, so it covers
- * neither the dialog's fields and buttons nor the top bar's. From the width where it fits beside the widest
- * dialog, it sits in the bottom right corner instead, out of the flow, and the dialog does not move.
+ * The notifications' place, in a full-screen layer (see demo-runtime.tsx) whose other part is the dialog. Up to the
+ * width where a toast fits beside the widest dialog (a phone, a tablet), it heads the layer's column, centred: a toast
+ * takes its height from the dialog's room, so it covers none of the dialog's fields and buttons, and it keeps below
+ * the top bar, so the bar's buttons and the hero's calls to action further down stay usable. From that width on, it
+ * sits in the bottom right corner instead, out of the flow, and the dialog does not move.
  */
 const Region = styled.div<{ $besideFrom: number }>`
   flex: none;
+  order: -1;
+  padding-top: calc(${({ theme }) => theme.layout.topBarHeight} + ${TOAST_GAP_PX / 2}px);
   /* The strip lets clicks through to the page; only a toast takes them. */
   pointer-events: none;
   --toastify-toast-width: 100%;
@@ -111,7 +114,7 @@ const Region = styled.div<{ $besideFrom: number }>`
     transform: none;
     width: min(${TOAST_WIDTH_PX}px, calc(100vw - ${2 * TOAST_GAP_PX}px));
     margin: 0 auto;
-    padding-bottom: max(${TOAST_GAP_PX}px, env(safe-area-inset-bottom));
+    padding: 0;
   }
   .Toastify__toast {
     pointer-events: auto;
@@ -123,6 +126,10 @@ const Region = styled.div<{ $besideFrom: number }>`
     position: absolute;
     right: ${TOAST_GAP_PX}px;
     bottom: 0;
+    padding-top: 0;
+    .Toastify__toast-container {
+      padding-bottom: max(${TOAST_GAP_PX}px, env(safe-area-inset-bottom));
+    }
   }
   .Toastify__toast--error {
     border-left: 6px solid ${({ theme }) => theme.colors.danger};

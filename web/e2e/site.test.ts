@@ -511,6 +511,50 @@ describe('the site in Chromium', function () {
       expect(problems).to.deep.equal([]);
     });
 
+    for (const phone of [
+      { label: 'a phone', options: { viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true } },
+      { label: 'a 375 px window', options: { viewport: { width: 375, height: 667 } } },
+    ]) {
+      it(`shows the success message on ${phone.label} centred, under the top bar, the page's buttons usable beside it (artifacts/)`, async () => {
+        const { page, problems } = await visit(phone.options);
+        const dialog = await openDialog(page);
+        await fillRequired(dialog, 'Lea Brandt', `lea.${phone.options.viewport.height}@northwind-logistics.com`, 'Northwind Logistics');
+        await chooseFirstBookableSlot(dialog);
+        await dialog.getByRole('button', { name: 'Request Demo' }).click();
+        const toast = page.getByRole('status').filter({ hasText: 'Demo Request Submitted' });
+        await toast.waitFor();
+        await dialog.waitFor({ state: 'hidden' });
+        // Its title and first sentence are the specification's words; the lines after say with whom and how to join.
+        expect(await toast.innerText()).to.match(/^Demo Request Submitted\n+Thank you! We'll contact you soon to schedule your demo\.\n+Booked for /);
+        await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== 'running'));
+        await page.screenshot({ path: path.join(ARTIFACTS, `success-message-375x${phone.options.viewport.height}.png`) });
+        const box = (await toast.boundingBox())!;
+        const width = phone.options.viewport.width;
+        expect(Math.abs(box.x - (width - box.x - box.width)), 'as far from the left edge as from the right').to.be.below(1);
+        const topBar = (await page.locator('header').first().boundingBox())!;
+        expect(box.y, 'below the top bar').to.be.at.least(topBar.y + topBar.height);
+        // Every button and link of the top bar and the hero that is in sight is the element at its own centre: none
+        // lies under the message.
+        const covered = await page.evaluate(() =>
+          Array.from(document.querySelectorAll('header a, header button, #hero a, #hero button, main section:first-of-type a, main section:first-of-type button'))
+            .filter((node) => {
+              const rect = node.getBoundingClientRect();
+              return rect.width > 0 && rect.bottom > 0 && rect.top < window.innerHeight;
+            })
+            .filter((node) => {
+              const rect = node.getBoundingClientRect();
+              const hit = document.elementFromPoint(rect.left + rect.width / 2, rect.top + rect.height / 2);
+              return !(hit && (node === hit || node.contains(hit)));
+            })
+            .map((node) => node.textContent?.trim() || node.getAttribute('aria-label')),
+        );
+        expect(covered, 'buttons under the message').to.deep.equal([]);
+        await toast.getByRole('button', { name: 'close' }).click();
+        await toast.waitFor({ state: 'detached' });
+        expect(problems).to.deep.equal([]);
+      });
+    }
+
     it("keeps the dialog and the input when the server refuses, with its message under the field", async () => {
       const { page } = await visit();
       const dialog = await openDialog(page);

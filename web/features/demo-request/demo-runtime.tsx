@@ -10,8 +10,8 @@ import { DemoRequestDialog, DIALOG_MAX_WIDTH_PX } from './demo-request-dialog.js
 const store = makeStore();
 
 /**
- * The dialog and the toasts share one full-screen layer, the toasts last in its column: the dialog gets the room
- * a toast leaves, so a toast never lies over it. Closed, the layer lets every click through to the page.
+ * The dialog and the toasts share one full-screen layer, a column: the dialog gets the room a toast leaves, so a
+ * toast never lies over it (notify.tsx places the toasts). Closed, the layer lets every click through to the page.
  */
 const Layer = styled.div<{ $open: boolean }>`
   position: fixed;
@@ -19,7 +19,7 @@ const Layer = styled.div<{ $open: boolean }>`
   z-index: 50;
   display: flex;
   flex-direction: column;
-  justify-content: flex-end;
+  justify-content: flex-start;
   pointer-events: none;
   ${({ $open }) =>
     $open &&
