@@ -403,6 +403,18 @@ describe('the landing page sections in Chromium', function () {
         expect(stats).to.deep.equal(['200+ countries reached', '40% cost reduction', '30% better delivery', '0 fraud incidents']);
       });
 
+      if (width === 1440) {
+        it("sets each industry's name on one line, as its neighbours' (a name broken after its '&' read oddly)", async () => {
+          const { page } = await visit(width);
+          await page.locator('html:not(.font-later)').waitFor({ state: 'attached' });
+          const lines = await page.locator('#industries h3').evaluateAll((names) =>
+            names.map((name) => `${name.textContent}: ${Math.round(name.getBoundingClientRect().height / parseFloat(getComputedStyle(name).lineHeight))}`),
+          );
+          expect(lines.length).to.equal(6);
+          expect(lines.filter((line) => !line.endsWith(': 1'))).to.deep.equal([]);
+        });
+      }
+
       it('fits the width, has no accessibility violations (axe-core), and is captured whole (artifacts/)', async () => {
         const { page, problems } = await visit(width);
         await page.waitForLoadState('networkidle');
