@@ -101,7 +101,6 @@ export function notifyError(title: string, text: string): void {
 const Region = styled.div<{ $besideFrom: number }>`
   flex: none;
   order: -1;
-  padding-top: calc(${({ theme }) => theme.layout.topBarHeight} + ${TOAST_GAP_PX / 2}px);
   /* The strip lets clicks through to the page; only a toast takes them. */
   pointer-events: none;
   --toastify-toast-width: 100%;
@@ -113,7 +112,8 @@ const Region = styled.div<{ $besideFrom: number }>`
     position: static;
     transform: none;
     width: min(${TOAST_WIDTH_PX}px, calc(100vw - ${2 * TOAST_GAP_PX}px));
-    margin: 0 auto;
+    /* On the container, which is there only while a toast is: with none, the dialog has the whole height. */
+    margin: calc(${({ theme }) => theme.layout.topBarHeight} + ${TOAST_GAP_PX / 2}px) auto 0;
     padding: 0;
   }
   .Toastify__toast {
@@ -126,8 +126,8 @@ const Region = styled.div<{ $besideFrom: number }>`
     position: absolute;
     right: ${TOAST_GAP_PX}px;
     bottom: 0;
-    padding-top: 0;
     .Toastify__toast-container {
+      margin: 0;
       padding-bottom: max(${TOAST_GAP_PX}px, env(safe-area-inset-bottom));
     }
   }

@@ -44,13 +44,18 @@ interface Sample {
   values: string[];
 }
 
-/** From now on, every change of the counters' text, with its time (ms, the page's clock). */
+/**
+ * From now on, every change of the counters' text, with its frame's time: the document timeline's, which is the time
+ * the frame's animation callbacks were given. The clock when the change is seen may run far behind it on a busy
+ * machine (a frame's callbacks can start long after its time), and the count is worked out from the frame's time.
+ */
 async function recordCounts(page: Page): Promise<() => Promise<Sample[]>> {
   await page.evaluate((selector) => {
     const samples: Sample[] = [];
     (window as unknown as { countSamples: Sample[] }).countSamples = samples;
     new MutationObserver(() => {
-      samples.push({ at: performance.now(), values: Array.from(document.querySelectorAll(selector), (node) => node.textContent ?? '') });
+      const at = Number(document.timeline.currentTime ?? performance.now());
+      samples.push({ at, values: Array.from(document.querySelectorAll(selector), (node) => node.textContent ?? '') });
     }).observe(document.querySelector('#results ul') as Node, { subtree: true, characterData: true, childList: true });
   }, SHOWN);
   return () => page.evaluate(() => (window as unknown as { countSamples: Sample[] }).countSamples);
