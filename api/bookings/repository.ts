@@ -329,11 +329,14 @@ export async function slotRefusal(
   return reason === null ? undefined : { reason };
 }
 
-/** Each host's booked slots (their starts, in ms) from 36 hours before the first of `slots` to 36 after the last. */
+/** How far either side of the slots asked a host's bookings are read: a day in any zone, for their daily limits. */
+export const HOST_BOOKINGS_MARGIN_MS = 36 * 3_600_000;
+
+/** Each host's booked slots (their starts, in ms) from HOST_BOOKINGS_MARGIN_MS before the first of `slots` to as long after the last. */
 export async function hostBookingsAround(db: Db, slots: readonly Date[]): Promise<ReadonlyMap<string, readonly number[]>> {
   const byHost = new Map<string, number[]>();
   if (slots.length === 0) return byHost;
-  const margin = 36 * 3_600_000;
+  const margin = HOST_BOOKINGS_MARGIN_MS;
   const rows: { host_email: string; time_slot: Date }[] = await db('bookings')
     .select('host_email', 'time_slot')
     .where({ status: 'booked' })

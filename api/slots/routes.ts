@@ -12,10 +12,9 @@ import type { SlotCounts } from './slot-counts.js';
 import type { HostCalendars } from '../../server-shared/hosts/calendars.js';
 import { teamSlots, type TeamSlots } from './team-slots.js';
 import { clientKeyOf } from '../client-network.js';
+import { HOST_BOOKINGS_MARGIN_MS } from '../bookings/repository.js';
 import type { TrappedSlot, TrappedSlots } from './trapped-slots.js';
 
-/** Hosts' bookings are read this far either side of the day (hostBookingsAround): their daily limits count them. */
-const HOST_BOOKINGS_MARGIN_MS = 36 * 3_600_000;
 
 /** The slots' counts with what a network's catches took added, as they would be had the catches been bookings. */
 function countsWithTrapped(counts: ReadonlyMap<string, number>, trapped: readonly TrappedSlot[]): ReadonlyMap<string, number> {
