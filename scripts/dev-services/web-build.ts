@@ -13,7 +13,7 @@ export function isWebBuilt(webRoot: string): boolean {
 /** Runs npm run build:web; `abort` (a shutdown) stops the whole build, webpack included. */
 export async function buildWeb(logger: Logger, abort: AbortSignal): Promise<void> {
   const started = Date.now();
-  logger.info('the page is not built yet: running npm run build:web (once; about a minute)');
+  logger.info('the page is not built yet: running npm run build:web (once; some 15 s, longer on a busy machine)');
   const output: string[] = [];
   const code = await new Promise<number | null>((resolve) => {
     // Its own process group, so that npm, the shell and webpack below it are stopped together.
