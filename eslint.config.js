@@ -5,7 +5,10 @@ import tseslint from 'typescript-eslint';
 /** Imports of the named top-level folders, from anywhere below the importing file. */
 const folders = (...names) => names.map((name) => `**/${name}/**`);
 const layer = (group, message) => ({ group, message });
-const serverCode = layer(folders('api', 'worker', 'server-shared', 'scripts'), 'The browser loads web/ and domain/ only: no server code.');
+const serverCode = layer(
+  folders('api', 'worker', 'server-shared', 'scripts'),
+  'The browser loads web/ and domain/ only: no server code.',
+);
 
 /**
  * The layers: domain/ at the ground (what the browser may load as well), server-shared/ for the two server programs,
@@ -15,8 +18,14 @@ const layers = [
   {
     files: ['domain/**'],
     patterns: [
-      layer(folders('api', 'worker', 'web', 'server-shared', 'scripts', 'test'), 'domain/ is loaded by the browser too: it imports only domain/.'),
-      layer(['node:*'], 'domain/ is loaded by the browser too: no Node built-ins (server code goes in server-shared/).'),
+      layer(
+        folders('api', 'worker', 'web', 'server-shared', 'scripts', 'test'),
+        'domain/ is loaded by the browser too: it imports only domain/.',
+      ),
+      layer(
+        ['node:*'],
+        'domain/ is loaded by the browser too: no Node built-ins (server code goes in server-shared/).',
+      ),
     ],
   },
   {
@@ -24,14 +33,37 @@ const layers = [
     patterns: [
       layer(
         folders('api', 'worker', 'web', 'server-shared', 'scripts', 'domain', 'test'),
-        'knexfile.ts and the migrations are beneath api/ and the test harness: they import none of the project\'s folders (a migration is history, and must not change with the code).',
+        "knexfile.ts and the migrations are beneath api/ and the test harness: they import none of the project's folders (a migration is history, and must not change with the code).",
       ),
     ],
   },
-  { files: ['server-shared/**'], patterns: [layer(folders('api', 'worker', 'web', 'scripts'), 'server-shared/ is beneath api/ and worker/.')] },
-  { files: ['api/**'], patterns: [layer(folders('worker', 'web', 'scripts'), 'api/ and worker/ meet only in server-shared/ (the queue contract) and domain/.')] },
-  { files: ['worker/**'], patterns: [layer(folders('api', 'web', 'scripts'), 'api/ and worker/ meet only in server-shared/ (the queue contract) and domain/.')] },
-  { files: ['web/**'], ignores: ['web/e2e/**', 'web/features/**', 'web/components/**', 'web/store/**'], patterns: [serverCode] },
+  {
+    files: ['server-shared/**'],
+    patterns: [layer(folders('api', 'worker', 'web', 'scripts'), 'server-shared/ is beneath api/ and worker/.')],
+  },
+  {
+    files: ['api/**'],
+    patterns: [
+      layer(
+        folders('worker', 'web', 'scripts'),
+        'api/ and worker/ meet only in server-shared/ (the queue contract) and domain/.',
+      ),
+    ],
+  },
+  {
+    files: ['worker/**'],
+    patterns: [
+      layer(
+        folders('api', 'web', 'scripts'),
+        'api/ and worker/ meet only in server-shared/ (the queue contract) and domain/.',
+      ),
+    ],
+  },
+  {
+    files: ['web/**'],
+    ignores: ['web/e2e/**', 'web/features/**', 'web/components/**', 'web/store/**'],
+    patterns: [serverCode],
+  },
   // Within web/: app/ (the entry points and the pages they assemble) on top, imported by nobody; features/ beneath it,
   // each on its own, taking only the shared date and time picker from another feature; store/ (the API slice, the
   // store, the API's errors) and components/ (generic styled parts and the theme) beneath the features.
@@ -41,7 +73,11 @@ const layers = [
     patterns: [
       serverCode,
       layer(folders('app'), 'web/app/ holds the entry points: nothing imports it.'),
-      { regex: '^\\.\\./(?!date-time-picker/)[^./][^/]*/', message: 'A feature takes nothing from another feature but the shared date and time picker (features/date-time-picker/).' },
+      {
+        regex: '^\\.\\./(?!date-time-picker/)[^./][^/]*/',
+        message:
+          'A feature takes nothing from another feature but the shared date and time picker (features/date-time-picker/).',
+      },
     ],
   },
   {
@@ -49,12 +85,31 @@ const layers = [
     patterns: [
       serverCode,
       layer(folders('app'), 'web/app/ holds the entry points: nothing imports it.'),
-      { regex: '^\\.\\./[^./][^/]*/', message: 'The date and time picker is shared by features: it imports none of them.' },
+      {
+        regex: '^\\.\\./[^./][^/]*/',
+        message: 'The date and time picker is shared by features: it imports none of them.',
+      },
     ],
   },
-  { files: ['web/components/**'], patterns: [serverCode, layer(folders('app', 'features', 'store'), 'components/ are generic styled parts: no store, feature or page.')] },
-  { files: ['web/store/**'], patterns: [serverCode, layer(folders('app', 'features', 'components'), 'store/ talks to the API: no component, feature or page.')] },
-].map(({ files, ignores, patterns }) => ({ files, ...(ignores ? { ignores } : {}), rules: { 'no-restricted-imports': ['error', { patterns }] } }));
+  {
+    files: ['web/components/**'],
+    patterns: [
+      serverCode,
+      layer(folders('app', 'features', 'store'), 'components/ are generic styled parts: no store, feature or page.'),
+    ],
+  },
+  {
+    files: ['web/store/**'],
+    patterns: [
+      serverCode,
+      layer(folders('app', 'features', 'components'), 'store/ talks to the API: no component, feature or page.'),
+    ],
+  },
+].map(({ files, ignores, patterns }) => ({
+  files,
+  ...(ignores ? { ignores } : {}),
+  rules: { 'no-restricted-imports': ['error', { patterns }] },
+}));
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', '.data/', 'artifacts/'] },

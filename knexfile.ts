@@ -22,7 +22,9 @@ interface MigrationModule {
 const migrationFolder: Knex.MigrationSource<string> = {
   async getMigrations() {
     const files = await readdir(migrationsDir);
-    return files.filter((file) => file.endsWith(extension) && !file.endsWith(`.d${extension}`) && !file.includes('.test.')).sort();
+    return files
+      .filter((file) => file.endsWith(extension) && !file.endsWith(`.d${extension}`) && !file.includes('.test.'))
+      .sort();
   },
   getMigrationName: (file) => file.slice(0, -extension.length),
   getMigration: async (file) => (await import(pathToFileURL(path.join(migrationsDir, file)).href)) as MigrationModule,
@@ -34,7 +36,11 @@ export interface KnexLogSink {
   error(message: unknown): void;
 }
 
-export function knexConfig(connectionString: string, pool: Knex.PoolConfig = { min: 0, max: 10 }, log?: KnexLogSink): Knex.Config {
+export function knexConfig(
+  connectionString: string,
+  pool: Knex.PoolConfig = { min: 0, max: 10 },
+  log?: KnexLogSink,
+): Knex.Config {
   return {
     client: 'pg',
     connection: {

@@ -19,9 +19,11 @@ export function sameSecret(given: string, expected: string): boolean {
 
 const ADMIN_FAILURES_ALLOWED = 10;
 const ADMIN_FAILURE_WINDOW_MS = 15 * 60_000;
-const retryLater = (minutes: number) => `Too many wrong operations tokens from your network. Please try again in about ${minutes} minutes.`;
+const retryLater = (minutes: number) =>
+  `Too many wrong operations tokens from your network. Please try again in about ${minutes} minutes.`;
 
-export const noAdminEndpoint = (ctx: Context) => new ApiError(404, 'Not found', `There is no API endpoint at ${ctx.method} ${ctx.path}.`);
+export const noAdminEndpoint = (ctx: Context) =>
+  new ApiError(404, 'Not found', `There is no API endpoint at ${ctx.method} ${ctx.path}.`);
 
 /**
  * Checks a token given for the operations token: passes, or throws 404 (no token configured), 429 (a wrong one, after

@@ -99,7 +99,9 @@ export function createApiRouter(deps: AppDeps): Router {
   const meetingUrlTemplate = deps.meetingUrlTemplate ?? DEFAULT_MEETING_URL_TEMPLATE;
   const slotCounts = createSlotCounts((starts) => bookingsPerSlot(deps.db, starts));
   // With a team, each host's own bookings: a slot is offered while one host is free in it.
-  const hostBookings = deps.hostCalendars ? createSlotCounts((starts) => hostBookingsAround(deps.db, starts)) : undefined;
+  const hostBookings = deps.hostCalendars
+    ? createSlotCounts((starts) => hostBookingsAround(deps.db, starts))
+    : undefined;
   const bookingsChanged = () => {
     slotCounts.changed();
     hostBookings?.changed();
@@ -116,11 +118,25 @@ export function createApiRouter(deps: AppDeps): Router {
     logger: deps.logger,
   });
   const adminLimiter = deps.limits?.limiter ?? createMemoryLimiter();
-  const admin = adminAccess({ db: deps.db, logger: deps.logger, adminToken: deps.adminToken, adminLimiter, publicUrl: deps.publicUrl, now });
+  const admin = adminAccess({
+    db: deps.db,
+    logger: deps.logger,
+    adminToken: deps.adminToken,
+    adminLimiter,
+    publicUrl: deps.publicUrl,
+    now,
+  });
   const routes = new Router();
   routes.use(
     admin.routes.routes(),
-    adminBookingRoutes({ db: deps.db, queue: deps.queue, logger: deps.logger, timeZone: deps.timeZone, now, requireAdmin: admin.requireAdmin }).routes(),
+    adminBookingRoutes({
+      db: deps.db,
+      queue: deps.queue,
+      logger: deps.logger,
+      timeZone: deps.timeZone,
+      now,
+      requireAdmin: admin.requireAdmin,
+    }).routes(),
     healthRoutes(deps).routes(),
     demoRequestRoutes({
       ...deps,
@@ -142,15 +158,44 @@ export function createApiRouter(deps: AppDeps): Router {
       now,
       slotCapacity: bookingLimits.slotCapacity,
       logger: deps.logger,
-      ...(deps.hostCalendars && hostBookings ? { team: { calendars: deps.hostCalendars, bookings: hostBookings } } : {}),
+      ...(deps.hostCalendars && hostBookings
+        ? { team: { calendars: deps.hostCalendars, bookings: hostBookings } }
+        : {}),
       salesDesk: followUps.salesNotifyEmail,
       trapped: trappedSlots,
     }).routes(),
     hostRoutes({ hostCalendars: deps.hostCalendars, adminToken: deps.adminToken, adminLimiter }).routes(),
-    webhookRoutes({ db: deps.db, queue: deps.queue, logger: deps.logger, adminToken: deps.adminToken, adminLimiter, allowPrivate: deps.webhookAllowPrivate ?? false }).routes(),
-    funnelBeaconRoutes({ db: deps.db, logger: deps.logger, timeZone: deps.timeZone, now, limits: deps.limits, sources: funnelSources }).routes(),
-    funnelAdminRoutes({ db: deps.db, logger: deps.logger, timeZone: deps.timeZone, requireAdmin: admin.requireAdmin }).routes(),
-    bookingRoutes({ ...deps, now, bookingsChanged, minNoticeMinutes, slotCapacity: bookingLimits.slotCapacity, emailsPerRecipientPerDay, followUps }).routes(),
+    webhookRoutes({
+      db: deps.db,
+      queue: deps.queue,
+      logger: deps.logger,
+      adminToken: deps.adminToken,
+      adminLimiter,
+      allowPrivate: deps.webhookAllowPrivate ?? false,
+    }).routes(),
+    funnelBeaconRoutes({
+      db: deps.db,
+      logger: deps.logger,
+      timeZone: deps.timeZone,
+      now,
+      limits: deps.limits,
+      sources: funnelSources,
+    }).routes(),
+    funnelAdminRoutes({
+      db: deps.db,
+      logger: deps.logger,
+      timeZone: deps.timeZone,
+      requireAdmin: admin.requireAdmin,
+    }).routes(),
+    bookingRoutes({
+      ...deps,
+      now,
+      bookingsChanged,
+      minNoticeMinutes,
+      slotCapacity: bookingLimits.slotCapacity,
+      emailsPerRecipientPerDay,
+      followUps,
+    }).routes(),
     openApiRoutes().routes(),
   );
   return routes;
@@ -164,7 +209,11 @@ export function createApiRouter(deps: AppDeps): Router {
 async function serialiseJsonOnce(ctx: Koa.Context, next: Koa.Next): Promise<void> {
   await next();
   const body: unknown = ctx.body;
-  if (typeof body === 'object' && body !== null && (Array.isArray(body) || Object.getPrototypeOf(body) === Object.prototype)) {
+  if (
+    typeof body === 'object' &&
+    body !== null &&
+    (Array.isArray(body) || Object.getPrototypeOf(body) === Object.prototype)
+  ) {
     ctx.body = JSON.stringify(body);
   }
 }
@@ -213,7 +262,8 @@ export function createApp(deps: AppDeps): Koa {
       ctx.set('Allow', [...new Set(allowed)].join(', '));
       throw new ApiError(405, 'Method not allowed', `${ctx.method} is not allowed on ${ctx.path}.`);
     }
-    if (/^\/api(\/|$)/i.test(ctx.path)) throw new ApiError(404, 'Not found', `There is no API endpoint at ${ctx.method} ${ctx.path}.`);
+    if (/^\/api(\/|$)/i.test(ctx.path))
+      throw new ApiError(404, 'Not found', `There is no API endpoint at ${ctx.method} ${ctx.path}.`);
     await next();
   });
   const pageRules = {

@@ -9,14 +9,26 @@ describe('the client a limit counts (clientNetwork)', () => {
   });
 
   it('takes an IPv4-mapped IPv6 address, dotted or hexadecimal, any case, as its IPv4 address', () => {
-    for (const mapped of ['::ffff:203.0.113.7', '::FFFF:203.0.113.7', '::ffff:cb00:7107', '0:0:0:0:0:ffff:cb00:7107', '0000:0000:0000:0000:0000:FFFF:CB00:7107']) {
+    for (const mapped of [
+      '::ffff:203.0.113.7',
+      '::FFFF:203.0.113.7',
+      '::ffff:cb00:7107',
+      '0:0:0:0:0:ffff:cb00:7107',
+      '0000:0000:0000:0000:0000:FFFF:CB00:7107',
+    ]) {
       expect(clientNetwork(mapped), mapped).to.equal('203.0.113.7');
     }
   });
 
   it('counts every other IPv6 address by its /64, in one written form', () => {
     const network = '2001:db8:1:2::/64';
-    for (const address of ['2001:db8:1:2::1', '2001:DB8:1:2::ffff', '2001:0db8:0001:0002:aaaa:bbbb:cccc:dddd', '2001:db8:1:2:0:0:0:0', '2001:db8:1:2::1%eth0']) {
+    for (const address of [
+      '2001:db8:1:2::1',
+      '2001:DB8:1:2::ffff',
+      '2001:0db8:0001:0002:aaaa:bbbb:cccc:dddd',
+      '2001:db8:1:2:0:0:0:0',
+      '2001:db8:1:2::1%eth0',
+    ]) {
       expect(clientNetwork(address), address).to.equal(network);
     }
     expect(clientNetwork('2001:db8:1:3::1')).to.equal('2001:db8:1:3::/64');
@@ -50,7 +62,10 @@ describe('the client a limit counts (clientNetwork)', () => {
       expect(blocks.check(address, 'ipv6'), `${address} in ${network}`).to.equal(true);
       const neighbour = [...groups];
       neighbour[3] = (neighbour[3]! + 1) & 0xffff;
-      expect(blocks.check(neighbour.map((group) => group.toString(16)).join(':'), 'ipv6'), 'the next /64 is not').to.equal(false);
+      expect(
+        blocks.check(neighbour.map((group) => group.toString(16)).join(':'), 'ipv6'),
+        'the next /64 is not',
+      ).to.equal(false);
     }
   });
 });

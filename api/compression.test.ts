@@ -5,12 +5,17 @@ import { expect } from 'chai';
 import { startAppUnderTest, type AppUnderTest } from '../test/app-under-test.js';
 
 /** The raw answer (fetch would undo the compression and hide the headers that say so). */
-function rawGet(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+function rawGet(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   return new Promise((resolve, reject) => {
     get(url, { headers: { 'Accept-Encoding': 'br, gzip', ...headers } }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }),
+      );
     }).on('error', reject);
   });
 }
@@ -38,9 +43,16 @@ describe('compression of JSON answers', () => {
 
   it('compresses a big JSON answer, which still reads as the same JSON', async () => {
     // Twenty bookings listed for operations: an answer of several kilobytes, built as an object.
-    await app.db('bookings').insert(
-      Array.from({ length: 20 }, (_, i) => ({ name: `Person ${i}`, email: `person${i}@company-${i}.com`, company: `Company ${i}`, time_slot: new Date(Date.UTC(2026, 10, 24, 8 + (i % 10))) })),
-    );
+    await app
+      .db('bookings')
+      .insert(
+        Array.from({ length: 20 }, (_, i) => ({
+          name: `Person ${i}`,
+          email: `person${i}@company-${i}.com`,
+          company: `Company ${i}`,
+          time_slot: new Date(Date.UTC(2026, 10, 24, 8 + (i % 10))),
+        })),
+      );
     const answer = await rawGet(`${app.url}/api/demo-requests`, { Authorization: `Bearer ${TOKEN}` });
     expect(answer.status).to.equal(200);
     expect(answer.headers['content-encoding']).to.equal('br');

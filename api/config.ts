@@ -125,22 +125,46 @@ export function loadApiConfig(env: Env = process.env): ApiConfig {
     contact: parseContact(env),
     webRoot: setting(env, 'WEB_ROOT') ?? DEFAULT_WEB_ROOT,
     adminToken: parseAdminToken(setting(env, 'ADMIN_TOKEN') ?? kept?.secret(KEPT_SECRET_FILES.adminToken)),
-    bookingLinkSecret: parseLinkSecret(setting(env, 'BOOKING_LINK_SECRET') ?? kept?.secret(KEPT_SECRET_FILES.bookingLinkSecret)),
-    previousLinkSecrets: parsePreviousLinkSecrets(setting(env, 'BOOKING_LINK_PREVIOUS_SECRETS') ?? kept?.read(PREVIOUS_LINK_SECRETS_FILE)),
+    bookingLinkSecret: parseLinkSecret(
+      setting(env, 'BOOKING_LINK_SECRET') ?? kept?.secret(KEPT_SECRET_FILES.bookingLinkSecret),
+    ),
+    previousLinkSecrets: parsePreviousLinkSecrets(
+      setting(env, 'BOOKING_LINK_PREVIOUS_SECRETS') ?? kept?.read(PREVIOUS_LINK_SECRETS_FILE),
+    ),
     secretsMade: kept?.made ?? [],
     mailFrom: setting(env, 'MAIL_FROM') ?? DEFAULT_MAIL_FROM,
     demoRequestsPerHour: parseCount('DEMO_REQUESTS_PER_HOUR', setting(env, 'DEMO_REQUESTS_PER_HOUR'), 5),
     emailChecksPerMinute: parseCount('EMAIL_CHECKS_PER_MINUTE', setting(env, 'EMAIL_CHECKS_PER_MINUTE'), 30),
-    bookingsPerEmailPerDay: parseCount('BOOKINGS_PER_EMAIL_PER_DAY', setting(env, 'BOOKINGS_PER_EMAIL_PER_DAY'), DEFAULT_BOOKING_LIMITS.perEmailPerDay),
-    bookingsPerDomainPerDay: parseCount('BOOKINGS_PER_DOMAIN_PER_DAY', setting(env, 'BOOKINGS_PER_DOMAIN_PER_DAY'), DEFAULT_BOOKING_LIMITS.perDomainPerDay),
-    emailsPerRecipientPerDay: parseCount('EMAILS_PER_RECIPIENT_PER_DAY', setting(env, 'EMAILS_PER_RECIPIENT_PER_DAY'), DEFAULT_EMAILS_PER_RECIPIENT_PER_DAY),
+    bookingsPerEmailPerDay: parseCount(
+      'BOOKINGS_PER_EMAIL_PER_DAY',
+      setting(env, 'BOOKINGS_PER_EMAIL_PER_DAY'),
+      DEFAULT_BOOKING_LIMITS.perEmailPerDay,
+    ),
+    bookingsPerDomainPerDay: parseCount(
+      'BOOKINGS_PER_DOMAIN_PER_DAY',
+      setting(env, 'BOOKINGS_PER_DOMAIN_PER_DAY'),
+      DEFAULT_BOOKING_LIMITS.perDomainPerDay,
+    ),
+    emailsPerRecipientPerDay: parseCount(
+      'EMAILS_PER_RECIPIENT_PER_DAY',
+      setting(env, 'EMAILS_PER_RECIPIENT_PER_DAY'),
+      DEFAULT_EMAILS_PER_RECIPIENT_PER_DAY,
+    ),
     slotCapacity: parsePositiveInt('SLOT_CAPACITY', setting(env, 'SLOT_CAPACITY'), DEFAULT_BOOKING_LIMITS.slotCapacity),
     minNoticeMinutes: parseCount('MIN_NOTICE_MINUTES', setting(env, 'MIN_NOTICE_MINUTES'), DEFAULT_MIN_NOTICE_MINUTES),
     salesNotifyEmail: parseNotifyAddress('SALES_NOTIFY_EMAIL', setting(env, 'SALES_NOTIFY_EMAIL')),
-    reminderMinutesBefore: parseCount('REMINDER_MINUTES_BEFORE', setting(env, 'REMINDER_MINUTES_BEFORE'), DEFAULT_REMINDER_MINUTES_BEFORE),
+    reminderMinutesBefore: parseCount(
+      'REMINDER_MINUTES_BEFORE',
+      setting(env, 'REMINDER_MINUTES_BEFORE'),
+      DEFAULT_REMINDER_MINUTES_BEFORE,
+    ),
     trustProxy: parseProxyHops(setting(env, 'TRUST_PROXY')),
     ...parseClientTimeouts(env),
-    connectionsPerClient: parseCount('CONNECTIONS_PER_CLIENT', setting(env, 'CONNECTIONS_PER_CLIENT'), DEFAULT_CONNECTIONS_PER_CLIENT),
+    connectionsPerClient: parseCount(
+      'CONNECTIONS_PER_CLIENT',
+      setting(env, 'CONNECTIONS_PER_CLIENT'),
+      DEFAULT_CONNECTIONS_PER_CLIENT,
+    ),
     team: readTeamFile(env),
     meetingUrlTemplate: parseMeetingUrlTemplate(setting(env, 'MEETING_URL_TEMPLATE')),
     metricsPort: parseMetricsPort(setting(env, 'METRICS_PORT')),
@@ -152,15 +176,30 @@ export function loadApiConfig(env: Env = process.env): ApiConfig {
 }
 
 function parseClientTimeouts(env: Env): { headersTimeoutMs: number; requestTimeoutMs: number } {
-  const headers = parsePositiveInt('HEADERS_TIMEOUT_SECONDS', setting(env, 'HEADERS_TIMEOUT_SECONDS'), DEFAULT_HEADERS_TIMEOUT_SECONDS);
-  const request = parsePositiveInt('REQUEST_TIMEOUT_SECONDS', setting(env, 'REQUEST_TIMEOUT_SECONDS'), DEFAULT_REQUEST_TIMEOUT_SECONDS);
+  const headers = parsePositiveInt(
+    'HEADERS_TIMEOUT_SECONDS',
+    setting(env, 'HEADERS_TIMEOUT_SECONDS'),
+    DEFAULT_HEADERS_TIMEOUT_SECONDS,
+  );
+  const request = parsePositiveInt(
+    'REQUEST_TIMEOUT_SECONDS',
+    setting(env, 'REQUEST_TIMEOUT_SECONDS'),
+    DEFAULT_REQUEST_TIMEOUT_SECONDS,
+  );
   // Node refuses a headers timeout longer than the request's, which contains it.
-  if (headers > request) throw new ConfigError(`HEADERS_TIMEOUT_SECONDS (${headers}) must not be above REQUEST_TIMEOUT_SECONDS (${request})`);
+  if (headers > request)
+    throw new ConfigError(
+      `HEADERS_TIMEOUT_SECONDS (${headers}) must not be above REQUEST_TIMEOUT_SECONDS (${request})`,
+    );
   return { headersTimeoutMs: headers * 1000, requestTimeoutMs: request * 1000 };
 }
 
 /** What a migration run needs: the database, and how much to log. No other setting is required for it. */
-export function loadMigrationConfig(env: Env = process.env): { databaseUrl: string; logLevel: string; waitSeconds: number } {
+export function loadMigrationConfig(env: Env = process.env): {
+  databaseUrl: string;
+  logLevel: string;
+  waitSeconds: number;
+} {
   return {
     databaseUrl: setting(env, 'DATABASE_URL') ?? DEFAULT_DATABASE_URL,
     logLevel: setting(env, 'LOG_LEVEL') ?? 'info',

@@ -16,14 +16,23 @@ describe('reads while PostgreSQL is unreachable', () => {
   let app: AppUnderTest;
   before(async () => {
     // The API's database is a closed port; the test's own database (app.db) is reachable.
-    app = await startAppUnderTest({ now: () => NOW, adminToken: TOKEN, databaseUrl: 'postgres://postgres@127.0.0.1:1/none' });
+    app = await startAppUnderTest({
+      now: () => NOW,
+      adminToken: TOKEN,
+      databaseUrl: 'postgres://postgres@127.0.0.1:1/none',
+    });
   });
   after(async () => {
     await app.close();
   });
 
   it('answer 503 with the body a write gets: the same error, a message for a person, no stack', async () => {
-    const write = await app.post('/api/demo-request', { name: 'Ada Lovelace', email: 'ada@analytical-engines.com', company: 'Analytical Engines', timeSlot: '2026-11-24T08:00:00.000Z' });
+    const write = await app.post('/api/demo-request', {
+      name: 'Ada Lovelace',
+      email: 'ada@analytical-engines.com',
+      company: 'Analytical Engines',
+      timeSlot: '2026-11-24T08:00:00.000Z',
+    });
     expect(write.status).to.equal(503);
     const token = bookingToken(randomUUID(), TEST_LINK_SECRET);
     const reads: [string, RequestInit?][] = [
@@ -39,7 +48,9 @@ describe('reads while PostgreSQL is unreachable', () => {
       const body = (await response.json()) as Record<string, unknown>;
       expect(Object.keys(body).sort(), path).to.deep.equal(Object.keys(write.body).sort());
       expect(body.error, path).to.equal(write.body.error);
-      expect(body.details, path).to.equal('We could not reach our records right now. Nothing was changed; please try again in a few minutes.');
+      expect(body.details, path).to.equal(
+        'We could not reach our records right now. Nothing was changed; please try again in a few minutes.',
+      );
     }
   });
 });
@@ -47,8 +58,13 @@ describe('reads while PostgreSQL is unreachable', () => {
 describe("a booking's page while PostgreSQL is unreachable (needs `npm run build:web`)", () => {
   let app: AppUnderTest;
   before(async function () {
-    if (!existsSync(path.join(BUILT_WEB_ROOT, 'index.html'))) throw new Error('No production build: run `npm run build:web` first.');
-    app = await startAppUnderTest({ now: () => NOW, webRoot: BUILT_WEB_ROOT, databaseUrl: 'postgres://postgres@127.0.0.1:1/none' });
+    if (!existsSync(path.join(BUILT_WEB_ROOT, 'index.html')))
+      throw new Error('No production build: run `npm run build:web` first.');
+    app = await startAppUnderTest({
+      now: () => NOW,
+      webRoot: BUILT_WEB_ROOT,
+      databaseUrl: 'postgres://postgres@127.0.0.1:1/none',
+    });
   });
   after(async () => {
     await app.close();
@@ -64,7 +80,9 @@ describe("a booking's page while PostgreSQL is unreachable (needs `npm run build
     const html = await response.text();
     expect(html).to.contain('Please try again shortly').and.not.contain('Loading your booking');
     // Nothing to run: the page reads as it is, and its reload is a plain link.
-    expect(html).to.not.match(/<script/i).and.not.contain(token);
+    expect(html)
+      .to.not.match(/<script/i)
+      .and.not.contain(token);
     // The site's look: the booking page's top bar and footer, its critical CSS inline and allowed by its hash.
     expect(html).to.contain('<footer').and.contain('<title>Please try again shortly | Converge</title>');
     const styles = [...html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/g)].map((match) => match[1] ?? '');

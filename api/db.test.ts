@@ -25,7 +25,9 @@ describe('migrations', () => {
     expect(await db.schema.hasTable('bookings')).to.equal(true);
     // Applying the functions' file again changes nothing, and book_demo is gone for good.
     await migrateSchema(db);
-    const { rows } = await db.raw("SELECT proname FROM pg_proc WHERE proname IN ('book', 'book_demo') ORDER BY proname");
+    const { rows } = await db.raw(
+      "SELECT proname FROM pg_proc WHERE proname IN ('book', 'book_demo') ORDER BY proname",
+    );
     expect(rows.map((row: { proname: string }) => row.proname)).to.deep.equal(['book']);
   });
 
@@ -33,8 +35,11 @@ describe('migrations', () => {
     // Parallel plans made as cheap as they can be, so that the server's default (2 workers a gather) takes one.
     const plan = async (client: Knex) =>
       client.transaction(async (trx) => {
-        for (const setting of ['parallel_setup_cost', 'parallel_tuple_cost', 'min_parallel_table_scan_size']) await trx.raw(`SET LOCAL ${setting} = 0`);
-        const { rows } = (await trx.raw('EXPLAIN SELECT count(*) FROM bookings')) as { rows: { 'QUERY PLAN': string }[] };
+        for (const setting of ['parallel_setup_cost', 'parallel_tuple_cost', 'min_parallel_table_scan_size'])
+          await trx.raw(`SET LOCAL ${setting} = 0`);
+        const { rows } = (await trx.raw('EXPLAIN SELECT count(*) FROM bookings')) as {
+          rows: { 'QUERY PLAN': string }[];
+        };
         return rows.map((row) => row['QUERY PLAN']).join('\n');
       });
     const plain = knex({ client: 'pg', connection: database.url, pool: { min: 0, max: 1 } });
@@ -47,7 +52,8 @@ describe('migrations', () => {
   });
 
   it('gives rows a database-made id and a creation time', async () => {
-    const [row] = await database.db('bookings')
+    const [row] = await database
+      .db('bookings')
       .insert({ name: 'Ada', email: 'ada@acme.com', company: 'Acme', time_slot: new Date('2026-12-01T09:00:00Z') })
       .returning('*');
     expect(row.id).to.match(/^[0-9a-f-]{36}$/);
@@ -59,11 +65,23 @@ describe('migrations', () => {
     const before = Date.now();
     const ids: string[] = [];
     for (let i = 0; i < 3; i += 1) {
-      const [booking] = await database.db('bookings')
-        .insert({ name: `Ada ${i}`, email: `ada${i}@acme.com`, company: 'Acme', time_slot: new Date('2026-12-01T09:00:00Z') })
+      const [booking] = await database
+        .db('bookings')
+        .insert({
+          name: `Ada ${i}`,
+          email: `ada${i}@acme.com`,
+          company: 'Acme',
+          time_slot: new Date('2026-12-01T09:00:00Z'),
+        })
         .returning('id');
-      const [email] = await database.db('booking_emails')
-        .insert({ booking_id: booking.id, kind: 'confirmation', time_slot: new Date('2026-12-01T09:00:00Z'), sequence: 0 })
+      const [email] = await database
+        .db('booking_emails')
+        .insert({
+          booking_id: booking.id,
+          kind: 'confirmation',
+          time_slot: new Date('2026-12-01T09:00:00Z'),
+          sequence: 0,
+        })
         .returning('id');
       ids.push(booking.id, email.id);
       // The next pair in a later millisecond: within one, the order of version 7 ids is the random bits'.
@@ -78,26 +96,37 @@ describe('migrations', () => {
   });
 
   it('serves the outbox sweep from a partial index of the rows still to send', async () => {
-    const { rows } = await database.db.raw("select indexdef from pg_indexes where tablename = 'booking_emails' and indexname = 'booking_emails_open_idx'");
+    const { rows } = await database.db.raw(
+      "select indexdef from pg_indexes where tablename = 'booking_emails' and indexname = 'booking_emails_open_idx'",
+    );
     expect(rows[0]?.indexdef).to.contain('WHERE ((sent_at IS NULL) AND (failed_at IS NULL) AND (dropped_at IS NULL))');
   });
 
   it('takes e-mails of any kind into the outbox: no list of kinds in the schema', async () => {
-    const [booking] = await database.db('bookings')
+    const [booking] = await database
+      .db('bookings')
       .insert({ name: 'Ada', email: 'ada@acme.com', company: 'Acme', time_slot: new Date('2026-12-01T09:00:00Z') })
       .returning('id');
-    await database.db('booking_emails').insert({ booking_id: booking.id, kind: 'survey', time_slot: new Date('2026-12-01T09:00:00Z'), sequence: 0 });
-    expect(await database.db('booking_emails').where({ booking_id: booking.id }).pluck('kind')).to.deep.equal(['survey']);
+    await database
+      .db('booking_emails')
+      .insert({ booking_id: booking.id, kind: 'survey', time_slot: new Date('2026-12-01T09:00:00Z'), sequence: 0 });
+    expect(await database.db('booking_emails').where({ booking_id: booking.id }).pluck('kind')).to.deep.equal([
+      'survey',
+    ]);
   });
 
   it('keeps usernames unique and refuses a plain-text password', async () => {
     const users = () => database.db('users');
     await users().insert({ username: 'ops', password_hash: '$scrypt$ln=15,r=8,p=1$c2FsdA$aGFzaA' });
     let duplicate: unknown;
-    await users().insert({ username: 'ops', password_hash: '$scrypt$x' }).catch((err: unknown) => (duplicate = err));
+    await users()
+      .insert({ username: 'ops', password_hash: '$scrypt$x' })
+      .catch((err: unknown) => (duplicate = err));
     expect(duplicate).to.have.property('code', '23505');
     let plain: unknown;
-    await users().insert({ username: 'dev', password_hash: 'hunter2' }).catch((err: unknown) => (plain = err));
+    await users()
+      .insert({ username: 'dev', password_hash: 'hunter2' })
+      .catch((err: unknown) => (plain = err));
     expect(plain).to.have.property('constraint', 'users_password_is_hash');
   });
 });
@@ -180,14 +209,36 @@ describe('the migration to one outbox', () => {
       const slot = new Date('2026-12-01T09:00:00Z');
       const states = [
         {},
-        { confirmation_sent_at: new Date('2026-11-20T10:00:00Z'), confirmation_attempts: 2, confirmation_last_error: null },
-        { confirmation_failed_at: new Date('2026-11-20T11:00:00Z'), confirmation_attempts: 1, confirmation_last_error: '550 refused' },
+        {
+          confirmation_sent_at: new Date('2026-11-20T10:00:00Z'),
+          confirmation_attempts: 2,
+          confirmation_last_error: null,
+        },
+        {
+          confirmation_failed_at: new Date('2026-11-20T11:00:00Z'),
+          confirmation_attempts: 1,
+          confirmation_last_error: '550 refused',
+        },
         { confirmation_dropped_at: new Date('2026-11-20T12:00:00Z'), status: 'cancelled', sequence: 1 },
-        { confirmation_claimed_until: new Date('2026-11-20T13:00:00Z'), confirmation_attempts: 3, confirmation_last_error: '451 later' },
+        {
+          confirmation_claimed_until: new Date('2026-11-20T13:00:00Z'),
+          confirmation_attempts: 3,
+          confirmation_last_error: '451 later',
+        },
       ];
-      const ids = (await db('bookings')
-        .insert(states.map((state, i) => ({ name: `P${i}`, email: `p${i}@acme.com`, company: 'Acme', time_slot: slot, ...state })))
-        .returning('id')).map((row: { id: string }) => row.id);
+      const ids = (
+        await db('bookings')
+          .insert(
+            states.map((state, i) => ({
+              name: `P${i}`,
+              email: `p${i}@acme.com`,
+              company: 'Acme',
+              time_slot: slot,
+              ...state,
+            })),
+          )
+          .returning('id')
+      ).map((row: { id: string }) => row.id);
       await db.migrate.latest();
 
       const rows = await db('booking_emails').whereIn('booking_id', ids).orderBy('booking_id');
@@ -205,18 +256,26 @@ describe('the migration to one outbox', () => {
         expect(row).to.deep.include({ kind: 'confirmation', sequence: 0, recipient: null, ...expected[i] });
         expect(row.time_slot.toISOString()).to.equal(slot.toISOString());
       }
-      const columns = (await db.raw("select column_name from information_schema.columns where table_name = 'bookings'")).rows.map(
-        (column: { column_name: string }) => column.column_name,
-      );
+      const columns = (
+        await db.raw("select column_name from information_schema.columns where table_name = 'bookings'")
+      ).rows.map((column: { column_name: string }) => column.column_name);
       expect(columns.filter((column: string) => column.startsWith('confirmation_'))).to.deep.equal([]);
 
       await db.migrate.down({ name: '20261130110000_booking_host_and_meeting' });
       await db.migrate.down({ name: '20261130100000_one_email_outbox' });
       const back = await db('bookings').whereIn('id', ids).orderBy('id');
       const backById = new Map(back.map((row) => [row.id, row]));
-      expect(backById.get(ids[2]!)).to.deep.include({ confirmation_failed_at: states[2]!.confirmation_failed_at, confirmation_last_error: '550 refused' });
-      expect(backById.get(ids[1]!)).to.deep.include({ confirmation_sent_at: states[1]!.confirmation_sent_at, confirmation_attempts: 2 });
-      expect(await db('booking_emails').where({ kind: 'confirmation' }).count({ n: '*' }).first()).to.deep.equal({ n: '0' });
+      expect(backById.get(ids[2]!)).to.deep.include({
+        confirmation_failed_at: states[2]!.confirmation_failed_at,
+        confirmation_last_error: '550 refused',
+      });
+      expect(backById.get(ids[1]!)).to.deep.include({
+        confirmation_sent_at: states[1]!.confirmation_sent_at,
+        confirmation_attempts: 2,
+      });
+      expect(await db('booking_emails').where({ kind: 'confirmation' }).count({ n: '*' }).first()).to.deep.equal({
+        n: '0',
+      });
     } finally {
       await database.drop();
     }

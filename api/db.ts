@@ -16,7 +16,12 @@ export function createDb(databaseUrl: string, pool?: Knex.PoolConfig, log?: Knex
  * back to knex's pool, so the pool's size, timeouts and its dropping of broken connections hold as for any query;
  * an unreachable database fails as it does through knex (isConnectionError knows both).
  */
-export async function preparedQuery<Row extends QueryResultRow>(db: Db, name: string, text: string, values: unknown[]): Promise<Row[]> {
+export async function preparedQuery<Row extends QueryResultRow>(
+  db: Db,
+  name: string,
+  text: string,
+  values: unknown[],
+): Promise<Row[]> {
   // knex's pg dialect pools pg Clients; its typings say `any`.
   const client = (await db.client.acquireConnection()) as ClientBase;
   try {
@@ -46,7 +51,16 @@ export async function migrateLatest(databaseUrl: string, log?: KnexLogSink): Pro
   }
 }
 
-const CONNECTION_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', 'EAI_AGAIN', '57P01', '57P03', '53300']);
+const CONNECTION_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'ETIMEDOUT',
+  'EAI_AGAIN',
+  '57P01',
+  '57P03',
+  '53300',
+]);
 
 /** True when the database could not be reached, as opposed to refusing the query. */
 export function isConnectionError(err: unknown): boolean {
@@ -59,7 +73,9 @@ export function isConnectionError(err: unknown): boolean {
   // queryable" when the ROLLBACK of a transaction cut off by a crash cannot be sent either.
   return (
     typeof message === 'string' &&
-    /Connection terminated|connect ECONNREFUSED|^timeout expired$|Client has encountered a connection error and is not queryable/.test(message)
+    /Connection terminated|connect ECONNREFUSED|^timeout expired$|Client has encountered a connection error and is not queryable/.test(
+      message,
+    )
   );
 }
 
@@ -67,7 +83,12 @@ export function isConnectionError(err: unknown): boolean {
  * Runs `work`; a database that cannot be reached becomes a 503 whose details are `details` (nothing was stored),
  * logged with `what`. Any other error passes through.
  */
-export async function unlessDatabaseDown<T>(work: () => Promise<T>, logger: Logger, what: string, details: string): Promise<T> {
+export async function unlessDatabaseDown<T>(
+  work: () => Promise<T>,
+  logger: Logger,
+  what: string,
+  details: string,
+): Promise<T> {
   try {
     return await work();
   } catch (err) {
@@ -78,7 +99,8 @@ export async function unlessDatabaseDown<T>(work: () => Promise<T>, logger: Logg
 }
 
 /** What a read answers when the database cannot be reached: the 503 of a write, in words that fit a read. */
-export const READ_UNAVAILABLE_DETAILS = 'We could not reach our records right now. Nothing was changed; please try again in a few minutes.';
+export const READ_UNAVAILABLE_DETAILS =
+  'We could not reach our records right now. Nothing was changed; please try again in a few minutes.';
 
 /** A read (a booking, the slots, the operations list) through unlessDatabaseDown: a 503 like a write's. */
 export function readUnlessDatabaseDown<T>(work: () => Promise<T>, logger: Logger, what: string): Promise<T> {

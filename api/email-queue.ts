@@ -19,7 +19,12 @@ export function createEmailQueue(redisUrl: string, prefix: string): EmailQueue {
   // Fail fast when Redis is away: the row is already safe and the sweep will enqueue it later.
   const connection = createFailFastRedis(redisUrl);
   // With tracing on, each job carries its request's trace on to the worker.
-  const queue = new Queue<QueuedJob['payload']>(EMAIL_QUEUE, { connection, prefix, defaultJobOptions: emailJobOptions, ...queueTelemetry() });
+  const queue = new Queue<QueuedJob['payload']>(EMAIL_QUEUE, {
+    connection,
+    prefix,
+    defaultJobOptions: emailJobOptions,
+    ...queueTelemetry(),
+  });
   queue.on('error', () => {});
   // Adds not yet settled (the API no longer waits for them before answering): closing lets them finish first.
   const adding = new Set<Promise<unknown>>();
@@ -58,7 +63,11 @@ export function createEmailQueue(redisUrl: string, prefix: string): EmailQueue {
 export async function enqueueStored(queue: EmailQueue, jobs: readonly QueuedJob[], logger: Logger): Promise<void> {
   await Promise.all(
     jobs.map((job) =>
-      queue.enqueue(job).catch((err: unknown) => logger.warn({ err, job: job.name, payload: job.payload }, 'queue unreachable: e-mail left to the sweep')),
+      queue
+        .enqueue(job)
+        .catch((err: unknown) =>
+          logger.warn({ err, job: job.name, payload: job.payload }, 'queue unreachable: e-mail left to the sweep'),
+        ),
     ),
   );
 }
@@ -70,6 +79,8 @@ export async function enqueueStored(queue: EmailQueue, jobs: readonly QueuedJob[
  */
 export function enqueueAfterAnswer(queue: EmailQueue, jobs: readonly QueuedJob[], logger: Logger): void {
   setImmediate(() => {
-    enqueueStored(queue, jobs, logger).catch((err: unknown) => logger.warn({ err }, 'queueing failed: e-mails left to the sweep'));
+    enqueueStored(queue, jobs, logger).catch((err: unknown) =>
+      logger.warn({ err }, 'queueing failed: e-mails left to the sweep'),
+    );
   });
 }

@@ -18,7 +18,9 @@ export class ApiError extends Error {
   }
 
   body(): ErrorBody {
-    return this.fields ? { error: this.error, details: this.details, fields: this.fields } : { error: this.error, details: this.details };
+    return this.fields
+      ? { error: this.error, details: this.details, fields: this.fields }
+      : { error: this.error, details: this.details };
   }
 }
 
@@ -46,7 +48,12 @@ interface HttpishError {
   message?: string;
 }
 
-const STATUS_SUMMARIES: Record<number, string> = { 400: 'Bad request', 403: 'Forbidden', 404: 'Not found', 431: 'Headers too large' };
+const STATUS_SUMMARIES: Record<number, string> = {
+  400: 'Bad request',
+  403: 'Forbidden',
+  404: 'Not found',
+  431: 'Headers too large',
+};
 
 /** Errors raised by the body parser and Koa itself, in words for a person. */
 function fromHttpError(err: HttpishError): ApiError | undefined {
@@ -67,13 +74,25 @@ function fromHttpError(err: HttpishError): ApiError | undefined {
   // zlib's codes (Z_DATA_ERROR, Z_BUF_ERROR …) and brotli's (ERR__ERROR_FORMAT_…): a body declared gzip, deflate
   // or br that does not decompress.
   if (typeof err.code === 'string' && /^(Z_|ERR__ERROR_)/.test(err.code)) {
-    return new ApiError(400, 'Malformed body', 'The request body does not match its Content-Encoding; send it uncompressed or validly compressed.');
+    return new ApiError(
+      400,
+      'Malformed body',
+      'The request body does not match its Content-Encoding; send it uncompressed or validly compressed.',
+    );
   }
   if (status === 415 || err.type === 'encoding.unsupported' || err.type === 'charset.unsupported') {
-    return new ApiError(415, 'Unsupported media type', 'Send the request body as JSON (Content-Type: application/json).');
+    return new ApiError(
+      415,
+      'Unsupported media type',
+      'Send the request body as JSON (Content-Type: application/json).',
+    );
   }
   if (status !== undefined && status >= 400 && status < 500) {
-    return new ApiError(status, STATUS_SUMMARIES[status] ?? 'Bad request', 'The request could not be understood. Check the address and try again.');
+    return new ApiError(
+      status,
+      STATUS_SUMMARIES[status] ?? 'Bad request',
+      'The request could not be understood. Check the address and try again.',
+    );
   }
   return undefined;
 }
@@ -83,7 +102,8 @@ export async function errorMiddleware(ctx: Context, next: Next): Promise<void> {
     await next();
   } catch (caught) {
     const known = caught instanceof ApiError ? caught : fromHttpError(caught as HttpishError);
-    const apiError = known ?? new ApiError(500, 'Internal server error', 'Something went wrong on our side. Please try again.');
+    const apiError =
+      known ?? new ApiError(500, 'Internal server error', 'Something went wrong on our side. Please try again.');
     ctx.status = apiError.status;
     ctx.body = apiError.body();
     if (apiError instanceof TooManyRequestsError) ctx.set('Retry-After', String(apiError.retryAfterSeconds));

@@ -14,7 +14,12 @@ const ADMIN_TOKEN = 'an-operations-token-of-32-characters-at-least';
 const NOW = new Date('2026-11-23T09:30:00.000Z');
 const slot = (hourUtc: number) => new Date(Date.UTC(2026, 10, 24, hourUtc)).toISOString();
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
-const booking = (n: number, hourUtc: number) => ({ name: 'Ada Lovelace', email: `ada${n}@analytical-engines.com`, company: 'Analytical Engines', timeSlot: slot(hourUtc) });
+const booking = (n: number, hourUtc: number) => ({
+  name: 'Ada Lovelace',
+  email: `ada${n}@analytical-engines.com`,
+  company: 'Analytical Engines',
+  timeSlot: slot(hourUtc),
+});
 
 describe('extra keys in a body', () => {
   let app: AppUnderTest;
@@ -26,7 +31,11 @@ describe('extra keys in a body', () => {
   });
 
   const count = async (table: string) => Number(((await app.db(table).count({ n: '*' }).first()) as { n: string }).n);
-  const expectRefused = (answer: { status: number; body: Record<string, unknown> }, what: string, fields: Record<string, string>) => {
+  const expectRefused = (
+    answer: { status: number; body: Record<string, unknown> },
+    what: string,
+    fields: Record<string, string>,
+  ) => {
     expect(answer.status, `${what}: ${JSON.stringify(answer.body)}`).to.equal(400);
     expect(answer.body.fields, what).to.deep.equal(fields);
     expect(answer.body.details, what).to.equal(Object.values(fields).join(' '));
@@ -37,12 +46,24 @@ describe('extra keys in a body', () => {
     await app.db('bookings').delete();
     const cases: [string, unknown, Record<string, string>][] = [
       ['one extra key', { ...booking(1, 8), isAdmin: true }, { isAdmin: unknown('isAdmin') }],
-      ['two extra keys', { ...booking(1, 8), id: 'mine', status: 'booked' }, { id: unknown('id'), status: unknown('status') }],
+      [
+        'two extra keys',
+        { ...booking(1, 8), id: 'mine', status: 'booked' },
+        { id: unknown('id'), status: unknown('status') },
+      ],
       ['a key differing in case', { ...booking(1, 8), NAME: 'Eve' }, { NAME: unknown('NAME') }],
       ['a key with a trailing space', { ...booking(1, 8), 'name ': 'Eve' }, { 'name ': unknown('name ') }],
       ['an empty key', { ...booking(1, 8), '': '' }, { '': unknown('') }],
-      ['an extra key in the attribution', { ...booking(1, 8), attribution: { utm_source: 'newsletter', gclid: 'x' } }, { 'attribution.gclid': unknown('attribution.gclid') }],
-      ['an extra key beside a field error', { ...booking(1, 8), name: '', isAdmin: true }, { isAdmin: unknown('isAdmin'), name: 'Name is required.' }],
+      [
+        'an extra key in the attribution',
+        { ...booking(1, 8), attribution: { utm_source: 'newsletter', gclid: 'x' } },
+        { 'attribution.gclid': unknown('attribution.gclid') },
+      ],
+      [
+        'an extra key beside a field error',
+        { ...booking(1, 8), name: '', isAdmin: true },
+        { isAdmin: unknown('isAdmin'), name: 'Name is required.' },
+      ],
     ];
     for (const [what, body, fields] of cases) {
       const answer = await app.post('/api/demo-request', body);
@@ -61,7 +82,11 @@ describe('extra keys in a body', () => {
     expect(bot.status, JSON.stringify(bot.body)).to.equal(201);
     expect(await count('bookings')).to.equal(1);
     // A bot's extra key is refused as a person's is: the honeypot answers as a real booking would.
-    const botExtra = await app.post('/api/demo-request', { ...booking(4, 11), website: 'http://spam.example', isAdmin: true });
+    const botExtra = await app.post('/api/demo-request', {
+      ...booking(4, 11),
+      website: 'http://spam.example',
+      isAdmin: true,
+    });
     expectRefused(botExtra, 'bot with an extra key', { isAdmin: unknown('isAdmin') });
   });
 
@@ -76,7 +101,12 @@ describe('extra keys in a body', () => {
       ['a move', `${link}/reschedule`, { timeSlot: slot(13), name: 'Eve' }, {}],
       ['the sign-in', '/api/admin/session', { token: ADMIN_TOKEN, remember: true }, {}],
       ['a mark', `/api/admin/bookings/${id}/attendance`, { attendance: 'attended', note: 'x' }, bearer],
-      ['a webhook endpoint', '/api/admin/webhooks/endpoints', { url: 'https://crm.example.com/hook', events: ['booking.created'] }, bearer],
+      [
+        'a webhook endpoint',
+        '/api/admin/webhooks/endpoints',
+        { url: 'https://crm.example.com/hook', events: ['booking.created'] },
+        bearer,
+      ],
       ['a replay', '/api/admin/webhooks/replay', { since: '2026-11-01T00:00:00Z', force: true }, bearer],
     ];
     for (const [what, path, body, headers] of routes) {
@@ -84,7 +114,10 @@ describe('extra keys in a body', () => {
       expectRefused(await app.post(path, body, headers), what, { [extra]: unknown(extra) });
     }
     const row = (await app.db('bookings').where({ id }).first()) as { time_slot: Date; attendance: string | null };
-    expect({ slot: row.time_slot.toISOString(), attendance: row.attendance }).to.deep.equal({ slot: slot(12), attendance: null });
+    expect({ slot: row.time_slot.toISOString(), attendance: row.attendance }).to.deep.equal({
+      slot: slot(12),
+      attendance: null,
+    });
     expect(await count('admin_sessions')).to.equal(0);
     expect(await count('webhook_endpoints')).to.equal(0);
   });
@@ -97,7 +130,9 @@ describe('extra keys in a body', () => {
         headers: { 'Content-Type': contentType, 'User-Agent': BROWSER },
         body: JSON.stringify({ step: 'dialogOpened', source: 'newsletter', email: 'ada@analytical-engines.com' }),
       });
-      expectRefused({ status: answer.status, body: (await answer.json()) as Record<string, unknown> }, contentType, { email: unknown('email') });
+      expectRefused({ status: answer.status, body: (await answer.json()) as Record<string, unknown> }, contentType, {
+        email: unknown('email'),
+      });
     }
     expect(await count('funnel_daily_counts')).to.equal(0);
   });

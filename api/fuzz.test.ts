@@ -115,7 +115,8 @@ interface FuzzRequest {
 /** A JSON object written member by member, so keys can repeat and raw text (escapes, nesting) can go in. */
 type Member = [key: string, value: string];
 type Members = Member[];
-const membersOf = (body: Body): Members => Object.entries(body).map(([key, value]) => [JSON.stringify(key), JSON.stringify(value)]);
+const membersOf = (body: Body): Members =>
+  Object.entries(body).map(([key, value]) => [JSON.stringify(key), JSON.stringify(value)]);
 const objectText = (members: Members): string => `{${members.map(([key, value]) => `${key}:${value}`).join(',')}}`;
 
 function insertAt<T>(rng: Random, items: T[], item: T): T[] {
@@ -127,7 +128,9 @@ function insertAt<T>(rng: Random, items: T[], item: T): T[] {
 /** Replaces the raw value of a member (all members of that key), or adds it. */
 function withMember(members: Members, key: string, value: string): Members {
   const quoted = JSON.stringify(key);
-  return members.some(([k]) => k === quoted) ? members.map(([k, v]) => [k, k === quoted ? value : v]) : [...members, [quoted, value]];
+  return members.some(([k]) => k === quoted)
+    ? members.map(([k, v]) => [k, k === quoted ? value : v])
+    : [...members, [quoted, value]];
 }
 
 /** Puts each of the characters at a random code point boundary of the text. */
@@ -155,14 +158,39 @@ const PEOPLE: ReadonlyArray<{ name: string; local: string }> = [
   { name: 'José-María de la Cruz', local: 'jm.delacruz' },
   { name: 'Nguyễn Thị Minh Khai', local: 'minh.khai' },
 ];
-const COMPANY_WORDS = ['acme', 'globex', 'initech', 'umbrella', 'hooli', 'vandelay', 'wayne', 'stark', 'tyrell', 'cyberdyne'];
-const COMPANY_TRADES = ['industries', 'systems', 'logistics', 'analytics', 'labs', 'holdings', 'robotics', 'foods', 'media', 'freight'];
+const COMPANY_WORDS = [
+  'acme',
+  'globex',
+  'initech',
+  'umbrella',
+  'hooli',
+  'vandelay',
+  'wayne',
+  'stark',
+  'tyrell',
+  'cyberdyne',
+];
+const COMPANY_TRADES = [
+  'industries',
+  'systems',
+  'logistics',
+  'analytics',
+  'labs',
+  'holdings',
+  'robotics',
+  'foods',
+  'media',
+  'freight',
+];
 const TOP_LEVEL_DOMAINS = ['com', 'de', 'co.uk', 'io', 'eu'];
 const capitalised = (word: string): string => `${word[0]?.toUpperCase() ?? ''}${word.slice(1)}`;
 const COMPANIES: ReadonlyArray<{ host: string; company: string }> = [
   ...COMPANY_WORDS.flatMap((word) =>
     COMPANY_TRADES.flatMap((trade) =>
-      TOP_LEVEL_DOMAINS.map((tld) => ({ host: `${word}-${trade}.${tld}`, company: `${capitalised(word)} ${capitalised(trade)}` })),
+      TOP_LEVEL_DOMAINS.map((tld) => ({
+        host: `${word}-${trade}.${tld}`,
+        company: `${capitalised(word)} ${capitalised(trade)}`,
+      })),
     ),
   ),
   { host: 'müller-maschinen.de', company: 'Müller Maschinenbau GmbH' },
@@ -225,14 +253,20 @@ class BodyFactory {
   }
 
   slot(pool: SlotPool = 'in turn'): string {
-    const { iso } = pool === 'shared' ? this.rng.pick(this.shared) : (this.inTurn[this.turn++ % this.inTurn.length] as Slot);
+    const { iso } =
+      pool === 'shared' ? this.rng.pick(this.shared) : (this.inTurn[this.turn++ % this.inTurn.length] as Slot);
     return this.rng.chance(0.15) ? withOffset(iso, this.rng.int(-12, 14)) : iso;
   }
 
   demo(pool: SlotPool): Body {
     const person = this.rng.pick(PEOPLE);
     const { host, company } = this.rng.pick(COMPANIES);
-    const body: Body = { name: person.name, email: `${person.local}.${++this.serial}@${host}`, company, timeSlot: this.slot(pool) };
+    const body: Body = {
+      name: person.name,
+      email: `${person.local}.${++this.serial}@${host}`,
+      company,
+      timeSlot: this.slot(pool),
+    };
     if (this.rng.chance(0.6)) body.phone = this.rng.pick(PHONES);
     if (this.rng.chance(0.6)) body.message = this.rng.pick(MESSAGES);
     this.earlier.push(body);
@@ -274,7 +308,8 @@ function validDraft({ rng, endpoint, factory }: GeneratorContext, pool: SlotPool
   const body = factory.valid(endpoint, pool);
   if (rng.chance(0.2)) {
     // Accepted variants: padding, case, an offset other than Z.
-    for (const field of Object.keys(body)) if (typeof body[field] === 'string' && rng.chance(0.3)) body[field] = `  ${String(body[field])}\t `;
+    for (const field of Object.keys(body))
+      if (typeof body[field] === 'string' && rng.chance(0.3)) body[field] = `  ${String(body[field])}\t `;
     if (rng.chance(0.3)) body.email = String(body.email).toUpperCase();
     return { note: 'valid, with padding or case', body: JSON.stringify(body) };
   }
@@ -392,7 +427,8 @@ function mutatedField({ rng, endpoint, fields, factory }: GeneratorContext): Dra
     return { note: `extra member ${JSON.stringify(extra)}`, body: JSON.stringify({ ...body, ...extra }) };
   }
   const [note, change] = rng.pick(MUTATIONS[field] ?? []);
-  const current = typeof body[field] === 'string' ? (body[field] as string) : field === 'phone' ? PHONES[0]! : MESSAGES[0]!;
+  const current =
+    typeof body[field] === 'string' ? (body[field] as string) : field === 'phone' ? PHONES[0]! : MESSAGES[0]!;
   const value = change(current);
   if (value === REMOVE) delete body[field];
   else body[field] = value;
@@ -489,14 +525,50 @@ function deepNesting({ rng, endpoint, fields, factory }: GeneratorContext): Draf
   }
 }
 
-const CONTROL_CHARACTERS = ['\u0000', '\u0001', '\b', '\t', '\n', '\u000b', '\f', '\r', '\r\n', '\u001b', '\u007f', '\u0085', '\u009b', '\u2028', '\u2029'];
+const CONTROL_CHARACTERS = [
+  '\u0000',
+  '\u0001',
+  '\b',
+  '\t',
+  '\n',
+  '\u000b',
+  '\f',
+  '\r',
+  '\r\n',
+  '\u001b',
+  '\u007f',
+  '\u0085',
+  '\u009b',
+  '\u2028',
+  '\u2029',
+];
 const ZERO_WIDTH_CHARACTERS = ['\u200b', '\u200c', '\u200d', '\u2060', '\ufeff'];
-const BIDI_CONTROLS = ['\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069', '\u200e', '\u200f', '\u061c'];
+const BIDI_CONTROLS = [
+  '\u202a',
+  '\u202b',
+  '\u202c',
+  '\u202d',
+  '\u202e',
+  '\u2066',
+  '\u2067',
+  '\u2068',
+  '\u2069',
+  '\u200e',
+  '\u200f',
+  '\u061c',
+];
 /** What shows nothing or looks like another character: soft hyphen, variation selector, Hangul filler, full-width e, dot leader, circled o. */
 const LOOK_ALIKE_CHARACTERS = ['\u00ad', '\ufe0f', '\u3164', '\uff45', '\u2024', '\u24de'];
 const ODD_CHARACTERS = [...CONTROL_CHARACTERS, ...ZERO_WIDTH_CHARACTERS, ...BIDI_CONTROLS, ...LOOK_ALIKE_CHARACTERS];
 /** How often each field gets odd characters: an address or slot with them is refused, so less often. */
-const ODD_CHARACTER_CHANCE: Record<string, number> = { name: 0.7, company: 0.7, phone: 0.7, message: 0.7, email: 0.25, timeSlot: 0.15 };
+const ODD_CHARACTER_CHANCE: Record<string, number> = {
+  name: 0.7,
+  company: 0.7,
+  phone: 0.7,
+  message: 0.7,
+  email: 0.25,
+  timeSlot: 0.15,
+};
 
 function oddCharacters({ rng, endpoint, fields, factory }: GeneratorContext): Draft {
   const body = factory.valid(endpoint);
@@ -516,7 +588,16 @@ function oddCharacters({ rng, endpoint, fields, factory }: GeneratorContext): Dr
   return { note: notes.join(', ') || 'none', body: JSON.stringify(body) };
 }
 
-const LONE_SURROGATE_ESCAPES = ['\\ud800', '\\udbff', '\\udc00', '\\udfff', '\\udfff\\ud800', '\\ud83d', '\\ud83d\\ud83d', '\\ud800\\u0000'];
+const LONE_SURROGATE_ESCAPES = [
+  '\\ud800',
+  '\\udbff',
+  '\\udc00',
+  '\\udfff',
+  '\\udfff\\ud800',
+  '\\ud83d',
+  '\\ud83d\\ud83d',
+  '\\ud800\\u0000',
+];
 const INVALID_UTF8: readonly number[][] = [
   [0xed, 0xa0, 0x80], // a surrogate encoded as if it were a character
   [0xed, 0xbf, 0xbf],
@@ -538,13 +619,19 @@ function loneSurrogates({ rng, endpoint, fields, factory }: GeneratorContext): D
   if (rng.chance(0.5)) {
     const escape = rng.pick(LONE_SURROGATE_ESCAPES);
     if (rng.chance(0.2)) {
-      return { note: `key ${field}: JSON escape ${escape}`, body: text.replace(`"${field}"`, `"${field}${escape}"`).replace(MARKER, '') };
+      return {
+        note: `key ${field}: JSON escape ${escape}`,
+        body: text.replace(`"${field}"`, `"${field}${escape}"`).replace(MARKER, ''),
+      };
     }
     return { note: `${field}: JSON escape ${escape}`, body: text.replace(MARKER, escape) };
   }
   if (rng.chance(0.1)) {
     text = text.replace(MARKER, '');
-    return { note: 'UTF-8 byte order mark before the body', body: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]) };
+    return {
+      note: 'UTF-8 byte order mark before the body',
+      body: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]),
+    };
   }
   const bytes = rng.pick(INVALID_UTF8);
   const [before = '', after = ''] = text.split(MARKER);
@@ -627,14 +714,21 @@ function contentType({ rng, endpoint, factory }: GeneratorContext): Draft {
   const json = JSON.stringify(body);
   const note = type === null ? 'no Content-Type' : `Content-Type: ${type}`;
   if (type?.startsWith('application/x-www-form-urlencoded') && rng.chance(0.5)) {
-    return { note: `${note}, form body`, contentType: type, body: new URLSearchParams(Object.entries(body).map(([k, v]) => [k, String(v)])).toString() };
+    return {
+      note: `${note}, form body`,
+      contentType: type,
+      body: new URLSearchParams(Object.entries(body).map(([k, v]) => [k, String(v)])).toString(),
+    };
   }
   if (type?.startsWith('multipart/') && rng.chance(0.5)) {
-    const parts = Object.entries(body).map(([k, v]) => `--fuzz-boundary\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${String(v)}\r\n`);
+    const parts = Object.entries(body).map(
+      ([k, v]) => `--fuzz-boundary\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${String(v)}\r\n`,
+    );
     return { note: `${note}, multipart body`, contentType: type, body: `${parts.join('')}--fuzz-boundary--\r\n` };
   }
   if (type?.includes('latin1') || type?.includes('8859')) {
-    if (rng.chance(0.5)) return { note: `${note}, Latin-1 bytes`, contentType: type, body: Buffer.from(json, 'latin1') };
+    if (rng.chance(0.5))
+      return { note: `${note}, Latin-1 bytes`, contentType: type, body: Buffer.from(json, 'latin1') };
   }
   return { note, contentType: type, body: json };
 }
@@ -650,9 +744,17 @@ function contentEncoding({ rng, endpoint, factory }: GeneratorContext): Draft {
     () => ({ note: 'br declared, body not compressed', headers: { 'Content-Encoding': 'br' }, body: json }),
     () => {
       const gzip = gzipSync(json);
-      return { note: 'gzip cut in half', headers: { 'Content-Encoding': 'gzip' }, body: gzip.subarray(0, gzip.length >> 1) };
+      return {
+        note: 'gzip cut in half',
+        headers: { 'Content-Encoding': 'gzip' },
+        body: gzip.subarray(0, gzip.length >> 1),
+      };
     },
-    () => ({ note: 'gzip of 1 MB', headers: { 'Content-Encoding': 'gzip' }, body: gzipSync(`{"name":"${'x'.repeat(1_000_000)}"}`) }),
+    () => ({
+      note: 'gzip of 1 MB',
+      headers: { 'Content-Encoding': 'gzip' },
+      body: gzipSync(`{"name":"${'x'.repeat(1_000_000)}"}`),
+    }),
     () => ({ note: 'Content-Encoding: compress', headers: { 'Content-Encoding': 'compress' }, body: json }),
     () => ({ note: 'Content-Encoding: GZIP', headers: { 'Content-Encoding': 'GZIP' }, body: gzipSync(json) }),
     () => ({ note: 'Content-Encoding: identity', headers: { 'Content-Encoding': 'identity' }, body: json }),
@@ -680,7 +782,13 @@ function duplicateKeys({ rng, endpoint, fields, factory }: GeneratorContext): Dr
   const other =
     field === HONEYPOT_FIELD
       ? rng.pick(['https://spam.example', ''])
-      : rng.pick<unknown>([field === 'email' ? factory.email() : `Other ${field}`, '', 42, null, field === 'email' ? 'x@gmail.com' : 'x'.repeat(6_000)]);
+      : rng.pick<unknown>([
+          field === 'email' ? factory.email() : `Other ${field}`,
+          '',
+          42,
+          null,
+          field === 'email' ? 'x@gmail.com' : 'x'.repeat(6_000),
+        ]);
   const duplicate: Member = [JSON.stringify(field), JSON.stringify(other)];
   members = rng.chance(0.5) ? [duplicate, ...members] : [...members, duplicate];
   return { note: `${field} twice, once as ${JSON.stringify(other).slice(0, 30)}`, body: objectText(members) };
@@ -758,7 +866,10 @@ function randomUnicode({ rng, endpoint, factory }: GeneratorContext): Draft {
         : [
             ['random', () => randomText(rng, rng.int(1, 30))],
             ['garbled', () => garble(rng, value)],
-            ['look-alike digits', () => value.replace(/\d/g, (digit) => Array.from(rng.pick(DIGIT_LOOKALIKES))[Number(digit)] ?? digit)],
+            [
+              'look-alike digits',
+              () => value.replace(/\d/g, (digit) => Array.from(rng.pick(DIGIT_LOOKALIKES))[Number(digit)] ?? digit),
+            ],
           ];
     const [shape, make] = rng.pick(shapes);
     body[field] = make();
@@ -768,7 +879,14 @@ function randomUnicode({ rng, endpoint, factory }: GeneratorContext): Draft {
 }
 
 /** Values a person never types into the hidden field; only a robot fills it. */
-const HONEYPOT_FILLED = ['https://spam.example/buy', 'http://x.test', 'Buy cheap watches', 'x', '0', 'y'.repeat(10_000)];
+const HONEYPOT_FILLED = [
+  'https://spam.example/buy',
+  'http://x.test',
+  'Buy cheap watches',
+  'x',
+  '0',
+  'y'.repeat(10_000),
+];
 const HONEYPOT_OTHER: unknown[] = ['', '   ', 0, 1, true, false, null, [], {}, ['http://x.test'], '\u200b'];
 
 function honeypot({ rng, endpoint, factory, honeypotEmails }: GeneratorContext): Draft {
@@ -833,11 +951,19 @@ function withIdempotencyKey(rng: Random, request: FuzzRequest, keyed: FuzzReques
   }
   if (earlier && roll < 0.35) {
     const key = earlier.headers[IDEMPOTENCY_HEADER] ?? '';
-    return { ...request, note: `${request.note}; key of #${earlier.index} with another body`, headers: { ...request.headers, [IDEMPOTENCY_HEADER]: key } };
+    return {
+      ...request,
+      note: `${request.note}; key of #${earlier.index} with another body`,
+      headers: { ...request.headers, [IDEMPOTENCY_HEADER]: key },
+    };
   }
   if (roll < 0.55) {
     const key = rng.pick(INVALID_KEYS);
-    return { ...request, note: `${request.note}; invalid key`, headers: { ...request.headers, [IDEMPOTENCY_HEADER]: key } };
+    return {
+      ...request,
+      note: `${request.note}; invalid key`,
+      headers: { ...request.headers, [IDEMPOTENCY_HEADER]: key },
+    };
   }
   const length = rng.chance(0.1) ? 255 : rng.int(8, 64);
   const key = Array.from({ length }, () => rng.pick(Array.from(KEY_CHARACTERS))).join('');
@@ -867,7 +993,8 @@ function generateRequests(slots: readonly Slot[]): { requests: FuzzRequest[]; ho
       contentType: draft.contentType === undefined ? 'application/json' : draft.contentType,
       headers: draft.headers ?? {},
     };
-    if (endpoint === 'demo' && (kind.name === 'idempotency key' || rng.chance(0.05))) request = withIdempotencyKey(rng, request, keyed);
+    if (endpoint === 'demo' && (kind.name === 'idempotency key' || rng.chance(0.05)))
+      request = withIdempotencyKey(rng, request, keyed);
     requests.push(request);
   }
   return { requests, honeypotEmails };
@@ -888,8 +1015,17 @@ async function send(url: string, request: FuzzRequest): Promise<Outcome> {
   const headers: Record<string, string> = { ...request.headers };
   if (request.contentType !== null) headers['Content-Type'] = request.contentType;
   try {
-    const response = await fetch(`${url}${PATHS[request.endpoint]}`, { method: 'POST', headers, body: new Uint8Array(request.body) });
-    return { request, status: response.status, contentType: response.headers.get('content-type'), text: await response.text() };
+    const response = await fetch(`${url}${PATHS[request.endpoint]}`, {
+      method: 'POST',
+      headers,
+      body: new Uint8Array(request.body),
+    });
+    return {
+      request,
+      status: response.status,
+      contentType: response.headers.get('content-type'),
+      text: await response.text(),
+    };
   } catch (err) {
     const cause = (err as { cause?: unknown }).cause;
     return { request, status: 0, contentType: null, text: `${String(err)}${cause ? ` (${String(cause)})` : ''}` };
@@ -911,9 +1047,10 @@ async function inPool<T, R>(items: readonly T[], concurrency: number, work: (ite
 
 /** Shows control, invisible and bidirectional characters, and lone surrogates, as \u escapes. */
 function visible(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f-\u00a0\u00ad\u061c\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\ufeff\ufff0-\uffff\ud800-\udfff]/gu, (c) =>
-    `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  return text.replace(
+    // eslint-disable-next-line no-control-regex
+    /[\u0000-\u001f\u007f-\u00a0\u00ad\u061c\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\ufeff\ufff0-\uffff\ud800-\udfff]/gu,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
 }
 
@@ -928,7 +1065,10 @@ function preview(body: Buffer, max = 300): string {
 }
 
 function describeRequest(request: FuzzRequest): string {
-  const headers = { ...(request.contentType === null ? {} : { 'Content-Type': request.contentType }), ...request.headers };
+  const headers = {
+    ...(request.contentType === null ? {} : { 'Content-Type': request.contentType }),
+    ...request.headers,
+  };
   return `#${request.index} [${request.kind}: ${visible(request.note)}] POST ${PATHS[request.endpoint]} ${JSON.stringify(headers)} body (${request.body.length} bytes): ${preview(request.body)}`;
 }
 
@@ -1002,7 +1142,8 @@ function rowProblems(row: StoredRow): string[] {
     ...(row.phone === null ? [] : textProblems('phone', row.phone, PHONE_MAX_LENGTH)),
     ...(row.message === null ? [] : textProblems('message', row.message, MESSAGE_MAX_LENGTH, true)),
   ];
-  if (CONTROL_IN_LINE.test(row.email) || ZERO_WIDTH_OR_BIDI.test(row.email)) problems.push('email holds a control or invisible character');
+  if (CONTROL_IN_LINE.test(row.email) || ZERO_WIDTH_OR_BIDI.test(row.email))
+    problems.push('email holds a control or invisible character');
   const emailRule = emailProblem(row.email);
   if (emailRule) problems.push(`email: ${emailRule}`);
   const ascii = asciiAddress(row.email);
@@ -1062,20 +1203,39 @@ describe('fuzzing POST /api/demo-request and /api/validate-email', () => {
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     // The same seed sends the same requests: this fingerprint of them is the same on every run.
     const fingerprint = createHash('sha256');
-    for (const request of generated.requests) fingerprint.update(JSON.stringify([request.endpoint, request.contentType, request.headers])).update(request.body);
-    rows = (await app.db('bookings').select('id', 'name', 'email', 'company', 'phone', 'message', 'time_slot')) as StoredRow[];
+    for (const request of generated.requests)
+      fingerprint.update(JSON.stringify([request.endpoint, request.contentType, request.headers])).update(request.body);
+    rows = (await app
+      .db('bookings')
+      .select('id', 'name', 'email', 'company', 'phone', 'message', 'time_slot')) as StoredRow[];
 
     const slotsUsed = new Set(rows.map((row) => row.time_slot.toISOString())).size;
     const days = new Set(rows.map((row) => row.time_slot.toISOString().slice(0, 10))).size;
     const byKind = Object.entries(countBy(outcomes, (outcome) => outcome.request.kind)).map(
-      ([kind]) => `  ${kind}: ${formatCounts(countBy(outcomes.filter((outcome) => outcome.request.kind === kind), (outcome) => String(outcome.status)))}`,
+      ([kind]) =>
+        `  ${kind}: ${formatCounts(
+          countBy(
+            outcomes.filter((outcome) => outcome.request.kind === kind),
+            (outcome) => String(outcome.status),
+          ),
+        )}`,
     );
     // eslint-disable-next-line no-console -- the counts are what a reader of the run wants to quote
     console.log(
       [
         `fuzz: ${outcomes.length} requests (seed 0x${SEED.toString(16)}, fingerprint ${fingerprint.digest('hex').slice(0, 12)}, ${CONCURRENCY} at a time) in ${seconds} s`,
-        `  demo-request: ${formatCounts(countBy(outcomes.filter((o) => o.request.endpoint === 'demo'), (o) => String(o.status)))}`,
-        `  validate-email: ${formatCounts(countBy(outcomes.filter((o) => o.request.endpoint === 'email'), (o) => String(o.status)))}`,
+        `  demo-request: ${formatCounts(
+          countBy(
+            outcomes.filter((o) => o.request.endpoint === 'demo'),
+            (o) => String(o.status),
+          ),
+        )}`,
+        `  validate-email: ${formatCounts(
+          countBy(
+            outcomes.filter((o) => o.request.endpoint === 'email'),
+            (o) => String(o.status),
+          ),
+        )}`,
         `  rows stored: ${rows.length} over ${slotsUsed} of ${slots.length} bookable slots on ${days} days`,
         'by kind:',
         ...byKind,
@@ -1090,7 +1250,10 @@ describe('fuzzing POST /api/demo-request and /api/validate-email', () => {
   it('answers every request, none with a 5xx', () => {
     const failures = outcomes
       .filter((outcome) => outcome.status === 0 || outcome.status >= 500)
-      .map((outcome) => `${outcome.status || 'no answer'} ${visible(outcome.text.slice(0, 200))} ← ${describeRequest(outcome.request)}`);
+      .map(
+        (outcome) =>
+          `${outcome.status || 'no answer'} ${visible(outcome.text.slice(0, 200))} ← ${describeRequest(outcome.request)}`,
+      );
     expect(failures, listed(failures)).to.have.length(0);
   });
 
@@ -1099,7 +1262,11 @@ describe('fuzzing POST /api/demo-request and /api/validate-email', () => {
       .filter((outcome) => outcome.status !== 0 && (outcome.status < 200 || outcome.status > 299))
       .flatMap((outcome) => {
         const problem = errorBodyProblem(outcome);
-        return problem ? [`${outcome.status} ${problem}: ${visible(outcome.text.slice(0, 200))} ← ${describeRequest(outcome.request)}`] : [];
+        return problem
+          ? [
+              `${outcome.status} ${problem}: ${visible(outcome.text.slice(0, 200))} ← ${describeRequest(outcome.request)}`,
+            ]
+          : [];
       });
     expect(failures, listed(failures)).to.have.length(0);
   });
@@ -1111,7 +1278,9 @@ describe('fuzzing POST /api/demo-request and /api/validate-email', () => {
       if (problems.length === 0) return [];
       const shown = { ...row, time_slot: row.time_slot.toISOString(), message: row.message?.slice(0, 120) ?? null };
       const request = sent.get(emailKey(row.email));
-      return [`${problems.join('; ')}: ${visible(JSON.stringify(shown))}${request ? ` ← ${describeRequest(request)}` : ''}`];
+      return [
+        `${problems.join('; ')}: ${visible(JSON.stringify(shown))}${request ? ` ← ${describeRequest(request)}` : ''}`,
+      ];
     });
     expect(failures, listed(failures)).to.have.length(0);
   });
@@ -1119,7 +1288,9 @@ describe('fuzzing POST /api/demo-request and /api/validate-email', () => {
   it('accepts no body with an extra member (README: each body its fields and nothing else)', () => {
     const extra = outcomes.filter((outcome) => outcome.request.note.includes('extra member'));
     expect(extra.length, 'bodies with an extra member sent').to.be.at.least(20);
-    const failures = extra.filter((outcome) => outcome.status >= 200 && outcome.status <= 299).map((outcome) => `${outcome.status} ← ${describeRequest(outcome.request)}`);
+    const failures = extra
+      .filter((outcome) => outcome.status >= 200 && outcome.status <= 299)
+      .map((outcome) => `${outcome.status} ← ${describeRequest(outcome.request)}`);
     expect(failures, listed(failures)).to.have.length(0);
   });
 

@@ -32,7 +32,11 @@ export function healthRoutes(deps: { db: Db; queue: EmailQueue }): Router {
   // Readiness: the services a request needs answer. Webhook endpoints that need care are reported too, but do not
   // make the API unready: the site and the bookings work, and their events wait.
   router.get('/readyz', async (ctx) => {
-    const [database, redis, webhooks] = await Promise.all([databaseAnswers(deps.db), deps.queue.isReachable(), webhookEndpointsNeedingCare(deps.db)]);
+    const [database, redis, webhooks] = await Promise.all([
+      databaseAnswers(deps.db),
+      deps.queue.isReachable(),
+      webhookEndpointsNeedingCare(deps.db),
+    ]);
     const checks = {
       postgres: database ? 'up' : 'down',
       redis: redis ? 'up' : 'down',
@@ -46,7 +50,12 @@ export function healthRoutes(deps: { db: Db; queue: EmailQueue }): Router {
     }
     const down = [database ? null : 'PostgreSQL', redis ? null : 'Redis'].filter(Boolean).join(' and ');
     ctx.status = 503;
-    ctx.body = { error: 'Not ready', details: `${down} ${database || redis ? 'is' : 'are'} not answering.`, checks, ...webhookEndpoints };
+    ctx.body = {
+      error: 'Not ready',
+      details: `${down} ${database || redis ? 'is' : 'are'} not answering.`,
+      checks,
+      ...webhookEndpoints,
+    };
   });
   return router;
 }

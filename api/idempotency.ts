@@ -30,7 +30,11 @@ export function idempotencyKeyOf(header: string): string | undefined {
 
 /** A hash of the request as validated; keys are sorted so that property order does not matter. */
 export function requestHash(request: Record<string, unknown>): string {
-  const canonical = JSON.stringify(Object.keys(request).sort().map((key) => [key, request[key]]));
+  const canonical = JSON.stringify(
+    Object.keys(request)
+      .sort()
+      .map((key) => [key, request[key]]),
+  );
   return createHash('sha256').update(canonical).digest('hex');
 }
 

@@ -9,11 +9,24 @@ describe("the API's metrics of the hosts' calendars", () => {
   it("says which host's calendar reads and when it last read well, by the host's name", async () => {
     const team = parseTeam(
       JSON.stringify({
-        hosts: [{ name: 'Dana Whitfield', title: 'Solutions Engineer', email: 'dana@converge.test', calendarUrl: 'http://127.0.0.1:1/dana/', calendarUsername: 'dana', calendarPassword: 'x' }],
+        hosts: [
+          {
+            name: 'Dana Whitfield',
+            title: 'Solutions Engineer',
+            email: 'dana@converge.test',
+            calendarUrl: 'http://127.0.0.1:1/dana/',
+            calendarUsername: 'dana',
+            calendarPassword: 'x',
+          },
+        ],
       }),
       {},
     );
-    const calendars = new HostCalendars(team, { logger: silentLogger, bookingTimeZone: 'Europe/Berlin', timeoutMs: 500 });
+    const calendars = new HostCalendars(team, {
+      logger: silentLogger,
+      bookingTimeZone: 'Europe/Berlin',
+      timeoutMs: 500,
+    });
     const metrics = createApiMetrics(calendars);
     await calendars.busyTimes();
     const text = await metrics.registry.metrics();

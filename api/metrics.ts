@@ -66,11 +66,13 @@ export function createApiMetrics(hostCalendars?: HostCalendars): ApiMetrics {
       registers: [registry],
       collect() {
         this.reset();
-        for (const host of status()) if (host.lastGoodReadAt) this.set({ host: host.name }, Date.parse(host.lastGoodReadAt) / 1000);
+        for (const host of status())
+          if (host.lastGoodReadAt) this.set({ host: host.name }, Date.parse(host.lastGoodReadAt) / 1000);
       },
     });
   }
-  for (const outcome of ['created', 'refused', 'slot_taken', 'replayed', 'honeypot'] as const) bookings.inc({ outcome }, 0);
+  for (const outcome of ['created', 'refused', 'slot_taken', 'replayed', 'honeypot'] as const)
+    bookings.inc({ outcome }, 0);
   return {
     registry,
     async requests(ctx, next) {
@@ -79,7 +81,11 @@ export function createApiMetrics(hostCalendars?: HostCalendars): ApiMetrics {
         await next();
       } finally {
         // Any other method a client sends is one label, so that no client can grow the series.
-        const labels = { method: METHODS.has(ctx.method) ? ctx.method : 'OTHER', route: routeOf(ctx), status: String(ctx.status) };
+        const labels = {
+          method: METHODS.has(ctx.method) ? ctx.method : 'OTHER',
+          route: routeOf(ctx),
+          status: String(ctx.status),
+        };
         requests.inc(labels);
         end(labels);
       }

@@ -18,7 +18,10 @@ import { newEndpointSchema, replaySchema } from './webhooks/routes.js';
 import { funnelBeaconSchema } from './funnel/routes.js';
 
 type Document = {
-  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }> }> }>>;
+  paths: Record<
+    string,
+    Record<string, { responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }> }> }>
+  >;
   components: { schemas: Record<string, object> };
 };
 
@@ -37,7 +40,9 @@ function answerValidator(path: string, method: string, status: number) {
 
 function expectDocumented(path: string, method: string, status: number, body: unknown): void {
   const validate = answerValidator(path, method, status);
-  expect(validate(body), `${method.toUpperCase()} ${path} ${status}: ${JSON.stringify(validate.errors)}`).to.equal(true);
+  expect(validate(body), `${method.toUpperCase()} ${path} ${status}: ${JSON.stringify(validate.errors)}`).to.equal(
+    true,
+  );
 }
 
 describe('OpenAPI 3.1 document', () => {
@@ -72,7 +77,11 @@ describe('OpenAPI 3.1 document', () => {
   });
 
   it('describes every webhook event (the webhooks section) with the payload schema the receivers are sent, and the admin bodies with the schemas Ajv validates', () => {
-    const webhooks = (openApiDocument() as { webhooks: Record<string, { post: { requestBody: { content: Record<string, { schema: { $ref: string } }> } } }> }).webhooks;
+    const webhooks = (
+      openApiDocument() as {
+        webhooks: Record<string, { post: { requestBody: { content: Record<string, { schema: { $ref: string } }> } } }>;
+      }
+    ).webhooks;
     expect(Object.keys(webhooks)).to.deep.equal([...WEBHOOK_EVENT_TYPES]);
     for (const type of WEBHOOK_EVENT_TYPES) {
       const ref = webhooks[type]!.post.requestBody.content['application/json']!.schema.$ref;
@@ -86,13 +95,27 @@ describe('OpenAPI 3.1 document', () => {
   it('documents every route the API answers under /api, and nothing it does not', () => {
     const queue: EmailQueue = { enqueue: async () => {}, isReachable: async () => true, close: async () => {} };
     const db = createDb('postgres://127.0.0.1:1/never-connected', { min: 0, max: 1 }, silentLogger);
-    const router = createApiRouter({ db, queue, logger: silentLogger, timeZone: 'Europe/Berlin', webRoot: '/nonexistent', publicUrl: 'https://converge.test', adminToken: ADMIN_TOKEN, linkSecret: TEST_LINK_SECRET, mailFrom: 'demos@converge.test' });
+    const router = createApiRouter({
+      db,
+      queue,
+      logger: silentLogger,
+      timeZone: 'Europe/Berlin',
+      webRoot: '/nonexistent',
+      publicUrl: 'https://converge.test',
+      adminToken: ADMIN_TOKEN,
+      linkSecret: TEST_LINK_SECRET,
+      mailFrom: 'demos@converge.test',
+    });
     const served = router.stack
       .filter((layer) => typeof layer.path === 'string' && layer.path.startsWith('/api/'))
-      .flatMap((layer) => layer.methods.filter((method) => method !== 'HEAD').map((method) => `${method} ${layer.path}`))
+      .flatMap((layer) =>
+        layer.methods.filter((method) => method !== 'HEAD').map((method) => `${method} ${layer.path}`),
+      )
       .sort();
     const documented = Object.entries(document.paths)
-      .flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`))
+      .flatMap(([path, operations]) =>
+        Object.keys(operations).map((method) => `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`),
+      )
       .sort();
     expect(documented).to.deep.equal(served);
     void db.destroy();
@@ -109,7 +132,12 @@ describe('OpenAPI 3.1 document', () => {
 
     it('POST /api/demo-request: 201, 400, 409, 415', async () => {
       const slot = nextBookableSlot();
-      const booking = { name: 'Ada Lovelace', email: 'ada@analytical-engines.com', company: 'Analytical Engines', timeSlot: slot.iso };
+      const booking = {
+        name: 'Ada Lovelace',
+        email: 'ada@analytical-engines.com',
+        company: 'Analytical Engines',
+        timeSlot: slot.iso,
+      };
       const created = await app.post('/api/demo-request', booking);
       expect(created.status).to.equal(201);
       expectDocumented('/api/demo-request', 'post', 201, created.body);
@@ -125,7 +153,12 @@ describe('OpenAPI 3.1 document', () => {
     });
 
     it('POST /api/validate-email: 200 with and without a suggestion, 400', async () => {
-      for (const email of ['ada@analytical-engines.com', 'ada@analytical-engines.con', 'ada@gmial.com', 'not an address']) {
+      for (const email of [
+        'ada@analytical-engines.com',
+        'ada@analytical-engines.con',
+        'ada@gmial.com',
+        'not an address',
+      ]) {
         const checked = await app.post('/api/validate-email', { email });
         expect(checked.status).to.equal(200);
         expectDocumented('/api/validate-email', 'post', 200, checked.body);
@@ -139,15 +172,31 @@ describe('OpenAPI 3.1 document', () => {
       const admin = (path: string, method = 'GET', body?: unknown) =>
         fetch(`${app.url}/api/admin/webhooks${path}`, {
           method,
-          headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+          headers: {
+            Authorization: `Bearer ${ADMIN_TOKEN}`,
+            ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+          },
           ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         });
       // An endpoint on a public name (this app allows no private address), then a booking: its event's delivery.
-      const [endpoint] = (await app.db('webhook_endpoints').insert({ url: 'https://crm.example.com/hooks', secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' }).returning('id')) as { id: string }[];
-      const booked = await app.post('/api/demo-request', { name: 'Ada', email: 'ada@analytical-engines.com', company: 'Engines', timeSlot: bookableSlots(17)[9]!.iso });
+      const [endpoint] = (await app
+        .db('webhook_endpoints')
+        .insert({ url: 'https://crm.example.com/hooks', secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' })
+        .returning('id')) as { id: string }[];
+      const booked = await app.post('/api/demo-request', {
+        name: 'Ada',
+        email: 'ada@analytical-engines.com',
+        company: 'Engines',
+        timeSlot: bookableSlots(17)[9]!.iso,
+      });
       expect(booked.status).to.equal(201);
-      const [delivery] = (await app.db('webhook_deliveries').where({ endpoint_id: endpoint!.id }).select('id', 'event_id')) as { id: string; event_id: string }[];
-      await app.db('webhook_attempts').insert({ delivery_id: delivery!.id, status: 503, duration_ms: 12, response_excerpt: 'busy' });
+      const [delivery] = (await app
+        .db('webhook_deliveries')
+        .where({ endpoint_id: endpoint!.id })
+        .select('id', 'event_id')) as { id: string; event_id: string }[];
+      await app
+        .db('webhook_attempts')
+        .insert({ delivery_id: delivery!.id, status: 503, duration_ms: 12, response_excerpt: 'busy' });
       const endpoints = await admin('/endpoints');
       expect(endpoints.status).to.equal(200);
       expectDocumented('/api/admin/webhooks/endpoints', 'get', 200, await endpoints.json());
@@ -172,19 +221,41 @@ describe('OpenAPI 3.1 document', () => {
 
     it('POST /api/funnel: 204 and 400; GET /api/admin/funnel: 200, 400 and 401', async () => {
       const beacon = (body: string) =>
-        fetch(`${app.url}/api/funnel`, { method: 'POST', headers: { 'Content-Type': 'text/plain;charset=UTF-8', 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0.0.0 Safari/537.36' }, body });
+        fetch(`${app.url}/api/funnel`, {
+          method: 'POST',
+          headers: {
+            'Content-Type': 'text/plain;charset=UTF-8',
+            'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0.0.0 Safari/537.36',
+          },
+          body,
+        });
       expect((await beacon(JSON.stringify({ step: 'booked', source: 'newsletter' }))).status).to.equal(204);
       const refused = await beacon(JSON.stringify({ step: 'paid' }));
       expect(refused.status).to.equal(400);
       expectDocumented('/api/funnel', 'post', 400, await refused.json());
-      const day = String((await app.db('funnel_daily_counts').first(app.db.raw("to_char(day, 'YYYY-MM-DD') AS day")))?.day);
+      const day = String(
+        (await app.db('funnel_daily_counts').first(app.db.raw("to_char(day, 'YYYY-MM-DD') AS day")))?.day,
+      );
       // The bookings so far (slots in the coming weeks), marked attended for this read, unmarked again after it.
-      const marked = await app.db('bookings').update({ attendance: 'attended', attendance_marked_at: new Date() }).where({ status: 'booked' }).returning('id');
-      const read = (query: string, headers: Record<string, string> = { Authorization: `Bearer ${ADMIN_TOKEN}` }) => fetch(`${app.url}/api/admin/funnel${query}`, { headers });
-      const report = await read(`?from=${day}&to=${new Date(Date.parse(day) + 60 * 86_400_000).toISOString().slice(0, 10)}`);
+      const marked = await app
+        .db('bookings')
+        .update({ attendance: 'attended', attendance_marked_at: new Date() })
+        .where({ status: 'booked' })
+        .returning('id');
+      const read = (query: string, headers: Record<string, string> = { Authorization: `Bearer ${ADMIN_TOKEN}` }) =>
+        fetch(`${app.url}/api/admin/funnel${query}`, { headers });
+      const report = await read(
+        `?from=${day}&to=${new Date(Date.parse(day) + 60 * 86_400_000).toISOString().slice(0, 10)}`,
+      );
       expect(report.status).to.equal(200);
       const body = (await report.json()) as { days: unknown[]; attendance: unknown[] };
-      await app.db('bookings').update({ attendance: null, attendance_marked_at: null }).whereIn('id', marked.map((row: { id: string }) => row.id));
+      await app
+        .db('bookings')
+        .update({ attendance: null, attendance_marked_at: null })
+        .whereIn(
+          'id',
+          marked.map((row: { id: string }) => row.id),
+        );
       expect([body.days.length, body.attendance.length]).to.deep.equal([1, 1]);
       expectDocumented('/api/admin/funnel', 'get', 200, body);
       const badRange = await read('?from=2026-12-02&to=2026-12-01');
@@ -255,7 +326,12 @@ describe('OpenAPI 3.1 document', () => {
       const detail = await fetch(`${app.url}/api/admin/bookings/${booking!.id}`, { headers: { Cookie: cookie } });
       expect(detail.status).to.equal(200);
       expectDocumented('/api/admin/bookings/{id}', 'get', 200, await detail.json());
-      const mark = (headers: Record<string, string>) => app.post(`/api/admin/bookings/${booking!.id}/attendance`, { attendance: 'attended' }, { Cookie: cookie, ...headers });
+      const mark = (headers: Record<string, string>) =>
+        app.post(
+          `/api/admin/bookings/${booking!.id}/attendance`,
+          { attendance: 'attended' },
+          { Cookie: cookie, ...headers },
+        );
       const early = await mark({ 'X-CSRF-Token': String(signedIn.body.csrfToken) });
       expect(early.status).to.equal(409);
       expectDocumented('/api/admin/bookings/{id}/attendance', 'post', 409, early.body);

@@ -15,13 +15,22 @@ const slot = (i: number) => new Date(Date.UTC(2026, 10, 24, 7 + (i % 16))).toISO
 let made = 0;
 const booking = () => {
   made += 1;
-  return { name: 'Ada', email: `ada${made}@analytical-engines-${made}.com`, company: 'Analytical Engines', timeSlot: slot(made) };
+  return {
+    name: 'Ada',
+    email: `ada${made}@analytical-engines-${made}.com`,
+    company: 'Analytical Engines',
+    timeSlot: slot(made),
+  };
 };
 
 describe('per-client limits', () => {
   let app: AppUnderTest;
   before(async () => {
-    app = await startAppUnderTest({ now: () => NOW, limits: { demoRequestsPerHour: 2, emailChecksPerMinute: 3 }, trustProxy: 1 });
+    app = await startAppUnderTest({
+      now: () => NOW,
+      limits: { demoRequestsPerHour: 2, emailChecksPerMinute: 3 },
+      trustProxy: 1,
+    });
   });
   after(async () => {
     await app.close();
@@ -34,37 +43,61 @@ describe('per-client limits', () => {
     const third = await app.post('/api/demo-request', booking(), client);
     expect(third.status).to.equal(429);
     expect(third.body.error).to.equal('Too many requests');
-    expect(third.body.details).to.match(/^Several demo requests came from your network in the last hour\. Please try again in about (60|59) minutes\.$/);
+    expect(third.body.details).to.match(
+      /^Several demo requests came from your network in the last hour\. Please try again in about (60|59) minutes\.$/,
+    );
     expect(Number(third.headers.get('retry-after'))).to.be.within(3500, 3600);
     const stored = await app.db('bookings').count({ n: '*' }).first();
     expect(stored).to.deep.equal({ n: '2' });
     // Another client is not held back by the first.
-    expect((await app.post('/api/demo-request', booking(), { 'X-Forwarded-For': '198.51.100.9' })).status).to.equal(201);
+    expect((await app.post('/api/demo-request', booking(), { 'X-Forwarded-For': '198.51.100.9' })).status).to.equal(
+      201,
+    );
   });
 
   it('limits e-mail checks per minute', async () => {
     const client = { 'X-Forwarded-For': '203.0.113.8' };
-    for (let i = 0; i < 3; i++) expect((await app.post('/api/validate-email', { email: 'ada@acme.com' }, client)).status).to.equal(200);
+    for (let i = 0; i < 3; i++)
+      expect((await app.post('/api/validate-email', { email: 'ada@acme.com' }, client)).status).to.equal(200);
     const fourth = await app.post('/api/validate-email', { email: 'ada@acme.com' }, client);
     expect(fourth.status).to.equal(429);
-    expect(fourth.body.details).to.equal('Too many e-mail checks from your network. Please wait a minute and try again.');
+    expect(fourth.body.details).to.equal(
+      'Too many e-mail checks from your network. Please wait a minute and try again.',
+    );
   });
 
   it('takes the address the trusted proxy appended, so a forged X-Forwarded-For entry does not dodge the limit', async () => {
     // The client writes anything it likes on the left; the one proxy appends the address it saw connect.
     for (let i = 0; i < 3; i++) {
-      expect((await app.post('/api/validate-email', { email: 'ada@acme.com' }, { 'X-Forwarded-For': `10.0.0.${i}, 203.0.113.9` })).status).to.equal(200);
+      expect(
+        (
+          await app.post(
+            '/api/validate-email',
+            { email: 'ada@acme.com' },
+            { 'X-Forwarded-For': `10.0.0.${i}, 203.0.113.9` },
+          )
+        ).status,
+      ).to.equal(200);
     }
-    const forged = await app.post('/api/validate-email', { email: 'ada@acme.com' }, { 'X-Forwarded-For': '10.9.9.9, 203.0.113.9' });
+    const forged = await app.post(
+      '/api/validate-email',
+      { email: 'ada@acme.com' },
+      { 'X-Forwarded-For': '10.9.9.9, 203.0.113.9' },
+    );
     expect(forged.status).to.equal(429);
   });
 });
 
 describe('client address behind two proxies (TRUST_PROXY=2)', () => {
   it('is the second address from the right of X-Forwarded-For', async () => {
-    const app = await startAppUnderTest({ now: () => NOW, limits: { demoRequestsPerHour: 0, emailChecksPerMinute: 1 }, trustProxy: 2 });
+    const app = await startAppUnderTest({
+      now: () => NOW,
+      limits: { demoRequestsPerHour: 0, emailChecksPerMinute: 1 },
+      trustProxy: 2,
+    });
     try {
-      const check = (forwardedFor: string) => app.post('/api/validate-email', { email: 'ada@acme.com' }, { 'X-Forwarded-For': forwardedFor });
+      const check = (forwardedFor: string) =>
+        app.post('/api/validate-email', { email: 'ada@acme.com' }, { 'X-Forwarded-For': forwardedFor });
       expect((await check('1.1.1.1, 203.0.113.20, 10.0.0.1')).status).to.equal(200);
       // Same client behind the same two proxies, another forged entry and another edge proxy: still that client.
       expect((await check('2.2.2.2, 203.0.113.20, 10.0.0.2')).status).to.equal(429);
@@ -77,19 +110,27 @@ describe('client address behind two proxies (TRUST_PROXY=2)', () => {
 
 describe('client address without a trusted proxy', () => {
   it('ignores X-Forwarded-For, so a client cannot dodge the limit by sending it', async () => {
-    const app = await startAppUnderTest({ now: () => NOW, limits: { demoRequestsPerHour: 1, emailChecksPerMinute: 0 } });
+    const app = await startAppUnderTest({
+      now: () => NOW,
+      limits: { demoRequestsPerHour: 1, emailChecksPerMinute: 0 },
+    });
     try {
       expect((await app.post('/api/demo-request', booking(), { 'X-Forwarded-For': '192.0.2.1' })).status).to.equal(201);
       expect((await app.post('/api/demo-request', booking(), { 'X-Forwarded-For': '192.0.2.2' })).status).to.equal(429);
       // 0 turns a limit off.
-      for (let i = 0; i < 5; i++) expect((await app.post('/api/validate-email', { email: 'ada@acme.com' })).status).to.equal(200);
+      for (let i = 0; i < 5; i++)
+        expect((await app.post('/api/validate-email', { email: 'ada@acme.com' })).status).to.equal(200);
     } finally {
       await app.close();
     }
   });
 
   it('still holds the limits when Redis is away, counting in the process', async () => {
-    const app = await startAppUnderTest({ now: () => NOW, redisUrl: 'redis://127.0.0.1:1', limits: { demoRequestsPerHour: 1, emailChecksPerMinute: 1 } });
+    const app = await startAppUnderTest({
+      now: () => NOW,
+      redisUrl: 'redis://127.0.0.1:1',
+      limits: { demoRequestsPerHour: 1, emailChecksPerMinute: 1 },
+    });
     try {
       expect((await app.post('/api/demo-request', booking())).status).to.equal(201);
       const second = await app.post('/api/demo-request', booking());
@@ -130,7 +171,12 @@ describe('the in-process limiter', () => {
 });
 
 describe('the rate-limit middleware', () => {
-  const rule = (limit: number) => ({ name: 'checks', limit, windowMs: 60_000, details: (minutes: number) => `Wait ${minutes} minute(s).` });
+  const rule = (limit: number) => ({
+    name: 'checks',
+    limit,
+    windowMs: 60_000,
+    details: (minutes: number) => `Wait ${minutes} minute(s).`,
+  });
   const ctx = { ip: '192.0.2.7' } as Context;
 
   it('counts nothing and lets every request through when the rule is off (0) or there is no limiter', async () => {
@@ -148,7 +194,10 @@ describe('the rate-limit middleware', () => {
     const middleware = rateLimit(limiter, rule(2));
     let passed = 0;
     for (let i = 0; i < 2; i++) await middleware(ctx, async () => void (passed += 1));
-    const refused = await middleware(ctx, async () => void (passed += 1)).then(() => null, (err: unknown) => err);
+    const refused = await middleware(ctx, async () => void (passed += 1)).then(
+      () => null,
+      (err: unknown) => err,
+    );
     expect(passed).to.equal(2);
     expect(refused).to.be.instanceOf(TooManyRequestsError);
     expect(await limiter.peek('checks:192.0.2.7')).to.equal(3);
@@ -171,7 +220,11 @@ describe('the count of wrong operations tokens (admin-auth.ts)', () => {
     };
   }
   const ctx = { ip: '192.0.2.9', state: { log: pino({ level: 'silent' }) } } as unknown as Context;
-  const statusOf = (promise: Promise<void>) => promise.then(() => 200, (err: unknown) => (err instanceof ApiError ? err.status : 500));
+  const statusOf = (promise: Promise<void>) =>
+    promise.then(
+      () => 200,
+      (err: unknown) => (err instanceof ApiError ? err.status : 500),
+    );
 
   it('passes the right token without asking the limiter, even past ten wrong ones; a held-off guess costs a peek and a hit, as before', async () => {
     const { limiter, calls } = countingLimiter();
@@ -183,7 +236,12 @@ describe('the count of wrong operations tokens (admin-auth.ts)', () => {
     expect(calls, 'the right token reads and resets nothing').to.deep.equal([]);
     expect(await statusOf(check(ctx, 'guess-10', 'no'))).to.equal(429);
     expect(await statusOf(check(ctx, undefined, 'no'))).to.equal(429);
-    expect(calls).to.deep.equal(['peek admin-failures:192.0.2.9', 'hit admin-failures:192.0.2.9', 'peek admin-failures:192.0.2.9', 'hit admin-failures:192.0.2.9']);
+    expect(calls).to.deep.equal([
+      'peek admin-failures:192.0.2.9',
+      'hit admin-failures:192.0.2.9',
+      'peek admin-failures:192.0.2.9',
+      'hit admin-failures:192.0.2.9',
+    ]);
     expect(await limiter.peek('admin-failures:192.0.2.9')).to.equal(12);
   });
 });
@@ -195,10 +253,15 @@ describe('per-client limits count a network, not an address (TRUST_PROXY=1)', ()
   const from = (address: string) => ({ 'X-Forwarded-For': address });
 
   it('makes five bookings, not eight, from eight addresses of one /64, and counts another /64 apart', async () => {
-    const app = await startAppUnderTest({ now: () => NOW, limits: { demoRequestsPerHour: 5, emailChecksPerMinute: 0 }, trustProxy: 1 });
+    const app = await startAppUnderTest({
+      now: () => NOW,
+      limits: { demoRequestsPerHour: 5, emailChecksPerMinute: 0 },
+      trustProxy: 1,
+    });
     try {
       const statuses: number[] = [];
-      for (const address of sameNetwork) statuses.push((await app.post('/api/demo-request', booking(), from(address))).status);
+      for (const address of sameNetwork)
+        statuses.push((await app.post('/api/demo-request', booking(), from(address))).status);
       expect(statuses).to.deep.equal([201, 201, 201, 201, 201, 429, 429, 429]);
       expect(await app.db('bookings').count({ n: '*' }).first()).to.deep.equal({ n: '5' });
       expect((await app.post('/api/demo-request', booking(), from(otherNetwork))).status).to.equal(201);
@@ -208,7 +271,11 @@ describe('per-client limits count a network, not an address (TRUST_PROXY=1)', ()
   });
 
   it('counts an IPv4-mapped IPv6 address as its IPv4 address', async () => {
-    const app = await startAppUnderTest({ now: () => NOW, limits: { demoRequestsPerHour: 0, emailChecksPerMinute: 2 }, trustProxy: 1 });
+    const app = await startAppUnderTest({
+      now: () => NOW,
+      limits: { demoRequestsPerHour: 0, emailChecksPerMinute: 2 },
+      trustProxy: 1,
+    });
     try {
       const check = (address: string) => app.post('/api/validate-email', { email: 'ada@acme.com' }, from(address));
       expect((await check('203.0.113.60')).status).to.equal(200);
@@ -221,25 +288,37 @@ describe('per-client limits count a network, not an address (TRUST_PROXY=1)', ()
   });
 
   it('holds the e-mail checks of one /64 to the limit', async () => {
-    const app = await startAppUnderTest({ now: () => NOW, limits: { demoRequestsPerHour: 0, emailChecksPerMinute: 5 }, trustProxy: 1 });
+    const app = await startAppUnderTest({
+      now: () => NOW,
+      limits: { demoRequestsPerHour: 0, emailChecksPerMinute: 5 },
+      trustProxy: 1,
+    });
     try {
       const statuses: number[] = [];
-      for (const address of sameNetwork) statuses.push((await app.post('/api/validate-email', { email: 'ada@acme.com' }, from(address))).status);
+      for (const address of sameNetwork)
+        statuses.push((await app.post('/api/validate-email', { email: 'ada@acme.com' }, from(address))).status);
       expect(statuses).to.deep.equal([200, 200, 200, 200, 200, 429, 429, 429]);
-      expect((await app.post('/api/validate-email', { email: 'ada@acme.com' }, from(otherNetwork))).status).to.equal(200);
+      expect((await app.post('/api/validate-email', { email: 'ada@acme.com' }, from(otherNetwork))).status).to.equal(
+        200,
+      );
     } finally {
       await app.close();
     }
   });
 
   it('holds the changes through booking links from one /64 to the hourly allowance', async () => {
-    const app = await startAppUnderTest({ now: () => NOW, limits: { demoRequestsPerHour: 5, emailChecksPerMinute: 0 }, trustProxy: 1 });
+    const app = await startAppUnderTest({
+      now: () => NOW,
+      limits: { demoRequestsPerHour: 5, emailChecksPerMinute: 0 },
+      trustProxy: 1,
+    });
     try {
       const made = await app.post('/api/demo-request', booking(), from('198.51.100.70'));
       expect(made.status).to.equal(201);
       const token = bookingToken(String(made.body.id), TEST_LINK_SECRET);
       const statuses: number[] = [];
-      for (const address of sameNetwork) statuses.push((await app.post(`/api/bookings/${token}/cancel`, {}, from(address))).status);
+      for (const address of sameNetwork)
+        statuses.push((await app.post(`/api/bookings/${token}/cancel`, {}, from(address))).status);
       expect(statuses).to.deep.equal([200, 200, 200, 200, 200, 429, 429, 429]);
       expect((await app.post(`/api/bookings/${token}/cancel`, {}, from(otherNetwork))).status).to.equal(200);
     } finally {
@@ -251,11 +330,18 @@ describe('per-client limits count a network, not an address (TRUST_PROXY=1)', ()
     const token = 'an-operations-token-of-at-least-32-characters';
     const app = await startAppUnderTest({ now: () => NOW, adminToken: token, trustProxy: 1 });
     try {
-      const list = (address: string, bearer: string) => fetch(`${app.url}/api/demo-requests`, { headers: { ...from(address), Authorization: `Bearer ${bearer}` } });
+      const list = (address: string, bearer: string) =>
+        fetch(`${app.url}/api/demo-requests`, { headers: { ...from(address), Authorization: `Bearer ${bearer}` } });
       // Ten wrong guesses, each from another address of the /64.
       for (let i = 0; i < 10; i++) expect((await list(`2001:db8:7:7::${i + 1}`, `guess-${i}`)).status).to.equal(401);
-      expect((await list('2001:db8:7:7:ffff:ffff:ffff:ffff', 'guess-10')).status, 'a wrong token from the same /64').to.equal(429);
-      expect((await list('2001:db8:7:7:ffff:ffff:ffff:ffff', token)).status, 'the right token from the same /64').to.equal(200);
+      expect(
+        (await list('2001:db8:7:7:ffff:ffff:ffff:ffff', 'guess-10')).status,
+        'a wrong token from the same /64',
+      ).to.equal(429);
+      expect(
+        (await list('2001:db8:7:7:ffff:ffff:ffff:ffff', token)).status,
+        'the right token from the same /64',
+      ).to.equal(200);
       expect((await list('2001:db8:7:8::1', 'guess-11')).status, 'another /64').to.equal(401);
     } finally {
       await app.close();

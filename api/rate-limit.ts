@@ -66,7 +66,10 @@ export function createRateLimiter(redisUrl: string, prefix: string): RateLimiter
   const fallback = createMemoryLimiter();
   // A connection still being made gets a moment; one that was lost is not waited for.
   const usable = async () =>
-    redis.status !== 'reconnecting' && redis.status !== 'close' && redis.status !== 'end' && (await whenReady(redis, 1000));
+    redis.status !== 'reconnecting' &&
+    redis.status !== 'close' &&
+    redis.status !== 'end' &&
+    (await whenReady(redis, 1000));
   const inRedis = async (key: string, windowMs: number): Promise<RateLimitHit | null> => {
     if (!(await usable())) return null;
     const fullKey = `${prefix}:rate:${key}`;
@@ -118,7 +121,10 @@ export function tooManyRequests(resetInMs: number, details: (retryInMinutes: num
  * Counts the request against its client's window (its address, an IPv6 client's /64: clientKeyOf) and refuses it
  * past the limit; 0 or no limiter: no limit.
  */
-export function rateLimit(limiter: RateLimiter | undefined, rule: LimitRule): (ctx: Context, next: Next) => Promise<void> {
+export function rateLimit(
+  limiter: RateLimiter | undefined,
+  rule: LimitRule,
+): (ctx: Context, next: Next) => Promise<void> {
   // Decided once, as the rule is fixed: a rule that is off costs a request no more than the call to what follows.
   if (!limiter || rule.limit <= 0) return (_ctx, next) => next();
   return async (ctx, next) => {

@@ -43,7 +43,13 @@ describe('the request log', () => {
   it("logs a booking's addresses with :token in place of the token: the manage page's and the API's", async () => {
     const app = await loggedApp();
     try {
-      const paths = [`/booking/${token}`, `/booking/${token}/`, `/api/bookings/${token}`, `/api/bookings/${token}/reschedule`, `/BOOKING/${token}`];
+      const paths = [
+        `/booking/${token}`,
+        `/booking/${token}/`,
+        `/api/bookings/${token}`,
+        `/api/bookings/${token}/reschedule`,
+        `/BOOKING/${token}`,
+      ];
       for (const path of paths) expect((await fetch(`${app.url}${path}`)).status, path).to.equal(200);
       expect(app.lines.map((line) => line.path)).to.deep.equal([
         '/booking/:token',
@@ -62,8 +68,17 @@ describe('the request log', () => {
     const app = await loggedApp();
     try {
       for (const path of ['/', '/legal/privacy', '/bookings', '/api/openapi.json']) await fetch(`${app.url}${path}`);
-      expect(app.lines.map((line) => line.path)).to.deep.equal(['/', '/legal/privacy', '/bookings', '/api/openapi.json']);
-      expect(app.lines.every((line) => line.msg === 'request' && line.method === 'GET' && line.status === 200 && line.requestId)).to.equal(true);
+      expect(app.lines.map((line) => line.path)).to.deep.equal([
+        '/',
+        '/legal/privacy',
+        '/bookings',
+        '/api/openapi.json',
+      ]);
+      expect(
+        app.lines.every(
+          (line) => line.msg === 'request' && line.method === 'GET' && line.status === 200 && line.requestId,
+        ),
+      ).to.equal(true);
     } finally {
       await app.close();
     }
@@ -75,7 +90,11 @@ describe('the request log', () => {
     try {
       for (const path of ['/', ...files, '/api/slots', '/assets/missing.js']) await fetch(`${quiet.url}${path}`);
       // A file that is not there stays in sight: a broken build or a stale page asks for it.
-      expect(quiet.lines.map((line) => `${line.path} ${line.status}`)).to.deep.equal(['/ 200', '/api/slots 200', '/assets/missing.js 404']);
+      expect(quiet.lines.map((line) => `${line.path} ${line.status}`)).to.deep.equal([
+        '/ 200',
+        '/api/slots 200',
+        '/assets/missing.js 404',
+      ]);
     } finally {
       await quiet.close();
     }
@@ -97,7 +116,9 @@ describe('the request log', () => {
       const madeId = made.headers.get('X-Request-Id');
       expect(madeId).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
       const none = await fetch(`${app.url}/`);
-      expect(none.headers.get('X-Request-Id')).to.match(/^[0-9a-f-]{36}$/).and.not.equal(madeId);
+      expect(none.headers.get('X-Request-Id'))
+        .to.match(/^[0-9a-f-]{36}$/)
+        .and.not.equal(madeId);
       const [own, first, second, third] = app.lines;
       expect(own).to.include({ msg: 'a line of its own', requestId: 'req-42.a:b_c' });
       expect(first).to.include({ msg: 'request', requestId: 'req-42.a:b_c', stored: 'demo-1' });

@@ -56,9 +56,17 @@ export function requestLog(logger: Logger) {
     } finally {
       const durationMs = Math.round((performance.now() - started) * 100) / 100;
       const routeFields = ctx.state.logFields as LogFields | undefined;
-      const fields = { requestId, method: ctx.method, path: loggablePath(ctx.path), status: ctx.status, durationMs, ...routeFields };
+      const fields = {
+        requestId,
+        method: ctx.method,
+        path: loggablePath(ctx.path),
+        status: ctx.status,
+        durationMs,
+        ...routeFields,
+      };
       // The request's span (tracing on) names the booking too, so a trace is found by the booking's id.
-      if (typeof routeFields?.bookingId === 'string') trace.getActiveSpan()?.setAttribute('converge.booking.id', routeFields.bookingId);
+      if (typeof routeFields?.bookingId === 'string')
+        trace.getActiveSpan()?.setAttribute('converge.booking.id', routeFields.bookingId);
       if (ctx.status >= 500) logger.error(fields, 'request');
       else if (ctx.status < 400 && SITE_FILE.test(ctx.path)) logger.debug(fields, 'request');
       else logger.info(fields, 'request');

@@ -30,16 +30,24 @@ describe('security headers', () => {
     await rm(webRoot, { recursive: true, force: true });
   });
 
-  const answers = () => [
-    ['the landing page', fetch(`${app.url}/`)],
-    ['a legal page', fetch(`${app.url}/legal/privacy`)],
-    ['an asset', fetch(`${app.url}/assets/main.0123456789ab.js`)],
-    ['the 404 page', fetch(`${app.url}/no/such/page`)],
-    ['an API answer', fetch(`${app.url}/healthz`)],
-    ['an API error', fetch(`${app.url}/api/nothing`)],
-    ['a refused body', fetch(`${app.url}/api/demo-request`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{' })],
-    ['a 405', fetch(`${app.url}/`, { method: 'DELETE' })],
-  ] as const;
+  const answers = () =>
+    [
+      ['the landing page', fetch(`${app.url}/`)],
+      ['a legal page', fetch(`${app.url}/legal/privacy`)],
+      ['an asset', fetch(`${app.url}/assets/main.0123456789ab.js`)],
+      ['the 404 page', fetch(`${app.url}/no/such/page`)],
+      ['an API answer', fetch(`${app.url}/healthz`)],
+      ['an API error', fetch(`${app.url}/api/nothing`)],
+      [
+        'a refused body',
+        fetch(`${app.url}/api/demo-request`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: '{',
+        }),
+      ],
+      ['a 405', fetch(`${app.url}/`, { method: 'DELETE' })],
+    ] as const;
 
   it('are on every answer: pages, assets, the API, errors and the 404 page', async () => {
     for (const [what, pending] of answers()) {
@@ -59,7 +67,10 @@ describe('security headers', () => {
       expect(everything, what).to.not.include("'unsafe-eval'");
       expect(headers.get('x-content-type-options'), what).to.equal('nosniff');
       expect(headers.get('referrer-policy'), what).to.equal('strict-origin-when-cross-origin');
-      expect(headers.get('permissions-policy'), what).to.contain('camera=()').and.contain('geolocation=()').and.contain('microphone=()');
+      expect(headers.get('permissions-policy'), what)
+        .to.contain('camera=()')
+        .and.contain('geolocation=()')
+        .and.contain('microphone=()');
       expect(headers.get('cross-origin-opener-policy'), what).to.equal('same-origin');
       expect(headers.get('cross-origin-resource-policy'), what).to.equal('same-origin');
       expect(headers.get('x-frame-options'), what).to.equal('DENY');
@@ -73,11 +84,16 @@ describe('security headers', () => {
     const styleSrc = directives(page.headers.get('content-security-policy')).get('style-src');
     expect(styleSrc).to.have.members(["'self'", hashOf(''), hashOf('body{margin:0}'), hashOf('.a{color:red}')]);
     const api = await fetch(`${app.url}/healthz`);
-    expect(directives(api.headers.get('content-security-policy')).get('style-src')).to.deep.equal(["'self'", hashOf('')]);
+    expect(directives(api.headers.get('content-security-policy')).get('style-src')).to.deep.equal([
+      "'self'",
+      hashOf(''),
+    ]);
   });
 
   it('sends HSTS on HTTPS requests from a trusted proxy, never on a forged X-Forwarded-Proto', async () => {
-    const behindProxy = await fetch(`${proxied.url}/`, { headers: { 'X-Forwarded-Proto': 'https', 'X-Forwarded-For': '203.0.113.1' } });
+    const behindProxy = await fetch(`${proxied.url}/`, {
+      headers: { 'X-Forwarded-Proto': 'https', 'X-Forwarded-For': '203.0.113.1' },
+    });
     const hsts = behindProxy.headers.get('strict-transport-security') ?? '';
     expect(hsts).to.match(/^max-age=(\d+); includeSubDomains$/);
     expect(Number(/max-age=(\d+)/.exec(hsts)?.[1])).to.be.at.least(180 * 86_400);
@@ -98,7 +114,9 @@ describe('ADMIN_TOKEN', () => {
 
 describe('BOOKING_LINK_SECRET', () => {
   it('stops the API when unset or shorter than 32 characters, and says how to make one', () => {
-    expect(() => loadApiConfig({})).to.throw(/^BOOKING_LINK_SECRET is not set: it signs the booking links .*; make one with: openssl rand -hex 32$/);
+    expect(() => loadApiConfig({})).to.throw(
+      /^BOOKING_LINK_SECRET is not set: it signs the booking links .*; make one with: openssl rand -hex 32$/,
+    );
     expect(() => loadApiConfig({ BOOKING_LINK_SECRET: 'short' })).to.throw(
       'BOOKING_LINK_SECRET must be at least 32 characters long (it has 5); make one with: openssl rand -hex 32',
     );

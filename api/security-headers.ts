@@ -21,7 +21,10 @@ export function sourceHash(text: string): string {
  * The Content-Security-Policy, with the hashes of the inline style blocks and inline scripts the answer carries (the
  * landing page inlines its one small script, so its first paint waits on no second request).
  */
-export function contentSecurityPolicy(styleHashes: readonly string[] = [], scriptHashes: readonly string[] = []): string {
+export function contentSecurityPolicy(
+  styleHashes: readonly string[] = [],
+  scriptHashes: readonly string[] = [],
+): string {
   return [
     "default-src 'self'",
     ["script-src 'self'", ...new Set(scriptHashes)].join(' '),

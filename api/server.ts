@@ -30,7 +30,11 @@ const TIMEOUT_CHECK_INTERVAL_MS = 500;
 
 const WEBHOOK_ENDPOINT_RETRY_MS = 5000;
 
-function registerEnvironmentEndpointUntilDone(db: Db, endpoint: ApiConfig['webhooks']['endpoint'], logger: Logger): { done: Promise<void>; stop(): void } {
+function registerEnvironmentEndpointUntilDone(
+  db: Db,
+  endpoint: ApiConfig['webhooks']['endpoint'],
+  logger: Logger,
+): { done: Promise<void>; stop(): void } {
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   const done = new Promise<void>((resolve) => {
@@ -41,7 +45,10 @@ function registerEnvironmentEndpointUntilDone(db: Db, endpoint: ApiConfig['webho
           resolve();
         },
         (err: unknown) => {
-          logger.warn({ error: err instanceof Error ? err.message : String(err) }, 'could not record WEBHOOK_URL\'s endpoint; trying again');
+          logger.warn(
+            { error: err instanceof Error ? err.message : String(err) },
+            "could not record WEBHOOK_URL's endpoint; trying again",
+          );
           if (!stopped) timer = setTimeout(attempt, WEBHOOK_ENDPOINT_RETRY_MS);
           else resolve();
         },
@@ -66,7 +73,9 @@ export async function startApiServer(config: ApiConfig, logger: Logger): Promise
   const queue = createEmailQueue(config.redisUrl, config.queuePrefix);
   const limiter = createRateLimiter(config.redisUrl, config.queuePrefix);
   // The team's calendars are read at once and then in the background; until a host's first read it is not offered.
-  const hostCalendars = config.team ? new HostCalendars(config.team, { logger, bookingTimeZone: config.bookingTimeZone }) : undefined;
+  const hostCalendars = config.team
+    ? new HostCalendars(config.team, { logger, bookingTimeZone: config.bookingTimeZone })
+    : undefined;
   hostCalendars?.start();
   const metrics = config.metricsPort === undefined ? undefined : createApiMetrics(hostCalendars);
   const app = createApp({
@@ -95,7 +104,11 @@ export async function startApiServer(config: ApiConfig, logger: Logger): Promise
       emailsPerRecipientPerDay: config.emailsPerRecipientPerDay,
     },
     followUps: { salesNotifyEmail: config.salesNotifyEmail, reminderMinutesBefore: config.reminderMinutesBefore },
-    limits: { limiter, demoRequestsPerHour: config.demoRequestsPerHour, emailChecksPerMinute: config.emailChecksPerMinute },
+    limits: {
+      limiter,
+      demoRequestsPerHour: config.demoRequestsPerHour,
+      emailChecksPerMinute: config.emailChecksPerMinute,
+    },
   });
   // The first try settles before the API listens (a success, or PostgreSQL away: then it goes on in the background).
   await Promise.race([webhookEndpointWritten.done, new Promise((resolve) => setTimeout(resolve, 6000).unref())]);
@@ -103,12 +116,17 @@ export async function startApiServer(config: ApiConfig, logger: Logger): Promise
   // requestTimeoutMs (Node answers 408 and closes), counted from the request's first byte; answering takes as long
   // as it takes. Node's defaults (60 s and 300 s) let a trickle hold a socket for minutes.
   const server: Server = createServer(
-    { headersTimeout: config.headersTimeoutMs, requestTimeout: config.requestTimeoutMs, connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS },
+    {
+      headersTimeout: config.headersTimeoutMs,
+      requestTimeout: config.requestTimeoutMs,
+      connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS,
+    },
     app.callback(),
   );
   // Behind a proxy every socket is the proxy's: a bound per socket address would throttle every visitor at once, so
   // there the proxy bounds its clients' connections (and buffers their bodies) instead.
-  if (config.connectionsPerClient > 0 && config.trustProxy === 0) boundConnectionsPerClient(server, config.connectionsPerClient, logger);
+  if (config.connectionsPerClient > 0 && config.trustProxy === 0)
+    boundConnectionsPerClient(server, config.connectionsPerClient, logger);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => {
@@ -125,11 +143,16 @@ export async function startApiServer(config: ApiConfig, logger: Logger): Promise
   // Answers to idempotency keys are kept a day, and the honeypot's catches a week past their slot (their client's
   // network an hour); both tables are tidied hourly by whichever API process gets to it.
   const purge = setInterval(() => {
-    purgeExpiredIdempotencyKeys(db).catch((err: unknown) => logger.warn({ err }, 'could not purge expired idempotency keys'));
-    purgeTrapped(db).catch((err: unknown) => logger.warn({ err }, 'could not purge the honeypot\'s expired catches'));
+    purgeExpiredIdempotencyKeys(db).catch((err: unknown) =>
+      logger.warn({ err }, 'could not purge expired idempotency keys'),
+    );
+    purgeTrapped(db).catch((err: unknown) => logger.warn({ err }, "could not purge the honeypot's expired catches"));
   }, 3_600_000);
   purge.unref();
-  const metricsEndpoint = metrics && config.metricsPort !== undefined ? await serveMetrics(metrics.registry, config.metricsPort, config.metricsHost) : undefined;
+  const metricsEndpoint =
+    metrics && config.metricsPort !== undefined
+      ? await serveMetrics(metrics.registry, config.metricsPort, config.metricsHost)
+      : undefined;
   const { port } = server.address() as AddressInfo;
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
 

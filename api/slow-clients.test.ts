@@ -32,7 +32,10 @@ function connect(port: number, localAddress = '127.0.0.1'): Promise<Watched> {
         socket,
         received: () => received,
         closedWithin: (capSeconds) =>
-          Promise.race([closed, new Promise<number>((settle) => setTimeout(() => settle(Infinity), capSeconds * 1000).unref())]),
+          Promise.race([
+            closed,
+            new Promise<number>((settle) => setTimeout(() => settle(Infinity), capSeconds * 1000).unref()),
+          ]),
       }),
     );
     socket.once('error', reject);
@@ -67,13 +70,24 @@ const requestHead = (headers: Record<string, string | number>) =>
     .join('')}\r\n`;
 
 const report = (what: string, seconds: number) =>
-  process.stdout.write(`      [figures] ${what}: ${Number.isFinite(seconds) ? `${seconds.toFixed(1)} s` : 'still open'}\n`);
+  process.stdout.write(
+    `      [figures] ${what}: ${Number.isFinite(seconds) ? `${seconds.toFixed(1)} s` : 'still open'}\n`,
+  );
 
-async function startApi(env: Record<string, string> = {}): Promise<{ api: RunningApi; port: number; close(): Promise<void> }> {
+async function startApi(
+  env: Record<string, string> = {},
+): Promise<{ api: RunningApi; port: number; close(): Promise<void> }> {
   const database = await createTestDatabase();
   const queuePrefix = testQueuePrefix();
   const api = await startApiServer(
-    loadApiConfig({ PORT: '0', DATABASE_URL: database.url, REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: queuePrefix, BOOKING_LINK_SECRET: TEST_LINK_SECRET, ...env }),
+    loadApiConfig({
+      PORT: '0',
+      DATABASE_URL: database.url,
+      REDIS_URL: TEST_REDIS_URL,
+      QUEUE_PREFIX: queuePrefix,
+      BOOKING_LINK_SECRET: TEST_LINK_SECRET,
+      ...env,
+    }),
     silentLogger,
   );
   return {
@@ -129,7 +143,9 @@ describe('slow clients are cut off (the real server, default timeouts)', functio
 
   it('answers 400 to a compressed body that does not decompress and hangs up at once, without reading the rest', async () => {
     const client = await connect(server.port);
-    client.socket.write(requestHead({ 'Content-Type': 'application/json', 'Content-Encoding': 'gzip', 'Content-Length': 5000 }));
+    client.socket.write(
+      requestHead({ 'Content-Type': 'application/json', 'Content-Encoding': 'gzip', 'Content-Length': 5000 }),
+    );
     client.socket.write('this is not gzip');
     trickle(client.socket, forever('x'), 1000);
     const seconds = await client.closedWithin(25);
@@ -153,7 +169,8 @@ describe('slow clients are cut off (the real server, default timeouts)', functio
     const ask = async () => {
       const before = client.received().length;
       client.socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
-      for (let i = 0; i < 100 && !client.received().slice(before).includes('"ok"'); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+      for (let i = 0; i < 100 && !client.received().slice(before).includes('"ok"'); i++)
+        await new Promise((resolve) => setTimeout(resolve, 20));
       return client.received().slice(before);
     };
     expect(await ask()).to.match(/^HTTP\/1\.1 200 /);
@@ -191,7 +208,8 @@ describe('open connections per client address', function () {
       const stranger = await connect(server.port, '127.0.0.2');
       opened.push(stranger);
       expect(await answers(stranger), 'the first from 127.0.0.2').to.equal(true);
-      for (const held of opened.slice(0, 4)) expect(await answers(held), 'the four held ones are served').to.equal(true);
+      for (const held of opened.slice(0, 4))
+        expect(await answers(held), 'the four held ones are served').to.equal(true);
       // One of the four lets go: the address may open another.
       opened[0]!.socket.destroy();
       await opened[0]!.closedWithin(2);
@@ -220,15 +238,30 @@ describe('open connections per client address', function () {
 describe('the slow-client settings', () => {
   const base = { BOOKING_LINK_SECRET: TEST_LINK_SECRET };
   it('default to 5 s for headers, 10 s for a request and 50 connections per client', () => {
-    expect(loadApiConfig(base)).to.include({ headersTimeoutMs: 5000, requestTimeoutMs: 10_000, connectionsPerClient: 50 });
+    expect(loadApiConfig(base)).to.include({
+      headersTimeoutMs: 5000,
+      requestTimeoutMs: 10_000,
+      connectionsPerClient: 50,
+    });
   });
   it('take seconds, 0 turning the connection bound off, and refuse a headers timeout above the request timeout', () => {
-    expect(loadApiConfig({ ...base, HEADERS_TIMEOUT_SECONDS: '3', REQUEST_TIMEOUT_SECONDS: '3', CONNECTIONS_PER_CLIENT: '0' })).to.include({
+    expect(
+      loadApiConfig({
+        ...base,
+        HEADERS_TIMEOUT_SECONDS: '3',
+        REQUEST_TIMEOUT_SECONDS: '3',
+        CONNECTIONS_PER_CLIENT: '0',
+      }),
+    ).to.include({
       headersTimeoutMs: 3000,
       requestTimeoutMs: 3000,
       connectionsPerClient: 0,
     });
-    expect(() => loadApiConfig({ ...base, HEADERS_TIMEOUT_SECONDS: '20' })).to.throw('HEADERS_TIMEOUT_SECONDS (20) must not be above REQUEST_TIMEOUT_SECONDS (10)');
-    expect(() => loadApiConfig({ ...base, REQUEST_TIMEOUT_SECONDS: '0' })).to.throw('REQUEST_TIMEOUT_SECONDS must be a whole number above 0');
+    expect(() => loadApiConfig({ ...base, HEADERS_TIMEOUT_SECONDS: '20' })).to.throw(
+      'HEADERS_TIMEOUT_SECONDS (20) must not be above REQUEST_TIMEOUT_SECONDS (10)',
+    );
+    expect(() => loadApiConfig({ ...base, REQUEST_TIMEOUT_SECONDS: '0' })).to.throw(
+      'REQUEST_TIMEOUT_SECONDS must be a whole number above 0',
+    );
   });
 });

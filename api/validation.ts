@@ -68,12 +68,20 @@ export function validateBody<T>(rules: BodyRules<T>) {
   return async (ctx: ParameterizedContext<ValidatedBody<T>>, next: Next): Promise<void> => {
     const asText = rules.textAsJson === true && Boolean(ctx.is('text/plain'));
     if (!asText && !ctx.is('application/json')) {
-      throw new ApiError(415, 'Unsupported media type', 'Send the request body as JSON (Content-Type: application/json).');
+      throw new ApiError(
+        415,
+        'Unsupported media type',
+        'Send the request body as JSON (Content-Type: application/json).',
+      );
     }
     // JSON is UTF-8 (RFC 8259); a body declared in another charset would be stored garbled.
     const charset = ctx.request.charset.toLowerCase();
     if (charset !== '' && charset !== 'utf-8' && charset !== 'utf8') {
-      throw new ApiError(415, 'Unsupported media type', 'Send the request body as UTF-8 JSON (Content-Type: application/json; charset=utf-8).');
+      throw new ApiError(
+        415,
+        'Unsupported media type',
+        'Send the request body as UTF-8 JSON (Content-Type: application/json; charset=utf-8).',
+      );
     }
     const given = asText ? jsonOf(ctx.request.body) : ctx.request.body;
     const body = rules.normalise ? rules.normalise(given) : given;

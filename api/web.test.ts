@@ -41,10 +41,12 @@ describe('serving the site', () => {
     expect(etag).to.match(/^"[\w-]+"$/);
     // fetch() would add Cache-Control: no-cache to a conditional request (the Fetch standard says so): plain http.
     const again = await new Promise<number | undefined>((resolve, reject) => {
-      http.get(`${app.url}/`, { headers: { 'If-None-Match': etag! } }, (res) => {
-        res.resume();
-        resolve(res.statusCode);
-      }).on('error', reject);
+      http
+        .get(`${app.url}/`, { headers: { 'If-None-Match': etag! } }, (res) => {
+          res.resume();
+          resolve(res.statusCode);
+        })
+        .on('error', reject);
     });
     expect(again).to.equal(304);
   });
@@ -67,9 +69,13 @@ describe('serving the site', () => {
       expect(response.headers.get('x-robots-tag'), address).to.equal('noindex');
       expect(response.headers.get('etag'), address).to.equal(null);
       const styleHash = `'sha256-${createHash('sha256').update(bookingStyle).digest('base64')}'`;
-      expect(response.headers.get('content-security-policy'), address).to.contain(styleHash).and.contain("script-src 'self'");
+      expect(response.headers.get('content-security-policy'), address)
+        .to.contain(styleHash)
+        .and.contain("script-src 'self'");
       const html = await response.text();
-      expect(html, address).to.contain('<meta name="booking-time-zone" content="Europe/Lisbon">').and.contain('Loading your booking');
+      expect(html, address)
+        .to.contain('<meta name="booking-time-zone" content="Europe/Lisbon">')
+        .and.contain('Loading your booking');
     }
     const head = await fetch(`${app.url}/booking/${token}`, { method: 'HEAD' });
     expect(head.status).to.equal(200);
@@ -128,7 +134,10 @@ describe("serving a booking's page rendered with its booking", () => {
       });`,
     );
     app = await startAppUnderTest({ webRoot, timeZone: 'Europe/Lisbon' });
-    databaseDown = await startAppUnderTest({ webRoot, databaseUrl: 'postgres://postgres@127.0.0.1:1/converge_nowhere' });
+    databaseDown = await startAppUnderTest({
+      webRoot,
+      databaseUrl: 'postgres://postgres@127.0.0.1:1/converge_nowhere',
+    });
   });
   after(async () => {
     await Promise.all([app.close(), databaseDown.close()]);
@@ -137,7 +146,12 @@ describe("serving a booking's page rendered with its booking", () => {
   });
 
   it('writes the booking into the page, with the hashes of its own styles, never stored or indexed, the token nowhere in it', async () => {
-    const booked = await app.post('/api/demo-request', { name: 'Ana Lima', email: 'ana@alder-finch.com', company: 'Alder & Finch', timeSlot: nextBookableSlot(new Date(), 'Europe/Lisbon').iso });
+    const booked = await app.post('/api/demo-request', {
+      name: 'Ana Lima',
+      email: 'ana@alder-finch.com',
+      company: 'Alder & Finch',
+      timeSlot: nextBookableSlot(new Date(), 'Europe/Lisbon').iso,
+    });
     expect(booked.status).to.equal(201);
     const token = /^\/api\/bookings\/([^/]+)\//.exec(String(booked.body.invitePath))?.[1] ?? '';
     const response = await fetch(`${app.url}/booking/${token}`);
@@ -146,8 +160,12 @@ describe("serving a booking's page rendered with its booking", () => {
     const csp = response.headers.get('content-security-policy') ?? '';
     expect(csp).to.contain(sha(renderedStyle)).and.not.contain(sha('.p{color:red}'));
     const html = await response.text();
-    expect(html).to.contain('<div id="root"><h1>Ana Lima, booked in Europe/Lisbon</h1></div><script type="application/json" id="booking-data">');
-    expect(html).to.contain('<meta name="booking-time-zone" content="Europe/Lisbon">').and.not.contain('Loading your booking');
+    expect(html).to.contain(
+      '<div id="root"><h1>Ana Lima, booked in Europe/Lisbon</h1></div><script type="application/json" id="booking-data">',
+    );
+    expect(html)
+      .to.contain('<meta name="booking-time-zone" content="Europe/Lisbon">')
+      .and.not.contain('Loading your booking');
     expect(html).to.not.contain(token).and.not.contain('ana@alder-finch.com');
   });
 
@@ -155,17 +173,22 @@ describe("serving a booking's page rendered with its booking", () => {
     const response = await fetch(`${app.url}/booking/not-a-token`);
     expect(response.status).to.equal(404);
     expect(response.headers.get('cache-control')).to.equal('no-store');
-    expect(await response.text()).to.contain('<h1>No booking in Europe/Lisbon</h1>').and.contain('{"booking":null}');
+    expect(await response.text())
+      .to.contain('<h1>No booking in Europe/Lisbon</h1>')
+      .and.contain('{"booking":null}');
   });
 
-  it('answers 503 when the database cannot say, with the page that says to try again shortly (the build\'s, or a plain one), never the loading state', async () => {
+  it("answers 503 when the database cannot say, with the page that says to try again shortly (the build's, or a plain one), never the loading state", async () => {
     const token = bookingToken(randomUUID(), TEST_LINK_SECRET);
     const plain = await fetch(`${databaseDown.url}/booking/${token}`);
     expect(plain.status).to.equal(503);
     expect(plain.headers.get('retry-after')).to.equal('30');
     expectPrivatePageHeaders(plain.headers);
     expect(plain.headers.get('content-type')).to.equal('text/html; charset=utf-8');
-    expect(await plain.text()).to.contain('Please try again shortly').and.not.contain('Loading your booking').and.not.contain('booking-data');
+    expect(await plain.text())
+      .to.contain('Please try again shortly')
+      .and.not.contain('Loading your booking')
+      .and.not.contain('booking-data');
     const unavailableStyle = '.u{color:gray}';
     await writeFile(
       path.join(webRoot, 'booking-unavailable.html'),
@@ -190,7 +213,8 @@ describe("the built pages' heads: a link preview and the page's typeface (needs 
   const publicUrl = 'https://www.converge.example';
   let app: AppUnderTest;
   before(async function () {
-    if (!existsSync(path.join(BUILT_WEB_ROOT, 'index.html'))) throw new Error('No production build: run `npm run build:web` first.');
+    if (!existsSync(path.join(BUILT_WEB_ROOT, 'index.html')))
+      throw new Error('No production build: run `npm run build:web` first.');
     app = await startAppUnderTest({ webRoot: BUILT_WEB_ROOT, publicUrl });
   });
   after(async () => {
@@ -199,18 +223,31 @@ describe("the built pages' heads: a link preview and the page's typeface (needs 
 
   /** The head's <meta property|name="…" content="…"> tags, by name (unescaped: the values here hold no entity but &amp;). */
   const metaOf = (html: string) =>
-    Object.fromEntries([...html.matchAll(/<meta (?:property|name)="([^"]+)" content="([^"]*)">/g)].map((match) => [match[1], match[2]?.replaceAll('&amp;', '&')]));
+    Object.fromEntries(
+      [...html.matchAll(/<meta (?:property|name)="([^"]+)" content="([^"]*)">/g)].map((match) => [
+        match[1],
+        match[2]?.replaceAll('&amp;', '&'),
+      ]),
+    );
 
   it('carries og: and twitter: tags with absolute addresses under PUBLIC_URL, and the picture is a 1200 × 630 PNG the site serves', async () => {
     const html = await (await fetch(`${app.url}/`)).text();
     const meta = metaOf(html);
     expect(meta['og:url']).to.equal(`${publicUrl}/`);
     expect(meta['twitter:card']).to.equal('summary_large_image');
-    expect(meta['twitter:title']).to.equal(meta['og:title']).and.match(/^Converge/);
-    expect(meta['twitter:description']).to.equal(meta['og:description']).and.match(/^Converge unifies/);
+    expect(meta['twitter:title'])
+      .to.equal(meta['og:title'])
+      .and.match(/^Converge/);
+    expect(meta['twitter:description'])
+      .to.equal(meta['og:description'])
+      .and.match(/^Converge unifies/);
     expect(meta['og:image']).to.match(new RegExp(`^${publicUrl}/assets/share\\.[0-9a-f]{10}\\.png$`));
     expect(meta['twitter:image']).to.equal(meta['og:image']);
-    expect([meta['og:image:type'], meta['og:image:width'], meta['og:image:height']]).to.deep.equal(['image/png', '1200', '630']);
+    expect([meta['og:image:type'], meta['og:image:width'], meta['og:image:height']]).to.deep.equal([
+      'image/png',
+      '1200',
+      '630',
+    ]);
     expect(meta['og:image:alt']).to.match(/^The Converge console: /);
     expect(meta['twitter:image:alt']).to.equal(meta['og:image:alt']);
 
@@ -223,14 +260,19 @@ describe("the built pages' heads: a link preview and the page's typeface (needs 
     expect(pngSize(Buffer.from(await image.arrayBuffer()))).to.deep.equal({ width: 1200, height: 630 });
 
     // A legal page has its own address; a booking's page (its token in the address) names none.
-    expect(metaOf(await (await fetch(`${app.url}/legal/privacy`)).text())['og:url']).to.equal(`${publicUrl}/legal/privacy`);
+    expect(metaOf(await (await fetch(`${app.url}/legal/privacy`)).text())['og:url']).to.equal(
+      `${publicUrl}/legal/privacy`,
+    );
     const booking = metaOf(await (await fetch(`${app.url}/booking/not-a-token`)).text());
     expect(booking['og:url']).to.equal(undefined);
     expect(booking['og:image']).to.equal(meta['og:image']);
   });
 
   it('sets its text in one font, the Latin subset of Inter (weight axis), swapped in, self-hosted as the policy allows', async () => {
-    const preloadsOf = (html: string) => [...html.matchAll(/<link rel="preload" href="([^"]+)" as="font" type="font\/woff2" crossorigin>/g)].map((match) => match[1]);
+    const preloadsOf = (html: string) =>
+      [...html.matchAll(/<link rel="preload" href="([^"]+)" as="font" type="font\/woff2" crossorigin>/g)].map(
+        (match) => match[1],
+      );
     // A page without a script preloads it and uses it from the start.
     const legal = await fetch(`${app.url}/legal/privacy`);
     expect(legal.headers.get('content-security-policy')).to.contain("font-src 'self'");
@@ -247,8 +289,14 @@ describe("the built pages' heads: a link preview and the page's typeface (needs 
       // The @font-face rule: the package's own, with its Latin range; and the metric-matched fallback.
       const faces = [...html.matchAll(/@font-face\s*\{[^}]*\}/g)].map((match) => match[0]);
       const inter = faces.find((face) => face.includes(`url(${href})`));
-      expect(inter).to.contain("font-family: 'Inter Variable'").and.contain('font-display: swap').and.contain('font-weight: 100 900').and.contain('unicode-range: U+0000-00FF');
-      expect(faces.find((face) => face.includes("'Inter Fallback'"))).to.match(/src:local\('Arial'\).*size-adjust:[\d.]+%;ascent-override:[\d.]+%/);
+      expect(inter)
+        .to.contain("font-family: 'Inter Variable'")
+        .and.contain('font-display: swap')
+        .and.contain('font-weight: 100 900')
+        .and.contain('unicode-range: U+0000-00FF');
+      expect(faces.find((face) => face.includes("'Inter Fallback'"))).to.match(
+        /src:local\('Arial'\).*size-adjust:[\d.]+%;ascent-override:[\d.]+%/,
+      );
       expect(faces, 'no other face, no other subset').to.have.length(2);
     }
     const font = await fetch(`${app.url}${href}`);
@@ -262,7 +310,8 @@ describe("the built pages' footer: the sales desk's contact as configured (needs
   const contact = { email: 'demos+emea@acme.example', phone: '+1 (555) 010-0100' };
   let app: AppUnderTest;
   before(async function () {
-    if (!existsSync(path.join(BUILT_WEB_ROOT, 'index.html'))) throw new Error('No production build: run `npm run build:web` first.');
+    if (!existsSync(path.join(BUILT_WEB_ROOT, 'index.html')))
+      throw new Error('No production build: run `npm run build:web` first.');
     app = await startAppUnderTest({ webRoot: BUILT_WEB_ROOT, contact });
   });
   after(async () => {
@@ -270,10 +319,16 @@ describe("the built pages' footer: the sales desk's contact as configured (needs
   });
 
   /** The footer's contact links: their addresses and their words. */
-  const contactLinksOf = (html: string) => [...html.matchAll(/<a href="((?:mailto|tel):[^"]*)">([^<]*)<\/a>/g)].map((match) => [match[1], match[2]]);
+  const contactLinksOf = (html: string) =>
+    [...html.matchAll(/<a href="((?:mailto|tel):[^"]*)">([^<]*)<\/a>/g)].map((match) => [match[1], match[2]]);
 
-  it('shows CONTACT_EMAIL and CONTACT_PHONE on every page, a booking\'s page rendered with its booking too, and the brand\'s nowhere', async () => {
-    const booked = await app.post('/api/demo-request', { name: 'Ana Lima', email: 'ana@alder-finch.com', company: 'Alder & Finch', timeSlot: nextBookableSlot(new Date(), 'Europe/Berlin').iso });
+  it("shows CONTACT_EMAIL and CONTACT_PHONE on every page, a booking's page rendered with its booking too, and the brand's nowhere", async () => {
+    const booked = await app.post('/api/demo-request', {
+      name: 'Ana Lima',
+      email: 'ana@alder-finch.com',
+      company: 'Alder & Finch',
+      timeSlot: nextBookableSlot(new Date(), 'Europe/Berlin').iso,
+    });
     expect(booked.status).to.equal(201);
     const token = /^\/api\/bookings\/([^/]+)\//.exec(String(booked.body.invitePath))?.[1] ?? '';
     for (const page of ['/', '/legal/privacy', '/legal/terms', '/no-such-page', `/booking/${token}`]) {
@@ -282,9 +337,14 @@ describe("the built pages' footer: the sales desk's contact as configured (needs
         ['mailto:demos+emea@acme.example', 'demos+emea@acme.example'],
         ['tel:+15550100100', '+1 (555) 010-0100'],
       ]);
-      expect(html, page).not.to.contain('northstar-converge.com').and.not.contain('5557 2100').and.not.contain('493055572100');
+      expect(html, page)
+        .not.to.contain('northstar-converge.com')
+        .and.not.contain('5557 2100')
+        .and.not.contain('493055572100');
     }
     // The booking's page is the server's render of it, not the loading state.
-    expect(await (await fetch(`${app.url}/booking/${token}`)).text()).to.contain('Ana Lima').and.not.contain('Loading your booking');
+    expect(await (await fetch(`${app.url}/booking/${token}`)).text())
+      .to.contain('Ana Lima')
+      .and.not.contain('Loading your booking');
   });
 });

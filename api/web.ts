@@ -100,8 +100,15 @@ function pageReader(webRoot: string, rules: PageSettings) {
       .replace(NOTICE_META, (_, start: string, end: string) => `${start}${rules.minNoticeMinutes}${end}`)
       .replace(SHARE_ADDRESS, (_, start: string, rest: string) => `${start}${origin}${rest}`);
     const html = withContact(built, rules.contact);
-    const brotli = await brotliCompress(html, { params: { [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT } });
-    const page = { html, etag: `"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`, csp: policyOf(html), brotli };
+    const brotli = await brotliCompress(html, {
+      params: { [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT },
+    });
+    const page = {
+      html,
+      etag: `"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`,
+      csp: policyOf(html),
+      brotli,
+    };
     cache.set(file, { mtimeMs: info.mtimeMs, page });
     return page;
   };
@@ -118,7 +125,11 @@ export type BookingViewReader = (token: string) => Promise<BookingView | null>;
 
 /** The server render of a booking's page: web/app/booking-prerender.tsx, which the web build bundles for Node. */
 interface BookingPageRenderer {
-  renderBookingFor(token: string, booking: BookingView | null, zone: string): { body: string; styles: string; data: string };
+  renderBookingFor(
+    token: string,
+    booking: BookingView | null,
+    zone: string,
+  ): { body: string; styles: string; data: string };
 }
 
 /**
@@ -206,7 +217,10 @@ export function webRoutes(webRoot: string, rules: PageSettings, readBooking?: Bo
     gzip: false,
     brotli: false,
     setHeaders(res, filePath) {
-      res.setHeader('Cache-Control', HASHED_ASSET.test(filePath) ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
+      res.setHeader(
+        'Cache-Control',
+        HASHED_ASSET.test(filePath) ? 'public, max-age=31536000, immutable' : 'public, max-age=3600',
+      );
       // Pictures other sites show: the e-mails' logo in a webmail's page, the link preview in a social network's.
       if (filePath.endsWith('.png')) res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
     },
@@ -242,7 +256,11 @@ export function webRoutes(webRoot: string, rules: PageSettings, readBooking?: Bo
   const notFound = async (ctx: Context, next: Next): Promise<void> => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
       ctx.set('Allow', 'GET, HEAD');
-      throw new ApiError(405, 'Method not allowed', `${ctx.method} is not allowed on ${ctx.path}: pages are only read.`);
+      throw new ApiError(
+        405,
+        'Method not allowed',
+        `${ctx.method} is not allowed on ${ctx.path}: pages are only read.`,
+      );
     }
     try {
       await next();
@@ -265,7 +283,11 @@ export function webRoutes(webRoot: string, rules: PageSettings, readBooking?: Bo
   };
 
   /** The booking page with its booking in it; undefined when it cannot be rendered so. */
-  const renderBookingPage = async (ctx: Context, shell: Page, token: string): Promise<{ page: Page; status: number } | undefined> => {
+  const renderBookingPage = async (
+    ctx: Context,
+    shell: Page,
+    token: string,
+  ): Promise<{ page: Page; status: number } | undefined> => {
     const render = renderer();
     if (!readBooking || !render) return undefined;
     let booking: BookingView | null;
@@ -283,12 +305,17 @@ export function webRoutes(webRoot: string, rules: PageSettings, readBooking?: Bo
     // are kept as typed, even where they happen to be the brand's contact.
     const body = rendered.body.replace(FOOTER, (footer) => withContact(footer, rules.contact));
     const html = withRender(shell.html, { ...rendered, body });
-    return html === undefined ? undefined : { page: { html, etag: '', csp: policyOf(html) }, status: booking ? 200 : 404 };
+    return html === undefined
+      ? undefined
+      : { page: { html, etag: '', csp: policyOf(html) }, status: booking ? 200 : 404 };
   };
 
   const bookingUnavailable = async (): Promise<{ page: Page; status: number }> => {
     const built = await readPage(BOOKING_UNAVAILABLE_FILE);
-    return { page: built ?? { html: BOOKING_UNAVAILABLE_PLAIN, etag: '', csp: policyOf(BOOKING_UNAVAILABLE_PLAIN) }, status: 503 };
+    return {
+      page: built ?? { html: BOOKING_UNAVAILABLE_PLAIN, etag: '', csp: policyOf(BOOKING_UNAVAILABLE_PLAIN) },
+      status: 503,
+    };
   };
 
   const pages = async (ctx: Context, next: Next): Promise<void> => {

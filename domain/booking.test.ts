@@ -27,11 +27,19 @@ describe('booking rules', () => {
   });
 
   it('converts the booking zone wall clock to UTC across both DST offsets', () => {
-    expect(zonedTimeToInstant({ year: 2026, month: 11, day: 24 }, 9, BERLIN).toISOString()).to.equal('2026-11-24T08:00:00.000Z');
-    expect(zonedTimeToInstant({ year: 2026, month: 7, day: 1 }, 9, BERLIN).toISOString()).to.equal('2026-07-01T07:00:00.000Z');
+    expect(zonedTimeToInstant({ year: 2026, month: 11, day: 24 }, 9, BERLIN).toISOString()).to.equal(
+      '2026-11-24T08:00:00.000Z',
+    );
+    expect(zonedTimeToInstant({ year: 2026, month: 7, day: 1 }, 9, BERLIN).toISOString()).to.equal(
+      '2026-07-01T07:00:00.000Z',
+    );
     // 29 March 2026 is the switch to summer time: 07:00 that day is already CEST.
-    expect(zonedTimeToInstant({ year: 2026, month: 3, day: 29 }, 7, BERLIN).toISOString()).to.equal('2026-03-29T05:00:00.000Z');
-    expect(zonedTimeToInstant({ year: 2026, month: 11, day: 24 }, 9, 'America/New_York').toISOString()).to.equal('2026-11-24T14:00:00.000Z');
+    expect(zonedTimeToInstant({ year: 2026, month: 3, day: 29 }, 7, BERLIN).toISOString()).to.equal(
+      '2026-03-29T05:00:00.000Z',
+    );
+    expect(zonedTimeToInstant({ year: 2026, month: 11, day: 24 }, 9, 'America/New_York').toISOString()).to.equal(
+      '2026-11-24T14:00:00.000Z',
+    );
   });
 
   it('ends the window on the same day and time next month, clamped to the month end', () => {
@@ -44,15 +52,21 @@ describe('booking rules', () => {
   it('counts the month on the booking zone clock across a change of summer time', () => {
     // 12:30 CEST on 9 October ends the window at 12:30 CET on 9 November, an hour later in UTC.
     expect(oneMonthAfter(new Date('2026-10-09T10:30:00Z'), BERLIN).toISOString()).to.equal('2026-11-09T11:30:00.000Z');
-    expect(timeSlotProblem('2026-11-09T11:00:00Z', new Date('2026-10-09T10:30:00Z'), BERLIN), '12:00 CET').to.equal(null);
+    expect(timeSlotProblem('2026-11-09T11:00:00Z', new Date('2026-10-09T10:30:00Z'), BERLIN), '12:00 CET').to.equal(
+      null,
+    );
     // 11:30 CET on 12 March ends it at 11:30 CEST on 12 April.
     expect(oneMonthAfter(new Date('2027-03-12T10:30:00Z'), BERLIN).toISOString()).to.equal('2027-04-12T09:30:00.000Z');
-    expect(timeSlotProblem('2027-04-12T10:00:00Z', new Date('2027-03-12T10:30:00Z'), BERLIN), '12:00 CEST').to.equal(TIME_SLOT_WINDOW_MESSAGE);
+    expect(timeSlotProblem('2027-04-12T10:00:00Z', new Date('2027-03-12T10:30:00Z'), BERLIN), '12:00 CEST').to.equal(
+      TIME_SLOT_WINDOW_MESSAGE,
+    );
   });
 
   it('offers all 17 slots on a future weekday inside the window', () => {
     const slots = availableSlots({ year: 2026, month: 11, day: 25 }, NOW, BERLIN);
-    expect(slots.map((slot) => slot.label)).to.deep.equal(SLOT_HOURS.map((hour) => `${String(hour).padStart(2, '0')}:00`));
+    expect(slots.map((slot) => slot.label)).to.deep.equal(
+      SLOT_HOURS.map((hour) => `${String(hour).padStart(2, '0')}:00`),
+    );
     expect(slots[0]?.iso).to.equal('2026-11-25T06:00:00.000Z');
   });
 
@@ -69,17 +83,24 @@ describe('booking rules', () => {
   });
 
   it('refuses a slot sooner than the notice with the window message, as the calendar does', () => {
-    expect(timeSlotProblem('2026-11-23T11:00:00Z', NOW, BERLIN), '12:00 today, 90 minutes away').to.equal(TIME_SLOT_WINDOW_MESSAGE);
+    expect(timeSlotProblem('2026-11-23T11:00:00Z', NOW, BERLIN), '12:00 today, 90 minutes away').to.equal(
+      TIME_SLOT_WINDOW_MESSAGE,
+    );
     expect(timeSlotProblem('2026-11-23T12:00:00Z', NOW, BERLIN), '13:00 today').to.equal(null);
     expect(timeSlotProblem('2026-11-23T11:00:00Z', NOW, BERLIN, 60), 'with an hour of notice').to.equal(null);
-    expect(isBookableDay(calendarDayOf(NOW, BERLIN), new Date('2026-11-23T20:30:00Z'), BERLIN), '21:30: 23:00 is too soon').to.equal(false);
+    expect(
+      isBookableDay(calendarDayOf(NOW, BERLIN), new Date('2026-11-23T20:30:00Z'), BERLIN),
+      '21:30: 23:00 is too soon',
+    ).to.equal(false);
   });
 
   it('disables weekends, past days, days beyond a month, and days with no slot left', () => {
     expect(isBookableDay({ year: 2026, month: 11, day: 28 }, NOW, BERLIN), 'Saturday').to.equal(false);
     expect(isBookableDay({ year: 2026, month: 11, day: 29 }, NOW, BERLIN), 'Sunday').to.equal(false);
     expect(isBookableDay({ year: 2026, month: 11, day: 20 }, NOW, BERLIN), 'past Friday').to.equal(false);
-    expect(isBookableDay({ year: 2026, month: 12, day: 23 }, NOW, BERLIN), 'last day, morning slots left').to.equal(true);
+    expect(isBookableDay({ year: 2026, month: 12, day: 23 }, NOW, BERLIN), 'last day, morning slots left').to.equal(
+      true,
+    );
     expect(availableSlots({ year: 2026, month: 12, day: 23 }, NOW, BERLIN).at(-1)?.label).to.equal('10:00');
     expect(isBookableDay({ year: 2026, month: 12, day: 24 }, NOW, BERLIN), 'a day past the window').to.equal(false);
     const lateEvening = new Date('2026-11-23T22:30:00Z'); // 23:30 in Berlin
@@ -90,13 +111,17 @@ describe('booking rules', () => {
     expect(timeSlotProblem('2026-11-24T08:00:00.000Z', NOW, BERLIN)).to.equal(null);
     expect(timeSlotProblem('2026-11-24T08:00:00Z', NOW, BERLIN)).to.equal(null);
     expect(timeSlotProblem('not a date', NOW, BERLIN)).to.equal(TIME_SLOT_WINDOW_MESSAGE);
-    expect(timeSlotProblem('Tue, 24 Nov 2026 08:00:00 GMT', NOW, BERLIN), 'not ISO 8601').to.equal(TIME_SLOT_WINDOW_MESSAGE);
+    expect(timeSlotProblem('Tue, 24 Nov 2026 08:00:00 GMT', NOW, BERLIN), 'not ISO 8601').to.equal(
+      TIME_SLOT_WINDOW_MESSAGE,
+    );
     expect(timeSlotProblem('2026-11-24T08:00', NOW, BERLIN), 'no offset').to.equal(TIME_SLOT_WINDOW_MESSAGE);
     expect(timeSlotProblem('2026-11-24', NOW, BERLIN), 'a day only').to.equal(TIME_SLOT_WINDOW_MESSAGE);
     expect(timeSlotProblem('2026-02-30T08:00:00Z', NOW, BERLIN), 'no such day').to.equal(TIME_SLOT_WINDOW_MESSAGE);
     expect(timeSlotProblem('2026-11-24T09:00:00+01:00', NOW, BERLIN), 'with an offset').to.equal(null);
     expect(timeSlotProblem('2026-11-23T09:00:00Z', NOW, BERLIN), 'past').to.equal(TIME_SLOT_WINDOW_MESSAGE);
-    expect(timeSlotProblem(NOW.toISOString(), NOW, BERLIN), 'now is not later than now').to.equal(TIME_SLOT_WINDOW_MESSAGE);
+    expect(timeSlotProblem(NOW.toISOString(), NOW, BERLIN), 'now is not later than now').to.equal(
+      TIME_SLOT_WINDOW_MESSAGE,
+    );
     expect(timeSlotProblem('2026-12-23T09:00:00Z', NOW, BERLIN), 'inside, last day').to.equal(null);
     expect(timeSlotProblem('2026-12-24T09:00:00Z', NOW, BERLIN), 'beyond a month').to.equal(TIME_SLOT_WINDOW_MESSAGE);
     expect(timeSlotProblem('2026-11-28T09:00:00Z', NOW, BERLIN), 'Saturday').to.equal(TIME_SLOT_WEEKEND_MESSAGE);
@@ -113,7 +138,7 @@ describe('booking rules', () => {
 describe('the window check', () => {
   // timeSlotProblem works out the window's end only for times further off than the shortest month; it must refuse
   // exactly the times after oneMonthAfter, whatever the zone, the month lengths and the changes of offset.
-  it('refuses exactly the times after one month on the zone\'s clock, checked hour by hour over 35 days', () => {
+  it("refuses exactly the times after one month on the zone's clock, checked hour by hour over 35 days", () => {
     const cases: [string, string][] = [
       ['2027-01-31T11:00:00.000Z', BERLIN],
       ['2027-02-27T12:17:31.250Z', BERLIN],
@@ -143,8 +168,12 @@ describe('the booking zone as people read it', () => {
 
   it("is the zone's generic name elsewhere, and names it in the hours message", () => {
     expect(bookingZoneLabel('America/New_York')).to.equal('Eastern Time');
-    expect(timeSlotHoursMessage('America/New_York')).to.equal('Please choose a whole-hour slot between 07:00 and 23:00 Eastern Time.');
-    expect(timeSlotHoursMessage('Europe/Berlin')).to.equal('Please choose a whole-hour slot between 07:00 and 23:00 Europe Time.');
+    expect(timeSlotHoursMessage('America/New_York')).to.equal(
+      'Please choose a whole-hour slot between 07:00 and 23:00 Eastern Time.',
+    );
+    expect(timeSlotHoursMessage('Europe/Berlin')).to.equal(
+      'Please choose a whole-hour slot between 07:00 and 23:00 Europe Time.',
+    );
   });
 });
 

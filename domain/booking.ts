@@ -152,7 +152,14 @@ export function zonedIsoString(instant: Date, timeZone: string): string {
 const knownInstants = new KeptAnswers<number>(10_000);
 
 /** The instant at which the booking zone's wall clock reads the given day and time. */
-export function zonedTimeToInstant(day: CalendarDay, hour: number, timeZone: string, minute = 0, second = 0, millisecond = 0): Date {
+export function zonedTimeToInstant(
+  day: CalendarDay,
+  hour: number,
+  timeZone: string,
+  minute = 0,
+  second = 0,
+  millisecond = 0,
+): Date {
   const wallAsUtc = Date.UTC(day.year, day.month - 1, day.day, hour, minute, second, millisecond);
   const instant = knownInstants.of(`${timeZone} ${wallAsUtc}`, () => {
     const guess = wallAsUtc - zoneOffsetMs(new Date(wallAsUtc), timeZone);
@@ -176,7 +183,14 @@ export function oneMonthAfter(now: Date, timeZone: string = DEFAULT_BOOKING_TIME
   const year = wall.month === 12 ? wall.year + 1 : wall.year;
   const month = wall.month === 12 ? 1 : wall.month + 1;
   const day = Math.min(wall.day, daysInMonth(year, month));
-  return zonedTimeToInstant({ year, month, day }, wall.hour, timeZone, wall.minute, wall.second, now.getUTCMilliseconds());
+  return zonedTimeToInstant(
+    { year, month, day },
+    wall.hour,
+    timeZone,
+    wall.minute,
+    wall.second,
+    now.getUTCMilliseconds(),
+  );
 }
 
 export function calendarDayOf(instant: Date, timeZone: string): CalendarDay {
@@ -202,7 +216,12 @@ export interface Slot {
  * The slots of a day that can still be booked at `now`: empty on weekends, none sooner than the notice allows nor
  * beyond the window.
  */
-export function availableSlots(day: CalendarDay, now: Date, timeZone: string, minNoticeMinutes = DEFAULT_MIN_NOTICE_MINUTES): Slot[] {
+export function availableSlots(
+  day: CalendarDay,
+  now: Date,
+  timeZone: string,
+  minNoticeMinutes = DEFAULT_MIN_NOTICE_MINUTES,
+): Slot[] {
   if (isWeekend(day)) return [];
   const windowEnd = oneMonthAfter(now, timeZone).getTime();
   const earliest = earliestStart(now, minNoticeMinutes);
@@ -218,7 +237,12 @@ export function availableSlots(day: CalendarDay, now: Date, timeZone: string, mi
 }
 
 /** A day is offered by the calendar when at least one of its slots can be booked. */
-export function isBookableDay(day: CalendarDay, now: Date, timeZone: string, minNoticeMinutes = DEFAULT_MIN_NOTICE_MINUTES): boolean {
+export function isBookableDay(
+  day: CalendarDay,
+  now: Date,
+  timeZone: string,
+  minNoticeMinutes = DEFAULT_MIN_NOTICE_MINUTES,
+): boolean {
   return availableSlots(day, now, timeZone, minNoticeMinutes).length > 0;
 }
 
@@ -230,7 +254,13 @@ function parseIsoInstant(value: string): Date | undefined {
   if (!match) return undefined;
   const [year, month, day, hour, minute, second] = match.slice(1).map((part) => Number(part ?? 0)) as number[];
   const calendar = new Date(Date.UTC(year!, month! - 1, day!));
-  if (calendar.getUTCMonth() !== month! - 1 || calendar.getUTCDate() !== day || hour! > 23 || minute! > 59 || second! > 59) {
+  if (
+    calendar.getUTCMonth() !== month! - 1 ||
+    calendar.getUTCDate() !== day ||
+    hour! > 23 ||
+    minute! > 59 ||
+    second! > 59
+  ) {
     return undefined;
   }
   const instant = new Date(value);
@@ -257,14 +287,20 @@ function slotParts(instant: Date, timeZone: string): Readonly<ZonedParts> {
  * The one check of a requested slot. Returns the message for a person, or null when the slot can be booked. A slot
  * sooner than the notice allows is outside the window.
  */
-export function timeSlotProblem(value: string, now: Date, timeZone: string, minNoticeMinutes = DEFAULT_MIN_NOTICE_MINUTES): string | null {
+export function timeSlotProblem(
+  value: string,
+  now: Date,
+  timeZone: string,
+  minNoticeMinutes = DEFAULT_MIN_NOTICE_MINUTES,
+): string | null {
   // Without an offset, "09:00" would mean whatever the server's zone says: refused.
   const instant = parseIsoInstant(value);
   if (!instant) return TIME_SLOT_WINDOW_MESSAGE;
   const time = instant.getTime();
   if (time <= now.getTime() || time < earliestStart(now, minNoticeMinutes)) return TIME_SLOT_WINDOW_MESSAGE;
   // Only a time further off than the shortest month can be past the window's end: the end is worked out only then.
-  if (time - now.getTime() > SHORTEST_MONTH_MS && time > oneMonthAfter(now, timeZone).getTime()) return TIME_SLOT_WINDOW_MESSAGE;
+  if (time - now.getTime() > SHORTEST_MONTH_MS && time > oneMonthAfter(now, timeZone).getTime())
+    return TIME_SLOT_WINDOW_MESSAGE;
   const local = slotParts(instant, timeZone);
   if (local.weekday === 0 || local.weekday === 6) return TIME_SLOT_WEEKEND_MESSAGE;
   const wholeHour = local.minute === 0 && local.second === 0 && instant.getUTCMilliseconds() === 0;
@@ -310,7 +346,8 @@ export function parseCalendarDay(value: string): CalendarDay | undefined {
   if (!match) return undefined;
   const [year, month, day] = match.slice(1).map(Number) as [number, number, number];
   const date = new Date(Date.UTC(year, month - 1, day));
-  if (year < 1970 || date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return undefined;
+  if (year < 1970 || date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day)
+    return undefined;
   return { year, month, day };
 }
 

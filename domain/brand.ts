@@ -7,7 +7,12 @@ export const brand = {
   /** The colours the page's theme (web/components/theme.ts) and the e-mails share. */
   colors: { primary: '#4338ca', ink: '#0b1530', muted: '#55607a', canvas: '#f4f6fb', markPoint: '#5eead4' },
   /** The mark: two arcs converging on a point, drawn on a 32 × 32 tile in the primary colour. */
-  mark: { viewBox: '0 0 32 32', tileRadius: 8, arcs: 'M7 10c6 0 9 3 9 6M7 22c6 0 9-3 9-6M16 16h9', point: { cx: 25, cy: 16, r: 2.4 } },
+  mark: {
+    viewBox: '0 0 32 32',
+    tileRadius: 8,
+    arcs: 'M7 10c6 0 9 3 9 6M7 22c6 0 9-3 9-6M16 16h9',
+    point: { cx: 25, cy: 16, r: 2.4 },
+  },
   parentProvider: 'Northstar Telecom',
   /** The parent provider as a company: the footer's postal address and imprint. */
   company: {

@@ -28,7 +28,11 @@ export function demoEvent(company: string, start: Date, meetingUrl?: string | nu
 }
 
 /** 20261124T090000Z: iCalendar's UTC date-time, which Google Calendar's `dates` takes too. */
-export const compactUtc = (instant: Date): string => instant.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z');
+export const compactUtc = (instant: Date): string =>
+  instant
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}Z$/, 'Z');
 
 export function googleCalendarLink(event: CalendarEvent): string {
   const query = new URLSearchParams({

@@ -1,6 +1,12 @@
 import { expect } from 'chai';
 import { ATTRIBUTION_KEYS } from './attribution.js';
-import { DEMO_REQUEST_FIELDS, OPTIONAL_FIELDS, REQUIRED_FIELDS, demoRequestSchema, normaliseDemoRequestBody } from './demo-request.js';
+import {
+  DEMO_REQUEST_FIELDS,
+  OPTIONAL_FIELDS,
+  REQUIRED_FIELDS,
+  demoRequestSchema,
+  normaliseDemoRequestBody,
+} from './demo-request.js';
 
 describe('demo request normalisation', () => {
   it('folds control characters out of one-line fields and keeps line breaks in the message', () => {
@@ -11,7 +17,12 @@ describe('demo request normalisation', () => {
         phone: '+1 555\u0000',
         message: 'Line one\r\nLine\u0000 two\u0007\n\tindented',
       }),
-    ).to.deep.equal({ name: 'Eve <b> Bcc: x@y.com', company: 'Acme Corp', phone: '+1 555', message: 'Line one\nLine two\n\tindented' });
+    ).to.deep.equal({
+      name: 'Eve <b> Bcc: x@y.com',
+      company: 'Acme Corp',
+      phone: '+1 555',
+      message: 'Line one\nLine two\n\tindented',
+    });
   });
 
   it('puts the name and company in the form the link rules read (NFKC, nothing invisible), and no other field', () => {
@@ -23,7 +34,13 @@ describe('demo request normalisation', () => {
         message: 'Love\u00adlace',
         email: ' ada@analytical-engines.com ',
       }),
-    ).to.deep.equal({ name: 'Ada Lovelace', company: 'evil.com Corp', phone: '\uff0b1 555', message: 'Lovelace', email: 'ada@analytical-engines.com' });
+    ).to.deep.equal({
+      name: 'Ada Lovelace',
+      company: 'evil.com Corp',
+      phone: '\uff0b1 555',
+      message: 'Lovelace',
+      email: 'ada@analytical-engines.com',
+    });
   });
 
   it('drops optional fields left empty, and leaves what is not an object to the schema', () => {
@@ -35,9 +52,14 @@ describe('demo request normalisation', () => {
 
 describe("the visitor's time zone in a demo request", () => {
   it('keeps a zone the platform knows, as the platform spells it, and drops an unknown or empty one', () => {
-    expect(normaliseDemoRequestBody({ visitorTimeZone: ' America/New_York ' })).to.deep.equal({ visitorTimeZone: 'America/New_York' });
-    expect(normaliseDemoRequestBody({ visitorTimeZone: 'aMERICA/nEW_yORK' })).to.deep.equal({ visitorTimeZone: 'America/New_York' });
-    for (const dropped of ['Mars/Olympus_Mons', '', null]) expect(normaliseDemoRequestBody({ visitorTimeZone: dropped })).to.deep.equal({});
+    expect(normaliseDemoRequestBody({ visitorTimeZone: ' America/New_York ' })).to.deep.equal({
+      visitorTimeZone: 'America/New_York',
+    });
+    expect(normaliseDemoRequestBody({ visitorTimeZone: 'aMERICA/nEW_yORK' })).to.deep.equal({
+      visitorTimeZone: 'America/New_York',
+    });
+    for (const dropped of ['Mars/Olympus_Mons', '', null])
+      expect(normaliseDemoRequestBody({ visitorTimeZone: dropped })).to.deep.equal({});
   });
 
   it('leaves what is not text, or longer than any zone, to the schema to refuse', () => {
@@ -57,6 +79,8 @@ describe('the demo request fields, from the schema', () => {
 
 describe('attribution in the schema', () => {
   it('takes exactly the keys the page collects (the API refuses any other)', () => {
-    expect(Object.keys(demoRequestSchema.properties?.attribution.properties ?? {})).to.deep.equal([...ATTRIBUTION_KEYS]);
+    expect(Object.keys(demoRequestSchema.properties?.attribution.properties ?? {})).to.deep.equal([
+      ...ATTRIBUTION_KEYS,
+    ]);
   });
 });

@@ -111,7 +111,9 @@ export const DEMO_REQUEST_FIELDS = Object.keys(demoRequestSchema.properties ?? {
   (key) => !isPageField(key),
 ) as readonly DemoRequestField[];
 export const REQUIRED_FIELDS: readonly DemoRequestField[] = demoRequestSchema.required;
-export const OPTIONAL_FIELDS: readonly DemoRequestField[] = DEMO_REQUEST_FIELDS.filter((field) => !REQUIRED_FIELDS.includes(field));
+export const OPTIONAL_FIELDS: readonly DemoRequestField[] = DEMO_REQUEST_FIELDS.filter(
+  (field) => !REQUIRED_FIELDS.includes(field),
+);
 
 export const fieldLabels: Record<DemoRequestField, string> = {
   name: 'Name',

@@ -19,7 +19,8 @@ const LABEL = '[\\p{L}\\p{N}](?:[\\p{L}\\p{N}-]*[\\p{L}\\p{N}])?';
  * Schemes a browser or a mail program acts on without `//`: scripts, inline documents, files, and the ones that
  * call, text or write to someone. ("Re:Build" and "Attn:Sales" name no scheme.)
  */
-const SCHEMES = 'javascript|vbscript|livescript|data|blob|file|about|mailto|tel|sms|callto|facetime|skype|sip|ftp|https?|wss?|intent|ms-[a-z-]+';
+const SCHEMES =
+  'javascript|vbscript|livescript|data|blob|file|about|mailto|tel|sms|callto|facetime|skype|sip|ftp|https?|wss?|intent|ms-[a-z-]+';
 /**
  * What makes a link of the text, or says the writer meant one:
  * - `://` of any scheme, or `www.`: every mail program makes a link of what follows;
@@ -27,7 +28,10 @@ const SCHEMES = 'javascript|vbscript|livescript|data|blob|file|about|mailto|tel|
  * - a defanged dot, as threat reports write a host so that it is not a link: `[.]`, `(.)`, `{.}`, `[dot]`, `(dot)`,
  *   `{dot}` (spaces inside allowed, any case).
  */
-const LINK_MARKER = new RegExp(`://|www${DOT}|(?:^|[^\\p{L}\\p{N}])(?:${SCHEMES}):(?=\\S)|[[({]\\s*(?:${DOT}|dot)\\s*[\\])}]`, 'iu');
+const LINK_MARKER = new RegExp(
+  `://|www${DOT}|(?:^|[^\\p{L}\\p{N}])(?:${SCHEMES}):(?=\\S)|[[({]\\s*(?:${DOT}|dot)\\s*[\\])}]`,
+  'iu',
+);
 /** Labels joined by dots, as a host name is written. */
 const DOMAIN_SHAPED = new RegExp(`${LABEL}(?:${DOT}${LABEL})+`, 'gu');
 const DOT_PATTERN = new RegExp(DOT, 'u');

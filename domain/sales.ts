@@ -28,7 +28,13 @@ export interface BookingSummary {
   /** Who gives the demo (with a team); null without one. */
   host: { name: string; email: string } | null;
   /** droppedAt: the booking was moved or cancelled before its confirmation went out, which then never goes. */
-  confirmation: { sentAt: string | null; failedAt: string | null; droppedAt: string | null; attempts: number; lastError: string | null };
+  confirmation: {
+    sentAt: string | null;
+    failedAt: string | null;
+    droppedAt: string | null;
+    attempts: number;
+    lastError: string | null;
+  };
   /** When retention removed its personal data (name, e-mail and company are then empty); null until then. */
   anonymisedAt: string | null;
 }

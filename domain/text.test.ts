@@ -3,7 +3,18 @@ import { hasInvisibleCharacter, multiLine, nameText, singleLine } from './text.j
 
 describe('text clean-up', () => {
   it('drops every format (Cf) character from one-line and multi-line text: soft hyphen, zero-width, bidirectional, tags', () => {
-    const invisible = ['\u00ad', '\u200b', '\u200d', '\u2060', '\u202e', '\u2066', '\ufeff', '\u061c', '\u180e', '\u{e0041}'];
+    const invisible = [
+      '\u00ad',
+      '\u200b',
+      '\u200d',
+      '\u2060',
+      '\u202e',
+      '\u2066',
+      '\ufeff',
+      '\u061c',
+      '\u180e',
+      '\u{e0041}',
+    ];
     for (const character of invisible) {
       expect(singleLine(`evil.c${character}om`), JSON.stringify(character)).to.equal('evil.com');
       expect(multiLine(`evil.c${character}om`), JSON.stringify(character)).to.equal('evil.com');

@@ -28,8 +28,14 @@ export function hasInvisibleCharacter(value: string): boolean {
  * characters (Cf) go; a lone surrogate (half a character) becomes U+FFFD.
  */
 export function singleLine(value: string): string {
-  // eslint-disable-next-line no-control-regex
-  return value.toWellFormed().replace(INVISIBLE, '').replace(/[\s\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
+  return (
+    value
+      .toWellFormed()
+      .replace(INVISIBLE, '')
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\s\u0000-\u001f\u007f-\u009f]+/g, ' ')
+      .trim()
+  );
 }
 
 /**

@@ -7,9 +7,7 @@ export async function up(knex: Knex): Promise<void> {
     table.text('password_hash').notNullable();
   });
   // Only a PHC-format hash ($scrypt$…, $argon2id$…) fits: a plain password cannot be stored by mistake.
-  await knex.raw(
-    "ALTER TABLE users ADD CONSTRAINT users_password_is_hash CHECK (password_hash ~ '^\\$[a-z0-9-]+\\$')",
-  );
+  await knex.raw("ALTER TABLE users ADD CONSTRAINT users_password_is_hash CHECK (password_hash ~ '^\\$[a-z0-9-]+\\$')");
 }
 
 export async function down(knex: Knex): Promise<void> {

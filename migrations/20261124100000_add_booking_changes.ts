@@ -12,10 +12,14 @@ export async function up(knex: Knex): Promise<void> {
     table.integer('sequence').notNullable().defaultTo(0);
     table.timestamp('cancelled_at', { useTz: true }).nullable();
   });
-  await knex.raw("ALTER TABLE demo_requests ADD CONSTRAINT demo_requests_status_known CHECK (status IN ('booked', 'cancelled'))");
+  await knex.raw(
+    "ALTER TABLE demo_requests ADD CONSTRAINT demo_requests_status_known CHECK (status IN ('booked', 'cancelled'))",
+  );
   // A slot's capacity counts only the bookings that still hold it.
   await knex.raw('DROP INDEX demo_requests_time_slot_idx');
-  await knex.raw("CREATE INDEX demo_requests_booked_time_slot_idx ON demo_requests (time_slot) WHERE status = 'booked'");
+  await knex.raw(
+    "CREATE INDEX demo_requests_booked_time_slot_idx ON demo_requests (time_slot) WHERE status = 'booked'",
+  );
 
   await knex.schema.createTable('booking_emails', (table) => {
     table.uuid('id').primary().defaultTo(knex.raw('gen_random_uuid()'));

@@ -38,7 +38,10 @@ const BACKFILL_BATCH = 1000;
 
 async function fillInRecipients(knex: Knex): Promise<void> {
   for (;;) {
-    const rows: { email: string }[] = await knex('demo_requests').distinct('email').whereNull('recipient').limit(BACKFILL_BATCH);
+    const rows: { email: string }[] = await knex('demo_requests')
+      .distinct('email')
+      .whereNull('recipient')
+      .limit(BACKFILL_BATCH);
     if (rows.length === 0) return;
     const recipients = rows.map((row) => ({ email: row.email, ...canonicalRecipientOf(row.email) }));
     await knex.raw(
@@ -58,7 +61,9 @@ export async function up(knex: Knex): Promise<void> {
   });
   await fillInRecipients(knex);
   await knex.raw('CREATE INDEX demo_requests_canonical_recipient_idx ON demo_requests (recipient, created_at)');
-  await knex.raw('CREATE INDEX demo_requests_canonical_recipient_domain_idx ON demo_requests (recipient_domain, created_at)');
+  await knex.raw(
+    'CREATE INDEX demo_requests_canonical_recipient_domain_idx ON demo_requests (recipient_domain, created_at)',
+  );
   // Nothing reads the typed address in lower case any more.
   await knex.raw('DROP INDEX demo_requests_recipient_idx');
   await knex.raw('DROP INDEX demo_requests_recipient_domain_idx');
@@ -89,7 +94,9 @@ export async function up(knex: Knex): Promise<void> {
   `);
 
   // A new parameter list makes a new function: the previous one goes, so that only this one can be called.
-  await knex.raw('DROP FUNCTION book_demo(uuid, text, text, text, text, text, timestamptz, jsonb, text, text, integer, integer, integer, jsonb, text, text, text)');
+  await knex.raw(
+    'DROP FUNCTION book_demo(uuid, text, text, text, text, text, timestamptz, jsonb, text, text, integer, integer, integer, jsonb, text, text, text)',
+  );
   await knex.raw(`
     CREATE FUNCTION book_demo(
       p_id uuid,
@@ -222,7 +229,9 @@ export async function down(knex: Knex): Promise<void> {
   await knex.raw('DROP FUNCTION recipient_email_ceiling(text, integer, integer)');
   await restoreOwnBookingsFirstVersion(knex);
   await knex.raw('CREATE INDEX demo_requests_recipient_idx ON demo_requests (lower(email), created_at)');
-  await knex.raw("CREATE INDEX demo_requests_recipient_domain_idx ON demo_requests (lower(substring(email from '[^@]*$')), created_at)");
+  await knex.raw(
+    "CREATE INDEX demo_requests_recipient_domain_idx ON demo_requests (lower(substring(email from '[^@]*$')), created_at)",
+  );
   await knex.raw('DROP INDEX demo_requests_canonical_recipient_domain_idx');
   await knex.raw('DROP INDEX demo_requests_canonical_recipient_idx');
   await knex.schema.alterTable('demo_requests', (table) => {

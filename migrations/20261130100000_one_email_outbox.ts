@@ -47,7 +47,9 @@ export async function down(knex: Knex): Promise<void> {
      FROM booking_emails e WHERE e.booking_id = b.id AND e.kind = 'confirmation'`,
   );
   await knex.raw("DELETE FROM booking_emails WHERE kind = 'confirmation'");
-  await knex.raw('CREATE INDEX bookings_pending_confirmation_idx ON bookings (created_at) WHERE confirmation_sent_at IS NULL');
+  await knex.raw(
+    'CREATE INDEX bookings_pending_confirmation_idx ON bookings (created_at) WHERE confirmation_sent_at IS NULL',
+  );
   await knex.raw(
     "ALTER TABLE booking_emails ADD CONSTRAINT booking_emails_kind_known CHECK (kind IN ('update', 'cancellation', 'reminder', 'sales-notice'))",
   );

@@ -38,7 +38,9 @@ export async function up(knex: Knex): Promise<void> {
       EXCLUDE USING gist (host_email WITH =, booking_span(time_slot) WITH &&)
       WHERE (status = 'booked' AND host_email IS NOT NULL)`);
   // A host's demos around a slot, counted for the fair choice and the daily limit.
-  await knex.raw("CREATE INDEX bookings_host_slot_idx ON bookings (host_email, time_slot) WHERE status = 'booked' AND host_email IS NOT NULL");
+  await knex.raw(
+    "CREATE INDEX bookings_host_slot_idx ON bookings (host_email, time_slot) WHERE status = 'booked' AND host_email IS NOT NULL",
+  );
   // What a honeypot's catch shows on its page: the host a real booking would have named.
   await knex.schema.alterTable('trapped_bookings', (table) => {
     table.text('meeting_url').nullable();

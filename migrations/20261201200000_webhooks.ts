@@ -7,7 +7,8 @@ import type { Knex } from 'knex';
  * signature: the old one is dropped here, and the functions files (db/functions/) make the new one after the
  * migrations, with webhook_raise (db/functions/webhooks.sql) that the booking's changes call.
  */
-const OLD_BOOK = 'book(uuid, text, text, text, text, text, text, text, timestamptz, jsonb, integer, integer, integer, integer, jsonb, jsonb, text, text, text, text)';
+const OLD_BOOK =
+  'book(uuid, text, text, text, text, text, text, text, timestamptz, jsonb, integer, integer, integer, integer, jsonb, jsonb, text, text, text, text)';
 
 export async function up(knex: Knex): Promise<void> {
   await knex.raw(`DROP FUNCTION IF EXISTS ${OLD_BOOK}`);
@@ -27,7 +28,9 @@ export async function up(knex: Knex): Promise<void> {
     // The receiver answered 410 Gone: nothing more goes to it.
     table.timestamp('stopped_at', { useTz: true }).nullable();
   });
-  await knex.raw('CREATE UNIQUE INDEX webhook_endpoints_one_from_environment ON webhook_endpoints (from_environment) WHERE from_environment');
+  await knex.raw(
+    'CREATE UNIQUE INDEX webhook_endpoints_one_from_environment ON webhook_endpoints (from_environment) WHERE from_environment',
+  );
   await knex.schema.createTable('webhook_events', (table) => {
     table.uuid('id').primary().defaultTo(knex.raw('gen_random_uuid()'));
     // The order of the events: a booking's events are delivered to each endpoint in this order.
@@ -49,7 +52,10 @@ export async function up(knex: Knex): Promise<void> {
     table.bigInteger('position').notNullable();
     table.integer('attempts').notNullable().defaultTo(0);
     // When the next try is due (to the millisecond: the job that makes it carries it).
-    table.timestamp('next_attempt_at', { useTz: true }).notNullable().defaultTo(knex.raw("date_trunc('milliseconds', now())"));
+    table
+      .timestamp('next_attempt_at', { useTz: true })
+      .notNullable()
+      .defaultTo(knex.raw("date_trunc('milliseconds', now())"));
     // When the current run of failed tries began (the retry window counts from it); a replay starts a new run.
     table.timestamp('failing_since', { useTz: true }).nullable();
     table.timestamp('claimed_until', { useTz: true }).nullable();

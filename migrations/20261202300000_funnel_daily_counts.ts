@@ -16,7 +16,9 @@ export async function up(knex: Knex): Promise<void> {
   await knex.raw(
     "ALTER TABLE funnel_daily_counts ADD CONSTRAINT funnel_daily_counts_step_known CHECK (step IN ('dialogOpened', 'emailAccepted', 'slotChosen', 'booked'))",
   );
-  await knex.raw('ALTER TABLE funnel_daily_counts ADD CONSTRAINT funnel_daily_counts_source_short CHECK (length(source) <= 40)');
+  await knex.raw(
+    'ALTER TABLE funnel_daily_counts ADD CONSTRAINT funnel_daily_counts_source_short CHECK (length(source) <= 40)',
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {

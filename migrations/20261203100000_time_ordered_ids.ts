@@ -23,7 +23,8 @@ export async function up(knex: Knex): Promise<void> {
         overlay(uuid_send(p_random) PLACING substring(int8send(floor(extract(epoch FROM p_at) * 1000)::bigint) FROM 3) FROM 1 FOR 6),
         55, 0), 54, 1), 53, 1), 52, 1), 71, 1), 70, 0), 'hex')::uuid
     $fn$`);
-  for (const table of GROWING) await knex.raw('ALTER TABLE ?? ALTER COLUMN id SET DEFAULT time_ordered_uuid()', [table]);
+  for (const table of GROWING)
+    await knex.raw('ALTER TABLE ?? ALTER COLUMN id SET DEFAULT time_ordered_uuid()', [table]);
 }
 
 export async function down(knex: Knex): Promise<void> {

@@ -9,7 +9,10 @@ import type { Knex } from 'knex';
  * the old ones are dropped here, and the functions file (db/functions/bookings.sql) makes the new ones, and
  * book_trapped, after the migrations.
  */
-const OLD_FUNCTIONS = ['booking_slot_refusal(text, timestamptz, integer)', 'booking_choose_host(timestamptz, jsonb, uuid, text)'];
+const OLD_FUNCTIONS = [
+  'booking_slot_refusal(text, timestamptz, integer)',
+  'booking_choose_host(timestamptz, jsonb, uuid, text)',
+];
 const NEW_FUNCTIONS = [
   'book_trapped(uuid, text, text, text, text, timestamptz, integer, jsonb, text, text, text)',
   'booking_slot_refusal(text, timestamptz, integer, boolean)',
@@ -24,7 +27,9 @@ export async function up(knex: Knex): Promise<void> {
     table.text('client_network').nullable();
   });
   // A host's catches around a slot, counted with their bookings for the trap's choice of host.
-  await knex.raw('CREATE INDEX trapped_bookings_host_slot_idx ON trapped_bookings (host_email, time_slot) WHERE host_email IS NOT NULL');
+  await knex.raw(
+    'CREATE INDEX trapped_bookings_host_slot_idx ON trapped_bookings (host_email, time_slot) WHERE host_email IS NOT NULL',
+  );
   // The slot list: which networks were caught in the last hour, and what one of them took.
   await knex.raw('CREATE INDEX trapped_bookings_recent_idx ON trapped_bookings (created_at, client_network)');
   await knex.raw('CREATE INDEX trapped_bookings_network_idx ON trapped_bookings (client_network, created_at)');

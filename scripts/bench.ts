@@ -90,14 +90,21 @@ const run = randomBytes(4).toString('hex');
 const database = `converge_bench_${run}`;
 const prefix = `converge-bench-${run}`;
 const databaseUrl = Object.assign(new URL(ADMIN_URL), { pathname: `/${database}` }).toString();
-const PROFILE_FLAGS = options.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.join(REPO_ROOT, 'artifacts', 'profiles')}`] : [];
+const PROFILE_FLAGS = options.profile
+  ? ['--cpu-prof', `--cpu-prof-dir=${path.join(REPO_ROOT, 'artifacts', 'profiles')}`]
+  : [];
 
 /** Every slot the rules offer in the coming weeks, from tomorrow on (later than any notice). */
 function futureSlots(): string[] {
   const now = new Date();
   const slots: string[] = [];
   for (let day = 1; day <= 35; day += 1) {
-    for (const slot of availableSlots(calendarDayOf(new Date(now.getTime() + day * 86_400_000), 'Europe/Berlin'), now, 'Europe/Berlin')) slots.push(slot.iso);
+    for (const slot of availableSlots(
+      calendarDayOf(new Date(now.getTime() + day * 86_400_000), 'Europe/Berlin'),
+      now,
+      'Europe/Berlin',
+    ))
+      slots.push(slot.iso);
   }
   return slots;
 }
@@ -124,18 +131,26 @@ const show = (figures: Figures) =>
   (figures.cpuUs === undefined ? '' : `  cpu ${figures.cpuUs.toFixed(0).padStart(4)} µs`) +
   (figures.non2xx || figures.errors ? `  (non-2xx ${figures.non2xx}, errors ${figures.errors})` : '');
 
-
 /** A run of `route` on `url`, with the CPU time the server process `pid` used per request. */
 async function loadWithCpu(url: string, route: Route, pid: number | undefined): Promise<Figures> {
   const before = cpuMs(pid);
   const result = await load(url, route);
   const after = cpuMs(pid);
   const figures = figuresOf(result);
-  return before === undefined || after === undefined || result.requests.total === 0 ? figures : { ...figures, cpuUs: ((after - before) * 1000) / result.requests.total };
+  return before === undefined || after === undefined || result.requests.total === 0
+    ? figures
+    : { ...figures, cpuUs: ((after - before) * 1000) / result.requests.total };
 }
 
 /** Headers Koa or Node.js write for any answer: the bare server sends its own. */
-const HEADERS_KOA_WRITES = new Set(['content-type', 'content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
+const HEADERS_KOA_WRITES = new Set([
+  'content-type',
+  'content-length',
+  'date',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+]);
 
 /** Bookings made so far by this run: every body is a new person, whichever run sends it. */
 let sent = 0;
@@ -166,7 +181,11 @@ function emailBodies() {
 
 /** The API's booking settings, as the bench sets them in its environment. */
 type BookingSettings = Record<
-  'BOOKINGS_PER_EMAIL_PER_DAY' | 'BOOKINGS_PER_DOMAIN_PER_DAY' | 'EMAILS_PER_RECIPIENT_PER_DAY' | 'SLOT_CAPACITY' | 'BOOKING_LINK_SECRET',
+  | 'BOOKINGS_PER_EMAIL_PER_DAY'
+  | 'BOOKINGS_PER_DOMAIN_PER_DAY'
+  | 'EMAILS_PER_RECIPIENT_PER_DAY'
+  | 'SLOT_CAPACITY'
+  | 'BOOKING_LINK_SECRET',
   string
 >;
 
@@ -214,7 +233,13 @@ async function bookingsWithoutHttp(slots: readonly string[], env: BookingSetting
     await db.destroy();
   }
   latencies.sort((a, b) => a - b);
-  return { rps: ids.length / duration, p50: Math.round(percentile(latencies, 50)), p99: Math.round(percentile(latencies, 99)), non2xx: 0, errors };
+  return {
+    rps: ids.length / duration,
+    p50: Math.round(percentile(latencies, 50)),
+    p99: Math.round(percentile(latencies, 99)),
+    non2xx: 0,
+    errors,
+  };
 }
 
 interface Route {
@@ -235,7 +260,9 @@ function load(url: string, route: Route, extra: Partial<autocannon.Options> = {}
         method: route.method,
         path: route.path,
         headers: { 'content-type': 'application/json' },
-        ...(route.body ? { setupRequest: (request: autocannon.Request) => ({ ...request, body: route.body?.() }) } : {}),
+        ...(route.body
+          ? { setupRequest: (request: autocannon.Request) => ({ ...request, body: route.body?.() }) }
+          : {}),
       },
     ],
     ...extra,
@@ -245,12 +272,23 @@ function load(url: string, route: Route, extra: Partial<autocannon.Options> = {}
 /** How long each route is loaded, on the API and on the bare server, before section 1 measures. */
 const WARM_UP_SECONDS = 3;
 
-
 async function main(): Promise<void> {
   for (const entry of ['api/main.js', 'worker/main.js', 'web/index.html']) {
-    if (!existsSync(path.join(DIST, entry))) throw new Error(`dist/${entry} is missing: run \`npm run build\` first (the bench measures the build, it makes none)`);
+    if (!existsSync(path.join(DIST, entry)))
+      throw new Error(
+        `dist/${entry} is missing: run \`npm run build\` first (the bench measures the build, it makes none)`,
+      );
   }
-  const scale = () => scaleSection({ sizes, duration, adminUrl: ADMIN_URL, redisUrl: REDIS_URL, say, explain: options.explain, keepData: options['keep-data'] });
+  const scale = () =>
+    scaleSection({
+      sizes,
+      duration,
+      adminUrl: ADMIN_URL,
+      redisUrl: REDIS_URL,
+      say,
+      explain: options.explain,
+      keepData: options['keep-data'],
+    });
   if (parts.size === 1 && parts.has('scale')) return scale();
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
@@ -267,7 +305,11 @@ async function main(): Promise<void> {
     const times = ids.map((id) => accepted.get(id)!).sort((a, b) => a - b);
     const first = times[0]!;
     const last = times.at(-1)!;
-    return { perSecond: (ids.length - 1) / ((last - first) / 1000), firstMs: first - startedAt, lastMs: last - startedAt };
+    return {
+      perSecond: (ids.length - 1) / ((last - first) / 1000),
+      firstMs: first - startedAt,
+      lastMs: last - startedAt,
+    };
   };
   const env = {
     DATABASE_URL: databaseUrl,
@@ -287,20 +329,43 @@ async function main(): Promise<void> {
     HOST: '127.0.0.1',
   };
   const apiPort = 20000 + Math.floor(Math.random() * 20000);
-  const apiProcess = start([...PROFILE_FLAGS, path.join(DIST, 'api', 'main.js'), '--migrate'], { ...env, PORT: String(apiPort) });
+  const apiProcess = start([...PROFILE_FLAGS, path.join(DIST, 'api', 'main.js'), '--migrate'], {
+    ...env,
+    PORT: String(apiPort),
+  });
   const api = `http://127.0.0.1:${apiPort}`;
-  await waitUntil(() => fetch(`${api}/readyz`).then((response) => response.ok, () => false), 'the API to be ready');
-  const startWorker = () => start([...PROFILE_FLAGS, path.join(DIST, 'worker', 'main.js')], { ...env, PUBLIC_URL: api });
+  await waitUntil(
+    () =>
+      fetch(`${api}/readyz`).then(
+        (response) => response.ok,
+        () => false,
+      ),
+    'the API to be ready',
+  );
+  const startWorker = () =>
+    start([...PROFILE_FLAGS, path.join(DIST, 'worker', 'main.js')], { ...env, PUBLIC_URL: api });
   const slots = futureSlots();
   const day = formatCalendarDay(calendarDayOf(new Date(slots[0]!), 'Europe/Berlin'));
 
-  say(`Bench of the production build: node ${process.version}, ${connections} connections, ${duration} s a run, API ${api}`);
+  say(
+    `Bench of the production build: node ${process.version}, ${connections} connections, ${duration} s a run, API ${api}`,
+  );
 
   const routes: Route[] = [
     { title: 'GET /healthz', method: 'GET', path: '/healthz' },
     // A new address each request, as visitors send; the rules keep what they worked out for the last 2,000 domains.
-    { title: 'POST /api/validate-email, a new address each request', method: 'POST', path: '/api/validate-email', body: emailBodies() },
-    { title: 'POST /api/validate-email, one repeated address', method: 'POST', path: '/api/validate-email', body: () => JSON.stringify({ email: 'ada@analytical-engines.com' }) },
+    {
+      title: 'POST /api/validate-email, a new address each request',
+      method: 'POST',
+      path: '/api/validate-email',
+      body: emailBodies(),
+    },
+    {
+      title: 'POST /api/validate-email, one repeated address',
+      method: 'POST',
+      path: '/api/validate-email',
+      body: () => JSON.stringify({ email: 'ada@analytical-engines.com' }),
+    },
     { title: `GET /api/slots?date=${day}`, method: 'GET', path: `/api/slots?date=${day}` },
     { title: 'POST /api/demo-request', method: 'POST', path: '/api/demo-request', body: bookingBodies(slots) },
   ];
@@ -309,12 +374,23 @@ async function main(): Promise<void> {
     // The bare server answers what the API answered, for the same request.
     const answers: Record<string, { status: number; body: unknown; headers: Record<string, string> }> = {};
     for (const route of routes) {
-      const response = await fetch(`${api}${route.path}`, { method: route.method, headers: { 'content-type': 'application/json' }, body: route.body?.() });
+      const response = await fetch(`${api}${route.path}`, {
+        method: route.method,
+        headers: { 'content-type': 'application/json' },
+        body: route.body?.(),
+      });
       const headers = Object.fromEntries([...response.headers].filter(([name]) => !HEADERS_KOA_WRITES.has(name)));
-      answers[`${route.method} ${route.path.split('?')[0]}`] = { status: response.status, body: await response.json(), headers };
+      answers[`${route.method} ${route.path.split('?')[0]}`] = {
+        status: response.status,
+        body: await response.json(),
+        headers,
+      };
     }
     const bare = await startWithPort('bare-koa.ts', { BARE_ANSWERS: JSON.stringify(answers) });
-    const bareWithHeaders = await startWithPort('bare-koa.ts', { BARE_ANSWERS: JSON.stringify(answers), BARE_SEND_HEADERS: '1' });
+    const bareWithHeaders = await startWithPort('bare-koa.ts', {
+      BARE_ANSWERS: JSON.stringify(answers),
+      BARE_SEND_HEADERS: '1',
+    });
     const servers = [
       { label: 'API      ', url: api, pid: apiProcess.pid },
       { label: 'bare     ', url: `http://127.0.0.1:${bare.port}`, pid: bare.child.pid },
@@ -326,8 +402,12 @@ async function main(): Promise<void> {
       if (!parts.has('endpoints') && route.path !== '/api/demo-request') continue;
       for (const server of servers) await load(server.url, route, { duration: WARM_UP_SECONDS });
     }
-    say(`\n1. Each endpoint beside a bare Koa route answering the same JSON, and beside the same bare route sending the`);
-    say(`   API's headers too (worker stopped; all warmed up ${WARM_UP_SECONDS} s a route; cpu: the server process's CPU time per request)`);
+    say(
+      `\n1. Each endpoint beside a bare Koa route answering the same JSON, and beside the same bare route sending the`,
+    );
+    say(
+      `   API's headers too (worker stopped; all warmed up ${WARM_UP_SECONDS} s a route; cpu: the server process's CPU time per request)`,
+    );
     for (const route of routes) {
       if (!parts.has('endpoints') && route.path !== '/api/demo-request') continue;
       const figures: Figures[] = [];
@@ -335,7 +415,9 @@ async function main(): Promise<void> {
       say(`  ${route.title}`);
       servers.forEach((server, i) => say(`    ${server.label}${show(figures[i]!)}`));
       const [real, baseline, withHeaders] = figures as [Figures, Figures, Figures];
-      say(`    ratio     ${(real.rps / baseline.rps).toFixed(2)}x (against the bare route sending the same headers: ${(real.rps / withHeaders.rps).toFixed(2)}x)`);
+      say(
+        `    ratio     ${(real.rps / baseline.rps).toFixed(2)}x (against the bare route sending the same headers: ${(real.rps / withHeaders.rps).toFixed(2)}x)`,
+      );
     }
     await Promise.all([stop(bare.child), stop(bareWithHeaders.child)]);
   }
@@ -356,8 +438,12 @@ async function main(): Promise<void> {
   try {
     if (parts.has('worker')) {
       await db.query('UPDATE booking_emails SET sent_at = now() WHERE sent_at IS NULL');
-      say(`\n3. One worker process draining ${jobCount} queued confirmations into a local SMTP server, beside nodemailer's own`);
-      say(`   pooled transport sending the same messages to the same server with nothing around it (the floor); ${rounds} round(s)`);
+      say(
+        `\n3. One worker process draining ${jobCount} queued confirmations into a local SMTP server, beside nodemailer's own`,
+      );
+      say(
+        `   pooled transport sending the same messages to the same server with nothing around it (the floor); ${rounds} round(s)`,
+      );
       const ratios: number[] = [];
       // The worker's CPU time an e-mail against the floor's (each process's whole life, start-up included): what the
       // worker costs beyond nodemailer, less moved than the rates by what else the machine is doing.
@@ -379,14 +465,19 @@ async function main(): Promise<void> {
         const queue = new Queue(EMAIL_QUEUE, { connection: redis, prefix, defaultJobOptions: emailJobOptions });
         for (let i = 0; i < rows.length; i += 500) {
           const jobs = rows.slice(i, i + 500).map((row) => emailJob(row.email_id));
-          await queue.addBulk(jobs.map((job) => ({ name: job.name, data: job.payload, opts: { jobId: jobIdOf(job) } })));
+          await queue.addBulk(
+            jobs.map((job) => ({ name: job.name, data: job.payload, opts: { jobId: jobIdOf(job) } })),
+          );
         }
         await queue.close();
         redis.disconnect();
         const drainByWorker = async () => {
           const startedAt = Date.now();
           const worker = startWorker();
-          const rate = await acceptedRate(rows.map((row) => `<demo-${row.id}@converge.localhost>`), startedAt);
+          const rate = await acceptedRate(
+            rows.map((row) => `<demo-${row.id}@converge.localhost>`),
+            startedAt,
+          );
           const cpu = cpuMs(worker.pid);
           await stop(worker);
           return { ...rate, cpuMsPerEmail: cpu === undefined ? NaN : cpu / rows.length };
@@ -402,8 +493,13 @@ async function main(): Promise<void> {
             // Its last line is the CPU time it used; with a listener its errors reach the terminal too.
             (line) => (cpu = Number(/^cpu (\d+)/.exec(line)?.[1] ?? cpu)),
           );
-          const rate = await acceptedRate(rows.map((row) => `<floor-${row.id}@converge.localhost>`), startedAt);
-          await new Promise((resolve) => (floorProcess.exitCode === null ? floorProcess.once('exit', resolve) : resolve(null)));
+          const rate = await acceptedRate(
+            rows.map((row) => `<floor-${row.id}@converge.localhost>`),
+            startedAt,
+          );
+          await new Promise((resolve) =>
+            floorProcess.exitCode === null ? floorProcess.once('exit', resolve) : resolve(null),
+          );
           return { ...rate, cpuMsPerEmail: cpu / rows.length };
         };
         // Every other round the floor goes first, so that a machine getting busier or quieter favours neither.
@@ -414,12 +510,23 @@ async function main(): Promise<void> {
         ratios.push(sent.perSecond / floorRate.perSecond);
         cpuRatios.push(floorRate.cpuMsPerEmail / sent.cpuMsPerEmail);
         const cpuOf = (rate: { cpuMsPerEmail: number }) => `${(rate.cpuMsPerEmail * 1000).toFixed(0)} µs CPU an e-mail`;
-        say(`    round ${round}${floorFirst ? ' (floor first)' : ''}: worker ${sent.perSecond.toFixed(0)} e-mails/s, ${cpuOf(sent)} (first accepted ${sent.firstMs} ms after it started, last ${sent.lastMs} ms)`);
-        say(`             nodemailer's pool ${floorRate.perSecond.toFixed(0)} e-mails/s, ${cpuOf(floorRate)} (first ${floorRate.firstMs} ms after its process started, last ${floorRate.lastMs} ms)`);
-        say(`             ratio ${(sent.perSecond / floorRate.perSecond).toFixed(2)}x (by CPU an e-mail: ${(floorRate.cpuMsPerEmail / sent.cpuMsPerEmail).toFixed(2)}x)`);
+        say(
+          `    round ${round}${floorFirst ? ' (floor first)' : ''}: worker ${sent.perSecond.toFixed(0)} e-mails/s, ${cpuOf(sent)} (first accepted ${sent.firstMs} ms after it started, last ${sent.lastMs} ms)`,
+        );
+        say(
+          `             nodemailer's pool ${floorRate.perSecond.toFixed(0)} e-mails/s, ${cpuOf(floorRate)} (first ${floorRate.firstMs} ms after its process started, last ${floorRate.lastMs} ms)`,
+        );
+        say(
+          `             ratio ${(sent.perSecond / floorRate.perSecond).toFixed(2)}x (by CPU an e-mail: ${(floorRate.cpuMsPerEmail / sent.cpuMsPerEmail).toFixed(2)}x)`,
+        );
       }
-      const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 50).toFixed(2);
-      if (rounds > 1) say(`    median ratio ${median(ratios)}x, by CPU an e-mail ${median(cpuRatios)}x (the goal: 0.8x or more)`);
+      const median = (values: number[]) =>
+        percentile(
+          [...values].sort((a, b) => a - b),
+          50,
+        ).toFixed(2);
+      if (rounds > 1)
+        say(`    median ratio ${median(ratios)}x, by CPU an e-mail ${median(cpuRatios)}x (the goal: 0.8x or more)`);
     }
 
     if (parts.has('latency')) {
@@ -439,12 +546,20 @@ async function main(): Promise<void> {
             headers: { 'content-type': 'application/json' },
             setupRequest: (request) => ({ ...request, body: body() }),
             onResponse: (status, responseBody) => {
-              if (status === 201) submitted.set(`<demo-${(JSON.parse(responseBody) as { id: string }).id}@converge.localhost>`, Date.now());
+              if (status === 201)
+                submitted.set(
+                  `<demo-${(JSON.parse(responseBody) as { id: string }).id}@converge.localhost>`,
+                  Date.now(),
+                );
             },
           },
         ],
       });
-      await waitUntil(async () => [...submitted.keys()].every((id) => accepted.has(id)), 'every booking to be confirmed', 120_000);
+      await waitUntil(
+        async () => [...submitted.keys()].every((id) => accepted.has(id)),
+        'every booking to be confirmed',
+        120_000,
+      );
       await stop(worker);
       // Measured from the 201 the client read to the SMTP server's acceptance: both clocks are this machine's.
       const latencies = [...submitted].map(([id, at]) => accepted.get(id)! - at).sort((a, b) => a - b);
@@ -460,9 +575,20 @@ async function main(): Promise<void> {
     const beforeWeb = options['before-web'];
     if (beforeWeb) {
       const beforePort = apiPort + 1;
-      start([path.join(DIST, 'api', 'main.js')], { ...env, PORT: String(beforePort), WEB_ROOT: path.resolve(beforeWeb) });
+      start([path.join(DIST, 'api', 'main.js')], {
+        ...env,
+        PORT: String(beforePort),
+        WEB_ROOT: path.resolve(beforeWeb),
+      });
       const before = `http://127.0.0.1:${beforePort}`;
-      await waitUntil(() => fetch(`${before}/readyz`).then((response) => response.ok, () => false), 'the second API to be ready');
+      await waitUntil(
+        () =>
+          fetch(`${before}/readyz`).then(
+            (response) => response.ok,
+            () => false,
+          ),
+        'the second API to be ready',
+      );
       sites.unshift({ label: `the build in ${beforeWeb}`, url: before });
     }
     const { medianLighthouse } = await import('./bench/lighthouse-median.js');
@@ -470,7 +596,9 @@ async function main(): Promise<void> {
     const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
     const spread = (figures: { runs: number[]; median: number }) =>
       `median ${figures.median.toFixed(0)} ms (${Math.min(...figures.runs).toFixed(0)}–${Math.max(...figures.runs).toFixed(0)}: ${figures.runs.map((ms) => ms.toFixed(0)).join(', ')})`;
-    say(`\n5. The landing page: Lighthouse mobile (simulated throttling), 5 runs; the hero's Request Demo clicked ${READING_MS} ms after load, 5 fresh contexts at 1440 x 900`);
+    say(
+      `\n5. The landing page: Lighthouse mobile (simulated throttling), 5 runs; the hero's Request Demo clicked ${READING_MS} ms after load, 5 fresh contexts at 1440 x 900`,
+    );
     for (const site of sites) {
       const desktop = await clickToTyping(`${site.url}/`, 5, 1);
       const slowed = await clickToTyping(`${site.url}/`, 5, 4);
@@ -480,16 +608,25 @@ async function main(): Promise<void> {
       say(`    click to typing, CPU 4x slower: ${spread(slowed)} (goal <= 300 ms)`);
       say(`    LCP ${median.lcp.map(seconds).join(', ')}: median ${seconds(median.medianLcp)} (goal <= 0.80 s)`);
       say(`    TBT median ${median.medianTbt.toFixed(0)} ms; performance score median ${median.medianScore}`);
-      say(`    JavaScript transferred while Lighthouse watched the page (whatever came after its load event too): ${(median.scriptBytes / 1024).toFixed(1)} KB`);
+      say(
+        `    JavaScript transferred while Lighthouse watched the page (whatever came after its load event too): ${(median.scriptBytes / 1024).toFixed(1)} KB`,
+      );
     }
 
     // A booking's manage page, opened from its e-mail's link: one booking, made through the API, seen by every site.
     const { detailsVisible, IDLE_MS } = await import('./bench/details-visible.js');
-    const booked = await fetch(`${api}/api/demo-request`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: bookingBodies(slots)() });
-    if (booked.status !== 201) throw new Error(`the manage page's booking was refused: ${booked.status} ${await booked.text()}`);
+    const booked = await fetch(`${api}/api/demo-request`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: bookingBodies(slots)(),
+    });
+    if (booked.status !== 201)
+      throw new Error(`the manage page's booking was refused: ${booked.status} ${await booked.text()}`);
     const token = /^\/api\/bookings\/([^/]+)\//.exec(((await booked.json()) as { invitePath: string }).invitePath)?.[1];
     if (!token) throw new Error("the booking's answer names no manage page");
-    say(`\n5b. A booking's manage page (/booking/{token}): Lighthouse mobile (simulated throttling), 5 runs; the details on screen, 5 fresh contexts at 1440 x 900`);
+    say(
+      `\n5b. A booking's manage page (/booking/{token}): Lighthouse mobile (simulated throttling), 5 runs; the details on screen, 5 fresh contexts at 1440 x 900`,
+    );
     for (const site of sites) {
       const url = `${site.url}/booking/${token}`;
       const desktop = await detailsVisible(url, 5, 1);
@@ -498,7 +635,9 @@ async function main(): Promise<void> {
       say(`  ${site.label}:`);
       say(`    LCP ${median.lcp.map(seconds).join(', ')}: median ${seconds(median.medianLcp)} (goal <= 0.80 s)`);
       say(`    TBT median ${median.medianTbt.toFixed(0)} ms; performance score median ${median.medianScore}`);
-      say(`    JavaScript transferred while Lighthouse watched the page, nobody touching it: ${(median.scriptBytes / 1024).toFixed(1)} KB (goal <= 60 KB)`);
+      say(
+        `    JavaScript transferred while Lighthouse watched the page, nobody touching it: ${(median.scriptBytes / 1024).toFixed(1)} KB (goal <= 60 KB)`,
+      );
       say(
         `    JavaScript fetched in a browser before any interaction (load and ${IDLE_MS / 1000} s idle): ${(desktop.scriptBytes / 1024).toFixed(1)} KB ` +
           `(goal <= 60 KB); besides, written into the page: ${(desktop.inlineScriptBytes / 1024).toFixed(1)} KB uncompressed`,
@@ -516,7 +655,9 @@ async function cleanUp(): Promise<void> {
   await dropScaleDatabases(ADMIN_URL);
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${admin.escapeIdentifier(database)} WITH (FORCE)`).finally(() => admin.end());
+  await admin
+    .query(`DROP DATABASE IF EXISTS ${admin.escapeIdentifier(database)} WITH (FORCE)`)
+    .finally(() => admin.end());
   await clearQueuePrefix(prefix, REDIS_URL);
 }
 

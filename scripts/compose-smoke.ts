@@ -36,7 +36,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { EMAIL_LOGO } from '../domain/brand.js';
-import { calendarDayOf, DEFAULT_BOOKING_TIME_ZONE, FIRST_SLOT_HOUR, formatCalendarDay, slotStartsOf, type CalendarDay, type DaySlots } from '../domain/booking.js';
+import {
+  calendarDayOf,
+  DEFAULT_BOOKING_TIME_ZONE,
+  FIRST_SLOT_HOUR,
+  formatCalendarDay,
+  slotStartsOf,
+  type CalendarDay,
+  type DaySlots,
+} from '../domain/booking.js';
 import { bookingToken } from '../server-shared/booking-link.js';
 import { KEPT_SECRET_FILES } from '../server-shared/kept-secrets.js';
 import { REPO_ROOT } from './dev-services/config.js';
@@ -159,7 +167,12 @@ const succeeds = async (command: string, args: string[], timeoutMs = 30_000) =>
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Polls `probe` until it returns a value (not undefined) or the time is up; `describe` says what was awaited. */
-async function waitFor<T>(describe: string, timeoutMs: number, probe: () => Promise<T | undefined>, everyMs = 1000): Promise<T> {
+async function waitFor<T>(
+  describe: string,
+  timeoutMs: number,
+  probe: () => Promise<T | undefined>,
+  everyMs = 1000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError = '';
   for (;;) {
@@ -169,7 +182,10 @@ async function waitFor<T>(describe: string, timeoutMs: number, probe: () => Prom
     } catch (err) {
       lastError = err instanceof Error ? err.message : String(err);
     }
-    if (Date.now() > deadline) throw new SmokeFailure(`timed out after ${seconds(timeoutMs)} waiting for ${describe}${lastError ? ` (${lastError})` : ''}`);
+    if (Date.now() > deadline)
+      throw new SmokeFailure(
+        `timed out after ${seconds(timeoutMs)} waiting for ${describe}${lastError ? ` (${lastError})` : ''}`,
+      );
     await sleep(everyMs);
   }
 }
@@ -196,7 +212,10 @@ let envFile = NO_ENV_FILE;
 
 function composeRun(args: string[], options: RunOptions = {}): Promise<RunResult> {
   if (!compose) throw new Error('compose not chosen yet');
-  return run(compose.command, [...compose.prefix, '--env-file', envFile, '-f', COMPOSE_FILE, '-p', PROJECT, ...args], { env: composeEnv, ...options });
+  return run(compose.command, [...compose.prefix, '--env-file', envFile, '-f', COMPOSE_FILE, '-p', PROJECT, ...args], {
+    env: composeEnv,
+    ...options,
+  });
 }
 
 interface ContainerState {
@@ -210,8 +229,16 @@ interface ContainerState {
 
 async function containers(service?: string): Promise<ContainerState[]> {
   // `ps -a -q` lists stopped containers too; v1 has no -a and lists them anyway.
-  const ps = await composeRun(['ps', ...(compose?.label.startsWith('v2') ? ['-a'] : []), '-q', ...(service ? [service] : [])]);
-  const ids = ps.stdout.split('\n').map((line) => line.trim()).filter(Boolean);
+  const ps = await composeRun([
+    'ps',
+    ...(compose?.label.startsWith('v2') ? ['-a'] : []),
+    '-q',
+    ...(service ? [service] : []),
+  ]);
+  const ids = ps.stdout
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
   if (ids.length === 0) return [];
   const inspect = await run('docker', ['inspect', ...ids]);
   const found = JSON.parse(inspect.stdout) as Array<{
@@ -233,15 +260,20 @@ async function containers(service?: string): Promise<ContainerState[]> {
 /** Every container of the project running, and healthy where it has a health check; `expected` counts per service. */
 async function waitHealthy(expected: Record<string, number>, timeoutMs = 240_000): Promise<void> {
   let last = '';
-  await waitFor('every service healthy', timeoutMs, async () => {
-    const all = await containers();
-    last = all.map((c) => `${c.name}: ${c.status}${c.health ? `/${c.health}` : ''}`).join(', ');
-    const ready = Object.entries(expected).every(([service, count]) => {
-      const mine = all.filter((c) => c.service === service && c.status === 'running');
-      return mine.length === count && mine.every((c) => c.health === undefined || c.health === 'healthy');
-    });
-    return ready ? true : undefined;
-  }, 2000).catch((err: unknown) => {
+  await waitFor(
+    'every service healthy',
+    timeoutMs,
+    async () => {
+      const all = await containers();
+      last = all.map((c) => `${c.name}: ${c.status}${c.health ? `/${c.health}` : ''}`).join(', ');
+      const ready = Object.entries(expected).every(([service, count]) => {
+        const mine = all.filter((c) => c.service === service && c.status === 'running');
+        return mine.length === count && mine.every((c) => c.health === undefined || c.health === 'healthy');
+      });
+      return ready ? true : undefined;
+    },
+    2000,
+  ).catch((err: unknown) => {
     throw new SmokeFailure(`${err instanceof Error ? err.message : String(err)}; last seen: ${last}`);
   });
   note(last);
@@ -267,7 +299,8 @@ interface Booking {
 }
 
 /** The booking zone's day `offset` days from now. */
-const dayAhead = (offset: number): CalendarDay => calendarDayOf(new Date(Date.now() + offset * 86_400_000), DEFAULT_BOOKING_TIME_ZONE);
+const dayAhead = (offset: number): CalendarDay =>
+  calendarDayOf(new Date(Date.now() + offset * 86_400_000), DEFAULT_BOOKING_TIME_ZONE);
 
 async function daySlots(apiUrl: string, day: CalendarDay): Promise<DaySlots> {
   const { status, body, text } = await http<DaySlots>(`${apiUrl}/api/slots?date=${formatCalendarDay(day)}`);
@@ -282,7 +315,8 @@ async function daySlots(apiUrl: string, day: CalendarDay): Promise<DaySlots> {
 async function offeredSlots(apiUrl: string, count: number, besides: readonly string[]): Promise<string[]> {
   const slots: string[] = [];
   for (let offset = 1; offset <= 31 && slots.length < count; offset++) {
-    for (const slot of (await daySlots(apiUrl, dayAhead(offset))).slots) if (slot.available && !besides.includes(slot.start)) slots.push(slot.start);
+    for (const slot of (await daySlots(apiUrl, dayAhead(offset))).slots)
+      if (slot.available && !besides.includes(slot.start)) slots.push(slot.start);
   }
   check(slots.length >= count, `only ${slots.length} slots offered in the next month`);
   return slots.slice(0, count);
@@ -292,14 +326,31 @@ async function book(apiUrl: string, index: number, timeSlot: string): Promise<Bo
   // A company address of its own domain each, so no per-address or per-domain ceiling is reached.
   const n = String(index).padStart(2, '0');
   const email = `ada.lovelace${n}@northwind-smoke${n}.com`;
-  const { status, body, text } = await http<{ id: string; timeSlot: string; invitePath: string; host?: { name: string; title: string } }>(`${apiUrl}/api/demo-request`, {
+  const { status, body, text } = await http<{
+    id: string;
+    timeSlot: string;
+    invitePath: string;
+    host?: { name: string; title: string };
+  }>(`${apiUrl}/api/demo-request`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ name: `Ada Lovelace ${n}`, email, company: `Northwind ${n}`, timeSlot, message: 'compose smoke test' }),
+    body: JSON.stringify({
+      name: `Ada Lovelace ${n}`,
+      email,
+      company: `Northwind ${n}`,
+      timeSlot,
+      message: 'compose smoke test',
+    }),
   });
   check(status === 201, `POST /api/demo-request answered ${status}: ${text.slice(0, 300)}`);
   check(body.timeSlot === timeSlot, `booked ${body.timeSlot}, asked for ${timeSlot}`);
-  return { id: String(body.id), email, timeSlot, invitePath: body.invitePath, ...(body.host ? { host: body.host } : {}) };
+  return {
+    id: String(body.id),
+    email,
+    timeSlot,
+    invitePath: body.invitePath,
+    ...(body.host ? { host: body.host } : {}),
+  };
 }
 
 interface MailSummary {
@@ -309,7 +360,9 @@ interface MailSummary {
 }
 
 async function mailbox(mailpitUrl: string): Promise<MailSummary[]> {
-  const { status, body } = await http<{ total: number; messages: MailSummary[] }>(`${mailpitUrl}/api/v1/messages?limit=500`);
+  const { status, body } = await http<{ total: number; messages: MailSummary[] }>(
+    `${mailpitUrl}/api/v1/messages?limit=500`,
+  );
   check(status === 200, `Mailpit answered ${status}`);
   return body.messages;
 }
@@ -333,10 +386,16 @@ async function eventInHostCalendar(caldavUrl: string, booking: Booking): Promise
     return answer.status === 200 ? answer.text : undefined;
   });
   const start = booking.timeSlot.replace(/[-:]/g, '').replace('.000Z', 'Z');
-  check(event.includes(`DTSTART:${start}`), `the event in ${booking.host.name}'s calendar does not start at ${booking.timeSlot}:\n${event}`);
+  check(
+    event.includes(`DTSTART:${start}`),
+    `the event in ${booking.host.name}'s calendar does not start at ${booking.timeSlot}:\n${event}`,
+  );
   // The server may write the event's lines back folded and its parameters in another order.
   const unfolded = event.replace(/\r?\n[ \t]/g, '');
-  check(/^CONFERENCE;[^\r\n]*FEATURE=VIDEO[^\r\n]*:https:\/\//m.test(unfolded), `the event in the host's calendar has no video room:\n${event}`);
+  check(
+    /^CONFERENCE;[^\r\n]*FEATURE=VIDEO[^\r\n]*:https:\/\//m.test(unfolded),
+    `the event in the host's calendar has no video room:\n${event}`,
+  );
   note(`the booking is in ${booking.host.name}'s calendar (${calendar}), at its slot, with its video room`);
 }
 
@@ -347,9 +406,13 @@ async function ensureDocker(): Promise<void> {
   const daemonAnswers = () => succeeds('docker', ['info'], 20_000);
   const packages: string[] = [];
   if (!(await has('docker')) || (!(await daemonAnswers()) && !(await has('dockerd')))) packages.push('docker.io');
-  if (!(await has('docker-compose')) && !(await succeeds('docker', ['compose', 'version']))) packages.push('docker-compose');
+  if (!(await has('docker-compose')) && !(await succeeds('docker', ['compose', 'version'])))
+    packages.push('docker-compose');
   if (packages.length > 0) {
-    check(process.getuid?.() === 0, `${packages.join(' and ')} missing, and only root can install them: apt-get install -y ${packages.join(' ')}`);
+    check(
+      process.getuid?.() === 0,
+      `${packages.join(' and ')} missing, and only root can install them: apt-get install -y ${packages.join(' ')}`,
+    );
     note(`installing ${packages.join(', ')} (apt-get)`);
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
     await run('apt-get', ['update', '-qq'], { env, timeoutMs: 300_000 });
@@ -367,8 +430,10 @@ async function ensureDocker(): Promise<void> {
 }
 
 async function chooseCompose(): Promise<Compose> {
-  if (await succeeds('docker', ['compose', 'version'])) return { label: 'v2 (docker compose)', command: 'docker', prefix: ['compose'] };
-  if (await succeeds('docker-compose', ['version'])) return { label: 'v1 (docker-compose)', command: 'docker-compose', prefix: [] };
+  if (await succeeds('docker', ['compose', 'version']))
+    return { label: 'v2 (docker compose)', command: 'docker', prefix: ['compose'] };
+  if (await succeeds('docker-compose', ['version']))
+    return { label: 'v1 (docker-compose)', command: 'docker-compose', prefix: [] };
   throw new SmokeFailure('neither `docker compose` nor `docker-compose` works');
 }
 
@@ -379,7 +444,11 @@ function baseImages(): string[] {
   };
   const images = new Set<string>();
   for (const service of Object.values(file.services)) {
-    if (service.build) for (const base of dockerfileBases(path.join(REPO_ROOT, service.build.context, service.build.dockerfile ?? 'Dockerfile'))) images.add(base);
+    if (service.build)
+      for (const base of dockerfileBases(
+        path.join(REPO_ROOT, service.build.context, service.build.dockerfile ?? 'Dockerfile'),
+      ))
+        images.add(base);
     else if (service.image) images.add(service.image);
   }
   return [...images];
@@ -393,7 +462,10 @@ function dockerfileBases(file: string): string[] {
   const bases: string[] = [];
   for (const [, from, stage] of text.matchAll(/^FROM (\S+)(?: AS (\S+))?/gim)) {
     const image = from!.replace(/\$\{(\w+)\}/g, (_match, name: string) => args.get(name) ?? '');
-    check(image !== '' && !image.includes('$'), `${path.relative(REPO_ROOT, file)}: FROM ${from} names no image (an ARG without a default?)`);
+    check(
+      image !== '' && !image.includes('$'),
+      `${path.relative(REPO_ROOT, file)}: FROM ${from} names no image (an ARG without a default?)`,
+    );
     if (!stages.has(image)) bases.push(image);
     if (stage) stages.add(stage);
   }
@@ -402,14 +474,18 @@ function dockerfileBases(file: string): string[] {
 
 /** The stand-ins script: named by STANDINS_SCRIPT, or in shared/ beside this checkout, a folder above it, or its origin. */
 async function findStandinsScript(): Promise<string | undefined> {
-  if (process.env.STANDINS_SCRIPT) return existsSync(process.env.STANDINS_SCRIPT) ? process.env.STANDINS_SCRIPT : undefined;
+  if (process.env.STANDINS_SCRIPT)
+    return existsSync(process.env.STANDINS_SCRIPT) ? process.env.STANDINS_SCRIPT : undefined;
   const roots: string[] = [];
   for (let dir = path.dirname(REPO_ROOT); ; dir = path.dirname(dir)) {
     roots.push(dir);
     if (dir === path.dirname(dir)) break;
   }
   // A clone made from a checkout on this machine (git clone /path/to/main) names it as its origin.
-  const origin = await run('git', ['-C', REPO_ROOT, 'remote', 'get-url', 'origin'], { allowFailure: true, timeoutMs: 10_000 });
+  const origin = await run('git', ['-C', REPO_ROOT, 'remote', 'get-url', 'origin'], {
+    allowFailure: true,
+    timeoutMs: 10_000,
+  });
   const originPath = origin.stdout.trim().replace(/^file:\/\//, '');
   if (origin.code === 0 && path.isAbsolute(originPath)) roots.push(path.dirname(originPath));
   return roots.map((root) => path.join(root, STANDINS_PATH)).find((candidate) => existsSync(candidate));
@@ -429,7 +505,10 @@ async function ensureBaseImages(): Promise<void> {
       check(script, `no ${STANDINS_PATH} beside this checkout or its origin, and STANDINS_SCRIPT is not set`);
       note(`Docker Hub did not deliver ${image}: building local stand-ins with ${script}`);
       if (!(await succeeds('sh', ['-c', 'command -v debootstrap']))) {
-        await run('apt-get', ['install', '-y', '-qq', 'debootstrap'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }, timeoutMs: 300_000 });
+        await run('apt-get', ['install', '-y', '-qq', 'debootstrap'], {
+          env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+          timeoutMs: 300_000,
+        });
       }
       // Its headings (==>) and notes (4 spaces in) here, the rest in the log file.
       await run('bash', [script], { timeoutMs: 900_000, echo: /^(==> | {4}\S)/ });
@@ -446,7 +525,13 @@ function documentedSettings(): Set<string> {
 
 /** A clean clone's settings: nothing but free host ports (this machine may run other stacks), and no .env. */
 async function cleanCloneSettings(): Promise<Ports> {
-  const ports = { api: await freePort(), mailpitUi: await freePort(), mailpitSmtp: await freePort(), redis: await freePort(), caldav: await freePort() };
+  const ports = {
+    api: await freePort(),
+    mailpitUi: await freePort(),
+    mailpitSmtp: await freePort(),
+    redis: await freePort(),
+    caldav: await freePort(),
+  };
   const documented = documentedSettings();
   composeEnv = {
     ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !documented.has(key))),
@@ -460,7 +545,9 @@ async function cleanCloneSettings(): Promise<Ports> {
   };
   writeFileSync(NO_ENV_FILE, '');
   envFile = NO_ENV_FILE;
-  note(`project ${PROJECT}; API on 127.0.0.1:${ports.api}, Mailpit on 127.0.0.1:${ports.mailpitUi}; no .env, no setting but the host ports`);
+  note(
+    `project ${PROJECT}; API on 127.0.0.1:${ports.api}, Mailpit on 127.0.0.1:${ports.mailpitUi}; no .env, no setting but the host ports`,
+  );
   return ports;
 }
 
@@ -491,9 +578,17 @@ function envFileSettings(ports: Ports): EnvCase {
     LOG_LEVEL: 'info',
   };
   // Single quotes: compose v1 and v2 both take the value as it is, # and all.
-  writeFileSync(ENV_FILE, Object.entries(settings).map(([key, value]) => `${key}='${value}'\n`).join(''), { mode: 0o600 });
+  writeFileSync(
+    ENV_FILE,
+    Object.entries(settings)
+      .map(([key, value]) => `${key}='${value}'\n`)
+      .join(''),
+    { mode: 0o600 },
+  );
   envFile = ENV_FILE;
-  note(`${path.relative(REPO_ROOT, ENV_FILE)}: POSTGRES_PASSWORD=${POSTGRES_PASSWORD}, a BOOKING_LINK_SECRET and an ADMIN_TOKEN of its own`);
+  note(
+    `${path.relative(REPO_ROOT, ENV_FILE)}: POSTGRES_PASSWORD=${POSTGRES_PASSWORD}, a BOOKING_LINK_SECRET and an ADMIN_TOKEN of its own`,
+  );
   return chosen;
 }
 
@@ -511,19 +606,32 @@ async function keptSecrets(): Promise<KeptSecrets> {
   const read = async (service: string, file: string) =>
     (await composeRun(['exec', '-T', service, 'cat', `${SECRETS_DIR}/${file}`], { secretOutput: true })).stdout.trim();
   const linkSecret = await read('api', KEPT_SECRET_FILES.bookingLinkSecret);
-  check(linkSecret === (await read('worker', KEPT_SECRET_FILES.bookingLinkSecret)), 'the API and the worker read different booking-link secrets');
+  check(
+    linkSecret === (await read('worker', KEPT_SECRET_FILES.bookingLinkSecret)),
+    'the API and the worker read different booking-link secrets',
+  );
   return { linkSecret, adminToken: await read('api', KEPT_SECRET_FILES.adminToken) };
 }
 
 /** Made on the first start, in the volume only, readable by node alone; the same in both programs. */
 async function secretsMadeOnce(): Promise<KeptSecrets> {
   const listing = await composeRun(['exec', '-T', 'api', 'sh', '-c', `cd ${SECRETS_DIR} && stat -c '%a %U %n' . *`]);
-  const entries = listing.stdout.trim().split('\n').map((line) => line.trim()).sort();
+  const entries = listing.stdout
+    .trim()
+    .split('\n')
+    .map((line) => line.trim())
+    .sort();
   const expected = ['600 node admin-token', '600 node booking-link-secret', '700 node .'].sort();
-  check(JSON.stringify(entries) === JSON.stringify(expected), `the secrets folder holds ${JSON.stringify(entries)}, expected ${JSON.stringify(expected)}`);
+  check(
+    JSON.stringify(entries) === JSON.stringify(expected),
+    `the secrets folder holds ${JSON.stringify(entries)}, expected ${JSON.stringify(expected)}`,
+  );
   note(`${SECRETS_DIR}: ${entries.join(', ')}`);
   const kept = await keptSecrets();
-  check(/^[0-9a-f]{64}$/.test(kept.linkSecret) && /^[0-9a-f]{64}$/.test(kept.adminToken), 'the kept secrets are not 32 random bytes in hex');
+  check(
+    /^[0-9a-f]{64}$/.test(kept.linkSecret) && /^[0-9a-f]{64}$/.test(kept.adminToken),
+    'the kept secrets are not 32 random bytes in hex',
+  );
   check(kept.linkSecret !== kept.adminToken, 'the admin token is the booking-link secret');
   const image = await run('docker', ['run', '--rm', '--entrypoint', 'ls', APP_IMAGE, '-A', SECRETS_DIR]);
   check(image.stdout.trim() === '', `the image itself holds ${image.stdout.trim()} in ${SECRETS_DIR}`);
@@ -543,12 +651,18 @@ async function noSecretInTheLogs(secrets: string[], made: boolean): Promise<void
 /** A booking's links, in the 201 answer and in its confirmation, are signed with `secret`. */
 async function linksSignedWith(apiUrl: string, mailpitUrl: string, booking: Booking, secret: string): Promise<string> {
   const token = bookingToken(booking.id, secret);
-  check(booking.invitePath === `/api/bookings/${token}/invite.ics`, `the API answered ${booking.invitePath}, not a link signed with the expected secret`);
+  check(
+    booking.invitePath === `/api/bookings/${token}/invite.ics`,
+    `the API answered ${booking.invitePath}, not a link signed with the expected secret`,
+  );
   const mail = (await mailbox(mailpitUrl)).find((m) => bookingIdOf(m) === booking.id);
   check(mail, `no confirmation for ${booking.id}`);
   // Quoted-printable breaks long lines with "=" at the end; the token's characters are never encoded.
   const raw = (await http<string>(`${mailpitUrl}/api/v1/message/${mail.ID}/raw`)).text.replace(/=\r?\n/g, '');
-  check(raw.includes(`/booking/${token}`), 'the confirmation does not link the booking with a token of the expected secret');
+  check(
+    raw.includes(`/booking/${token}`),
+    'the confirmation does not link the booking with a token of the expected secret',
+  );
   const page = await http<{ status: string }>(`${apiUrl}/api/bookings/${token}`);
   check(page.status === 200, `the booking's link answered ${page.status}`);
   note(`the 201 answer and the e-mail link /booking/${token.slice(0, 6)}…, which answers 200`);
@@ -556,7 +670,10 @@ async function linksSignedWith(apiUrl: string, mailpitUrl: string, booking: Book
   // (PUBLIC_URL, which the clean clone leaves at compose's default).
   check(raw.includes(`${EMAIL_LOGO.path}"`), `the confirmation does not show the logo ${EMAIL_LOGO.path}`);
   const logo = await fetch(`${apiUrl}${EMAIL_LOGO.path}`, { signal: AbortSignal.timeout(15_000) });
-  check(logo.status === 200 && logo.headers.get('content-type') === 'image/png', `the e-mails' logo answered ${logo.status} ${logo.headers.get('content-type')}`);
+  check(
+    logo.status === 200 && logo.headers.get('content-type') === 'image/png',
+    `the e-mails' logo answered ${logo.status} ${logo.headers.get('content-type')}`,
+  );
   note(`the confirmation's logo ${EMAIL_LOGO.path}, a PNG the site serves`);
   return token;
 }
@@ -575,22 +692,33 @@ interface HostState {
  */
 async function demoTeam(apiUrl: string, caldavUrl: string, adminToken: string): Promise<string> {
   const hosts = await waitFor('the demo team’s calendars readable (GET /api/hosts)', 90_000, async () => {
-    const { status, body, text } = await http<{ team: boolean; hosts: HostState[] }>(`${apiUrl}/api/hosts`, { headers: { Authorization: `Bearer ${adminToken}` } });
+    const { status, body, text } = await http<{ team: boolean; hosts: HostState[] }>(`${apiUrl}/api/hosts`, {
+      headers: { Authorization: `Bearer ${adminToken}` },
+    });
     check(status === 200, `GET /api/hosts answered ${status}: ${text.slice(0, 300)}`);
     check(body.team, 'GET /api/hosts says there is no team: TEAM_FILE did not reach the API');
-    return body.hosts.length === DEMO_HOSTS.length && body.hosts.every((host) => host.state === 'readable') ? body.hosts : undefined;
+    return body.hosts.length === DEMO_HOSTS.length && body.hosts.every((host) => host.state === 'readable')
+      ? body.hosts
+      : undefined;
   });
-  check(JSON.stringify(hosts.map((host) => host.name)) === JSON.stringify(DEMO_HOSTS), `GET /api/hosts lists ${hosts.map((host) => host.name).join(', ')}`);
+  check(
+    JSON.stringify(hosts.map((host) => host.name)) === JSON.stringify(DEMO_HOSTS),
+    `GET /api/hosts lists ${hosts.map((host) => host.name).join(', ')}`,
+  );
   note(`GET /api/hosts: ${hosts.map((host) => `${host.name} ${host.state} (read ${host.lastGoodReadAt})`).join('; ')}`);
   // The API started once the calendars answered: not one read failed on the way.
   const apiLogs = await composeRun(['logs', '--no-color', 'api'], { timeoutMs: 60_000 });
-  check(!`${apiLogs.stdout}${apiLogs.stderr}`.includes('host calendar unreadable'), 'the API logged a host calendar unreadable');
+  check(
+    !`${apiLogs.stdout}${apiLogs.stderr}`.includes('host calendar unreadable'),
+    'the API logged a host calendar unreadable',
+  );
   const uid = (await composeRun(['exec', '-T', 'caldav', 'id', '-u'])).stdout.trim();
   check(/^\d+$/.test(uid) && uid !== '0', `the CalDAV server runs as uid ${uid}`);
   note(`no calendar read failed; the CalDAV server runs as uid ${uid}`);
 
   const clock = (hour: number) => `${String(hour).padStart(2, '0')}:00`;
-  const at = (day: CalendarDay, hour: number) => slotStartsOf(day, DEFAULT_BOOKING_TIME_ZONE)[hour - FIRST_SLOT_HOUR]!.toISOString();
+  const at = (day: CalendarDay, hour: number) =>
+    slotStartsOf(day, DEFAULT_BOOKING_TIME_ZONE)[hour - FIRST_SLOT_HOUR]!.toISOString();
   const offered = async (day: CalendarDay, hours: number[]) => {
     const answer = await daySlots(apiUrl, day);
     check(!answer.calendarsUnreadable, `GET /api/slots?date=${answer.date} says no calendar can be read`);
@@ -599,11 +727,18 @@ async function demoTeam(apiUrl: string, caldavUrl: string, adminToken: string): 
   };
 
   // The weekly sales sync, Tuesdays 15:00-16:00 Europe/Berlin, is in every host's calendar.
-  const tuesday = [1, 2, 3, 4, 5, 6, 7].map(dayAhead).find((day) => new Date(Date.UTC(day.year, day.month - 1, day.day)).getUTCDay() === 2)!;
+  const tuesday = [1, 2, 3, 4, 5, 6, 7]
+    .map(dayAhead)
+    .find((day) => new Date(Date.UTC(day.year, day.month - 1, day.day)).getUTCDay() === 2)!;
   const [before, sync, after] = await offered(tuesday, [14, 15, 16]);
   check(sync === false, `${formatCalendarDay(tuesday)} 15:00, the weekly sales sync of every host, is offered`);
-  check(before === true && after === true, `${formatCalendarDay(tuesday)} 14:00 and 16:00 (hosts free) are not both offered: ${before}, ${after}`);
-  note(`${formatCalendarDay(tuesday)}: 15:00 (weekly sales sync, every host busy) not offered; 14:00 and 16:00 offered`);
+  check(
+    before === true && after === true,
+    `${formatCalendarDay(tuesday)} 14:00 and 16:00 (hosts free) are not both offered: ${before}, ${after}`,
+  );
+  note(
+    `${formatCalendarDay(tuesday)}: 15:00 (weekly sales sync, every host busy) not offered; 14:00 and 16:00 offered`,
+  );
 
   // The one-off workshop, on the day the seed chose (the second weekday after the stack's first start).
   const workshop = await http<string>(`${caldavUrl}${WORKSHOP_PATH}`);
@@ -615,16 +750,29 @@ async function demoTeam(apiUrl: string, caldavUrl: string, adminToken: string): 
   const [from, to] = [Number(start[4]), Number(end[1])];
   const busy = Array.from({ length: to - from }, (_, i) => from + i);
   const states = await offered(day, [from - 1, ...busy, to]);
-  check(states.slice(1, -1).every((state) => state === false), `${formatCalendarDay(day)}: the workshop's slots (${busy.join(', ')}:00) are offered: ${states.join(', ')}`);
-  check(states[0] === true && states.at(-1) === true, `${formatCalendarDay(day)}: the slots beside the workshop are not offered: ${states.join(', ')}`);
-  note(`${formatCalendarDay(day)}: ${busy.map(clock).join(' and ')} (one-off workshop) not offered; ${clock(from - 1)} and ${clock(to)} offered`);
+  check(
+    states.slice(1, -1).every((state) => state === false),
+    `${formatCalendarDay(day)}: the workshop's slots (${busy.join(', ')}:00) are offered: ${states.join(', ')}`,
+  );
+  check(
+    states[0] === true && states.at(-1) === true,
+    `${formatCalendarDay(day)}: the slots beside the workshop are not offered: ${states.join(', ')}`,
+  );
+  note(
+    `${formatCalendarDay(day)}: ${busy.map(clock).join(' and ')} (one-off workshop) not offered; ${clock(from - 1)} and ${clock(to)} offered`,
+  );
   return at(tuesday, 14);
 }
 
 async function adminTokenWorks(apiUrl: string, adminToken: string, booking: Booking): Promise<void> {
-  const list = await http<{ demoRequests: Array<{ id: string }> }>(`${apiUrl}/api/demo-requests`, { headers: { Authorization: `Bearer ${adminToken}` } });
+  const list = await http<{ demoRequests: Array<{ id: string }> }>(`${apiUrl}/api/demo-requests`, {
+    headers: { Authorization: `Bearer ${adminToken}` },
+  });
   check(list.status === 200, `GET /api/demo-requests answered ${list.status} to the kept admin token`);
-  check(list.body.demoRequests.some((row) => String(row.id) === booking.id), 'the booking is not in GET /api/demo-requests');
+  check(
+    list.body.demoRequests.some((row) => String(row.id) === booking.id),
+    'the booking is not in GET /api/demo-requests',
+  );
   note('GET /api/demo-requests answers 200 to the kept admin token');
 }
 
@@ -634,7 +782,10 @@ async function restartKeepsTheSecret(apiUrl: string, kept: KeptSecrets, token: s
   await composeRun(['up', '-d'], { timeoutMs: 300_000 });
   await waitHealthy(STACK);
   const again = await keptSecrets();
-  check(again.linkSecret === kept.linkSecret && again.adminToken === kept.adminToken, 'the secrets changed across down/up');
+  check(
+    again.linkSecret === kept.linkSecret && again.adminToken === kept.adminToken,
+    'the secrets changed across down/up',
+  );
   const page = await http(`${apiUrl}/api/bookings/${token}`);
   check(page.status === 200, `the first start's booking link answered ${page.status} after down/up`);
   note('same secrets after down/up; the link from the first confirmation answers 200');
@@ -658,10 +809,31 @@ async function envFileWins(kept: KeptSecrets): Promise<void> {
 /** The API being ready proves its connection; this proves the connection needed the password (no trust over TCP). */
 async function postgresWantsThePassword(): Promise<void> {
   const psql = (password: string) =>
-    composeRun(['exec', '-T', '-e', `PGPASSWORD=${password}`, 'postgres', 'psql', '-h', '127.0.0.1', '-U', 'converge', '-d', 'converge', '-tAc', 'select 1'], {
-      allowFailure: true,
-    });
-  check((await psql('wrong')).code !== 0, 'PostgreSQL accepted a wrong password over TCP: the test would prove nothing');
+    composeRun(
+      [
+        'exec',
+        '-T',
+        '-e',
+        `PGPASSWORD=${password}`,
+        'postgres',
+        'psql',
+        '-h',
+        '127.0.0.1',
+        '-U',
+        'converge',
+        '-d',
+        'converge',
+        '-tAc',
+        'select 1',
+      ],
+      {
+        allowFailure: true,
+      },
+    );
+  check(
+    (await psql('wrong')).code !== 0,
+    'PostgreSQL accepted a wrong password over TCP: the test would prove nothing',
+  );
   check((await psql(POSTGRES_PASSWORD)).code === 0, `PostgreSQL refused ${POSTGRES_PASSWORD} over TCP`);
   note(`over TCP PostgreSQL refuses a wrong password and takes ${POSTGRES_PASSWORD}`);
 }
@@ -678,11 +850,19 @@ async function migrationStep(): Promise<void> {
 async function bookFirst(apiUrl: string, mailpitUrl: string, slot: string): Promise<Booking> {
   const booking = await book(apiUrl, 0, slot);
   note(`booked ${booking.id} for ${booking.timeSlot}`);
-  const mail = await waitFor('the confirmation in Mailpit', 60_000, async () => (await mailbox(mailpitUrl)).find((m) => bookingIdOf(m) === booking.id));
+  const mail = await waitFor('the confirmation in Mailpit', 60_000, async () =>
+    (await mailbox(mailpitUrl)).find((m) => bookingIdOf(m) === booking.id),
+  );
   const raw = await http<string>(`${mailpitUrl}/api/v1/message/${mail.ID}/raw`);
   check(raw.status === 200, `Mailpit answered ${raw.status} for the raw message`);
-  check(new RegExp(`^Message-ID: <demo-${booking.id}@`, 'im').test(raw.text), 'the raw message has no Message-ID <demo-{id}@…>');
-  check(new RegExp(`^To: .*${booking.email.replace(/\./g, '\\.')}`, 'im').test(raw.text), `the message is not addressed to ${booking.email}`);
+  check(
+    new RegExp(`^Message-ID: <demo-${booking.id}@`, 'im').test(raw.text),
+    'the raw message has no Message-ID <demo-{id}@…>',
+  );
+  check(
+    new RegExp(`^To: .*${booking.email.replace(/\./g, '\\.')}`, 'im').test(raw.text),
+    `the message is not addressed to ${booking.email}`,
+  );
   check(/text\/calendar/i.test(raw.text), 'the message carries no calendar invitation (text/calendar)');
   note(`confirmation <${messageIdOf(mail)}> to ${booking.email}, with its invitation (${raw.text.length} bytes)`);
   return booking;
@@ -693,7 +873,9 @@ async function scaleWorkers(): Promise<void> {
   await waitHealthy({ ...STACK, worker: WORKERS });
   // The worker has no health check: its "worker ready" log line says it takes jobs.
   await waitFor(`${WORKERS} workers ready`, 60_000, async () => {
-    const ready = await Promise.all((await containers('worker')).map(async (worker) => (await logsOf(worker.id)).includes('worker ready')));
+    const ready = await Promise.all(
+      (await containers('worker')).map(async (worker) => (await logsOf(worker.id)).includes('worker ready')),
+    );
     return ready.length === WORKERS && ready.every(Boolean) ? true : undefined;
   });
 }
@@ -709,7 +891,9 @@ async function bookMore(apiUrl: string, mailpitUrl: string, slots: string[], ear
   check(expected.size === earlier.length + bookings.length, 'the API gave two bookings the same id');
   const total = expected.size;
   // Each booking's confirmation, and its host's copy of the event (the demo team is on).
-  await waitFor(`${2 * total} e-mails in Mailpit`, 120_000, async () => ((await mailbox(mailpitUrl)).length >= 2 * total ? true : undefined));
+  await waitFor(`${2 * total} e-mails in Mailpit`, 120_000, async () =>
+    (await mailbox(mailpitUrl)).length >= 2 * total ? true : undefined,
+  );
   // A duplicate would come later than its original: give the workers a moment to send one.
   await sleep(5000);
   const all = await mailbox(mailpitUrl);
@@ -724,9 +908,14 @@ async function bookMore(apiUrl: string, mailpitUrl: string, slots: string[], ear
     perBooking.set(id, (perBooking.get(id) ?? 0) + 1);
   }
   const duplicates = [...perBooking].filter(([, n]) => n > 1);
-  check(duplicates.length === 0, `bookings confirmed more than once: ${duplicates.map(([id, n]) => `${id} ×${n}`).join(', ')}`);
+  check(
+    duplicates.length === 0,
+    `bookings confirmed more than once: ${duplicates.map(([id, n]) => `${id} ×${n}`).join(', ')}`,
+  );
   check(mails.length === total && perBooking.size === total, `${mails.length} e-mails for ${total} bookings`);
-  note(`${bookings.length} more bookings, ${mails.length - earlier.length} more confirmations and as many host invitations (${hostInvitations.length} in all), each Message-ID once`);
+  note(
+    `${bookings.length} more bookings, ${mails.length - earlier.length} more confirmations and as many host invitations (${hostInvitations.length} in all), each Message-ID once`,
+  );
   await reportWhoSent();
   return bookings;
 }
@@ -738,21 +927,43 @@ async function bookMore(apiUrl: string, mailpitUrl: string, slots: string[], ear
  */
 async function metricsAfterBookings(bookings: number): Promise<void> {
   const scrape = async (containerId: string, port: number) =>
-    (await run('docker', ['exec', containerId, 'node', '-e', `fetch('http://127.0.0.1:${port}/metrics').then((r) => r.text()).then((t) => process.stdout.write(t))`])).stdout;
+    (
+      await run('docker', [
+        'exec',
+        containerId,
+        'node',
+        '-e',
+        `fetch('http://127.0.0.1:${port}/metrics').then((r) => r.text()).then((t) => process.stdout.write(t))`,
+      ])
+    ).stdout;
   const value = (text: string, pattern: RegExp) => Number(pattern.exec(text)?.[1] ?? 0);
   const [api] = await containers('api');
   check(api, 'no api container');
-  const created = value(await scrape(api.id, 9464), /^converge_bookings_total\{outcome="created",program="api"\} (\d+)$/m);
-  check(created >= bookings, `the API's converge_bookings_total{outcome="created"} reads ${created}, after ${bookings} bookings`);
+  const created = value(
+    await scrape(api.id, 9464),
+    /^converge_bookings_total\{outcome="created",program="api"\} (\d+)$/m,
+  );
+  check(
+    created >= bookings,
+    `the API's converge_bookings_total{outcome="created"} reads ${created}, after ${bookings} bookings`,
+  );
   let sent = 0;
   let toLead = 0;
   for (const worker of await containers('worker')) {
     const text = await scrape(worker.id, 9465);
-    sent += value(text, /^converge_outbox_deliveries_total\{kind="confirmation",outcome="sent",program="worker"\} (\d+)$/m);
+    sent += value(
+      text,
+      /^converge_outbox_deliveries_total\{kind="confirmation",outcome="sent",program="worker"\} (\d+)$/m,
+    );
     toLead += value(text, /^converge_speed_to_lead_seconds_count\{program="worker"\} (\d+)$/m);
   }
-  check(sent >= bookings && toLead >= bookings, `the workers' scrapes count ${sent} confirmations sent and ${toLead} speed-to-lead times, after ${bookings} bookings`);
-  note(`metrics: the API counted ${created} bookings created; the workers ${sent} confirmations sent, each timed from its booking (${toLead})`);
+  check(
+    sent >= bookings && toLead >= bookings,
+    `the workers' scrapes count ${sent} confirmations sent and ${toLead} speed-to-lead times, after ${bookings} bookings`,
+  );
+  note(
+    `metrics: the API counted ${created} bookings created; the workers ${sent} confirmations sent, each timed from its booking (${toLead})`,
+  );
 }
 
 /** Which worker sent how many (for the record: BullMQ hands jobs to whichever worker asks first). */
@@ -772,7 +983,10 @@ async function stopWorkers(): Promise<void> {
   for (const worker of workers) {
     note(`${worker.name}: ${worker.status}, exit code ${worker.exitCode}`);
     // 137 would mean Docker killed it after the 10 s of `stop -t 10`.
-    check(worker.status === 'exited' && worker.exitCode === 0, `${worker.name} ended ${worker.status} with exit code ${worker.exitCode}`);
+    check(
+      worker.status === 'exited' && worker.exitCode === 0,
+      `${worker.name} ended ${worker.status} with exit code ${worker.exitCode}`,
+    );
   }
   check(took <= (STOP_SECONDS + 2) * 1000, `stopping the workers took ${seconds(took)}`);
   note(`all ${WORKERS} stopped in ${seconds(took)} (limit ${STOP_SECONDS} s), exit code 0`);
@@ -783,7 +997,9 @@ async function downUpKeepsRows(apiUrl: string, adminToken: string, bookings: Boo
   check((await containers()).length === 0, 'containers left after `down`');
   await composeRun(['up', '-d'], { timeoutMs: 300_000 });
   await waitHealthy(STACK);
-  const { status, body, text } = await http<{ demoRequests: Array<{ id: string; confirmation: { sentAt: string | null } }> }>(`${apiUrl}/api/demo-requests`, {
+  const { status, body, text } = await http<{
+    demoRequests: Array<{ id: string; confirmation: { sentAt: string | null } }>;
+  }>(`${apiUrl}/api/demo-requests`, {
     headers: { Authorization: `Bearer ${adminToken}` },
   });
   check(status === 200, `GET /api/demo-requests answered ${status}: ${text.slice(0, 300)}`);
@@ -792,14 +1008,31 @@ async function downUpKeepsRows(apiUrl: string, adminToken: string, bookings: Boo
   check(lost.length === 0, `rows gone after down/up: ${lost.map((b) => b.id).join(', ')}`);
   const unsent = bookings.filter((b) => !rows.get(b.id)?.confirmation.sentAt);
   check(unsent.length === 0, `rows not marked sent: ${unsent.map((b) => b.id).join(', ')}`);
-  const count = await composeRun(['exec', '-T', 'postgres', 'psql', '-U', 'converge', '-d', 'converge', '-tAc', 'select count(*) from bookings']);
-  check(Number(count.stdout.trim()) === bookings.length, `psql counts ${count.stdout.trim()} rows, expected ${bookings.length}`);
+  const count = await composeRun([
+    'exec',
+    '-T',
+    'postgres',
+    'psql',
+    '-U',
+    'converge',
+    '-d',
+    'converge',
+    '-tAc',
+    'select count(*) from bookings',
+  ]);
+  check(
+    Number(count.stdout.trim()) === bookings.length,
+    `psql counts ${count.stdout.trim()} rows, expected ${bookings.length}`,
+  );
   note(`all ${bookings.length} rows kept, each marked sent (API and psql agree)`);
 }
 
 async function showLogs(): Promise<void> {
   if (!compose) return;
-  const logs = await composeRun(['logs', '--no-color', '--tail', '30'], { allowFailure: true, timeoutMs: 60_000 }).catch(() => undefined);
+  const logs = await composeRun(['logs', '--no-color', '--tail', '30'], {
+    allowFailure: true,
+    timeoutMs: 60_000,
+  }).catch(() => undefined);
   if (logs) say(`\n--- the services' last log lines ---\n${`${logs.stdout}${logs.stderr}`.trim()}\n---`);
 }
 
@@ -807,7 +1040,9 @@ let cleaning: Promise<void> | undefined;
 function cleanUp(): Promise<void> {
   if (!compose) return Promise.resolve();
   if (KEEP) {
-    say(`\nCOMPOSE_SMOKE_KEEP=1: the stack stays up; remove it with: ${compose.command} ${compose.prefix.join(' ')} -p ${PROJECT} down -v`);
+    say(
+      `\nCOMPOSE_SMOKE_KEEP=1: the stack stays up; remove it with: ${compose.command} ${compose.prefix.join(' ')} -p ${PROJECT} down -v`,
+    );
     return Promise.resolve();
   }
   cleaning ??= step('down -v (always)', async () => {
@@ -826,7 +1061,9 @@ async function abort(reason: string): Promise<never> {
   for (const child of children) child.kill('SIGKILL');
   await showLogs();
   await cleanUp();
-  say(`compose smoke test failed after ${seconds(Date.now() - startedAt)} (full output: ${path.relative(REPO_ROOT, LOG_FILE)})`);
+  say(
+    `compose smoke test failed after ${seconds(Date.now() - startedAt)} (full output: ${path.relative(REPO_ROOT, LOG_FILE)})`,
+  );
   process.exit(1);
 }
 
@@ -836,8 +1073,12 @@ async function main(): Promise<void> {
   mkdirSync(path.dirname(LOG_FILE), { recursive: true });
   writeFileSync(LOG_FILE, `compose smoke test, ${new Date().toISOString()}\n`);
   say(`compose smoke test (time limit ${TIMEOUT_MINUTES} min; full output in ${path.relative(REPO_ROOT, LOG_FILE)})`);
-  const hardLimit = setTimeout(() => void abort(`the overall time limit of ${TIMEOUT_MINUTES} min ran out`), TIMEOUT_MINUTES * 60_000);
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void abort(`interrupted (${signal})`));
+  const hardLimit = setTimeout(
+    () => void abort(`the overall time limit of ${TIMEOUT_MINUTES} min ran out`),
+    TIMEOUT_MINUTES * 60_000,
+  );
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.once(signal, () => void abort(`interrupted (${signal})`));
 
   await step('Docker: installed and running', ensureDocker);
   const chosen = await step('Compose: v2 where it exists, else v1', chooseCompose);
@@ -850,41 +1091,65 @@ async function main(): Promise<void> {
   const caldavUrl = `http://127.0.0.1:${ports.caldav}`;
   try {
     await step('up --build with nothing set, then every service healthy', upAndHealthy);
-    const kept = await step('the secrets: made once in the secrets volume, node’s alone, shared, not in the image', secretsMadeOnce);
-    const slots = await step('the demo team: three calendars readable, a slot is offered only while a host is free', async () => {
-      const free = await demoTeam(apiUrl, caldavUrl, kept.adminToken);
-      return [free, ...(await offeredSlots(apiUrl, 1 + MORE_BOOKINGS, [free]))];
-    });
-    const token = await step('book the free slot beside the sync (201): a host, the event in their calendar; its confirmation and links signed with the kept secret', async () => {
-      const booking = await bookFirst(apiUrl, mailpitUrl, slots[0]!);
-      await eventInHostCalendar(caldavUrl, booking);
-      await adminTokenWorks(apiUrl, kept.adminToken, booking);
-      return linksSignedWith(apiUrl, mailpitUrl, booking, kept.linkSecret);
-    });
+    const kept = await step(
+      'the secrets: made once in the secrets volume, node’s alone, shared, not in the image',
+      secretsMadeOnce,
+    );
+    const slots = await step(
+      'the demo team: three calendars readable, a slot is offered only while a host is free',
+      async () => {
+        const free = await demoTeam(apiUrl, caldavUrl, kept.adminToken);
+        return [free, ...(await offeredSlots(apiUrl, 1 + MORE_BOOKINGS, [free]))];
+      },
+    );
+    const token = await step(
+      'book the free slot beside the sync (201): a host, the event in their calendar; its confirmation and links signed with the kept secret',
+      async () => {
+        const booking = await bookFirst(apiUrl, mailpitUrl, slots[0]!);
+        await eventInHostCalendar(caldavUrl, booking);
+        await adminTokenWorks(apiUrl, kept.adminToken, booking);
+        return linksSignedWith(apiUrl, mailpitUrl, booking, kept.linkSecret);
+      },
+    );
     await step('no log line holds a secret', () => noSecretInTheLogs([kept.linkSecret, kept.adminToken], true));
-    await step('down, then up: the same secrets, the first link still answers 200', () => restartKeepsTheSecret(apiUrl, kept, token));
+    await step('down, then up: the same secrets, the first link still answers 200', () =>
+      restartKeepsTheSecret(apiUrl, kept, token),
+    );
 
     await step('the .env cases: new database and queue volumes, the secrets volume kept', newDatabaseKeepSecrets);
-    const chosenSecrets = await step('an env file with a password full of URL syntax and secrets of its own', async () => envFileSettings(ports));
+    const chosenSecrets = await step(
+      'an env file with a password full of URL syntax and secrets of its own',
+      async () => envFileSettings(ports),
+    );
     await step('up: every service healthy, the kept secret left as it is', () => envFileWins(kept));
     await step('PostgreSQL wants the password the API got through', postgresWantsThePassword);
     await step('the image’s migration step (the Kubernetes Job and init container)', migrationStep);
-    const first = await step('book a demo: the .env secret signs its links, the .env admin token lists it', async () => {
-      const booking = await bookFirst(apiUrl, mailpitUrl, slots[1]!);
-      await linksSignedWith(apiUrl, mailpitUrl, booking, chosenSecrets.linkSecret);
-      const old = await http(`${apiUrl}/api/bookings/${bookingToken(booking.id, kept.linkSecret)}`);
-      check(old.status === 404, `a token of the kept secret answered ${old.status} while .env sets another`);
-      await adminTokenWorks(apiUrl, chosenSecrets.adminToken, booking);
-      return booking;
-    });
-    await step(`scale the worker to ${WORKERS}`, scaleWorkers);
-    const more = await step(`book ${MORE_BOOKINGS} more: exactly ${MORE_BOOKINGS} more confirmations and host invitations, no duplicates`, () =>
-      bookMore(apiUrl, mailpitUrl, slots.slice(2), [first]),
+    const first = await step(
+      'book a demo: the .env secret signs its links, the .env admin token lists it',
+      async () => {
+        const booking = await bookFirst(apiUrl, mailpitUrl, slots[1]!);
+        await linksSignedWith(apiUrl, mailpitUrl, booking, chosenSecrets.linkSecret);
+        const old = await http(`${apiUrl}/api/bookings/${bookingToken(booking.id, kept.linkSecret)}`);
+        check(old.status === 404, `a token of the kept secret answered ${old.status} while .env sets another`);
+        await adminTokenWorks(apiUrl, chosenSecrets.adminToken, booking);
+        return booking;
+      },
     );
-    await step('the metrics after those bookings: the API and a worker, each on its own port inside the network', () => metricsAfterBookings(1 + MORE_BOOKINGS));
-    await step('no log line holds a secret of the env file', () => noSecretInTheLogs([chosenSecrets.linkSecret, chosenSecrets.adminToken], false));
+    await step(`scale the worker to ${WORKERS}`, scaleWorkers);
+    const more = await step(
+      `book ${MORE_BOOKINGS} more: exactly ${MORE_BOOKINGS} more confirmations and host invitations, no duplicates`,
+      () => bookMore(apiUrl, mailpitUrl, slots.slice(2), [first]),
+    );
+    await step('the metrics after those bookings: the API and a worker, each on its own port inside the network', () =>
+      metricsAfterBookings(1 + MORE_BOOKINGS),
+    );
+    await step('no log line holds a secret of the env file', () =>
+      noSecretInTheLogs([chosenSecrets.linkSecret, chosenSecrets.adminToken], false),
+    );
     await step(`stop the workers: each exits 0 within ${STOP_SECONDS} s`, stopWorkers);
-    await step('down, then up: the rows are kept', () => downUpKeepsRows(apiUrl, chosenSecrets.adminToken, [first, ...more]));
+    await step('down, then up: the rows are kept', () =>
+      downUpKeepsRows(apiUrl, chosenSecrets.adminToken, [first, ...more]),
+    );
   } catch (err) {
     clearTimeout(hardLimit);
     await abort(err instanceof Error ? err.message : String(err));

@@ -65,13 +65,16 @@ function service(name: string): Service {
  * throws with compose's message, as `docker compose up` stops with it.
  */
 function withDefaults(value: string | number, given: Env = {}): string {
-  return String(value).replace(/\$\{(\w+)(?:(:?)([-?])([^}]*))?\}/g, (_match, name: string, colon: string | undefined, kind: string | undefined, rest: string | undefined) => {
-    if (given[name]) return given[name];
-    // ${NAME-default} (no colon): set but empty stays empty.
-    if (given[name] === '' && colon === '' && kind === '-') return '';
-    if (kind === '?') throw new Error(rest || `${name} is required`);
-    return rest ?? '';
-  });
+  return String(value).replace(
+    /\$\{(\w+)(?:(:?)([-?])([^}]*))?\}/g,
+    (_match, name: string, colon: string | undefined, kind: string | undefined, rest: string | undefined) => {
+      if (given[name]) return given[name];
+      // ${NAME-default} (no colon): set but empty stays empty.
+      if (given[name] === '' && colon === '' && kind === '-') return '';
+      if (kind === '?') throw new Error(rest || `${name} is required`);
+      return rest ?? '';
+    },
+  );
 }
 
 /** Stand-ins for the `secrets` volume: a program handed compose's SECRETS_DIR as it is would write to this host's /var/lib. */
@@ -89,7 +92,9 @@ const sharedVolume = freshVolume();
  * this checkout that the service's container sees on that path.
  */
 function environmentOf(name: string, given: Env = REQUIRED_SETTINGS, volume = sharedVolume): Env {
-  const environment: Env = Object.fromEntries(Object.entries(service(name).environment ?? {}).map(([key, value]) => [key, withDefaults(value, given)]));
+  const environment: Env = Object.fromEntries(
+    Object.entries(service(name).environment ?? {}).map(([key, value]) => [key, withDefaults(value, given)]),
+  );
   if (environment.SECRETS_DIR !== undefined) environment.SECRETS_DIR = volume;
   if (environment.TEAM_FILE) environment.TEAM_FILE = boundFile(name, environment.TEAM_FILE) ?? environment.TEAM_FILE;
   return environment;
@@ -134,7 +139,14 @@ function containerPorts(name: string): number[] {
 
 describe('docker-compose.yml', () => {
   it('runs exactly postgres, redis, mailpit, caldav, api and worker', () => {
-    expect(Object.keys(compose.services).sort()).to.deep.equal(['api', 'caldav', 'mailpit', 'postgres', 'redis', 'worker']);
+    expect(Object.keys(compose.services).sort()).to.deep.equal([
+      'api',
+      'caldav',
+      'mailpit',
+      'postgres',
+      'redis',
+      'worker',
+    ]);
   });
 
   it('keeps PostgreSQL data in a named volume and checks it with pg_isready', () => {
@@ -167,7 +179,11 @@ describe('docker-compose.yml', () => {
     expect(containerPorts('api')).to.deep.equal([config.port]);
     expect(healthCommand('api')).to.include(`http://127.0.0.1:${config.port}/readyz`);
     expect(healthCommand('api')).to.match(/r\.ok \? 0 : 1/);
-    expect(api.depends_on).to.deep.equal({ postgres: { condition: 'service_healthy' }, redis: { condition: 'service_healthy' }, caldav: { condition: 'service_healthy' } });
+    expect(api.depends_on).to.deep.equal({
+      postgres: { condition: 'service_healthy' },
+      redis: { condition: 'service_healthy' },
+      caldav: { condition: 'service_healthy' },
+    });
   });
 
   it('lets the worker scale: no container name, no published port, started after the API has migrated', () => {
@@ -218,13 +234,27 @@ describe('docker-compose.yml', () => {
   // beside the URL, as PGPASSWORD, which node-postgres reads when the URL has no password.
   for (const password of ['converge', 'p@ss/w:rd#1', 'a%41?b=c&d e\'"\\']) {
     it(`hands both programs the PostgreSQL password as it is (${JSON.stringify(password)})`, () => {
-      const given = { ...REQUIRED_SETTINGS, POSTGRES_USER: 'converge', POSTGRES_PASSWORD: password, POSTGRES_DB: 'converge' };
+      const given = {
+        ...REQUIRED_SETTINGS,
+        POSTGRES_USER: 'converge',
+        POSTGRES_PASSWORD: password,
+        POSTGRES_DB: 'converge',
+      };
       expect(environmentOf('postgres', given).POSTGRES_PASSWORD).to.equal(password);
       for (const name of ['api', 'worker']) {
         const environment = environmentOf(name, given);
         expect(new URL(environment.DATABASE_URL ?? '').password, name).to.equal('');
         const client = pgConnectionIn(environment, environment.DATABASE_URL ?? '');
-        expect({ host: client.host, port: client.port, user: client.user, database: client.database, password: client.password }, name).to.deep.equal({
+        expect(
+          {
+            host: client.host,
+            port: client.port,
+            user: client.user,
+            database: client.database,
+            password: client.password,
+          },
+          name,
+        ).to.deep.equal({
           host: 'postgres',
           port: 5432,
           user: 'converge',
@@ -261,10 +291,16 @@ describe('docker-compose.yml', () => {
     const api = loadApiConfig(environmentOf('api', {}, volume));
     expect(worker.bookingLinkSecret).to.match(/^[0-9a-f]{64}$/);
     expect(api.bookingLinkSecret, 'the same secret in both programs').to.equal(worker.bookingLinkSecret);
-    expect(api.adminToken).to.match(/^[0-9a-f]{64}$/).and.not.equal(api.bookingLinkSecret);
-    expect([worker.secretsMade, api.secretsMade]).to.deep.equal([[path.join(volume, 'booking-link-secret')], [path.join(volume, 'admin-token')]]);
+    expect(api.adminToken)
+      .to.match(/^[0-9a-f]{64}$/)
+      .and.not.equal(api.bookingLinkSecret);
+    expect([worker.secretsMade, api.secretsMade]).to.deep.equal([
+      [path.join(volume, 'booking-link-secret')],
+      [path.join(volume, 'admin-token')],
+    ]);
     expect(readdirSync(volume).sort()).to.deep.equal(['admin-token', 'booking-link-secret']);
-    for (const file of readdirSync(volume)) expect(statSync(path.join(volume, file)).mode & 0o777, file).to.equal(0o600);
+    for (const file of readdirSync(volume))
+      expect(statSync(path.join(volume, file)).mode & 0o777, file).to.equal(0o600);
 
     const restarted = loadApiConfig(environmentOf('api', {}, volume));
     expect([restarted.bookingLinkSecret, restarted.adminToken]).to.deep.equal([api.bookingLinkSecret, api.adminToken]);
@@ -278,7 +314,9 @@ describe('docker-compose.yml', () => {
     const given = { BOOKING_LINK_SECRET: 'e'.repeat(64), ADMIN_TOKEN: 'a'.repeat(40) };
     const api = loadApiConfig(environmentOf('api', given, volume));
     expect([api.bookingLinkSecret, api.adminToken]).to.deep.equal([given.BOOKING_LINK_SECRET, given.ADMIN_TOKEN]);
-    expect(loadWorkerConfig(environmentOf('worker', given, volume)).bookingLinkSecret).to.equal(given.BOOKING_LINK_SECRET);
+    expect(loadWorkerConfig(environmentOf('worker', given, volume)).bookingLinkSecret).to.equal(
+      given.BOOKING_LINK_SECRET,
+    );
     expect(readFileSync(path.join(volume, 'booking-link-secret'), 'utf8').trim()).to.equal(kept.bookingLinkSecret);
     expect(api.previousLinkSecrets, 'no grace period unless asked for').to.deep.equal([]);
   });
@@ -290,19 +328,31 @@ describe('docker-compose.yml', () => {
     writeFileSync(path.join(volume, 'booking-link-previous-secrets'), `${before}\n`);
     rmSync(path.join(volume, 'booking-link-secret'));
     const rotated = loadApiConfig(environmentOf('api', {}, volume));
-    expect(rotated.bookingLinkSecret).to.match(/^[0-9a-f]{64}$/).and.not.equal(before);
+    expect(rotated.bookingLinkSecret)
+      .to.match(/^[0-9a-f]{64}$/)
+      .and.not.equal(before);
     expect(rotated.previousLinkSecrets).to.deep.equal([before]);
-    expect(loadWorkerConfig(environmentOf('worker', {}, volume)).bookingLinkSecret, 'the worker signs with the new one').to.equal(rotated.bookingLinkSecret);
+    expect(
+      loadWorkerConfig(environmentOf('worker', {}, volume)).bookingLinkSecret,
+      'the worker signs with the new one',
+    ).to.equal(rotated.bookingLinkSecret);
     const other = 'p'.repeat(64);
-    expect(loadApiConfig(environmentOf('api', { BOOKING_LINK_PREVIOUS_SECRETS: `${other}, ${before}` }, volume)).previousLinkSecrets).to.deep.equal([other, before]);
-    expect(() => loadApiConfig(environmentOf('api', { BOOKING_LINK_PREVIOUS_SECRETS: 'short' }, volume))).to.throw('BOOKING_LINK_PREVIOUS_SECRETS must be at least 32 characters long (it has 5)');
+    expect(
+      loadApiConfig(environmentOf('api', { BOOKING_LINK_PREVIOUS_SECRETS: `${other}, ${before}` }, volume))
+        .previousLinkSecrets,
+    ).to.deep.equal([other, before]);
+    expect(() => loadApiConfig(environmentOf('api', { BOOKING_LINK_PREVIOUS_SECRETS: 'short' }, volume))).to.throw(
+      'BOOKING_LINK_PREVIOUS_SECRETS must be at least 32 characters long (it has 5)',
+    );
   });
 
   it('runs the demo team’s calendars: Debian’s xandikos, FROM debian:bookworm-slim, non-root, a volume, healthy once they answer', () => {
     const caldav = service('caldav');
     expect(caldav.build).to.deep.equal({ context: 'docker/caldav' });
     expect(caldav.image).to.be.a('string').and.not.equal(service('api').image);
-    expect([...caldavDockerfile.matchAll(/^FROM (\S+)/gm)].map((match) => match[1])).to.deep.equal(['debian:bookworm-slim']);
+    expect([...caldavDockerfile.matchAll(/^FROM (\S+)/gm)].map((match) => match[1])).to.deep.equal([
+      'debian:bookworm-slim',
+    ]);
     expect(caldavDockerfile).to.match(/apt-get install -y --no-install-recommends xandikos tini/);
     const user = /^USER (\S+)/m.exec(caldavDockerfile)?.[1];
     expect(user).to.be.a('string').and.not.be.oneOf(['root', '0']);
@@ -311,7 +361,9 @@ describe('docker-compose.yml', () => {
     expect(folder).to.equal('/var/lib/converge-caldav');
     expect(compose.volumes).to.have.property('caldav-data');
     expect(caldavDockerfile).to.include(`chown ${user}:${user} ${folder}`);
-    expect(caldavDockerfile.indexOf(`mkdir -p ${folder}`)).to.be.greaterThan(-1).and.lessThan(caldavDockerfile.indexOf(`USER ${user}`));
+    expect(caldavDockerfile.indexOf(`mkdir -p ${folder}`))
+      .to.be.greaterThan(-1)
+      .and.lessThan(caldavDockerfile.indexOf(`USER ${user}`));
     expect(caldavDockerfile).to.match(/ENTRYPOINT \["\/usr\/bin\/tini", "--"\]/);
     expect(containerPorts('caldav')).to.deep.equal([8000]);
     expect(healthCommand('caldav')).to.include("'http://127.0.0.1:8000/user/calendars/', method='PROPFIND'");
@@ -346,7 +398,9 @@ describe('docker-compose.yml', () => {
 
   it('lets the operator turn hosts off (TEAM_FILE empty) or name another file', () => {
     expect(loadApiConfig(environmentOf('api', { ...REQUIRED_SETTINGS, TEAM_FILE: '' })).team).to.equal(undefined);
-    expect(() => loadApiConfig(environmentOf('api', { ...REQUIRED_SETTINGS, TEAM_FILE: '/etc/converge/elsewhere.json' }))).to.throw('TEAM_FILE /etc/converge/elsewhere.json cannot be read');
+    expect(() =>
+      loadApiConfig(environmentOf('api', { ...REQUIRED_SETTINGS, TEAM_FILE: '/etc/converge/elsewhere.json' })),
+    ).to.throw('TEAM_FILE /etc/converge/elsewhere.json cannot be read');
   });
 
   it('holds no secret: secret settings come from .env or the environment, the demo team’s passwords are the README’s placeholder', () => {
@@ -357,7 +411,9 @@ describe('docker-compose.yml', () => {
       }
     }
     expect(caldavDockerfile, 'no ENV or ARG in the CalDAV image').to.not.match(/^(ENV|ARG) /m);
-    const hosts = (JSON.parse(readFileSync(path.join(REPO_ROOT, DEMO_TEAM), 'utf8')) as { hosts: Array<Record<string, unknown>> }).hosts;
+    const hosts = (
+      JSON.parse(readFileSync(path.join(REPO_ROOT, DEMO_TEAM), 'utf8')) as { hosts: Array<Record<string, unknown>> }
+    ).hosts;
     for (const host of hosts) expect(host.calendarPassword, String(host.name)).to.equal(DEMO_PASSWORD);
     expect(readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8')).to.include(DEMO_PASSWORD);
   });
@@ -385,7 +441,11 @@ describe('docker-compose.yml', () => {
       const ours = new Set([...envExample.matchAll(/^#?\s*([A-Z][A-Z0-9_]*)=/gm)].map((match) => match[1]));
       const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !ours.has(key)));
       for (const envFile of [empty, path.join(REPO_ROOT, '.env.example')]) {
-        execFileSync(command, [...prefix, '--env-file', envFile, '-f', file, 'config', '--quiet'], { stdio: 'pipe', cwd: REPO_ROOT, env });
+        execFileSync(command, [...prefix, '--env-file', envFile, '-f', file, 'config', '--quiet'], {
+          stdio: 'pipe',
+          cwd: REPO_ROOT,
+          env,
+        });
       }
     });
   }
@@ -411,7 +471,10 @@ describe('.env.example', () => {
       const copy = path.join(folder, '.env');
       writeFileSync(copy, envExample);
       // What npm start reads from the copy, beside an empty environment.
-      expect(readStartSettings({ ENV_FILE: copy }).env).to.deep.equal({ ENV_FILE: copy, COMPOSE_PROJECT_NAME: 'converge' });
+      expect(readStartSettings({ ENV_FILE: copy }).env).to.deep.equal({
+        ENV_FILE: copy,
+        COMPOSE_PROJECT_NAME: 'converge',
+      });
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
@@ -424,12 +487,31 @@ describe('.env.example', () => {
     expect(envExample).to.match(/openssl rand -hex 32/);
     // The secrets are left to be made (the webhook endpoint's too, so its example URL stays out), and the files and
     // folders named are this machine's to have or not.
-    const { BOOKING_LINK_SECRET, ADMIN_TOKEN, WEBHOOK_URL, DKIM_PRIVATE_KEY, DKIM_PRIVATE_KEY_FILE, TEAM_FILE, SECRETS_DIR, ...shown } = values;
-    const left = [BOOKING_LINK_SECRET, ADMIN_TOKEN, WEBHOOK_URL, DKIM_PRIVATE_KEY, DKIM_PRIVATE_KEY_FILE, TEAM_FILE, SECRETS_DIR];
+    const {
+      BOOKING_LINK_SECRET,
+      ADMIN_TOKEN,
+      WEBHOOK_URL,
+      DKIM_PRIVATE_KEY,
+      DKIM_PRIVATE_KEY_FILE,
+      TEAM_FILE,
+      SECRETS_DIR,
+      ...shown
+    } = values;
+    const left = [
+      BOOKING_LINK_SECRET,
+      ADMIN_TOKEN,
+      WEBHOOK_URL,
+      DKIM_PRIVATE_KEY,
+      DKIM_PRIVATE_KEY_FILE,
+      TEAM_FILE,
+      SECRETS_DIR,
+    ];
     expect(left.every((value) => value !== undefined)).to.equal(true);
     expect(() => loadApiConfig({ ...shown, ...REQUIRED_SETTINGS })).to.not.throw();
     // The DKIM key is an example to replace (a key shortened with "..."): the worker takes the other lines.
-    expect(() => loadWorkerConfig({ ...shown, DKIM_DOMAIN: '', DKIM_SELECTOR: '', ...REQUIRED_SETTINGS })).to.not.throw();
+    expect(() =>
+      loadWorkerConfig({ ...shown, DKIM_DOMAIN: '', DKIM_SELECTOR: '', ...REQUIRED_SETTINGS }),
+    ).to.not.throw();
   });
 });
 
@@ -466,15 +548,22 @@ describe('docker/Dockerfile', () => {
   it('compiles with the production build’s settings (tsconfig.build.json)', function () {
     this.timeout(60_000);
     const tsc = path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-    execFileSync(process.execPath, [tsc, '-p', path.join(REPO_ROOT, 'tsconfig.build.json'), '--noEmit'], { stdio: 'pipe', cwd: REPO_ROOT });
+    execFileSync(process.execPath, [tsc, '-p', path.join(REPO_ROOT, 'tsconfig.build.json'), '--noEmit'], {
+      stdio: 'pipe',
+      cwd: REPO_ROOT,
+    });
   });
 
   it('starts programs the production build compiles', () => {
-    const build = JSON.parse(readFileSync(path.join(REPO_ROOT, 'tsconfig.build.json'), 'utf8')) as { compilerOptions: { outDir: string }; include: string[] };
+    const build = JSON.parse(readFileSync(path.join(REPO_ROOT, 'tsconfig.build.json'), 'utf8')) as {
+      compilerOptions: { outDir: string };
+      include: string[];
+    };
     expect(build.compilerOptions.outDir).to.equal('dist');
     // The two services, and the migration step the Kubernetes Job and the API's init container run from the image.
     // Each program's entry and the tracing entry loaded before it (`--import`).
-    const programFiles = (name: string) => (service(name).command ?? []).filter((part) => /^(\.\/)?dist\/.*\.js$/.test(part));
+    const programFiles = (name: string) =>
+      (service(name).command ?? []).filter((part) => /^(\.\/)?dist\/.*\.js$/.test(part));
     const entries = [...programFiles('api'), ...programFiles('worker'), 'dist/api/migrate.js'];
     expect(entries).to.have.length(5);
     for (const entry of entries) {
@@ -490,14 +579,33 @@ describe('docker/caldav: the demo team’s calendars, seeded into a real xandiko
   const folder = mkdtempSync(path.join(tmpdir(), 'converge-demo-caldav-'));
   let server: ReturnType<typeof spawn> | undefined;
   let base = '';
-  const seed = () => execFileSync('python3', [path.join(REPO_ROOT, 'docker', 'caldav', 'seed.py'), base, path.join(REPO_ROOT, DEMO_TEAM)], { stdio: 'pipe' });
+  const seed = () =>
+    execFileSync(
+      'python3',
+      [path.join(REPO_ROOT, 'docker', 'caldav', 'seed.py'), base, path.join(REPO_ROOT, DEMO_TEAM)],
+      { stdio: 'pipe' },
+    );
 
   before(async () => {
     // As docker/caldav/start.sh runs it on the first start.
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    server = spawn('xandikos', ['-d', path.join(folder, 'dav'), '--autocreate', '-l', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
-    await until(async () => ((await fetch(`${base}/health`).then((answer) => answer.ok, () => false)) ? true : undefined), 'xandikos', 20_000);
+    server = spawn(
+      'xandikos',
+      ['-d', path.join(folder, 'dav'), '--autocreate', '-l', '127.0.0.1', '-p', String(port)],
+      { stdio: 'ignore' },
+    );
+    await until(
+      async () =>
+        (await fetch(`${base}/health`).then(
+          (answer) => answer.ok,
+          () => false,
+        ))
+          ? true
+          : undefined,
+      'xandikos',
+      20_000,
+    );
   });
   after(async () => {
     if (server && server.exitCode === null) {
@@ -509,7 +617,9 @@ describe('docker/caldav: the demo team’s calendars, seeded into a real xandiko
   });
 
   it('makes each host’s calendar with its events, once however often it runs, and the API reads them as the README tells', async () => {
-    expect(seed().toString()).to.match(/Anna Berg: calendar \/user\/calendars\/anna-berg\/ with weekly-sales-sync, customer-workshop/);
+    expect(seed().toString()).to.match(
+      /Anna Berg: calendar \/user\/calendars\/anna-berg\/ with weekly-sales-sync, customer-workshop/,
+    );
     seed();
     const text = readFileSync(path.join(REPO_ROOT, DEMO_TEAM), 'utf8').replaceAll(/http:\/\/caldav:\d+/g, base);
     const hosts = parseTeam(text, {});
@@ -520,7 +630,9 @@ describe('docker/caldav: the demo team’s calendars, seeded into a real xandiko
       const start = slotStartsOf(day, 'Europe/Berlin')[hour - 7]!;
       return HostCalendars.isFree(busy[index]!, start, slotEnd(start));
     };
-    const days = Array.from({ length: 14 }, (_, i) => calendarDayOf(new Date(Date.now() + (i + 1) * 86_400_000), 'Europe/Berlin'));
+    const days = Array.from({ length: 14 }, (_, i) =>
+      calendarDayOf(new Date(Date.now() + (i + 1) * 86_400_000), 'Europe/Berlin'),
+    );
     const weekday = (day: CalendarDay) => new Date(Date.UTC(day.year, day.month - 1, day.day)).getUTCDay();
     // A week ahead at least: the one-offs, dated from the seeding day (the workshop 2 weekdays after, Dana away all
     // day 3 weekdays after), may fall on a nearer Tuesday or Friday.

@@ -17,14 +17,25 @@ import { REQUIRED_SETTINGS, variablesRead } from '../test/settings-read.js';
 
 const OVERLAY = path.join(REPO_ROOT, 'deploy', 'overlays', 'production');
 /** What the programs get from the Secret converge-secrets; never a literal value in a manifest. */
-const SECRET_VARIABLES = ['DATABASE_URL', 'PGPASSWORD', 'REDIS_URL', 'SMTP_URL', 'ADMIN_TOKEN', 'BOOKING_LINK_SECRET', 'BOOKING_LINK_PREVIOUS_SECRETS'];
+const SECRET_VARIABLES = [
+  'DATABASE_URL',
+  'PGPASSWORD',
+  'REDIS_URL',
+  'SMTP_URL',
+  'ADMIN_TOKEN',
+  'BOOKING_LINK_SECRET',
+  'BOOKING_LINK_PREVIOUS_SECRETS',
+];
 /** Set by docker/Dockerfile (ENV), so the pods need not set them. */
 const IMAGE_ENV = ['NODE_ENV', 'HOST', 'PORT', 'WEB_ROOT'];
 
 interface EnvVar {
   name: string;
   value?: string;
-  valueFrom?: { secretKeyRef?: { name: string; key: string; optional?: boolean }; configMapKeyRef?: { name: string; key: string } };
+  valueFrom?: {
+    secretKeyRef?: { name: string; key: string; optional?: boolean };
+    configMapKeyRef?: { name: string; key: string };
+  };
 }
 interface Container {
   name: string;
@@ -67,7 +78,10 @@ function render(): K8sObject[] {
     output = execFileSync('kubectl', ['kustomize', OVERLAY], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   } catch (err) {
     const detail = (err as { stderr?: string; message: string }).stderr || (err as Error).message;
-    throw new Error(`kubectl kustomize ${path.relative(REPO_ROOT, OVERLAY)} failed (kubectl 1.22+ is needed, for kustomize 4.2+): ${detail}`, { cause: err });
+    throw new Error(
+      `kubectl kustomize ${path.relative(REPO_ROOT, OVERLAY)} failed (kubectl 1.22+ is needed, for kustomize 4.2+): ${detail}`,
+      { cause: err },
+    );
   }
   return parseAllDocuments(output).map((document) => document.toJSON() as K8sObject);
 }
@@ -85,13 +99,19 @@ function podSpecOf(object: K8sObject): PodSpec {
 }
 
 const workloads = objects.filter((o) => ['Deployment', 'Job', 'StatefulSet', 'DaemonSet'].includes(o.kind));
-const containersOf = (object: K8sObject) => [...(podSpecOf(object).initContainers ?? []), ...podSpecOf(object).containers];
+const containersOf = (object: K8sObject) => [
+  ...(podSpecOf(object).initContainers ?? []),
+  ...podSpecOf(object).containers,
+];
 const mainContainer = (name: string) => podSpecOf(find('Deployment', name)).containers[0]!;
 
 /** The validator kubernetes-models generated from the Kubernetes OpenAPI for this apiVersion and kind. */
 const require = createRequire(import.meta.url);
 function modelOf(object: K8sObject): new (data: unknown) => { validate(): void } {
-  const module = require(`kubernetes-models/${object.apiVersion}/${object.kind}`) as Record<string, new (data: unknown) => { validate(): void }>;
+  const module = require(`kubernetes-models/${object.apiVersion}/${object.kind}`) as Record<
+    string,
+    new (data: unknown) => { validate(): void }
+  >;
   const model = module[object.kind];
   if (!model) throw new Error(`kubernetes-models has no ${object.apiVersion} ${object.kind}`);
   return model;
@@ -219,14 +239,29 @@ describe('Kubernetes manifests (kubectl kustomize deploy/overlays/production)', 
     it(`${name}: runs ${program} with every setting it reads, and values it accepts`, () => {
       const container = mainContainer(name);
       // The tracing entry is loaded first (README, "Traces").
-      expect(container.args).to.deep.equal(['node', '--import', `./${program.replace(/main\.js$/, 'telemetry.js')}`, program]);
+      expect(container.args).to.deep.equal([
+        'node',
+        '--import',
+        `./${program.replace(/main\.js$/, 'telemetry.js')}`,
+        program,
+      ]);
       const environment = environmentOf(container);
       // REPLY_TO defaults to MAIL_FROM; DKIM signing is off unless its settings are added (README, "Kubernetes").
       // SECRETS_DIR is for docker compose's shared volume: pods take their secrets from converge-secrets, since a
       // folder of each pod's own would give each pod a booking-link secret of its own. TEAM_FILE is a deployment's
       // own team (README, "The team"): without it the slots are as before.
-      const optional = ['REPLY_TO', 'SECRETS_DIR', 'DKIM_DOMAIN', 'DKIM_SELECTOR', 'DKIM_PRIVATE_KEY', 'DKIM_PRIVATE_KEY_FILE', 'TEAM_FILE'];
-      const unset = variablesRead(load).filter((variable) => !(variable in environment) && !IMAGE_ENV.includes(variable) && !optional.includes(variable));
+      const optional = [
+        'REPLY_TO',
+        'SECRETS_DIR',
+        'DKIM_DOMAIN',
+        'DKIM_SELECTOR',
+        'DKIM_PRIVATE_KEY',
+        'DKIM_PRIVATE_KEY_FILE',
+        'TEAM_FILE',
+      ];
+      const unset = variablesRead(load).filter(
+        (variable) => !(variable in environment) && !IMAGE_ENV.includes(variable) && !optional.includes(variable),
+      );
       expect(unset).to.deep.equal([]);
       expect(() => load(environment)).to.not.throw();
     });
@@ -250,7 +285,9 @@ describe('Kubernetes manifests (kubectl kustomize deploy/overlays/production)', 
 
     it('keeps serving a moment after SIGTERM (preStop), within its grace period', () => {
       const preStop = container.lifecycle?.preStop;
-      const pause = preStop?.sleep?.seconds ?? Number(/^sleep$/.test(preStop?.exec?.command[0] ?? '') ? preStop?.exec?.command[1] : NaN);
+      const pause =
+        preStop?.sleep?.seconds ??
+        Number(/^sleep$/.test(preStop?.exec?.command[0] ?? '') ? preStop?.exec?.command[1] : NaN);
       expect(pause).to.be.within(1, 10);
       // The pause, then the API's 8 s drain, must end before the kubelet's SIGKILL.
       expect(podSpecOf(api).terminationGracePeriodSeconds).to.be.at.least(pause + 10);
@@ -259,9 +296,12 @@ describe('Kubernetes manifests (kubectl kustomize deploy/overlays/production)', 
     it('starts only after the migration Job: the Job migrates, an init container waits, nothing else migrates', () => {
       const job = podSpecOf(find('Job', 'converge-migrate'));
       expect(job.containers[0]?.args).to.deep.equal(['node', 'dist/api/migrate.js']);
-      expect(podSpecOf(api).initContainers?.map((c) => c.args)).to.deep.equal([['node', 'dist/api/migrate.js', '--wait']]);
+      expect(podSpecOf(api).initContainers?.map((c) => c.args)).to.deep.equal([
+        ['node', 'dist/api/migrate.js', '--wait'],
+      ]);
       for (const workload of workloads) {
-        for (const c of containersOf(workload)) expect(c.args ?? [], `${workload.metadata.name}/${c.name}`).to.not.include('--migrate');
+        for (const c of containersOf(workload))
+          expect(c.args ?? [], `${workload.metadata.name}/${c.name}`).to.not.include('--migrate');
       }
     });
 
@@ -272,12 +312,16 @@ describe('Kubernetes manifests (kubectl kustomize deploy/overlays/production)', 
       expect(service.spec).to.have.property('selector').that.deep.equals({ 'app.kubernetes.io/name': 'converge-api' });
       const ingress = find('Ingress', 'converge-api').spec as {
         tls: Array<{ hosts: string[]; secretName: string }>;
-        rules: Array<{ host: string; http: { paths: Array<{ backend: { service: { name: string; port: { name: string } } } }> } }>;
+        rules: Array<{
+          host: string;
+          http: { paths: Array<{ backend: { service: { name: string; port: { name: string } } } }> };
+        }>;
       };
       const tlsHosts = ingress.tls.flatMap((entry) => entry.hosts);
       for (const rule of ingress.rules) {
         expect(tlsHosts, rule.host).to.include(rule.host);
-        for (const p of rule.http.paths) expect(p.backend.service).to.deep.equal({ name: 'converge-api', port: { name: servicePort?.name } });
+        for (const p of rule.http.paths)
+          expect(p.backend.service).to.deep.equal({ name: 'converge-api', port: { name: servicePort?.name } });
       }
       expect(ingress.tls.every((entry) => entry.secretName)).to.equal(true);
       expect(loadApiConfig(environmentOf(container)).trustProxy).to.equal(1);
@@ -290,7 +334,8 @@ describe('Kubernetes manifests (kubectl kustomize deploy/overlays/production)', 
   for (const name of ['converge-api', 'converge-worker']) {
     it(`${name}: scales on CPU (HPA) and keeps a pod through node drains (PDB)`, () => {
       const deployment = find('Deployment', name);
-      const labels = (deployment.spec as { template: { metadata: { labels: Record<string, string> } } }).template.metadata.labels;
+      const labels = (deployment.spec as { template: { metadata: { labels: Record<string, string> } } }).template
+        .metadata.labels;
       const hpa = find('HorizontalPodAutoscaler', name).spec as {
         scaleTargetRef: { kind: string; name: string };
         minReplicas: number;
@@ -301,7 +346,10 @@ describe('Kubernetes manifests (kubectl kustomize deploy/overlays/production)', 
       expect(hpa.minReplicas).to.be.at.least(2);
       expect(hpa.maxReplicas).to.be.above(hpa.minReplicas);
       expect(hpa.metrics.map((metric) => metric.resource?.name)).to.include('cpu');
-      const pdb = find('PodDisruptionBudget', name).spec as { minAvailable: number; selector: { matchLabels: Record<string, string> } };
+      const pdb = find('PodDisruptionBudget', name).spec as {
+        minAvailable: number;
+        selector: { matchLabels: Record<string, string> };
+      };
       expect(pdb.minAvailable).to.be.below(hpa.minReplicas);
       for (const [key, value] of Object.entries(pdb.selector.matchLabels)) expect(labels[key], key).to.equal(value);
     });

@@ -51,7 +51,9 @@ async function main(): Promise<void> {
       const score = Math.round((category?.score ?? 0) * 100);
       const ok = score >= target;
       missed ||= !ok;
-      console.warn(`${(category?.title ?? id).padEnd(16)} ${String(score).padStart(3)}  (target ${target}) ${ok ? 'ok' : 'MISSED'}`);
+      console.warn(
+        `${(category?.title ?? id).padEnd(16)} ${String(score).padStart(3)}  (target ${target}) ${ok ? 'ok' : 'MISSED'}`,
+      );
       if (!ok && category) {
         for (const ref of category.auditRefs) {
           const audit = result.lhr.audits[ref.id];

@@ -42,14 +42,23 @@ const { values: options } = parseArgs({
   },
 });
 if (options.help) {
-  say('npm run load [-- --duration <s>] [--connections <n>] [--idle <s>] [--only get|post]   (needs npm run build first)');
+  say(
+    'npm run load [-- --duration <s>] [--connections <n>] [--idle <s>] [--only get|post]   (needs npm run build first)',
+  );
   process.exit(0);
 }
 const duration = Number(options.duration);
 const connections = Number(options.connections);
 const idleSeconds = Number(options.idle);
-if (!(duration > 0) || !(connections > 0) || !(idleSeconds >= 0) || (options.only && !['get', 'post'].includes(options.only))) {
-  process.stderr.write('--duration and --connections must be positive numbers, --idle zero or more, --only get or post\n');
+if (
+  !(duration > 0) ||
+  !(connections > 0) ||
+  !(idleSeconds >= 0) ||
+  (options.only && !['get', 'post'].includes(options.only))
+) {
+  process.stderr.write(
+    '--duration and --connections must be positive numbers, --idle zero or more, --only get or post\n',
+  );
   process.exit(2);
 }
 
@@ -91,7 +100,10 @@ async function memoryOf(pid: number): Promise<{ rss: number; peak: number }> {
  * inspector during the load; SIGUSR1 switches it on afterwards (on the port given by --inspect-port at start), and a
  * short-lived `node` connects to it over the DevTools protocol (WebSocket: built into Node 22, behind a flag in 20).
  */
-async function memoryAfterFullGc(pid: number, inspectPort: number): Promise<{ rss: number; heapUsed: number; heapTotal: number }> {
+async function memoryAfterFullGc(
+  pid: number,
+  inspectPort: number,
+): Promise<{ rss: number; heapUsed: number; heapTotal: number }> {
   process.kill(pid, 'SIGUSR1');
   const probe = `
     const base = 'http://127.0.0.1:${inspectPort}';
@@ -119,7 +131,9 @@ async function memoryAfterFullGc(pid: number, inspectPort: number): Promise<{ rs
   `;
   const flags = Number(process.versions.node.split('.')[0]) < 22 ? ['--experimental-websocket'] : [];
   const output = await new Promise<string>((resolve, reject) => {
-    const child = spawn(process.execPath, [...flags, '--no-warnings', '--input-type=module', '-e', probe], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...flags, '--no-warnings', '--input-type=module', '-e', probe], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
@@ -141,24 +155,33 @@ function bookableSlots(): string[] {
   const now = new Date();
   const slots = new Set<string>();
   for (let day = 0; day < 36; day += 1) {
-    for (const slot of availableSlots(calendarDayOf(new Date(now.getTime() + day * 86_400_000), 'Europe/Berlin'), now, 'Europe/Berlin')) {
+    for (const slot of availableSlots(
+      calendarDayOf(new Date(now.getTime() + day * 86_400_000), 'Europe/Berlin'),
+      now,
+      'Europe/Berlin',
+    )) {
       if (new Date(slot.iso).getTime() > now.getTime() + 3 * 3_600_000) slots.add(slot.iso);
     }
   }
   return [...slots];
 }
 
-const statusCount = (result: autocannon.Result, status: number): number => result.statusCodeStats?.[`${status}`]?.count ?? 0;
+const statusCount = (result: autocannon.Result, status: number): number =>
+  result.statusCodeStats?.[`${status}`]?.count ?? 0;
 
 function report(title: string, result: autocannon.Result): void {
   const conflicts = statusCount(result, 409);
   const limited = statusCount(result, 429);
   const other4xx = result['4xx'] - conflicts - limited;
   say(`\n${title}`);
-  say(`  requests/s    ${result.requests.average.toFixed(0)} average (${result.requests.total} answered in ${result.duration} s, ${result.requests.sent} sent)`);
+  say(
+    `  requests/s    ${result.requests.average.toFixed(0)} average (${result.requests.total} answered in ${result.duration} s, ${result.requests.sent} sent)`,
+  );
   say(`  latency       p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms`);
   say(`  2xx           ${result['2xx']}`);
-  say(`  non-2xx       ${result.non2xx}: 409 ${conflicts}, 429 ${limited}, other 4xx ${other4xx}, 5xx ${result['5xx']}`);
+  say(
+    `  non-2xx       ${result.non2xx}: 409 ${conflicts}, 429 ${limited}, other 4xx ${other4xx}, 5xx ${result['5xx']}`,
+  );
   say(`  errors        ${result.errors} (timeouts ${result.timeouts})`);
 }
 
@@ -184,7 +207,9 @@ async function main(): Promise<void> {
     if (databaseMade) {
       const admin = new pg.Client({ connectionString: ADMIN_URL });
       await admin.connect();
-      await admin.query(`DROP DATABASE IF EXISTS ${admin.escapeIdentifier(database)} WITH (FORCE)`).finally(() => admin.end());
+      await admin
+        .query(`DROP DATABASE IF EXISTS ${admin.escapeIdentifier(database)} WITH (FORCE)`)
+        .finally(() => admin.end());
     }
     const deleted = await clearQueuePrefix(prefix, REDIS_URL);
     say(`\ncleaned up: API stopped, database ${database} dropped, ${deleted} Redis keys under ${prefix}: deleted`);
@@ -202,7 +227,8 @@ async function main(): Promise<void> {
 
   try {
     const built = statSync(ENTRY).mtimeMs;
-    if ((await newestSource()) > built) say('warning: some sources are newer than dist/: run `npm run build` to measure the current code');
+    if ((await newestSource()) > built)
+      say('warning: some sources are newer than dist/: run `npm run build` to measure the current code');
 
     const admin = new pg.Client({ connectionString: ADMIN_URL });
     await admin.connect();
@@ -242,11 +268,16 @@ async function main(): Promise<void> {
     const url = `http://127.0.0.1:${port}`;
     const deadline = Date.now() + 30_000;
     for (;;) {
-      const ready = await fetch(`${url}/readyz`).then((response) => response.ok, () => false);
+      const ready = await fetch(`${url}/readyz`).then(
+        (response) => response.ok,
+        () => false,
+      );
       if (ready) break;
       if (api.exitCode !== null || Date.now() > deadline) {
         const tail = (await readFile(logFile, 'utf8').catch(() => '')).split('\n').slice(-15).join('\n');
-        throw new Error(`the API did not become ready (is PostgreSQL on ${ADMIN_URL} and Redis on ${REDIS_URL} up?)\n${tail}`);
+        throw new Error(
+          `the API did not become ready (is PostgreSQL on ${ADMIN_URL} and Redis on ${REDIS_URL} up?)\n${tail}`,
+        );
       }
       await delay(200);
     }
@@ -297,16 +328,22 @@ async function main(): Promise<void> {
       await delay(2000);
       const client = new pg.Client({ connectionString: databaseUrl.toString() });
       await client.connect();
-      const { rows } = await client.query<{ count: string }>('SELECT count(*) FROM bookings').finally(() => client.end());
+      const { rows } = await client
+        .query<{ count: string }>('SELECT count(*) FROM bookings')
+        .finally(() => client.end());
       // autocannon stops counting at the deadline: requests still in flight then are stored but not in its figures.
-      say(`  rows stored   ${rows[0]?.count ?? '?'} (201s counted: ${statusCount(booking, 201)}; requests in flight at the deadline: ${booking.requests.sent - booking.requests.total})`);
+      say(
+        `  rows stored   ${rows[0]?.count ?? '?'} (201s counted: ${statusCount(booking, 201)}; requests in flight at the deadline: ${booking.requests.sent - booking.requests.total})`,
+      );
     }
 
     const after = await memoryOf(pid);
     await delay(idleSeconds * 1000);
     const rested = await memoryOf(pid);
     const ratio = rested.rss / before.rss;
-    const collected = await memoryAfterFullGc(pid, inspectPort).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
+    const collected = await memoryAfterFullGc(pid, inspectPort).catch((err: unknown) =>
+      err instanceof Error ? err : new Error(String(err)),
+    );
     const logText = await readFile(logFile, 'utf8');
     const errorLines = logText.split('\n').filter((line) => /"level":(50|60)/.test(line));
     const errorMessages = new Map<string, number>();
@@ -318,7 +355,9 @@ async function main(): Promise<void> {
     say('\nAPI memory (RSS)');
     say(`  before        ${before.rss.toFixed(1)} MiB`);
     say(`  right after   ${after.rss.toFixed(1)} MiB (peak ${after.peak.toFixed(1)} MiB)`);
-    say(`  after ${idleSeconds} s idle ${rested.rss.toFixed(1)} MiB: ${ratio.toFixed(2)} × before, ${ratio <= 1.5 ? 'within' : 'ABOVE'} the 1.5 × bound`);
+    say(
+      `  after ${idleSeconds} s idle ${rested.rss.toFixed(1)} MiB: ${ratio.toFixed(2)} × before, ${ratio <= 1.5 ? 'within' : 'ABOVE'} the 1.5 × bound`,
+    );
     if (collected instanceof Error) say(`  after full GC (not measured: ${collected.message})`);
     else {
       const gcRatio = collected.rss / before.rss;
@@ -327,7 +366,12 @@ async function main(): Promise<void> {
           `(V8 heap used ${collected.heapUsed.toFixed(1)} of ${collected.heapTotal.toFixed(1)} MiB)`,
       );
     }
-    say(`  API log       ${errorLines.length} error lines${[...errorMessages].slice(0, 5).map(([message, count]) => `\n    ${count} × ${message}`).join('')}`);
+    say(
+      `  API log       ${errorLines.length} error lines${[...errorMessages]
+        .slice(0, 5)
+        .map(([message, count]) => `\n    ${count} × ${message}`)
+        .join('')}`,
+    );
   } catch (err) {
     failed = true;
     process.stderr.write(`load test failed: ${err instanceof Error ? err.message : String(err)}\n`);

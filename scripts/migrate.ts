@@ -17,6 +17,8 @@ try {
     applied.length ? `applied ${applied.length} migration(s)` : 'schema already up to date',
   );
 } catch (err) {
-  logger.fatal(`migrations failed on ${redactUrl(config.databaseUrl)}: ${err instanceof Error ? err.message : String(err)}`);
+  logger.fatal(
+    `migrations failed on ${redactUrl(config.databaseUrl)}: ${err instanceof Error ? err.message : String(err)}`,
+  );
   process.exitCode = 1;
 }

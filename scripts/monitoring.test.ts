@@ -23,34 +23,61 @@ interface Rule {
   alert: string;
   expr: string;
 }
-type Manifest = { kind: string; metadata: { name: string }; spec: { groups?: { name: string; rules: Rule[] }[]; podMetricsEndpoints?: { port: string }[] } };
+type Manifest = {
+  kind: string;
+  metadata: { name: string };
+  spec: { groups?: { name: string; rules: Rule[] }[]; podMetricsEndpoints?: { port: string }[] };
+};
 
 const manifests = (): Manifest[] =>
-  parseAllDocuments(execFileSync('kubectl', ['kustomize', FOLDER], { encoding: 'utf8' })).map((document) => document.toJSON() as Manifest);
+  parseAllDocuments(execFileSync('kubectl', ['kustomize', FOLDER], { encoding: 'utf8' })).map(
+    (document) => document.toJSON() as Manifest,
+  );
 
 /** Every metric the two programs register, with a histogram's series. */
 function exported(): Set<string> {
-  const team = parseTeam(JSON.stringify({ hosts: [{ name: 'A', title: 'T', email: 'a@converge.test', calendarUrl: 'http://127.0.0.1:1/a/', calendarUsername: 'a', calendarPassword: 'x' }] }), {});
-  const api = createApiMetrics(new HostCalendars(team, { logger: silentLogger, bookingTimeZone: 'Europe/Berlin' })).registry;
+  const team = parseTeam(
+    JSON.stringify({
+      hosts: [
+        {
+          name: 'A',
+          title: 'T',
+          email: 'a@converge.test',
+          calendarUrl: 'http://127.0.0.1:1/a/',
+          calendarUsername: 'a',
+          calendarPassword: 'x',
+        },
+      ],
+    }),
+    {},
+  );
+  const api = createApiMetrics(
+    new HostCalendars(team, { logger: silentLogger, bookingTimeZone: 'Europe/Berlin' }),
+  ).registry;
   // Nothing is scraped here: the database and the queue are never asked.
   const worker = createWorkerMetrics({} as never, { getJobCounts: async () => ({}) }).registry;
   const names = new Set<string>();
   for (const metric of [...api.getMetricsAsArray(), ...worker.getMetricsAsArray()]) {
     names.add(metric.name);
-    if ((metric as object) instanceof Histogram) for (const suffix of ['_bucket', '_count', '_sum']) names.add(`${metric.name}${suffix}`);
+    if ((metric as object) instanceof Histogram)
+      for (const suffix of ['_bucket', '_count', '_sum']) names.add(`${metric.name}${suffix}`);
   }
   return names;
 }
 
-const metricNames = (expr: string): string[] => [...expr.matchAll(/\b(converge_[a-z_]+|process_[a-z_]+|nodejs_[a-z_]+)\b/g)].map((match) => match[1]!);
+const metricNames = (expr: string): string[] =>
+  [...expr.matchAll(/\b(converge_[a-z_]+|process_[a-z_]+|nodejs_[a-z_]+)\b/g)].map((match) => match[1]!);
 
 describe('deploy/monitoring (Prometheus Operator): scraping, alerts and a dashboard', () => {
-  it('scrapes the API and the worker by their pods\' metrics port, which the deployments name', () => {
+  it("scrapes the API and the worker by their pods' metrics port, which the deployments name", () => {
     const monitors = manifests().filter((manifest) => manifest.kind === 'PodMonitor');
     expect(monitors.map((monitor) => monitor.metadata.name).sort()).to.deep.equal(['converge-api', 'converge-worker']);
-    for (const monitor of monitors) expect(monitor.spec.podMetricsEndpoints?.map((endpoint) => endpoint.port)).to.deep.equal(['metrics']);
+    for (const monitor of monitors)
+      expect(monitor.spec.podMetricsEndpoints?.map((endpoint) => endpoint.port)).to.deep.equal(['metrics']);
     for (const deployment of ['api-deployment.yaml', 'worker-deployment.yaml']) {
-      expect(readFileSync(path.join(REPO_ROOT, 'deploy', 'base', deployment), 'utf8')).to.match(/name: metrics, containerPort: 946[45]/);
+      expect(readFileSync(path.join(REPO_ROOT, 'deploy', 'base', deployment), 'utf8')).to.match(
+        /name: metrics, containerPort: 946[45]/,
+      );
     }
   });
 
@@ -68,7 +95,14 @@ describe('deploy/monitoring (Prometheus Operator): scraping, alerts and a dashbo
     }
     const readme = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
     const alerts = rule!.spec.groups!.flatMap((group) => group.rules.map((one) => one.alert));
-    expect(alerts.sort()).to.deep.equal(['ConvergeApiErrors', 'ConvergeConfirmationsFailing', 'ConvergeHostCalendarUnreadable', 'ConvergeNoWorker', 'ConvergeOutboxStuck', 'ConvergeWebhookEndpointFailing']);
+    expect(alerts.sort()).to.deep.equal([
+      'ConvergeApiErrors',
+      'ConvergeConfirmationsFailing',
+      'ConvergeHostCalendarUnreadable',
+      'ConvergeNoWorker',
+      'ConvergeOutboxStuck',
+      'ConvergeWebhookEndpointFailing',
+    ]);
     for (const alert of alerts) expect(readme, alert).to.match(new RegExp(`^- \\*\\*\`${alert}\`\\*\\*`, 'm'));
   });
 
@@ -76,7 +110,9 @@ describe('deploy/monitoring (Prometheus Operator): scraping, alerts and a dashbo
     const names = exported();
     const [rule] = manifests().filter((manifest) => manifest.kind === 'PrometheusRule');
     const inRules = rule!.spec.groups!.flatMap((group) => group.rules.flatMap((one) => metricNames(one.expr)));
-    const dashboard = JSON.parse(readFileSync(path.join(FOLDER, 'grafana-dashboard.json'), 'utf8')) as { panels: { targets: { expr: string }[] }[] };
+    const dashboard = JSON.parse(readFileSync(path.join(FOLDER, 'grafana-dashboard.json'), 'utf8')) as {
+      panels: { targets: { expr: string }[] }[];
+    };
     const inPanels = dashboard.panels.flatMap((panel) => panel.targets.flatMap((target) => metricNames(target.expr)));
     expect(inRules.length).to.be.greaterThan(4);
     expect(inPanels.length).to.be.greaterThan(9);

@@ -39,7 +39,9 @@ function startIsolated(env: Record<string, string>): Spawned {
 
 /** An HTTP request made from inside the namespace of `pid`. */
 function curlInside(pid: number, args: string[]): string {
-  return execFileSync('nsenter', ['-t', String(pid), '-n', 'curl', '-s', '--max-time', '10', ...args], { encoding: 'utf8' });
+  return execFileSync('nsenter', ['-t', String(pid), '-n', 'curl', '-s', '--max-time', '10', ...args], {
+    encoding: 'utf8',
+  });
 }
 
 describe('npm start on a machine with nothing running (private network namespace)', function () {
@@ -63,7 +65,10 @@ describe('npm start on a machine with nothing running (private network namespace
   it('runs embedded PostgreSQL, its own redis-server and the .eml sink, books a demo, and leaves nothing on SIGTERM', async () => {
     const dataDir = path.join(scratch, 'data');
     start = startIsolated({ PORT: '3000', DATA_DIR: dataDir, WEB_ROOT: path.join(scratch, 'no-page') });
-    const ready = await start.waitForLog((line) => typeof line.msg === 'string' && line.msg.startsWith('Converge is running at'), 60_000);
+    const ready = await start.waitForLog(
+      (line) => typeof line.msg === 'string' && line.msg.startsWith('Converge is running at'),
+      60_000,
+    );
     const said = start.logs.map((line) => line.msg);
     expect(said.slice(0, 7)).to.deep.equal([
       'Converge starting on http://127.0.0.1:3000',
@@ -79,19 +84,32 @@ describe('npm start on a machine with nothing running (private network namespace
 
     expect(JSON.parse(curlInside(start.pid, [`${String(ready.url)}/readyz`]))).to.deep.include({ status: 'ready' });
     const booked = JSON.parse(
-      curlInside(start.pid, ['-X', 'POST', '-H', 'Content-Type: application/json', '-d', JSON.stringify(demoRequestBody()), `${String(ready.url)}/api/demo-request`]),
+      curlInside(start.pid, [
+        '-X',
+        'POST',
+        '-H',
+        'Content-Type: application/json',
+        '-d',
+        JSON.stringify(demoRequestBody()),
+        `${String(ready.url)}/api/demo-request`,
+      ]),
     ) as { id?: string };
     expect(booked.id).to.be.a('string');
     await start.waitForLog((line) => line.msg === 'confirmation sent' && line.bookingId === booked.id, 15_000);
     expect((await readdir(path.join(dataDir, 'mail'))).filter((name) => name.endsWith('.eml'))).to.have.length(1);
-    const postgresPid = Number((await readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0]);
+    const postgresPid = Number(
+      (await readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0],
+    );
     expect(postgresPid).to.be.greaterThan(0);
 
     start.child.kill('SIGTERM');
     const { code, ms } = await timeToExit(start, 10_000);
     expect(code).to.equal(0);
     expect(ms).to.be.below(10_000);
-    expect(start.logs.map((line) => line.msg)).to.include.members(['redis-server stopped', 'embedded PostgreSQL stopped']);
+    expect(start.logs.map((line) => line.msg)).to.include.members([
+      'redis-server stopped',
+      'embedded PostgreSQL stopped',
+    ]);
     for (const pid of [redisPid, postgresPid]) {
       expect(() => process.kill(pid, 0), `process ${pid} is gone`).to.throw();
     }
@@ -99,7 +117,12 @@ describe('npm start on a machine with nothing running (private network namespace
 
   it('without Redis anywhere says how to get one and exits 1, without a stack trace', async () => {
     // No redis-server on this PATH, and no Redis on 127.0.0.1:6379 in the namespace.
-    start = startIsolated({ PATH: '/nonexistent', DATABASE_URL: 'postgres://127.0.0.1:1/unused', DATA_DIR: path.join(scratch, 'data'), WEB_ROOT: scratch });
+    start = startIsolated({
+      PATH: '/nonexistent',
+      DATABASE_URL: 'postgres://127.0.0.1:1/unused',
+      DATA_DIR: path.join(scratch, 'data'),
+      WEB_ROOT: scratch,
+    });
     const { code } = await timeToExit(start, 30_000);
     expect(code).to.equal(1);
     const fatal = start.logs.find((line) => line.level === 60);

@@ -39,7 +39,10 @@ function childrenOf(pid: number): ChildInfo[] {
 }
 
 async function readyUrl(start: Spawned, timeoutMs = 60_000): Promise<string> {
-  const line = await start.waitForLog((entry) => typeof entry.msg === 'string' && entry.msg.startsWith('Converge is running at'), timeoutMs);
+  const line = await start.waitForLog(
+    (entry) => typeof entry.msg === 'string' && entry.msg.startsWith('Converge is running at'),
+    timeoutMs,
+  );
   return String(line.url);
 }
 
@@ -110,7 +113,9 @@ describe('npm start (scripts/start.ts)', function () {
     expect(said[0]).to.match(/^Converge starting on http:\/\/127\.0\.0\.1:0$/);
     // The sales page can be signed into with no setting: the token is made and its file named in the first lines.
     const tokenFile = path.join(dataDir, 'admin-token');
-    expect(said[1]).to.equal(`sales page: http://127.0.0.1:0/admin, signed into with the token in ${tokenFile} (ADMIN_TOKEN not set)`);
+    expect(said[1]).to.equal(
+      `sales page: http://127.0.0.1:0/admin, signed into with the token in ${tokenFile} (ADMIN_TOKEN not set)`,
+    );
     expect(said).to.include(`PostgreSQL: configured, DATABASE_URL=${database.url}`);
     expect(said).to.include(`Redis: configured, REDIS_URL=${TEST_REDIS_URL}`);
     expect(said.some((msg) => msg.startsWith('SMTP: embedded (SMTP_URL not set)'))).to.equal(true);
@@ -120,7 +125,11 @@ describe('npm start (scripts/start.ts)', function () {
     expect(page.status).to.equal(200);
     expect(await page.text()).to.include('<h1>Converge</h1>');
     const signIn = (token: string) =>
-      fetch(`${url}/api/admin/session`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ token }) });
+      fetch(`${url}/api/admin/session`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ token }),
+      });
     const signedIn = await signIn((await readFile(tokenFile, 'utf8')).trim());
     expect(signedIn.status, await signedIn.clone().text()).to.equal(201);
     expect(signedIn.headers.get('set-cookie')).to.match(/HttpOnly/i);
@@ -133,7 +142,9 @@ describe('npm start (scripts/start.ts)', function () {
     expect(eml).to.match(/^Subject: /m);
     expect(eml).to.include('text/calendar');
     const sent = await start.waitForLog((line) => line.msg === 'confirmation sent' && line.bookingId === id);
-    expect(String(sent.smtpResponse)).to.match(new RegExp(`^250 Stored as .*${path.basename(file).replace(/\./g, '\\.')}$`));
+    expect(String(sent.smtpResponse)).to.match(
+      new RegExp(`^250 Stored as .*${path.basename(file).replace(/\./g, '\\.')}$`),
+    );
     // Only the two secrets and the mail folder: nothing of PostgreSQL or Redis was started here.
     expect((await readdir(dataDir)).sort()).to.deep.equal(['admin-token', 'booking-link-secret', 'mail']);
     expect(childrenOf(start.pid)).to.deep.equal([]);
@@ -164,7 +175,10 @@ describe('npm start (scripts/start.ts)', function () {
       const [mail] = await smtp.waitForMessages(1);
       expect(mail?.envelopeTo).to.deep.equal(['grace@compilers-inc.com']);
       // The data folder keeps only the secrets, so that links in e-mails and the sales page's token outlive a restart.
-      expect((await readdir(dataDir)).sort(), 'DATA_DIR holds the secrets alone').to.deep.equal(['admin-token', 'booking-link-secret']);
+      expect((await readdir(dataDir)).sort(), 'DATA_DIR holds the secrets alone').to.deep.equal([
+        'admin-token',
+        'booking-link-secret',
+      ]);
       start.child.kill('SIGTERM');
       expect((await timeToExit(start, EXIT_LIMIT_MS)).code).to.equal(0);
     } finally {
@@ -184,10 +198,14 @@ describe('npm start (scripts/start.ts)', function () {
     };
     start = spawnProgram('scripts/start.ts', env);
     let url = await readyUrl(start);
-    expect(start.logs.map((line) => line.msg)).to.include(`PostgreSQL: embedded (DATABASE_URL not set), data in ${path.join(dataDir, 'postgres')}`);
+    expect(start.logs.map((line) => line.msg)).to.include(
+      `PostgreSQL: embedded (DATABASE_URL not set), data in ${path.join(dataDir, 'postgres')}`,
+    );
     const id = await book(url);
     await waitForFile(path.join(dataDir, 'mail'));
-    const postgresPid = Number((await readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0]);
+    const postgresPid = Number(
+      (await readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0],
+    );
     const children = childrenOf(start.pid);
     expect(children.map((child) => child.pid)).to.include(postgresPid);
 
@@ -204,7 +222,9 @@ describe('npm start (scripts/start.ts)', function () {
     const said = start.logs.map((line) => line.msg);
     expect(said.some((msg) => msg.startsWith('creating the embedded PostgreSQL'))).to.equal(false);
     expect(said).to.include('database schema up to date');
-    const list = await fetch(`${url}/api/demo-requests`, { headers: { Authorization: 'Bearer start-test-token-0123456789abcdef0123' } });
+    const list = await fetch(`${url}/api/demo-requests`, {
+      headers: { Authorization: 'Bearer start-test-token-0123456789abcdef0123' },
+    });
     expect(list.status).to.equal(200);
     expect(JSON.stringify(await list.json())).to.include(id);
     start.child.kill('SIGTERM');
@@ -212,19 +232,37 @@ describe('npm start (scripts/start.ts)', function () {
   });
 
   it('stops with a message and exit code 1 when REDIS_URL or DATABASE_URL names a server that does not answer', async () => {
-    start = spawnProgram('scripts/start.ts', { PORT: '0', DATA_DIR: path.join(scratch, 'data'), REDIS_URL: 'redis://127.0.0.1:1', DATABASE_URL: database.url });
+    start = spawnProgram('scripts/start.ts', {
+      PORT: '0',
+      DATA_DIR: path.join(scratch, 'data'),
+      REDIS_URL: 'redis://127.0.0.1:1',
+      DATABASE_URL: database.url,
+    });
     expect((await timeToExit(start, 20_000)).code).to.equal(1);
-    expect(start.logs.find((line) => line.level === 60)?.msg).to.match(/^Nothing answers at REDIS_URL=redis:\/\/127\.0\.0\.1:1\. /);
+    expect(start.logs.find((line) => line.level === 60)?.msg).to.match(
+      /^Nothing answers at REDIS_URL=redis:\/\/127\.0\.0\.1:1\. /,
+    );
 
-    start = spawnProgram('scripts/start.ts', { PORT: '0', DATA_DIR: path.join(scratch, 'data'), REDIS_URL: TEST_REDIS_URL, DATABASE_URL: 'postgres://postgres:secret@127.0.0.1:1/converge' });
+    start = spawnProgram('scripts/start.ts', {
+      PORT: '0',
+      DATA_DIR: path.join(scratch, 'data'),
+      REDIS_URL: TEST_REDIS_URL,
+      DATABASE_URL: 'postgres://postgres:secret@127.0.0.1:1/converge',
+    });
     expect((await timeToExit(start, 20_000)).code).to.equal(1);
     const fatal = start.logs.find((line) => line.level === 60)?.msg;
-    expect(fatal).to.match(/^PostgreSQL does not answer at DATABASE_URL=postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:1\/converge /);
+    expect(fatal).to.match(
+      /^PostgreSQL does not answer at DATABASE_URL=postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:1\/converge /,
+    );
     expect(JSON.stringify(start.logs)).to.not.include('secret');
   });
 
   it('refuses a bad setting with a message and exit code 1, not a stack trace', async () => {
-    start = spawnProgram('scripts/start.ts', { PORT: 'eighty', DATA_DIR: path.join(scratch, 'data'), REDIS_URL: TEST_REDIS_URL });
+    start = spawnProgram('scripts/start.ts', {
+      PORT: 'eighty',
+      DATA_DIR: path.join(scratch, 'data'),
+      REDIS_URL: TEST_REDIS_URL,
+    });
     const { code } = await timeToExit(start, 20_000);
     expect(code).to.equal(1);
     expect(start.logs.map((line) => line.msg)).to.include('PORT must be a port number, got "eighty"');
@@ -248,7 +286,10 @@ describe('npm start (scripts/start.ts)', function () {
   it('refuses a WEBHOOK_URL it would refuse at every try (a loopback address, or a name resolving to one) with a message and exit code 1', async () => {
     const secret = newWebhookSecret();
     for (const [url, said] of [
-      ['https://[::ffff:0:127.0.0.1]/hooks', /^WEBHOOK_URL: ::ffff:0:7f00:1 is an IPv4-translated \(SIIT\) address of 127\.0\.0\.1, a loopback address/],
+      [
+        'https://[::ffff:0:127.0.0.1]/hooks',
+        /^WEBHOOK_URL: ::ffff:0:7f00:1 is an IPv4-translated \(SIIT\) address of 127\.0\.0\.1, a loopback address/,
+      ],
       ['https://localhost:9/hooks', /^WEBHOOK_URL: localhost resolves to (127\.0\.0\.1|::1), a loopback address/],
     ] as const) {
       start = await startWithWebhook(url, secret);
@@ -277,11 +318,20 @@ describe('the API as its image starts it (api/main.ts), with a WEBHOOK_URL every
 
   it('does not start: exit code 1, saying why, as with any bad setting', async () => {
     for (const [url, said] of [
-      ['https://[::ffff:0:127.0.0.1]/hooks', 'WEBHOOK_URL: ::ffff:0:7f00:1 is an IPv4-translated (SIIT) address of 127.0.0.1, a loopback address'],
+      [
+        'https://[::ffff:0:127.0.0.1]/hooks',
+        'WEBHOOK_URL: ::ffff:0:7f00:1 is an IPv4-translated (SIIT) address of 127.0.0.1, a loopback address',
+      ],
       ['https://localhost:9/hooks', 'WEBHOOK_URL: localhost resolves to '],
     ] as const) {
       // Nothing answers at DATABASE_URL: the check comes before any connection.
-      const api = spawnProgram('api/main.ts', { PORT: '0', BOOKING_LINK_SECRET: 's'.repeat(32), DATABASE_URL: 'postgres://postgres@127.0.0.1:1/converge', WEBHOOK_URL: url, WEBHOOK_SECRET: newWebhookSecret() });
+      const api = spawnProgram('api/main.ts', {
+        PORT: '0',
+        BOOKING_LINK_SECRET: 's'.repeat(32),
+        DATABASE_URL: 'postgres://postgres@127.0.0.1:1/converge',
+        WEBHOOK_URL: url,
+        WEBHOOK_SECRET: newWebhookSecret(),
+      });
       const { code } = await timeToExit(api, 20_000);
       expect(code, url).to.equal(1);
       expect(api.otherOutput.join('\n'), url).to.include(said);

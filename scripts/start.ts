@@ -43,7 +43,8 @@ async function stopAll(): Promise<void> {
   if (programs.length > 0) {
     const results = await Promise.allSettled(programs.map((program) => program.stop()));
     for (const [index, result] of results.entries()) {
-      if (result.status === 'rejected') logger.error({ err: result.reason }, `${programs[index]?.name ?? 'program'} did not stop cleanly`);
+      if (result.status === 'rejected')
+        logger.error({ err: result.reason }, `${programs[index]?.name ?? 'program'} did not stop cleanly`);
     }
     logger.info(`${programs.map((program) => program.name).join(' and ')} stopped`);
   }
@@ -98,7 +99,8 @@ async function main(): Promise<void> {
     DEMO_REQUESTS_PER_HOUR: '0',
     EMAIL_CHECKS_PER_MINUTE: '0',
     ...settings.env,
-    BOOKING_LINK_SECRET: setting(settings.env, 'BOOKING_LINK_SECRET') ?? localSecret(settings.dataDir, LOCAL_SECRETS.bookingLinkSecret),
+    BOOKING_LINK_SECRET:
+      setting(settings.env, 'BOOKING_LINK_SECRET') ?? localSecret(settings.dataDir, LOCAL_SECRETS.bookingLinkSecret),
     ADMIN_TOKEN: setting(settings.env, 'ADMIN_TOKEN') ?? localSecret(settings.dataDir, LOCAL_SECRETS.adminToken),
   };
   // Checks PORT, HOST, BOOKING_TIME_ZONE, WEBHOOK_URL (and the addresses of its name) before anything is started.
@@ -140,7 +142,9 @@ async function main(): Promise<void> {
       ? `SMTP: configured, SMTP_URL=${redactUrl(settings.smtpUrl)}`
       : `SMTP: embedded (SMTP_URL not set), each e-mail saved as an .eml file in ${displayPath(mailDir)}`,
   );
-  logger.info(`queue: key prefix ${queuePrefix} in Redis${setting(env, 'QUEUE_PREFIX') ? '' : ' (QUEUE_PREFIX not set: named after this database)'}`);
+  logger.info(
+    `queue: key prefix ${queuePrefix} in Redis${setting(env, 'QUEUE_PREFIX') ? '' : ' (QUEUE_PREFIX not set: named after this database)'}`,
+  );
   logger.info(
     planned.team
       ? `hosts: ${planned.team.length} from TEAM_FILE (${planned.team.map((host) => host.name).join(', ')}); each booking gets a free host, written into their calendar`
@@ -169,7 +173,11 @@ async function main(): Promise<void> {
     redisUrl = redisPlan.url;
     // The worker would wait for it for ever, repeating connection errors; say it once and stop instead.
     // (TLS, rediss://, is not probed here: the worker's own connection reports it.)
-    if (redisPlan.kind === 'configured' && redisUrl.startsWith('redis://') && !(await redisAnswers(redisUrl, 3000, true))) {
+    if (
+      redisPlan.kind === 'configured' &&
+      redisUrl.startsWith('redis://') &&
+      !(await redisAnswers(redisUrl, 3000, true))
+    ) {
       throw new StartupError(
         `Nothing answers at REDIS_URL=${redactUrl(redisUrl)}. Start that Redis (with Docker: docker compose up -d redis, ` +
           'then REDIS_URL=redis://127.0.0.1:6380), or unset REDIS_URL to use a local one.',
@@ -198,14 +206,22 @@ async function main(): Promise<void> {
   }
   if (shutdown) return;
 
-  const programEnv = { ...env, DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, SMTP_URL: smtpUrl, QUEUE_PREFIX: queuePrefix };
+  const programEnv = {
+    ...env,
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: redisUrl,
+    SMTP_URL: smtpUrl,
+    QUEUE_PREFIX: queuePrefix,
+  };
   const apiConfig = loadApiConfig(programEnv);
   let api;
   try {
     api = await startApiServer(apiConfig, createLogger('api', apiConfig.logLevel));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-      throw new StartupError(`Port ${apiConfig.port} on ${apiConfig.host} is already in use. Stop what uses it, or pick another: PORT=3001 npm start`);
+      throw new StartupError(
+        `Port ${apiConfig.port} on ${apiConfig.host} is already in use. Stop what uses it, or pick another: PORT=3001 npm start`,
+      );
     }
     throw err;
   }
@@ -237,4 +253,3 @@ main().catch(async (err: unknown) => {
     process.exit(1);
   })();
 });
-

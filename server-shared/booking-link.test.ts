@@ -31,7 +31,8 @@ describe('booking link tokens', () => {
     }
     expect(bookingIdOf(token.slice(0, -1), SECRET)).to.equal(undefined);
     expect(bookingIdOf(token, `${SECRET}x`)).to.equal(undefined);
-    for (const junk of ['', ID, '../../etc/passwd', 'x'.repeat(43), `${token}=`]) expect(bookingIdOf(junk, SECRET), junk).to.equal(undefined);
+    for (const junk of ['', ID, '../../etc/passwd', 'x'.repeat(43), `${token}=`])
+      expect(bookingIdOf(junk, SECRET), junk).to.equal(undefined);
   });
 
   it('after a rotation: are made with the new secret, and those of the previous secrets still lead to their booking', () => {
@@ -48,7 +49,9 @@ describe('booking link tokens', () => {
   });
 
   it('differ between bookings, and cannot be made for what is not a booking id', () => {
-    expect(bookingToken('00000000-0000-4000-8000-000000000001', SECRET)).to.not.equal(bookingToken('00000000-0000-4000-8000-000000000002', SECRET));
+    expect(bookingToken('00000000-0000-4000-8000-000000000001', SECRET)).to.not.equal(
+      bookingToken('00000000-0000-4000-8000-000000000002', SECRET),
+    );
     expect(() => bookingToken('not-a-uuid', SECRET)).to.throw('a booking id is a UUID');
   });
 });

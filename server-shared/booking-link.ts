@@ -28,7 +28,10 @@ function keysFor(secret: string): Keys {
 
 /** One AES block, the id's 16 bytes: a fixed-size value needs no mode beyond the block cipher itself. */
 function cipherBlock(keys: Keys, block: Buffer, direction: 'encrypt' | 'decrypt'): Buffer {
-  const cipher = direction === 'encrypt' ? createCipheriv('aes-256-ecb', keys.encryption, null) : createDecipheriv('aes-256-ecb', keys.encryption, null);
+  const cipher =
+    direction === 'encrypt'
+      ? createCipheriv('aes-256-ecb', keys.encryption, null)
+      : createDecipheriv('aes-256-ecb', keys.encryption, null);
   cipher.setAutoPadding(false);
   return Buffer.concat([cipher.update(block), cipher.final()]);
 }
@@ -49,7 +52,11 @@ export function bookingToken(bookingId: string, secret: string): string {
  * The booking id a token was made for, or undefined for anything altered, truncated or made with another secret.
  * `previousSecrets` are those of before a rotation: a link from an e-mail sent then still opens its booking.
  */
-export function bookingIdOf(token: string, secret: string, previousSecrets: readonly string[] = []): string | undefined {
+export function bookingIdOf(
+  token: string,
+  secret: string,
+  previousSecrets: readonly string[] = [],
+): string | undefined {
   if (!TOKEN_PATTERN.test(token)) return undefined;
   const bytes = Buffer.from(token, 'base64url');
   // The last character carries two spare bits: only the one spelling of the bytes is a token.

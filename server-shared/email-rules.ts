@@ -42,9 +42,35 @@ const PERSONAL_DOMAIN_SET: ReadonlySet<string> = new Set(PERSONAL_EMAIL_DOMAINS)
 
 /** Shared mailboxes rather than a person; accepted, but flagged. */
 const ROLE_LOCAL_PARTS = new Set([
-  'abuse', 'accounts', 'admin', 'administrator', 'billing', 'careers', 'contact', 'enquiries', 'hello',
-  'help', 'hostmaster', 'hr', 'info', 'inquiries', 'jobs', 'marketing', 'media', 'no-reply', 'noreply',
-  'office', 'postmaster', 'press', 'privacy', 'root', 'sales', 'security', 'support', 'team', 'webmaster',
+  'abuse',
+  'accounts',
+  'admin',
+  'administrator',
+  'billing',
+  'careers',
+  'contact',
+  'enquiries',
+  'hello',
+  'help',
+  'hostmaster',
+  'hr',
+  'info',
+  'inquiries',
+  'jobs',
+  'marketing',
+  'media',
+  'no-reply',
+  'noreply',
+  'office',
+  'postmaster',
+  'press',
+  'privacy',
+  'root',
+  'sales',
+  'security',
+  'support',
+  'team',
+  'webmaster',
 ]);
 
 /**
@@ -54,7 +80,6 @@ const ROLE_LOCAL_PARTS = new Set([
  */
 const ADDRESS_PATTERN =
   /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+(?:[A-Za-z]{2,63}|xn--[A-Za-z0-9-]{1,59})$/;
-
 
 /** Control characters and white space: domainToASCII would quietly drop a tab or CR from the domain. */
 // eslint-disable-next-line no-control-regex
@@ -111,7 +136,8 @@ function domainFacts(typedDomain: string): DomainFacts {
  */
 function spellCheckerSuggests(typedDomain: string): boolean {
   const facts = domainFacts(typedDomain);
-  facts.spellCheckerSuggests ??= typedDomain.isWellFormed() && emailSpellChecker.run({ email: `x@${typedDomain}` }) !== undefined;
+  facts.spellCheckerSuggests ??=
+    typedDomain.isWellFormed() && emailSpellChecker.run({ email: `x@${typedDomain}` }) !== undefined;
   return facts.spellCheckerSuggests;
 }
 
@@ -194,7 +220,9 @@ export function isRoleEmail(email: string): boolean {
 
 /** Edits between two strings, counting a swap of neighbours as one (optimal string alignment). */
 export function editDistance(a: string, b: string): number {
-  const rows = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const rows = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   const at = (i: number, j: number): number => rows[i]?.[j] ?? Number.POSITIVE_INFINITY;
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
@@ -216,7 +244,17 @@ const COMMON_TLDS = ['com', 'net', 'org', 'io', 'co', 'de', 'uk', 'fr', 'eu', 'u
  * Endings reserved for made-up and local names (RFC 2606, RFC 6761 and the like): in no root zone, but what text
  * uses for a host name, and what a mail program may still show as a link.
  */
-const SPECIAL_USE_ENDINGS: ReadonlySet<string> = new Set(['example', 'test', 'invalid', 'localhost', 'local', 'onion', 'internal', 'alt', 'arpa']);
+const SPECIAL_USE_ENDINGS: ReadonlySet<string> = new Set([
+  'example',
+  'test',
+  'invalid',
+  'localhost',
+  'local',
+  'onion',
+  'internal',
+  'alt',
+  'arpa',
+]);
 
 /** Whether a label is a domain's ending: a top-level domain of IANA's list (in Unicode or punycode) or a reserved one. */
 export function isDomainEnding(label: string): boolean {
@@ -253,7 +291,8 @@ function splitDomain(domain: string): { name: string; tld: string } {
 function isLikelySlip(typed: string, suggested: string): boolean {
   const from = splitDomain(typed);
   const to = splitDomain(suggested);
-  if (from.name === to.name) return from.tld !== to.tld && editDistance(from.tld, to.tld) === 1 && to.tld.length >= from.tld.length;
+  if (from.name === to.name)
+    return from.tld !== to.tld && editDistance(from.tld, to.tld) === 1 && to.tld.length >= from.tld.length;
   if (from.name.length < 4) return false;
   const distance = editDistance(from.name, to.name);
   if (distance > (from.name.length >= 6 ? 2 : 1)) return false;

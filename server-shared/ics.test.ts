@@ -21,7 +21,9 @@ describe('the invitation (.ics)', () => {
     const ics = buildInvitation(event);
     expect(ics).to.contain('\r\nMETHOD:CANCEL\r\n').and.contain('\r\nUID:demo-1@converge.example.com\r\n');
     expect(ics).to.contain('\r\nSEQUENCE:2\r\n').and.contain('\r\nSTATUS:CANCELLED\r\n');
-    expect(ics).to.contain('\r\nDTSTART:20261124T140000Z\r\n').and.match(/\r\nEND:VCALENDAR\r\n$/);
+    expect(ics)
+      .to.contain('\r\nDTSTART:20261124T140000Z\r\n')
+      .and.match(/\r\nEND:VCALENDAR\r\n$/);
   });
 
   it('escapes text, encodes quotes in parameters (RFC 6868), and folds lines at 75 octets', () => {
@@ -35,7 +37,13 @@ describe('the invitation (.ics)', () => {
     const lines = ics.split('\r\n');
     for (const line of lines) expect(Buffer.byteLength(line, 'utf8'), line).to.be.at.most(75);
     const description = lines.slice(lines.findIndex((line) => line.startsWith('DESCRIPTION:')));
-    const unfolded = [description[0], ...description.slice(1).filter((line) => line.startsWith(' ')).map((line) => line.slice(1))].join('');
+    const unfolded = [
+      description[0],
+      ...description
+        .slice(1)
+        .filter((line) => line.startsWith(' '))
+        .map((line) => line.slice(1)),
+    ].join('');
     expect(unfolded).to.contain(`Line one\\nline two ${'é'.repeat(60)}`);
   });
 });

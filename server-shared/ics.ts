@@ -33,7 +33,12 @@ const PRODUCT_ID = `-//${brand.parentProvider}//${brand.product} demo booking//E
 const utc = (instant: Date) => ICAL.Time.fromJSDate(instant, true);
 
 /** A person on the event: a calendar address with their name and these parameters, in this order. */
-function person(event: ICAL.Component, name: 'organizer' | 'attendee', who: { name: string; address: string }, parameters: [string, string][] = []): void {
+function person(
+  event: ICAL.Component,
+  name: 'organizer' | 'attendee',
+  who: { name: string; address: string },
+  parameters: [string, string][] = [],
+): void {
   const property = event.addPropertyWithValue(name, `mailto:${who.address}`);
   property.setParameter('cn', who.name);
   for (const [key, value] of parameters) property.setParameter(key, value);
@@ -66,8 +71,16 @@ export function buildInvitation(invitation: Invitation): string {
   }
   person(event, 'organizer', invitation.organizer);
   if (invitation.method !== 'PUBLISH') {
-    person(event, 'attendee', invitation.attendee, [['role', 'REQ-PARTICIPANT'], ['partstat', 'NEEDS-ACTION'], ['rsvp', 'TRUE']]);
-    if (invitation.host) person(event, 'attendee', invitation.host, [['role', 'CHAIR'], ['partstat', 'ACCEPTED']]);
+    person(event, 'attendee', invitation.attendee, [
+      ['role', 'REQ-PARTICIPANT'],
+      ['partstat', 'NEEDS-ACTION'],
+      ['rsvp', 'TRUE'],
+    ]);
+    if (invitation.host)
+      person(event, 'attendee', invitation.host, [
+        ['role', 'CHAIR'],
+        ['partstat', 'ACCEPTED'],
+      ]);
   }
   event.addPropertyWithValue('status', invitation.status);
   event.addPropertyWithValue('sequence', invitation.sequence);

@@ -54,7 +54,9 @@ export function bookingInvitation(booking: Booking, options: InvitationOptions):
     summary: event.title,
     description: event.details,
     // The host organises the demo they give; without a team, the product does.
-    organizer: booking.host ? { name: singleLine(booking.host.name), address: booking.host.email } : { name: brand.product, address: mailAddress(options.mailFrom) },
+    organizer: booking.host
+      ? { name: singleLine(booking.host.name), address: booking.host.email }
+      : { name: brand.product, address: mailAddress(options.mailFrom) },
     attendee: { name: singleLine(booking.name), address: booking.email },
     ...(booking.host ? { host: { name: singleLine(booking.host.name), address: booking.host.email } } : {}),
     ...(booking.meetingUrl ? { meetingUrl: booking.meetingUrl } : {}),

@@ -9,7 +9,16 @@ export const EMAIL_QUEUE = 'booking-emails';
  * (worker/email-kinds.ts) says how each is written, to whom, and when. A row with no recipient of its own goes to
  * the booking's prospect.
  */
-export const EMAIL_KINDS = ['confirmation', 'update', 'cancellation', 'reminder', 'sales-notice', 'host-invitation', 'host-cancellation', 'host-calendar'] as const;
+export const EMAIL_KINDS = [
+  'confirmation',
+  'update',
+  'cancellation',
+  'reminder',
+  'sales-notice',
+  'host-invitation',
+  'host-cancellation',
+  'host-calendar',
+] as const;
 export type EmailKind = (typeof EMAIL_KINDS)[number];
 
 /** The job that sends one e-mail: one outbox row of booking_emails. */
@@ -52,7 +61,9 @@ export function webhookJob(deliveryId: string, dueAt: number): QueuedJob {
  * its try, so that the next one (after a failure, or a replay) is a job of its own.
  */
 export function jobIdOf(job: QueuedJob): string {
-  return job.name === SEND_EMAIL_JOB ? `email-${job.payload.emailId}` : `webhook-${job.payload.deliveryId}-${job.payload.dueAt}`;
+  return job.name === SEND_EMAIL_JOB
+    ? `email-${job.payload.emailId}`
+    : `webhook-${job.payload.deliveryId}-${job.payload.dueAt}`;
 }
 
 /** What the producer and the worker need of a BullMQ queue. */

@@ -27,8 +27,13 @@ describe('secrets a deployment keeps for itself', () => {
     const later = secretsFolder(path.join(dir, 'secrets'));
     expect(later.secret('booking-link-secret')).to.equal(made);
     expect(later.made, 'a later start makes nothing').to.deep.equal([]);
-    expect(later.secret('admin-token'), 'each file its own secret').to.match(/^[0-9a-f]{64}$/).and.not.equal(made);
-    expect((await readdir(path.join(dir, 'secrets'))).sort(), 'no draft left behind').to.deep.equal(['admin-token', 'booking-link-secret']);
+    expect(later.secret('admin-token'), 'each file its own secret')
+      .to.match(/^[0-9a-f]{64}$/)
+      .and.not.equal(made);
+    expect((await readdir(path.join(dir, 'secrets'))).sort(), 'no draft left behind').to.deep.equal([
+      'admin-token',
+      'booking-link-secret',
+    ]);
   });
 
   it("keep what an operator wrote, and read an operator's file that is there", async () => {
@@ -42,7 +47,9 @@ describe('secrets a deployment keeps for itself', () => {
 
   it('refuse to replace an empty file, saying how to get a new secret', async () => {
     await writeFile(path.join(dir, 'booking-link-secret'), '\n');
-    expect(() => secretsFolder(dir).secret('booking-link-secret')).to.throw(/booking-link-secret is empty: delete it and a new secret is made on the next start$/);
+    expect(() => secretsFolder(dir).secret('booking-link-secret')).to.throw(
+      /booking-link-secret is empty: delete it and a new secret is made on the next start$/,
+    );
     expect(await readFile(path.join(dir, 'booking-link-secret'), 'utf8')).to.equal('\n');
   });
 
@@ -63,23 +70,39 @@ describe('secrets a deployment keeps for itself', () => {
       process.stdout.write(JSON.stringify({ secrets, made: folder.made.length }));
     `;
     const results = await Promise.all(
-      Array.from({ length: starters }, () =>
-        new Promise<{ secrets: string[]; made: number }>((resolve, reject) => {
-          const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', program], { stdio: ['ignore', 'pipe', 'pipe'] });
-          let out = '';
-          let err = '';
-          child.stdout.on('data', (chunk: Buffer) => (out += chunk));
-          child.stderr.on('data', (chunk: Buffer) => (err += chunk));
-          child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out) as { secrets: string[]; made: number }) : reject(new Error(`starter exited ${code}: ${err}`))));
-        }),
+      Array.from(
+        { length: starters },
+        () =>
+          new Promise<{ secrets: string[]; made: number }>((resolve, reject) => {
+            const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', program], {
+              stdio: ['ignore', 'pipe', 'pipe'],
+            });
+            let out = '';
+            let err = '';
+            child.stdout.on('data', (chunk: Buffer) => (out += chunk));
+            child.stderr.on('data', (chunk: Buffer) => (err += chunk));
+            child.on('close', (code) =>
+              code === 0
+                ? resolve(JSON.parse(out) as { secrets: string[]; made: number })
+                : reject(new Error(`starter exited ${code}: ${err}`)),
+            );
+          }),
       ),
     );
-    const disagreements = Array.from({ length: files }, (_, i) => i).filter((i) => new Set(results.map((r) => r.secrets[i])).size !== 1);
+    const disagreements = Array.from({ length: files }, (_, i) => i).filter(
+      (i) => new Set(results.map((r) => r.secrets[i])).size !== 1,
+    );
     expect(disagreements, 'files whose starters use different secrets').to.deep.equal([]);
-    expect(results.reduce((sum, r) => sum + r.made, 0), 'files made').to.equal(files);
+    expect(
+      results.reduce((sum, r) => sum + r.made, 0),
+      'files made',
+    ).to.equal(files);
     for (let i = 0; i < files; i += 97) {
       expect((await readFile(path.join(dir, `secret-${i}`), 'utf8')).trim()).to.equal(results[0]?.secrets[i]);
     }
-    expect((await readdir(dir)).filter((name) => name.endsWith('.tmp')), 'drafts left behind').to.deep.equal([]);
+    expect(
+      (await readdir(dir)).filter((name) => name.endsWith('.tmp')),
+      'drafts left behind',
+    ).to.deep.equal([]);
   });
 });

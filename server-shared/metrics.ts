@@ -30,7 +30,10 @@ export async function serveMetrics(registry: Registry, port: number, host: strin
     }
     registry.metrics().then(
       (text) => res.writeHead(200, { 'Content-Type': registry.contentType }).end(text),
-      (err: unknown) => res.writeHead(500, { 'Content-Type': 'text/plain' }).end(`metrics could not be collected: ${(err as Error).message}\n`),
+      (err: unknown) =>
+        res
+          .writeHead(500, { 'Content-Type': 'text/plain' })
+          .end(`metrics could not be collected: ${(err as Error).message}\n`),
     );
   });
   await new Promise<void>((resolve, reject) => {
@@ -55,6 +58,7 @@ export async function serveMetrics(registry: Registry, port: number, host: strin
 export function parseMetricsPort(value: string | undefined): number | undefined {
   if (value === undefined || value === '') return undefined;
   const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`METRICS_PORT must be a port number, got "${value}"`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new ConfigError(`METRICS_PORT must be a port number, got "${value}"`);
   return port;
 }

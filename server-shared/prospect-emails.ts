@@ -18,15 +18,16 @@ export const CONFIRMATION_SEQUENCE = 0;
 export type OrderedLine = { prospect: true } | { kind: string; recipient: string };
 
 /** The line's rows of a lower sequence than `sequence`, neither sent, refused for good nor dropped. */
-function unsettledBefore(db: Knex | Knex.Transaction, bookingId: string, sequence: number, line: OrderedLine): Knex.QueryBuilder {
+function unsettledBefore(
+  db: Knex | Knex.Transaction,
+  bookingId: string,
+  sequence: number,
+  line: OrderedLine,
+): Knex.QueryBuilder {
   const rows = db('booking_emails').where({ booking_id: bookingId });
   if ('prospect' in line) rows.whereNull('recipient');
   else rows.where({ kind: line.kind, recipient: line.recipient });
-  return rows
-    .where('sequence', '<', sequence)
-    .whereNull('sent_at')
-    .whereNull('failed_at')
-    .whereNull('dropped_at');
+  return rows.where('sequence', '<', sequence).whereNull('sent_at').whereNull('failed_at').whereNull('dropped_at');
 }
 
 /**
@@ -50,7 +51,12 @@ export async function settleEarlierProspectEmails(
  * How many of the booking's prospect e-mails of a lower sequence are still unsettled. Once it is 0 it stays 0: an
  * e-mail is never stored below a sequence already reached, and a settled one never becomes unsettled again.
  */
-export async function unsettledEarlierProspectEmails(db: Knex, bookingId: string, sequence: number, line: OrderedLine = { prospect: true }): Promise<number> {
+export async function unsettledEarlierProspectEmails(
+  db: Knex,
+  bookingId: string,
+  sequence: number,
+  line: OrderedLine = { prospect: true },
+): Promise<number> {
   const emails = await unsettledBefore(db, bookingId, sequence, line).first(db.raw('count(*)::int AS unsettled'));
   return emails?.unsettled ?? 0;
 }

@@ -24,7 +24,8 @@ export function setting(env: Env, name: string): string | undefined {
 export function parsePort(value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`PORT must be a port number, got "${value}"`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new ConfigError(`PORT must be a port number, got "${value}"`);
   return port;
 }
 
@@ -39,7 +40,8 @@ export function parseTimeZone(value: string | undefined): string {
 export function parseCount(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   const number = Number(value);
-  if (!Number.isInteger(number) || number < 0) throw new ConfigError(`${name} must be a whole number, 0 or more, got "${value}"`);
+  if (!Number.isInteger(number) || number < 0)
+    throw new ConfigError(`${name} must be a whole number, 0 or more, got "${value}"`);
   return number;
 }
 
@@ -53,7 +55,9 @@ export function parseProxyHops(value: string | undefined): number {
   if (/^(false|no|off)$/i.test(value)) return 0;
   const hops = Number(value);
   if (!Number.isInteger(hops) || hops < 0 || hops > 10) {
-    throw new ConfigError(`TRUST_PROXY must be the number of trusted proxies in front of the API (0 to 10), got "${value}"`);
+    throw new ConfigError(
+      `TRUST_PROXY must be the number of trusted proxies in front of the API (0 to 10), got "${value}"`,
+    );
   }
   return hops;
 }
@@ -112,14 +116,16 @@ export function secretsFolderIn(env: Env): SecretsFolder | undefined {
 export function parsePositiveInt(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   const number = Number(value);
-  if (!Number.isInteger(number) || number < 1) throw new ConfigError(`${name} must be a whole number above 0, got "${value}"`);
+  if (!Number.isInteger(number) || number < 1)
+    throw new ConfigError(`${name} must be a whole number above 0, got "${value}"`);
   return number;
 }
 
 /** SALES_NOTIFY_EMAIL: one plain address (name@domain), or unset for no notices. */
 export function parseNotifyAddress(name: string, value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
-  if (!/^[^\s@<>,;"]+@[^\s@<>,;"]+\.[^\s@<>,;"]+$/.test(value)) throw new ConfigError(`${name} must be one e-mail address such as sales@example.com, got "${value}"`);
+  if (!/^[^\s@<>,;"]+@[^\s@<>,;"]+\.[^\s@<>,;"]+$/.test(value))
+    throw new ConfigError(`${name} must be one e-mail address such as sales@example.com, got "${value}"`);
   return value;
 }
 
@@ -133,7 +139,8 @@ const PRINTED_PHONE = /^\+?\d[\d ()./-]{3,28}\d$/;
 export function parseContact(env: Env): Contact {
   const email = parseNotifyAddress('CONTACT_EMAIL', setting(env, 'CONTACT_EMAIL')) ?? brand.company.contact.email;
   const phone = setting(env, 'CONTACT_PHONE') ?? brand.company.contact.phone;
-  if (!PRINTED_PHONE.test(phone)) throw new ConfigError(`CONTACT_PHONE must be a phone number such as +49 30 5557 2100, got "${phone}"`);
+  if (!PRINTED_PHONE.test(phone))
+    throw new ConfigError(`CONTACT_PHONE must be a phone number such as +49 30 5557 2100, got "${phone}"`);
   return { email, phone };
 }
 

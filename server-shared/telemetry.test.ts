@@ -8,7 +8,9 @@ const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
  * What a program started with its tracing entry (`--import ./api/telemetry.ts`, as the image does) finds: whether the
  * SDK started, whether a span records, and which OpenTelemetry packages were loaded.
  */
-async function probe(env: Record<string, string>): Promise<{ started: boolean; recording: boolean; sdkLoaded: boolean }> {
+async function probe(
+  env: Record<string, string>,
+): Promise<{ started: boolean; recording: boolean; sdkLoaded: boolean }> {
   const source = `
     import { trace } from '@opentelemetry/api';
     import { tracingStarted, stopTracing } from './server-shared/telemetry.ts';
@@ -19,11 +21,15 @@ async function probe(env: Record<string, string>): Promise<{ started: boolean; r
     span.end();
     // With nothing at the endpoint the last spans cannot be sent: that is the collector's absence, not a fault here.
     await stopTracing().catch(() => {});`;
-  const child = spawn(process.execPath, ['--import', 'tsx', '--import', './api/telemetry.ts', '--input-type=module', '-e', source], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: '', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--import', './api/telemetry.ts', '--input-type=module', '-e', source],
+    {
+      cwd: REPO_ROOT,
+      env: { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: '', ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   let out = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
   await new Promise((resolve) => child.once('close', resolve));
@@ -39,6 +45,10 @@ describe('the tracing entry (OTEL_EXPORTER_OTLP_ENDPOINT)', function () {
 
   it('starts the SDK before the program when the endpoint is set', async () => {
     // Nothing listens there: the probe's one span is dropped at the end, which is no failure of the program.
-    expect(await probe({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' })).to.deep.equal({ started: true, recording: true, sdkLoaded: true });
+    expect(await probe({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' })).to.deep.equal({
+      started: true,
+      recording: true,
+      sdkLoaded: true,
+    });
   });
 });

@@ -19,7 +19,13 @@ import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { KoaInstrumentation, KoaLayerType } from '@opentelemetry/instrumentation-koa';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { NodeSDK } from '@opentelemetry/sdk-node';
-import { AlwaysOnSampler, ParentBasedSampler, SamplingDecision, type Sampler, type SamplingResult } from '@opentelemetry/sdk-trace-base'; // the 2.x line: the 3.x '@opentelemetry/sdk-trace' needs Node 22.15
+import {
+  AlwaysOnSampler,
+  ParentBasedSampler,
+  SamplingDecision,
+  type Sampler,
+  type SamplingResult,
+} from '@opentelemetry/sdk-trace-base'; // the 2.x line: the 3.x '@opentelemetry/sdk-trace' needs Node 22.15
 import { ATTR_URL_FULL, ATTR_URL_PATH } from '@opentelemetry/semantic-conventions';
 
 /** A booking link's token opens that booking: spans keep the path (the API's or the manage page's) without it. */
@@ -32,7 +38,8 @@ export function pathWithoutToken(path: string): string {
  * whose receivers' paths and queries often hold a secret of their own (many CRMs put one there).
  */
 export function urlWithoutPath(request: Pick<RequestOptions, 'protocol' | 'hostname' | 'host' | 'port'>): string {
-  const port = request.port === undefined || request.port === null || request.port === '' ? '' : `:${String(request.port)}`;
+  const port =
+    request.port === undefined || request.port === null || request.port === '' ? '' : `:${String(request.port)}`;
   return `${request.protocol ?? 'http:'}//${request.hostname ?? request.host ?? 'localhost'}${port}/:path`;
 }
 
@@ -48,7 +55,14 @@ const HOUSEKEEPING = /^(getNextJob|moveStalledJobsToWait|startStalledCheckTimer|
 class WithoutQueueHousekeeping implements Sampler {
   readonly #inner = new ParentBasedSampler({ root: new AlwaysOnSampler() });
 
-  shouldSample(context: Context, traceId: string, spanName: string, spanKind: SpanKind, attributes: Attributes, links: Link[]): SamplingResult {
+  shouldSample(
+    context: Context,
+    traceId: string,
+    spanName: string,
+    spanKind: SpanKind,
+    attributes: Attributes,
+    links: Link[],
+  ): SamplingResult {
     if (!trace.getSpanContext(context) && HOUSEKEEPING.test(spanName)) return { decision: SamplingDecision.NOT_RECORD };
     return this.#inner.shouldSample(context, traceId, spanName, spanKind, attributes, links);
   }
@@ -69,8 +83,11 @@ export function startSdk(serviceName: string): () => Promise<void> {
     logRecordProcessors: [],
     instrumentations: [
       new HttpInstrumentation({
-        ignoreIncomingRequestHook: (request: IncomingMessage) => UNTRACED_PATHS.has((request.url ?? '').split('?')[0] ?? ''),
-        startIncomingSpanHook: (request: IncomingMessage) => ({ [ATTR_URL_PATH]: pathWithoutToken((request.url ?? '').split('?')[0] ?? '') }),
+        ignoreIncomingRequestHook: (request: IncomingMessage) =>
+          UNTRACED_PATHS.has((request.url ?? '').split('?')[0] ?? ''),
+        startIncomingSpanHook: (request: IncomingMessage) => ({
+          [ATTR_URL_PATH]: pathWithoutToken((request.url ?? '').split('?')[0] ?? ''),
+        }),
         // The worker's and the API's outgoing calls of their own (CalDAV) go through fetch, not node:http.
         requireParentforOutgoingSpans: true,
         startOutgoingSpanHook: (request: RequestOptions) => ({ [ATTR_URL_FULL]: urlWithoutPath(request) }),

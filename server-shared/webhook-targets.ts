@@ -29,7 +29,8 @@ const IPV4_RANGES: Readonly<Record<string, string | null>> = {
   loopback: 'a loopback address',
   carrierGradeNat: 'a shared address of carrier-grade NAT (100.64.0.0/10)',
   private: 'a private address (RFC 1918)',
-  reserved: 'a reserved address (IETF protocol assignments, documentation, benchmarking, the former 6to4 relay, or 240.0.0.0/4)',
+  reserved:
+    'a reserved address (IETF protocol assignments, documentation, benchmarking, the former 6to4 relay, or 240.0.0.0/4)',
 };
 const IPV6_RANGES: Readonly<Record<string, string | null>> = {
   unicast: null, // then also inside 2000::/3, below
@@ -41,8 +42,8 @@ const IPV6_RANGES: Readonly<Record<string, string | null>> = {
   loopback: 'the loopback address',
   linkLocal: 'a link-local address (fe80::/10)',
   multicast: 'a multicast address',
-  uniqueLocal: 'a unique-local address (fc00::/7, a private network\'s)',
-  deprecatedSiteLocal: 'a site-local address (fec0::/10, deprecated, a private network\'s)',
+  uniqueLocal: "a unique-local address (fc00::/7, a private network's)",
+  deprecatedSiteLocal: "a site-local address (fec0::/10, deprecated, a private network's)",
   discard: 'a discard-only address (100::/64)',
   benchmarking: 'a benchmarking address (2001:2::/48)',
   deprecatedOrchid: 'a deprecated ORCHID address (2001:10::/28)',
@@ -93,7 +94,10 @@ function namedRefusal(words: Readonly<Record<string, string | null>>, name: stri
 
 /** The IPv4 address in the 32 bits from the address's 16-bit group `at` on, each byte XORed with `mask`. */
 function ipv4At(address: IPv6, at: number, mask = 0): IPv4 {
-  const bytes = address.toByteArray().slice(at * 2, at * 2 + 4).map((byte) => byte ^ mask);
+  const bytes = address
+    .toByteArray()
+    .slice(at * 2, at * 2 + 4)
+    .map((byte) => byte ^ mask);
   return new ipaddr.IPv4(bytes);
 }
 
@@ -120,7 +124,11 @@ function ipv6Refusal(address: IPv6): string | undefined {
     case '6to4':
       return carried('a 6to4 address', ['of', ipv4At(address, 1)]);
     case 'teredo': // the server's address, then the client's, stored inverted
-      return carried('a Teredo address', ['whose server is', ipv4At(address, 2)], ['whose client is', ipv4At(address, 6, 0xff)]);
+      return carried(
+        'a Teredo address',
+        ['whose server is', ipv4At(address, 2)],
+        ['whose client is', ipv4At(address, 6, 0xff)],
+      );
     case 'unicast':
       if (address.match(IPV4_COMPATIBLE)) return carried('an IPv4-compatible address', ['of', ipv4At(address, 6)]);
       if (!address.match(GLOBAL_UNICAST)) return 'outside 2000::/3, the only IPv6 space allocated for global unicast';
@@ -139,8 +147,10 @@ export function addressRefusal(address: string): string | undefined {
   if (family === 4) return ipv4Refusal(ipaddr.IPv4.parse(address));
   // ipaddr.js reads `::a.b.c.d` as IPv4-mapped, where RFC 4291 (and Node's resolver, which writes IPv4-compatible
   // addresses so) mean IPv4-compatible: the dotted tail is written in hexadecimal first.
-  const hex = address.replace(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/, (_, a: string, b: string, c: string, d: string) =>
-    `${((Number(a) << 8) | Number(b)).toString(16)}:${((Number(c) << 8) | Number(d)).toString(16)}`,
+  const hex = address.replace(
+    /(\d+)\.(\d+)\.(\d+)\.(\d+)$/,
+    (_, a: string, b: string, c: string, d: string) =>
+      `${((Number(a) << 8) | Number(b)).toString(16)}:${((Number(c) << 8) | Number(d)).toString(16)}`,
   );
   return ipv6Refusal(ipaddr.IPv6.parse(hex));
 }
@@ -168,9 +178,14 @@ export function checkTargetUrl(value: string, allowPrivate: boolean): URL {
     throw new TargetRefused('not a URL');
   }
   if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:')) {
-    throw new TargetRefused(allowPrivate ? 'only http:// and https:// URLs' : 'only https:// URLs (http:// only with WEBHOOK_ALLOW_PRIVATE=true)');
+    throw new TargetRefused(
+      allowPrivate
+        ? 'only http:// and https:// URLs'
+        : 'only https:// URLs (http:// only with WEBHOOK_ALLOW_PRIVATE=true)',
+    );
   }
-  if (url.username || url.password) throw new TargetRefused('no user name or password in the URL (the signature authenticates us)');
+  if (url.username || url.password)
+    throw new TargetRefused('no user name or password in the URL (the signature authenticates us)');
   const host = hostOf(url);
   if (!allowPrivate && isIP(host) !== 0) {
     const refused = addressRefusal(host);
@@ -191,14 +206,20 @@ export interface CheckedAddress {
 export async function resolveTarget(url: URL, allowPrivate: boolean): Promise<CheckedAddress> {
   const host = hostOf(url);
   const literal = isIP(host);
-  const addresses = literal !== 0 ? [{ address: host, family: literal }] : await lookup(host, { all: true, verbatim: true }).catch((err: unknown) => {
-    throw new TargetUnresolved(`cannot resolve ${host}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
-  });
+  const addresses =
+    literal !== 0
+      ? [{ address: host, family: literal }]
+      : await lookup(host, { all: true, verbatim: true }).catch((err: unknown) => {
+          throw new TargetUnresolved(`cannot resolve ${host}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+        });
   if (addresses.length === 0) throw new TargetUnresolved(`${host} has no address`);
   if (!allowPrivate) {
     for (const { address } of addresses) {
       const refused = addressRefusal(address);
-      if (refused) throw new TargetRefused(`${literal !== 0 ? `${host} is` : `${host} resolves to ${address},`} ${refused} (${ALLOW_HINT})`);
+      if (refused)
+        throw new TargetRefused(
+          `${literal !== 0 ? `${host} is` : `${host} resolves to ${address},`} ${refused} (${ALLOW_HINT})`,
+        );
     }
   }
   const first = addresses[0]!;

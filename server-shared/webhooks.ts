@@ -13,12 +13,19 @@ import { TargetRefused, TargetUnresolved, checkTargetUrl, resolveTarget } from '
  * What a receiver is told. `booking.attended` and `booking.no_show` are marked by sales after the demo (the sales
  * page); the booking's own changes raise the other three.
  */
-export const WEBHOOK_EVENT_TYPES = ['booking.created', 'booking.rescheduled', 'booking.cancelled', 'booking.attended', 'booking.no_show'] as const;
+export const WEBHOOK_EVENT_TYPES = [
+  'booking.created',
+  'booking.rescheduled',
+  'booking.cancelled',
+  'booking.attended',
+  'booking.no_show',
+] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 export const WEBHOOK_EVENT_DESCRIPTIONS: Record<WebhookEventType, string> = {
   'booking.created': 'A demo was booked.',
-  'booking.rescheduled': 'A booking was moved to another slot (previousTimeSlot is the one given up); its host may have changed.',
+  'booking.rescheduled':
+    'A booking was moved to another slot (previousTimeSlot is the one given up); its host may have changed.',
   'booking.cancelled': 'A booking was cancelled; its slot is free again.',
   'booking.attended': 'Sales marked the demo as held, after its time.',
   'booking.no_show': 'Sales marked the demo as missed by the prospect, after its time.',
@@ -69,7 +76,11 @@ export function webhookEventSchema(type?: WebhookEventType): Record<string, unkn
     required: ['id', 'type', 'timestamp', 'data'],
     description: type ? WEBHOOK_EVENT_DESCRIPTIONS[type] : 'A webhook event about a booking.',
     properties: {
-      id: { type: 'string', format: 'uuid', description: 'The event id: also the webhook-id header; the same on every try, so receivers can drop repeats.' },
+      id: {
+        type: 'string',
+        format: 'uuid',
+        description: 'The event id: also the webhook-id header; the same on every try, so receivers can drop repeats.',
+      },
       type: type ? { const: type } : { enum: [...WEBHOOK_EVENT_TYPES] },
       timestamp: instant('When the change happened.'),
       data: {
@@ -80,16 +91,38 @@ export function webhookEventSchema(type?: WebhookEventType): Record<string, unkn
           booking: {
             type: 'object',
             additionalProperties: false,
-            required: ['id', 'status', 'attendance', 'timeSlot', 'sequence', 'createdAt', 'name', 'email', 'company', 'phone', 'message', 'meetingUrl'],
+            required: [
+              'id',
+              'status',
+              'attendance',
+              'timeSlot',
+              'sequence',
+              'createdAt',
+              'name',
+              'email',
+              'company',
+              'phone',
+              'message',
+              'meetingUrl',
+            ],
             properties: {
               id: { type: 'string', format: 'uuid' },
               status: { type: 'string', enum: ['booked', 'cancelled'] },
-              attendance: { type: ['string', 'null'], enum: ['attended', 'no_show', null], description: 'Marked by sales after the demo (booking.attended, booking.no_show); null until then.' },
-              timeSlot: instant('The demo\'s slot (the hour from it).'),
-              sequence: { type: 'integer', minimum: 0, description: 'Changes so far (moves and the cancellation): later events of a booking carry higher or equal ones.' },
+              attendance: {
+                type: ['string', 'null'],
+                enum: ['attended', 'no_show', null],
+                description: 'Marked by sales after the demo (booking.attended, booking.no_show); null until then.',
+              },
+              timeSlot: instant("The demo's slot (the hour from it)."),
+              sequence: {
+                type: 'integer',
+                minimum: 0,
+                description:
+                  'Changes so far (moves and the cancellation): later events of a booking carry higher or equal ones.',
+              },
               createdAt: instant('When it was booked.'),
               name: text(),
-              email: text('The prospect\'s address as typed.'),
+              email: text("The prospect's address as typed."),
               company: text(),
               phone: textOrNull('As typed, or null.'),
               message: textOrNull('As typed, or null.'),
@@ -127,7 +160,10 @@ const SECRET_MAX_BYTES = 64;
  */
 export function parseWebhookSecret(name: string, value: string): string {
   const encoded = value.startsWith(SECRET_PREFIX) ? value.slice(SECRET_PREFIX.length) : undefined;
-  const bytes = encoded !== undefined && /^[A-Za-z0-9+/]+={0,2}$/.test(encoded) && encoded.length % 4 === 0 ? Buffer.from(encoded, 'base64').length : 0;
+  const bytes =
+    encoded !== undefined && /^[A-Za-z0-9+/]+={0,2}$/.test(encoded) && encoded.length % 4 === 0
+      ? Buffer.from(encoded, 'base64').length
+      : 0;
   if (bytes < SECRET_MIN_BYTES || bytes > SECRET_MAX_BYTES) {
     throw new ConfigError(
       `${name} must be whsec_ followed by ${SECRET_MIN_BYTES} to ${SECRET_MAX_BYTES} random bytes in base64, as the Standard Webhooks specification gives it; make one with: echo "whsec_$(openssl rand -base64 32)"`,
@@ -171,7 +207,10 @@ export function parseWebhookSettings(env: Env): WebhookSettings {
   const secret = setting(env, 'WEBHOOK_SECRET');
   if (url === undefined && secret === undefined) return { endpoint: undefined, allowPrivate };
   if (url === undefined) throw new ConfigError('WEBHOOK_SECRET is set without WEBHOOK_URL: set both, or neither');
-  if (secret === undefined) throw new ConfigError(`WEBHOOK_URL is set without WEBHOOK_SECRET; make one with: echo "whsec_$(openssl rand -base64 32)"`);
+  if (secret === undefined)
+    throw new ConfigError(
+      `WEBHOOK_URL is set without WEBHOOK_SECRET; make one with: echo "whsec_$(openssl rand -base64 32)"`,
+    );
   try {
     checkTargetUrl(url, allowPrivate);
   } catch (err) {
@@ -189,11 +228,18 @@ export const WEBHOOK_URL_RESOLVE_WAIT_MS = 5000;
  * start-up (a ConfigError naming WEBHOOK_URL, as a bad setting does), since every try for a day would fail. A name
  * that cannot be resolved now is not known to be wrong (DNS may be briefly down): the warning to log is returned.
  */
-export async function checkWebhookUrlAddresses(settings: WebhookSettings, waitMs = WEBHOOK_URL_RESOLVE_WAIT_MS): Promise<string | undefined> {
+export async function checkWebhookUrlAddresses(
+  settings: WebhookSettings,
+  waitMs = WEBHOOK_URL_RESOLVE_WAIT_MS,
+): Promise<string | undefined> {
   if (!settings.endpoint) return undefined;
   const { url } = settings.endpoint;
   try {
-    await withTimeout(resolveTarget(checkTargetUrl(url, settings.allowPrivate), settings.allowPrivate), waitMs, 'resolving its name');
+    await withTimeout(
+      resolveTarget(checkTargetUrl(url, settings.allowPrivate), settings.allowPrivate),
+      waitMs,
+      'resolving its name',
+    );
     return undefined;
   } catch (err) {
     if (err instanceof TargetUnresolved || !(err instanceof TargetRefused)) {

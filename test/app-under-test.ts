@@ -19,7 +19,11 @@ export interface AppUnderTest {
   db: Knex;
   database: TestDatabase;
   queuePrefix: string;
-  post(path: string, body: unknown, headers?: Record<string, string>): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }>;
+  post(
+    path: string,
+    body: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }>;
   close(): Promise<void>;
 }
 
@@ -53,7 +57,9 @@ export async function startAppUnderTest(
   const database = await createTestDatabase();
   const queuePrefix = testQueuePrefix();
   const queue: EmailQueue = createEmailQueue(options.redisUrl ?? TEST_REDIS_URL, queuePrefix);
-  const db = options.databaseUrl ? createDb(options.databaseUrl, { min: 0, max: 2, acquireTimeoutMillis: 3000 } as Knex.PoolConfig, silentLogger) : database.db;
+  const db = options.databaseUrl
+    ? createDb(options.databaseUrl, { min: 0, max: 2, acquireTimeoutMillis: 3000 } as Knex.PoolConfig, silentLogger)
+    : database.db;
   const limiter = createRateLimiter(options.redisUrl ?? TEST_REDIS_URL, queuePrefix);
   const app = createApp({
     db,
@@ -92,7 +98,11 @@ export async function startAppUnderTest(
         body: typeof body === 'string' ? body : JSON.stringify(body),
       });
       const text = await response.text();
-      return { status: response.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {}, headers: response.headers };
+      return {
+        status: response.status,
+        body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
+        headers: response.headers,
+      };
     },
     async close() {
       server.closeAllConnections();

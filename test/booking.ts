@@ -46,7 +46,12 @@ export function comparableAnswer(answer: { status: number; body: Record<string, 
   return {
     status: answer.status,
     headers: Object.fromEntries([...answer.headers].filter(([name]) => !PER_REQUEST_HEADERS.has(name))),
-    body: Object.fromEntries(Object.entries(answer.body).map(([field, value]) => [field, PER_BOOKING_FIELDS.has(field) ? typeof value : value])),
+    body: Object.fromEntries(
+      Object.entries(answer.body).map(([field, value]) => [
+        field,
+        PER_BOOKING_FIELDS.has(field) ? typeof value : value,
+      ]),
+    ),
   };
 }
 

@@ -37,9 +37,23 @@ const basic = `Basic ${Buffer.from(`${CALDAV_USER}:${CALDAV_PASSWORD}`).toString
 export async function startCalDavServer(): Promise<CalDavServer> {
   const folder = await mkdtemp(path.join(tmpdir(), 'converge-caldav-'));
   const port = await freePort();
-  const xandikos: ChildProcess = spawn('xandikos', ['-d', folder, '--defaults', '-l', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
+  const xandikos: ChildProcess = spawn(
+    'xandikos',
+    ['-d', folder, '--defaults', '-l', '127.0.0.1', '-p', String(port)],
+    { stdio: 'ignore' },
+  );
   const upstream = `http://127.0.0.1:${port}`;
-  await until(async () => (await fetch(`${upstream}/user/calendars/`, { method: 'PROPFIND', headers: { Depth: '0' } }).then((answer) => answer.status, () => undefined)) === 207 ? true : undefined, 'xandikos', 20_000);
+  await until(
+    async () =>
+      (await fetch(`${upstream}/user/calendars/`, { method: 'PROPFIND', headers: { Depth: '0' } }).then(
+        (answer) => answer.status,
+        () => undefined,
+      )) === 207
+        ? true
+        : undefined,
+    'xandikos',
+    20_000,
+  );
 
   const faults = new Map<string, ProxyFault>();
   const requests: string[] = [];
@@ -47,7 +61,8 @@ export async function startCalDavServer(): Promise<CalDavServer> {
   const faultFor = (url: string): ProxyFault => {
     let found: ProxyFault = 'none';
     let length = -1;
-    for (const [prefix, fault] of faults) if (url.startsWith(prefix) && prefix.length > length) [found, length] = [fault, prefix.length];
+    for (const [prefix, fault] of faults)
+      if (url.startsWith(prefix) && prefix.length > length) [found, length] = [fault, prefix.length];
     return found;
   };
   const proxy: Server = createServer((incoming, outgoing) => {
@@ -62,21 +77,28 @@ export async function startCalDavServer(): Promise<CalDavServer> {
     }
     if (fault === 'stall') return; // never answers; the socket is destroyed at stop()
     requests.push(incoming.method ?? '');
-    const forwarded = request(`${upstream}${incoming.url}`, { method: incoming.method, headers: { ...incoming.headers, host: `127.0.0.1:${port}` } }, (answer) => {
-      if (fault === 'cut-off') {
-        const chunks: Buffer[] = [];
-        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-        answer.on('end', () => {
-          const body = Buffer.concat(chunks);
-          // Announces the whole body, sends half of it, and closes the connection.
-          outgoing.writeHead(answer.statusCode ?? 502, { 'Content-Type': answer.headers['content-type'] ?? 'text/xml', 'Content-Length': String(body.length) });
-          outgoing.write(body.subarray(0, Math.floor(body.length / 2)), () => outgoing.socket?.destroy());
-        });
-        return;
-      }
-      outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(outgoing);
-    });
+    const forwarded = request(
+      `${upstream}${incoming.url}`,
+      { method: incoming.method, headers: { ...incoming.headers, host: `127.0.0.1:${port}` } },
+      (answer) => {
+        if (fault === 'cut-off') {
+          const chunks: Buffer[] = [];
+          answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+          answer.on('end', () => {
+            const body = Buffer.concat(chunks);
+            // Announces the whole body, sends half of it, and closes the connection.
+            outgoing.writeHead(answer.statusCode ?? 502, {
+              'Content-Type': answer.headers['content-type'] ?? 'text/xml',
+              'Content-Length': String(body.length),
+            });
+            outgoing.write(body.subarray(0, Math.floor(body.length / 2)), () => outgoing.socket?.destroy());
+          });
+          return;
+        }
+        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(outgoing);
+      },
+    );
     incoming.pipe(forwarded);
   });
   proxy.on('connection', (socket: Socket) => {
@@ -88,7 +110,8 @@ export async function startCalDavServer(): Promise<CalDavServer> {
 
   const direct = async (url: string, init: RequestInit, expected: number[]) => {
     const answer = await fetch(url.replace(baseUrl, upstream), init);
-    if (!expected.includes(answer.status)) throw new Error(`${init.method} ${url}: ${answer.status} ${await answer.text()}`);
+    if (!expected.includes(answer.status))
+      throw new Error(`${init.method} ${url}: ${answer.status} ${await answer.text()}`);
   };
 
   return {
@@ -100,7 +123,11 @@ export async function startCalDavServer(): Promise<CalDavServer> {
       return url;
     },
     async putEvent(calendarUrl, name, ics) {
-      await direct(`${calendarUrl}${name}.ics`, { method: 'PUT', headers: { 'Content-Type': 'text/calendar; charset=utf-8' }, body: ics }, [201, 204]);
+      await direct(
+        `${calendarUrl}${name}.ics`,
+        { method: 'PUT', headers: { 'Content-Type': 'text/calendar; charset=utf-8' }, body: ics },
+        [201, 204],
+      );
     },
     async deleteEvent(calendarUrl, name) {
       await direct(`${calendarUrl}${name}.ics`, { method: 'DELETE' }, [204, 200]);

@@ -14,9 +14,19 @@ export async function insertBookings(
   bookings: readonly Record<string, unknown>[],
   confirmation: Record<string, unknown> = {},
 ): Promise<StoredBooking[]> {
-  const stored: { id: string; time_slot: Date }[] = await db('bookings').insert(bookings).returning(['id', 'time_slot']);
+  const stored: { id: string; time_slot: Date }[] = await db('bookings')
+    .insert(bookings)
+    .returning(['id', 'time_slot']);
   const emails: { id: string; booking_id: string }[] = await db('booking_emails')
-    .insert(stored.map((booking) => ({ booking_id: booking.id, kind: 'confirmation', time_slot: booking.time_slot, sequence: 0, ...confirmation })))
+    .insert(
+      stored.map((booking) => ({
+        booking_id: booking.id,
+        kind: 'confirmation',
+        time_slot: booking.time_slot,
+        sequence: 0,
+        ...confirmation,
+      })),
+    )
     .returning(['id', 'booking_id']);
   const byBooking = new Map(emails.map((email) => [email.booking_id, email.id]));
   return stored.map((booking) => ({ id: booking.id, emailId: byBooking.get(booking.id)! }));
@@ -24,7 +34,9 @@ export async function insertBookings(
 
 /** The id of the booking's confirmation row. */
 export async function confirmationOf(db: Knex, bookingId: string): Promise<string> {
-  const row: { id: string } | undefined = await db('booking_emails').where({ booking_id: bookingId, kind: 'confirmation' }).first('id');
+  const row: { id: string } | undefined = await db('booking_emails')
+    .where({ booking_id: bookingId, kind: 'confirmation' })
+    .first('id');
   if (!row) throw new Error(`booking ${bookingId} has no confirmation row`);
   return row.id;
 }

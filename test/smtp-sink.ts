@@ -72,7 +72,8 @@ export async function startSmtpSink(): Promise<SmtpSink> {
     async waitForMessages(count: number, timeoutMs = 15000) {
       const deadline = Date.now() + timeoutMs;
       while (messages.length < count) {
-        if (Date.now() > deadline) throw new Error(`expected ${count} e-mail(s), got ${messages.length} within ${timeoutMs} ms`);
+        if (Date.now() > deadline)
+          throw new Error(`expected ${count} e-mail(s), got ${messages.length} within ${timeoutMs} ms`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       return messages;

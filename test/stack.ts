@@ -87,7 +87,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const worker =
     options.worker === false
       ? undefined
-      : await startWorker(loadWorkerConfig({ ...env, REDIS_URL: TEST_REDIS_URL, PUBLIC_URL: api.url }), silentLogger, options.workerOptions);
+      : await startWorker(
+          loadWorkerConfig({ ...env, REDIS_URL: TEST_REDIS_URL, PUBLIC_URL: api.url }),
+          silentLogger,
+          options.workerOptions,
+        );
   return {
     url: api.url,
     db: database.db,

@@ -11,9 +11,18 @@ export async function makeWebRoot(): Promise<string> {
     '<style data-styled="true">.a{color:red}</style></head>';
   await mkdir(path.join(root, 'assets'));
   await mkdir(path.join(root, 'legal'));
-  await writeFile(path.join(root, 'index.html'), `<!doctype html><html lang="en">${head}<body><h1>Converge</h1>${'<p>copy</p>'.repeat(200)}</body></html>`);
-  await writeFile(path.join(root, '404.html'), `<!doctype html><html lang="en">${head}<body><h1>404 Page Not Found</h1></body></html>`);
-  await writeFile(path.join(root, 'legal', 'privacy.html'), '<!doctype html><html lang="en"><body><h1>Privacy Policy</h1></body></html>');
+  await writeFile(
+    path.join(root, 'index.html'),
+    `<!doctype html><html lang="en">${head}<body><h1>Converge</h1>${'<p>copy</p>'.repeat(200)}</body></html>`,
+  );
+  await writeFile(
+    path.join(root, '404.html'),
+    `<!doctype html><html lang="en">${head}<body><h1>404 Page Not Found</h1></body></html>`,
+  );
+  await writeFile(
+    path.join(root, 'legal', 'privacy.html'),
+    '<!doctype html><html lang="en"><body><h1>Privacy Policy</h1></body></html>',
+  );
   await writeFile(path.join(root, 'assets', 'main.0123456789ab.js'), 'console.log(1)');
   await writeFile(path.join(root, 'robots.txt'), 'User-agent: *\nAllow: /\n');
   return root;

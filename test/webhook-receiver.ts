@@ -31,17 +31,23 @@ export interface Receiver {
 }
 
 function headersOf(request: IncomingMessage): Record<string, string> {
-  return Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : (value ?? '')]));
+  return Object.fromEntries(
+    Object.entries(request.headers).map(([name, value]) => [
+      name,
+      Array.isArray(value) ? value.join(', ') : (value ?? ''),
+    ]),
+  );
 }
 
 export async function startReceiver(secret: string): Promise<Receiver> {
   const webhook = new Webhook(secret);
   const received: Received[] = [];
   const answer = { status: 200, delayMs: 0, body: 'ok' };
-  const listen = (server: Server, port: number) => new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve());
-  });
+  const listen = (server: Server, port: number) =>
+    new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => resolve());
+    });
   const make = () =>
     createServer((request, response) => {
       const chunks: Buffer[] = [];

@@ -34,7 +34,8 @@ function isCssTag(tag) {
 function compactStyledCss(context) {
   return (sourceFile) => {
     // The part's source between its delimiters (` or }, and ` or ${), whitespace squeezed; TypeScript cooks the rest.
-    const squeezed = (part, tail) => sourceFile.text.slice(part.getStart(sourceFile) + 1, part.end - (tail ? 1 : 2)).replace(/[ \t]*\n\s*/g, '\n');
+    const squeezed = (part, tail) =>
+      sourceFile.text.slice(part.getStart(sourceFile) + 1, part.end - (tail ? 1 : 2)).replace(/[ \t]*\n\s*/g, '\n');
     const visit = (node) => {
       if (ts.isTaggedTemplateExpression(node) && isCssTag(node.tag)) {
         const { template } = node;
@@ -51,7 +52,12 @@ function compactStyledCss(context) {
                 ),
               ),
             );
-        return ts.factory.updateTaggedTemplateExpression(node, ts.visitNode(node.tag, visit), node.typeArguments, compacted);
+        return ts.factory.updateTaggedTemplateExpression(
+          node,
+          ts.visitNode(node.tag, visit),
+          node.typeArguments,
+          compacted,
+        );
       }
       return ts.visitEachChild(node, visit, context);
     };
@@ -72,7 +78,9 @@ const shared = {
     // Package exports are looked up with the query attached ("./dist/ReactToastify.css?raw" is not exported), so
     // the stylesheet is named by its file; the ?raw query still applies.
     alias: {
-      'react-toastify/dist/ReactToastify.css$': createRequire(import.meta.url).resolve('react-toastify/dist/ReactToastify.css'),
+      'react-toastify/dist/ReactToastify.css$': createRequire(import.meta.url).resolve(
+        'react-toastify/dist/ReactToastify.css',
+      ),
     },
   },
   module: {
@@ -97,7 +105,9 @@ const shared = {
       { test: /[\\/]domain[\\/][^\\/]+\.ts$/, sideEffects: false },
     ],
   },
-  plugins: [new webpack.DefinePlugin({ 'process.env.BUILD_YEAR': JSON.stringify(String(new Date().getUTCFullYear())) })],
+  plugins: [
+    new webpack.DefinePlugin({ 'process.env.BUILD_YEAR': JSON.stringify(String(new Date().getUTCFullYear())) }),
+  ],
   performance: { hints: false },
   stats: 'errors-warnings',
   // One compress pass, not webpack's two: the second costs more build time than the bytes it saves are worth
@@ -114,14 +124,20 @@ function refuseServerCode(compilation) {
   for (const module of compilation.modules) {
     const inner = module.modules ?? [module];
     const shipped = compilation.chunkGraph.getNumberOfModuleChunks(module) > 0;
-    const server = shipped && inner.find((part) => SERVER_FOLDERS.some((folder) => (part.resource ?? '').startsWith(folder)));
+    const server =
+      shipped && inner.find((part) => SERVER_FOLDERS.some((folder) => (part.resource ?? '').startsWith(folder)));
     if (server) {
-      compilation.errors.push(new webpack.WebpackError(`${path.relative(root, server.resource)} (server code) ended up in the browser bundle`));
+      compilation.errors.push(
+        new webpack.WebpackError(
+          `${path.relative(root, server.resource)} (server code) ended up in the browser bundle`,
+        ),
+      );
     }
   }
 }
 
-const hashedName = (stem, source, extension) => `assets/${stem}.${createHash('sha256').update(source).digest('hex').slice(0, 10)}.${extension}`;
+const hashedName = (stem, source, extension) =>
+  `assets/${stem}.${createHash('sha256').update(source).digest('hex').slice(0, 10)}.${extension}`;
 
 /**
  * The page's typeface: Inter's variable font (its weight axis), the Latin subset only, self-hosted. Its @font-face
@@ -132,7 +148,8 @@ function interLatin() {
   const css = readFileSync(require.resolve('@fontsource-variable/inter/wght.css'), 'utf8');
   const rule = /\/\* inter-latin-wght-normal \*\/\s*(@font-face\s*\{[^}]*\})/.exec(css)?.[1];
   const file = /url\(\.\/(files\/inter-latin-wght-normal\.woff2)\)/.exec(rule ?? '')?.[1];
-  if (!rule || !file || !rule.includes('font-display: swap')) throw new Error('@fontsource-variable/inter: no Latin weight-axis face with font-display: swap in wght.css');
+  if (!rule || !file || !rule.includes('font-display: swap'))
+    throw new Error('@fontsource-variable/inter: no Latin weight-axis face with font-display: swap in wght.css');
   const source = readFileSync(require.resolve(`@fontsource-variable/inter/${file}`));
   const name = hashedName('inter-latin-wght', source, 'woff2');
   return { name, source, css: rule.replace(/url\([^)]*\)/, `url(/${name})`).replace(/\s*\n\s*/g, '') };
@@ -188,8 +205,12 @@ class SiteAssetsPlugin {
       console.warn(
         `web: JavaScript before the dialog opens: ${kb(initialBytes)} gzip (${verdict} the ${kb(INITIAL_JS_BUDGET_BYTES)} budget) [${initial.join(', ')}]`,
       );
-      console.warn(`web: the dialog's code, run once the page is idle after its load: ${kb(bytesOf(lazy))} gzip [${lazy.join(', ')}]`);
-      console.warn(`web: its calendar, after the form's first frame: ${kb(bytesOf(calendar))} gzip [${calendar.join(', ')}]`);
+      console.warn(
+        `web: the dialog's code, run once the page is idle after its load: ${kb(bytesOf(lazy))} gzip [${lazy.join(', ')}]`,
+      );
+      console.warn(
+        `web: its calendar, after the form's first frame: ${kb(bytesOf(calendar))} gzip [${calendar.join(', ')}]`,
+      );
     });
   }
 }
@@ -203,7 +224,10 @@ const client = {
   // script needs no chunk loader and shares no module instance with the dialog's.
   entry: {
     main: './web/app/main.ts',
-    demo: { import: './web/features/demo-request/demo-island.ts', library: { type: 'window', name: DEMO_ISLAND_GLOBAL } },
+    demo: {
+      import: './web/features/demo-request/demo-island.ts',
+      library: { type: 'window', name: DEMO_ISLAND_GLOBAL },
+    },
   },
   output: {
     path: webOut,
@@ -232,8 +256,9 @@ const client = {
 class BookingAssetsPlugin {
   apply(compiler) {
     compiler.hooks.thisCompilation.tap('BookingAssetsPlugin', (compilation) => {
-      compilation.hooks.processAssets.tap({ name: 'BookingAssetsPlugin', stage: webpack.Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL }, () =>
-        refuseServerCode(compilation),
+      compilation.hooks.processAssets.tap(
+        { name: 'BookingAssetsPlugin', stage: webpack.Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL },
+        () => refuseServerCode(compilation),
       );
     });
     compiler.hooks.done.tap('BookingAssetsPlugin', (stats) => {
@@ -244,7 +269,11 @@ class BookingAssetsPlugin {
       mkdirSync(ssrOut, { recursive: true });
       writeFileSync(
         path.join(ssrOut, 'booking-manifest.json'),
-        JSON.stringify({ scripts: scripts.map((name) => `/${name}`), appScripts: appScripts.map((name) => `/${name}`) }, null, 2),
+        JSON.stringify(
+          { scripts: scripts.map((name) => `/${name}`), appScripts: appScripts.map((name) => `/${name}`) },
+          null,
+          2,
+        ),
       );
       const bytesOf = (files) => files.reduce((sum, name) => sum + gzipOf(name), 0);
       const lazy = [...compilation.chunks]
@@ -288,16 +317,22 @@ const booking = {
 class SalesAssetsPlugin {
   apply(compiler) {
     compiler.hooks.thisCompilation.tap('SalesAssetsPlugin', (compilation) => {
-      compilation.hooks.processAssets.tap({ name: 'SalesAssetsPlugin', stage: webpack.Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL }, () =>
-        refuseServerCode(compilation),
+      compilation.hooks.processAssets.tap(
+        { name: 'SalesAssetsPlugin', stage: webpack.Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL },
+        () => refuseServerCode(compilation),
       );
     });
     compiler.hooks.done.tap('SalesAssetsPlugin', (stats) => {
       if (stats.hasErrors()) return;
       const scripts = filesOf(stats.compilation.entrypoints.get('sales'));
       mkdirSync(ssrOut, { recursive: true });
-      writeFileSync(path.join(ssrOut, 'sales-manifest.json'), JSON.stringify({ scripts: scripts.map((name) => `/${name}`) }, null, 2));
-      console.warn(`web: the sales page's JavaScript: ${kb(scripts.reduce((sum, name) => sum + gzipOf(name), 0))} gzip [${scripts.join(', ')}]`);
+      writeFileSync(
+        path.join(ssrOut, 'sales-manifest.json'),
+        JSON.stringify({ scripts: scripts.map((name) => `/${name}`) }, null, 2),
+      );
+      console.warn(
+        `web: the sales page's JavaScript: ${kb(scripts.reduce((sum, name) => sum + gzipOf(name), 0))} gzip [${scripts.join(', ')}]`,
+      );
     });
   }
 }

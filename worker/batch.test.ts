@@ -94,12 +94,19 @@ describe('claims and marks of many rows at once', () => {
   it('claims each row once, whatever else the batch holds, and marks them all sent', async () => {
     const rows = await insertBookings(
       database.db,
-      Array.from({ length: 30 }, (_, i) => ({ name: `P ${i}`, email: `p${i}@example.com`, company: 'C', time_slot: new Date('2026-12-01T09:00:00Z') })),
+      Array.from({ length: 30 }, (_, i) => ({
+        name: `P ${i}`,
+        email: `p${i}@example.com`,
+        company: 'C',
+        time_slot: new Date('2026-12-01T09:00:00Z'),
+      })),
     );
     const ids = rows.map((row) => row.emailId);
     // Every row asked for three times at once, beside a row that does not exist and an id that is no UUID.
     const claims = await Promise.all(
-      [...ids, ...ids, ...ids, '00000000-0000-4000-8000-000000000000', 'not-a-uuid'].map((id) => claim(database.db, id)),
+      [...ids, ...ids, ...ids, '00000000-0000-4000-8000-000000000000', 'not-a-uuid'].map((id) =>
+        claim(database.db, id),
+      ),
     );
     const won = claims.filter((outcome) => outcome.claimed);
     expect(won).to.have.length(ids.length);
@@ -108,14 +115,21 @@ describe('claims and marks of many rows at once', () => {
     for (const outcome of claims) if (!outcome.claimed) refusals[outcome.reason] = (refusals[outcome.reason] ?? 0) + 1;
     expect(refusals).to.deep.equal({ 'claimed-elsewhere': 2 * ids.length, missing: 2 });
     await Promise.all(ids.map((id) => markSent(database.db, id)));
-    const stored = await database.db('booking_emails').whereIn('id', ids).select('sent_at', 'claimed_until', 'attempts');
+    const stored = await database
+      .db('booking_emails')
+      .whereIn('id', ids)
+      .select('sent_at', 'claimed_until', 'attempts');
     expect(stored.every((row) => row.sent_at && row.claimed_until === null && row.attempts === 1)).to.equal(true);
   });
 
   it('claims in one statement only the rows open to it: not sent, not refused, and held by no live claim', async () => {
     const slot = new Date('2026-12-02T09:00:00Z');
     const insert = async (state: Record<string, unknown>) => {
-      const rows = await insertBookings(database.db, [{ name: 'P', email: 'p@example.com', company: 'C', time_slot: slot }], state);
+      const rows = await insertBookings(
+        database.db,
+        [{ name: 'P', email: 'p@example.com', company: 'C', time_slot: slot }],
+        state,
+      );
       return rows.map((row) => row.emailId).join();
     };
     const open = await insert({});
@@ -124,20 +138,20 @@ describe('claims and marks of many rows at once', () => {
     const sent = await insert({ sent_at: database.db.fn.now() });
     const refused = await insert({ failed_at: database.db.fn.now() });
     const claims = await Promise.all([open, leaseRanOut, held, sent, refused].map((id) => claim(database.db, id)));
-    expect(claims.map((outcome) => (outcome.claimed ? `claimed ${outcome.email.lead?.email}` : outcome.reason))).to.deep.equal([
-      'claimed p@example.com',
-      'claimed p@example.com',
-      'claimed-elsewhere',
-      'already-sent',
-      'refused',
-    ]);
-    const leases: { id: string; ms: number }[] = await database.db('booking_emails')
+    expect(
+      claims.map((outcome) => (outcome.claimed ? `claimed ${outcome.email.lead?.email}` : outcome.reason)),
+    ).to.deep.equal(['claimed p@example.com', 'claimed p@example.com', 'claimed-elsewhere', 'already-sent', 'refused']);
+    const leases: { id: string; ms: number }[] = await database
+      .db('booking_emails')
       .whereIn('id', [open, leaseRanOut])
       .select('id', database.db.raw('extract(epoch from claimed_until - now()) * 1000 as ms'));
     expect(leases.every((lease) => Number(lease.ms) > 0)).to.equal(true);
     await database.db('booking_emails').where({ id: open }).update({ last_error: 'earlier try', attempts: 1 });
     await markSent(database.db, open);
-    const marked = await database.db('booking_emails').where({ id: open }).first('sent_at', 'claimed_until', 'last_error', 'attempts');
+    const marked = await database
+      .db('booking_emails')
+      .where({ id: open })
+      .first('sent_at', 'claimed_until', 'last_error', 'attempts');
     expect(marked).to.include({ claimed_until: null, last_error: null, attempts: 2 });
     expect(marked.sent_at).to.be.instanceOf(Date);
   });

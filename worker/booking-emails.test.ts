@@ -32,13 +32,28 @@ describe('a booking e-mail that no longer tells the truth', () => {
     };
   });
 
-  async function bookingWithEmail(kind: string, options: { status?: string; sequence?: number; emailSlot?: string } = {}) {
+  async function bookingWithEmail(
+    kind: string,
+    options: { status?: string; sequence?: number; emailSlot?: string } = {},
+  ) {
     const [slot, other] = bookableSlots(2);
-    const [booking] = await database.db('bookings')
-      .insert({ ...prospect, time_slot: new Date(slot!.iso), status: options.status ?? 'booked', sequence: options.sequence ?? 0 })
+    const [booking] = await database
+      .db('bookings')
+      .insert({
+        ...prospect,
+        time_slot: new Date(slot!.iso),
+        status: options.status ?? 'booked',
+        sequence: options.sequence ?? 0,
+      })
       .returning('id');
-    const [email] = await database.db('booking_emails')
-      .insert({ booking_id: booking.id, kind, time_slot: new Date(options.emailSlot === 'other' ? other!.iso : slot!.iso), sequence: 0 })
+    const [email] = await database
+      .db('booking_emails')
+      .insert({
+        booking_id: booking.id,
+        kind,
+        time_slot: new Date(options.emailSlot === 'other' ? other!.iso : slot!.iso),
+        sequence: 0,
+      })
       .returning('id');
     return String(email.id);
   }

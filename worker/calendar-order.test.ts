@@ -28,7 +28,12 @@ const composeDeps: ComposeDeps = {
 };
 
 /** The calendar a message carries: method, sequence, status, start. */
-function calendarOf(mail: Pick<Composed, 'icalEvent'> | undefined): { method?: string; sequence?: string; status?: string; start?: string } {
+function calendarOf(mail: Pick<Composed, 'icalEvent'> | undefined): {
+  method?: string;
+  sequence?: string;
+  status?: string;
+  start?: string;
+} {
   const content = mail?.icalEvent?.content;
   if (typeof content !== 'string') return {};
   const ics = icsProperties(content);
@@ -61,7 +66,9 @@ describe('composing the messages of one booking', () => {
 
   it('composes the confirmation of a booking as made: REQUEST, SEQUENCE 0, its slot', () => {
     const confirmation = emailRow({ kind: 'confirmation', time_slot: firstSlot, sequence: 0 });
-    expect(calendarOf(composeEmail(composeDeps, confirmation, lead({ timeSlot: firstSlot, sequence: 0 })) ?? undefined)).to.deep.equal({
+    expect(
+      calendarOf(composeEmail(composeDeps, confirmation, lead({ timeSlot: firstSlot, sequence: 0 })) ?? undefined),
+    ).to.deep.equal({
       method: 'REQUEST',
       sequence: '0',
       status: 'CONFIRMED',
@@ -71,16 +78,34 @@ describe('composing the messages of one booking', () => {
 
   it('composes no confirmation for a booking cancelled, moved, or moved and cancelled since: the change tells it', () => {
     const confirmation = emailRow({ kind: 'confirmation', time_slot: firstSlot, sequence: 0 });
-    expect(composeEmail(composeDeps, confirmation, lead({ timeSlot: firstSlot, status: 'cancelled', sequence: 1 }))).to.equal(null);
+    expect(
+      composeEmail(composeDeps, confirmation, lead({ timeSlot: firstSlot, status: 'cancelled', sequence: 1 })),
+    ).to.equal(null);
     expect(composeEmail(composeDeps, confirmation, lead({ timeSlot: secondSlot, sequence: 1 }))).to.equal(null);
-    expect(composeEmail(composeDeps, confirmation, lead({ timeSlot: secondSlot, status: 'cancelled', sequence: 2 }))).to.equal(null);
+    expect(
+      composeEmail(composeDeps, confirmation, lead({ timeSlot: secondSlot, status: 'cancelled', sequence: 2 })),
+    ).to.equal(null);
   });
 
   it('stamps an update and a cancellation with the sequence of their own change', () => {
     const update = composeEmail(composeDeps, emailRow({ kind: 'update', sequence: 1 }), lead({ sequence: 1 }));
-    expect(calendarOf(update ?? undefined)).to.deep.equal({ method: 'REQUEST', sequence: '1', status: 'CONFIRMED', start: compact(secondSlot) });
-    const cancellation = composeEmail(composeDeps, emailRow({ kind: 'cancellation', sequence: 2 }), lead({ status: 'cancelled', sequence: 2 }));
-    expect(calendarOf(cancellation ?? undefined)).to.deep.equal({ method: 'CANCEL', sequence: '2', status: 'CANCELLED', start: compact(secondSlot) });
+    expect(calendarOf(update ?? undefined)).to.deep.equal({
+      method: 'REQUEST',
+      sequence: '1',
+      status: 'CONFIRMED',
+      start: compact(secondSlot),
+    });
+    const cancellation = composeEmail(
+      composeDeps,
+      emailRow({ kind: 'cancellation', sequence: 2 }),
+      lead({ status: 'cancelled', sequence: 2 }),
+    );
+    expect(calendarOf(cancellation ?? undefined)).to.deep.equal({
+      method: 'CANCEL',
+      sequence: '2',
+      status: 'CANCELLED',
+      start: compact(secondSlot),
+    });
   });
 
   it('tells the sales desk the truth of its own change, even once the booking has moved on', () => {
@@ -136,7 +161,12 @@ describe('the messages of one booking go out in the order of its changes', () =>
         .returning(['sequence', 'time_slot']);
       await settleEarlierProspectEmails(trx, bookingId, booking.sequence);
       const [email] = await trx('booking_emails')
-        .insert({ booking_id: bookingId, kind: 'cancellation', time_slot: booking.time_slot, sequence: booking.sequence })
+        .insert({
+          booking_id: bookingId,
+          kind: 'cancellation',
+          time_slot: booking.time_slot,
+          sequence: booking.sequence,
+        })
         .returning('id');
       return String(email.id);
     });
@@ -144,7 +174,7 @@ describe('the messages of one booking go out in the order of its changes', () =>
 
   const methods = () => sent.map((mail) => `${calendarOf(mail).method}/${calendarOf(mail).sequence}`);
 
-  it('drops the unsent confirmation in the cancel\'s own transaction: only the CANCEL goes out', async () => {
+  it("drops the unsent confirmation in the cancel's own transaction: only the CANCEL goes out", async () => {
     const { bookingId, confirmation } = await book();
     const cancellation = await cancel(bookingId);
     expect((await emailState(confirmation)).dropped_at).to.be.instanceOf(Date);
@@ -157,7 +187,10 @@ describe('the messages of one booking go out in the order of its changes', () =>
     const { bookingId, confirmation } = await book();
     let release!: () => void;
     const confirmationSending = new Promise<void>((resolve) => (release = resolve));
-    const confirming = processEmail({ ...deps, sendMail: async (mail) => (await confirmationSending, sent.push(mail), {}) }, { emailId: confirmation });
+    const confirming = processEmail(
+      { ...deps, sendMail: async (mail) => (await confirmationSending, sent.push(mail), {}) },
+      { emailId: confirmation },
+    );
     await until(async () => ((await emailState(confirmation)).claimed_until ? true : undefined), 'the claim');
 
     const cancellation = await cancel(bookingId);
@@ -173,14 +206,16 @@ describe('the messages of one booking go out in the order of its changes', () =>
     const { bookingId, confirmation } = await book();
     let fail!: (err: Error) => void;
     const confirmationSending = new Promise<never>((_resolve, reject) => (fail = reject));
-    const confirming = processEmail({ ...deps, sendMail: () => confirmationSending }, { emailId: confirmation }).catch((err: unknown) => err);
+    const confirming = processEmail({ ...deps, sendMail: () => confirmationSending }, { emailId: confirmation }).catch(
+      (err: unknown) => err,
+    );
     await until(async () => ((await emailState(confirmation)).claimed_until ? true : undefined), 'the claim');
 
     const cancellation = await cancel(bookingId);
     fail(new Error('connect ECONNREFUSED 127.0.0.1:25'));
     expect(await confirming).to.be.instanceOf(Error);
     expect(await processEmail(deps, { emailId: cancellation })).to.equal('sent');
-    expect(await processEmail(deps, { emailId: confirmation }), 'the confirmation\'s retry').to.equal('dropped');
+    expect(await processEmail(deps, { emailId: confirmation }), "the confirmation's retry").to.equal('dropped');
     expect(methods()).to.deep.equal(['CANCEL/1']);
   });
 });
@@ -191,7 +226,13 @@ describe('a job whose booking has an earlier e-mail in flight, in the queue', ()
     const smtp = await startSmtpSink();
     const prefix = testQueuePrefix();
     const worker = await startWorker(
-      loadWorkerConfig({ DATABASE_URL: database.url, REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix, SMTP_URL: smtp.url, BOOKING_LINK_SECRET: TEST_LINK_SECRET }),
+      loadWorkerConfig({
+        DATABASE_URL: database.url,
+        REDIS_URL: TEST_REDIS_URL,
+        QUEUE_PREFIX: prefix,
+        SMTP_URL: smtp.url,
+        BOOKING_LINK_SECRET: TEST_LINK_SECRET,
+      }),
       silentLogger,
       { sweepEveryMs: 60_000 },
     );
@@ -200,12 +241,22 @@ describe('a job whose booking has an earlier e-mail in flight, in the queue', ()
     try {
       const { db } = database;
       // Another worker claimed the confirmation before the booking was cancelled, and is sending it.
-      const [booking] = await insertBookings(db, [{ ...prospect, time_slot: firstSlot, status: 'cancelled', sequence: 1 }], {
-        claimed_until: db.raw("now() + interval '1 minute'"),
-      });
-      const [email] = await db('booking_emails').insert({ booking_id: booking!.id, kind: 'cancellation', time_slot: firstSlot, sequence: 1 }).returning('id');
+      const [booking] = await insertBookings(
+        db,
+        [{ ...prospect, time_slot: firstSlot, status: 'cancelled', sequence: 1 }],
+        {
+          claimed_until: db.raw("now() + interval '1 minute'"),
+        },
+      );
+      const [email] = await db('booking_emails')
+        .insert({ booking_id: booking!.id, kind: 'cancellation', time_slot: firstSlot, sequence: 1 })
+        .returning('id');
       const job = emailJob(email.id);
-      await queue.add(job.name, job.payload, { jobId: jobIdOf(job), attempts: 6, backoff: { type: 'exponential', delay: 5000 } });
+      await queue.add(job.name, job.payload, {
+        jobId: jobIdOf(job),
+        attempts: 6,
+        backoff: { type: 'exponential', delay: 5000 },
+      });
 
       const waiting = await until(async () => {
         const current = await queue.getJob(jobIdOf(job));

@@ -74,16 +74,24 @@ export function loadWorkerConfig(env: Env = process.env): WorkerConfig {
     replyTo: setting(env, 'REPLY_TO') ?? mailFrom,
     bookingTimeZone: parseTimeZone(setting(env, 'BOOKING_TIME_ZONE')),
     // Without a trailing slash, so that links are this plus a path.
-    publicUrl: (setting(env, 'PUBLIC_URL') ?? `http://127.0.0.1:${setting(env, 'PORT') ?? DEFAULT_PORT}`).replace(/\/+$/, ''),
+    publicUrl: (setting(env, 'PUBLIC_URL') ?? `http://127.0.0.1:${setting(env, 'PORT') ?? DEFAULT_PORT}`).replace(
+      /\/+$/,
+      '',
+    ),
     contact: parseContact(env),
-    bookingLinkSecret: parseLinkSecret(setting(env, 'BOOKING_LINK_SECRET') ?? kept?.secret(KEPT_SECRET_FILES.bookingLinkSecret)),
+    bookingLinkSecret: parseLinkSecret(
+      setting(env, 'BOOKING_LINK_SECRET') ?? kept?.secret(KEPT_SECRET_FILES.bookingLinkSecret),
+    ),
     secretsMade: kept?.made ?? [],
     concurrency: parsePositiveInt('WORKER_CONCURRENCY', setting(env, 'WORKER_CONCURRENCY'), DEFAULT_WORKER_CONCURRENCY),
     dkim: parseDkim(env),
     team: readTeamFile(env),
     metricsPort: parseMetricsPort(setting(env, 'METRICS_PORT')),
     metricsHost: setting(env, 'METRICS_HOST') ?? '127.0.0.1',
-    webhooks: { allowPrivate: parseAllowPrivate(setting(env, 'WEBHOOK_ALLOW_PRIVATE')), retry: parseRetrySchedule(env) },
+    webhooks: {
+      allowPrivate: parseAllowPrivate(setting(env, 'WEBHOOK_ALLOW_PRIVATE')),
+      retry: parseRetrySchedule(env),
+    },
     logLevel: setting(env, 'LOG_LEVEL') ?? 'info',
     retentionDays: parseRetentionDays(setting(env, 'RETENTION_DAYS')),
   };
@@ -94,7 +102,8 @@ function parseSeconds(env: Env, name: string, fallbackMs: number): number {
   const value = setting(env, name);
   if (value === undefined) return fallbackMs;
   const seconds = Number(value);
-  if (!Number.isFinite(seconds) || seconds <= 0) throw new ConfigError(`${name} must be a number of seconds above 0, got "${value}"`);
+  if (!Number.isFinite(seconds) || seconds <= 0)
+    throw new ConfigError(`${name} must be a number of seconds above 0, got "${value}"`);
   return Math.round(seconds * 1000);
 }
 
@@ -108,7 +117,8 @@ function parseRetrySchedule(env: Env): RetrySchedule {
     maxDelayMs: parseSeconds(env, 'WEBHOOK_RETRY_MAX_SECONDS', DEFAULT_RETRY_SCHEDULE.maxDelayMs),
     windowMs: parseSeconds(env, 'WEBHOOK_RETRY_WINDOW_SECONDS', DEFAULT_RETRY_SCHEDULE.windowMs),
   };
-  if (schedule.maxDelayMs < schedule.firstDelayMs) throw new ConfigError('WEBHOOK_RETRY_MAX_SECONDS must not be below WEBHOOK_RETRY_FIRST_SECONDS');
+  if (schedule.maxDelayMs < schedule.firstDelayMs)
+    throw new ConfigError('WEBHOOK_RETRY_MAX_SECONDS must not be below WEBHOOK_RETRY_FIRST_SECONDS');
   return schedule;
 }
 
@@ -125,8 +135,10 @@ function parseDkim(env: Env): DkimKey | undefined {
   const keySelector = setting(env, 'DKIM_SELECTOR');
   const inlineKey = setting(env, 'DKIM_PRIVATE_KEY');
   const keyFile = setting(env, 'DKIM_PRIVATE_KEY_FILE');
-  if (inlineKey !== undefined && keyFile !== undefined) throw new ConfigError('DKIM_PRIVATE_KEY and DKIM_PRIVATE_KEY_FILE are both set: set one of them');
-  const keySource = inlineKey !== undefined ? 'DKIM_PRIVATE_KEY' : keyFile !== undefined ? 'DKIM_PRIVATE_KEY_FILE' : undefined;
+  if (inlineKey !== undefined && keyFile !== undefined)
+    throw new ConfigError('DKIM_PRIVATE_KEY and DKIM_PRIVATE_KEY_FILE are both set: set one of them');
+  const keySource =
+    inlineKey !== undefined ? 'DKIM_PRIVATE_KEY' : keyFile !== undefined ? 'DKIM_PRIVATE_KEY_FILE' : undefined;
   if (domainName === undefined && keySelector === undefined && keySource === undefined) return undefined;
   if (domainName === undefined || keySelector === undefined || keySource === undefined) {
     const missing = [
@@ -134,15 +146,21 @@ function parseDkim(env: Env): DkimKey | undefined {
       ...(keySelector === undefined ? ['DKIM_SELECTOR'] : []),
       ...(keySource === undefined ? ['DKIM_PRIVATE_KEY (or DKIM_PRIVATE_KEY_FILE)'] : []),
     ];
-    throw new ConfigError(`DKIM signing needs DKIM_DOMAIN, DKIM_SELECTOR and DKIM_PRIVATE_KEY together; not set: ${missing.join(', ')}`);
+    throw new ConfigError(
+      `DKIM signing needs DKIM_DOMAIN, DKIM_SELECTOR and DKIM_PRIVATE_KEY together; not set: ${missing.join(', ')}`,
+    );
   }
-  if (!DNS_NAME.test(domainName)) throw new ConfigError(`DKIM_DOMAIN must be a domain name such as converge.example.com, got "${domainName}"`);
-  if (!DNS_NAME.test(keySelector)) throw new ConfigError(`DKIM_SELECTOR must be a DNS label such as mail2026, got "${keySelector}"`);
+  if (!DNS_NAME.test(domainName))
+    throw new ConfigError(`DKIM_DOMAIN must be a domain name such as converge.example.com, got "${domainName}"`);
+  if (!DNS_NAME.test(keySelector))
+    throw new ConfigError(`DKIM_SELECTOR must be a DNS label such as mail2026, got "${keySelector}"`);
   const privateKey = inlineKey !== undefined ? inlineKey.replace(/\\n/g, '\n') : readKeyFile(keyFile ?? '');
   try {
     createPrivateKey(privateKey);
   } catch {
-    throw new ConfigError(`${keySource} must be a private key in PEM (-----BEGIN PRIVATE KEY----- …), and it is not one`);
+    throw new ConfigError(
+      `${keySource} must be a private key in PEM (-----BEGIN PRIVATE KEY----- …), and it is not one`,
+    );
   }
   return { domainName, keySelector, privateKey };
 }
@@ -151,6 +169,8 @@ function readKeyFile(file: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch (err) {
-    throw new ConfigError(`DKIM_PRIVATE_KEY_FILE cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)}): ${file}`);
+    throw new ConfigError(
+      `DKIM_PRIVATE_KEY_FILE cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)}): ${file}`,
+    );
   }
 }

@@ -7,7 +7,15 @@ import { EMAIL_QUEUE, SEND_EMAIL_JOB, emailJob, jobIdOf } from '../server-shared
 import { nextBookableSlot } from '../test/booking.js';
 import { pngSize } from '../test/png.js';
 import { until } from '../test/until.js';
-import { TEST_LINK_SECRET, TEST_REDIS_URL, clearQueuePrefix, silentLogger, startStack, testQueuePrefix, type Stack } from '../test/stack.js';
+import {
+  TEST_LINK_SECRET,
+  TEST_REDIS_URL,
+  clearQueuePrefix,
+  silentLogger,
+  startStack,
+  testQueuePrefix,
+  type Stack,
+} from '../test/stack.js';
 import { createTestDatabase, type TestDatabase } from '../test/database.js';
 import { insertBookings } from '../test/outbox.js';
 import { startSmtpSink, type SmtpSink } from '../test/smtp-sink.js';
@@ -42,7 +50,13 @@ describe('confirmation e-mail, end to end', () => {
 
   it('books through the API and e-mails the prospect an invitation, then marks the row sent', async () => {
     const slot = nextBookableSlot();
-    const id = await book(stack, { ...prospect, timeSlot: slot.iso, phone: '+1 555 0100', message: 'Hello', visitorTimeZone: 'Asia/Tokyo' });
+    const id = await book(stack, {
+      ...prospect,
+      timeSlot: slot.iso,
+      phone: '+1 555 0100',
+      message: 'Hello',
+      visitorTimeZone: 'Asia/Tokyo',
+    });
     const [mail] = await stack.smtp.waitForMessages(1);
     expect(mail?.envelopeTo).to.deep.equal([prospect.email]);
     const parsed = mail!.parsed;
@@ -53,7 +67,12 @@ describe('confirmation e-mail, end to end', () => {
     expect(parsed.text).to.contain(`Europe Time: `);
     expect(parsed.text).to.match(/UTC: +\w+day, /);
     // And on the visitor's own clock, which the page sent with the booking.
-    const tokyo = new Intl.DateTimeFormat('en-GB', { timeZone: 'Asia/Tokyo', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(slot.iso));
+    const tokyo = new Intl.DateTimeFormat('en-GB', {
+      timeZone: 'Asia/Tokyo',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    }).format(new Date(slot.iso));
     expect(parsed.text).to.match(new RegExp(`\\n  Your time: +\\w+day, .*, ${tokyo}–`));
     expect(parsed.html).to.contain('Hopper Systems');
 
@@ -64,7 +83,9 @@ describe('confirmation e-mail, end to end', () => {
     expect(invite).to.contain('METHOD:REQUEST');
     expect(invite).to.contain(`UID:demo-${id}@`);
     expect(invite).to.contain(`DTSTART:${start}`);
-    expect(invite).to.contain(`DTEND:${new Date(new Date(slot.iso).getTime() + 3_600_000).toISOString().replace(/[-:]/g, '').replace('.000Z', 'Z')}`);
+    expect(invite).to.contain(
+      `DTEND:${new Date(new Date(slot.iso).getTime() + 3_600_000).toISOString().replace(/[-:]/g, '').replace('.000Z', 'Z')}`,
+    );
     expect(invite).to.contain('mailto:grace@hopper-systems.com');
     expect(mail!.raw).to.match(/Content-Type: text\/calendar; charset=utf-8; method=REQUEST/i);
 
@@ -106,7 +127,11 @@ describe('confirmation e-mail, end to end', () => {
     const queue = new Queue(EMAIL_QUEUE, { connection: redis, prefix: stack.queuePrefix });
     try {
       const job = emailJob(row!.emailId);
-      await queue.add(job.name, job.payload, { jobId: jobIdOf(job), attempts: 6, backoff: { type: 'exponential', delay: 100 } });
+      await queue.add(job.name, job.payload, {
+        jobId: jobIdOf(job),
+        attempts: 6,
+        backoff: { type: 'exponential', delay: 100 },
+      });
     } finally {
       await queue.close();
       redis.disconnect();
@@ -124,7 +149,10 @@ describe('confirmation e-mail, end to end', () => {
 
 describe('confirmation when Redis was down at submit time', () => {
   it('is still sent after Redis comes back empty: the sweep lives in the workers, not in Redis', async () => {
-    const stack = await startStack({ apiRedisUrl: 'redis://127.0.0.1:1', workerOptions: { sweepGraceMs: 0, sweepEveryMs: 300 } });
+    const stack = await startStack({
+      apiRedisUrl: 'redis://127.0.0.1:1',
+      workerOptions: { sweepGraceMs: 0, sweepEveryMs: 300 },
+    });
     try {
       // As if Redis restarted without its data (no persistence, or a failover to a fresh replica).
       await clearQueuePrefix(stack.queuePrefix);
@@ -137,7 +165,10 @@ describe('confirmation when Redis was down at submit time', () => {
   });
 
   it('stores the request, and the sweep sends the confirmation later', async () => {
-    const stack = await startStack({ apiRedisUrl: 'redis://127.0.0.1:1', workerOptions: { sweepGraceMs: 0, sweepEveryMs: 300 } });
+    const stack = await startStack({
+      apiRedisUrl: 'redis://127.0.0.1:1',
+      workerOptions: { sweepGraceMs: 0, sweepEveryMs: 300 },
+    });
     try {
       const id = await book(stack, { ...prospect, timeSlot: nextBookableSlot().iso });
       const [mail] = await stack.smtp.waitForMessages(1);
@@ -185,7 +216,9 @@ describe('processEmail, for a confirmation', () => {
 
   /** A booking and its confirmation: the booking's id, and the row's to send. */
   const insert = async (overrides: Record<string, string> = {}): Promise<{ id: string; emailId: string }> => {
-    const [stored] = await insertBookings(database.db, [{ ...prospect, time_slot: new Date('2026-12-01T09:00:00Z'), ...overrides }]);
+    const [stored] = await insertBookings(database.db, [
+      { ...prospect, time_slot: new Date('2026-12-01T09:00:00Z'), ...overrides },
+    ]);
     return stored!;
   };
   const emailRow = (emailId: string) => database.db('booking_emails').where({ id: emailId }).first();
@@ -200,7 +233,7 @@ describe('processEmail, for a confirmation', () => {
     expect(row.attempts).to.equal(1);
   });
 
-  it('marks the confirmation as the booking\'s own automatic message', async () => {
+  it("marks the confirmation as the booking's own automatic message", async () => {
     const { id, emailId } = await insert();
     await processEmail(deps, { emailId });
     const [mail] = smtp.messages;
@@ -213,11 +246,17 @@ describe('processEmail, for a confirmation', () => {
 
   it('leaves a live claim alone, and takes over one whose lease ran out (its worker died mid-send)', async () => {
     const { emailId } = await insert();
-    await database.db('booking_emails').where({ id: emailId }).update({ claimed_until: database.db.raw("now() + interval '1 minute'") });
+    await database
+      .db('booking_emails')
+      .where({ id: emailId })
+      .update({ claimed_until: database.db.raw("now() + interval '1 minute'") });
     expect(await processEmail(deps, { emailId })).to.equal('claimed-elsewhere');
     expect(await findDueEmails(database.db, 'confirmation', 0, 20)).to.not.include(emailId);
     expect(smtp.messages).to.have.length(0);
-    await database.db('booking_emails').where({ id: emailId }).update({ claimed_until: database.db.raw("now() - interval '1 second'") });
+    await database
+      .db('booking_emails')
+      .where({ id: emailId })
+      .update({ claimed_until: database.db.raw("now() - interval '1 second'") });
     expect(await findDueEmails(database.db, 'confirmation', 0, 20)).to.include(emailId);
     expect(await processEmail(deps, { emailId })).to.equal('sent');
     const row = await emailRow(emailId);
@@ -303,7 +342,13 @@ async function withLoneWorker(
   const smtp = await startSmtpSink();
   const prefix = testQueuePrefix();
   const worker = await startWorker(
-    loadWorkerConfig({ DATABASE_URL: database.url, REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix, SMTP_URL: smtp.url, BOOKING_LINK_SECRET: TEST_LINK_SECRET }),
+    loadWorkerConfig({
+      DATABASE_URL: database.url,
+      REDIS_URL: TEST_REDIS_URL,
+      QUEUE_PREFIX: prefix,
+      SMTP_URL: smtp.url,
+      BOOKING_LINK_SECRET: TEST_LINK_SECRET,
+    }),
     logger,
     { sweepEveryMs: 60_000 },
   );
@@ -332,7 +377,11 @@ describe('a job for a row this database does not hold (another deployment on the
     });
     await withLoneWorker(pino({ level: 'info' }, sink), async ({ queue, smtp }) => {
       const id = '00000000-0000-4000-8000-000000000001';
-      await queue.add(SEND_EMAIL_JOB, { emailId: id }, { jobId: id, attempts: 3, backoff: { type: 'fixed', delay: 100 } });
+      await queue.add(
+        SEND_EMAIL_JOB,
+        { emailId: id },
+        { jobId: id, attempts: 3, backoff: { type: 'fixed', delay: 100 } },
+      );
       const job = await until(async () => {
         // Read again once finished: a job read before it finished does not hold its result.
         const current = await queue.getJob(id);
@@ -350,7 +399,11 @@ describe('a job for a row this database does not hold (another deployment on the
 describe('a job whose name the worker does not know', () => {
   it('fails for good, naming it, and sends nothing', async () => {
     await withLoneWorker(silentLogger, async ({ queue, smtp }) => {
-      await queue.add('send-postcard', { emailId: '00000000-0000-4000-8000-000000000002' }, { jobId: 'postcard-1', attempts: 3 });
+      await queue.add(
+        'send-postcard',
+        { emailId: '00000000-0000-4000-8000-000000000002' },
+        { jobId: 'postcard-1', attempts: 3 },
+      );
       const job = await until(async () => {
         const current = await queue.getJob('postcard-1');
         return (await current?.getState()) === 'failed' ? queue.getJob('postcard-1') : undefined;

@@ -8,7 +8,19 @@ import { UnrecoverableError } from 'bullmq';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { withoutAddresses } from '../domain/text.js';
-import { CLAIM_LEASE_MS, behindEarlierEmail, claim, markDropped, markSent, recordFailure, releaseClaim, type ClaimRefusal, type Claimed, type EmailRow, type Postponed } from './outbox.js';
+import {
+  CLAIM_LEASE_MS,
+  behindEarlierEmail,
+  claim,
+  markDropped,
+  markSent,
+  recordFailure,
+  releaseClaim,
+  type ClaimRefusal,
+  type Claimed,
+  type EmailRow,
+  type Postponed,
+} from './outbox.js';
 import type { Composition } from './email-job.js';
 import type { WorkerMetrics } from './metrics.js';
 import { CalendarRefusal, type WriteHostCalendar } from './host-calendar.js';
@@ -72,7 +84,10 @@ const EMAIL_KIND = 'converge.email.kind';
 /** Marks `span` failed with the error's text as the row keeps it (no address), and whether it is for good. */
 function spanFailed(span: Span, err: unknown): void {
   const failure = describeFailure(err);
-  span.setAttribute(OUTCOME, failure instanceof UnrecoverableError || err instanceof UnrecoverableError ? 'refused' : 'failed');
+  span.setAttribute(
+    OUTCOME,
+    failure instanceof UnrecoverableError || err instanceof UnrecoverableError ? 'refused' : 'failed',
+  );
   const code = (err as { responseCode?: number } | null)?.responseCode;
   if (code !== undefined) span.setAttribute('smtp.response_code', code);
   span.setStatus({ code: SpanStatusCode.ERROR, message: failure.message });
@@ -123,16 +138,28 @@ function whileClaimHolds(signal: AbortSignal | undefined, ms: number): { signal:
  * one where a second copy (with the same Message-ID) can go out.
  */
 export function deliver(deps: DeliveryDeps, delivery: Delivery, signal?: AbortSignal): Promise<DeliveryOutcome> {
-  return inSpan('deliver email', { attributes: { [EMAIL_ID]: delivery.id } }, (span) => deliverRow(deps, delivery, span, signal), (outcome) => outcome, spanFailed);
+  return inSpan(
+    'deliver email',
+    { attributes: { [EMAIL_ID]: delivery.id } },
+    (span) => deliverRow(deps, delivery, span, signal),
+    (outcome) => outcome,
+    spanFailed,
+  );
 }
 
-async function deliverRow(deps: DeliveryDeps, delivery: Delivery, span: Span, signal: AbortSignal | undefined): Promise<DeliveryOutcome> {
+async function deliverRow(
+  deps: DeliveryDeps,
+  delivery: Delivery,
+  span: Span,
+  signal: AbortSignal | undefined,
+): Promise<DeliveryOutcome> {
   const { id } = delivery;
   const claimedAt = Date.now();
   const claimed = await claim(deps.db, id);
   if (!claimed.claimed) {
     // A missing row is the caller's to report: it may belong to another deployment sharing this Redis.
-    if (claimed.reason !== 'missing') delivery.log.info({ reason: claimed.reason, bookingId: claimed.bookingId }, 'e-mail not claimed; nothing to do');
+    if (claimed.reason !== 'missing')
+      delivery.log.info({ reason: claimed.reason, bookingId: claimed.bookingId }, 'e-mail not claimed; nothing to do');
     if (claimed.bookingId) span.setAttribute(BOOKING_ID, claimed.bookingId);
     return claimed.reason;
   }
@@ -152,7 +179,12 @@ async function deliverRow(deps: DeliveryDeps, delivery: Delivery, span: Span, si
   } catch (err) {
     // A row this worker cannot write (a kind its registry does not know) stays, refused, for operations to see.
     const failure = describeFailure(err);
-    await recordFailure(deps.db, id, failure.message, failure instanceof UnrecoverableError || err instanceof UnrecoverableError);
+    await recordFailure(
+      deps.db,
+      id,
+      failure.message,
+      failure instanceof UnrecoverableError || err instanceof UnrecoverableError,
+    );
     deps.metrics?.delivered(row.kind, 'refused');
     log.error({ error: failure.message }, `${label} cannot be written`);
     throw withBooking(err instanceof Error ? err : failure, row.booking_id);
@@ -184,7 +216,10 @@ async function deliverRow(deps: DeliveryDeps, delivery: Delivery, span: Span, si
     await recordFailure(deps.db, id, failure.message, permanent);
     deps.metrics?.delivered(row.kind, permanent ? 'refused' : 'failed');
     const server = composed.via === 'caldav' ? 'the calendar' : 'the SMTP server';
-    log.warn({ error: failure.message }, permanent ? `${label} refused for good by ${server}; no more tries` : `${label} not sent; will retry`);
+    log.warn(
+      { error: failure.message },
+      permanent ? `${label} refused for good by ${server}; no more tries` : `${label} not sent; will retry`,
+    );
     throw withBooking(failure, row.booking_id);
   } finally {
     sending.done();
@@ -193,14 +228,24 @@ async function deliverRow(deps: DeliveryDeps, delivery: Delivery, span: Span, si
     throw withBooking(err instanceof Error ? err : new Error(String(err)), row.booking_id);
   });
   deps.metrics?.delivered(row.kind, 'sent', row.created_at);
-  log.info(composed.via === 'caldav' ? { calendarResponse: info.response } : { messageId: info.messageId, smtpResponse: info.response && withoutAddresses(info.response) }, `${label} sent`);
+  log.info(
+    composed.via === 'caldav'
+      ? { calendarResponse: info.response }
+      : { messageId: info.messageId, smtpResponse: info.response && withoutAddresses(info.response) },
+    `${label} sent`,
+  );
   return 'sent';
 }
 
 /** Hands the row's work to its transport: the mailer, or the host's calendar. */
-function send(deps: DeliveryDeps, composed: Composition, signal: AbortSignal): Promise<{ messageId?: string; response?: string }> {
+function send(
+  deps: DeliveryDeps,
+  composed: Composition,
+  signal: AbortSignal,
+): Promise<{ messageId?: string; response?: string }> {
   if (composed.via === 'caldav') {
-    if (!deps.writeHostCalendar) return Promise.reject(new CalendarRefusal('this worker has no TEAM_FILE to find the host\'s calendar in'));
+    if (!deps.writeHostCalendar)
+      return Promise.reject(new CalendarRefusal("this worker has no TEAM_FILE to find the host's calendar in"));
     return deps.writeHostCalendar(composed.write, signal);
   }
   return deps.sendMail(
@@ -242,7 +287,10 @@ async function markSentWhileLeaseLasts(
         log.error({ err }, `${label} sent but not recorded; the sweep may send it again when the claim runs out`);
         throw err;
       }
-      log.warn({ error: err instanceof Error ? err.message : String(err) }, `${label} sent; recording it failed, trying again`);
+      log.warn(
+        { error: err instanceof Error ? err.message : String(err) },
+        `${label} sent; recording it failed, trying again`,
+      );
       await new Promise((resolve) => setTimeout(resolve, wait));
     }
   }

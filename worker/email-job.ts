@@ -6,7 +6,16 @@
 import { brand } from '../domain/brand.js';
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import type { Knex } from 'knex';
-import { DELIVER_WEBHOOK_JOB, EMAIL_KINDS, MAX_EMAIL_ATTEMPTS, SEND_EMAIL_JOB, emailJob, type EmailKind, type QueuedJob, type SendEmailPayload } from '../server-shared/jobs.js';
+import {
+  DELIVER_WEBHOOK_JOB,
+  EMAIL_KINDS,
+  MAX_EMAIL_ATTEMPTS,
+  SEND_EMAIL_JOB,
+  emailJob,
+  type EmailKind,
+  type QueuedJob,
+  type SendEmailPayload,
+} from '../server-shared/jobs.js';
 import { invitePathOf, managePathOf } from '../server-shared/booking-link.js';
 import { singleLine } from '../domain/text.js';
 import { mailDomain } from '../server-shared/sender.js';
@@ -64,7 +73,14 @@ export function composeRow(deps: ComposeDeps, row: EmailRow, lead: Lead): Compos
   const booking = { ...lead, timeSlot: row.time_slot };
   if (kind.via === 'caldav') {
     if (row.recipient === null) return null;
-    return { via: 'caldav', write: { hostEmail: row.recipient, uid: bookingUid(lead.id, deps.mailFrom), ics: kind.event(booking, row, options) } };
+    return {
+      via: 'caldav',
+      write: {
+        hostEmail: row.recipient,
+        uid: bookingUid(lead.id, deps.mailFrom),
+        ics: kind.event(booking, row, options),
+      },
+    };
   }
   const message = composeMessage(deps, kind, row, lead, kind.write(booking, row, options));
   return message && { via: 'smtp', message };
@@ -77,13 +93,27 @@ export function composeEmail(deps: ComposeDeps, row: EmailRow, lead: Lead): Comp
   return composed?.message ?? null;
 }
 
-function composeMessage(deps: ComposeDeps, kind: EmailKindEntry, row: EmailRow, lead: Lead, written: Written): Composed | null {
+function composeMessage(
+  deps: ComposeDeps,
+  kind: EmailKindEntry,
+  row: EmailRow,
+  lead: Lead,
+  written: Written,
+): Composed | null {
   const messageId = kind.messageId?.(lead, deps.mailFrom) ?? `<${row.kind}-${row.id}@${mailDomain(deps.mailFrom)}>`;
   const message = { messageId, subject: written.subject, text: written.text, html: written.html };
   const calendar =
     kind.method && written.ics
       ? kind.calendarAs === 'file'
-        ? { attachments: [{ filename: 'demo.ics', content: written.ics, contentType: `text/calendar; charset=utf-8; method=${kind.method}` }] }
+        ? {
+            attachments: [
+              {
+                filename: 'demo.ics',
+                content: written.ics,
+                contentType: `text/calendar; charset=utf-8; method=${kind.method}`,
+              },
+            ],
+          }
         : { icalEvent: { method: kind.method, filename: 'invite.ics', content: written.ics } }
       : {};
   if (kind.to === 'row') {
@@ -110,7 +140,11 @@ function composeMessage(deps: ComposeDeps, kind: EmailKindEntry, row: EmailRow, 
 }
 
 /** Sends one outbox row, unless it no longer tells the truth or an earlier e-mail about its booking is still in flight. */
-export function processEmail(deps: DeliveryDeps, payload: SendEmailPayload, signal?: AbortSignal): Promise<DeliveryOutcome> {
+export function processEmail(
+  deps: DeliveryDeps,
+  payload: SendEmailPayload,
+  signal?: AbortSignal,
+): Promise<DeliveryOutcome> {
   const id = payload.emailId;
   return deliver(
     deps,
@@ -143,7 +177,8 @@ export async function runJob(context: JobContext, job: Job, signal?: AbortSignal
   if (job.name === DELIVER_WEBHOOK_JOB) {
     const data: unknown = job.data;
     const payload = typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {};
-    if (typeof payload.deliveryId !== 'string' || typeof payload.dueAt !== 'number') throw new UnrecoverableError('a deliver-webhook job without its delivery and due time');
+    if (typeof payload.deliveryId !== 'string' || typeof payload.dueAt !== 'number')
+      throw new UnrecoverableError('a deliver-webhook job without its delivery and due time');
     return processWebhook(context.webhooks, { deliveryId: payload.deliveryId, dueAt: payload.dueAt }, signal);
   }
   if (job.name !== SEND_EMAIL_JOB) throw new UnrecoverableError(`unknown job name "${job.name}"`);

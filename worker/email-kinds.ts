@@ -103,11 +103,14 @@ export const EMAIL_KIND_REGISTRY: { readonly [K in EmailKind]: EmailKindEntry | 
     calendarAs: 'invitation',
     sent: 'when due',
     stillTrue: (row, lead, now) =>
-      lead.status === 'booked' && lead.timeSlot.getTime() === row.time_slot.getTime() && row.time_slot.getTime() > now.getTime(),
+      lead.status === 'booked' &&
+      lead.timeSlot.getTime() === row.time_slot.getTime() &&
+      row.time_slot.getTime() > now.getTime(),
   },
   'sales-notice': {
     via: 'smtp',
-    write: (booking, row, options) => renderSalesNotice(booking, row.change ?? 'booked', options, row.previous_time_slot),
+    write: (booking, row, options) =>
+      renderSalesNotice(booking, row.change ?? 'booked', options, row.previous_time_slot),
     to: 'row',
     recipientName: 'Sales',
     method: 'PUBLISH',
@@ -123,7 +126,8 @@ export const EMAIL_KIND_REGISTRY: { readonly [K in EmailKind]: EmailKindEntry | 
     method: 'REQUEST',
     calendarAs: 'invitation',
     sent: 'at once',
-    stillTrue: (row, lead) => lead.status === 'booked' && lead.host?.email === row.recipient && lead.sequence <= row.sequence,
+    stillTrue: (row, lead) =>
+      lead.status === 'booked' && lead.host?.email === row.recipient && lead.sequence <= row.sequence,
   },
   // The event withdrawn from a host: the demo cancelled, or handed to another host.
   'host-cancellation': {
@@ -142,7 +146,12 @@ export const EMAIL_KIND_REGISTRY: { readonly [K in EmailKind]: EmailKindEntry | 
     event: (booking, row, options) =>
       row.change === 'cancelled' || booking.status === 'cancelled' || booking.host?.email !== row.recipient
         ? null
-        : bookingInvitation(booking, { mailFrom: options.mailFrom, now: options.now, method: null, sequence: row.sequence }),
+        : bookingInvitation(booking, {
+            mailFrom: options.mailFrom,
+            now: options.now,
+            method: null,
+            sequence: row.sequence,
+          }),
     sent: 'at once',
     order: 'host-calendar',
     stillTrue: (row, lead) => row.recipient !== null && lead.sequence <= row.sequence,

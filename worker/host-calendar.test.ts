@@ -11,7 +11,7 @@ import { until } from '../test/until.js';
 const basic = `Basic ${Buffer.from(`${CALDAV_USER}:${CALDAV_PASSWORD}`).toString('base64')}`;
 const compact = (iso: string) => iso.replace(/[-:]/g, '').replace('.000Z', 'Z');
 
-describe('the demo in its host\'s own calendar, over CalDAV, from the outbox', function () {
+describe("the demo in its host's own calendar, over CalDAV, from the outbox", function () {
   this.timeout(90_000);
   let server: CalDavServer;
   let stack: Stack;
@@ -35,7 +35,10 @@ describe('the demo in its host\'s own calendar, over CalDAV, from the outbox', f
       calendarPassword: CALDAV_PASSWORD,
     });
     await writeFile(teamFile, JSON.stringify({ hosts: [host('Ana', ana), host('Ben', ben)] }));
-    stack = await startStack({ env: { TEAM_FILE: teamFile }, workerOptions: { sweepEveryMs: 500, sweepGraceMs: 2000 } });
+    stack = await startStack({
+      env: { TEAM_FILE: teamFile },
+      workerOptions: { sweepEveryMs: 500, sweepGraceMs: 2000 },
+    });
   });
   after(async () => {
     await stack?.close();
@@ -45,48 +48,88 @@ describe('the demo in its host\'s own calendar, over CalDAV, from the outbox', f
 
   /** The booking's event as the host's calendar holds it, or undefined when it holds none. */
   async function storedEvent(calendarUrl: string, id: string): Promise<string | undefined> {
-    const answer = await fetch(`${calendarUrl}${encodeURIComponent(`demo-${id}@converge.localhost`)}.ics`, { headers: { Authorization: basic } });
+    const answer = await fetch(`${calendarUrl}${encodeURIComponent(`demo-${id}@converge.localhost`)}.ics`, {
+      headers: { Authorization: basic },
+    });
     if (answer.status === 404) return undefined;
     expect(answer.status).to.equal(200);
     return answer.text();
   }
   const post = async (url: string, body: unknown) => {
-    const answer = await fetch(`${stack.url}${url}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const answer = await fetch(`${stack.url}${url}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     return { status: answer.status, body: (await answer.json()) as Record<string, unknown> };
   };
 
-  it('writes the booking into its host\'s calendar, moves it, hands it to another host, and takes it out on cancel', async () => {
-    const booked = await post('/api/demo-request', { name: 'Grace Hopper', email: 'grace@hopper-systems.com', company: 'Hopper Systems', timeSlot: first!.iso });
+  it("writes the booking into its host's calendar, moves it, hands it to another host, and takes it out on cancel", async () => {
+    const booked = await post('/api/demo-request', {
+      name: 'Grace Hopper',
+      email: 'grace@hopper-systems.com',
+      company: 'Hopper Systems',
+      timeSlot: first!.iso,
+    });
     expect(booked.status).to.equal(201);
     expect(booked.body.host).to.deep.equal({ name: 'Ana', title: 'Solutions Engineer' });
     const id = String(booked.body.id);
     const token = bookingToken(id, TEST_LINK_SECRET);
 
-    const written = icsProperties(await until(() => storedEvent(ana, id), 'the event in Ana\'s calendar'));
-    expect(written).to.include({ UID: `demo-${id}@converge.localhost`, DTSTART: compact(first!.iso), SEQUENCE: '0', STATUS: 'CONFIRMED', LOCATION: String(booked.body.meetingUrl) });
+    const written = icsProperties(await until(() => storedEvent(ana, id), "the event in Ana's calendar"));
+    expect(written).to.include({
+      UID: `demo-${id}@converge.localhost`,
+      DTSTART: compact(first!.iso),
+      SEQUENCE: '0',
+      STATUS: 'CONFIRMED',
+      LOCATION: String(booked.body.meetingUrl),
+    });
     expect(written.METHOD, 'a stored object carries no METHOD').to.equal(undefined);
 
     // Ana free at the second slot: the move keeps her, and her event moves with it (SEQUENCE 1).
-    expect((await post(`/api/bookings/${token}/reschedule`, { timeSlot: second!.iso })).body.host).to.deep.include({ name: 'Ana' });
-    await until(async () => ((await storedEvent(ana, id))?.includes(`DTSTART:${compact(second!.iso)}`) ? true : undefined), 'Ana\'s event moved');
+    expect((await post(`/api/bookings/${token}/reschedule`, { timeSlot: second!.iso })).body.host).to.deep.include({
+      name: 'Ana',
+    });
+    await until(
+      async () => ((await storedEvent(ana, id))?.includes(`DTSTART:${compact(second!.iso)}`) ? true : undefined),
+      "Ana's event moved",
+    );
     expect(icsProperties((await storedEvent(ana, id))!)).to.include({ SEQUENCE: '1' });
 
     // Ana busy at the third slot: Ben takes the demo, his calendar gains it and Ana's loses it.
-    await server.putEvent(ana, 'busy', eventIcs('busy@test', `DTSTART:${compact(third!.iso)}`, `DTEND:${compact(new Date(new Date(third!.iso).getTime() + 3_600_000).toISOString())}`));
-    expect((await post(`/api/bookings/${token}/reschedule`, { timeSlot: third!.iso })).body.host).to.deep.include({ name: 'Ben' });
-    const handed = icsProperties(await until(() => storedEvent(ben, id), 'the event in Ben\'s calendar'));
+    await server.putEvent(
+      ana,
+      'busy',
+      eventIcs(
+        'busy@test',
+        `DTSTART:${compact(third!.iso)}`,
+        `DTEND:${compact(new Date(new Date(third!.iso).getTime() + 3_600_000).toISOString())}`,
+      ),
+    );
+    expect((await post(`/api/bookings/${token}/reschedule`, { timeSlot: third!.iso })).body.host).to.deep.include({
+      name: 'Ben',
+    });
+    const handed = icsProperties(await until(() => storedEvent(ben, id), "the event in Ben's calendar"));
     expect(handed).to.include({ DTSTART: compact(third!.iso), SEQUENCE: '2' });
-    await until(async () => ((await storedEvent(ana, id)) === undefined ? true : undefined), 'the event out of Ana\'s calendar');
+    await until(
+      async () => ((await storedEvent(ana, id)) === undefined ? true : undefined),
+      "the event out of Ana's calendar",
+    );
 
     expect((await post(`/api/bookings/${token}/cancel`, {})).status).to.equal(200);
-    await until(async () => ((await storedEvent(ben, id)) === undefined ? true : undefined), 'the event out of Ben\'s calendar');
+    await until(
+      async () => ((await storedEvent(ben, id)) === undefined ? true : undefined),
+      "the event out of Ben's calendar",
+    );
 
     // Each host heard by e-mail too: Ana invited, moved, then withdrawn; Ben invited, then withdrawn.
     const hostMails = await until(async () => {
       const mails = stack.smtp.messages.filter((mail) => mail.envelopeTo.some((to) => to.endsWith('@converge.test')));
       return mails.length >= 5 ? mails : undefined;
-    }, 'the hosts\' e-mails');
-    const seen = hostMails.map((mail) => `${mail.envelopeTo.join()} ${/method=(\w+)/i.exec(mail.raw)?.[1] ?? '-'}`).sort();
+    }, "the hosts' e-mails");
+    const seen = hostMails
+      .map((mail) => `${mail.envelopeTo.join()} ${/method=(\w+)/i.exec(mail.raw)?.[1] ?? '-'}`)
+      .sort();
     expect(seen).to.deep.equal([
       'ana@converge.test CANCEL',
       'ana@converge.test REQUEST',
@@ -98,11 +141,21 @@ describe('the demo in its host\'s own calendar, over CalDAV, from the outbox', f
 
   it('keeps a write that the calendar refuses in the outbox and makes it once the calendar answers again', async () => {
     server.setFault('error-500', ben);
-    const booked = await post('/api/demo-request', { name: 'Ada Lovelace', email: 'ada@analytical-engines.com', company: 'Analytical Engines', timeSlot: third!.iso });
+    const booked = await post('/api/demo-request', {
+      name: 'Ada Lovelace',
+      email: 'ada@analytical-engines.com',
+      company: 'Analytical Engines',
+      timeSlot: third!.iso,
+    });
     // Ana is busy at the third slot (the event above) and Ben's calendar cannot be read at booking time: no host, 409.
     expect(booked.status).to.equal(409);
     server.setFault('none', ben);
-    const again = await post('/api/demo-request', { name: 'Ada Lovelace', email: 'ada@analytical-engines.com', company: 'Analytical Engines', timeSlot: third!.iso });
+    const again = await post('/api/demo-request', {
+      name: 'Ada Lovelace',
+      email: 'ada@analytical-engines.com',
+      company: 'Analytical Engines',
+      timeSlot: third!.iso,
+    });
     expect(again.status).to.equal(201);
     const id = String(again.body.id);
     // Writes to Ben fail now; the row keeps its error and its tries, and the write is made once he answers.
@@ -113,7 +166,7 @@ describe('the demo in its host\'s own calendar, over CalDAV, from the outbox', f
     }, 'a failed write on the row');
     expect(failing.last_error).to.contain('500');
     server.setFault('none', `${ben}${encodeURIComponent(`demo-${id}@converge.localhost`)}.ics`);
-    await until(() => storedEvent(ben, id), 'the event in Ben\'s calendar after the retry', 60_000);
+    await until(() => storedEvent(ben, id), "the event in Ben's calendar after the retry", 60_000);
     const row = await until(async () => {
       const current = await stack.db('booking_emails').where({ booking_id: id, kind: 'host-calendar' }).first();
       return current?.sent_at ? current : undefined;

@@ -26,11 +26,14 @@ export class CalendarRefusal extends Error {
 
 export type WriteHostCalendar = (write: CalendarWrite, signal?: AbortSignal) => Promise<{ response: string }>;
 
-export function createHostCalendarWriter(team: readonly Host[] | undefined, timeoutMs = WRITE_TIMEOUT_MS): WriteHostCalendar {
+export function createHostCalendarWriter(
+  team: readonly Host[] | undefined,
+  timeoutMs = WRITE_TIMEOUT_MS,
+): WriteHostCalendar {
   const byEmail = new Map((team ?? []).map((host) => [host.email.toLowerCase(), host]));
   return async (write, signal) => {
     const host = byEmail.get(write.hostEmail.toLowerCase());
-    if (!host) throw new CalendarRefusal('the host is not in this worker\'s TEAM_FILE');
+    if (!host) throw new CalendarRefusal("the host is not in this worker's TEAM_FILE");
     const authorization = `Basic ${Buffer.from(`${host.calendarUsername}:${host.calendarPassword}`).toString('base64')}`;
     const bounded = AbortSignal.any([AbortSignal.timeout(timeoutMs), ...(signal ? [signal] : [])]);
     const authorised: typeof fetch = (input, init) => {
@@ -38,13 +41,17 @@ export function createHostCalendarWriter(team: readonly Host[] | undefined, time
       headers.set('Authorization', authorization);
       return fetch(input, { ...init, headers, signal: bounded, redirect: 'error' });
     };
-    const url = new URL(`${encodeURIComponent(write.uid)}.ics`, host.calendarUrl.endsWith('/') ? host.calendarUrl : `${host.calendarUrl}/`).href;
+    const url = new URL(
+      `${encodeURIComponent(write.uid)}.ics`,
+      host.calendarUrl.endsWith('/') ? host.calendarUrl : `${host.calendarUrl}/`,
+    ).href;
     const answer = write.ics
       ? await updateCalendarObject({ calendarObject: { url, data: write.ics }, fetch: authorised })
       : await deleteCalendarObject({ calendarObject: { url }, fetch: authorised });
     await answer.text().catch(() => '');
     const gone = !write.ics && answer.status === 404;
-    if (answer.ok || gone) return { response: `${answer.status} ${write.ics ? 'stored' : gone ? 'already gone' : 'deleted'}` };
+    if (answer.ok || gone)
+      return { response: `${answer.status} ${write.ics ? 'stored' : gone ? 'already gone' : 'deleted'}` };
     // A refused login too is tried again: an operator may put the password right, and the write must not be lost.
     throw new Error(`the calendar answered ${answer.status}`);
   };

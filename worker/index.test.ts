@@ -18,13 +18,24 @@ describe("the worker's shutdown (worker.close())", () => {
     const redis = new Redis(TEST_REDIS_URL);
     const queue = new Queue(EMAIL_QUEUE, { connection: redis, prefix });
     const worker = await startWorker(
-      loadWorkerConfig({ DATABASE_URL: database.url, REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix, SMTP_URL: smtp.url, BOOKING_LINK_SECRET: TEST_LINK_SECRET }),
+      loadWorkerConfig({
+        DATABASE_URL: database.url,
+        REDIS_URL: TEST_REDIS_URL,
+        QUEUE_PREFIX: prefix,
+        SMTP_URL: smtp.url,
+        BOOKING_LINK_SECRET: TEST_LINK_SECRET,
+      }),
       silentLogger,
       { sweepEveryMs: 60_000 },
     );
     try {
       const [row] = await insertBookings(database.db, [
-        { name: 'Grace Hopper', email: 'grace@hopper-systems.com', company: 'Hopper Systems', time_slot: new Date('2026-12-01T09:00:00Z') },
+        {
+          name: 'Grace Hopper',
+          email: 'grace@hopper-systems.com',
+          company: 'Hopper Systems',
+          time_slot: new Date('2026-12-01T09:00:00Z'),
+        },
       ]);
       const job = emailJob(row!.emailId);
       await queue.add(job.name, job.payload, { jobId: jobIdOf(job) });

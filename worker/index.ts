@@ -38,7 +38,11 @@ export interface WorkerOptions {
   sweepEveryMs?: number;
 }
 
-export async function startWorker(config: WorkerConfig, logger: Logger, options: WorkerOptions = {}): Promise<RunningWorker> {
+export async function startWorker(
+  config: WorkerConfig,
+  logger: Logger,
+  options: WorkerOptions = {},
+): Promise<RunningWorker> {
   const connection = new Redis(config.redisUrl, { maxRetriesPerRequest: null });
   // ioredis retries every few hundred milliseconds while Redis is away: one line when it goes, one when it is back.
   let redisAway = false;
@@ -58,12 +62,20 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
   // With tracing on, a job the sweep enqueues starts a trace of its own; the worker's `process` span continues the
   // trace a job carries (the request that stored its row, or that sweep).
   const telemetry = queueTelemetry();
-  const queue = new Queue<QueuedJob['payload']>(EMAIL_QUEUE, { connection, prefix: config.queuePrefix, defaultJobOptions: emailJobOptions, ...telemetry });
+  const queue = new Queue<QueuedJob['payload']>(EMAIL_QUEUE, {
+    connection,
+    prefix: config.queuePrefix,
+    defaultJobOptions: emailJobOptions,
+    ...telemetry,
+  });
   // Without a listener BullMQ prints connection errors to the console; the connection's own listener reports them.
   queue.on('error', () => {});
   const enqueue = (job: QueuedJob) => enqueueJob(queue, job);
   const metrics = config.metricsPort === undefined ? undefined : createWorkerMetrics(db, queue);
-  const metricsEndpoint = metrics && config.metricsPort !== undefined ? await serveMetrics(metrics.registry, config.metricsPort, config.metricsHost) : undefined;
+  const metricsEndpoint =
+    metrics && config.metricsPort !== undefined
+      ? await serveMetrics(metrics.registry, config.metricsPort, config.metricsHost)
+      : undefined;
   const deps = {
     db,
     sendMail: mailer.sendMail,
@@ -85,7 +97,10 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
     if (!notMine.has(id)) {
       if (notMine.size >= 10_000) notMine.clear();
       notMine.add(id);
-      logger.warn({ emailId: id, queuePrefix: config.queuePrefix }, 'job for an e-mail this database does not hold: left to its owner');
+      logger.warn(
+        { emailId: id, queuePrefix: config.queuePrefix },
+        'job for an e-mail this database does not hold: left to its owner',
+      );
     }
     if (job.attemptsMade + 1 < (job.opts.attempts ?? 1)) throw new NotInThisDatabase(id);
     return 'missing';
@@ -108,17 +123,27 @@ export async function startWorker(config: WorkerConfig, logger: Logger, options:
   );
   worker.on('failed', (job, err) => {
     if (err instanceof NotInThisDatabase) return;
-    logger.warn({ jobId: job?.id, bookingId: bookingIdOfFailure(err), attemptsMade: job?.attemptsMade, err: err.message }, 'job failed');
+    logger.warn(
+      { jobId: job?.id, bookingId: bookingIdOfFailure(err), attemptsMade: job?.attemptsMade, err: err.message },
+      'job failed',
+    );
   });
   worker.on('error', (err) => {
     if (!redisAway) logger.error({ error: err.message }, 'worker error');
   });
 
   await worker.waitUntilReady();
-  const sweep = startSweepTimer(db, enqueue, logger, { everyMs: options.sweepEveryMs, graceMs: options.sweepGraceMs, retentionDays: config.retentionDays });
+  const sweep = startSweepTimer(db, enqueue, logger, {
+    everyMs: options.sweepEveryMs,
+    graceMs: options.sweepGraceMs,
+    retentionDays: config.retentionDays,
+  });
   // Where receivers look the signing key up, so an operator can check that the DNS record is there.
   const dkimRecord = config.dkim ? `${config.dkim.keySelector}._domainkey.${config.dkim.domainName}` : 'off';
-  logger.info({ queue: EMAIL_QUEUE, concurrency: config.concurrency, dkim: dkimRecord, metrics: metricsEndpoint?.url ?? 'off' }, 'worker ready');
+  logger.info(
+    { queue: EMAIL_QUEUE, concurrency: config.concurrency, dkim: dkimRecord, metrics: metricsEndpoint?.url ?? 'off' },
+    'worker ready',
+  );
 
   let closing: Promise<void> | undefined;
   return {

@@ -34,7 +34,7 @@ export function createWorkerMetrics(db: Knex, queue: JobCounts): WorkerMetrics {
   });
   const speedToLead = new Histogram({
     name: 'converge_speed_to_lead_seconds',
-    help: "Time from a booking being stored to its confirmation accepted by the SMTP server.",
+    help: 'Time from a booking being stored to its confirmation accepted by the SMTP server.',
     buckets: [0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300, 900, 3600],
     registers: [registry],
   });
@@ -95,7 +95,8 @@ export function createWorkerMetrics(db: Knex, queue: JobCounts): WorkerMetrics {
     },
     delivered(kind, outcome, storedAt) {
       rows.inc({ kind, outcome });
-      if (kind === 'confirmation' && outcome === 'sent' && storedAt) speedToLead.observe((Date.now() - storedAt.getTime()) / 1000);
+      if (kind === 'confirmation' && outcome === 'sent' && storedAt)
+        speedToLead.observe((Date.now() - storedAt.getTime()) / 1000);
     },
   };
 }

@@ -5,7 +5,12 @@
 import type { Knex } from 'knex';
 import type { EmailKind } from '../server-shared/jobs.js';
 import type { Booking } from '../server-shared/invitation.js';
-import { CONFIRMATION_SEQUENCE, settleEarlierProspectEmails, unsettledEarlierProspectEmails, type OrderedLine } from '../server-shared/prospect-emails.js';
+import {
+  CONFIRMATION_SEQUENCE,
+  settleEarlierProspectEmails,
+  unsettledEarlierProspectEmails,
+  type OrderedLine,
+} from '../server-shared/prospect-emails.js';
 import type { Attribution } from '../domain/attribution.js';
 import { batched } from './batch.js';
 
@@ -115,7 +120,21 @@ function claimedOf(joined: ClaimedRow): Claimed {
   const lead =
     name === null || timeSlot === null
       ? null
-      : { id: row.booking_id, name, email, company, phone, message, timeSlot, attribution, visitorTimeZone, status, sequence, meetingUrl, host };
+      : {
+          id: row.booking_id,
+          name,
+          email,
+          company,
+          phone,
+          message,
+          timeSlot,
+          attribution,
+          visitorTimeZone,
+          status,
+          sequence,
+          meetingUrl,
+          host,
+        };
   return { row, lead };
 }
 
@@ -150,7 +169,10 @@ export async function claim(db: Knex, id: string, leaseMs = CLAIM_LEASE_MS): Pro
   if (!claimOne) byLease.set(leaseMs, (claimOne = batched((ids) => claimMany(db, ids, leaseMs))));
   const email = await claimOne(id);
   if (email) return { claimed: true, email };
-  const current = await db('booking_emails').select('booking_id', 'sent_at', 'failed_at', 'dropped_at').where({ id }).first();
+  const current = await db('booking_emails')
+    .select('booking_id', 'sent_at', 'failed_at', 'dropped_at')
+    .where({ id })
+    .first();
   if (!current) return { claimed: false, reason: 'missing' };
   const bookingId = String(current.booking_id);
   if (current.sent_at) return { claimed: false, reason: 'already-sent', bookingId };
@@ -200,7 +222,11 @@ export async function markDropped(db: Knex, id: string): Promise<void> {
  * Earlier ones still to send and under no live claim are dropped first, since this row's change has overtaken them
  * (server-shared/prospect-emails.ts). Nothing comes before sequence 0 (the booking itself): such a row never waits.
  */
-export async function behindEarlierEmail(db: Knex, row: EmailRow, order: 'prospect' | 'host-calendar' | undefined): Promise<boolean> {
+export async function behindEarlierEmail(
+  db: Knex,
+  row: EmailRow,
+  order: 'prospect' | 'host-calendar' | undefined,
+): Promise<boolean> {
   if (!order || row.sequence <= CONFIRMATION_SEQUENCE) return false;
   if (order === 'prospect' && row.recipient !== null) return false;
   if (order !== 'prospect' && row.recipient === null) return false;
@@ -210,7 +236,13 @@ export async function behindEarlierEmail(db: Knex, row: EmailRow, order: 'prospe
 }
 
 /** Rows of a kind due `graceMs` ago or earlier, with tries left and not claimed by a live worker, oldest first. */
-export async function findDueEmails(db: Knex, kind: EmailKind, graceMs: number, maxAttempts: number, limit = 500): Promise<string[]> {
+export async function findDueEmails(
+  db: Knex,
+  kind: EmailKind,
+  graceMs: number,
+  maxAttempts: number,
+  limit = 500,
+): Promise<string[]> {
   const rows: { id: string }[] = await db('booking_emails')
     .select('id')
     .whereRaw(OPEN('booking_emails'))

@@ -33,7 +33,11 @@ async function resolver(name: string, type: string): Promise<string[][]> {
 
 async function dkimResult(raw: string) {
   const { results } = await dkimVerify(Buffer.from(raw), { resolver });
-  return results.map((result) => ({ result: result.status.result, domain: result.signingDomain, selector: result.selector }));
+  return results.map((result) => ({
+    result: result.status.result,
+    domain: result.signingDomain,
+    selector: result.selector,
+  }));
 }
 
 async function dkimFailure(raw: string) {
@@ -41,13 +45,18 @@ async function dkimFailure(raw: string) {
   return results.map((result) => ({ result: result.status.result, comment: result.status.comment }));
 }
 
-const textOf = (content: string | ArrayBuffer | Uint8Array) => (typeof content === 'string' ? content : new TextDecoder().decode(content));
+const textOf = (content: string | ArrayBuffer | Uint8Array) =>
+  typeof content === 'string' ? content : new TextDecoder().decode(content);
 
 /** Each calendar part of a received message: its type, the method its Content-Type names, and its .ics METHOD. */
 function calendarParts(mail: ReceivedMail) {
   return mail.parsed.attachments
     .filter((part) => textOf(part.content).startsWith('BEGIN:VCALENDAR'))
-    .map((part) => ({ mimeType: part.mimeType, method: part.method, icsMethod: /^METHOD:(.*)$/m.exec(textOf(part.content))?.[1]?.trim() }));
+    .map((part) => ({
+      mimeType: part.mimeType,
+      method: part.method,
+      icsMethod: /^METHOD:(.*)$/m.exec(textOf(part.content))?.[1]?.trim(),
+    }));
 }
 
 /**
@@ -57,7 +66,9 @@ function calendarParts(mail: ReceivedMail) {
 async function spamVerdict(raw: string): Promise<{ score: number; tests: string }> {
   const child = spawn('spamassassin', ['-t', '-L'], { stdio: ['pipe', 'pipe', 'ignore'] });
   const ended = new Promise<number>((resolve, reject) => {
-    child.once('error', (err) => reject(new Error(`cannot run spamassassin (Debian's spamassassin package): ${err.message}`)));
+    child.once('error', (err) =>
+      reject(new Error(`cannot run spamassassin (Debian's spamassassin package): ${err.message}`)),
+    );
     child.once('close', (code) => resolve(code ?? -1));
   });
   let output = '';
@@ -119,14 +130,17 @@ describe('every kind of e-mail as received: signed with DKIM, its calendar parts
     };
     await send('confirmation', processEmail(deps, { emailId: booking!.emailId }));
     for (const kind of KINDS_BY_MAIL.filter((one) => one !== 'confirmation')) {
-      const [row] = await database.db('booking_emails')
+      const [row] = await database
+        .db('booking_emails')
         .insert({
           booking_id: booking!.id,
           kind,
           time_slot: new Date(slot!.iso),
           sequence: 0,
           ...(kind === 'sales-notice' ? { recipient: 'sales@converge.test', change: 'booked' } : {}),
-          ...(kind === 'host-invitation' || kind === 'host-cancellation' ? { recipient: 'dana@converge.test', change: 'booked' } : {}),
+          ...(kind === 'host-invitation' || kind === 'host-cancellation'
+            ? { recipient: 'dana@converge.test', change: 'booked' }
+            : {}),
         })
         .returning('id');
       await send(kind, processEmail(deps, { emailId: String(row.id) }));
@@ -140,7 +154,9 @@ describe('every kind of e-mail as received: signed with DKIM, its calendar parts
 
   for (const kind of KINDS_BY_MAIL) {
     it(`${kind}: the signature verifies against the published key (d=${DOMAIN}, s=${SELECTOR})`, async () => {
-      expect(await dkimResult(received.get(kind)!.raw)).to.deep.equal([{ result: 'pass', domain: DOMAIN, selector: SELECTOR }]);
+      expect(await dkimResult(received.get(kind)!.raw)).to.deep.equal([
+        { result: 'pass', domain: DOMAIN, selector: SELECTOR },
+      ]);
     });
   }
 
@@ -150,7 +166,9 @@ describe('every kind of e-mail as received: signed with DKIM, its calendar parts
     // Two at a time: each run is a second or two of one core, reading its rules.
     for (let next = 0; next < KINDS_BY_MAIL.length; next += 2) {
       const pair = KINDS_BY_MAIL.slice(next, next + 2);
-      scored.push(...(await Promise.all(pair.map(async (kind) => ({ kind, ...(await spamVerdict(received.get(kind)!.raw)) })))));
+      scored.push(
+        ...(await Promise.all(pair.map(async (kind) => ({ kind, ...(await spamVerdict(received.get(kind)!.raw)) })))),
+      );
     }
     expect(scored.filter((one) => one.score > 0)).to.deep.equal([]);
     expect(scored.map((one) => one.kind)).to.deep.equal(KINDS_BY_MAIL);
@@ -170,14 +188,22 @@ describe('every kind of e-mail as received: signed with DKIM, its calendar parts
   it('invites with METHOD:REQUEST on the confirmation and the update, as a text/calendar part saying method=REQUEST', () => {
     for (const kind of ['confirmation', 'update']) {
       const parts = calendarParts(received.get(kind)!);
-      expect(parts.filter((part) => part.mimeType === 'text/calendar'), kind).to.deep.equal([{ mimeType: 'text/calendar', method: 'REQUEST', icsMethod: 'REQUEST' }]);
-      expect(parts.every((part) => part.icsMethod === 'REQUEST'), kind).to.equal(true);
+      expect(
+        parts.filter((part) => part.mimeType === 'text/calendar'),
+        kind,
+      ).to.deep.equal([{ mimeType: 'text/calendar', method: 'REQUEST', icsMethod: 'REQUEST' }]);
+      expect(
+        parts.every((part) => part.icsMethod === 'REQUEST'),
+        kind,
+      ).to.equal(true);
     }
   });
 
   it('withdraws the event with METHOD:CANCEL on the cancellation, the text/calendar part saying method=CANCEL', () => {
     const parts = calendarParts(received.get('cancellation')!);
-    expect(parts.filter((part) => part.mimeType === 'text/calendar')).to.deep.equal([{ mimeType: 'text/calendar', method: 'CANCEL', icsMethod: 'CANCEL' }]);
+    expect(parts.filter((part) => part.mimeType === 'text/calendar')).to.deep.equal([
+      { mimeType: 'text/calendar', method: 'CANCEL', icsMethod: 'CANCEL' },
+    ]);
     expect(parts.every((part) => part.icsMethod === 'CANCEL')).to.equal(true);
   });
 
@@ -187,13 +213,21 @@ describe('every kind of e-mail as received: signed with DKIM, its calendar parts
       ['host-cancellation', 'CANCEL'],
     ] as const) {
       const parts = calendarParts(received.get(kind)!);
-      expect(parts.filter((part) => part.mimeType === 'text/calendar'), kind).to.deep.equal([{ mimeType: 'text/calendar', method, icsMethod: method }]);
-      expect(parts.every((part) => part.icsMethod === method), kind).to.equal(true);
+      expect(
+        parts.filter((part) => part.mimeType === 'text/calendar'),
+        kind,
+      ).to.deep.equal([{ mimeType: 'text/calendar', method, icsMethod: method }]);
+      expect(
+        parts.every((part) => part.icsMethod === method),
+        kind,
+      ).to.equal(true);
     }
   });
 
   it('gives the sales desk the event as PUBLISH (a copy to keep, no invitation), and the reminder no calendar part', () => {
-    expect(calendarParts(received.get('sales-notice')!)).to.deep.equal([{ mimeType: 'text/calendar', method: 'PUBLISH', icsMethod: 'PUBLISH' }]);
+    expect(calendarParts(received.get('sales-notice')!)).to.deep.equal([
+      { mimeType: 'text/calendar', method: 'PUBLISH', icsMethod: 'PUBLISH' },
+    ]);
     expect(calendarParts(received.get('reminder')!)).to.deep.equal([]);
   });
 

@@ -15,7 +15,12 @@ function upcomingSlots(): string[] {
   const now = new Date();
   const slots: string[] = [];
   for (let day = 2; day <= 20; day += 1) {
-    for (const slot of availableSlots(calendarDayOf(new Date(now.getTime() + day * DAY_MS), 'Europe/Berlin'), now, 'Europe/Berlin')) slots.push(slot.iso);
+    for (const slot of availableSlots(
+      calendarDayOf(new Date(now.getTime() + day * DAY_MS), 'Europe/Berlin'),
+      now,
+      'Europe/Berlin',
+    ))
+      slots.push(slot.iso);
   }
   return slots;
 }
@@ -42,14 +47,26 @@ describe('retention (RETENTION_DAYS)', () => {
       phone: '+1 555 0100',
       message: 'Call me on my mobile.',
       timeSlot: slots[booked],
-      attribution: { utm_source: 'newsletter', utm_medium: 'email', utm_campaign: 'q4', utm_term: 'ada lovelace', referrer: 'https://mail.example.org/?user=ada' },
+      attribution: {
+        utm_source: 'newsletter',
+        utm_medium: 'email',
+        utm_campaign: 'q4',
+        utm_term: 'ada lovelace',
+        referrer: 'https://mail.example.org/?user=ada',
+      },
       visitorTimeZone: 'America/Chicago',
     });
     expect(response.status, JSON.stringify(response.body)).to.equal(201);
     const id = String(response.body.id);
-    await app.db.raw("UPDATE bookings SET time_slot = now() - make_interval(days => ?), created_at = now() - make_interval(days => ? + 7) WHERE id = ?", [daysAgo, daysAgo, id]);
+    await app.db.raw(
+      'UPDATE bookings SET time_slot = now() - make_interval(days => ?), created_at = now() - make_interval(days => ? + 7) WHERE id = ?',
+      [daysAgo, daysAgo, id],
+    );
     // Its confirmation went out after a first failure; its reminder is still to send.
-    await app.db('booking_emails').where({ booking_id: id, kind: 'confirmation' }).update({ sent_at: app.db.fn.now(), last_error: '450 ada@analytical-engines.com: mailbox busy' });
+    await app
+      .db('booking_emails')
+      .where({ booking_id: id, kind: 'confirmation' })
+      .update({ sent_at: app.db.fn.now(), last_error: '450 ada@analytical-engines.com: mailbox busy' });
     return id;
   }
 
@@ -66,8 +83,23 @@ describe('retention (RETENTION_DAYS)', () => {
 
     for (const id of old) {
       const anonymised = await row(id);
-      expect(anonymised).to.include({ name: '', email: '', company: '', phone: null, message: null, recipient: null, recipient_domain: null, meeting_url: null, visitor_time_zone: null, status: 'booked' });
-      expect(anonymised.attribution, 'the campaign stays, the person goes').to.deep.equal({ utm_source: 'newsletter', utm_medium: 'email', utm_campaign: 'q4' });
+      expect(anonymised).to.include({
+        name: '',
+        email: '',
+        company: '',
+        phone: null,
+        message: null,
+        recipient: null,
+        recipient_domain: null,
+        meeting_url: null,
+        visitor_time_zone: null,
+        status: 'booked',
+      });
+      expect(anonymised.attribution, 'the campaign stays, the person goes').to.deep.equal({
+        utm_source: 'newsletter',
+        utm_medium: 'email',
+        utm_campaign: 'q4',
+      });
       expect(anonymised.anonymised_at).to.be.instanceOf(Date);
       expect(anonymised.time_slot.getTime(), 'the dates stay').to.be.below(Date.now() - 730 * DAY_MS);
       const emails = await app.db('booking_emails').where({ booking_id: id });
@@ -78,17 +110,29 @@ describe('retention (RETENTION_DAYS)', () => {
         expect(email.sent_at !== null || email.dropped_at !== null, `${email.kind} settled`).to.equal(true);
       }
       // (Not /ada/ alone: a UUID's hex may spell it.)
-      expect(JSON.stringify(await app.db('booking_emails').where({ booking_id: id }))).not.to.match(/Lovelace|analytical-engines/i);
+      expect(JSON.stringify(await app.db('booking_emails').where({ booking_id: id }))).not.to.match(
+        /Lovelace|analytical-engines/i,
+      );
       // Its webhook event keeps what a receiver's figures need, not the person.
       const [event] = await app.db('webhook_events').where({ booking_id: id });
-      expect(event.payload.data.booking).to.include({ id, status: 'booked' }).and.not.have.any.keys('name', 'email', 'company', 'phone', 'message', 'meetingUrl');
-      expect(event.payload.data.attribution).to.deep.equal({ utm_source: 'newsletter', utm_medium: 'email', utm_campaign: 'q4' });
+      expect(event.payload.data.booking)
+        .to.include({ id, status: 'booked' })
+        .and.not.have.any.keys('name', 'email', 'company', 'phone', 'message', 'meetingUrl');
+      expect(event.payload.data.attribution).to.deep.equal({
+        utm_source: 'newsletter',
+        utm_medium: 'email',
+        utm_campaign: 'q4',
+      });
       expect(JSON.stringify(event.payload)).not.to.match(/Lovelace|analytical-engines|mobile|555 0100|ada lovelace/i);
     }
     expect(await app.db('bookings').whereIn('id', recent).orderBy('id')).to.deep.equal(recentBefore);
-    expect(await app.db('booking_emails').whereIn('booking_id', recent).orderBy('id')).to.deep.equal(recentEmailsBefore);
+    expect(await app.db('booking_emails').whereIn('booking_id', recent).orderBy('id')).to.deep.equal(
+      recentEmailsBefore,
+    );
     expect(recentEventsBefore).to.have.length(2);
-    expect(await app.db('webhook_events').whereIn('booking_id', recent).orderBy('position')).to.deep.equal(recentEventsBefore);
+    expect(await app.db('webhook_events').whereIn('booking_id', recent).orderBy('position')).to.deep.equal(
+      recentEventsBefore,
+    );
     expect(await applyRetention(app.db, 730), 'nothing is left to do').to.equal(0);
   });
 
@@ -102,7 +146,8 @@ describe('retention (RETENTION_DAYS)', () => {
     expect(shown.status).to.equal(410);
     expect(await shown.json()).to.deep.equal({
       error: 'Gone',
-      details: 'This demo took place long ago and its details are no longer kept. Please book a new demo from our home page.',
+      details:
+        'This demo took place long ago and its details are no longer kept. Please book a new demo from our home page.',
     });
     expect((await fetch(`${app.url}/api/bookings/${token}/invite.ics`)).status).to.equal(410);
     expect((await app.post(`/api/bookings/${token}/cancel`, {})).status).to.equal(410);
@@ -112,7 +157,9 @@ describe('retention (RETENTION_DAYS)', () => {
     let listed: { id: string; name: string; anonymisedAt: string | null } | undefined;
     do {
       const page = (await (
-        await fetch(`${app.url}/api/demo-requests${cursor ? `?cursor=${cursor}` : ''}`, { headers: { Authorization: `Bearer ${TOKEN}` } })
+        await fetch(`${app.url}/api/demo-requests${cursor ? `?cursor=${cursor}` : ''}`, {
+          headers: { Authorization: `Bearer ${TOKEN}` },
+        })
       ).json()) as { demoRequests: { id: string; name: string; anonymisedAt: string | null }[]; next: string | null };
       listed = page.demoRequests.find((request) => request.id === id);
       cursor = page.next;
@@ -148,7 +195,10 @@ describe('retention (RETENTION_DAYS)', () => {
         company: 'Analytical Engines',
         timeSlot: slots.at(-1),
       });
-      const waited = await Promise.race([booking.then((answer) => answer.status), new Promise((resolve) => setTimeout(() => resolve('blocked'), 5000))]);
+      const waited = await Promise.race([
+        booking.then((answer) => answer.status),
+        new Promise((resolve) => setTimeout(() => resolve('blocked'), 5000)),
+      ]);
       expect(waited).to.equal(201);
     } finally {
       await batch.commit();
@@ -156,13 +206,16 @@ describe('retention (RETENTION_DAYS)', () => {
     expect((await row(last)).name).to.equal('');
   });
 
-  it("gives up within a moment on an e-mail row a worker holds, changing nothing, and finishes in a later round", async () => {
+  it('gives up within a moment on an e-mail row a worker holds, changing nothing, and finishes in a later round', async () => {
     const id = await bookingFrom(800);
     const claim = await app.db.transaction();
     const started = Date.now();
     try {
       await claim('booking_emails').where({ booking_id: id, kind: 'confirmation' }).forUpdate().first();
-      const failure = await applyRetention(app.db, 730).then(() => undefined, (err: unknown) => err);
+      const failure = await applyRetention(app.db, 730).then(
+        () => undefined,
+        (err: unknown) => err,
+      );
       expect(String(failure)).to.match(/lock timeout/);
       expect(Date.now() - started).to.be.below(3000);
       expect((await row(id)).name, 'the batch was undone').to.match(/^Ada/);
@@ -183,15 +236,28 @@ describe('retention (RETENTION_DAYS)', () => {
       { day: funnelDay(0), source: 'newsletter', step: 'booked', count: 1 },
     ]);
     const lines: string[] = [];
-    const timer = startSweepTimer(app.db, async () => {}, pino({ level: 'info' }, { write: (line: string) => void lines.push(line) }), {
-      everyMs: 60_000,
-      retentionDays: 730,
-    });
+    const timer = startSweepTimer(
+      app.db,
+      async () => {},
+      pino({ level: 'info' }, { write: (line: string) => void lines.push(line) }),
+      {
+        everyMs: 60_000,
+        retentionDays: 730,
+      },
+    );
     await timer.stop();
-    const logged = lines.map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => line.msg === 'retention removed the personal data of old bookings');
+    const logged = lines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .find((line) => line.msg === 'retention removed the personal data of old bookings');
     expect(logged).to.include({ anonymised: 2, retentionDays: 730 });
     expect(lines.join('\n')).not.to.match(/Lovelace|analytical-engines/i);
-    expect(((await app.db('funnel_daily_counts').orderBy('count').pluck('count')) as string[]).map(Number)).to.deep.equal([1, 2]);
-    expect(lines.map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => line.msg === 'retention deleted old funnel counts')).to.include({ funnelCounts: 2 });
+    expect(
+      ((await app.db('funnel_daily_counts').orderBy('count').pluck('count')) as string[]).map(Number),
+    ).to.deep.equal([1, 2]);
+    expect(
+      lines
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .find((line) => line.msg === 'retention deleted old funnel counts'),
+    ).to.include({ funnelCounts: 2 });
   });
 });

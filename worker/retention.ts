@@ -29,7 +29,11 @@ const KEPT_ATTRIBUTION = ['utm_source', 'utm_medium', 'utm_campaign'];
  * One batch, in the caller's transaction: up to `batchSize` bookings past retention, oldest slot first, that no
  * other transaction holds (SKIP LOCKED), anonymised with their e-mail rows. Returns how many.
  */
-export async function anonymiseBatch(trx: Knex.Transaction, retentionDays: number, batchSize = RETENTION_BATCH): Promise<number> {
+export async function anonymiseBatch(
+  trx: Knex.Transaction,
+  retentionDays: number,
+  batchSize = RETENTION_BATCH,
+): Promise<number> {
   await trx.raw(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT_MS}ms'`);
   const { rows } = (await trx.raw(
     `WITH picked AS (
@@ -77,7 +81,9 @@ export async function applyRetention(
   let anonymised = 0;
   for (let batch = 0; batch < (options.maxBatches ?? RETENTION_BATCHES_PER_ROUND); batch += 1) {
     const done = await db.transaction(async (trx) => {
-      const { rows } = await trx.raw('SELECT pg_try_advisory_xact_lock(hashtextextended(?, 0)) AS locked', [RETENTION_LOCK]);
+      const { rows } = await trx.raw('SELECT pg_try_advisory_xact_lock(hashtextextended(?, 0)) AS locked', [
+        RETENTION_LOCK,
+      ]);
       if (!rows[0]?.locked) return null;
       return anonymiseBatch(trx, retentionDays, batchSize);
     });
@@ -93,5 +99,7 @@ export async function applyRetention(
  * per source, and the sources are few). Returns how many rows went.
  */
 export async function deleteOldFunnelCounts(db: Knex, retentionDays: number): Promise<number> {
-  return db('funnel_daily_counts').where('day', '<', db.raw('current_date - ?::int', [retentionDays])).delete();
+  return db('funnel_daily_counts')
+    .where('day', '<', db.raw('current_date - ?::int', [retentionDays]))
+    .delete();
 }

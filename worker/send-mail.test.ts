@@ -98,7 +98,9 @@ describe('a connection dropped while a message is handed over (pooled SMTP conne
     const messageIdOf = (id: string) => `<demo-${id}@converge.test>`;
     const cut = new Set(rows.filter((_, i) => i % 4 === 0).map((row) => messageIdOf(row.id)));
     const beforeNext = new Set(rows.filter((_, i) => i % 4 === 1).map((row) => messageIdOf(row.id)));
-    const smtp = await startDroppingServer((messageId) => (cut.has(messageId) ? 'mid-message' : beforeNext.has(messageId) ? 'next-envelope' : null));
+    const smtp = await startDroppingServer((messageId) =>
+      cut.has(messageId) ? 'mid-message' : beforeNext.has(messageId) ? 'next-envelope' : null,
+    );
     const mailer = createSendMail(smtp.url, { connections: 4 });
     const deps: DeliveryDeps = {
       db: database.db,
@@ -128,8 +130,17 @@ describe('a connection dropped while a message is handed over (pooled SMTP conne
       );
       expect(smtp.dropped.filter((messageId) => cut.has(messageId))).to.have.length(cut.size);
       expect(smtp.received.size, 'every row sent').to.equal(ROWS);
-      expect([...smtp.received.values()].every((count) => count === 1), 'none twice').to.equal(true);
-      const stored = await database.db('booking_emails').whereIn('id', rows.map((row) => row.emailId)).select('booking_id', 'sent_at', 'attempts');
+      expect(
+        [...smtp.received.values()].every((count) => count === 1),
+        'none twice',
+      ).to.equal(true);
+      const stored = await database
+        .db('booking_emails')
+        .whereIn(
+          'id',
+          rows.map((row) => row.emailId),
+        )
+        .select('booking_id', 'sent_at', 'attempts');
       expect(stored.every((row) => row.sent_at !== null)).to.equal(true);
       // A message cut off mid-way failed its try, which the row records; it was sent by the worker's next try.
       for (const row of stored) {
@@ -230,11 +241,17 @@ const refusal = (responseCode: number, message: string) => Object.assign(new Err
 describe('the pooled SMTP transport (worker/send-mail.ts, nodemailer)', () => {
   it('sends over TLS from the start (smtps://) and logs in with the user and password of SMTP_URL', async () => {
     const server = await startServer({ secure: true, onAuth: acceptOnly('worker', 's3cret') });
-    const mailer = createSendMail(`smtps://worker:s3cret@127.0.0.1:${server.port}/?tls.rejectUnauthorized=false`, { connections: 2 });
+    const mailer = createSendMail(`smtps://worker:s3cret@127.0.0.1:${server.port}/?tls.rejectUnauthorized=false`, {
+      connections: 2,
+    });
     try {
       const infos = await Promise.all([1, 2, 3].map((n) => mailer.sendMail(mail(n))));
       expect(infos.map((info) => info.response?.slice(0, 3))).to.deep.equal(['250', '250', '250']);
-      expect(infos.map((info) => info.messageId)).to.deep.equal(['<m1@converge.test>', '<m2@converge.test>', '<m3@converge.test>']);
+      expect(infos.map((info) => info.messageId)).to.deep.equal([
+        '<m1@converge.test>',
+        '<m2@converge.test>',
+        '<m3@converge.test>',
+      ]);
       expect(server.received.every((received) => received.secure && received.user === 'worker')).to.equal(true);
       // Dot-stuffed on the way, and unstuffed by the server: the text arrives as it was written.
       expect(server.received.every((received) => received.raw.includes('\r\n.leading dot\r\n'))).to.equal(true);
@@ -246,7 +263,10 @@ describe('the pooled SMTP transport (worker/send-mail.ts, nodemailer)', () => {
 
   it('upgrades a plain connection with STARTTLS before it logs in when requireTLS is set', async () => {
     const server = await startServer({ secure: false, onAuth: acceptOnly('worker', 's3cret') });
-    const mailer = createSendMail(`smtp://worker:s3cret@127.0.0.1:${server.port}/?requireTLS=true&tls.rejectUnauthorized=false`, { connections: 1 });
+    const mailer = createSendMail(
+      `smtp://worker:s3cret@127.0.0.1:${server.port}/?requireTLS=true&tls.rejectUnauthorized=false`,
+      { connections: 1 },
+    );
     try {
       await mailer.sendMail(mail(1));
       expect(server.received).to.have.length(1);
@@ -267,17 +287,23 @@ describe('the pooled SMTP transport (worker/send-mail.ts, nodemailer)', () => {
     });
     const mailer = createSendMail(server.url, { connections: 2 });
     try {
-      const outcomes = await Promise.all([1, 2, 3, 4].map((n) => failureOf(mailer.sendMail(mail(n, n === 2 ? 'nobody@example.test' : undefined)))));
+      const outcomes = await Promise.all(
+        [1, 2, 3, 4].map((n) => failureOf(mailer.sendMail(mail(n, n === 2 ? 'nobody@example.test' : undefined)))),
+      );
       expect(outcomes.map((outcome) => outcome?.responseCode ?? 'sent')).to.deep.equal(['sent', 550, 'sent', 'sent']);
       expect(outcomes[1]?.message).to.match(/Recipient address rejected/);
-      expect(server.received.map((received) => received.to[0]).sort()).to.deep.equal(['prospect1@example.test', 'prospect3@example.test', 'prospect4@example.test']);
+      expect(server.received.map((received) => received.to[0]).sort()).to.deep.equal([
+        'prospect1@example.test',
+        'prospect3@example.test',
+        'prospect4@example.test',
+      ]);
     } finally {
       mailer.close();
       await server.close();
     }
   });
 
-  it('fails the message the server refuses after its content, with the reply\'s code (554 for good, 451 for now), and the next goes out', async () => {
+  it("fails the message the server refuses after its content, with the reply's code (554 for good, 451 for now), and the next goes out", async () => {
     const server = await startServer(PLAIN, (received) => {
       if (received.raw.includes('Subject: n1')) throw refusal(554, 'Message refused');
       if (received.raw.includes('Subject: n2')) throw refusal(451, 'Try again later');
@@ -296,9 +322,11 @@ describe('the pooled SMTP transport (worker/send-mail.ts, nodemailer)', () => {
     }
   });
 
-  it('fails the send with the server\'s 535 when the password is wrong, and sends nothing', async () => {
+  it("fails the send with the server's 535 when the password is wrong, and sends nothing", async () => {
     const server = await startServer({ secure: true, onAuth: acceptOnly('worker', 's3cret') });
-    const mailer = createSendMail(`smtps://worker:wrong@127.0.0.1:${server.port}/?tls.rejectUnauthorized=false`, { connections: 1 });
+    const mailer = createSendMail(`smtps://worker:wrong@127.0.0.1:${server.port}/?tls.rejectUnauthorized=false`, {
+      connections: 1,
+    });
     try {
       expect((await failureOf(mailer.sendMail(mail(1))))?.responseCode).to.equal(535);
       expect(server.received).to.have.length(0);
@@ -408,7 +436,9 @@ describe('the pooled SMTP transport (worker/send-mail.ts, nodemailer)', () => {
   });
 
   it('closes every connection on close(), one still carrying a message included (that send fails)', async () => {
-    const server = await startServer(PLAIN, (received) => (received.raw.includes('Subject: n9') ? new Promise<void>(() => {}) : undefined));
+    const server = await startServer(PLAIN, (received) =>
+      received.raw.includes('Subject: n9') ? new Promise<void>(() => {}) : undefined,
+    );
     const mailer = createSendMail(server.url, { connections: 3 });
     await Promise.all([1, 2, 3].map((n) => mailer.sendMail(mail(n))));
     const stuck = failureOf(mailer.sendMail(mail(9)));

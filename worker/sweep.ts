@@ -46,19 +46,26 @@ export function startSweepTimer(
   options: { everyMs?: number; graceMs?: number; retentionDays?: number } = {},
 ): SweepTimer {
   let round: Promise<void> | undefined;
-  const failed = (what: string) => (err: unknown) => logger.warn({ error: err instanceof Error ? err.message : String(err) }, `${what} failed; will try again`);
+  const failed = (what: string) => (err: unknown) =>
+    logger.warn({ error: err instanceof Error ? err.message : String(err) }, `${what} failed; will try again`);
   const retain = async () => {
     if (options.retentionDays === undefined) return;
     const anonymised = await applyRetention(db, options.retentionDays);
     // How many, and nothing about whom.
-    if (anonymised) logger.info({ anonymised, retentionDays: options.retentionDays }, 'retention removed the personal data of old bookings');
+    if (anonymised)
+      logger.info(
+        { anonymised, retentionDays: options.retentionDays },
+        'retention removed the personal data of old bookings',
+      );
     const funnelCounts = await deleteOldFunnelCounts(db, options.retentionDays);
-    if (funnelCounts > 0) logger.info({ funnelCounts, retentionDays: options.retentionDays }, 'retention deleted old funnel counts');
+    if (funnelCounts > 0)
+      logger.info({ funnelCounts, retentionDays: options.retentionDays }, 'retention deleted old funnel counts');
   };
   const sweep = () => {
     round ??= sweepOutbox(db, enqueue, options.graceMs)
       .then((jobs) => {
-        if (jobs && jobs.length > 0) logger.info({ count: jobs.length }, 'sweep enqueued pending e-mails and webhook deliveries');
+        if (jobs && jobs.length > 0)
+          logger.info({ count: jobs.length }, 'sweep enqueued pending e-mails and webhook deliveries');
       })
       .catch(failed('sweep'))
       .then(() => retain().catch(failed('retention')))

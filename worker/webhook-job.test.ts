@@ -19,7 +19,9 @@ import { DEFAULT_RETRY_SCHEDULE, nextTry, parseRetryAfter, retryDelayMs, triesWi
 describe('webhook retry schedule', () => {
   const schedule = DEFAULT_RETRY_SCHEDULE;
   it('doubles from 10 s to an hour, with up to a quarter more at random, never less', () => {
-    expect([1, 2, 3, 4].map((failures) => retryDelayMs(failures, schedule, () => 0))).to.deep.equal([10_000, 20_000, 40_000, 80_000]);
+    expect([1, 2, 3, 4].map((failures) => retryDelayMs(failures, schedule, () => 0))).to.deep.equal([
+      10_000, 20_000, 40_000, 80_000,
+    ]);
     expect(retryDelayMs(30, schedule, () => 0)).to.equal(3_600_000);
     expect(retryDelayMs(1, schedule, () => 0.999)).to.be.within(12_400, 12_500);
     expect(retryDelayMs(30, schedule, () => 1)).to.equal(4_500_000);
@@ -76,8 +78,7 @@ describe('one webhook try (processWebhook)', function () {
         response.write('received');
         const drip = setInterval(() => response.write('.'), 50);
         response.on('close', () => clearInterval(drip));
-      }
-      else response.writeHead(500).end('no');
+      } else response.writeHead(500).end('no');
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -100,13 +101,27 @@ describe('one webhook try (processWebhook)', function () {
   });
 
   /** A booking, an endpoint at `path`, and the booking's event raised: its one delivery's job. */
-  async function deliveryTo(target: string): Promise<{ endpointId: string; job: { deliveryId: string; dueAt: number } }> {
+  async function deliveryTo(
+    target: string,
+  ): Promise<{ endpointId: string; job: { deliveryId: string; dueAt: number } }> {
     const [booking] = await insertBookings(database.db, [
-      { name: 'Ada', email: 'ada@analytical-engines.com', company: 'AE', time_slot: new Date('2026-12-01T09:00:00Z'), recipient: 'ada@analytical-engines.com', recipient_domain: 'analytical-engines.com' },
+      {
+        name: 'Ada',
+        email: 'ada@analytical-engines.com',
+        company: 'AE',
+        time_slot: new Date('2026-12-01T09:00:00Z'),
+        recipient: 'ada@analytical-engines.com',
+        recipient_domain: 'analytical-engines.com',
+      },
     ]);
     await database.db('webhook_endpoints').update({ removed_at: database.db.fn.now() });
-    const [endpoint] = (await database.db('webhook_endpoints').insert({ url: target, secret: newWebhookSecret() }).returning('id')) as { id: string }[];
-    const { rows } = (await database.db.raw("SELECT webhook_raise(?, 'booking.created') AS deliveries", [booking!.id])) as { rows: { deliveries: { id: string; due: number }[] }[] };
+    const [endpoint] = (await database
+      .db('webhook_endpoints')
+      .insert({ url: target, secret: newWebhookSecret() })
+      .returning('id')) as { id: string }[];
+    const { rows } = (await database.db.raw("SELECT webhook_raise(?, 'booking.created') AS deliveries", [
+      booking!.id,
+    ])) as { rows: { deliveries: { id: string; due: number }[] }[] };
     const [delivery] = rows[0]!.deliveries;
     const job = webhookJob(delivery!.id, Number(delivery!.due));
     return { endpointId: endpoint!.id, job: job.payload as { deliveryId: string; dueAt: number } };
@@ -117,11 +132,18 @@ describe('one webhook try (processWebhook)', function () {
 
   it('marks the endpoint failing once a delivery has failed for its whole window, with an error log line, and keeps it', async () => {
     const { endpointId, job } = await deliveryTo(`${url}/fail`);
-    expect(await processWebhook(deps({ retry: { firstDelayMs: 50, maxDelayMs: 100, windowMs: 1 } }), job)).to.equal('retry');
+    expect(await processWebhook(deps({ retry: { firstDelayMs: 50, maxDelayMs: 100, windowMs: 1 } }), job)).to.equal(
+      'retry',
+    );
     const retry = queued.at(-1)!;
     expect(retry.name).to.equal('deliver-webhook');
     await new Promise((resolve) => setTimeout(resolve, 60));
-    expect(await processWebhook(deps({ retry: { firstDelayMs: 50, maxDelayMs: 100, windowMs: 1 } }), retry.payload as typeof job)).to.equal('exhausted');
+    expect(
+      await processWebhook(
+        deps({ retry: { firstDelayMs: 50, maxDelayMs: 100, windowMs: 1 } }),
+        retry.payload as typeof job,
+      ),
+    ).to.equal('exhausted');
     expect(await deliveryRow(job.deliveryId)).to.include({ attempts: 2, last_status: 500, delivered_at: null });
     expect((await endpointRow(endpointId)).failing_since).to.be.an.instanceOf(Date);
     expect(lines.find((line) => line.msg.startsWith('webhook endpoint failing'))).to.include({ level: 50 });
@@ -141,7 +163,11 @@ describe('one webhook try (processWebhook)', function () {
     expect(await processWebhook(deps(), job)).to.equal('retry');
     expect(requests.slice(before).map((request) => request.path)).to.deep.equal(['/redirect']);
     expect(await deliveryRow(job.deliveryId)).to.include({ last_status: 302 });
-    const huge = await postWebhook({ url: `${url}/huge`, secret: newWebhookSecret() }, { id: 'msg_1', body: '{}', timestamp: new Date() }, { allowPrivate: true });
+    const huge = await postWebhook(
+      { url: `${url}/huge`, secret: newWebhookSecret() },
+      { id: 'msg_1', body: '{}', timestamp: new Date() },
+      { allowPrivate: true },
+    );
     expect(huge.status).to.equal(500);
     expect(huge.excerpt).to.have.length(RESPONSE_EXCERPT_BYTES);
   });
@@ -155,7 +181,10 @@ describe('one webhook try (processWebhook)', function () {
     const row = await deliveryRow(job.deliveryId);
     expect(row).to.include({ attempts: 1, last_status: 200, last_error: unfinished });
     expect(row.delivered_at).to.be.an.instanceOf(Date);
-    const attempts = await database.db('webhook_attempts').where({ delivery_id: job.deliveryId }).select('status', 'error', 'response_excerpt', 'duration_ms');
+    const attempts = await database
+      .db('webhook_attempts')
+      .where({ delivery_id: job.deliveryId })
+      .select('status', 'error', 'response_excerpt', 'duration_ms');
     expect(attempts).to.have.length(1);
     expect(attempts[0]).to.include({ status: 200, error: unfinished });
     expect(attempts[0].response_excerpt).to.match(/^received\.*$/);
@@ -168,8 +197,14 @@ describe('one webhook try (processWebhook)', function () {
     const { job } = await deliveryTo(`${url}/trickle-503`);
     const before = lines.length;
     expect(await processWebhook(deps({ timeoutMs: 400 }), job)).to.equal('retry');
-    expect(await deliveryRow(job.deliveryId)).to.include({ last_status: 503, last_error: "the answer's body did not finish within 0.4 s", delivered_at: null });
-    expect(lines.slice(before).find((entry) => entry.msg === 'webhook not delivered; will retry')).to.include({ status: 503 });
+    expect(await deliveryRow(job.deliveryId)).to.include({
+      last_status: 503,
+      last_error: "the answer's body did not finish within 0.4 s",
+      delivered_at: null,
+    });
+    expect(lines.slice(before).find((entry) => entry.msg === 'webhook not delivered; will retry')).to.include({
+      status: 503,
+    });
   });
 
   it('refuses a target on 127.0.0.1 without WEBHOOK_ALLOW_PRIVATE, before any connection, and records why', async () => {
@@ -177,14 +212,29 @@ describe('one webhook try (processWebhook)', function () {
     const { job } = await deliveryTo(`${url.replace('http:', 'https:')}/ok`);
     expect(await processWebhook(deps({ allowPrivate: false }), job)).to.equal('retry');
     const row = await deliveryRow(job.deliveryId);
-    expect(row.last_error).to.equal('target refused: 127.0.0.1 is a loopback address (allowed only with WEBHOOK_ALLOW_PRIVATE=true)');
+    expect(row.last_error).to.equal(
+      'target refused: 127.0.0.1 is a loopback address (allowed only with WEBHOOK_ALLOW_PRIVATE=true)',
+    );
     expect(requests.length).to.equal(before);
-    const plain = await postWebhook({ url: `${url}/ok`, secret: newWebhookSecret() }, { id: 'msg_2', body: '{}', timestamp: new Date() }, { allowPrivate: false });
+    const plain = await postWebhook(
+      { url: `${url}/ok`, secret: newWebhookSecret() },
+      { id: 'msg_2', body: '{}', timestamp: new Date() },
+      { allowPrivate: false },
+    );
     expect(plain).to.include({ refused: true, status: null });
     // The receiver's port behind the loopback address carried in IPv6 (issue 35): refused the same, naming the form.
     const port = new URL(url).port;
-    const carried = await postWebhook({ url: `https://[::ffff:127.0.0.1]:${port}/ok`, secret: newWebhookSecret() }, { id: 'msg_mapped', body: '{}', timestamp: new Date() }, { allowPrivate: false });
-    expect(carried).to.include({ refused: true, status: null, error: 'target refused: ::ffff:7f00:1 is an IPv4-mapped address of 127.0.0.1, a loopback address (allowed only with WEBHOOK_ALLOW_PRIVATE=true)' });
+    const carried = await postWebhook(
+      { url: `https://[::ffff:127.0.0.1]:${port}/ok`, secret: newWebhookSecret() },
+      { id: 'msg_mapped', body: '{}', timestamp: new Date() },
+      { allowPrivate: false },
+    );
+    expect(carried).to.include({
+      refused: true,
+      status: null,
+      error:
+        'target refused: ::ffff:7f00:1 is an IPv4-mapped address of 127.0.0.1, a loopback address (allowed only with WEBHOOK_ALLOW_PRIVATE=true)',
+    });
     expect(requests.length).to.equal(before);
   });
 

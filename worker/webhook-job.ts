@@ -62,11 +62,25 @@ function describe(result: PostResult): string {
  * its endpoint, event, type and booking by id, the receiver's status and what the try came to; the POST's own HTTP
  * span beneath it carries the target's origin, never its path (server-shared/tracing-sdk.ts).
  */
-export function processWebhook(deps: WebhookDeps, payload: DeliverWebhookPayload, signal?: AbortSignal): Promise<WebhookOutcome> {
-  return inSpan('deliver webhook', { attributes: { 'converge.webhook.delivery.id': payload.deliveryId } }, (span) => tryDelivery(deps, payload, span, signal), (outcome) => outcome);
+export function processWebhook(
+  deps: WebhookDeps,
+  payload: DeliverWebhookPayload,
+  signal?: AbortSignal,
+): Promise<WebhookOutcome> {
+  return inSpan(
+    'deliver webhook',
+    { attributes: { 'converge.webhook.delivery.id': payload.deliveryId } },
+    (span) => tryDelivery(deps, payload, span, signal),
+    (outcome) => outcome,
+  );
 }
 
-async function tryDelivery(deps: WebhookDeps, payload: DeliverWebhookPayload, span: Span, signal?: AbortSignal): Promise<WebhookOutcome> {
+async function tryDelivery(
+  deps: WebhookDeps,
+  payload: DeliverWebhookPayload,
+  span: Span,
+  signal?: AbortSignal,
+): Promise<WebhookOutcome> {
   const now = deps.now ?? Date.now;
   const delivery = await claimDelivery(deps.db, payload.deliveryId, payload.dueAt);
   const log = deps.logger.child({ deliveryId: payload.deliveryId });
@@ -74,7 +88,12 @@ async function tryDelivery(deps: WebhookDeps, payload: DeliverWebhookPayload, sp
     log.debug('webhook delivery not claimed (delivered, rescheduled, held elsewhere, or its endpoint waits)');
     return 'not-claimed';
   }
-  const endpointLog = log.child({ endpointId: delivery.endpoint_id, eventId: delivery.event_id, event: delivery.type, bookingId: delivery.booking_id });
+  const endpointLog = log.child({
+    endpointId: delivery.endpoint_id,
+    eventId: delivery.event_id,
+    event: delivery.type,
+    bookingId: delivery.booking_id,
+  });
   span.setAttributes({
     'converge.webhook.endpoint.id': delivery.endpoint_id,
     'converge.webhook.event.id': delivery.event_id,
@@ -91,7 +110,11 @@ async function tryDelivery(deps: WebhookDeps, payload: DeliverWebhookPayload, sp
     { url: delivery.url, secret: delivery.secret },
     // The event's own time signs it: receivers check it is recent, so a retry is signed with the time it is sent.
     { id: delivery.event_id, body: JSON.stringify(delivery.payload), timestamp: new Date(now()) },
-    { allowPrivate: deps.allowPrivate, ...(deps.timeoutMs !== undefined ? { timeoutMs: deps.timeoutMs } : {}), ...(signal ? { signal } : {}) },
+    {
+      allowPrivate: deps.allowPrivate,
+      ...(deps.timeoutMs !== undefined ? { timeoutMs: deps.timeoutMs } : {}),
+      ...(signal ? { signal } : {}),
+    },
   );
   const attempt = {
     status: result.status,
@@ -103,7 +126,12 @@ async function tryDelivery(deps: WebhookDeps, payload: DeliverWebhookPayload, sp
   const outcome = outcomeOf(result, delivery, deps, now());
   await recordAttempt(deps.db, delivery, attempt, outcome);
   deps.metrics?.webhookDelivered(delivery.endpoint_id, result.refused ? 'refused' : outcome.outcome);
-  const fields = { status: result.status, durationMs: result.durationMs, attempts: delivery.attempts + 1, ...(result.error ? { error: result.error } : {}) };
+  const fields = {
+    status: result.status,
+    durationMs: result.durationMs,
+    attempts: delivery.attempts + 1,
+    ...(result.error ? { error: result.error } : {}),
+  };
   switch (outcome.outcome) {
     case 'delivered': {
       endpointLog.info(fields, 'webhook delivered');
@@ -118,7 +146,10 @@ async function tryDelivery(deps: WebhookDeps, payload: DeliverWebhookPayload, sp
     case 'exhausted':
       // Never switched off silently: the endpoint is marked failing (the health endpoint and the admin API show it),
       // and its events wait until an operator replays them.
-      endpointLog.error({ ...fields, reason: outcome.reason }, 'webhook endpoint failing: tried for the whole retry window; its events wait for a replay');
+      endpointLog.error(
+        { ...fields, reason: outcome.reason },
+        'webhook endpoint failing: tried for the whole retry window; its events wait for a replay',
+      );
       return 'exhausted';
     case 'gone':
       endpointLog.error(fields, 'webhook endpoint answered 410 Gone: nothing more is sent to it');

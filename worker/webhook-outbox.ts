@@ -33,7 +33,12 @@ const ENDPOINT_TAKES = 'e.removed_at IS NULL AND e.stopped_at IS NULL AND e.fail
  * earlier schedule finds another time there and does nothing), is neither delivered nor given up, is held by no live
  * claim, and its endpoint takes tries. Returns it with its endpoint and event, or null.
  */
-export async function claimDelivery(db: Knex, id: string, dueAt: number, leaseMs = WEBHOOK_CLAIM_LEASE_MS): Promise<ClaimedDelivery | null> {
+export async function claimDelivery(
+  db: Knex,
+  id: string,
+  dueAt: number,
+  leaseMs = WEBHOOK_CLAIM_LEASE_MS,
+): Promise<ClaimedDelivery | null> {
   const { rows } = (await db.raw(
     `WITH claimed AS (
        UPDATE webhook_deliveries d SET claimed_until = now() + make_interval(secs => ?)
@@ -48,7 +53,10 @@ export async function claimDelivery(db: Knex, id: string, dueAt: number, leaseMs
 }
 
 /** Whether an earlier event of the delivery's booking is still undelivered to the same endpoint. */
-export async function behindEarlierEvent(db: Knex, delivery: Pick<ClaimedDelivery, 'endpoint_id' | 'booking_id' | 'position'>): Promise<boolean> {
+export async function behindEarlierEvent(
+  db: Knex,
+  delivery: Pick<ClaimedDelivery, 'endpoint_id' | 'booking_id' | 'position'>,
+): Promise<boolean> {
   const row = await db('webhook_deliveries')
     .where({ endpoint_id: delivery.endpoint_id, booking_id: delivery.booking_id })
     .where('position', '<', delivery.position)
@@ -78,7 +86,12 @@ export type AttemptOutcome =
   | { outcome: 'gone' };
 
 /** Logs the try and records its outcome on the delivery (and, when it comes to that, on its endpoint), in one transaction. */
-export async function recordAttempt(db: Knex, delivery: ClaimedDelivery, attempt: Attempt, result: AttemptOutcome): Promise<void> {
+export async function recordAttempt(
+  db: Knex,
+  delivery: ClaimedDelivery,
+  attempt: Attempt,
+  result: AttemptOutcome,
+): Promise<void> {
   await db.transaction(async (trx) => {
     await trx('webhook_attempts').insert({
       delivery_id: delivery.id,
@@ -87,17 +100,30 @@ export async function recordAttempt(db: Knex, delivery: ClaimedDelivery, attempt
       response_excerpt: attempt.excerpt,
       error: attempt.error?.slice(0, 2000) ?? null,
     });
-    const common = { claimed_until: null, attempts: trx.raw('attempts + 1'), last_status: attempt.status, last_error: attempt.error?.slice(0, 2000) ?? null };
+    const common = {
+      claimed_until: null,
+      attempts: trx.raw('attempts + 1'),
+      last_status: attempt.status,
+      last_error: attempt.error?.slice(0, 2000) ?? null,
+    };
     const row = trx('webhook_deliveries').where({ id: delivery.id });
     switch (result.outcome) {
       case 'delivered':
         await row.update({ ...common, delivered_at: trx.fn.now(), failing_since: null });
         return;
       case 'retry':
-        await row.update({ ...common, next_attempt_at: result.at, failing_since: trx.raw('coalesce(failing_since, now())') });
+        await row.update({
+          ...common,
+          next_attempt_at: result.at,
+          failing_since: trx.raw('coalesce(failing_since, now())'),
+        });
         return;
       case 'exhausted':
-        await row.update({ ...common, exhausted_at: trx.fn.now(), failing_since: trx.raw('coalesce(failing_since, now())') });
+        await row.update({
+          ...common,
+          exhausted_at: trx.fn.now(),
+          failing_since: trx.raw('coalesce(failing_since, now())'),
+        });
         await trx('webhook_endpoints')
           .where({ id: delivery.endpoint_id })
           .whereNull('failing_since')
@@ -105,7 +131,10 @@ export async function recordAttempt(db: Knex, delivery: ClaimedDelivery, attempt
         return;
       case 'gone':
         await row.update(common);
-        await trx('webhook_endpoints').where({ id: delivery.endpoint_id }).whereNull('stopped_at').update({ stopped_at: trx.fn.now() });
+        await trx('webhook_endpoints')
+          .where({ id: delivery.endpoint_id })
+          .whereNull('stopped_at')
+          .update({ stopped_at: trx.fn.now() });
         return;
     }
   });
@@ -117,7 +146,10 @@ export interface DueDelivery {
 }
 
 /** The next undelivered event of the booking for the endpoint, after `position`: its turn has come. */
-export async function nextInLine(db: Knex, delivery: Pick<ClaimedDelivery, 'endpoint_id' | 'booking_id' | 'position'>): Promise<DueDelivery | null> {
+export async function nextInLine(
+  db: Knex,
+  delivery: Pick<ClaimedDelivery, 'endpoint_id' | 'booking_id' | 'position'>,
+): Promise<DueDelivery | null> {
   const { rows } = (await db.raw(
     `SELECT d.id, ${DUE_MS} AS due FROM webhook_deliveries d
       WHERE d.endpoint_id = ? AND d.booking_id = ? AND d.position > ? AND d.delivered_at IS NULL AND d.exhausted_at IS NULL

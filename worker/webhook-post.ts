@@ -61,7 +61,11 @@ export function signedHeaders(target: WebhookTarget, message: WebhookMessage): R
   };
 }
 
-export async function postWebhook(target: WebhookTarget, message: WebhookMessage, options: PostOptions): Promise<PostResult> {
+export async function postWebhook(
+  target: WebhookTarget,
+  message: WebhookMessage,
+  options: PostOptions,
+): Promise<PostResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const timeout = AbortSignal.timeout(options.timeoutMs ?? WEBHOOK_TIMEOUT_MS);
@@ -106,7 +110,9 @@ export async function postWebhook(target: WebhookTarget, message: WebhookMessage
     };
     // A body cut short by the timeout (a receiver that trickles it), a reset or the worker stopping.
     const cutShort = (err?: NodeJS.ErrnoException) =>
-      timeout.aborted ? `the answer's body did not finish within ${timeoutMs / 1000} s` : `the answer's body was cut short: ${err?.code ?? err?.message ?? 'connection closed'}`;
+      timeout.aborted
+        ? `the answer's body did not finish within ${timeoutMs / 1000} s`
+        : `the answer's body was cut short: ${err?.code ?? err?.message ?? 'connection closed'}`;
     const request = transport.request(url, { method: 'POST', headers, agent: false, lookup, signal }, (response) => {
       answer = response;
       response.on('data', (chunk: Buffer) => {
@@ -122,7 +128,12 @@ export async function postWebhook(target: WebhookTarget, message: WebhookMessage
     request.on('error', (err: NodeJS.ErrnoException) => {
       // The request's own error comes first when the timeout cuts a body short: the status came all the same.
       if (answer) return answered(answer, cutShort(err));
-      finish({ status: null, excerpt: null, error: timeout.aborted ? `no answer within ${timeoutMs / 1000} s` : (err.code ?? err.message), retryAfter: undefined });
+      finish({
+        status: null,
+        excerpt: null,
+        error: timeout.aborted ? `no answer within ${timeoutMs / 1000} s` : (err.code ?? err.message),
+        retryAfter: undefined,
+      });
     });
     request.end(message.body);
   });

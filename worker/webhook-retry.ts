@@ -11,7 +11,11 @@ export interface RetrySchedule {
   windowMs: number;
 }
 
-export const DEFAULT_RETRY_SCHEDULE: RetrySchedule = { firstDelayMs: 10_000, maxDelayMs: 3_600_000, windowMs: 24 * 3_600_000 };
+export const DEFAULT_RETRY_SCHEDULE: RetrySchedule = {
+  firstDelayMs: 10_000,
+  maxDelayMs: 3_600_000,
+  windowMs: 24 * 3_600_000,
+};
 
 /** The jitter's share: a wait is its nominal length plus up to this much more. */
 const JITTER = 0.25;
@@ -53,6 +57,7 @@ export function parseRetryAfter(value: string | undefined, now: number): number 
 export function triesWithin(schedule: RetrySchedule): number {
   let elapsed = 0;
   let failures = 1;
-  while (elapsed < schedule.windowMs) elapsed += Math.min(schedule.firstDelayMs * 2 ** (failures++ - 1), schedule.maxDelayMs);
+  while (elapsed < schedule.windowMs)
+    elapsed += Math.min(schedule.firstDelayMs * 2 ** (failures++ - 1), schedule.maxDelayMs);
   return failures;
 }

@@ -10,13 +10,25 @@ import type { JSONSchemaType } from 'ajv';
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
 import { ATTRIBUTION_MAX_LENGTH } from '../../domain/attribution.js';
-import { formatCalendarDay, parseCalendarDay, zonedIsoString, zonedTimeToInstant, calendarDayOf } from '../../domain/booking.js';
+import {
+  formatCalendarDay,
+  parseCalendarDay,
+  zonedIsoString,
+  zonedTimeToInstant,
+  calendarDayOf,
+} from '../../domain/booking.js';
 import { readUnlessDatabaseDown, unlessDatabaseDown, type Db } from '../db.js';
 import { enqueueStored, type EmailQueue } from '../email-queue.js';
 import { ApiError } from '../errors.js';
 import { validateBody } from '../validation.js';
 import { LIST_STATUSES, type Attendance, type BookingSummary, type ListStatus } from '../../domain/sales.js';
-import { listBookings, SearchTooBroad, type BookingFilters, type BookingPage, type ListPosition } from '../bookings/repository.js';
+import {
+  listBookings,
+  SearchTooBroad,
+  type BookingFilters,
+  type BookingPage,
+  type ListPosition,
+} from '../bookings/repository.js';
 import { csvLine } from './csv.js';
 import { markAttendance, readBookingDetail } from './repository.js';
 
@@ -30,18 +42,21 @@ export function cursorOf(position: ListPosition): string {
   return Buffer.from(`${position.createdAt} ${position.id}`).toString('base64url');
 }
 
-const POSITION = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z) ([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+const POSITION =
+  /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z) ([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
 
 /** The position a `cursor` names; a 400 for anything no page of the list gave. */
 function positionOf(cursor: string): ListPosition {
   const match = POSITION.exec(Buffer.from(cursor, 'base64url').toString());
-  if (!match) throw new ApiError(400, 'Invalid cursor', 'The cursor must be the `next` value of an earlier page of this list.');
+  if (!match)
+    throw new ApiError(400, 'Invalid cursor', 'The cursor must be the `next` value of an earlier page of this list.');
   return { createdAt: match[1]!, id: match[2]! };
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-const invalidFilter = (field: string, message: string) => new ApiError(400, 'Invalid filter', message, { [field]: message });
+const invalidFilter = (field: string, message: string) =>
+  new ApiError(400, 'Invalid filter', message, { [field]: message });
 
 /** One text parameter of the query (the first when repeated), trimmed; undefined when absent or empty. */
 function textParameter(ctx: Context, name: string, maxLength: number): string | undefined {
@@ -63,7 +78,8 @@ export function filtersOf(ctx: Context, timeZone: string): BookingFilters {
   if (search) filters.search = search;
   const status = textParameter(ctx, 'status', 20);
   if (status !== undefined) {
-    if (!(LIST_STATUSES as readonly string[]).includes(status)) throw invalidFilter('status', `status must be one of ${LIST_STATUSES.join(', ')}.`);
+    if (!(LIST_STATUSES as readonly string[]).includes(status))
+      throw invalidFilter('status', `status must be one of ${LIST_STATUSES.join(', ')}.`);
     filters.status = status as ListStatus;
   }
   const dayOf = (name: 'from' | 'to') => {
@@ -86,8 +102,25 @@ export function filtersOf(ctx: Context, timeZone: string): BookingFilters {
 }
 
 const CSV_COLUMNS = [
-  'id', 'created_at', 'time_slot', 'status', 'attendance', 'name', 'email', 'company', 'phone', 'message', 'host_name',
-  'host_email', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content', 'referrer', 'confirmation_sent_at',
+  'id',
+  'created_at',
+  'time_slot',
+  'status',
+  'attendance',
+  'name',
+  'email',
+  'company',
+  'phone',
+  'message',
+  'host_name',
+  'host_email',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'utm_term',
+  'utm_content',
+  'referrer',
+  'confirmation_sent_at',
 ] as const;
 
 /** Times as the sales page shows them, in the booking zone, with the offset that makes each one exact. */
@@ -95,9 +128,24 @@ function csvRow(booking: BookingSummary, timeZone: string): string {
   const attribution = booking.attribution ?? {};
   const zoned = (iso: string | null) => (iso === null ? null : zonedIsoString(new Date(iso), timeZone));
   return csvLine([
-    booking.id, zoned(booking.createdAt), zoned(booking.timeSlot), booking.status, booking.attendance, booking.name, booking.email,
-    booking.company, booking.phone, booking.message, booking.host?.name, booking.host?.email, attribution.utm_source,
-    attribution.utm_medium, attribution.utm_campaign, attribution.utm_term, attribution.utm_content, attribution.referrer,
+    booking.id,
+    zoned(booking.createdAt),
+    zoned(booking.timeSlot),
+    booking.status,
+    booking.attendance,
+    booking.name,
+    booking.email,
+    booking.company,
+    booking.phone,
+    booking.message,
+    booking.host?.name,
+    booking.host?.email,
+    attribution.utm_source,
+    attribution.utm_medium,
+    attribution.utm_campaign,
+    attribution.utm_term,
+    attribution.utm_content,
+    attribution.referrer,
     zoned(booking.confirmation.sentAt),
   ]);
 }
@@ -124,13 +172,24 @@ export const markSchema: JSONSchemaType<MarkRequest> = {
   type: 'object',
   additionalProperties: false,
   required: ['attendance'],
-  properties: { attendance: { type: 'string', enum: ['attended', 'no_show'], description: 'attended: the demo was held; no_show: the prospect did not come.' } },
+  properties: {
+    attendance: {
+      type: 'string',
+      enum: ['attended', 'no_show'],
+      description: 'attended: the demo was held; no_show: the prospect did not come.',
+    },
+  },
 };
 
 const noBooking = () => new ApiError(404, 'Not found', 'There is no booking with this id.');
 
 /** A page of the list, or a 422 that says what to do when its search could not be read in time (SearchTooBroad). */
-async function listPage(db: Db, limit: number, after: ListPosition | undefined, filters: BookingFilters): Promise<BookingPage> {
+async function listPage(
+  db: Db,
+  limit: number,
+  after: ListPosition | undefined,
+  filters: BookingFilters,
+): Promise<BookingPage> {
   try {
     return await listBookings(db, limit, after, filters);
   } catch (err) {
@@ -166,16 +225,27 @@ export function adminBookingRoutes(deps: AdminBookingDeps): Router {
     const { cursor } = ctx.query;
     const after = typeof cursor === 'string' && cursor !== '' ? positionOf(cursor) : undefined;
     const filters = filtersOf(ctx, deps.timeZone);
-    const page = await readUnlessDatabaseDown(() => listPage(deps.db, LIST_LIMIT, after, filters), deps.logger, 'demo requests');
+    const page = await readUnlessDatabaseDown(
+      () => listPage(deps.db, LIST_LIMIT, after, filters),
+      deps.logger,
+      'demo requests',
+    );
     ctx.body = { demoRequests: page.bookings, next: page.next ? cursorOf(page.next) : null };
   });
 
   router.get('/api/demo-requests.csv', deps.requireAdmin, noStore, async (ctx) => {
     const filters = filtersOf(ctx, deps.timeZone);
     // The first page is read before answering, so a database that is down is a 503, not a cut-off file.
-    const first = await readUnlessDatabaseDown(() => listPage(deps.db, EXPORT_PAGE, undefined, filters), deps.logger, 'export');
+    const first = await readUnlessDatabaseDown(
+      () => listPage(deps.db, EXPORT_PAGE, undefined, filters),
+      deps.logger,
+      'export',
+    );
     ctx.type = 'text/csv; charset=utf-8';
-    ctx.set('Content-Disposition', `attachment; filename="bookings-${formatCalendarDay(calendarDayOf(deps.now(), deps.timeZone))}.csv"`);
+    ctx.set(
+      'Content-Disposition',
+      `attachment; filename="bookings-${formatCalendarDay(calendarDayOf(deps.now(), deps.timeZone))}.csv"`,
+    );
     ctx.body = Readable.from(csvOf(deps.db, filters, first, deps.timeZone));
   });
 
@@ -191,7 +261,11 @@ export function adminBookingRoutes(deps: AdminBookingDeps): Router {
     '/api/admin/bookings/:id/attendance',
     deps.requireAdmin,
     noStore,
-    validateBody<MarkRequest>({ schema: markSchema, messages: () => 'attendance must be attended or no_show.', summary: 'Invalid mark' }),
+    validateBody<MarkRequest>({
+      schema: markSchema,
+      messages: () => 'attendance must be attended or no_show.',
+      summary: 'Invalid mark',
+    }),
     async (ctx) => {
       const id = ctx.params.id ?? '';
       if (!UUID.test(id)) throw noBooking();
@@ -204,8 +278,13 @@ export function adminBookingRoutes(deps: AdminBookingDeps): Router {
       );
       if (marked.outcome === 'refused') {
         if (marked.refusal === 'missing') throw noBooking();
-        if (marked.refusal === 'cancelled') throw new ApiError(409, 'Booking cancelled', 'This demo was cancelled, so it can be marked neither attended nor no-show.');
-        throw new ApiError(409, 'Demo not held yet', 'This demo\'s time has not come yet: mark it once it has started.');
+        if (marked.refusal === 'cancelled')
+          throw new ApiError(
+            409,
+            'Booking cancelled',
+            'This demo was cancelled, so it can be marked neither attended nor no-show.',
+          );
+        throw new ApiError(409, 'Demo not held yet', "This demo's time has not come yet: mark it once it has started.");
       }
       await enqueueStored(deps.queue, marked.jobs, deps.logger.child({ bookingId: id }));
       if (marked.outcome === 'marked') deps.logger.info({ bookingId: id, attendance }, 'booking attendance marked');

@@ -35,8 +35,25 @@ export async function readBookingDetail(db: Db, id: string): Promise<BookingDeta
   const row: DetailRow | undefined = await db('bookings')
     .where({ id })
     .first(
-      'id', 'name', 'email', 'company', 'phone', 'message', 'time_slot', 'status', 'attendance', 'attendance_marked_at', 'sequence',
-      'created_at', 'cancelled_at', 'meeting_url', 'host_name', 'host_title', 'host_email', 'attribution', 'anonymised_at',
+      'id',
+      'name',
+      'email',
+      'company',
+      'phone',
+      'message',
+      'time_slot',
+      'status',
+      'attendance',
+      'attendance_marked_at',
+      'sequence',
+      'created_at',
+      'cancelled_at',
+      'meeting_url',
+      'host_name',
+      'host_title',
+      'host_email',
+      'attribution',
+      'anonymised_at',
     );
   if (!row) return undefined;
   const [events, emails, webhookDeliveries] = await Promise.all([
@@ -44,24 +61,57 @@ export async function readBookingDetail(db: Db, id: string): Promise<BookingDeta
       .where({ booking_id: id })
       .whereIn('type', ['booking.rescheduled', 'booking.attended', 'booking.no_show'])
       .orderBy('position')
-      .select('type', 'created_at', db.raw("payload #>> '{data,previousTimeSlot}' AS previous"), db.raw("payload #>> '{data,booking,timeSlot}' AS slot")) as Promise<
-      { type: string; created_at: Date; previous: string | null; slot: string }[]
-    >,
+      .select(
+        'type',
+        'created_at',
+        db.raw("payload #>> '{data,previousTimeSlot}' AS previous"),
+        db.raw("payload #>> '{data,booking,timeSlot}' AS slot"),
+      ) as Promise<{ type: string; created_at: Date; previous: string | null; slot: string }[]>,
     db('booking_emails')
       .where({ booking_id: id })
       .orderBy([{ column: 'created_at' }, { column: 'sequence' }, { column: 'id' }])
-      .select('id', 'kind', 'recipient', 'created_at', 'due_at', 'sent_at', 'failed_at', 'dropped_at', 'attempts', 'last_error') as Promise<
-      { id: string; kind: string; recipient: string | null; created_at: Date; due_at: Date; sent_at: Date | null; failed_at: Date | null; dropped_at: Date | null; attempts: number; last_error: string | null }[]
+      .select(
+        'id',
+        'kind',
+        'recipient',
+        'created_at',
+        'due_at',
+        'sent_at',
+        'failed_at',
+        'dropped_at',
+        'attempts',
+        'last_error',
+      ) as Promise<
+      {
+        id: string;
+        kind: string;
+        recipient: string | null;
+        created_at: Date;
+        due_at: Date;
+        sent_at: Date | null;
+        failed_at: Date | null;
+        dropped_at: Date | null;
+        attempts: number;
+        last_error: string | null;
+      }[]
     >,
     listDeliveries(db, { bookingId: id, limit: DELIVERIES_SHOWN }),
   ]);
   const moves = events.filter((event) => event.type === 'booking.rescheduled');
   // The slot it was booked at: the one its first move gave up, or the slot it still has.
   const firstSlot = moves[0]?.previous ? new Date(moves[0].previous) : row.time_slot;
-  const history: HistoryEntry[] = [{ at: row.created_at.toISOString(), what: 'booked', timeSlot: firstSlot.toISOString() }];
+  const history: HistoryEntry[] = [
+    { at: row.created_at.toISOString(), what: 'booked', timeSlot: firstSlot.toISOString() },
+  ];
   for (const event of events) {
     const at = event.created_at.toISOString();
-    if (event.type === 'booking.rescheduled') history.push({ at, what: 'moved', from: new Date(event.previous ?? event.slot).toISOString(), to: new Date(event.slot).toISOString() });
+    if (event.type === 'booking.rescheduled')
+      history.push({
+        at,
+        what: 'moved',
+        from: new Date(event.previous ?? event.slot).toISOString(),
+        to: new Date(event.slot).toISOString(),
+      });
     else history.push({ at, what: event.type === 'booking.attended' ? 'attended' : 'no_show' });
   }
   if (row.cancelled_at) history.push({ at: row.cancelled_at.toISOString(), what: 'cancelled' });
@@ -80,7 +130,10 @@ export async function readBookingDetail(db: Db, id: string): Promise<BookingDeta
     sequence: row.sequence,
     createdAt: row.created_at.toISOString(),
     meetingUrl: row.meeting_url,
-    host: row.host_email === null ? null : { name: row.host_name ?? '', title: row.host_title ?? '', email: row.host_email },
+    host:
+      row.host_email === null
+        ? null
+        : { name: row.host_name ?? '', title: row.host_title ?? '', email: row.host_email },
     attribution: row.attribution,
     anonymisedAt: iso(row.anonymised_at),
     history,
@@ -103,7 +156,8 @@ export async function readBookingDetail(db: Db, id: string): Promise<BookingDeta
 /** Why a mark was refused; nothing was changed. */
 export type MarkRefusal = 'missing' | 'cancelled' | 'not-yet';
 
-export type MarkOutcome = { outcome: 'refused'; refusal: MarkRefusal } | { outcome: 'marked' | 'unchanged'; jobs: QueuedJob[] };
+export type MarkOutcome =
+  { outcome: 'refused'; refusal: MarkRefusal } | { outcome: 'marked' | 'unchanged'; jobs: QueuedJob[] };
 
 /**
  * Marks whether the prospect came, under the booking's row lock (two marks at once take turns): refused for a

@@ -12,7 +12,14 @@ import Router from '@koa/router';
 import type { JSONSchemaType } from 'ajv';
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
-import { adminTokenCheck, checkBearer, digest, noAdminEndpoint, sameSecret, type AdminTokenCheck } from '../admin-auth.js';
+import {
+  adminTokenCheck,
+  checkBearer,
+  digest,
+  noAdminEndpoint,
+  sameSecret,
+  type AdminTokenCheck,
+} from '../admin-auth.js';
 import { readUnlessDatabaseDown, unlessDatabaseDown, type Db } from '../db.js';
 import { ApiError } from '../errors.js';
 import type { RateLimiter } from '../rate-limit.js';
@@ -35,7 +42,9 @@ export const signInSchema: JSONSchemaType<SignIn> = {
   type: 'object',
   additionalProperties: false,
   required: ['token'],
-  properties: { token: { type: 'string', minLength: 1, maxLength: 500, description: 'The operations token (ADMIN_TOKEN).' } },
+  properties: {
+    token: { type: 'string', minLength: 1, maxLength: 500, description: 'The operations token (ADMIN_TOKEN).' },
+  },
 };
 
 interface SessionRow {
@@ -49,9 +58,14 @@ const tokenDigest = (adminToken: string) => hex(`admin-session:${adminToken}`);
 
 const SIGN_IN_REFUSAL = 'That is not the operations token.';
 const signedOut = () => new ApiError(401, 'Unauthorized', 'Please sign in with the operations token.');
-const csrfRefused = () => new ApiError(403, 'Forbidden', 'This change lacks the page\'s CSRF token. Reload the page and try again.');
+const csrfRefused = () =>
+  new ApiError(403, 'Forbidden', "This change lacks the page's CSRF token. Reload the page and try again.");
 const crossSiteRefused = () =>
-  new ApiError(403, 'Forbidden', 'This request came from another site, so it was refused. Open the sales page at its own address and try again.');
+  new ApiError(
+    403,
+    'Forbidden',
+    'This request came from another site, so it was refused. Open the sales page at its own address and try again.',
+  );
 
 /**
  * Refuses (403) a request that a page of another site made the browser send: a second lock behind SameSite=Strict and
@@ -70,7 +84,10 @@ function sameSiteOnly(ctx: Context, publicOrigin: string): void {
   // Koa's ctx.origin is the Origin header itself (Koa 3): the request's own is its scheme and host.
   const originRefused = origin !== '' && origin !== publicOrigin && origin !== `${ctx.protocol}://${ctx.host}`;
   if (!siteRefused && !originRefused) return;
-  (ctx.state.log as Logger).warn({ ip: ctx.ip, origin: origin || undefined, fetchSite: fetchSite || undefined }, 'admin change from another site refused');
+  (ctx.state.log as Logger).warn(
+    { ip: ctx.ip, origin: origin || undefined, fetchSite: fetchSite || undefined },
+    'admin change from another site refused',
+  );
   throw crossSiteRefused();
 }
 
@@ -102,7 +119,8 @@ export function adminAccess(deps: AdminSessionDeps): AdminAccess {
     if (!token || !currentDigest) return undefined;
     return readUnlessDatabaseDown(
       () =>
-        deps.db('admin_sessions')
+        deps
+          .db('admin_sessions')
           .where({ id: hex(token), admin_token_digest: currentDigest })
           .where('expires_at', '>', deps.now())
           .first('csrf_token', 'expires_at') as Promise<SessionRow | undefined>,
@@ -155,26 +173,38 @@ export function adminAccess(deps: AdminSessionDeps): AdminAccess {
     sameSiteOnly(ctx, publicOrigin);
     return next();
   };
-  routes.post('/', fromThisSite, validateBody<SignIn>({ schema: signInSchema, messages: () => 'token must be text.', summary: 'Invalid sign-in' }), async (ctx) => {
-    await check(ctx, ctx.state.body.token, SIGN_IN_REFUSAL);
-    const token = randomBytes(32).toString('base64url');
-    const csrfToken = randomBytes(32).toString('base64url');
-    const now = deps.now();
-    const expiresAt = new Date(now.getTime() + SESSION_HOURS * 3_600_000);
-    await unlessDatabaseDown(
-      async () => {
-        await deps.db('admin_sessions').where('expires_at', '<=', now).delete();
-        await deps.db('admin_sessions').insert({ id: hex(token), csrf_token: csrfToken, admin_token_digest: currentDigest, expires_at: expiresAt });
-      },
-      deps.logger,
-      'admin session not stored',
-      'We could not sign you in right now. Please try again in a few minutes.',
-    );
-    setCookie(ctx, token, expiresAt);
-    deps.logger.info({ ip: ctx.ip }, 'sales page signed in');
-    ctx.status = 201;
-    ctx.body = { csrfToken, expiresAt: expiresAt.toISOString() } satisfies SessionAnswer;
-  });
+  routes.post(
+    '/',
+    fromThisSite,
+    validateBody<SignIn>({ schema: signInSchema, messages: () => 'token must be text.', summary: 'Invalid sign-in' }),
+    async (ctx) => {
+      await check(ctx, ctx.state.body.token, SIGN_IN_REFUSAL);
+      const token = randomBytes(32).toString('base64url');
+      const csrfToken = randomBytes(32).toString('base64url');
+      const now = deps.now();
+      const expiresAt = new Date(now.getTime() + SESSION_HOURS * 3_600_000);
+      await unlessDatabaseDown(
+        async () => {
+          await deps.db('admin_sessions').where('expires_at', '<=', now).delete();
+          await deps
+            .db('admin_sessions')
+            .insert({
+              id: hex(token),
+              csrf_token: csrfToken,
+              admin_token_digest: currentDigest,
+              expires_at: expiresAt,
+            });
+        },
+        deps.logger,
+        'admin session not stored',
+        'We could not sign you in right now. Please try again in a few minutes.',
+      );
+      setCookie(ctx, token, expiresAt);
+      deps.logger.info({ ip: ctx.ip }, 'sales page signed in');
+      ctx.status = 201;
+      ctx.body = { csrfToken, expiresAt: expiresAt.toISOString() } satisfies SessionAnswer;
+    },
+  );
   routes.get('/', async (ctx) => {
     const session = await sessionOf(ctx);
     if (!session) throw signedOut();
@@ -186,7 +216,16 @@ export function adminAccess(deps: AdminSessionDeps): AdminAccess {
     if (!token || !session) throw signedOut();
     const given = ctx.get(CSRF_HEADER);
     if (given === '' || !sameSecret(given, session.csrf_token)) throw csrfRefused();
-    await unlessDatabaseDown(() => deps.db('admin_sessions').where({ id: hex(token) }).delete(), deps.logger, 'admin session not removed', 'We could not sign you out right now. Please try again.');
+    await unlessDatabaseDown(
+      () =>
+        deps
+          .db('admin_sessions')
+          .where({ id: hex(token) })
+          .delete(),
+      deps.logger,
+      'admin session not removed',
+      'We could not sign you out right now. Please try again.',
+    );
     setCookie(ctx, null);
     ctx.status = 204;
   });

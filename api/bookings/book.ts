@@ -68,7 +68,11 @@ export interface SubmitAnswer extends IdempotentAnswer {
   stored?: { bookingId: string; timeSlot: string };
 }
 
-export async function submitDemoRequest(deps: DemoRequestDeps, input: DemoRequestInput, idempotencyKey?: string): Promise<SubmitAnswer> {
+export async function submitDemoRequest(
+  deps: DemoRequestDeps,
+  input: DemoRequestInput,
+  idempotencyKey?: string,
+): Promise<SubmitAnswer> {
   const timeSlot = new Date(input.timeSlot);
   // The row's id is made here, so that its invitation link (in the answer kept with the key) is known up front.
   const id = newBookingId();
@@ -81,8 +85,13 @@ export async function submitDemoRequest(deps: DemoRequestDeps, input: DemoReques
         id,
         input,
         recipient: canonicalRecipient(input.email),
-        limits: { ...deps.bookingLimits, emailsPerRecipientPerDay: deps.bookingLimits.emailsPerRecipientPerDay ?? DEFAULT_EMAILS_PER_RECIPIENT_PER_DAY },
-        emails: emailRows({ id, timeSlot, sequence: 0 }, 'booked', deps.followUps, deps.now(), { team: hosts !== undefined }),
+        limits: {
+          ...deps.bookingLimits,
+          emailsPerRecipientPerDay: deps.bookingLimits.emailsPerRecipientPerDay ?? DEFAULT_EMAILS_PER_RECIPIENT_PER_DAY,
+        },
+        emails: emailRows({ id, timeSlot, sequence: 0 }, 'booked', deps.followUps, deps.now(), {
+          team: hosts !== undefined,
+        }),
         ...(idempotencyKey ? { idempotency: { key: idempotencyKey, hash: requestHash({ ...input }) } } : {}),
         invitePath,
         meetingUrl: meetingUrlOf(deps.meetingUrlTemplate),
@@ -93,7 +102,9 @@ export async function submitDemoRequest(deps: DemoRequestDeps, input: DemoReques
     'We could not save your request right now. Nothing was stored; please try again in a few minutes.',
   );
   if (outcome.outcome === 'refused') {
-    deps.bookingOutcome?.(outcome.refusal.reason === 'slot-taken' || outcome.refusal.reason === 'already-booked' ? 'slot_taken' : 'refused');
+    deps.bookingOutcome?.(
+      outcome.refusal.reason === 'slot-taken' || outcome.refusal.reason === 'already-booked' ? 'slot_taken' : 'refused',
+    );
     throw refusalError(outcome.refusal);
   }
   deps.bookingOutcome?.(outcome.outcome === 'replayed' ? 'replayed' : 'created');
@@ -104,6 +115,15 @@ export async function submitDemoRequest(deps: DemoRequestDeps, input: DemoReques
   deps.bookingsChanged?.();
   // Each row records its e-mail as pending (the outbox): the answer does not wait for Redis. The jobs are queued
   // once the answer is on its way; one that cannot be queued is logged and enqueued later by the worker's sweep.
-  enqueueAfterAnswer(deps.queue, [...emailJobs(outcome.emails), ...webhookJobs(outcome.webhooks)], deps.logger.child({ bookingId: id }));
-  return { status: 201, body: outcome.answer, replayed: false, stored: { bookingId: id, timeSlot: outcome.answer.timeSlot } };
+  enqueueAfterAnswer(
+    deps.queue,
+    [...emailJobs(outcome.emails), ...webhookJobs(outcome.webhooks)],
+    deps.logger.child({ bookingId: id }),
+  );
+  return {
+    status: 201,
+    body: outcome.answer,
+    replayed: false,
+    stored: { bookingId: id, timeSlot: outcome.answer.timeSlot },
+  };
 }

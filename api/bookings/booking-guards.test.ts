@@ -21,7 +21,13 @@ let people = 0;
 /** A booking by a new person at a company of their own, so no ceiling is near unless a test wants it. */
 function newPerson(timeSlot = TUESDAY_9, overrides: Record<string, string> = {}) {
   people += 1;
-  return { name: `Person ${people}`, email: `person${people}@company-${people}.com`, company: `Company ${people}`, timeSlot, ...overrides };
+  return {
+    name: `Person ${people}`,
+    email: `person${people}@company-${people}.com`,
+    company: `Company ${people}`,
+    timeSlot,
+    ...overrides,
+  };
 }
 
 async function queuedJobs(app: AppUnderTest): Promise<number> {
@@ -50,7 +56,11 @@ describe('booking guards', () => {
         },
       }),
     );
-    app = await startAppUnderTest({ now: () => NOW, logger, bookingLimits: { slotCapacity: 1, perEmailPerDay: 3, perDomainPerDay: 4 } });
+    app = await startAppUnderTest({
+      now: () => NOW,
+      logger,
+      bookingLimits: { slotCapacity: 1, perEmailPerDay: 3, perDomainPerDay: 4 },
+    });
   });
   after(async () => {
     await app.close();
@@ -63,20 +73,43 @@ describe('booking guards', () => {
 
   describe('slot capacity', () => {
     it('gives one slot to exactly one of twenty people asking at the same moment; the others are told it was just taken', async () => {
-      const answers = await Promise.all(Array.from({ length: 20 }, () => app.post('/api/demo-request', newPerson(TUESDAY_10))));
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () => app.post('/api/demo-request', newPerson(TUESDAY_10))),
+      );
       const statuses = answers.map((answer) => answer.status);
-      expect(statuses.filter((status) => status === 201), statuses.join(' ')).to.have.length(1);
-      expect(statuses.filter((status) => status === 409), statuses.join(' ')).to.have.length(19);
+      expect(
+        statuses.filter((status) => status === 201),
+        statuses.join(' '),
+      ).to.have.length(1);
+      expect(
+        statuses.filter((status) => status === 409),
+        statuses.join(' '),
+      ).to.have.length(19);
       for (const refused of answers.filter((answer) => answer.status === 409)) {
-        expect(refused.body).to.deep.equal({ error: 'Slot taken', details: SLOT_TAKEN_MESSAGE, fields: { timeSlot: SLOT_TAKEN_MESSAGE } });
+        expect(refused.body).to.deep.equal({
+          error: 'Slot taken',
+          details: SLOT_TAKEN_MESSAGE,
+          fields: { timeSlot: SLOT_TAKEN_MESSAGE },
+        });
       }
-      expect(await app.db('bookings').where({ time_slot: new Date(TUESDAY_10) }).count({ n: '*' }).first()).to.deep.equal({ n: '1' });
+      expect(
+        await app
+          .db('bookings')
+          .where({ time_slot: new Date(TUESDAY_10) })
+          .count({ n: '*' })
+          .first(),
+      ).to.deep.equal({ n: '1' });
     });
 
     it('takes as many bookings as SLOT_CAPACITY allows, under the same race', async () => {
-      const roomy = await startAppUnderTest({ now: () => NOW, bookingLimits: { slotCapacity: 3, perEmailPerDay: 3, perDomainPerDay: 20 } });
+      const roomy = await startAppUnderTest({
+        now: () => NOW,
+        bookingLimits: { slotCapacity: 3, perEmailPerDay: 3, perDomainPerDay: 20 },
+      });
       try {
-        const answers = await Promise.all(Array.from({ length: 12 }, () => roomy.post('/api/demo-request', newPerson(TUESDAY_10))));
+        const answers = await Promise.all(
+          Array.from({ length: 12 }, () => roomy.post('/api/demo-request', newPerson(TUESDAY_10))),
+        );
         expect(answers.filter((answer) => answer.status === 201)).to.have.length(3);
         expect(answers.filter((answer) => answer.status === 409)).to.have.length(9);
         expect(await rows(roomy)).to.equal(3);
@@ -86,13 +119,24 @@ describe('booking guards', () => {
     });
 
     it('does not let one person hold the same slot twice, whatever the case of the address', async () => {
-      const roomy = await startAppUnderTest({ now: () => NOW, bookingLimits: { slotCapacity: 5, perEmailPerDay: 3, perDomainPerDay: 20 } });
+      const roomy = await startAppUnderTest({
+        now: () => NOW,
+        bookingLimits: { slotCapacity: 5, perEmailPerDay: 3, perDomainPerDay: 20 },
+      });
       try {
         const first = newPerson(TUESDAY_11);
         expect((await roomy.post('/api/demo-request', first)).status).to.equal(201);
-        const again = await roomy.post('/api/demo-request', { ...first, email: first.email.toUpperCase(), name: 'Someone Else' });
+        const again = await roomy.post('/api/demo-request', {
+          ...first,
+          email: first.email.toUpperCase(),
+          name: 'Someone Else',
+        });
         expect(again.status).to.equal(409);
-        expect(again.body).to.deep.equal({ error: 'Already booked', details: SLOT_ALREADY_BOOKED_MESSAGE, fields: { timeSlot: SLOT_ALREADY_BOOKED_MESSAGE } });
+        expect(again.body).to.deep.equal({
+          error: 'Already booked',
+          details: SLOT_ALREADY_BOOKED_MESSAGE,
+          fields: { timeSlot: SLOT_ALREADY_BOOKED_MESSAGE },
+        });
         expect(await rows(roomy)).to.equal(1);
       } finally {
         await roomy.close();
@@ -147,13 +191,20 @@ describe('booking guards', () => {
       expect(again.headers.get('idempotent-replayed')).to.equal('true');
       expect(await rows(app)).to.equal(1);
       // The job is queued behind the first answer, not before it: wait for it, then count.
-      await until(async () => ((await queuedJobs(app)) >= jobsBefore + 1 ? true : undefined), 'the first booking\'s job');
+      await until(
+        async () => ((await queuedJobs(app)) >= jobsBefore + 1 ? true : undefined),
+        "the first booking's job",
+      );
       expect(await queuedJobs(app)).to.equal(jobsBefore + 1);
     });
 
     it('gives ten concurrent copies of one submission one booking', async () => {
       const body = newPerson(TUESDAY_11);
-      const answers = await Promise.all(Array.from({ length: 10 }, () => app.post('/api/demo-request', body, { 'Idempotency-Key': 'retry-storm-0001' })));
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, () =>
+          app.post('/api/demo-request', body, { 'Idempotency-Key': 'retry-storm-0001' }),
+        ),
+      );
       expect(answers.map((answer) => answer.status)).to.deep.equal(Array(10).fill(201));
       expect(new Set(answers.map((answer) => answer.body.id)).size).to.equal(1);
       expect(await rows(app)).to.equal(1);
@@ -197,7 +248,13 @@ describe('booking guards', () => {
       const jobsBefore = await queuedJobs(app);
       const response = await app.post('/api/demo-request', body);
       expect(response.status).to.equal(201);
-      expect(Object.keys(response.body).sort()).to.deep.equal(['createdAt', 'id', 'invitePath', 'meetingUrl', 'timeSlot']);
+      expect(Object.keys(response.body).sort()).to.deep.equal([
+        'createdAt',
+        'id',
+        'invitePath',
+        'meetingUrl',
+        'timeSlot',
+      ]);
       expect(response.body.id).to.match(/^[0-9a-f-]{36}$/);
       // Its invitation link looks like a real one and opens like one (honeypot.test.ts compares them in full).
       expect(response.body.invitePath).to.match(/^\/api\/bookings\/[A-Za-z0-9_-]{43}\/invite\.ics$/);
@@ -205,7 +262,9 @@ describe('booking guards', () => {
       expect(response.body.timeSlot).to.equal(TUESDAY_9);
       expect(await rows(app)).to.equal(0);
       expect(await queuedJobs(app)).to.equal(jobsBefore);
-      expect(logLines.some((line) => line.msg === 'honeypot filled: answered as a booking, nothing booked or sent')).to.equal(true);
+      expect(
+        logLines.some((line) => line.msg === 'honeypot filled: answered as a booking, nothing booked or sent'),
+      ).to.equal(true);
       // Left empty, as the form sends it, the field changes nothing.
       expect((await app.post('/api/demo-request', { ...newPerson(TUESDAY_9), website: '' })).status).to.equal(201);
       expect(await rows(app)).to.equal(1);
@@ -216,7 +275,10 @@ describe('booking guards', () => {
       for (const slot of [TUESDAY_9, TUESDAY_10, TUESDAY_11]) {
         expect((await app.post('/api/demo-request', newPerson(slot, { email }))).status, slot).to.equal(201);
       }
-      const fourth = await app.post('/api/demo-request', newPerson('2026-11-24T11:00:00.000Z', { email: 'ADA@analytical-engines.com' }));
+      const fourth = await app.post(
+        '/api/demo-request',
+        newPerson('2026-11-24T11:00:00.000Z', { email: 'ADA@analytical-engines.com' }),
+      );
       expect(fourth.status).to.equal(429);
       expect(fourth.body.details).to.equal(
         'This email address has already booked 3 demos in the last 24 hours, the most we confirm to one address in a day. Please try again later.',
@@ -226,18 +288,27 @@ describe('booking guards', () => {
       expect(await rows(app)).to.equal(3);
       // A day later the address may book again.
       await app.db('bookings').update({ created_at: app.db.raw("now() - interval '25 hours'") });
-      expect((await app.post('/api/demo-request', newPerson('2026-11-24T11:00:00.000Z', { email }))).status).to.equal(201);
+      expect((await app.post('/api/demo-request', newPerson('2026-11-24T11:00:00.000Z', { email }))).status).to.equal(
+        201,
+      );
     });
 
     it('holds a per-domain ceiling, even against a crowd of addresses at one domain', async () => {
       // This app's ceiling is 4 a domain.
       const answers = await Promise.all(
-        Array.from({ length: 10 }, (_, i) => app.post('/api/demo-request', newPerson(`2026-11-25T${String(7 + i).padStart(2, '0')}:00:00.000Z`, { email: `user${i}@Spam-Target.com` }))),
+        Array.from({ length: 10 }, (_, i) =>
+          app.post(
+            '/api/demo-request',
+            newPerson(`2026-11-25T${String(7 + i).padStart(2, '0')}:00:00.000Z`, { email: `user${i}@Spam-Target.com` }),
+          ),
+        ),
       );
       expect(answers.filter((answer) => answer.status === 201)).to.have.length(4);
       const refused = answers.filter((answer) => answer.status === 429);
       expect(refused).to.have.length(6);
-      expect(refused[0]?.body.details).to.match(/^Your company's email domain has reached the most demo bookings we take from one domain in 24 hours\./);
+      expect(refused[0]?.body.details).to.match(
+        /^Your company's email domain has reached the most demo bookings we take from one domain in 24 hours\./,
+      );
     });
   });
 
@@ -245,7 +316,11 @@ describe('booking guards', () => {
     it('removes zero-width and bidirectional control characters from what is stored', async () => {
       const response = await app.post(
         '/api/demo-request',
-        newPerson(TUESDAY_9, { name: 'Ada\u200b Love\u202elace\u2066', company: '\ufeffAcme\u200d Corp\u061c', message: 'Hi\u2067 there\u200f\nsecond line' }),
+        newPerson(TUESDAY_9, {
+          name: 'Ada\u200b Love\u202elace\u2066',
+          company: '\ufeffAcme\u200d Corp\u061c',
+          message: 'Hi\u2067 there\u200f\nsecond line',
+        }),
       );
       expect(response.status).to.equal(201);
       const row = await app.db('bookings').where({ id: response.body.id }).first();
@@ -253,7 +328,11 @@ describe('booking guards', () => {
     });
 
     it('refuses an e-mail address that holds one, in the booking and in the e-mail check', async () => {
-      for (const email of ['ada\u200b@acme-industries.com', 'ada@acme\u200b-industries.com', 'ada@\u202emoc.lieve.com']) {
+      for (const email of [
+        'ada\u200b@acme-industries.com',
+        'ada@acme\u200b-industries.com',
+        'ada@\u202emoc.lieve.com',
+      ]) {
         const booking = await app.post('/api/demo-request', newPerson(TUESDAY_9, { email }));
         expect(booking.status, JSON.stringify(email)).to.equal(400);
         expect(booking.body.fields).to.deep.equal({ email: INVISIBLE_EMAIL_MESSAGE });

@@ -31,7 +31,13 @@ describe('a booking through its link', () => {
     const response = await get(`/api/bookings/${bookingToken(id, TEST_LINK_SECRET)}`);
     expect(response.status).to.equal(200);
     expect(response.headers.get('cache-control')).to.equal('no-store');
-    expect(await response.json()).to.deep.equal({ timeSlot: slot, status: 'booked', name: prospect.name, company: prospect.company, meetingUrl });
+    expect(await response.json()).to.deep.equal({
+      timeSlot: slot,
+      status: 'booked',
+      name: prospect.name,
+      company: prospect.company,
+      meetingUrl,
+    });
   });
 
   it("hands out the booking's calendar event: the e-mail's UID, its slot, as a download", async () => {
@@ -42,7 +48,9 @@ describe('a booking through its link', () => {
     expect(response.headers.get('cache-control')).to.equal('no-store');
     const ics = await response.text();
     const start = slot.replace(/[-:]/g, '').replace('.000Z', 'Z');
-    expect(ics).to.match(/^BEGIN:VCALENDAR\r\n/).and.match(/END:VCALENDAR\r\n$/);
+    expect(ics)
+      .to.match(/^BEGIN:VCALENDAR\r\n/)
+      .and.match(/END:VCALENDAR\r\n$/);
     // A file to import: PUBLISH, no attendee asked to reply; the event is the e-mail's (its UID).
     expect(ics).to.contain('\r\nMETHOD:PUBLISH\r\n').and.contain(`\r\nUID:demo-${id}@converge.test\r\n`);
     expect(ics).to.contain(`\r\nDTSTART:${start}\r\n`).and.not.contain('ATTENDEE');
@@ -50,13 +58,20 @@ describe('a booking through its link', () => {
 
   it('keeps the token out of the logs: the path is logged with :token in its place', async () => {
     const lines: string[] = [];
-    const logged = await startAppUnderTest({ logger: pino({ level: 'info' }, { write: (line: string) => void lines.push(line) }) });
+    const logged = await startAppUnderTest({
+      logger: pino({ level: 'info' }, { write: (line: string) => void lines.push(line) }),
+    });
     try {
       const token = bookingToken(id, TEST_LINK_SECRET);
       expect((await fetch(`${logged.url}/api/bookings/${token}/invite.ics`)).status).to.equal(404);
       expect((await fetch(`${logged.url}/api/bookings/${token}`)).status).to.equal(404);
-      const requests = lines.map((line) => JSON.parse(line) as { msg: string; path?: string }).filter((line) => line.msg === 'request');
-      expect(requests.map((line) => line.path)).to.deep.equal(['/api/bookings/:token/invite.ics', '/api/bookings/:token']);
+      const requests = lines
+        .map((line) => JSON.parse(line) as { msg: string; path?: string })
+        .filter((line) => line.msg === 'request');
+      expect(requests.map((line) => line.path)).to.deep.equal([
+        '/api/bookings/:token/invite.ics',
+        '/api/bookings/:token',
+      ]);
       expect(lines.join('\n')).to.not.contain(token);
     } finally {
       await logged.close();

@@ -47,10 +47,16 @@ describe('recipients counted in one canonical form', () => {
         expect((await app.post('/api/demo-request', booking(first, tuesday(9)))).status).to.equal(201);
         const again = await app.post('/api/demo-request', booking(second, tuesday(9)));
         expect(again.status).to.equal(409);
-        expect(again.body).to.deep.equal({ error: 'Already booked', details: SLOT_ALREADY_BOOKED_MESSAGE, fields: { timeSlot: SLOT_ALREADY_BOOKED_MESSAGE } });
+        expect(again.body).to.deep.equal({
+          error: 'Already booked',
+          details: SLOT_ALREADY_BOOKED_MESSAGE,
+          fields: { timeSlot: SLOT_ALREADY_BOOKED_MESSAGE },
+        });
         expect(await rows(app)).to.equal(1);
         // The slot still has room for somebody else.
-        expect((await app.post('/api/demo-request', booking('someone@else-entirely.com', tuesday(9)))).status).to.equal(201);
+        expect((await app.post('/api/demo-request', booking('someone@else-entirely.com', tuesday(9)))).status).to.equal(
+          201,
+        );
       });
     }
 
@@ -58,7 +64,10 @@ describe('recipients counted in one canonical form', () => {
       expect((await app.post('/api/demo-request', booking('victim+1@dùp-test.com', tuesday(9)))).status).to.equal(201);
       const other = await app.post('/api/demo-request', booking('Victim+2@xn--dp-test-y1a.com', tuesday(10)));
       expect(other.status).to.equal(201);
-      const moved = await app.post(`/api/bookings/${bookingToken(String(other.body.id), TEST_LINK_SECRET)}/reschedule`, { timeSlot: tuesday(9) });
+      const moved = await app.post(
+        `/api/bookings/${bookingToken(String(other.body.id), TEST_LINK_SECRET)}/reschedule`,
+        { timeSlot: tuesday(9) },
+      );
       expect(moved.status).to.equal(409);
       expect(moved.body).to.include({ error: 'Already booked' });
       const row = await app.db('bookings').where({ id: other.body.id }).first();
@@ -69,14 +78,21 @@ describe('recipients counted in one canonical form', () => {
       const booked = await app.post('/api/demo-request', booking('Victim+Demo@DÙP-Test.com', tuesday(11)));
       expect(booked.status).to.equal(201);
       const row = await app.db('bookings').where({ id: booked.body.id }).first();
-      expect(row).to.include({ email: 'Victim+Demo@DÙP-Test.com', recipient: 'victim@xn--dp-test-y1a.com', recipient_domain: 'xn--dp-test-y1a.com' });
+      expect(row).to.include({
+        email: 'Victim+Demo@DÙP-Test.com',
+        recipient: 'victim@xn--dp-test-y1a.com',
+        recipient_domain: 'xn--dp-test-y1a.com',
+      });
     });
   });
 
   describe('the ceilings of BOOKINGS_PER_EMAIL_PER_DAY and BOOKINGS_PER_DOMAIN_PER_DAY', () => {
     let app: AppUnderTest;
     before(async () => {
-      app = await startAppUnderTest({ now: () => NOW, bookingLimits: { slotCapacity: 1, perEmailPerDay: 3, perDomainPerDay: 4, emailsPerRecipientPerDay: 0 } });
+      app = await startAppUnderTest({
+        now: () => NOW,
+        bookingLimits: { slotCapacity: 1, perEmailPerDay: 3, perDomainPerDay: 4, emailsPerRecipientPerDay: 0 },
+      });
     });
     after(async () => {
       await app.close();
@@ -86,7 +102,11 @@ describe('recipients counted in one canonical form', () => {
     });
 
     it('count a +tag, the case and the punycode form of the domain as one address', async () => {
-      for (const [hour, email] of [[7, 'victim+1@dùp-test.com'], [8, 'victim+2@xn--dp-test-y1a.com'], [9, 'VICTIM@DÙP-test.com']] as const) {
+      for (const [hour, email] of [
+        [7, 'victim+1@dùp-test.com'],
+        [8, 'victim+2@xn--dp-test-y1a.com'],
+        [9, 'VICTIM@DÙP-test.com'],
+      ] as const) {
         expect((await app.post('/api/demo-request', booking(email, tuesday(hour)))).status, email).to.equal(201);
       }
       const fourth = await app.post('/api/demo-request', booking('victim+4@XN--DP-TEST-Y1A.COM', tuesday(10)));
@@ -96,9 +116,16 @@ describe('recipients counted in one canonical form', () => {
     });
 
     it('count the Unicode and punycode forms as one domain', async () => {
-      const emails = ['a@dùp-test.com', 'b@xn--dp-test-y1a.com', 'c@DÙP-TEST.COM', 'd@XN--DP-TEST-Y1A.com', 'e@dùp-test.com'];
+      const emails = [
+        'a@dùp-test.com',
+        'b@xn--dp-test-y1a.com',
+        'c@DÙP-TEST.COM',
+        'd@XN--DP-TEST-Y1A.com',
+        'e@dùp-test.com',
+      ];
       const answers = [];
-      for (const [index, email] of emails.entries()) answers.push((await app.post('/api/demo-request', booking(email, wednesday(7 + index)))).status);
+      for (const [index, email] of emails.entries())
+        answers.push((await app.post('/api/demo-request', booking(email, wednesday(7 + index)))).status);
       expect(answers).to.deep.equal([201, 201, 201, 201, 429]);
     });
   });
@@ -120,7 +147,12 @@ describe('EMAILS_PER_RECIPIENT_PER_DAY', () => {
   };
   /** What the ceiling counts, read back from the outbox: confirmations, updates, cancellations and reminders not dropped. */
   async function emailsStored(): Promise<number> {
-    const stored = await app.db('booking_emails').whereNot({ kind: 'sales-notice' }).whereNull('dropped_at').count({ n: '*' }).first();
+    const stored = await app
+      .db('booking_emails')
+      .whereNot({ kind: 'sales-notice' })
+      .whereNull('dropped_at')
+      .count({ n: '*' })
+      .first();
     return Number(stored?.n);
   }
 
@@ -141,13 +173,18 @@ describe('EMAILS_PER_RECIPIENT_PER_DAY', () => {
 
   it('refuses the booking or change that would pass it (429, Retry-After), and leaves the booking as it was', async () => {
     const ids: unknown[] = [];
-    for (const [hour, email] of [[7, 'victim+1@stranger-inc.com'], [9, 'victim+2@stranger-inc.com'], [11, 'Victim@Stranger-Inc.com']] as const) {
+    for (const [hour, email] of [
+      [7, 'victim+1@stranger-inc.com'],
+      [9, 'victim+2@stranger-inc.com'],
+      [11, 'Victim@Stranger-Inc.com'],
+    ] as const) {
       const booked = await app.post('/api/demo-request', booking(email, tuesday(hour)));
       expect(booked.status).to.equal(201);
       ids.push(booked.body.id);
     }
     // 3 confirmations and 7 updates: the tenth e-mail is still allowed.
-    for (let i = 0; i < 7; i++) expect((await move(ids[0], tuesday(i % 2 === 0 ? 8 : 7))).status, `move ${i + 1}`).to.equal(200);
+    for (let i = 0; i < 7; i++)
+      expect((await move(ids[0], tuesday(i % 2 === 0 ? 8 : 7))).status, `move ${i + 1}`).to.equal(200);
     expect(await emailsStored()).to.equal(10);
 
     const before = await app.db('bookings').where({ id: ids[1] }).first();
@@ -155,7 +192,9 @@ describe('EMAILS_PER_RECIPIENT_PER_DAY', () => {
     const moved = await move(ids[1], tuesday(10));
     expect(moved.status).to.equal(429);
     expect(moved.body.error).to.equal('Too many requests');
-    expect(moved.body.details).to.match(/^This booking's email address has had the most e-mails about demos we send to one address in 24 hours/);
+    expect(moved.body.details).to.match(
+      /^This booking's email address has had the most e-mails about demos we send to one address in 24 hours/,
+    );
     expect(Number(moved.headers.get('retry-after'))).to.be.within(86_000, 86_400);
     const cancelled = await app.post(`/api/bookings/${token(ids[1])}/cancel`, {});
     expect(cancelled.status).to.equal(429);
@@ -165,7 +204,9 @@ describe('EMAILS_PER_RECIPIENT_PER_DAY', () => {
 
     const fresh = await app.post('/api/demo-request', booking('victim+new@STRANGER-INC.COM', tuesday(13)));
     expect(fresh.status).to.equal(429);
-    expect(fresh.body.details).to.match(/^This email address has had the most e-mails about demos we send to one address in 24 hours\. Please try again in about 24 hours\.$/);
+    expect(fresh.body.details).to.match(
+      /^This email address has had the most e-mails about demos we send to one address in 24 hours\. Please try again in about 24 hours\.$/,
+    );
     expect(fresh.body.fields).to.deep.equal({ email: fresh.body.details });
     expect(await emailsStored()).to.equal(10);
 
@@ -175,9 +216,13 @@ describe('EMAILS_PER_RECIPIENT_PER_DAY', () => {
     expect((await move(ids[1], tuesday(10))).status).to.equal(200);
   });
 
-  it('lets only one of several changes at once take the last e-mail (the recipient domain\'s lock)', async () => {
+  it("lets only one of several changes at once take the last e-mail (the recipient domain's lock)", async () => {
     const ids: unknown[] = [];
-    for (const [hour, email] of [[7, 'victim+1@stranger-inc.com'], [9, 'victim+2@stranger-inc.com'], [11, 'victim+3@stranger-inc.com']] as const) {
+    for (const [hour, email] of [
+      [7, 'victim+1@stranger-inc.com'],
+      [9, 'victim+2@stranger-inc.com'],
+      [11, 'victim+3@stranger-inc.com'],
+    ] as const) {
       ids.push((await app.post('/api/demo-request', booking(email, tuesday(hour)))).body.id);
     }
     for (let i = 0; i < 6; i++) expect((await move(ids[0], tuesday(i % 2 === 0 ? 8 : 7))).status).to.equal(200);
@@ -193,14 +238,22 @@ describe('EMAILS_PER_RECIPIENT_PER_DAY', () => {
       app.post('/api/demo-request', booking('victim@stranger-inc.com', targets[3]!)),
     ]);
     await until(async () => {
-      const waiting = await holder.raw("SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted");
+      const waiting = await holder.raw(
+        "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted",
+      );
       return waiting.rows[0].n === 4 ? true : undefined;
     }, 'the four requests to wait');
     await holder.commit();
     const answers = await pending;
     const statuses = answers.map((answer) => answer.status);
-    expect(statuses.filter((status) => status === 200 || status === 201), statuses.join(' ')).to.have.length(1);
-    expect(statuses.filter((status) => status === 429), statuses.join(' ')).to.have.length(3);
+    expect(
+      statuses.filter((status) => status === 200 || status === 201),
+      statuses.join(' '),
+    ).to.have.length(1);
+    expect(
+      statuses.filter((status) => status === 429),
+      statuses.join(' '),
+    ).to.have.length(3);
     expect(await emailsStored()).to.equal(10);
   });
 });
@@ -220,7 +273,14 @@ describe('the migration to canonical recipients', () => {
       await db.migrate.down({ name: MIGRATION });
       // The table's name at that point of the history.
       const typed = ['Victim+1@DÙP-Test.com', 'victim@xn--dp-test-y1a.com', 'ada@analytical-engines.com'];
-      await db('demo_requests').insert(typed.map((email, i) => ({ name: 'Earlier', email, company: 'Earlier Inc', time_slot: new Date(tuesday(7 + i)) })));
+      await db('demo_requests').insert(
+        typed.map((email, i) => ({
+          name: 'Earlier',
+          email,
+          company: 'Earlier Inc',
+          time_slot: new Date(tuesday(7 + i)),
+        })),
+      );
       await db.migrate.up({ name: MIGRATION });
       const rows = await db('demo_requests').orderBy('time_slot').select('email', 'recipient', 'recipient_domain');
       expect(rows).to.deep.equal([
@@ -228,7 +288,9 @@ describe('the migration to canonical recipients', () => {
         { email: typed[1], recipient: 'victim@xn--dp-test-y1a.com', recipient_domain: 'xn--dp-test-y1a.com' },
         { email: typed[2], recipient: 'ada@analytical-engines.com', recipient_domain: 'analytical-engines.com' },
       ]);
-      const { rows: counted } = await db.raw('SELECT counted, refused FROM recipient_email_ceiling(?, 1, 2)', ['victim@xn--dp-test-y1a.com']);
+      const { rows: counted } = await db.raw('SELECT counted, refused FROM recipient_email_ceiling(?, 1, 2)', [
+        'victim@xn--dp-test-y1a.com',
+      ]);
       expect(counted).to.deep.equal([{ counted: 2, refused: true }]);
     } finally {
       await database.drop();

@@ -53,10 +53,19 @@ export const MAX_BOOKING_CHANGES = 10;
 export const notFound = () => new ApiError(404, 'Not found', 'There is no booking at this link.');
 /** A booking past RETENTION_DAYS: its personal data is gone, and so is what its link showed. */
 export const gone = () =>
-  new ApiError(410, 'Gone', 'This demo took place long ago and its details are no longer kept. Please book a new demo from our home page.');
+  new ApiError(
+    410,
+    'Gone',
+    'This demo took place long ago and its details are no longer kept. Please book a new demo from our home page.',
+  );
 const cancelled = () =>
-  new ApiError(409, 'Booking cancelled', 'This demo was cancelled, so it cannot be moved. Please book a new demo from our home page.');
-const alreadyHeld = () => new ApiError(409, 'Demo already started', 'This demo has already started, so it can no longer be changed here.');
+  new ApiError(
+    409,
+    'Booking cancelled',
+    'This demo was cancelled, so it cannot be moved. Please book a new demo from our home page.',
+  );
+const alreadyHeld = () =>
+  new ApiError(409, 'Demo already started', 'This demo has already started, so it can no longer be changed here.');
 
 export function viewOf(booking: BookingState): BookingView {
   return {
@@ -97,7 +106,8 @@ async function changeBooking(deps: BookingChangeDeps, id: string, what: string, 
             })
           : [];
         // Its webhook event, in the change's own transaction: undone with it if a ceiling refuses the change.
-        if (outcome.change === 'rescheduled') jobs.push(...(await raiseWebhookEvent(trx, id, 'booking.rescheduled', current.timeSlot)));
+        if (outcome.change === 'rescheduled')
+          jobs.push(...(await raiseWebhookEvent(trx, id, 'booking.rescheduled', current.timeSlot)));
         if (outcome.change === 'cancelled') jobs.push(...(await raiseWebhookEvent(trx, id, 'booking.cancelled')));
         if (outcome.change && ceiling > 0) {
           const mailed = await recipientEmailsPast(trx, recipient.address, ceiling);
@@ -111,7 +121,11 @@ async function changeBooking(deps: BookingChangeDeps, id: string, what: string, 
   );
   if (changed) deps.bookingsChanged?.();
   await enqueueStored(deps.queue, jobs, deps.logger.child({ bookingId: id }));
-  if (changed) deps.logger.info({ bookingId: id, timeSlot: booking.timeSlot.toISOString(), sequence: booking.sequence }, `booking ${what}`);
+  if (changed)
+    deps.logger.info(
+      { bookingId: id, timeSlot: booking.timeSlot.toISOString(), sequence: booking.sequence },
+      `booking ${what}`,
+    );
   return viewOf(booking);
 }
 

@@ -50,14 +50,31 @@ describe('POST /api/demo-request', () => {
     // An extra key (an id of the sender's choosing, say) is refused: api/extra-keys.test.ts.
     const response = await app.post('/api/demo-request', { ...valid, name: '  Ada Lovelace ' });
     expect(response.status).to.equal(201);
-    expect(Object.keys(response.body).sort()).to.deep.equal(['createdAt', 'id', 'invitePath', 'meetingUrl', 'timeSlot']);
+    expect(Object.keys(response.body).sort()).to.deep.equal([
+      'createdAt',
+      'id',
+      'invitePath',
+      'meetingUrl',
+      'timeSlot',
+    ]);
     expect(response.body.meetingUrl).to.match(/^https:\/\/meet\.jit\.si\/ConvergeDemo-[a-z2-7]{20}$/);
     expect(response.body.timeSlot).to.equal(SLOT);
-    expect(response.body.invitePath).to.equal(`/api/bookings/${bookingToken(String(response.body.id), TEST_LINK_SECRET)}/invite.ics`);
+    expect(response.body.invitePath).to.equal(
+      `/api/bookings/${bookingToken(String(response.body.id), TEST_LINK_SECRET)}/invite.ics`,
+    );
     const row = await app.db('bookings').where({ id: response.body.id }).first();
-    expect(row).to.include({ name: 'Ada Lovelace', email: valid.email, company: valid.company, phone: valid.phone, message: valid.message });
+    expect(row).to.include({
+      name: 'Ada Lovelace',
+      email: valid.email,
+      company: valid.company,
+      phone: valid.phone,
+      message: valid.message,
+    });
     expect(row.time_slot.toISOString()).to.equal(SLOT);
-    const confirmation = await app.db('booking_emails').where({ booking_id: response.body.id, kind: 'confirmation' }).first();
+    const confirmation = await app
+      .db('booking_emails')
+      .where({ booking_id: response.body.id, kind: 'confirmation' })
+      .first();
     expect(confirmation).to.include({ sent_at: null, attempts: 0, sequence: 0, recipient: null });
     // Both ids time-ordered (UUID version 7), their first 48 bits the milliseconds of the booking.
     for (const id of [String(response.body.id), String(confirmation.id)]) {
@@ -70,7 +87,10 @@ describe('POST /api/demo-request', () => {
       // Queued behind the answer, not before it.
       const queued = emailJob(confirmation.id);
       const job = await until(async () => (await queue.getJob(jobIdOf(queued))) ?? undefined, 'the confirmation job');
-      expect({ name: job.name, data: job.data }).to.deep.equal({ name: SEND_EMAIL_JOB, data: { emailId: confirmation.id } });
+      expect({ name: job.name, data: job.data }).to.deep.equal({
+        name: SEND_EMAIL_JOB,
+        data: { emailId: confirmation.id },
+      });
     } finally {
       await queue.close();
       redis.disconnect();
@@ -107,7 +127,11 @@ describe('POST /api/demo-request', () => {
   it('caps field lengths', async () => {
     await expectRefused({ ...valid, name: 'x'.repeat(201) }, 'name', 'Name must be at most 200 characters.');
     await expectRefused({ ...valid, company: 'x'.repeat(201) }, 'company', 'Company must be at most 200 characters.');
-    await expectRefused({ ...valid, email: `${'a'.repeat(250)}@acme.com` }, 'email', 'Email must be at most 254 characters.');
+    await expectRefused(
+      { ...valid, email: `${'a'.repeat(250)}@acme.com` },
+      'email',
+      'Email must be at most 254 characters.',
+    );
     await expectRefused({ ...valid, phone: '1'.repeat(41) }, 'phone', 'Phone must be at most 40 characters.');
     await expectRefused({ ...valid, message: 'x'.repeat(5001) }, 'message', 'Message must be at most 5000 characters.');
     const longest = await app.post('/api/demo-request', { ...valid, name: 'x'.repeat(200), message: 'y'.repeat(5000) });
@@ -120,13 +144,21 @@ describe('POST /api/demo-request', () => {
   });
 
   it('refuses malformed addresses, personal providers and disposable domains', async () => {
-    await expectRefused({ ...valid, email: 'ada.analytical-engines.com' }, 'email', 'Please enter a valid email address.');
+    await expectRefused(
+      { ...valid, email: 'ada.analytical-engines.com' },
+      'email',
+      'Please enter a valid email address.',
+    );
     await expectRefused(
       { ...valid, email: ' Ada@GMail.COM ' },
       'email',
       'Please use your company email address. Personal email addresses are not accepted.',
     );
-    await expectRefused({ ...valid, email: 'ada@mail.ru' }, 'email', 'Please use your company email address. Personal email addresses are not accepted.');
+    await expectRefused(
+      { ...valid, email: 'ada@mail.ru' },
+      'email',
+      'Please use your company email address. Personal email addresses are not accepted.',
+    );
     await expectRefused(
       { ...valid, email: 'ada@mailinator.com' },
       'email',
@@ -140,7 +172,11 @@ describe('POST /api/demo-request', () => {
     await expectRefused({ ...valid, timeSlot: '2026-11-23T09:00:00.000Z' }, 'timeSlot', window);
     await expectRefused({ ...valid, timeSlot: NOW.toISOString() }, 'timeSlot', window);
     await expectRefused({ ...valid, timeSlot: '2026-12-24T08:00:00.000Z' }, 'timeSlot', window);
-    await expectRefused({ ...valid, timeSlot: '2026-11-28T09:00:00.000Z' }, 'timeSlot', 'Demos run Monday to Friday. Please choose a weekday.');
+    await expectRefused(
+      { ...valid, timeSlot: '2026-11-28T09:00:00.000Z' },
+      'timeSlot',
+      'Demos run Monday to Friday. Please choose a weekday.',
+    );
     const hours = 'Please choose a whole-hour slot between 07:00 and 23:00 Europe Time.';
     await expectRefused({ ...valid, timeSlot: '2026-11-24T08:15:00.000Z' }, 'timeSlot', hours);
     await expectRefused({ ...valid, timeSlot: '2026-11-24T05:00:00.000Z' }, 'timeSlot', hours);
@@ -152,12 +188,16 @@ describe('POST /api/demo-request', () => {
     const window = 'Please select a date and time within the next month.';
     // 10:30 in Berlin: 12:00 is 90 minutes away, 13:00 two and a half hours.
     await expectRefused({ ...valid, timeSlot: '2026-11-23T11:00:00.000Z' }, 'timeSlot', window);
-    const today = (await (await fetch(`${app.url}/api/slots?date=2026-11-23`)).json()) as { slots: { start: string; available: boolean }[] };
+    const today = (await (await fetch(`${app.url}/api/slots?date=2026-11-23`)).json()) as {
+      slots: { start: string; available: boolean }[];
+    };
     const open = today.slots.filter((slot) => slot.available).map((slot) => slot.start);
     expect(open[0]).to.equal('2026-11-23T12:00:00.000Z');
     const soon = await startAppUnderTest({ now: () => NOW, minNoticeMinutes: 30 });
     try {
-      expect((await soon.post('/api/demo-request', { ...valid, timeSlot: '2026-11-23T10:00:00.000Z' })).status).to.equal(201);
+      expect(
+        (await soon.post('/api/demo-request', { ...valid, timeSlot: '2026-11-23T10:00:00.000Z' })).status,
+      ).to.equal(201);
     } finally {
       await soon.close();
     }
@@ -188,16 +228,26 @@ describe('POST /api/demo-request', () => {
   it('answers unknown API paths and methods with JSON', async () => {
     const missing = await app.post('/api/nothing-here', {});
     expect(missing.status).to.equal(404);
-    expect(missing.body).to.deep.equal({ error: 'Not found', details: 'There is no API endpoint at POST /api/nothing-here.' });
+    expect(missing.body).to.deep.equal({
+      error: 'Not found',
+      details: 'There is no API endpoint at POST /api/nothing-here.',
+    });
     const wrongMethod = await fetch(`${app.url}/api/demo-request`);
     expect(wrongMethod.status).to.equal(405);
-    expect(await wrongMethod.json()).to.deep.equal({ error: 'Method not allowed', details: 'GET is not allowed on /api/demo-request.' });
+    expect(await wrongMethod.json()).to.deep.equal({
+      error: 'Method not allowed',
+      details: 'GET is not allowed on /api/demo-request.',
+    });
   });
 
   it('sends back the caller request id, or makes one', async () => {
     const given = await app.post('/api/validate-email', { email: 'ada@acme.com' }, { 'X-Request-Id': 'trace-123' });
     expect(given.headers.get('x-request-id')).to.equal('trace-123');
-    const made = await app.post('/api/validate-email', { email: 'ada@acme.com' }, { 'X-Request-Id': 'bad id\twith spaces' });
+    const made = await app.post(
+      '/api/validate-email',
+      { email: 'ada@acme.com' },
+      { 'X-Request-Id': 'bad id\twith spaces' },
+    );
     expect(made.headers.get('x-request-id')).to.match(/^[0-9a-f-]{36}$/);
   });
 });
@@ -210,7 +260,10 @@ describe('POST /api/demo-request when a service is down', () => {
       const response = await app.post('/api/demo-request', valid);
       expect(response.status).to.equal(201);
       expect(Date.now() - started, 'fails fast rather than waiting for Redis').to.be.below(5000);
-      const confirmation = await app.db('booking_emails').where({ booking_id: response.body.id, kind: 'confirmation' }).first();
+      const confirmation = await app
+        .db('booking_emails')
+        .where({ booking_id: response.body.id, kind: 'confirmation' })
+        .first();
       expect(confirmation.sent_at).to.equal(null);
     } finally {
       await app.close();
@@ -268,7 +321,11 @@ describe('requests the API must answer clearly', () => {
   });
 
   it('stores control characters folded, never failing on them', async () => {
-    const response = await app.post('/api/demo-request', { ...valid, name: 'Ada\u0000 Lovelace', message: 'one\u0000\r\ntwo' });
+    const response = await app.post('/api/demo-request', {
+      ...valid,
+      name: 'Ada\u0000 Lovelace',
+      message: 'one\u0000\r\ntwo',
+    });
     expect(response.status).to.equal(201);
     const row = await app.db('bookings').where({ id: response.body.id }).first();
     expect(row).to.include({ name: 'Ada Lovelace', message: 'one\ntwo' });
@@ -278,7 +335,10 @@ describe('requests the API must answer clearly', () => {
     for (const body of ['null', '"text"', '123']) {
       const response = await app.post('/api/demo-request', body);
       expect(response.status, body).to.equal(400);
-      expect(response.body).to.deep.equal({ error: 'Invalid request body', details: 'The request body must be a JSON object.' });
+      expect(response.body).to.deep.equal({
+        error: 'Invalid request body',
+        details: 'The request body must be a JSON object.',
+      });
     }
     const proto = await app.post('/api/demo-request', '{"__proto__": {"admin": true}, "name": "Ada"}');
     expect(proto.status).to.equal(400);
@@ -288,7 +348,9 @@ describe('requests the API must answer clearly', () => {
   it('refuses a body declared in another charset than UTF-8', async () => {
     const response = await app.post('/api/demo-request', valid, { 'Content-Type': 'application/json; charset=latin1' });
     expect(response.status).to.equal(415);
-    expect(response.body.details).to.equal('Send the request body as UTF-8 JSON (Content-Type: application/json; charset=utf-8).');
+    expect(response.body.details).to.equal(
+      'Send the request body as UTF-8 JSON (Content-Type: application/json; charset=utf-8).',
+    );
     const utf8 = await app.post('/api/demo-request', valid, { 'Content-Type': 'application/json; charset=UTF-8' });
     expect(utf8.status).to.equal(201);
   });
@@ -302,7 +364,10 @@ describe('requests the API must answer clearly', () => {
     expect(health.headers.get('allow')).to.contain('GET');
     const page = await fetch(`${app.url}/`, { method: 'POST' });
     expect(page.status).to.equal(405);
-    expect(await page.json()).to.deep.equal({ error: 'Method not allowed', details: 'POST is not allowed on /: pages are only read.' });
+    expect(await page.json()).to.deep.equal({
+      error: 'Method not allowed',
+      details: 'POST is not allowed on /: pages are only read.',
+    });
   });
 
   it('shows the 404 page for paths the file server refuses', async () => {

@@ -80,19 +80,30 @@ export function emailRows(
   const rows: EmailRow[] = [{ ...event, ...moved, kind: PROSPECT_EMAIL[change] }];
   const reminderAt = new Date(booking.timeSlot.getTime() - settings.reminderMinutesBefore * 60_000);
   // None for a booking made later than the reminder would go out.
-  if (change !== 'cancelled' && settings.reminderMinutesBefore > 0 && reminderAt > now) rows.push({ ...event, kind: 'reminder', due_at: reminderAt });
-  if (settings.salesNotifyEmail) rows.push({ ...event, ...moved, kind: 'sales-notice', recipient: settings.salesNotifyEmail, change });
+  if (change !== 'cancelled' && settings.reminderMinutesBefore > 0 && reminderAt > now)
+    rows.push({ ...event, kind: 'reminder', due_at: reminderAt });
+  if (settings.salesNotifyEmail)
+    rows.push({ ...event, ...moved, kind: 'sales-notice', recipient: settings.salesNotifyEmail, change });
   // The host's copy of the event by e-mail and in their own calendar, and both taken back from a host the demo is no
   // longer with (the worker's registry tells a write from a removal by the booking as it then stands).
   const host = booking.host?.email;
   if (change === 'booked' && hosts.team) {
-    rows.push({ ...event, kind: 'host-invitation', toHost: true, change }, { ...event, kind: 'host-calendar', toHost: true, change });
+    rows.push(
+      { ...event, kind: 'host-invitation', toHost: true, change },
+      { ...event, kind: 'host-calendar', toHost: true, change },
+    );
   }
   if (host && change !== 'booked') {
-    rows.push({ ...event, kind: change === 'cancelled' ? 'host-cancellation' : 'host-invitation', recipient: host, change }, { ...event, kind: 'host-calendar', recipient: host, change });
+    rows.push(
+      { ...event, kind: change === 'cancelled' ? 'host-cancellation' : 'host-invitation', recipient: host, change },
+      { ...event, kind: 'host-calendar', recipient: host, change },
+    );
   }
   if (hosts.before && hosts.before !== host && change === 'rescheduled') {
-    rows.push({ ...event, kind: 'host-cancellation', recipient: hosts.before, change }, { ...event, kind: 'host-calendar', recipient: hosts.before, change });
+    rows.push(
+      { ...event, kind: 'host-cancellation', recipient: hosts.before, change },
+      { ...event, kind: 'host-calendar', recipient: hosts.before, change },
+    );
   }
   return rows;
 }

@@ -21,14 +21,18 @@ const slot = (hourUtc: number) => new Date(Date.UTC(2026, 10, 24, hourUtc)).toIS
 let made = 0;
 const person = (timeSlot: string) => {
   made += 1;
-  return { name: 'Ada Lovelace', email: `ada${made}@analytical-engines-${made}.com`, company: 'Analytical Engines', timeSlot };
+  return {
+    name: 'Ada Lovelace',
+    email: `ada${made}@analytical-engines-${made}.com`,
+    company: 'Analytical Engines',
+    timeSlot,
+  };
 };
 const asBot = <T extends object>(body: T) => ({ ...body, website: 'http://spam.example' });
 // Clients as the API tells them apart (a network: an IPv4 address, an IPv6 /64), through one trusted proxy.
 const BOT = '203.0.113.7';
 const PERSON = '198.51.100.20';
 const from = (address: string) => ({ 'X-Forwarded-For': address });
-
 
 describe('the honeypot answers as a real booking would', () => {
   let app: AppUnderTest;
@@ -59,7 +63,10 @@ describe('the honeypot answers as a real booking would', () => {
       const real = await app.post('/api/demo-request', invalid);
       const trapped = await app.post('/api/demo-request', asBot(invalid));
       expect(real.status, JSON.stringify(invalid)).to.be.within(400, 499);
-      expect({ status: trapped.status, body: trapped.body }, JSON.stringify(invalid)).to.deep.equal({ status: real.status, body: real.body });
+      expect({ status: trapped.status, body: trapped.body }, JSON.stringify(invalid)).to.deep.equal({
+        status: real.status,
+        body: real.body,
+      });
     }
     expect(await bookings()).to.equal(0);
   });
@@ -97,10 +104,14 @@ describe('the honeypot answers as a real booking would', () => {
     expect(trapped.status).to.equal(real.status);
     expect(Object.keys(trapped.body).sort()).to.deep.equal(Object.keys(real.body).sort());
     expect(trapped.body.timeSlot).to.equal(slot(12));
-    expect(Math.abs(Date.parse(String(trapped.body.createdAt)) - Date.parse(String(real.body.createdAt)))).to.be.below(60_000);
+    expect(Math.abs(Date.parse(String(trapped.body.createdAt)) - Date.parse(String(real.body.createdAt)))).to.be.below(
+      60_000,
+    );
     // Ids of one kind: time-ordered (UUID version 7), the time they carry that of their answer.
     for (const answer of [real, trapped]) {
-      expect(Math.abs(timeOfTimeOrderedId(String(answer.body.id)) - Date.parse(String(answer.body.createdAt)))).to.be.below(1000);
+      expect(
+        Math.abs(timeOfTimeOrderedId(String(answer.body.id)) - Date.parse(String(answer.body.createdAt))),
+      ).to.be.below(1000);
     }
     expect(await bookings(), 'nothing booked').to.equal(before);
     expect(await app.db('booking_emails').count({ n: '*' }).first(), 'nothing to send').to.deep.equal(emailsBefore);
@@ -119,7 +130,13 @@ describe('the honeypot answers as a real booking would', () => {
       const page = await fetch(`${app.url}${String(answer.body.invitePath).replace(/\/invite\.ics$/, '')}`);
       expect(page.status).to.equal(200);
       // Its own video room, as a booking's page shows one.
-      expect(await page.json()).to.deep.equal({ timeSlot, status: 'booked', name: 'Ada Lovelace', company: 'Analytical Engines', meetingUrl: answer.body.meetingUrl });
+      expect(await page.json()).to.deep.equal({
+        timeSlot,
+        status: 'booked',
+        name: 'Ada Lovelace',
+        company: 'Analytical Engines',
+        meetingUrl: answer.body.meetingUrl,
+      });
       expect(String(answer.body.meetingUrl)).to.match(/^https:\/\/meet\.jit\.si\/ConvergeDemo-[a-z2-7]{20}$/);
     }
   });
@@ -127,10 +144,16 @@ describe('the honeypot answers as a real booking would', () => {
   it('forgets a catch a week after its slot: its link then answers 404 as an unknown one', async () => {
     const trapped = await app.post('/api/demo-request', asBot(person(slot(14))));
     const page = `${app.url}${String(trapped.body.invitePath).replace(/\/invite\.ics$/, '')}`;
-    await app.db('trapped_bookings').where({ id: trapped.body.id }).update({ time_slot: app.db.raw("now() - interval '6 days'") });
+    await app
+      .db('trapped_bookings')
+      .where({ id: trapped.body.id })
+      .update({ time_slot: app.db.raw("now() - interval '6 days'") });
     expect(await purgeTrapped(app.db)).to.equal(0);
     expect((await fetch(page)).status).to.equal(200);
-    await app.db('trapped_bookings').where({ id: trapped.body.id }).update({ time_slot: app.db.raw("now() - interval '8 days'") });
+    await app
+      .db('trapped_bookings')
+      .where({ id: trapped.body.id })
+      .update({ time_slot: app.db.raw("now() - interval '8 days'") });
     expect(await purgeTrapped(app.db)).to.equal(1);
     expect((await fetch(page)).status).to.equal(404);
   });
@@ -141,20 +164,33 @@ describe('the honeypot answers as a real booking would', () => {
     const real: Answer[] = [];
     const trapped: Answer[] = [];
     for (let n = 0; n < 3; n += 1) real.push(await app.post('/api/demo-request', person(realSlot), from(PERSON)));
-    for (let n = 0; n < 3; n += 1) trapped.push(await app.post('/api/demo-request', asBot(person(trapSlot)), from(BOT)));
+    for (let n = 0; n < 3; n += 1)
+      trapped.push(await app.post('/api/demo-request', asBot(person(trapSlot)), from(BOT)));
     expect(real.map((answer) => answer.status)).to.deep.equal([201, 409, 409]);
     expect(trapped.map((answer) => answer.status)).to.deep.equal([201, 409, 409]);
-    real.forEach((answer, n) => expect(comparableAnswer(trapped[n]!), `answer ${n + 1}`).to.deep.equal(comparableAnswer(answer)));
-    expect(await app.db('bookings').where({ time_slot: trapSlot }).pluck('id'), 'the bots took nothing').to.deep.equal([]);
+    real.forEach((answer, n) =>
+      expect(comparableAnswer(trapped[n]!), `answer ${n + 1}`).to.deep.equal(comparableAnswer(answer)),
+    );
+    expect(await app.db('bookings').where({ time_slot: trapSlot }).pluck('id'), 'the bots took nothing').to.deep.equal(
+      [],
+    );
     // The slot is a person's all the same.
     expect((await app.post('/api/demo-request', person(trapSlot), from(PERSON))).status).to.equal(201);
   });
 
   it('gives 20 bots booking one empty slot at once one 201 and 19 409s, as 20 people would get', async () => {
-    const answers = await Promise.all(Array.from({ length: 20 }, () => app.post('/api/demo-request', asBot(person(slot(6))), from(BOT))));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => app.post('/api/demo-request', asBot(person(slot(6))), from(BOT))),
+    );
     expect(answers.filter((answer) => answer.status === 201)).to.have.length(1);
     expect(answers.filter((answer) => answer.status === 409)).to.have.length(19);
-    expect(await app.db('trapped_bookings').where({ time_slot: slot(6) }).count({ n: '*' }).first()).to.deep.equal({ n: '1' });
+    expect(
+      await app
+        .db('trapped_bookings')
+        .where({ time_slot: slot(6) })
+        .count({ n: '*' })
+        .first(),
+    ).to.deep.equal({ n: '1' });
   });
 
   it('makes a second catch of a slot wait for the first one to commit, and refuses it then, as a booking waits on the slot', async () => {
@@ -173,7 +209,10 @@ describe('the honeypot answers as a real booking would', () => {
     try {
       expect(await storeTrapped(first, request(1))).to.have.property('timeSlot', WEDNESDAY_NINE);
       const second = storeTrapped(app.db, request(2));
-      const early = await Promise.race([second.then(() => 'answered'), new Promise((resolve) => setTimeout(() => resolve('waiting'), 500))]);
+      const early = await Promise.race([
+        second.then(() => 'answered'),
+        new Promise((resolve) => setTimeout(() => resolve('waiting'), 500)),
+      ]);
       expect(early, 'the second waits on the first').to.equal('waiting');
       await first.commit();
       expect(await second).to.deep.equal({ reason: 'slot-taken' });
@@ -204,11 +243,19 @@ describe('the honeypot answers as a real booking would', () => {
 
   it('answers a bot booking the same slot again with the same 409 as a person who already holds it', async () => {
     const body = person(slot(19));
-    const real = [await app.post('/api/demo-request', body, from(PERSON)), await app.post('/api/demo-request', body, from(PERSON))];
+    const real = [
+      await app.post('/api/demo-request', body, from(PERSON)),
+      await app.post('/api/demo-request', body, from(PERSON)),
+    ];
     const again = asBot(person(slot(7)));
-    const trapped = [await app.post('/api/demo-request', again, from(BOT)), await app.post('/api/demo-request', again, from(BOT))];
+    const trapped = [
+      await app.post('/api/demo-request', again, from(BOT)),
+      await app.post('/api/demo-request', again, from(BOT)),
+    ];
     expect(real[1]!.body.error).to.equal('Already booked');
-    real.forEach((answer, n) => expect(comparableAnswer(trapped[n]!), `answer ${n + 1}`).to.deep.equal(comparableAnswer(answer)));
+    real.forEach((answer, n) =>
+      expect(comparableAnswer(trapped[n]!), `answer ${n + 1}`).to.deep.equal(comparableAnswer(answer)),
+    );
   });
 
   it('shows the slot a bot took as taken to its own network for an hour, and to no other network', async () => {
@@ -221,7 +268,10 @@ describe('the honeypot answers as a real booking would', () => {
     expect(await availableFrom(PERSON, taken), 'a person').to.equal(true);
     expect(await availableFrom(ipv6Bot, slot(21)), 'the bot, another slot').to.equal(true);
     // An hour on, the bot's network is shown the slot as everyone is.
-    await app.db('trapped_bookings').where({ time_slot: taken }).update({ created_at: app.db.raw("now() - interval '61 minutes'") });
+    await app
+      .db('trapped_bookings')
+      .where({ time_slot: taken })
+      .update({ created_at: app.db.raw("now() - interval '61 minutes'") });
     expect(await availableFrom(ipv6Bot, taken)).to.equal(true);
     // The network is then of no more use, and the hourly purge forgets it; the catch itself is kept as before.
     await purgeTrapped(app.db);
@@ -231,7 +281,8 @@ describe('the honeypot answers as a real booking would', () => {
   it("gives the trapped booking an invitation organised as a real booking's is (without a team, by the product)", async () => {
     const real = await app.post('/api/demo-request', person(slot(21)), from(PERSON));
     const trapped = await app.post('/api/demo-request', asBot(person(slot(22))), from(BOT));
-    const organizer = async (answer: Answer) => icsOrganizer(await (await fetch(`${app.url}${String(answer.body.invitePath)}`)).text());
+    const organizer = async (answer: Answer) =>
+      icsOrganizer(await (await fetch(`${app.url}${String(answer.body.invitePath)}`)).text());
     expect(await organizer(real)).to.match(/^ORGANIZER;CN=[^:]+:mailto:demos@converge\.test$/);
     expect(await organizer(trapped)).to.equal(await organizer(real));
   });

@@ -40,7 +40,17 @@ export function honeypot() {
  * a second host, as a person does, without ever taking a real place. What it took is shown as taken to its network.
  */
 export function answerTrapped(
-  deps: Pick<DemoRequestDeps, 'db' | 'logger' | 'bookingLimits' | 'linkSecret' | 'timeZone' | 'hostCalendars' | 'meetingUrlTemplate' | 'bookingOutcome'> & {
+  deps: Pick<
+    DemoRequestDeps,
+    | 'db'
+    | 'logger'
+    | 'bookingLimits'
+    | 'linkSecret'
+    | 'timeZone'
+    | 'hostCalendars'
+    | 'meetingUrlTemplate'
+    | 'bookingOutcome'
+  > & {
     /** Told of every catch stored: the slot list of its network shows it at once. */
     trapped?: () => void;
   },
@@ -70,7 +80,10 @@ export function answerTrapped(
     deps.bookingOutcome?.('honeypot');
     if ('reason' in outcome) throw refusalError(outcome);
     deps.trapped?.();
-    (ctx.state.log as Logger).warn({ ip: ctx.ip, honeypot: HONEYPOT_FIELD, trappedId: id }, 'honeypot filled: answered as a booking, nothing booked or sent');
+    (ctx.state.log as Logger).warn(
+      { ip: ctx.ip, honeypot: HONEYPOT_FIELD, trappedId: id },
+      'honeypot filled: answered as a booking, nothing booked or sent',
+    );
     ctx.status = 201;
     ctx.body = outcome;
   };

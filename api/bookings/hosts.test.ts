@@ -1,5 +1,11 @@
 import { expect } from 'chai';
-import { CALDAV_PASSWORD, CALDAV_USER, eventIcs, startCalDavServer, type CalDavServer } from '../../test/caldav-server.js';
+import {
+  CALDAV_PASSWORD,
+  CALDAV_USER,
+  eventIcs,
+  startCalDavServer,
+  type CalDavServer,
+} from '../../test/caldav-server.js';
 import { startAppUnderTest, type AppUnderTest } from '../../test/app-under-test.js';
 import { silentLogger } from '../../test/stack.js';
 import { HostCalendars } from '../../server-shared/hosts/calendars.js';
@@ -64,7 +70,12 @@ describe('bookings with a team: a fair choice of host, one demo per host at a ti
   });
 
   async function appWith(hosts: TeamMember[], options: { trustProxy?: number } = {}) {
-    const hostCalendars = new HostCalendars(teamOf(hosts), { logger: silentLogger, now: () => NOW, bookingTimeZone: 'Europe/Berlin', timeoutMs: 2000 });
+    const hostCalendars = new HostCalendars(teamOf(hosts), {
+      logger: silentLogger,
+      now: () => NOW,
+      bookingTimeZone: 'Europe/Berlin',
+      timeoutMs: 2000,
+    });
     const app = await startAppUnderTest({
       ...options,
       now: () => NOW,
@@ -75,7 +86,12 @@ describe('bookings with a team: a fair choice of host, one demo per host at a ti
     apps.push(app);
     return app;
   }
-  const prospect = (n: number, timeSlot: string) => ({ name: `Prospect ${n}`, email: `prospect${n}@northwind-${n}.io`, company: `Northwind ${n}`, timeSlot });
+  const prospect = (n: number, timeSlot: string) => ({
+    name: `Prospect ${n}`,
+    email: `prospect${n}@northwind-${n}.io`,
+    company: `Northwind ${n}`,
+    timeSlot,
+  });
   const hostsOf = async (app: AppUnderTest) =>
     (await app.db('bookings').where({ status: 'booked' }).orderBy('created_at').select('host_email', 'time_slot')).map(
       (row: { host_email: string; time_slot: Date }) => `${row.host_email} ${row.time_slot.toISOString()}`,
@@ -88,17 +104,30 @@ describe('bookings with a team: a fair choice of host, one demo per host at a ti
       { name: 'Cleo', url: cleo },
     ]);
     const slot = at(21, 11);
-    const answers = await Promise.all(Array.from({ length: 50 }, (_, n) => app.post('/api/demo-request', prospect(n, slot))));
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, n) => app.post('/api/demo-request', prospect(n, slot))),
+    );
     const created = answers.filter((answer) => answer.status === 201);
     const refused = answers.filter((answer) => answer.status === 409);
-    process.stdout.write(`      [figures] 50 concurrent bookings, 3 free hosts: ${created.length} × 201, ${refused.length} × 409, others ${answers.length - created.length - refused.length}\n`);
+    process.stdout.write(
+      `      [figures] 50 concurrent bookings, 3 free hosts: ${created.length} × 201, ${refused.length} × 409, others ${answers.length - created.length - refused.length}\n`,
+    );
     expect(created).to.have.length(3);
     expect(refused).to.have.length(47);
-    expect(new Set(created.map((answer) => (answer.body.host as { name: string }).name))).to.deep.equal(new Set(['Ana', 'Ben', 'Cleo']));
+    expect(new Set(created.map((answer) => (answer.body.host as { name: string }).name))).to.deep.equal(
+      new Set(['Ana', 'Ben', 'Cleo']),
+    );
     expect(created[0]!.body.host).to.have.keys(['name', 'title']);
-    expect((await hostsOf(app)).sort()).to.deep.equal([`ana@converge.test ${slot}`, `ben@converge.test ${slot}`, `cleo@converge.test ${slot}`]);
+    expect((await hostsOf(app)).sort()).to.deep.equal([
+      `ana@converge.test ${slot}`,
+      `ben@converge.test ${slot}`,
+      `cleo@converge.test ${slot}`,
+    ]);
     const day = (await (await fetch(`${app.url}/api/slots?date=2026-10-21`)).json()) as DaySlots;
-    expect(day.slots.find((one) => one.start === slot)?.available, 'the slot is full once every host holds it').to.equal(false);
+    expect(
+      day.slots.find((one) => one.start === slot)?.available,
+      'the slot is full once every host holds it',
+    ).to.equal(false);
   });
 
   it('never chooses a host busy in their own calendar: the slot takes as many bookings as hosts are free', async () => {
@@ -137,7 +166,10 @@ describe('bookings with a team: a fair choice of host, one demo per host at a ti
     expect((await app.post('/api/demo-request', prospect(1, at(21, 9)))).status).to.equal(201);
     expect((await app.post('/api/demo-request', prospect(2, at(21, 10)))).status).to.equal(201);
     const day = (await (await fetch(`${app.url}/api/slots?date=2026-10-21`)).json()) as DaySlots;
-    expect(day.slots.filter((one) => one.available), 'Ben has given his two demos of the day').to.deep.equal([]);
+    expect(
+      day.slots.filter((one) => one.available),
+      'Ben has given his two demos of the day',
+    ).to.deep.equal([]);
     expect((await app.post('/api/demo-request', prospect(3, at(21, 14)))).status).to.equal(409);
     // The next day is a new day.
     expect((await app.post('/api/demo-request', prospect(4, at(22, 9)))).status).to.equal(201);
@@ -166,8 +198,16 @@ describe('bookings with a team: a fair choice of host, one demo per host at a ti
     expect(cancelled.status).to.equal(200);
     // Each host's copy of the event (by e-mail and in their calendar) follows the demo: invited, moved, withdrawn from
     // Ana once Ben took it, then from Ben.
-    const hostEmails = await app.db('booking_emails').where({ booking_id: booked.body.id }).whereNot({ kind: 'confirmation' }).orderBy(['sequence', 'kind', 'recipient']);
-    expect(hostEmails.map((row: { kind: string; recipient: string; sequence: number }) => `${row.sequence} ${row.kind} ${row.recipient}`)).to.deep.equal([
+    const hostEmails = await app
+      .db('booking_emails')
+      .where({ booking_id: booked.body.id })
+      .whereNot({ kind: 'confirmation' })
+      .orderBy(['sequence', 'kind', 'recipient']);
+    expect(
+      hostEmails.map(
+        (row: { kind: string; recipient: string; sequence: number }) => `${row.sequence} ${row.kind} ${row.recipient}`,
+      ),
+    ).to.deep.equal([
       '0 host-calendar ana@converge.test',
       '0 host-invitation ana@converge.test',
       '1 host-calendar ana@converge.test',
@@ -186,10 +226,15 @@ describe('bookings with a team: a fair choice of host, one demo per host at a ti
 
   it('answers a bot in the honeypot as a booking with a host would be, taking no host and no slot', async () => {
     const app = await appWith([{ name: 'Ana', url: ana }]);
-    const trapped = await app.post('/api/demo-request', { ...prospect(1, at(21, 16)), website: 'https://spam.example' });
+    const trapped = await app.post('/api/demo-request', {
+      ...prospect(1, at(21, 16)),
+      website: 'https://spam.example',
+    });
     expect(trapped.status).to.equal(201);
     expect(trapped.body.host).to.deep.equal({ name: 'Ana', title: "Ana's title" });
-    const page = (await (await fetch(`${app.url}/api/bookings/${bookingToken(String(trapped.body.id), TEST_LINK_SECRET)}`)).json()) as { host: unknown };
+    const page = (await (
+      await fetch(`${app.url}/api/bookings/${bookingToken(String(trapped.body.id), TEST_LINK_SECRET)}`)
+    ).json()) as { host: unknown };
     expect(page.host).to.deep.equal({ name: 'Ana', title: "Ana's title" });
     // Its invitation is organised by its host, address and all, as a booking's is.
     const invitation = await (await fetch(`${app.url}${String(trapped.body.invitePath)}`)).text();
@@ -210,7 +255,9 @@ describe('bookings with a team: a fair choice of host, one demo per host at a ti
     const person = { 'X-Forwarded-For': '198.51.100.30' };
     const asBot = <T extends object>(body: T) => ({ ...body, website: 'https://spam.example' });
     const availableFrom = async (headers: Record<string, string>, slot: string) =>
-      ((await (await fetch(`${app.url}/api/slots?date=2026-10-21`, { headers })).json()) as DaySlots).slots.find((one) => one.start === slot)?.available;
+      ((await (await fetch(`${app.url}/api/slots?date=2026-10-21`, { headers })).json()) as DaySlots).slots.find(
+        (one) => one.start === slot,
+      )?.available;
     const realSlot = at(21, 13);
     const trapSlot = at(21, 14);
     const real: Answer[] = [];
@@ -221,17 +268,26 @@ describe('bookings with a team: a fair choice of host, one demo per host at a ti
       trapped.push(await app.post('/api/demo-request', asBot(prospect(20 + n, trapSlot)), bot));
       shownToBot.push(await availableFrom(bot, trapSlot));
     }
-    expect(real.map((answer) => [answer.status, (answer.body.host as { name?: string } | undefined)?.name])).to.deep.equal([
+    expect(
+      real.map((answer) => [answer.status, (answer.body.host as { name?: string } | undefined)?.name]),
+    ).to.deep.equal([
       [201, 'Ana'],
       [201, 'Ben'],
       [409, undefined],
     ]);
     // Field by field as the people's answers, but for what differs between any two bookings.
-    real.forEach((answer, n) => expect(comparableAnswer(trapped[n]!), `answer ${n + 1}`).to.deep.equal(comparableAnswer(answer)));
-    expect(shownToBot, 'the bot sees the slot as a person would have after their bookings').to.deep.equal([true, false, false]);
+    real.forEach((answer, n) =>
+      expect(comparableAnswer(trapped[n]!), `answer ${n + 1}`).to.deep.equal(comparableAnswer(answer)),
+    );
+    expect(shownToBot, 'the bot sees the slot as a person would have after their bookings').to.deep.equal([
+      true,
+      false,
+      false,
+    ]);
     expect(await availableFrom(person, trapSlot), 'a person sees it free').to.equal(true);
 
-    const organizer = async (answer: Answer) => icsOrganizer(await (await fetch(`${app.url}${String(answer.body.invitePath)}`)).text());
+    const organizer = async (answer: Answer) =>
+      icsOrganizer(await (await fetch(`${app.url}${String(answer.body.invitePath)}`)).text());
     expect(await organizer(real[0]!)).to.equal('ORGANIZER;CN=Ana:mailto:ana@converge.test');
     expect(await organizer(trapped[0]!)).to.equal(await organizer(real[0]!));
     expect(await organizer(trapped[1]!)).to.equal(await organizer(real[1]!));
@@ -248,19 +304,34 @@ describe('bookings with a team: a fair choice of host, one demo per host at a ti
       { name: 'Ben', url: ben },
     ]);
     const slot = at(21, 15);
-    const answers = await Promise.all(Array.from({ length: 20 }, (_, n) => app.post('/api/demo-request', { ...prospect(n, slot), website: 'https://spam.example' })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, n) =>
+        app.post('/api/demo-request', { ...prospect(n, slot), website: 'https://spam.example' }),
+      ),
+    );
     const created = answers.filter((answer) => answer.status === 201);
     expect(created).to.have.length(2);
     expect(answers.filter((answer) => answer.status === 409)).to.have.length(18);
-    expect(new Set(created.map((answer) => (answer.body.host as { name: string }).name))).to.deep.equal(new Set(['Ana', 'Ben']));
+    expect(new Set(created.map((answer) => (answer.body.host as { name: string }).name))).to.deep.equal(
+      new Set(['Ana', 'Ben']),
+    );
     expect(await hostsOf(app), 'no real host taken').to.deep.equal([]);
   });
 
   it('makes two bookings of one host at overlapping times impossible in the database itself', async () => {
     const app = await appWith([{ name: 'Ana', url: ana }]);
-    const row = (slot: string, n: number) => ({ name: `P${n}`, email: `p${n}@acme.com`, company: 'Acme', time_slot: new Date(slot), host_email: 'ana@converge.test' });
+    const row = (slot: string, n: number) => ({
+      name: `P${n}`,
+      email: `p${n}@acme.com`,
+      company: 'Acme',
+      time_slot: new Date(slot),
+      host_email: 'ana@converge.test',
+    });
     await app.db('bookings').insert(row(at(21, 9), 1));
-    const failure = await app.db('bookings').insert(row(at(21, 9), 2)).catch((err: unknown) => err);
+    const failure = await app
+      .db('bookings')
+      .insert(row(at(21, 9), 2))
+      .catch((err: unknown) => err);
     expect(failure).to.have.property('constraint', 'bookings_host_once_at_a_time');
     // A cancelled booking holds nothing; another host, or the next hour, is fine.
     await app.db('bookings').update({ status: 'cancelled' });

@@ -21,11 +21,23 @@ export interface HostCandidate {
 
 export function candidateOf(host: Host, timeSlot: Date, bookingTimeZone: string): HostCandidate {
   const day = hostDay(host, timeSlot, bookingTimeZone);
-  return { email: host.email.toLowerCase(), name: host.name, title: host.title, weight: host.weight, dailyLimit: host.dailyLimit, dayStart: day.start, dayEnd: day.end };
+  return {
+    email: host.email.toLowerCase(),
+    name: host.name,
+    title: host.title,
+    weight: host.weight,
+    dailyLimit: host.dailyLimit,
+    dayStart: day.start,
+    dayEnd: day.end,
+  };
 }
 
 /** The hosts who could take `timeSlot`, in the team file's order; their calendars are read at this moment. */
-export async function hostCandidates(calendars: HostCalendars, timeSlot: Date, bookingTimeZone: string): Promise<HostCandidate[]> {
+export async function hostCandidates(
+  calendars: HostCalendars,
+  timeSlot: Date,
+  bookingTimeZone: string,
+): Promise<HostCandidate[]> {
   const end = slotEnd(timeSlot);
   const free = await Promise.all(
     calendars.hosts.map(async (host, index) => {

@@ -7,7 +7,9 @@ describe('video rooms (MEETING_URL_TEMPLATE)', () => {
     const rooms = Array.from({ length: 1000 }, () => meetingUrlOf(DEFAULT_MEETING_URL_TEMPLATE));
     expect(new Set(rooms).size).to.equal(1000);
     for (const room of rooms) expect(room).to.match(/^https:\/\/meet\.jit\.si\/ConvergeDemo-[a-z2-7]{20}$/);
-    expect(meetingUrlOf('https://video.example.com/rooms/')).to.match(/^https:\/\/video\.example\.com\/rooms\/[a-z2-7]{20}$/);
+    expect(meetingUrlOf('https://video.example.com/rooms/')).to.match(
+      /^https:\/\/video\.example\.com\/rooms\/[a-z2-7]{20}$/,
+    );
   });
 
   it('takes an https:// template (http:// only on this machine) and refuses anything else at start, naming the setting', () => {

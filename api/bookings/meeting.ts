@@ -21,7 +21,9 @@ function roomName(): string {
 }
 
 export function meetingUrlOf(template: string): string {
-  return template.includes(ROOM_PLACEHOLDER) ? template.replace(ROOM_PLACEHOLDER, roomName()) : `${template}${roomName()}`;
+  return template.includes(ROOM_PLACEHOLDER)
+    ? template.replace(ROOM_PLACEHOLDER, roomName())
+    : `${template}${roomName()}`;
 }
 
 /** MEETING_URL_TEMPLATE checked at start: an https:// address (http:// only for a host on this machine). */
@@ -31,7 +33,9 @@ export function parseMeetingUrlTemplate(value: string | undefined): string {
   try {
     url = new URL(meetingUrlOf(value));
   } catch {
-    throw new ConfigError(`MEETING_URL_TEMPLATE must be an address such as ${DEFAULT_MEETING_URL_TEMPLATE}; got "${value}"`);
+    throw new ConfigError(
+      `MEETING_URL_TEMPLATE must be an address such as ${DEFAULT_MEETING_URL_TEMPLATE}; got "${value}"`,
+    );
   }
   const local = url.hostname === 'localhost' || url.hostname === '127.0.0.1';
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && local)) {

@@ -79,7 +79,12 @@ describe('POST /api/demo-request with the queue not answering', () => {
     const response = await fetch(`${url}/api/demo-request`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ name: 'Ada Lovelace', email: 'ada@analytical-engines.com', company: 'Analytical Engines Ltd', timeSlot: SLOT }),
+      body: JSON.stringify({
+        name: 'Ada Lovelace',
+        email: 'ada@analytical-engines.com',
+        company: 'Analytical Engines Ltd',
+        timeSlot: SLOT,
+      }),
     });
     expect(response.status).to.equal(201);
     const { id } = (await response.json()) as { id: string };
@@ -95,11 +100,18 @@ describe('POST /api/demo-request with the queue not answering', () => {
 
     // The answer came while the add was still unsettled: it is started, never awaited.
     const confirmation = await confirmationOf(database.db, id);
-    const add = await until(async () => held.adds.find((entry) => 'emailId' in entry.job.payload && entry.job.payload.emailId === confirmation), 'the confirmation add to start');
+    const add = await until(
+      async () =>
+        held.adds.find((entry) => 'emailId' in entry.job.payload && entry.job.payload.emailId === confirmation),
+      'the confirmation add to start',
+    );
     expect(add.job).to.deep.equal({ name: SEND_EMAIL_JOB, payload: { emailId: confirmation } });
 
     add.fail(new Error('Redis is not connected (reconnecting)'));
-    const warning = await until(async () => logLines.find((line) => line.msg === 'queue unreachable: e-mail left to the sweep'), 'the failure logged');
+    const warning = await until(
+      async () => logLines.find((line) => line.msg === 'queue unreachable: e-mail left to the sweep'),
+      'the failure logged',
+    );
     expect(warning.job).to.equal(SEND_EMAIL_JOB);
     // Let any rejection left unhandled surface before counting them.
     await new Promise((resolve) => setImmediate(resolve));

@@ -36,15 +36,24 @@ describe('e-mails to one recipient, whatever their kind, end to end', function (
   });
 
   const post = async (path: string, body: unknown) => {
-    const response = await fetch(`${stack.url}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown>, retryAfter: response.headers.get('retry-after') };
+    const response = await fetch(`${stack.url}${path}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return {
+      status: response.status,
+      body: (await response.json()) as Record<string, unknown>,
+      retryAfter: response.headers.get('retry-after'),
+    };
   };
   const mailsTo = (address: string) => stack.smtp.messages.filter((mail) => mail.envelopeTo.includes(address)).length;
 
   /** Until nothing the address's bookings caused is waiting to go out (reminders aside: they are not due yet). */
   async function delivered(address: string): Promise<void> {
     await until(async () => {
-      const waiting = await stack.db('booking_emails as b')
+      const waiting = await stack
+        .db('booking_emails as b')
         .join('bookings as d', 'd.id', 'b.booking_id')
         .where('d.email', address)
         .whereIn('b.kind', ['confirmation', 'update', 'cancellation'])
@@ -61,7 +70,12 @@ describe('e-mails to one recipient, whatever their kind, end to end', function (
     const answers: number[] = [];
     const tokens: string[] = [];
     for (const home of [0, 2, 4]) {
-      const booked = await post('/api/demo-request', { name: 'Victim', email: VICTIM, company: 'Stranger Inc', timeSlot: iso(home) });
+      const booked = await post('/api/demo-request', {
+        name: 'Victim',
+        email: VICTIM,
+        company: 'Stranger Inc',
+        timeSlot: iso(home),
+      });
       answers.push(booked.status);
       if (booked.status === 201) tokens.push(bookingToken(String(booked.body.id), TEST_LINK_SECRET));
       await delivered(VICTIM);
@@ -89,8 +103,13 @@ describe('e-mails to one recipient, whatever their kind, end to end', function (
     expect(mailsTo(VICTIM), `e-mails to the victim; answers ${answers.join(' ')}`).to.equal(10);
     // 3 bookings, 4 moves and the 3 cancellations went through (each cancellation dropped an unsent reminder); the
     // other 26 moves were refused.
-    expect(answers.filter((status) => status === 429), answers.join(' ')).to.have.length(26);
-    expect(answers.filter((status) => status !== 429).every((status) => status === 200 || status === 201)).to.equal(true);
+    expect(
+      answers.filter((status) => status === 429),
+      answers.join(' '),
+    ).to.have.length(26);
+    expect(answers.filter((status) => status !== 429).every((status) => status === 200 || status === 201)).to.equal(
+      true,
+    );
     const [first] = refused;
     expect(first!.body).to.deep.equal({
       error: 'Too many requests',
@@ -101,14 +120,23 @@ describe('e-mails to one recipient, whatever their kind, end to end', function (
     // Each refused move left its booking as it was: every booking ended cancelled by its own request, at the slot
     // its last allowed move gave it.
     const rows = await stack.db('bookings').where({ email: VICTIM }).orderBy('created_at').select('status', 'sequence');
-    expect(rows.map((row) => `${row.status} ${row.sequence}`)).to.deep.equal(['cancelled 5', 'cancelled 1', 'cancelled 1']);
+    expect(rows.map((row) => `${row.status} ${row.sequence}`)).to.deep.equal([
+      'cancelled 5',
+      'cancelled 1',
+      'cancelled 1',
+    ]);
     // The sales desk still heard of every change that happened (3 bookings, 4 moves, 3 cancellations).
     expect(mailsTo(SALES)).to.equal(10);
   });
 
   it('never refuses an ordinary prospect: book, move twice, cancel', async () => {
     const prospect = 'grace@hopper-systems.com';
-    const booked = await post('/api/demo-request', { name: 'Grace Hopper', email: prospect, company: 'Hopper Systems', timeSlot: iso(6) });
+    const booked = await post('/api/demo-request', {
+      name: 'Grace Hopper',
+      email: prospect,
+      company: 'Hopper Systems',
+      timeSlot: iso(6),
+    });
     expect(booked.status).to.equal(201);
     const token = bookingToken(String(booked.body.id), TEST_LINK_SECRET);
     // Each step after the e-mail of the one before has arrived, as a prospect clicks the link in it.

@@ -57,7 +57,9 @@ export function refusalError(refusal: BookingRefusal): ApiError {
       return new TooManyRequestsError(details, retryAfterMs(refusal), { email: details });
     }
     case 'already-booked':
-      return new ApiError(409, 'Already booked', SLOT_ALREADY_BOOKED_MESSAGE, { timeSlot: SLOT_ALREADY_BOOKED_MESSAGE });
+      return new ApiError(409, 'Already booked', SLOT_ALREADY_BOOKED_MESSAGE, {
+        timeSlot: SLOT_ALREADY_BOOKED_MESSAGE,
+      });
     case 'slot-taken':
       return new ApiError(409, 'Slot taken', SLOT_TAKEN_MESSAGE, { timeSlot: SLOT_TAKEN_MESSAGE });
     case 'key-reused':

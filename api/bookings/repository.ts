@@ -68,7 +68,12 @@ export class SearchTooBroad extends Error {
 async function searchMatches(db: Db, prefix: string): Promise<string[] | undefined> {
   const branch = (on: string) => `(SELECT id FROM bookings WHERE ${on} LIKE ? LIMIT ${SEARCH_MATCHES_READ + 1})`;
   const { rows } = (await db.raw(
-    [branch('lower(name)'), branch('lower(company)'), branch('lower(email)'), branch("split_part(lower(email), '@', 2)")].join(' UNION '),
+    [
+      branch('lower(name)'),
+      branch('lower(company)'),
+      branch('lower(email)'),
+      branch("split_part(lower(email), '@', 2)"),
+    ].join(' UNION '),
     [prefix, prefix, prefix, prefix],
   )) as { rows: { id: string }[] };
   // Fewer than the bound in all: no branch stopped early, so these are every match.
@@ -92,7 +97,20 @@ export async function listBookings(
   // booking a filter selects (3,836 for a week of slots at 10M) before it sorts them; joined after it without
   // LATERAL, it may hash the whole outbox for a page of 101 (27 ms at 10k).
   const page = db('bookings as b')
-    .select('b.id', 'b.name', 'b.email', 'b.company', 'b.phone', 'b.message', 'b.time_slot', 'b.status', 'b.attendance', 'b.created_at', 'b.attribution', 'b.anonymised_at')
+    .select(
+      'b.id',
+      'b.name',
+      'b.email',
+      'b.company',
+      'b.phone',
+      'b.message',
+      'b.time_slot',
+      'b.status',
+      'b.attendance',
+      'b.created_at',
+      'b.attribution',
+      'b.anonymised_at',
+    )
     .select('b.host_email', 'b.host_name')
     .orderBy([
       { column: 'b.created_at', order: 'desc' },
@@ -144,7 +162,9 @@ export async function listBookings(
       { column: 'b.created_at', order: 'desc' },
       { column: 'b.id', order: 'desc' },
     ]);
-  const rows = broad ? await withinTimeLimit(db, broadSearchTimeLimitMs, async (trx) => query.transacting(trx)) : await query;
+  const rows = broad
+    ? await withinTimeLimit(db, broadSearchTimeLimitMs, async (trx) => query.transacting(trx))
+    : await query;
   const shown = rows.slice(0, limit);
   const last = shown.at(-1);
   return {
@@ -236,7 +256,8 @@ interface BookRow {
 }
 
 /** Prepared once per connection (by the name book), then only bound and executed. */
-const BOOK = 'SELECT * FROM book($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)';
+const BOOK =
+  'SELECT * FROM book($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)';
 
 /**
  * Books in one statement (one round trip): under the recipient domain's lock, the slot's lock and the hosts' locks,
@@ -265,7 +286,13 @@ export async function book(db: Db, request: BookingRequest): Promise<BookingOutc
       request.limits.emailsPerRecipientPerDay,
       request.limits.slotCapacity,
       JSON.stringify(
-        request.emails.map((row) => ({ kind: row.kind, recipient: row.recipient ?? null, to_host: row.toHost ?? false, change: row.change ?? null, due_at: row.due_at ?? null })),
+        request.emails.map((row) => ({
+          kind: row.kind,
+          recipient: row.recipient ?? null,
+          to_host: row.toHost ?? false,
+          change: row.change ?? null,
+          due_at: row.due_at ?? null,
+        })),
       ),
       hostsParameter(request.hosts),
       request.meetingUrl,
@@ -276,7 +303,12 @@ export async function book(db: Db, request: BookingRequest): Promise<BookingOutc
     const row = rows[0];
     if (!row) throw new Error('book gave no row');
     if (row.outcome === 'replayed') return { outcome: 'replayed', status: row.replay_status, body: row.answer };
-    return { outcome: 'stored', answer: row.answer as BookingCreated, emails: row.emails ?? [], webhooks: row.webhooks ?? [] };
+    return {
+      outcome: 'stored',
+      answer: row.answer as BookingCreated,
+      emails: row.emails ?? [],
+      webhooks: row.webhooks ?? [],
+    };
   } catch (err) {
     const refusal = refusalOf(err);
     if (refusal) return { outcome: 'refused', refusal };
@@ -306,10 +338,21 @@ export function hostsParameter(hosts: readonly HostCandidate[] | undefined): str
 /** The refusal `book` or book_trapped raised ('booking refused', its reason in the detail); undefined for any other error. */
 export function refusalOf(err: unknown): BookingRefusal | undefined {
   if (typeof err !== 'object' || err === null) return undefined;
-  const { code, message, detail, constraint } = err as { code?: unknown; message?: unknown; detail?: unknown; constraint?: unknown };
+  const { code, message, detail, constraint } = err as {
+    code?: unknown;
+    message?: unknown;
+    detail?: unknown;
+    constraint?: unknown;
+  };
   // The database's own guard against one host twice at a time: what the locks already prevent, should it ever fire.
   if (code === '23P01' && constraint === 'bookings_host_once_at_a_time') return { reason: 'slot-taken' };
-  if (code !== 'P0001' || typeof message !== 'string' || !message.endsWith('booking refused') || typeof detail !== 'string') return undefined;
+  if (
+    code !== 'P0001' ||
+    typeof message !== 'string' ||
+    !message.endsWith('booking refused') ||
+    typeof detail !== 'string'
+  )
+    return undefined;
   return JSON.parse(detail) as BookingRefusal;
 }
 
@@ -333,7 +376,10 @@ export async function slotRefusal(
 export const HOST_BOOKINGS_MARGIN_MS = 36 * 3_600_000;
 
 /** Each host's booked slots (their starts, in ms) from HOST_BOOKINGS_MARGIN_MS before the first of `slots` to as long after the last. */
-export async function hostBookingsAround(db: Db, slots: readonly Date[]): Promise<ReadonlyMap<string, readonly number[]>> {
+export async function hostBookingsAround(
+  db: Db,
+  slots: readonly Date[],
+): Promise<ReadonlyMap<string, readonly number[]>> {
   const byHost = new Map<string, number[]>();
   if (slots.length === 0) return byHost;
   const margin = HOST_BOOKINGS_MARGIN_MS;
@@ -372,7 +418,20 @@ export interface BookingState extends Booking {
   anonymised: boolean;
 }
 
-const COLUMNS = ['id', 'name', 'email', 'company', 'time_slot', 'status', 'sequence', 'meeting_url', 'host_email', 'host_name', 'host_title', 'anonymised_at'] as const;
+const COLUMNS = [
+  'id',
+  'name',
+  'email',
+  'company',
+  'time_slot',
+  'status',
+  'sequence',
+  'meeting_url',
+  'host_email',
+  'host_name',
+  'host_title',
+  'anonymised_at',
+] as const;
 
 export interface BookingRow {
   id: string;
@@ -399,20 +458,28 @@ export function stateOf(row: BookingRow): BookingState {
     status: row.status,
     sequence: row.sequence,
     meetingUrl: row.meeting_url,
-    host: row.host_email === null ? null : { email: row.host_email, name: row.host_name ?? '', title: row.host_title ?? '' },
+    host:
+      row.host_email === null
+        ? null
+        : { email: row.host_email, name: row.host_name ?? '', title: row.host_title ?? '' },
     anonymised: row.anonymised_at !== null,
   };
 }
 
 /** One booking by its id; undefined when there is none. */
 export async function findBooking(db: Db | Knex.Transaction, id: string): Promise<BookingState | undefined> {
-  const row: BookingRow | undefined = await db('bookings').where({ id }).first(...COLUMNS);
+  const row: BookingRow | undefined = await db('bookings')
+    .where({ id })
+    .first(...COLUMNS);
   return row && stateOf(row);
 }
 
 /** The booking, locked until the transaction ends: two changes to one booking take turns. */
 export async function lockBooking(trx: Knex.Transaction, id: string): Promise<BookingState | undefined> {
-  const row: BookingRow | undefined = await trx('bookings').where({ id }).forUpdate().first(...COLUMNS);
+  const row: BookingRow | undefined = await trx('bookings')
+    .where({ id })
+    .forUpdate()
+    .first(...COLUMNS);
   return row && stateOf(row);
 }
 
@@ -481,13 +548,25 @@ export async function hostFor(
 }
 
 /** Moves the booking to `timeSlot`, with the host chosen for it there (unchanged without a team). */
-export async function moveBooking(trx: Knex.Transaction, id: string, timeSlot: Date, host?: ChosenHost): Promise<BookingState> {
+export async function moveBooking(
+  trx: Knex.Transaction,
+  id: string,
+  timeSlot: Date,
+  host?: ChosenHost,
+): Promise<BookingState> {
   const [row] = await trx('bookings')
     .where({ id })
     .update({
       time_slot: timeSlot,
       sequence: trx.raw('sequence + 1'),
-      ...(host ? { host_email: host.email, host_name: host.name, host_title: host.title, host_choice: JSON.stringify(host.why) } : {}),
+      ...(host
+        ? {
+            host_email: host.email,
+            host_name: host.name,
+            host_title: host.title,
+            host_choice: JSON.stringify(host.why),
+          }
+        : {}),
     })
     .returning([...COLUMNS]);
   return stateOf(row);

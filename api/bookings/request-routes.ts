@@ -21,8 +21,10 @@ import { submitDemoRequest, type DemoRequestDeps } from './book.js';
 import type { KnownFunnelSources } from '../funnel/known-sources.js';
 
 function messageFor(error: ErrorObject, field: string): string {
-  if (field === 'attribution') return `Attribution must be an object of texts of at most ${ATTRIBUTION_MAX_LENGTH} characters.`;
-  if (field === 'visitorTimeZone') return `visitorTimeZone must be an IANA time zone name (such as America/New_York) of at most ${TIME_ZONE_MAX_LENGTH} characters.`;
+  if (field === 'attribution')
+    return `Attribution must be an object of texts of at most ${ATTRIBUTION_MAX_LENGTH} characters.`;
+  if (field === 'visitorTimeZone')
+    return `visitorTimeZone must be an IANA time zone name (such as America/New_York) of at most ${TIME_ZONE_MAX_LENGTH} characters.`;
   const known = field in fieldLabels ? (field as DemoRequestField) : undefined;
   if (!known) return 'The request body must be a JSON object.';
   switch (error.keyword) {
@@ -55,7 +57,8 @@ export function demoRequestRoutes(
       name: 'demo-request',
       limit: deps.limits?.demoRequestsPerHour ?? 0,
       windowMs: 3_600_000,
-      details: (minutes) => `Several demo requests came from your network in the last hour. Please try again in about ${minutes} minutes.`,
+      details: (minutes) =>
+        `Several demo requests came from your network in the last hour. Please try again in about ${minutes} minutes.`,
     }),
     honeypot(),
     validateBody<DemoRequestInput>({

@@ -45,7 +45,11 @@ function bookingLink(linkSecret: string, previousLinkSecrets: readonly string[])
 
 /** A booking by its id, or the request the honeypot caught under it, which opens like a booking so as not to give it away. */
 function readBookingOrTrapped(db: Db, logger: Logger, id: string) {
-  return readUnlessDatabaseDown(async () => (await findBooking(db, id)) ?? (await findTrapped(db, id)), logger, 'booking');
+  return readUnlessDatabaseDown(
+    async () => (await findBooking(db, id)) ?? (await findTrapped(db, id)),
+    logger,
+    'booking',
+  );
 }
 
 /**
@@ -70,7 +74,8 @@ export function bookingRoutes(deps: BookingLinkDeps): Router {
     name: 'booking-change',
     limit: deps.limits?.demoRequestsPerHour ?? 0,
     windowMs: 3_600_000,
-    details: (minutes) => `Several changes came from your network in the last hour. Please try again in about ${minutes} minutes.`,
+    details: (minutes) =>
+      `Several changes came from your network in the last hour. Please try again in about ${minutes} minutes.`,
   });
 
   // A request the honeypot caught opens like a booking, so that its link does not give the honeypot away.
@@ -104,7 +109,9 @@ export function bookingRoutes(deps: BookingLinkDeps): Router {
     validateBody<RescheduleInput>({
       schema: rescheduleSchema,
       messages: () => 'Please select a date and time.',
-      problems: (body) => ({ timeSlot: timeSlotProblem(body.timeSlot, deps.now(), deps.timeZone, deps.minNoticeMinutes) ?? undefined }),
+      problems: (body) => ({
+        timeSlot: timeSlotProblem(body.timeSlot, deps.now(), deps.timeZone, deps.minNoticeMinutes) ?? undefined,
+      }),
       summary: 'Invalid reschedule',
     }),
     async (ctx) => {

@@ -2,7 +2,14 @@
 import type { Knex } from 'knex';
 import type { BookingCreated, DemoRequestInput } from '../../domain/demo-request.js';
 import type { CanonicalRecipient } from '../../server-shared/email-rules.js';
-import { hostsParameter, refusalOf, stateOf, type BookingRow, type BookingState, type SlotRefusal } from './repository.js';
+import {
+  hostsParameter,
+  refusalOf,
+  stateOf,
+  type BookingRow,
+  type BookingState,
+  type SlotRefusal,
+} from './repository.js';
 import type { HostCandidate } from './hosts.js';
 import type { Db } from '../db.js';
 
@@ -93,7 +100,12 @@ export async function networksTrappedRecently(db: Db): Promise<Set<string>> {
  * What the network's catches of the last TRAPPED_SHOWN_TO_NETWORK_MINUTES took with slots from `from` to `to`, each
  * with its host (null without a team), through trapped_bookings_network_idx.
  */
-export async function trappedByNetwork(db: Db, network: string, from: Date, to: Date): Promise<{ timeSlot: Date; hostEmail: string | null }[]> {
+export async function trappedByNetwork(
+  db: Db,
+  network: string,
+  from: Date,
+  to: Date,
+): Promise<{ timeSlot: Date; hostEmail: string | null }[]> {
   const rows: { time_slot: Date; host_email: string | null }[] = await db('trapped_bookings')
     .select('time_slot', 'host_email')
     .where('client_network', network)

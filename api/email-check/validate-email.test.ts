@@ -21,11 +21,22 @@ describe('POST /api/validate-email', () => {
   };
 
   it('accepts a company address', async () => {
-    expect(await check('grace@hopper-systems.com')).to.deep.equal({ isValid: true, isDisposable: false, isFreeProvider: false, isRoleEmail: false });
+    expect(await check('grace@hopper-systems.com')).to.deep.equal({
+      isValid: true,
+      isDisposable: false,
+      isFreeProvider: false,
+      isRoleEmail: false,
+    });
   });
 
   it('says an empty address is required', async () => {
-    expect(await check('')).to.deep.equal({ isValid: false, isDisposable: false, isFreeProvider: false, isRoleEmail: false, reason: 'Email is required' });
+    expect(await check('')).to.deep.equal({
+      isValid: false,
+      isDisposable: false,
+      isFreeProvider: false,
+      isRoleEmail: false,
+      reason: 'Email is required',
+    });
     expect((await check('   ')).reason).to.equal('Email is required');
   });
 
@@ -34,7 +45,13 @@ describe('POST /api/validate-email', () => {
   });
 
   it('refuses personal providers as free providers', async () => {
-    expect(await check('grace@Yahoo.com')).to.deep.equal({ isValid: false, isDisposable: false, isFreeProvider: true, isRoleEmail: false, reason: PERSONAL });
+    expect(await check('grace@Yahoo.com')).to.deep.equal({
+      isValid: false,
+      isDisposable: false,
+      isFreeProvider: true,
+      isRoleEmail: false,
+      reason: PERSONAL,
+    });
   });
 
   it('refuses disposable domains', async () => {
@@ -56,11 +73,15 @@ describe('POST /api/validate-email', () => {
       suggestion: 'grace@hopper-systems.com',
     });
     const personal = await check('grace@gmial.com');
-    expect(personal).to.include({ isValid: false, reason: mistypedPersonalMessage('gmail.com') }).and.not.have.property('suggestion');
+    expect(personal)
+      .to.include({ isValid: false, reason: mistypedPersonalMessage('gmail.com') })
+      .and.not.have.property('suggestion');
   });
 
   it('refuses an ending that is no top-level domain: no mail reaches it', async () => {
-    expect(await check('ana@contoso.logisticz')).to.include({ isValid: false, reason: unknownEndingMessage('logisticz') }).and.not.have.property('suggestion');
+    expect(await check('ana@contoso.logisticz'))
+      .to.include({ isValid: false, reason: unknownEndingMessage('logisticz') })
+      .and.not.have.property('suggestion');
     expect(await check('ana@contoso.io')).to.include({ isValid: true });
   });
 
@@ -83,7 +104,18 @@ describe('POST /api/validate-email, address after address', () => {
   });
 
   it('answers each address as checkEmail does, however many addresses at one domain came before', async () => {
-    const emails = ['ada@analytical-engines.com', 'someone@gmial.com', 'Other@GMIAL.com', 'sales@analytical-engines.com', 'x@mailinator.com', 'y@mailinator.com', 'ada@analytical-engines.con', 'bob@analytical-engines.con', '@analytical-engines.com', 'ada@analytical-engines.com'];
+    const emails = [
+      'ada@analytical-engines.com',
+      'someone@gmial.com',
+      'Other@GMIAL.com',
+      'sales@analytical-engines.com',
+      'x@mailinator.com',
+      'y@mailinator.com',
+      'ada@analytical-engines.con',
+      'bob@analytical-engines.con',
+      '@analytical-engines.com',
+      'ada@analytical-engines.com',
+    ];
     for (const email of emails) {
       const response = await app.post('/api/validate-email', { email });
       expect(response.status, email).to.equal(200);

@@ -1,7 +1,12 @@
 import { expect } from 'chai';
 import pino from 'pino';
 import { ConfigError } from '../../server-shared/settings.js';
-import { FUNNEL_SOURCES_REFRESH_MS, FUNNEL_SOURCES_RETRY_MS, KnownFunnelSources, parseFunnelSources } from './known-sources.js';
+import {
+  FUNNEL_SOURCES_REFRESH_MS,
+  FUNNEL_SOURCES_RETRY_MS,
+  KnownFunnelSources,
+  parseFunnelSources,
+} from './known-sources.js';
 
 const silent = pino({ level: 'silent' });
 
@@ -26,7 +31,11 @@ describe('the sources the funnel knows', () => {
   it("keeps a listed one and a stored booking's (in funnel form), counts the rest as other, and the format rule first", async () => {
     const { state, sources } = setUp(['newsletter']);
     state.stored = ['Partner-Blog', ' Webinar ', 'ada@example.com', ''];
-    const counted = await Promise.all(['Newsletter', 'partner-blog', 'webinar', 'ada@example.com', 'made-up', '', undefined].map((source) => sources.counted(source)));
+    const counted = await Promise.all(
+      ['Newsletter', 'partner-blog', 'webinar', 'ada@example.com', 'made-up', '', undefined].map((source) =>
+        sources.counted(source),
+      ),
+    );
     expect(counted).to.deep.equal(['newsletter', 'partner-blog', 'webinar', 'other', 'other', null, null]);
     // Concurrent beacons shared one read.
     expect(state.reads).to.equal(1);
@@ -94,12 +103,19 @@ describe('the sources the funnel knows', () => {
 describe('FUNNEL_SOURCES', () => {
   it('takes comma-separated sources in the form the funnel keeps, lower case, each once; unset is none', () => {
     expect(parseFunnelSources(undefined)).to.deep.equal([]);
-    expect(parseFunnelSources('Newsletter, linkedin,,q4_launch-2026 ,newsletter')).to.deep.equal(['newsletter', 'linkedin', 'q4_launch-2026']);
+    expect(parseFunnelSources('Newsletter, linkedin,,q4_launch-2026 ,newsletter')).to.deep.equal([
+      'newsletter',
+      'linkedin',
+      'q4_launch-2026',
+    ]);
   });
 
   it('refuses a source the funnel would count as other, naming it', () => {
     for (const value of ['newsletter,ada@example.com', 'news letter', 'x'.repeat(41), 'ünïcode']) {
-      expect(() => parseFunnelSources(value), value).to.throw(ConfigError, /^FUNNEL_SOURCES must be sources separated by commas/);
+      expect(() => parseFunnelSources(value), value).to.throw(
+        ConfigError,
+        /^FUNNEL_SOURCES must be sources separated by commas/,
+      );
     }
   });
 });

@@ -39,7 +39,9 @@ export function parseFunnelSources(value: string | undefined): string[] {
     .filter((source) => source !== '');
   for (const source of sources) {
     if (funnelSource(source) !== source.toLowerCase()) {
-      throw new ConfigError(`FUNNEL_SOURCES must be sources separated by commas, each of letters, digits, '.', '-' and '_' (at most 40 characters), got "${source}"`);
+      throw new ConfigError(
+        `FUNNEL_SOURCES must be sources separated by commas, each of letters, digits, '.', '-' and '_' (at most 40 characters), got "${source}"`,
+      );
     }
   }
   return [...new Set(sources.map((source) => source.toLowerCase()))];
@@ -108,7 +110,10 @@ export class KnownFunnelSources {
         this.fromBookings = known;
         this.nextReadAt = this.clock() + FUNNEL_SOURCES_REFRESH_MS;
       } catch (err) {
-        this.options.logger.warn({ error: err instanceof Error ? err.message : String(err) }, "funnel sources not read: the listed ones and the last read's stay known");
+        this.options.logger.warn(
+          { error: err instanceof Error ? err.message : String(err) },
+          "funnel sources not read: the listed ones and the last read's stay known",
+        );
         this.nextReadAt = this.clock() + FUNNEL_SOURCES_RETRY_MS;
       } finally {
         this.bookedDuringRead.clear();

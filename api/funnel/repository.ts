@@ -1,5 +1,12 @@
 /** The funnel's daily counts (funnel_daily_counts) and the attendance of the bookings per source, for the admin read. */
-import { FUNNEL_STEPS, funnelSource, type FunnelDay, type FunnelStep, type SourceAttendance, type StepCounts } from '../../domain/funnel.js';
+import {
+  FUNNEL_STEPS,
+  funnelSource,
+  type FunnelDay,
+  type FunnelStep,
+  type SourceAttendance,
+  type StepCounts,
+} from '../../domain/funnel.js';
 import type { Db } from '../db.js';
 
 /** The table's '' is "no source": answered as null. */
@@ -20,7 +27,7 @@ export async function countStep(db: Db, day: string, source: string | null, step
 export async function bookingSourcesSince(db: Db, days: number): Promise<string[]> {
   const rows = (await db('bookings')
     .distinct(db.raw("attribution->>'utm_source' AS source"))
-    .where('created_at', '>=', db.raw("now() - make_interval(days => ?)", [days]))
+    .where('created_at', '>=', db.raw('now() - make_interval(days => ?)', [days]))
     .whereRaw("attribution->>'utm_source' IS NOT NULL")) as { source: string }[];
   return rows.map((row) => row.source);
 }
@@ -32,12 +39,18 @@ export async function funnelDays(db: Db, from: string, to: string): Promise<Funn
   const rows = (await db('funnel_daily_counts')
     .select(db.raw("to_char(day, 'YYYY-MM-DD') AS day"), 'source', 'step', 'count')
     .whereBetween('day', [from, to])
-    .orderBy([{ column: 'day' }, { column: 'source' }])) as { day: string; source: string; step: FunnelStep; count: string }[];
+    .orderBy([{ column: 'day' }, { column: 'source' }])) as {
+    day: string;
+    source: string;
+    step: FunnelStep;
+    count: string;
+  }[];
   const days = new Map<string, FunnelDay>();
   for (const row of rows) {
     const key = `${row.day}\u0000${row.source}`;
     let day = days.get(key);
-    if (!day) days.set(key, (day = { day: row.day, source: row.source === NO_SOURCE ? null : row.source, counts: noCounts() }));
+    if (!day)
+      days.set(key, (day = { day: row.day, source: row.source === NO_SOURCE ? null : row.source, counts: noCounts() }));
     day.counts[row.step] = Number(row.count);
   }
   return [...days.values()];
@@ -59,7 +72,12 @@ export async function attendanceBySource(db: Db, start: Date, end: Date): Promis
     .where('status', 'booked')
     .andWhere('time_slot', '>=', start)
     .andWhere('time_slot', '<', end)
-    .groupByRaw("attribution->>'utm_source'")) as { utm_source: string | null; booked: string; attended: string; no_show: string }[];
+    .groupByRaw("attribution->>'utm_source'")) as {
+    utm_source: string | null;
+    booked: string;
+    attended: string;
+    no_show: string;
+  }[];
   const bySource = new Map<string | null, SourceAttendance>();
   for (const row of rows) {
     const source = funnelSource(row.utm_source);
@@ -70,6 +88,9 @@ export async function attendanceBySource(db: Db, start: Date, end: Date): Promis
     bySource.set(source, entry);
   }
   return [...bySource.values()]
-    .map((entry) => ({ ...entry, attendedRate: entry.attended + entry.noShow > 0 ? entry.attended / (entry.attended + entry.noShow) : null }))
+    .map((entry) => ({
+      ...entry,
+      attendedRate: entry.attended + entry.noShow > 0 ? entry.attended / (entry.attended + entry.noShow) : null,
+    }))
     .sort((a, b) => b.booked - a.booked || (a.source ?? '').localeCompare(b.source ?? ''));
 }

@@ -44,17 +44,26 @@ describe('the funnel', function () {
   const beacon = (body: unknown, headers: Record<string, string> = {}) =>
     fetch(`${app.url}${FUNNEL_PATH}`, {
       method: 'POST',
-      headers: { 'Content-Type': 'text/plain;charset=UTF-8', 'User-Agent': BROWSER, 'X-Forwarded-For': `198.51.100.${client}`, ...headers },
+      headers: {
+        'Content-Type': 'text/plain;charset=UTF-8',
+        'User-Agent': BROWSER,
+        'X-Forwarded-For': `198.51.100.${client}`,
+        ...headers,
+      },
       body: typeof body === 'string' ? body : JSON.stringify(body),
     });
   const counts = async () =>
-    (await app.db('funnel_daily_counts').select(app.db.raw("to_char(day, 'YYYY-MM-DD') AS day"), 'source', 'step', 'count').orderBy(['source', 'step'])) as {
+    (await app
+      .db('funnel_daily_counts')
+      .select(app.db.raw("to_char(day, 'YYYY-MM-DD') AS day"), 'source', 'step', 'count')
+      .orderBy(['source', 'step'])) as {
       day: string;
       source: string;
       step: string;
       count: string;
     }[];
-  const admin = (query: string, token = ADMIN_TOKEN) => fetch(`${app.url}/api/admin/funnel${query}`, { headers: { Authorization: `Bearer ${token}` } });
+  const admin = (query: string, token = ADMIN_TOKEN) =>
+    fetch(`${app.url}/api/admin/funnel${query}`, { headers: { Authorization: `Bearer ${token}` } });
 
   it("counts each beacon on the booking zone's day under its source, lower case, as text/plain or JSON", async () => {
     for (const body of [
@@ -68,7 +77,11 @@ describe('the funnel', function () {
     const json = await beacon({ step: 'dialogOpened', source: 'NEWSLETTER' }, { 'Content-Type': 'application/json' });
     expect(json.status).to.equal(204);
     // The path as the router matches it, in another case and with a trailing slash: the beacon is read alike.
-    const otherPath = await fetch(`${app.url}/API/Funnel/`, { method: 'POST', headers: { 'Content-Type': 'text/plain', 'User-Agent': BROWSER }, body: JSON.stringify({ step: 'booked' }) });
+    const otherPath = await fetch(`${app.url}/API/Funnel/`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'text/plain', 'User-Agent': BROWSER },
+      body: JSON.stringify({ step: 'booked' }),
+    });
     expect(otherPath.status).to.equal(204);
     expect(await counts()).to.deep.equal([
       { day: TODAY, source: '', step: 'booked', count: '1' },
@@ -90,10 +103,15 @@ describe('the funnel', function () {
   });
 
   it("counts 30 made-up sources, plain ones too, as 'other': no row beyond other's, however many come", async () => {
-    const madeUp = Array.from({ length: 30 }, (_, i) => (i % 3 === 0 ? `john.smith${i}.acme-corp.com` : i % 3 === 1 ? `campaign-${i}` : `x${i}_y`));
+    const madeUp = Array.from({ length: 30 }, (_, i) =>
+      i % 3 === 0 ? `john.smith${i}.acme-corp.com` : i % 3 === 1 ? `campaign-${i}` : `x${i}_y`,
+    );
     // Each from an address of its own: the per-client limit is not what stops them.
     for (const [i, source] of madeUp.entries()) {
-      expect((await beacon({ step: 'dialogOpened', source }, { 'X-Forwarded-For': `203.0.113.${i + 1}` })).status, source).to.equal(204);
+      expect(
+        (await beacon({ step: 'dialogOpened', source }, { 'X-Forwarded-For': `203.0.113.${i + 1}` })).status,
+        source,
+      ).to.equal(204);
     }
     expect(await counts()).to.deep.equal([{ day: TODAY, source: 'other', step: 'dialogOpened', count: '30' }]);
   });
@@ -106,7 +124,10 @@ describe('the funnel', function () {
       '',
     ];
     for (const userAgent of bots) {
-      expect((await beacon({ step: 'booked', source: 'newsletter' }, { 'User-Agent': userAgent })).status, userAgent).to.equal(204);
+      expect(
+        (await beacon({ step: 'booked', source: 'newsletter' }, { 'User-Agent': userAgent })).status,
+        userAgent,
+      ).to.equal(204);
     }
     expect(await counts()).to.deep.equal([]);
     expect((await beacon({ step: 'booked', source: 'newsletter' })).status).to.equal(204);
@@ -123,7 +144,12 @@ describe('the funnel', function () {
       ['a source over 100 characters', { step: 'booked', source: 'x'.repeat(101) }, {}, 400],
       ['a form', 'step=booked', { 'Content-Type': 'application/x-www-form-urlencoded' }, 415],
       ['over 1 KB', { step: 'booked', source: 'newsletter', padding: 'x'.repeat(2000) }, {}, 413],
-      ['over 1 KB of JSON', { step: 'booked', source: 'newsletter', padding: 'x'.repeat(2000) }, { 'Content-Type': 'application/json' }, 413],
+      [
+        'over 1 KB of JSON',
+        { step: 'booked', source: 'newsletter', padding: 'x'.repeat(2000) },
+        { 'Content-Type': 'application/json' },
+        413,
+      ],
     ];
     for (const [what, body, headers, status] of refusals) {
       const answer = await beacon(body, headers);
@@ -138,10 +164,14 @@ describe('the funnel', function () {
     const statuses: number[] = [];
     for (let i = 0; i < BEACONS_PER_MINUTE + 2; i += 1) {
       // A forged entry to the left of what the one trusted proxy appended changes nothing.
-      statuses.push((await beacon({ step: 'dialogOpened' }, { 'X-Forwarded-For': `203.0.113.${i}, ${address}` })).status);
+      statuses.push(
+        (await beacon({ step: 'dialogOpened' }, { 'X-Forwarded-For': `203.0.113.${i}, ${address}` })).status,
+      );
     }
     expect(statuses).to.deep.equal([...Array<number>(BEACONS_PER_MINUTE).fill(204), 429, 429]);
-    expect(await counts()).to.deep.equal([{ day: TODAY, source: '', step: 'dialogOpened', count: String(BEACONS_PER_MINUTE) }]);
+    expect(await counts()).to.deep.equal([
+      { day: TODAY, source: '', step: 'dialogOpened', count: String(BEACONS_PER_MINUTE) },
+    ]);
     // Another client is not held back.
     expect((await beacon({ step: 'dialogOpened' }, { 'X-Forwarded-For': '198.51.100.250' })).status).to.equal(204);
   });
@@ -150,7 +180,12 @@ describe('the funnel', function () {
     logLines.length = 0;
     const forwarded = `198.51.100.${client}`;
     // A beacon with more than its two fields is refused, and counts nothing.
-    const personal = await beacon({ step: 'booked', source: 'newsletter', email: 'ada@analytical-engines.com', name: 'Ada' });
+    const personal = await beacon({
+      step: 'booked',
+      source: 'newsletter',
+      email: 'ada@analytical-engines.com',
+      name: 'Ada',
+    });
     expect(personal.status).to.equal(400);
     expect(await counts()).to.deep.equal([]);
     await beacon({ step: 'booked', source: 'newsletter' }, { Referer: 'https://news.example.org/post?user=ada' });
@@ -165,10 +200,15 @@ describe('the funnel', function () {
     ]);
     const [row] = (await app.db('funnel_daily_counts').select('*')) as Record<string, unknown>[];
     expect(Object.keys(row ?? {})).to.deep.equal(['day', 'source', 'step', 'count']);
-    expect({ source: row?.source, step: row?.step, count: row?.count }).to.deep.equal({ source: 'newsletter', step: 'booked', count: '1' });
+    expect({ source: row?.source, step: row?.step, count: row?.count }).to.deep.equal({
+      source: 'newsletter',
+      step: 'booked',
+      count: '1',
+    });
     const logged = logLines.join('\n');
     expect(logged).to.include(FUNNEL_PATH);
-    for (const personal of ['ada', forwarded, '127.0.0.1', 'Chrome', 'news.example.org', 'newsletter']) expect(logged, personal).to.not.include(personal);
+    for (const personal of ['ada', forwarded, '127.0.0.1', 'Chrome', 'news.example.org', 'newsletter'])
+      expect(logged, personal).to.not.include(personal);
   });
 
   describe('the sources kept: listed, or carried by a stored booking', () => {
@@ -187,17 +227,32 @@ describe('the funnel', function () {
         attribution: { utm_source: utmSource },
       });
       const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
-      await own.db('bookings').insert([stored('Partner-Blog', daysAgo(30)), stored('old-campaign', daysAgo(150)), stored('ada@example.com', daysAgo(3))]);
+      await own
+        .db('bookings')
+        .insert([
+          stored('Partner-Blog', daysAgo(30)),
+          stored('old-campaign', daysAgo(150)),
+          stored('ada@example.com', daysAgo(3)),
+        ]);
     });
     after(async () => {
       await own.close();
     });
     const send = (source: string) =>
-      fetch(`${own.url}${FUNNEL_PATH}`, { method: 'POST', headers: { 'Content-Type': 'text/plain', 'User-Agent': BROWSER }, body: JSON.stringify({ step: 'slotChosen', source }) });
-    const ownCounts = async () => (await own.db('funnel_daily_counts').select('source', 'count').orderBy('source')) as { source: string; count: string }[];
+      fetch(`${own.url}${FUNNEL_PATH}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'text/plain', 'User-Agent': BROWSER },
+        body: JSON.stringify({ step: 'slotChosen', source }),
+      });
+    const ownCounts = async () =>
+      (await own.db('funnel_daily_counts').select('source', 'count').orderBy('source')) as {
+        source: string;
+        count: string;
+      }[];
 
     it("keeps a listed source and one a stored booking carries (in its funnel form); counts the rest as 'other'", async () => {
-      for (const source of ['Newsletter', 'partner-blog', 'old-campaign', 'ada@example.com', 'made-up']) expect((await send(source)).status, source).to.equal(204);
+      for (const source of ['Newsletter', 'partner-blog', 'old-campaign', 'ada@example.com', 'made-up'])
+        expect((await send(source)).status, source).to.equal(204);
       expect(await ownCounts()).to.deep.equal([
         { source: 'newsletter', count: '1' },
         { source: 'other', count: '3' },
@@ -250,7 +305,9 @@ describe('the funnel', function () {
         attendance: [],
       });
       const oneDay = (await (await admin('?from=2026-12-03&to=2026-12-03')).json()) as { days: unknown[] };
-      expect(oneDay.days).to.deep.equal([{ day: '2026-12-03', source: 'linkedin', counts: { ...zero, slotChosen: 4 } }]);
+      expect(oneDay.days).to.deep.equal([
+        { day: '2026-12-03', source: 'linkedin', counts: { ...zero, slotChosen: 4 } },
+      ]);
     });
 
     it("answers each source's bookings in the range (their slot's day in the booking zone), attended and no-show, and the rate once any is marked", async () => {
@@ -289,19 +346,38 @@ describe('the funnel', function () {
         { source: null, booked: 1, attended: 0, noShow: 1, attendedRate: 0 },
         { source: 'other', booked: 1, attended: 1, noShow: 0, attendedRate: 1 },
       ]);
-      const unmarked = (await (await admin('?from=2026-12-08&to=2026-12-08')).json()) as { attendance: { source: string | null; attendedRate: number | null }[] };
-      expect(unmarked.attendance.find((entry) => entry.source === 'linkedin')).to.deep.equal({ source: 'linkedin', booked: 1, attended: 0, noShow: 0, attendedRate: null });
+      const unmarked = (await (await admin('?from=2026-12-08&to=2026-12-08')).json()) as {
+        attendance: { source: string | null; attendedRate: number | null }[];
+      };
+      expect(unmarked.attendance.find((entry) => entry.source === 'linkedin')).to.deep.equal({
+        source: 'linkedin',
+        booked: 1,
+        attended: 0,
+        noShow: 0,
+        attendedRate: null,
+      });
     });
 
     it('refuses a range that is not one, and answers only to the operations token', async () => {
-      for (const query of ['', '?from=2026-12-01', '?from=2026-12-01&to=tomorrow', '?from=2026-02-30&to=2026-03-01', '?from=2026-12-02&to=2026-12-01', '?from=2025-01-01&to=2026-01-02']) {
+      for (const query of [
+        '',
+        '?from=2026-12-01',
+        '?from=2026-12-01&to=tomorrow',
+        '?from=2026-02-30&to=2026-03-01',
+        '?from=2026-12-02&to=2026-12-01',
+        '?from=2025-01-01&to=2026-01-02',
+      ]) {
         const answer = await admin(query);
         expect(answer.status, query).to.equal(400);
-        expect(await answer.json(), query).to.have.property('details').that.is.a('string');
+        expect(await answer.json(), query)
+          .to.have.property('details')
+          .that.is.a('string');
       }
       expect((await admin('?from=2025-01-01&to=2026-01-01')).status, '366 days').to.equal(200);
       expect((await fetch(`${app.url}/api/admin/funnel?from=2026-12-01&to=2026-12-01`)).status).to.equal(401);
-      expect((await admin('?from=2026-12-01&to=2026-12-01', 'a-wrong-token-of-32-characters-or-more-xx')).status).to.equal(401);
+      expect(
+        (await admin('?from=2026-12-01&to=2026-12-01', 'a-wrong-token-of-32-characters-or-more-xx')).status,
+      ).to.equal(401);
     });
   });
 });

@@ -8,8 +8,22 @@ import Router from '@koa/router';
 import type { JSONSchemaType } from 'ajv';
 import { isbot } from 'isbot';
 import type { Logger } from 'pino';
-import { calendarDayOf, formatCalendarDay, parseCalendarDay, zonedTimeToInstant, type CalendarDay } from '../../domain/booking.js';
-import { FUNNEL_PATH, FUNNEL_SOURCE_MAX_LENGTH, FUNNEL_SOURCE_SENT_MAX_LENGTH, FUNNEL_STEPS, type FunnelBeacon, type FunnelReport, type FunnelStep } from '../../domain/funnel.js';
+import {
+  calendarDayOf,
+  formatCalendarDay,
+  parseCalendarDay,
+  zonedTimeToInstant,
+  type CalendarDay,
+} from '../../domain/booking.js';
+import {
+  FUNNEL_PATH,
+  FUNNEL_SOURCE_MAX_LENGTH,
+  FUNNEL_SOURCE_SENT_MAX_LENGTH,
+  FUNNEL_STEPS,
+  type FunnelBeacon,
+  type FunnelReport,
+  type FunnelStep,
+} from '../../domain/funnel.js';
 import { readUnlessDatabaseDown, unlessDatabaseDown, type Db } from '../db.js';
 import { ApiError } from '../errors.js';
 import type { Middleware } from 'koa';
@@ -76,10 +90,16 @@ export function funnelBeaconRoutes(deps: FunnelRouteDeps): Router {
       windowMs: 60_000,
       details: () => 'Too many requests from your network. Please wait a minute.',
     }),
-    bodyParser({ enableTypes: ['json', 'text'], jsonLimit: FUNNEL_BODY_LIMIT, textLimit: FUNNEL_BODY_LIMIT, encoding: 'utf-8' }),
+    bodyParser({
+      enableTypes: ['json', 'text'],
+      jsonLimit: FUNNEL_BODY_LIMIT,
+      textLimit: FUNNEL_BODY_LIMIT,
+      encoding: 'utf-8',
+    }),
     validateBody<FunnelBeacon>({
       schema: funnelBeaconSchema,
-      messages: (_error, field) => (field === 'step' ? `step must be one of ${FUNNEL_STEPS.join(', ')}.` : `${field || 'The body'} is not valid.`),
+      messages: (_error, field) =>
+        field === 'step' ? `step must be one of ${FUNNEL_STEPS.join(', ')}.` : `${field || 'The body'} is not valid.`,
       summary: 'Invalid funnel step',
       textAsJson: true,
     }),
@@ -87,7 +107,12 @@ export function funnelBeaconRoutes(deps: FunnelRouteDeps): Router {
       const { step, source } = ctx.state.body;
       const day = formatCalendarDay(calendarDayOf(deps.now(), deps.timeZone));
       const counted = await deps.sources.counted(source);
-      await unlessDatabaseDown(() => countStep(deps.db, day, counted, step), deps.logger, 'funnel step not counted', 'Not counted.');
+      await unlessDatabaseDown(
+        () => countStep(deps.db, day, counted, step),
+        deps.logger,
+        'funnel step not counted',
+        'Not counted.',
+      );
       ctx.status = 204;
     },
   );
@@ -114,14 +139,21 @@ export function funnelAdminRoutes(deps: FunnelAdminRouteDeps): Router {
     const dayOf = (name: 'from' | 'to') => {
       const value = ctx.query[name];
       const day = typeof value === 'string' ? parseCalendarDay(value) : undefined;
-      if (!day) throw new ApiError(400, 'Invalid range', `${name} must be a day (YYYY-MM-DD).`, { [name]: `${name} must be a day (YYYY-MM-DD).` });
+      if (!day)
+        throw new ApiError(400, 'Invalid range', `${name} must be a day (YYYY-MM-DD).`, {
+          [name]: `${name} must be a day (YYYY-MM-DD).`,
+        });
       return day;
     };
     const from = dayOf('from');
     const to = dayOf('to');
     const span = daysBetween(from, to);
-    if (span < 0) throw new ApiError(400, 'Invalid range', 'from must not be after to.', { to: 'to must not be before from.' });
-    if (span >= FUNNEL_MAX_DAYS) throw new ApiError(400, 'Invalid range', `The range may hold at most ${FUNNEL_MAX_DAYS} days.`, { to: `At most ${FUNNEL_MAX_DAYS - 1} days after from.` });
+    if (span < 0)
+      throw new ApiError(400, 'Invalid range', 'from must not be after to.', { to: 'to must not be before from.' });
+    if (span >= FUNNEL_MAX_DAYS)
+      throw new ApiError(400, 'Invalid range', `The range may hold at most ${FUNNEL_MAX_DAYS} days.`, {
+        to: `At most ${FUNNEL_MAX_DAYS - 1} days after from.`,
+      });
     const [fromText, toText] = [formatCalendarDay(from), formatCalendarDay(to)];
     const start = zonedTimeToInstant(from, 0, deps.timeZone);
     // The start of the day after `to` (the zone's midnight; zonedTimeToInstant carries a 32nd into the next month).

@@ -4,7 +4,11 @@ import type { HostCalendars } from '../../server-shared/hosts/calendars.js';
 import { requireAdminToken } from '../admin-auth.js';
 import type { RateLimiter } from '../rate-limit.js';
 
-export function hostRoutes(deps: { hostCalendars: HostCalendars | undefined; adminToken: string | undefined; adminLimiter: RateLimiter }): Router {
+export function hostRoutes(deps: {
+  hostCalendars: HostCalendars | undefined;
+  adminToken: string | undefined;
+  adminLimiter: RateLimiter;
+}): Router {
   const router = new Router();
   router.get('/api/hosts', requireAdminToken(deps.adminToken, deps.adminLimiter), (ctx) => {
     ctx.set('Cache-Control', 'no-store');

@@ -3,7 +3,13 @@
  * asking (the honeypot's catches of its network count for it alone: trapped-slots.ts).
  */
 import Router from '@koa/router';
-import { availableSlots, parseCalendarDay, slotStartsOf, type CalendarDay, type DaySlots } from '../../domain/booking.js';
+import {
+  availableSlots,
+  parseCalendarDay,
+  slotStartsOf,
+  type CalendarDay,
+  type DaySlots,
+} from '../../domain/booking.js';
 import { KeptAnswers } from '../../domain/kept-answers.js';
 import type { Logger } from 'pino';
 import { readUnlessDatabaseDown } from '../db.js';
@@ -15,9 +21,11 @@ import { clientKeyOf } from '../client-network.js';
 import { HOST_BOOKINGS_MARGIN_MS } from '../bookings/repository.js';
 import type { TrappedSlot, TrappedSlots } from './trapped-slots.js';
 
-
 /** The slots' counts with what a network's catches took added, as they would be had the catches been bookings. */
-function countsWithTrapped(counts: ReadonlyMap<string, number>, trapped: readonly TrappedSlot[]): ReadonlyMap<string, number> {
+function countsWithTrapped(
+  counts: ReadonlyMap<string, number>,
+  trapped: readonly TrappedSlot[],
+): ReadonlyMap<string, number> {
   if (trapped.length === 0) return counts;
   const added = new Map(counts);
   for (const { timeSlot } of trapped) added.set(timeSlot.toISOString(), (added.get(timeSlot.toISOString()) ?? 0) + 1);
@@ -25,10 +33,14 @@ function countsWithTrapped(counts: ReadonlyMap<string, number>, trapped: readonl
 }
 
 /** The hosts' booked slots with what a network's catches took added, each to the host it was given. */
-function hostsWithTrapped(held: ReadonlyMap<string, readonly number[]>, trapped: readonly TrappedSlot[]): ReadonlyMap<string, readonly number[]> {
+function hostsWithTrapped(
+  held: ReadonlyMap<string, readonly number[]>,
+  trapped: readonly TrappedSlot[],
+): ReadonlyMap<string, readonly number[]> {
   if (trapped.length === 0) return held;
   const added = new Map(held);
-  for (const { timeSlot, hostEmail } of trapped) if (hostEmail !== null) added.set(hostEmail, [...(added.get(hostEmail) ?? []), timeSlot.getTime()]);
+  for (const { timeSlot, hostEmail } of trapped)
+    if (hostEmail !== null) added.set(hostEmail, [...(added.get(hostEmail) ?? []), timeSlot.getTime()]);
   return added;
 }
 
@@ -40,7 +52,10 @@ export const SLOT_STARTS_KEPT = 400;
  * alone (worked out through Intl, the route's own cost), where what can be booked depends on the moment and is
  * worked out each time.
  */
-export function keptSlotStarts(timeZone: string, kept = SLOT_STARTS_KEPT): (date: string, day: CalendarDay) => { starts: readonly Date[]; isos: readonly string[] } {
+export function keptSlotStarts(
+  timeZone: string,
+  kept = SLOT_STARTS_KEPT,
+): (date: string, day: CalendarDay) => { starts: readonly Date[]; isos: readonly string[] } {
   const days = new KeptAnswers<{ starts: readonly Date[]; isos: readonly string[] }>(kept);
   return (date, day) =>
     days.of(date, () => {
@@ -95,7 +110,10 @@ export function slotRoutes(deps: {
     } else {
       const [counts, trapped] =
         open.size > 0
-          ? await Promise.all([readUnlessDatabaseDown(() => deps.slotCounts.of(date, starts), deps.logger, 'slots'), trappedAround(0)])
+          ? await Promise.all([
+              readUnlessDatabaseDown(() => deps.slotCounts.of(date, starts), deps.logger, 'slots'),
+              trappedAround(0),
+            ])
           : [new Map<string, number>(), []];
       const taken = countsWithTrapped(counts, trapped);
       available = (iso) => open.has(iso) && (taken.get(iso) ?? 0) < deps.slotCapacity;
@@ -104,7 +122,9 @@ export function slotRoutes(deps: {
       date,
       timeZone: deps.timeZone,
       slots: isos.map((iso) => ({ start: iso, available: open.has(iso) && available(iso) })),
-      ...(team?.calendarsUnreadable ? { calendarsUnreadable: true, ...(deps.salesDesk ? { salesDesk: deps.salesDesk } : {}) } : {}),
+      ...(team?.calendarsUnreadable
+        ? { calendarsUnreadable: true, ...(deps.salesDesk ? { salesDesk: deps.salesDesk } : {}) }
+        : {}),
     };
     // Availability changes with every booking: never kept by a cache.
     ctx.set('Cache-Control', 'no-store');

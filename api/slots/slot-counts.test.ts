@@ -102,7 +102,12 @@ describe('GET /api/slots after a booking, a move and a cancellation in this proc
 
   it('shows each change at once, though the day was just read', async () => {
     expect(await taken()).to.deep.equal([]);
-    const booked = await app.post('/api/demo-request', { name: 'Ada Lovelace', email: 'ada@analytical-engines.com', company: 'Analytical Engines', timeSlot: NINE });
+    const booked = await app.post('/api/demo-request', {
+      name: 'Ada Lovelace',
+      email: 'ada@analytical-engines.com',
+      company: 'Analytical Engines',
+      timeSlot: NINE,
+    });
     expect(booked.status).to.equal(201);
     expect(await taken()).to.deep.equal([NINE]);
     const token = bookingToken(String(booked.body.id), TEST_LINK_SECRET);

@@ -10,10 +10,15 @@ describe("a day's slot starts, kept per day", () => {
     for (const date of ['2026-11-24', '2026-10-25', '2027-03-28', '2026-11-24']) {
       const expected = slotStartsOf(dayOf(date), 'Europe/Berlin');
       const { starts, isos } = startsOf(date, dayOf(date));
-      expect(starts.map((start) => start.getTime()), date).to.deep.equal(expected.map((start) => start.getTime()));
+      expect(
+        starts.map((start) => start.getTime()),
+        date,
+      ).to.deep.equal(expected.map((start) => start.getTime()));
       expect(isos, date).to.deep.equal(expected.map((start) => start.toISOString()));
     }
-    expect(keptSlotStarts('America/New_York')('2026-11-24', dayOf('2026-11-24')).isos[0]).to.equal(slotStartsOf(dayOf('2026-11-24'), 'America/New_York')[0]!.toISOString());
+    expect(keptSlotStarts('America/New_York')('2026-11-24', dayOf('2026-11-24')).isos[0]).to.equal(
+      slotStartsOf(dayOf('2026-11-24'), 'America/New_York')[0]!.toISOString(),
+    );
   });
 
   it('keeps a bounded number of days, the first kept going first, and works a dropped day out again the same', () => {

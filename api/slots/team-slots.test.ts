@@ -3,7 +3,13 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadApiConfig } from '../config.js';
-import { CALDAV_PASSWORD, CALDAV_USER, eventIcs, startCalDavServer, type CalDavServer } from '../../test/caldav-server.js';
+import {
+  CALDAV_PASSWORD,
+  CALDAV_USER,
+  eventIcs,
+  startCalDavServer,
+  type CalDavServer,
+} from '../../test/caldav-server.js';
 import { startAppUnderTest, type AppUnderTest } from '../../test/app-under-test.js';
 import { silentLogger } from '../../test/stack.js';
 import { HostCalendars } from '../../server-shared/hosts/calendars.js';
@@ -17,7 +23,15 @@ const NOW = new Date('2026-10-19T05:00:00Z');
 const teamOf = (hosts: { name: string; url: string; workingHours?: unknown }[]) =>
   parseTeam(
     JSON.stringify({
-      hosts: hosts.map(({ name, url, workingHours }) => ({ name, title: 'Solutions engineer', email: `${name.toLowerCase()}@converge.test`, calendarUrl: url, calendarUsername: CALDAV_USER, calendarPassword: CALDAV_PASSWORD, ...(workingHours ? { workingHours } : {}) })),
+      hosts: hosts.map(({ name, url, workingHours }) => ({
+        name,
+        title: 'Solutions engineer',
+        email: `${name.toLowerCase()}@converge.test`,
+        calendarUrl: url,
+        calendarUsername: CALDAV_USER,
+        calendarPassword: CALDAV_PASSWORD,
+        ...(workingHours ? { workingHours } : {}),
+      })),
     }),
     {},
   );
@@ -38,10 +52,27 @@ describe('GET /api/slots with a team: a slot when a host is free in their own ca
     await server.putEvent(anna, 'a9', eventIcs('a9@test', 'DTSTART:20261021T070000Z', 'DTEND:20261021T080000Z'));
     await server.putEvent(anna, 'a10', eventIcs('a10@test', 'DTSTART:20261021T080000Z', 'DTEND:20261021T090000Z'));
     await server.putEvent(ben, 'b10', eventIcs('b10@test', 'DTSTART:20261021T080000Z', 'DTEND:20261021T090000Z'));
-    await server.putEvent(anna, 'a11', eventIcs('a11@test', 'DTSTART:20261021T090000Z', 'DTEND:20261021T100000Z', ['TRANSP:TRANSPARENT']));
-    await server.putEvent(ben, 'b11', eventIcs('b11@test', 'DTSTART:20261021T090000Z', 'DTEND:20261021T100000Z', ['TRANSP:TRANSPARENT']));
+    await server.putEvent(
+      anna,
+      'a11',
+      eventIcs('a11@test', 'DTSTART:20261021T090000Z', 'DTEND:20261021T100000Z', ['TRANSP:TRANSPARENT']),
+    );
+    await server.putEvent(
+      ben,
+      'b11',
+      eventIcs('b11@test', 'DTSTART:20261021T090000Z', 'DTEND:20261021T100000Z', ['TRANSP:TRANSPARENT']),
+    );
     // Ben's weekly call, Wednesdays 13:00 Berlin.
-    await server.putEvent(ben, 'weekly', eventIcs('weekly@test', 'DTSTART;TZID=Europe/Berlin:20261014T130000', 'DTEND;TZID=Europe/Berlin:20261014T140000', ['RRULE:FREQ=WEEKLY']));
+    await server.putEvent(
+      ben,
+      'weekly',
+      eventIcs(
+        'weekly@test',
+        'DTSTART;TZID=Europe/Berlin:20261014T130000',
+        'DTEND;TZID=Europe/Berlin:20261014T140000',
+        ['RRULE:FREQ=WEEKLY'],
+      ),
+    );
   });
   beforeEach(() => {
     clock = NOW;
@@ -55,16 +86,30 @@ describe('GET /api/slots with a team: a slot when a host is free in their own ca
   });
 
   async function appWith(hosts: Parameters<typeof teamOf>[0]) {
-    const hostCalendars = new HostCalendars(teamOf(hosts), { logger: silentLogger, now: () => clock, bookingTimeZone: 'Europe/Berlin', timeoutMs: 1000 });
-    const app = await startAppUnderTest({ now: () => NOW, adminToken: TOKEN, hostCalendars, followUps: { salesNotifyEmail: 'sales@converge.test', reminderMinutesBefore: 0 } });
+    const hostCalendars = new HostCalendars(teamOf(hosts), {
+      logger: silentLogger,
+      now: () => clock,
+      bookingTimeZone: 'Europe/Berlin',
+      timeoutMs: 1000,
+    });
+    const app = await startAppUnderTest({
+      now: () => NOW,
+      adminToken: TOKEN,
+      hostCalendars,
+      followUps: { salesNotifyEmail: 'sales@converge.test', reminderMinutesBefore: 0 },
+    });
     apps.push(app);
     return app;
   }
-  const slotsOf = async (app: AppUnderTest, date: string): Promise<DaySlots> => (await fetch(`${app.url}/api/slots?date=${date}`)).json() as Promise<DaySlots>;
+  const slotsOf = async (app: AppUnderTest, date: string): Promise<DaySlots> =>
+    (await fetch(`${app.url}/api/slots?date=${date}`)).json() as Promise<DaySlots>;
   const open = (answer: DaySlots) => answer.slots.filter((slot) => slot.available).map((slot) => slot.start);
 
   it('hides a slot only when every host is busy, and a transparent event hides nothing', async () => {
-    const app = await appWith([{ name: 'Anna', url: anna }, { name: 'Ben', url: ben }]);
+    const app = await appWith([
+      { name: 'Anna', url: anna },
+      { name: 'Ben', url: ben },
+    ]);
     const answer = await slotsOf(app, '2026-10-21');
     expect(answer.calendarsUnreadable).to.equal(undefined);
     const offered = open(answer);
@@ -85,17 +130,32 @@ describe('GET /api/slots with a team: a slot when a host is free in their own ca
   });
 
   it('offers a host in New York within their working hours, across the European daylight-saving change', async () => {
-    const app = await appWith([{ name: 'Nora', url: await server.makeCalendar('nora'), workingHours: { days: [1, 2, 3, 4, 5], start: '09:00', end: '17:00', timeZone: 'America/New_York' } }]);
+    const app = await appWith([
+      {
+        name: 'Nora',
+        url: await server.makeCalendar('nora'),
+        workingHours: { days: [1, 2, 3, 4, 5], start: '09:00', end: '17:00', timeZone: 'America/New_York' },
+      },
+    ]);
     // 22 October: both zones in summer time, 09:00-17:00 New York is 15:00-23:00 Berlin.
-    expect(open(await slotsOf(app, '2026-10-22'))).to.deep.equal(['13:00', '14:00', '15:00', '16:00', '17:00', '18:00', '19:00', '20:00'].map((t) => `2026-10-22T${t}:00.000Z`));
+    expect(open(await slotsOf(app, '2026-10-22'))).to.deep.equal(
+      ['13:00', '14:00', '15:00', '16:00', '17:00', '18:00', '19:00', '20:00'].map((t) => `2026-10-22T${t}:00.000Z`),
+    );
     // 27 October: Berlin has changed, New York not yet: 14:00-22:00 Berlin.
-    expect(open(await slotsOf(app, '2026-10-27'))).to.deep.equal(['13:00', '14:00', '15:00', '16:00', '17:00', '18:00', '19:00', '20:00'].map((t) => `2026-10-27T${t}:00.000Z`));
+    expect(open(await slotsOf(app, '2026-10-27'))).to.deep.equal(
+      ['13:00', '14:00', '15:00', '16:00', '17:00', '18:00', '19:00', '20:00'].map((t) => `2026-10-27T${t}:00.000Z`),
+    );
     // 3 November: both in winter time, 15:00-23:00 Berlin again.
-    expect(open(await slotsOf(app, '2026-11-03'))).to.deep.equal(['14:00', '15:00', '16:00', '17:00', '18:00', '19:00', '20:00', '21:00'].map((t) => `2026-11-03T${t}:00.000Z`));
+    expect(open(await slotsOf(app, '2026-11-03'))).to.deep.equal(
+      ['14:00', '15:00', '16:00', '17:00', '18:00', '19:00', '20:00', '21:00'].map((t) => `2026-11-03T${t}:00.000Z`),
+    );
   });
 
   it('takes a host whose calendar cannot be read out, and with none readable says so with the sales desk', async () => {
-    const app = await appWith([{ name: 'Anna', url: anna }, { name: 'Ben', url: ben }]);
+    const app = await appWith([
+      { name: 'Anna', url: anna },
+      { name: 'Ben', url: ben },
+    ]);
     server.setFault('refuse-login', ben);
     // Ben cannot be read: Anna's busy 09:00 is no longer covered by him.
     const offered = open(await slotsOf(app, '2026-10-21'));
@@ -110,7 +170,9 @@ describe('GET /api/slots with a team: a slot when a host is free in their own ca
 
     const unauthorised = await fetch(`${app.url}/api/hosts`);
     expect(unauthorised.status).to.equal(401);
-    const hosts = (await (await fetch(`${app.url}/api/hosts`, { headers: { Authorization: `Bearer ${TOKEN}` } })).json()) as { team: boolean; hosts: { name: string; state: string; lastError: string | null }[] };
+    const hosts = (await (
+      await fetch(`${app.url}/api/hosts`, { headers: { Authorization: `Bearer ${TOKEN}` } })
+    ).json()) as { team: boolean; hosts: { name: string; state: string; lastError: string | null }[] };
     expect(hosts.team).to.equal(true);
     expect(hosts.hosts.map(({ name, state }) => ({ name, state }))).to.deep.equal([
       { name: 'Anna', state: 'unreadable' },
@@ -127,8 +189,25 @@ describe('TEAM_FILE at start-up', () => {
     const folder = await mkdtemp(path.join(tmpdir(), 'converge-team-'));
     try {
       const file = path.join(folder, 'team.json');
-      await writeFile(file, JSON.stringify({ hosts: [{ name: 'Anna', title: '', email: 'anna@converge.test', calendarUrl: 'https://dav.example/anna/', calendarUsername: 'anna', calendarPassword: 'x', weight: 0 }] }));
-      expect(() => loadApiConfig({ ...base, TEAM_FILE: file })).to.throw(`TEAM_FILE ${file}: /hosts/0/weight must be > 0`);
+      await writeFile(
+        file,
+        JSON.stringify({
+          hosts: [
+            {
+              name: 'Anna',
+              title: '',
+              email: 'anna@converge.test',
+              calendarUrl: 'https://dav.example/anna/',
+              calendarUsername: 'anna',
+              calendarPassword: 'x',
+              weight: 0,
+            },
+          ],
+        }),
+      );
+      expect(() => loadApiConfig({ ...base, TEAM_FILE: file })).to.throw(
+        `TEAM_FILE ${file}: /hosts/0/weight must be > 0`,
+      );
     } finally {
       await rm(folder, { recursive: true, force: true });
     }

@@ -35,7 +35,8 @@ export async function teamSlots(
       if (theirs.includes(start.getTime())) return;
       if (host.dailyLimit !== undefined) {
         const day = hostDay(host, start, bookingTimeZone);
-        if (theirs.filter((at) => at >= day.start.getTime() && at < day.end.getTime()).length >= host.dailyLimit) return;
+        if (theirs.filter((at) => at >= day.start.getTime() && at < day.end.getTime()).length >= host.dailyLimit)
+          return;
       }
       free += 1;
     });

@@ -19,8 +19,17 @@ export function webhookJobs(deliveries: readonly StoredDelivery[]): QueuedJob[] 
 }
 
 /** Raises the booking's event (after its change, in the change's transaction); returns its deliveries' jobs. */
-export async function raiseWebhookEvent(trx: Knex.Transaction, bookingId: string, type: WebhookEventType, previousTimeSlot?: Date): Promise<QueuedJob[]> {
-  const { rows } = (await trx.raw('SELECT webhook_raise(?, ?, ?) AS deliveries', [bookingId, type, previousTimeSlot ?? null])) as {
+export async function raiseWebhookEvent(
+  trx: Knex.Transaction,
+  bookingId: string,
+  type: WebhookEventType,
+  previousTimeSlot?: Date,
+): Promise<QueuedJob[]> {
+  const { rows } = (await trx.raw('SELECT webhook_raise(?, ?, ?) AS deliveries', [
+    bookingId,
+    type,
+    previousTimeSlot ?? null,
+  ])) as {
     rows: { deliveries: StoredDelivery[] }[];
   };
   return webhookJobs(rows[0]?.deliveries ?? []);
@@ -32,7 +41,10 @@ export async function raiseWebhookEvent(trx: Knex.Transaction, bookingId: string
  */
 export async function registerEnvironmentEndpoint(db: Db, endpoint: EnvironmentEndpoint | undefined): Promise<void> {
   if (!endpoint) {
-    await db('webhook_endpoints').where({ from_environment: true }).whereNull('removed_at').update({ removed_at: db.fn.now() });
+    await db('webhook_endpoints')
+      .where({ from_environment: true })
+      .whereNull('removed_at')
+      .update({ removed_at: db.fn.now() });
     return;
   }
   await db.raw(
@@ -104,13 +116,19 @@ const ENDPOINT_SQL = `SELECT e.id, e.url, e.description, e.from_environment, e.c
 
 /** The endpoints in use, oldest first, with their state and their deliveries' counts. Secrets are never listed. */
 export async function listEndpoints(db: Db, id?: string): Promise<EndpointView[]> {
-  const { rows } = (await db.raw(`${ENDPOINT_SQL} ${id ? 'AND e.id = ?' : ''} GROUP BY e.id ORDER BY e.created_at, e.id`, id ? [id] : [])) as {
+  const { rows } = (await db.raw(
+    `${ENDPOINT_SQL} ${id ? 'AND e.id = ?' : ''} GROUP BY e.id ORDER BY e.created_at, e.id`,
+    id ? [id] : [],
+  )) as {
     rows: EndpointRow[];
   };
   return rows.map(endpointView);
 }
 
-export async function addEndpoint(db: Db, endpoint: { url: string; secret: string; description?: string }): Promise<EndpointView> {
+export async function addEndpoint(
+  db: Db,
+  endpoint: { url: string; secret: string; description?: string },
+): Promise<EndpointView> {
   const [row] = (await db('webhook_endpoints')
     .insert({ url: endpoint.url, secret: endpoint.secret, description: endpoint.description ?? null })
     .returning('id')) as { id: string }[];
@@ -120,7 +138,10 @@ export async function addEndpoint(db: Db, endpoint: { url: string; secret: strin
 
 /** Removes an endpoint added through the API: it takes no new events and its pending ones are not tried. Its log stays. */
 export async function removeEndpoint(db: Db, id: string): Promise<'removed' | 'missing' | 'environment'> {
-  const row: { from_environment: boolean } | undefined = await db('webhook_endpoints').where({ id }).whereNull('removed_at').first('from_environment');
+  const row: { from_environment: boolean } | undefined = await db('webhook_endpoints')
+    .where({ id })
+    .whereNull('removed_at')
+    .first('from_environment');
   if (!row) return 'missing';
   if (row.from_environment) return 'environment';
   await db('webhook_endpoints').where({ id }).update({ removed_at: db.fn.now() });
@@ -128,14 +149,18 @@ export async function removeEndpoint(db: Db, id: string): Promise<'removed' | 'm
 }
 
 /** Endpoints marked failing or stopped, for the health endpoint: ids and times only, never URLs. */
-export async function endpointsNeedingCare(db: Db): Promise<{ id: string; state: 'failing' | 'stopped'; since: string }[]> {
+export async function endpointsNeedingCare(
+  db: Db,
+): Promise<{ id: string; state: 'failing' | 'stopped'; since: string }[]> {
   const rows: { id: string; failing_since: Date | null; stopped_at: Date | null }[] = await db('webhook_endpoints')
     .whereNull('removed_at')
     .where((where) => where.whereNotNull('failing_since').orWhereNotNull('stopped_at'))
     .orderBy('created_at')
     .select('id', 'failing_since', 'stopped_at');
   return rows.map((row) =>
-    row.stopped_at ? { id: row.id, state: 'stopped' as const, since: row.stopped_at.toISOString() } : { id: row.id, state: 'failing' as const, since: row.failing_since!.toISOString() },
+    row.stopped_at
+      ? { id: row.id, state: 'stopped' as const, since: row.stopped_at.toISOString() }
+      : { id: row.id, state: 'failing' as const, since: row.failing_since!.toISOString() },
   );
 }
 
@@ -166,7 +191,10 @@ export interface DeliveryView {
 export const DELIVERY_LOG_ATTEMPTS = 20;
 
 /** The delivery log, newest first: per endpoint, event and/or booking, each with its latest tries (status, time, first bytes). */
-export async function listDeliveries(db: Db, filter: { endpointId?: string; eventId?: string; bookingId?: string; limit: number }): Promise<DeliveryView[]> {
+export async function listDeliveries(
+  db: Db,
+  filter: { endpointId?: string; eventId?: string; bookingId?: string; limit: number },
+): Promise<DeliveryView[]> {
   const query = db('webhook_deliveries as d')
     .join('webhook_events as ev', 'ev.id', 'd.event_id')
     .select('d.*', 'ev.type')
@@ -192,12 +220,26 @@ export async function listDeliveries(db: Db, filter: { endpointId?: string; even
     last_status: number | null;
     last_error: string | null;
   }[];
-  const attempts = rows.length === 0 ? [] : ((await db.raw(
-      `SELECT a.* FROM unnest(?::uuid[]) AS ids(id) CROSS JOIN LATERAL (
+  const attempts =
+    rows.length === 0
+      ? []
+      : (
+          (await db.raw(
+            `SELECT a.* FROM unnest(?::uuid[]) AS ids(id) CROSS JOIN LATERAL (
          SELECT delivery_id, attempted_at, status, duration_ms, response_excerpt, error FROM webhook_attempts
            WHERE delivery_id = ids.id ORDER BY attempted_at DESC, id DESC LIMIT ?) a`,
-      [`{${rows.map((row) => row.id).join(',')}}`, DELIVERY_LOG_ATTEMPTS],
-    )) as { rows: { delivery_id: string; attempted_at: Date; status: number | null; duration_ms: number; response_excerpt: string | null; error: string | null }[] }).rows;
+            [`{${rows.map((row) => row.id).join(',')}}`, DELIVERY_LOG_ATTEMPTS],
+          )) as {
+            rows: {
+              delivery_id: string;
+              attempted_at: Date;
+              status: number | null;
+              duration_ms: number;
+              response_excerpt: string | null;
+              error: string | null;
+            }[];
+          }
+        ).rows;
   return rows.map((row) => ({
     id: row.id,
     eventId: row.event_id,
@@ -234,7 +276,8 @@ export type ReplayScope = { eventId: string } | { since: Date };
  */
 export async function replay(db: Db, scope: ReplayScope, endpointId?: string): Promise<QueuedJob[]> {
   return db.transaction(async (trx) => {
-    const events = 'eventId' in scope ? trx.raw('ev.id = ?', [scope.eventId]) : trx.raw('ev.created_at >= ?', [scope.since]);
+    const events =
+      'eventId' in scope ? trx.raw('ev.id = ?', [scope.eventId]) : trx.raw('ev.created_at >= ?', [scope.since]);
     const endpoints = endpointId ? trx.raw('e.id = ?', [endpointId]) : trx.raw('true');
     const { rows } = (await trx.raw(
       `WITH targets AS (

@@ -15,7 +15,15 @@ import { enqueueStored, type EmailQueue } from '../email-queue.js';
 import { ApiError } from '../errors.js';
 import type { RateLimiter } from '../rate-limit.js';
 import { validateBody } from '../validation.js';
-import { addEndpoint, eventExists, listDeliveries, listEndpoints, removeEndpoint, replay, type ReplayScope } from './repository.js';
+import {
+  addEndpoint,
+  eventExists,
+  listDeliveries,
+  listEndpoints,
+  removeEndpoint,
+  replay,
+  type ReplayScope,
+} from './repository.js';
 
 export interface NewEndpoint {
   url: string;
@@ -28,8 +36,18 @@ export const newEndpointSchema: JSONSchemaType<NewEndpoint> = {
   additionalProperties: false,
   required: ['url'],
   properties: {
-    url: { type: 'string', minLength: 1, maxLength: 2000, description: 'https:// (http:// and private addresses only with WEBHOOK_ALLOW_PRIVATE=true).' },
-    secret: { type: 'string', nullable: true, maxLength: 200, description: 'whsec_ and 24 to 64 bytes in base64; made for you when absent, and answered once.' },
+    url: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 2000,
+      description: 'https:// (http:// and private addresses only with WEBHOOK_ALLOW_PRIVATE=true).',
+    },
+    secret: {
+      type: 'string',
+      nullable: true,
+      maxLength: 200,
+      description: 'whsec_ and 24 to 64 bytes in base64; made for you when absent, and answered once.',
+    },
     description: { type: 'string', nullable: true, maxLength: 200 },
   },
 };
@@ -49,7 +67,12 @@ export const replaySchema: JSONSchemaType<ReplayRequest> = {
   additionalProperties: false,
   required: [],
   properties: {
-    since: { type: 'string', nullable: true, maxLength: 40, description: 'ISO 8601 instant: every event since then (required for POST /api/admin/webhooks/replay).' },
+    since: {
+      type: 'string',
+      nullable: true,
+      maxLength: 40,
+      description: 'ISO 8601 instant: every event since then (required for POST /api/admin/webhooks/replay).',
+    },
     endpointId: { type: 'string', nullable: true, pattern: UUID_PATTERN, description: 'Only to this endpoint.' },
   },
 };
@@ -80,7 +103,12 @@ export function webhookRoutes(deps: WebhookRouteDeps): Router {
   });
   const read = <T>(what: string, work: () => Promise<T>) => readUnlessDatabaseDown(work, deps.logger, what);
   const write = <T>(what: string, work: () => Promise<T>) =>
-    unlessDatabaseDown(work, deps.logger, what, 'We could not reach our records right now. Nothing was changed; please try again in a few minutes.');
+    unlessDatabaseDown(
+      work,
+      deps.logger,
+      what,
+      'We could not reach our records right now. Nothing was changed; please try again in a few minutes.',
+    );
 
   router.get('/endpoints', async (ctx) => {
     ctx.body = { endpoints: await read('webhook endpoints', () => listEndpoints(deps.db)) };
@@ -88,7 +116,11 @@ export function webhookRoutes(deps: WebhookRouteDeps): Router {
 
   router.post(
     '/endpoints',
-    validateBody<NewEndpoint>({ schema: newEndpointSchema, messages: (_error, field) => messageFor(field), summary: 'Invalid webhook endpoint' }),
+    validateBody<NewEndpoint>({
+      schema: newEndpointSchema,
+      messages: (_error, field) => messageFor(field),
+      summary: 'Invalid webhook endpoint',
+    }),
     async (ctx) => {
       const { url, secret, description } = ctx.state.body;
       let signingSecret: string;
@@ -97,11 +129,15 @@ export function webhookRoutes(deps: WebhookRouteDeps): Router {
         // The same checks each try makes: the scheme, and the address the name resolves to now.
         await resolveTarget(checkTargetUrl(url, deps.allowPrivate), deps.allowPrivate);
       } catch (err) {
-        if (err instanceof TargetRefused) throw new ApiError(400, 'Invalid webhook endpoint', `url: ${err.message}.`, { url: err.message });
-        if (err instanceof ConfigError) throw new ApiError(400, 'Invalid webhook endpoint', err.message, { secret: err.message });
+        if (err instanceof TargetRefused)
+          throw new ApiError(400, 'Invalid webhook endpoint', `url: ${err.message}.`, { url: err.message });
+        if (err instanceof ConfigError)
+          throw new ApiError(400, 'Invalid webhook endpoint', err.message, { secret: err.message });
         throw err;
       }
-      const endpoint = await write('webhook endpoint not added', () => addEndpoint(deps.db, { url, secret: signingSecret, ...(description ? { description } : {}) }));
+      const endpoint = await write('webhook endpoint not added', () =>
+        addEndpoint(deps.db, { url, secret: signingSecret, ...(description ? { description } : {}) }),
+      );
       deps.logger.info({ endpointId: endpoint.id }, 'webhook endpoint added');
       ctx.status = 201;
       // The secret is answered this once: keep it where the receiver verifies signatures.
@@ -113,7 +149,12 @@ export function webhookRoutes(deps: WebhookRouteDeps): Router {
     if (!UUID.test(ctx.params.id ?? '')) throw noEndpoint();
     const outcome = await write('webhook endpoint not removed', () => removeEndpoint(deps.db, ctx.params.id!));
     if (outcome === 'missing') throw noEndpoint();
-    if (outcome === 'environment') throw new ApiError(409, 'Set by WEBHOOK_URL', 'This endpoint comes from WEBHOOK_URL: unset WEBHOOK_URL and WEBHOOK_SECRET and restart the API to remove it.');
+    if (outcome === 'environment')
+      throw new ApiError(
+        409,
+        'Set by WEBHOOK_URL',
+        'This endpoint comes from WEBHOOK_URL: unset WEBHOOK_URL and WEBHOOK_SECRET and restart the API to remove it.',
+      );
     deps.logger.info({ endpointId: ctx.params.id }, 'webhook endpoint removed');
     ctx.status = 204;
   });
@@ -125,7 +166,8 @@ export function webhookRoutes(deps: WebhookRouteDeps): Router {
     if ((endpointId !== undefined && !UUID.test(endpointId)) || (eventId !== undefined && !UUID.test(eventId))) {
       throw new ApiError(400, 'Invalid filter', 'endpoint and event must be ids (UUIDs).');
     }
-    if (!Number.isInteger(limit) || limit < 1 || limit > DELIVERY_LIST_LIMIT) throw new ApiError(400, 'Invalid filter', `limit must be a whole number from 1 to ${DELIVERY_LIST_LIMIT}.`);
+    if (!Number.isInteger(limit) || limit < 1 || limit > DELIVERY_LIST_LIMIT)
+      throw new ApiError(400, 'Invalid filter', `limit must be a whole number from 1 to ${DELIVERY_LIST_LIMIT}.`);
     ctx.body = {
       deliveries: await read('webhook deliveries', () =>
         listDeliveries(deps.db, { limit, ...(endpointId ? { endpointId } : {}), ...(eventId ? { eventId } : {}) }),
@@ -134,16 +176,31 @@ export function webhookRoutes(deps: WebhookRouteDeps): Router {
   });
 
   const replayAndQueue = async (scope: ReplayScope, endpointId: string | undefined) => {
-    if (endpointId !== undefined && (await read('webhook endpoints', () => listEndpoints(deps.db, endpointId))).length === 0) throw noEndpoint();
+    if (
+      endpointId !== undefined &&
+      (await read('webhook endpoints', () => listEndpoints(deps.db, endpointId))).length === 0
+    )
+      throw noEndpoint();
     const jobs = await write('webhook replay not stored', () => replay(deps.db, scope, endpointId));
     await enqueueStored(deps.queue, jobs, deps.logger);
-    deps.logger.info({ ...('eventId' in scope ? { eventId: scope.eventId } : { since: scope.since.toISOString() }), endpointId, deliveries: jobs.length }, 'webhook replay');
+    deps.logger.info(
+      {
+        ...('eventId' in scope ? { eventId: scope.eventId } : { since: scope.since.toISOString() }),
+        endpointId,
+        deliveries: jobs.length,
+      },
+      'webhook replay',
+    );
     return { replayed: jobs.length };
   };
 
   router.post(
     '/events/:id/replay',
-    validateBody<ReplayRequest>({ schema: replaySchema, messages: (_error, field) => messageFor(field), summary: 'Invalid replay' }),
+    validateBody<ReplayRequest>({
+      schema: replaySchema,
+      messages: (_error, field) => messageFor(field),
+      summary: 'Invalid replay',
+    }),
     async (ctx) => {
       const id = ctx.params.id ?? '';
       if (!UUID.test(id) || !(await read('webhook events', () => eventExists(deps.db, id)))) throw noEvent();
@@ -154,10 +211,17 @@ export function webhookRoutes(deps: WebhookRouteDeps): Router {
 
   router.post(
     '/replay',
-    validateBody<ReplayRequest>({ schema: replaySchema, messages: (_error, field) => messageFor(field), summary: 'Invalid replay' }),
+    validateBody<ReplayRequest>({
+      schema: replaySchema,
+      messages: (_error, field) => messageFor(field),
+      summary: 'Invalid replay',
+    }),
     async (ctx) => {
       const since = ctx.state.body.since === undefined ? Number.NaN : Date.parse(ctx.state.body.since);
-      if (Number.isNaN(since)) throw new ApiError(400, 'Invalid replay', 'since must be an ISO 8601 instant, such as 2026-12-01T09:00:00Z.', { since: 'since must be an ISO 8601 instant.' });
+      if (Number.isNaN(since))
+        throw new ApiError(400, 'Invalid replay', 'since must be an ISO 8601 instant, such as 2026-12-01T09:00:00Z.', {
+          since: 'since must be an ISO 8601 instant.',
+        });
       ctx.status = 202;
       ctx.body = await replayAndQueue({ since: new Date(since) }, ctx.state.body.endpointId);
     },

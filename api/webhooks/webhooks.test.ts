@@ -30,7 +30,13 @@ async function book(stack: Stack, attribution?: Record<string, string>): Promise
   const response = await fetch(`${stack.url}/api/demo-request`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'Ada Lovelace', email: `ada${next}@analytical-engines.com`, company: 'Analytical Engines', timeSlot: slot.iso, ...(attribution ? { attribution } : {}) }),
+    body: JSON.stringify({
+      name: 'Ada Lovelace',
+      email: `ada${next}@analytical-engines.com`,
+      company: 'Analytical Engines',
+      timeSlot: slot.iso,
+      ...(attribution ? { attribution } : {}),
+    }),
   });
   expect(response.status, await response.clone().text()).to.equal(201);
   const { id } = (await response.json()) as { id: string };
@@ -38,14 +44,25 @@ async function book(stack: Stack, attribution?: Record<string, string>): Promise
 }
 
 async function change(stack: Stack, token: string, what: 'reschedule' | 'cancel', body: unknown = {}): Promise<void> {
-  const response = await fetch(`${stack.url}/api/bookings/${token}/${what}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${stack.url}/api/bookings/${token}/${what}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   expect(response.status, await response.clone().text()).to.equal(200);
 }
 
-async function admin<T>(stack: Stack, path: string, init: { method?: string; body?: unknown } = {}): Promise<{ status: number; body: T }> {
+async function admin<T>(
+  stack: Stack,
+  path: string,
+  init: { method?: string; body?: unknown } = {},
+): Promise<{ status: number; body: T }> {
   const response = await fetch(`${stack.url}/api/admin/webhooks${path}`, {
     method: init.method ?? 'GET',
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      authorization: `Bearer ${ADMIN_TOKEN}`,
+      ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
     ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
   });
   return { status: response.status, body: (response.status === 204 ? undefined : await response.json()) as T };
@@ -61,7 +78,8 @@ interface EndpointView {
   failingReason: string | null;
 }
 
-const eventsOf = (receiver: Receiver, bookingId: string) => receiver.taken().filter((event) => event.data.booking.id === bookingId);
+const eventsOf = (receiver: Receiver, bookingId: string) =>
+  receiver.taken().filter((event) => event.data.booking.id === bookingId);
 
 function stackEnv(receiver: Receiver, windowSeconds: string): Record<string, string> {
   return {
@@ -84,7 +102,10 @@ describe('webhooks (Standard Webhooks) to a receiver that verifies them', functi
     let stack: Stack;
     before(async () => {
       receiver = await startReceiver(newWebhookSecret());
-      stack = await startStack({ env: stackEnv(receiver, '30'), workerOptions: { sweepEveryMs: 200, sweepGraceMs: 1000 } });
+      stack = await startStack({
+        env: stackEnv(receiver, '30'),
+        workerOptions: { sweepEveryMs: 200, sweepGraceMs: 1000 },
+      });
     });
     after(async () => {
       await stack.close();
@@ -97,15 +118,29 @@ describe('webhooks (Standard Webhooks) to a receiver that verifies them', functi
       const { id, token } = await book(stack, { utm_source: 'newsletter', utm_campaign: 'winter' });
       await change(stack, token, 'reschedule', { timeSlot: slots[16]!.iso });
       await change(stack, token, 'cancel');
-      const events = await until(async () => (eventsOf(receiver, id).length >= 3 ? eventsOf(receiver, id) : undefined), 'three events');
+      const events = await until(
+        async () => (eventsOf(receiver, id).length >= 3 ? eventsOf(receiver, id) : undefined),
+        'three events',
+      );
       receiver.answer.delayMs = 0;
       // Nothing more comes: one try each.
       await new Promise((resolve) => setTimeout(resolve, 500));
-      expect(eventsOf(receiver, id).map((event) => event.type)).to.deep.equal(['booking.created', 'booking.rescheduled', 'booking.cancelled']);
+      expect(eventsOf(receiver, id).map((event) => event.type)).to.deep.equal([
+        'booking.created',
+        'booking.rescheduled',
+        'booking.cancelled',
+      ]);
       expect(new Set(events.map((event) => event.id)).size).to.equal(3);
       for (const event of events) expect(validPayload(event), JSON.stringify(validPayload.errors)).to.equal(true);
       const [created, moved, cancelled] = events;
-      expect(created!.data.booking).to.include({ status: 'booked', sequence: 0, email: 'ada1@analytical-engines.com', name: 'Ada Lovelace', company: 'Analytical Engines', timeSlot: slots[0]!.iso });
+      expect(created!.data.booking).to.include({
+        status: 'booked',
+        sequence: 0,
+        email: 'ada1@analytical-engines.com',
+        name: 'Ada Lovelace',
+        company: 'Analytical Engines',
+        timeSlot: slots[0]!.iso,
+      });
       expect(created!.data.booking.meetingUrl).to.match(/^https:\/\//);
       expect(created!.data.attribution).to.deep.equal({ utm_source: 'newsletter', utm_campaign: 'winter' });
       expect(created!.data.host).to.equal(null);
@@ -124,7 +159,9 @@ describe('webhooks (Standard Webhooks) to a receiver that verifies them', functi
       const request = receiver.received.find((one) => one.event !== null)!;
       expect(() => new Webhook(receiver.secret).verify(request.body, request.headers)).not.to.throw();
       expect(() => new Webhook(newWebhookSecret()).verify(request.body, request.headers)).to.throw(/signature/i);
-      expect(() => new Webhook(receiver.secret).verify(request.body.replace('booking.', 'booking-'), request.headers)).to.throw(/signature/i);
+      expect(() =>
+        new Webhook(receiver.secret).verify(request.body.replace('booking.', 'booking-'), request.headers),
+      ).to.throw(/signature/i);
     });
 
     it('loses nothing while the receiver is down, delivers each event once when it is back, and switches nothing off', async () => {
@@ -132,16 +169,25 @@ describe('webhooks (Standard Webhooks) to a receiver that verifies them', functi
       const { id, token } = await book(stack);
       await change(stack, token, 'reschedule', { timeSlot: slots[15]!.iso });
       const failures = await until(async () => {
-        const { body } = await admin<{ deliveries: { attempts: number; lastError: string | null }[] }>(stack, '/deliveries');
+        const { body } = await admin<{ deliveries: { attempts: number; lastError: string | null }[] }>(
+          stack,
+          '/deliveries',
+        );
         const tried = body.deliveries.filter((delivery) => delivery.attempts >= 2);
         return tried.length > 0 ? tried : undefined;
       }, 'failed tries while the receiver is down');
       expect(failures[0]!.lastError).to.equal('ECONNREFUSED');
       await new Promise((resolve) => setTimeout(resolve, 1000));
       await receiver.up();
-      const events = await until(async () => (eventsOf(receiver, id).length >= 2 ? eventsOf(receiver, id) : undefined), 'both events after the outage');
+      const events = await until(
+        async () => (eventsOf(receiver, id).length >= 2 ? eventsOf(receiver, id) : undefined),
+        'both events after the outage',
+      );
       await new Promise((resolve) => setTimeout(resolve, 700));
-      expect(eventsOf(receiver, id).map((event) => event.type)).to.deep.equal(['booking.created', 'booking.rescheduled']);
+      expect(eventsOf(receiver, id).map((event) => event.type)).to.deep.equal([
+        'booking.created',
+        'booking.rescheduled',
+      ]);
       expect(new Set(events.map((event) => event.id)).size).to.equal(2);
       const { body } = await admin<{ endpoints: EndpointView[] }>(stack, '/endpoints');
       expect(body.endpoints).to.have.length(1);
@@ -154,17 +200,23 @@ describe('webhooks (Standard Webhooks) to a receiver that verifies them', functi
       expect((await fetch(`${stack.url}/api/admin/webhooks/endpoints`)).status).to.equal(401);
       const second = await startReceiver(newWebhookSecret());
       try {
-        const added = await admin<EndpointView & { secret: string }>(stack, '/endpoints', { method: 'POST', body: { url: second.url, secret: second.secret, description: 'CRM' } });
+        const added = await admin<EndpointView & { secret: string }>(stack, '/endpoints', {
+          method: 'POST',
+          body: { url: second.url, secret: second.secret, description: 'CRM' },
+        });
         expect(added.status).to.equal(201);
         expect(added.body).to.include({ state: 'active', source: 'admin', secret: second.secret });
         const listed = await admin<{ endpoints: (EndpointView & { secret?: string })[] }>(stack, '/endpoints');
         expect(listed.body.endpoints.map((endpoint) => endpoint.secret)).to.deep.equal([undefined, undefined]);
         const { id } = await book(stack);
-        await until(async () => (eventsOf(second, id).length === 1 ? true : undefined), 'the new endpoint\'s event');
+        await until(async () => (eventsOf(second, id).length === 1 ? true : undefined), "the new endpoint's event");
         expect((await admin(stack, `/endpoints/${added.body.id}`, { method: 'DELETE' })).status).to.equal(204);
         const environment = listed.body.endpoints.find((endpoint) => endpoint.source === 'environment')!;
         expect((await admin(stack, `/endpoints/${environment.id}`, { method: 'DELETE' })).status).to.equal(409);
-        const bad = await admin<{ fields: Record<string, string> }>(stack, '/endpoints', { method: 'POST', body: { url: second.url, secret: 'not-a-secret' } });
+        const bad = await admin<{ fields: Record<string, string> }>(stack, '/endpoints', {
+          method: 'POST',
+          body: { url: second.url, secret: 'not-a-secret' },
+        });
         expect(bad.status).to.equal(400);
         expect(bad.body.fields).to.have.property('secret');
       } finally {
@@ -180,7 +232,10 @@ describe('webhooks (Standard Webhooks) to a receiver that verifies them', functi
       receiver = await startReceiver(newWebhookSecret());
       receiver.answer.status = 500;
       receiver.answer.body = 'database is on fire';
-      stack = await startStack({ env: stackEnv(receiver, '1.5'), workerOptions: { sweepEveryMs: 200, sweepGraceMs: 1000 } });
+      stack = await startStack({
+        env: stackEnv(receiver, '1.5'),
+        workerOptions: { sweepEveryMs: 200, sweepGraceMs: 1000 },
+      });
     });
     after(async () => {
       await stack.close();
@@ -196,16 +251,24 @@ describe('webhooks (Standard Webhooks) to a receiver that verifies them', functi
         return body.endpoints[0]?.state === 'failing' ? body.endpoints[0] : undefined;
       }, 'the endpoint marked failing');
       expect(failing).to.include({ failingReason: 'answered 500', pending: 2, delivered: 0 });
-      const ready = (await (await fetch(`${stack.url}/readyz`)).json()) as { status: string; checks: Record<string, string>; webhookEndpoints: { id: string; state: string; since: string }[] };
+      const ready = (await (await fetch(`${stack.url}/readyz`)).json()) as {
+        status: string;
+        checks: Record<string, string>;
+        webhookEndpoints: { id: string; state: string; since: string }[];
+      };
       expect(ready.status).to.equal('ready');
       expect(ready.checks.webhooks).to.equal('failing');
       expect(ready.webhookEndpoints).to.have.length(1);
       expect(ready.webhookEndpoints[0]).to.include({ id: failing.id, state: 'failing' });
       // The delivery log: every try, its status, its time and the first bytes of the answer.
-      const log = await admin<{ deliveries: { eventType: string; attempts: number; exhaustedAt: string | null; log: { status: number; durationMs: number; responseExcerpt: string }[] }[] }>(
-        stack,
-        `/deliveries?endpoint=${failing.id}`,
-      );
+      const log = await admin<{
+        deliveries: {
+          eventType: string;
+          attempts: number;
+          exhaustedAt: string | null;
+          log: { status: number; durationMs: number; responseExcerpt: string }[];
+        }[];
+      }>(stack, `/deliveries?endpoint=${failing.id}`);
       const created = log.body.deliveries.find((delivery) => delivery.eventType === 'booking.created')!;
       expect(created.attempts).to.be.at.least(3);
       expect(created.exhaustedAt).to.be.a('string');
@@ -217,7 +280,7 @@ describe('webhooks (Standard Webhooks) to a receiver that verifies them', functi
       const triedWhileFailing = receiver.received.length;
       receiver.answer.status = 204;
       await new Promise((resolve) => setTimeout(resolve, 1000));
-      expect(receiver.received.length, 'a failing endpoint\'s events wait for a replay').to.equal(triedWhileFailing);
+      expect(receiver.received.length, "a failing endpoint's events wait for a replay").to.equal(triedWhileFailing);
 
       const replayed = await admin<{ replayed: number }>(stack, '/replay', { method: 'POST', body: { since } });
       expect(replayed).to.deep.equal({ status: 202, body: { replayed: 2 } });
@@ -235,20 +298,33 @@ describe('webhooks (Standard Webhooks) to a receiver that verifies them', functi
       expect((await admin(stack, `/events/${first.id}/replay`, { method: 'POST', body: {} })).status).to.equal(202);
       await until(async () => (eventsOf(receiver, id).length === 3 ? true : undefined), 'the one event replayed');
       expect(eventsOf(receiver, id)[2]!.id).to.equal(first.id);
-      expect((await admin(stack, '/events/00000000-0000-4000-8000-000000000000/replay', { method: 'POST', body: {} })).status).to.equal(404);
+      expect(
+        (await admin(stack, '/events/00000000-0000-4000-8000-000000000000/replay', { method: 'POST', body: {} }))
+          .status,
+      ).to.equal(404);
     });
   });
 
   describe('with Redis away from the API', () => {
-    it('stores each event with its change, and the worker\'s sweep delivers them in order', async () => {
+    it("stores each event with its change, and the worker's sweep delivers them in order", async () => {
       const receiver = await startReceiver(newWebhookSecret());
-      const stack = await startStack({ apiRedisUrl: 'redis://127.0.0.1:1', env: stackEnv(receiver, '30'), workerOptions: { sweepGraceMs: 0, sweepEveryMs: 300 } });
+      const stack = await startStack({
+        apiRedisUrl: 'redis://127.0.0.1:1',
+        env: stackEnv(receiver, '30'),
+        workerOptions: { sweepGraceMs: 0, sweepEveryMs: 300 },
+      });
       try {
         const { id, token } = await book(stack);
         await change(stack, token, 'cancel');
-        await until(async () => (eventsOf(receiver, id).length >= 2 ? true : undefined), 'both events through the sweep');
+        await until(
+          async () => (eventsOf(receiver, id).length >= 2 ? true : undefined),
+          'both events through the sweep',
+        );
         await new Promise((resolve) => setTimeout(resolve, 700));
-        expect(eventsOf(receiver, id).map((event) => event.type)).to.deep.equal(['booking.created', 'booking.cancelled']);
+        expect(eventsOf(receiver, id).map((event) => event.type)).to.deep.equal([
+          'booking.created',
+          'booking.cancelled',
+        ]);
       } finally {
         await stack.close();
         await receiver.close();
@@ -258,20 +334,62 @@ describe('webhooks (Standard Webhooks) to a receiver that verifies them', functi
 
   describe('targets on private addresses', () => {
     it('refuses WEBHOOK_URL on http:// or an endpoint on 127.0.0.1 or localhost without WEBHOOK_ALLOW_PRIVATE', async () => {
-      expect(() => loadApiConfig({ BOOKING_LINK_SECRET: TEST_LINK_SECRET, WEBHOOK_URL: 'http://127.0.0.1:9/x', WEBHOOK_SECRET: newWebhookSecret() })).to.throw(/https:\/\//);
-      expect(() => loadApiConfig({ BOOKING_LINK_SECRET: TEST_LINK_SECRET, WEBHOOK_URL: 'https://crm.example.com/x', WEBHOOK_SECRET: 'secret' })).to.throw(/whsec_/);
+      expect(() =>
+        loadApiConfig({
+          BOOKING_LINK_SECRET: TEST_LINK_SECRET,
+          WEBHOOK_URL: 'http://127.0.0.1:9/x',
+          WEBHOOK_SECRET: newWebhookSecret(),
+        }),
+      ).to.throw(/https:\/\//);
+      expect(() =>
+        loadApiConfig({
+          BOOKING_LINK_SECRET: TEST_LINK_SECRET,
+          WEBHOOK_URL: 'https://crm.example.com/x',
+          WEBHOOK_SECRET: 'secret',
+        }),
+      ).to.throw(/whsec_/);
       // A literal address is judged with the settings; a name, once the program starts (server-shared/webhook-targets.test.ts).
       for (const [url, said] of [
-        ['https://127.0.0.1:8443/x', 'WEBHOOK_URL: 127.0.0.1 is a loopback address (allowed only with WEBHOOK_ALLOW_PRIVATE=true), got "https://127.0.0.1:8443/x"'],
-        ['https://[::127.0.0.1]/x', 'WEBHOOK_URL: ::7f00:1 is an IPv4-compatible address of 127.0.0.1, a loopback address (allowed only with WEBHOOK_ALLOW_PRIVATE=true), got "https://[::127.0.0.1]/x"'],
-        ['https://[64:ff9b::a9fe:a9fe]/x', 'WEBHOOK_URL: 64:ff9b::a9fe:a9fe is a NAT64 address of 169.254.169.254, a link-local address (169.254.0.0/16, where cloud metadata services answer) (allowed only with WEBHOOK_ALLOW_PRIVATE=true), got "https://[64:ff9b::a9fe:a9fe]/x"'],
+        [
+          'https://127.0.0.1:8443/x',
+          'WEBHOOK_URL: 127.0.0.1 is a loopback address (allowed only with WEBHOOK_ALLOW_PRIVATE=true), got "https://127.0.0.1:8443/x"',
+        ],
+        [
+          'https://[::127.0.0.1]/x',
+          'WEBHOOK_URL: ::7f00:1 is an IPv4-compatible address of 127.0.0.1, a loopback address (allowed only with WEBHOOK_ALLOW_PRIVATE=true), got "https://[::127.0.0.1]/x"',
+        ],
+        [
+          'https://[64:ff9b::a9fe:a9fe]/x',
+          'WEBHOOK_URL: 64:ff9b::a9fe:a9fe is a NAT64 address of 169.254.169.254, a link-local address (169.254.0.0/16, where cloud metadata services answer) (allowed only with WEBHOOK_ALLOW_PRIVATE=true), got "https://[64:ff9b::a9fe:a9fe]/x"',
+        ],
       ] as const) {
-        expect(() => loadApiConfig({ BOOKING_LINK_SECRET: TEST_LINK_SECRET, WEBHOOK_URL: url, WEBHOOK_SECRET: newWebhookSecret() }), url).to.throw(said);
-        expect(loadApiConfig({ BOOKING_LINK_SECRET: TEST_LINK_SECRET, WEBHOOK_URL: url, WEBHOOK_SECRET: newWebhookSecret(), WEBHOOK_ALLOW_PRIVATE: 'true' }).webhooks.endpoint?.url).to.equal(url);
+        expect(
+          () =>
+            loadApiConfig({
+              BOOKING_LINK_SECRET: TEST_LINK_SECRET,
+              WEBHOOK_URL: url,
+              WEBHOOK_SECRET: newWebhookSecret(),
+            }),
+          url,
+        ).to.throw(said);
+        expect(
+          loadApiConfig({
+            BOOKING_LINK_SECRET: TEST_LINK_SECRET,
+            WEBHOOK_URL: url,
+            WEBHOOK_SECRET: newWebhookSecret(),
+            WEBHOOK_ALLOW_PRIVATE: 'true',
+          }).webhooks.endpoint?.url,
+        ).to.equal(url);
       }
       const app = await startAppUnderTest({ adminToken: ADMIN_TOKEN });
       try {
-        for (const url of ['https://127.0.0.1:8443/hooks', 'https://localhost/hooks', 'https://[::1]/hooks', 'https://169.254.169.254/latest', 'http://example.com/hooks']) {
+        for (const url of [
+          'https://127.0.0.1:8443/hooks',
+          'https://localhost/hooks',
+          'https://[::1]/hooks',
+          'https://169.254.169.254/latest',
+          'http://example.com/hooks',
+        ]) {
           const response = await fetch(`${app.url}/api/admin/webhooks/endpoints`, {
             method: 'POST',
             headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
@@ -316,8 +434,12 @@ describe('webhooks (Standard Webhooks) to a receiver that verifies them', functi
         // Every answer at once, so that a failure shows each URL let through.
         expect(answers).to.deep.equal(Object.fromEntries(urls.map((url) => [url, 400])));
         for (const url of urls) expect(reasons[url], url).to.be.a('string');
-        expect(reasons['https://[::127.0.0.1]/h']).to.equal('::7f00:1 is an IPv4-compatible address of 127.0.0.1, a loopback address (allowed only with WEBHOOK_ALLOW_PRIVATE=true)');
-        expect(await app.db('webhook_endpoints').where({ from_environment: false }).count({ n: '*' }).first()).to.deep.equal({ n: '0' });
+        expect(reasons['https://[::127.0.0.1]/h']).to.equal(
+          '::7f00:1 is an IPv4-compatible address of 127.0.0.1, a loopback address (allowed only with WEBHOOK_ALLOW_PRIVATE=true)',
+        );
+        expect(
+          await app.db('webhook_endpoints').where({ from_environment: false }).count({ n: '*' }).first(),
+        ).to.deep.equal({ n: '0' });
         // The same forms carrying a public IPv4 address are added.
         for (const url of ['https://[64:ff9b::808:808]/h', 'https://[2002:808:808::1]/h']) {
           const response = await fetch(`${app.url}/api/admin/webhooks/endpoints`, {

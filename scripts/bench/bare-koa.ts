@@ -9,7 +9,10 @@
 import { bodyParser } from '@koa/bodyparser';
 import Koa from 'koa';
 
-const answers = JSON.parse(process.env.BARE_ANSWERS ?? '{}') as Record<string, { status: number; body: unknown; headers: Record<string, string> }>;
+const answers = JSON.parse(process.env.BARE_ANSWERS ?? '{}') as Record<
+  string,
+  { status: number; body: unknown; headers: Record<string, string> }
+>;
 const sendHeaders = process.env.BARE_SEND_HEADERS === '1';
 const app = new Koa();
 app.use(bodyParser({ enableTypes: ['json'], jsonLimit: '16kb' }));

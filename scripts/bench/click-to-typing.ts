@@ -18,7 +18,8 @@ export interface ClickToTyping {
 }
 
 /** The middle of the runs (the lower of the two middle ones for an even count). */
-export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)] ?? NaN;
+export const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)] ?? NaN;
 
 declare global {
   interface Window {
@@ -71,7 +72,11 @@ async function oneRun(page: Page, url: string): Promise<number> {
  * `run` in `runs` fresh browser contexts one after another (nothing cached), at 1440 x 900, the CPU slowed
  * `cpuSlowdown` times (1: as is); its results in order.
  */
-export async function inFreshContexts<T>(runs: number, cpuSlowdown: number, run: (page: Page) => Promise<T>): Promise<T[]> {
+export async function inFreshContexts<T>(
+  runs: number,
+  cpuSlowdown: number,
+  run: (page: Page) => Promise<T>,
+): Promise<T[]> {
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS });
   try {
     const results: T[] = [];

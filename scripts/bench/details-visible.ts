@@ -43,11 +43,15 @@ window.detailsVisible = new Promise((resolve) => {
   requestAnimationFrame(check);
 });`;
 
-async function oneRun(page: Page, url: string): Promise<{ ms: number; scriptBytes: number; inlineScriptBytes: number }> {
+async function oneRun(
+  page: Page,
+  url: string,
+): Promise<{ ms: number; scriptBytes: number; inlineScriptBytes: number }> {
   await page.addInitScript({ content: WATCH_DETAILS });
   const scripts: Promise<number>[] = [];
   page.on('requestfinished', (request) => {
-    if (request.resourceType() === 'script') scripts.push(request.sizes().then((sizes) => sizes.responseBodySize + sizes.responseHeadersSize));
+    if (request.resourceType() === 'script')
+      scripts.push(request.sizes().then((sizes) => sizes.responseBodySize + sizes.responseHeadersSize));
   });
   await page.goto(url, { waitUntil: 'load' });
   const ms = await page.evaluate(() => window.detailsVisible);
@@ -56,7 +60,10 @@ async function oneRun(page: Page, url: string): Promise<{ ms: number; scriptByte
   const bytes = await Promise.all(scripts);
   // Scripts the page runs from its own HTML (not data blocks, which have a type, nor files).
   const inlineScriptBytes = await page.evaluate(() =>
-    Array.from(document.querySelectorAll('script:not([src]):not([type])')).reduce((sum, script) => sum + new Blob([script.textContent ?? '']).size, 0),
+    Array.from(document.querySelectorAll('script:not([src]):not([type])')).reduce(
+      (sum, script) => sum + new Blob([script.textContent ?? '']).size,
+      0,
+    ),
   );
   return { ms, scriptBytes: bytes.reduce((sum, size) => sum + size, 0), inlineScriptBytes };
 }
@@ -66,5 +73,10 @@ export async function detailsVisible(url: string, runs: number, cpuSlowdown: num
   const results = await inFreshContexts(runs, cpuSlowdown, (page) => oneRun(page, url));
   const figures = results.map((run) => run.ms);
   const last = results.at(-1);
-  return { runs: figures, median: median(figures), scriptBytes: last?.scriptBytes ?? NaN, inlineScriptBytes: last?.inlineScriptBytes ?? NaN };
+  return {
+    runs: figures,
+    median: median(figures),
+    scriptBytes: last?.scriptBytes ?? NaN,
+    inlineScriptBytes: last?.inlineScriptBytes ?? NaN,
+  };
 }

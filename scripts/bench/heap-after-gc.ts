@@ -4,7 +4,9 @@
  * JSON line. Run with --experimental-websocket on Node.js 20 (WebSocket is global from Node.js 22).
  */
 const port = Number(process.argv[2]);
-const [target] = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as { webSocketDebuggerUrl: string }[];
+const [target] = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as {
+  webSocketDebuggerUrl: string;
+}[];
 if (!target) throw new Error(`no inspector target on port ${port}`);
 const socket = new WebSocket(target.webSocketDebuggerUrl);
 await new Promise((resolve, reject) => {
@@ -30,6 +32,9 @@ function call(method: string, params: Record<string, unknown> = {}): Promise<Ans
   });
 }
 await call('HeapProfiler.collectGarbage');
-const answer = await call('Runtime.evaluate', { expression: 'JSON.stringify(process.memoryUsage())', returnByValue: true });
+const answer = await call('Runtime.evaluate', {
+  expression: 'JSON.stringify(process.memoryUsage())',
+  returnByValue: true,
+});
 process.stdout.write(`${String(answer.result?.result?.value)}\n`);
 socket.close();

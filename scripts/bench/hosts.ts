@@ -16,10 +16,13 @@ const EVENTS = 30;
 const roundsAt = process.argv.indexOf('--rounds');
 const ROUNDS = roundsAt > 0 ? Number(process.argv[roundsAt + 1]) : 200;
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const report = (label: string, times: number[]) => {
   const sorted = [...times].sort((a, b) => a - b);
-  process.stdout.write(`${label.padEnd(34)} n=${String(sorted.length).padStart(4)}  p50 ${percentile(sorted, 50).toFixed(2)} ms  p99 ${percentile(sorted, 99).toFixed(2)} ms\n`);
+  process.stdout.write(
+    `${label.padEnd(34)} n=${String(sorted.length).padStart(4)}  p50 ${percentile(sorted, 50).toFixed(2)} ms  p99 ${percentile(sorted, 99).toFixed(2)} ms\n`,
+  );
 };
 
 const server = await startCalDavServer();
@@ -33,9 +36,25 @@ try {
       start.setUTCMinutes(0, 0, 0);
       const stamp = (date: Date) => `${date.toISOString().slice(0, 19).replace(/[-:]/g, '')}Z`;
       const lines = e < 5 ? ['RRULE:FREQ=WEEKLY'] : [];
-      await server.putEvent(url, `e${e}`, eventIcs(`h${h}e${e}@bench`, `DTSTART:${stamp(start)}`, `DTEND:${stamp(new Date(start.getTime() + 3_600_000))}`, lines));
+      await server.putEvent(
+        url,
+        `e${e}`,
+        eventIcs(
+          `h${h}e${e}@bench`,
+          `DTSTART:${stamp(start)}`,
+          `DTEND:${stamp(new Date(start.getTime() + 3_600_000))}`,
+          lines,
+        ),
+      );
     }
-    hosts.push({ name: `Host ${h}`, title: 'Solutions engineer', email: `host${h}@converge.test`, calendarUrl: url, calendarUsername: CALDAV_USER, calendarPassword: CALDAV_PASSWORD });
+    hosts.push({
+      name: `Host ${h}`,
+      title: 'Solutions engineer',
+      email: `host${h}@converge.test`,
+      calendarUrl: url,
+      calendarUsername: CALDAV_USER,
+      calendarPassword: CALDAV_PASSWORD,
+    });
   }
   const team = parseTeam(JSON.stringify({ hosts }), {});
   const logger = pino({ level: 'silent' });
@@ -43,7 +62,10 @@ try {
   const dayDate = new Date(now.getTime() + 7 * 86_400_000);
   while ([0, 6].includes(dayDate.getUTCDay())) dayDate.setUTCDate(dayDate.getUTCDate() + 1);
   const day = parseCalendarDay(dayDate.toISOString().slice(0, 10))!;
-  const starts = availableSlots(day, now, 'Europe/Berlin').map((slot) => ({ start: new Date(slot.iso), iso: slot.iso }));
+  const starts = availableSlots(day, now, 'Europe/Berlin').map((slot) => ({
+    start: new Date(slot.iso),
+    iso: slot.iso,
+  }));
 
   // No booking of ours holds any host: the calendars' cost alone.
   const NO_BOOKINGS: ReadonlyMap<string, readonly number[]> = new Map();
@@ -72,7 +94,9 @@ try {
     await teamSlots(kept, starts, NO_BOOKINGS, 'Europe/Berlin');
     refresh.push(performance.now() - began);
   }
-  process.stdout.write(`slot list of one day (${starts.length} open slots), ${HOSTS} hosts, ${EVENTS} events each (5 weekly), xandikos on loopback\n`);
+  process.stdout.write(
+    `slot list of one day (${starts.length} open slots), ${HOSTS} hosts, ${EVENTS} events each (5 weekly), xandikos on loopback\n`,
+  );
   report('cold (every calendar read)', cold);
   report('refresh by ETag (nothing changed)', refresh);
   report('warm (kept, < 60 s)', warm);

@@ -18,7 +18,10 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 export async function medianLighthouse(url: string, runs: number): Promise<LighthouseFigures> {
   const port = await freePort();
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_FLAGS, `--remote-debugging-port=${port}`] });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [...CHROMIUM_FLAGS, `--remote-debugging-port=${port}`],
+  });
   try {
     const results: RunnerResult[] = [];
     // A run Lighthouse itself could not measure (NO_NAVSTART on a busy machine, say) is run again, up to twice the count.
@@ -30,16 +33,22 @@ export async function medianLighthouse(url: string, runs: number): Promise<Light
     if (results.length === 0) throw new Error('Lighthouse could not measure the page in any run');
     const lcp = results.map((result) => result.lhr.audits['largest-contentful-paint']?.numericValue ?? NaN);
     const scores = results.map((result) => Math.round((result.lhr.categories.performance?.score ?? 0) * 100));
-    const middle = [...results].sort((a, b) => (a.lhr.categories.performance?.score ?? 0) - (b.lhr.categories.performance?.score ?? 0))[
-      Math.floor((results.length - 1) / 2)
-    ]!;
-    const requests = (middle.lhr.audits['network-requests']?.details as { items?: { resourceType?: string; transferSize?: number }[] } | undefined)?.items ?? [];
+    const middle = [...results].sort(
+      (a, b) => (a.lhr.categories.performance?.score ?? 0) - (b.lhr.categories.performance?.score ?? 0),
+    )[Math.floor((results.length - 1) / 2)]!;
+    const requests =
+      (
+        middle.lhr.audits['network-requests']?.details as
+          { items?: { resourceType?: string; transferSize?: number }[] } | undefined
+      )?.items ?? [];
     return {
       lcp,
       medianLcp: median(lcp),
       medianTbt: median(results.map((result) => result.lhr.audits['total-blocking-time']?.numericValue ?? NaN)),
       medianScore: median(scores),
-      scriptBytes: requests.filter((request) => request.resourceType === 'Script').reduce((sum, request) => sum + (request.transferSize ?? 0), 0),
+      scriptBytes: requests
+        .filter((request) => request.resourceType === 'Script')
+        .reduce((sum, request) => sum + (request.transferSize ?? 0), 0),
     };
   } finally {
     await browser.close();

@@ -53,7 +53,12 @@ const messages = rows.map((row) => {
 process.stdout.write(`${messages.length}\n`);
 
 // The worker's pool size and connection lifetime, nodemailer's defaults otherwise.
-const transport = nodemailer.createTransport({ url: config.smtpUrl, pool: true, maxConnections: SMTP_CONNECTIONS, maxMessages: MESSAGES_PER_CONNECTION });
+const transport = nodemailer.createTransport({
+  url: config.smtpUrl,
+  pool: true,
+  maxConnections: SMTP_CONNECTIONS,
+  maxMessages: MESSAGES_PER_CONNECTION,
+});
 const outcomes = await Promise.allSettled(messages.map((message) => transport.sendMail(message)));
 transport.close();
 const failed = outcomes.filter((outcome) => outcome.status === 'rejected').length;

@@ -32,7 +32,8 @@ export async function stop(child: ChildProcess | undefined): Promise<void> {
   if (!child?.pid || child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
   process.kill(child.pid, 'SIGTERM');
-  if (!(await Promise.race([exited.then(() => true), delay(10_000).then(() => false)]))) process.kill(child.pid, 'SIGKILL');
+  if (!(await Promise.race([exited.then(() => true), delay(10_000).then(() => false)])))
+    process.kill(child.pid, 'SIGKILL');
   await exited;
 }
 
@@ -42,7 +43,11 @@ export function stopAll(): Promise<void[]> {
 }
 
 /** Starts a helper program of scripts/bench/ that prints its port as its first line. */
-export function startWithPort(file: string, env: Record<string, string> = {}, onLine?: (line: string) => void): Promise<{ child: ChildProcess; port: number }> {
+export function startWithPort(
+  file: string,
+  env: Record<string, string> = {},
+  onLine?: (line: string) => void,
+): Promise<{ child: ChildProcess; port: number }> {
   return new Promise((resolve, reject) => {
     let port: number | undefined;
     const child = start(['--import', 'tsx', path.join(REPO_ROOT, 'scripts', 'bench', file)], env, (line) => {
@@ -77,4 +82,5 @@ export function cpuMs(pid: number | undefined): number | undefined {
 /** Linux's USER_HZ, which /proc/<pid>/stat counts in on every architecture Node.js ships for. */
 const CLOCK_TICKS_PER_SECOND = 100;
 
-export const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
+export const percentile = (sorted: readonly number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;

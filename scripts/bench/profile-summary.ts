@@ -32,7 +32,9 @@ const byId = new Map(profile.nodes.map((node) => [node.id, node]));
 const selfMs = new Map<number, number>();
 profile.samples.forEach((id, i) => selfMs.set(id, (selfMs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000));
 const total = [...selfMs.values()].reduce((a, b) => a + b, 0);
-const idle = [...selfMs].filter(([id]) => ['(idle)', '(program)'].includes(byId.get(id)?.callFrame.functionName ?? '')).reduce((a, [, ms]) => a + ms, 0);
+const idle = [...selfMs]
+  .filter(([id]) => ['(idle)', '(program)'].includes(byId.get(id)?.callFrame.functionName ?? ''))
+  .reduce((a, [, ms]) => a + ms, 0);
 
 const sum = (key: (node: ProfileNode) => string) => {
   const totals = new Map<string, number>();
@@ -42,11 +44,21 @@ const sum = (key: (node: ProfileNode) => string) => {
   }
   return [...totals].sort((a, b) => b[1] - a[1]).slice(0, Number(topArg ?? 15));
 };
-const line = ([name, ms]: [string, number]) => `  ${((ms / total) * 100).toFixed(1).padStart(5)}%  ${ms.toFixed(0).padStart(6)} ms  ${name}`;
-process.stdout.write(`${file}: ${total.toFixed(0)} ms sampled, ${((idle / total) * 100).toFixed(0)}% idle or outside JS\n`);
-process.stdout.write(`by owner (self time):\n${sum((node) => ownerOf(node.callFrame.url, node.callFrame.functionName)).map(line).join('\n')}\n`);
+const line = ([name, ms]: [string, number]) =>
+  `  ${((ms / total) * 100).toFixed(1).padStart(5)}%  ${ms.toFixed(0).padStart(6)} ms  ${name}`;
 process.stdout.write(
-  `by function (self time):\n${sum((node) => `${node.callFrame.functionName || '(anonymous)'} ${ownerOf(node.callFrame.url, node.callFrame.functionName)}:${node.callFrame.lineNumber + 1}`)
+  `${file}: ${total.toFixed(0)} ms sampled, ${((idle / total) * 100).toFixed(0)}% idle or outside JS\n`,
+);
+process.stdout.write(
+  `by owner (self time):\n${sum((node) => ownerOf(node.callFrame.url, node.callFrame.functionName))
+    .map(line)
+    .join('\n')}\n`,
+);
+process.stdout.write(
+  `by function (self time):\n${sum(
+    (node) =>
+      `${node.callFrame.functionName || '(anonymous)'} ${ownerOf(node.callFrame.url, node.callFrame.functionName)}:${node.callFrame.lineNumber + 1}`,
+  )
     .map(line)
     .join('\n')}\n`,
 );

@@ -30,7 +30,13 @@ import { clearQueuePrefix } from '../../test/stack.js';
 import { claim, findDueEmails } from '../../worker/outbox.js';
 import { anonymiseBatch } from '../../worker/retention.js';
 import { cursorOf } from '../../api/admin/booking-routes.js';
-import { bookingsPerSlot, findBooking, listBookings, SearchTooBroad, type ListPosition } from '../../api/bookings/repository.js';
+import {
+  bookingsPerSlot,
+  findBooking,
+  listBookings,
+  SearchTooBroad,
+  type ListPosition,
+} from '../../api/bookings/repository.js';
 import { DEFAULT_RETENTION_DAYS } from '../../domain/retention.js';
 import { pendingJobs } from '../../worker/email-job.js';
 import { REPO_ROOT } from '../dev-services/config.js';
@@ -57,7 +63,9 @@ export function parseSizes(text: string): number[] {
   return text.split(',').map((size) => {
     const match = /^(\d+(?:\.\d+)?)([km]?)$/i.exec(size.trim());
     if (!match) throw new Error(`--sizes: "${size}" is not a size such as 10k or 1m`);
-    return Math.round(Number(match[1]) * ({ k: 1e3, m: 1e6, '': 1 } as Record<string, number>)[match[2]!.toLowerCase()]!);
+    return Math.round(
+      Number(match[1]) * ({ k: 1e3, m: 1e6, '': 1 } as Record<string, number>)[match[2]!.toLowerCase()]!,
+    );
   });
 }
 
@@ -70,7 +78,8 @@ export async function dropScaleDatabases(adminUrl: string): Promise<void> {
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
-    for (const database of made) await admin.query(`DROP DATABASE IF EXISTS ${admin.escapeIdentifier(database)} WITH (FORCE)`);
+    for (const database of made)
+      await admin.query(`DROP DATABASE IF EXISTS ${admin.escapeIdentifier(database)} WITH (FORCE)`);
     made.clear();
   } finally {
     await admin.end();
@@ -150,14 +159,16 @@ const KEPT_DATA_HOURS = 24;
 
 /** The kept data's database for a size: its name changes with the statements that make it, so a kept one is never stale. */
 function keptDataName(size: number): string {
-  const statements = createHash('md5').update([HISTORY_SQL, HISTORY_EMAILS_SQL, HISTORY_KEYS_SQL, FUTURE_SQL, DOMAINS, FUTURE_BOOKINGS].join('\n'));
+  const statements = createHash('md5').update(
+    [HISTORY_SQL, HISTORY_EMAILS_SQL, HISTORY_KEYS_SQL, FUTURE_SQL, DOMAINS, FUTURE_BOOKINGS].join('\n'),
+  );
   return `converge_scale_data_${label(size).toLowerCase()}_${statements.digest('hex').slice(0, 8)}`;
 }
 
 /** Whether the kept data is there and made within KEPT_DATA_HOURS (the time it was made is its database's comment). */
 async function keptDataUsable(admin: pg.Client, name: string): Promise<boolean> {
   const { rows } = await admin.query<{ made: string | null }>(
-    'SELECT shobj_description(oid, \'pg_database\') AS made FROM pg_database WHERE datname = $1',
+    "SELECT shobj_description(oid, 'pg_database') AS made FROM pg_database WHERE datname = $1",
     [name],
   );
   const madeAt = rows[0]?.made ? Date.parse(rows[0].made) : NaN;
@@ -170,7 +181,7 @@ async function generate(databaseUrl: string, size: number, say: (line: string) =
   try {
     // The bench's own database: the foreign key's checks are skipped while it is filled (every row names its booking).
     await client.query("SET session_replication_role = 'replica'");
-    await client.query('SET maintenance_work_mem = \'512MB\'');
+    await client.query("SET maintenance_work_mem = '512MB'");
     // The secondary indexes are built once the rows are in (as a restore does), the primary keys kept throughout.
     const { rows: indexes } = await client.query<{ name: string; definition: string }>(
       `SELECT i.indexname AS name, i.indexdef AS definition FROM pg_indexes i
@@ -186,12 +197,14 @@ async function generate(databaseUrl: string, size: number, say: (line: string) =
       await client.query(HISTORY_EMAILS_SQL, [from, to, size]);
       await client.query(HISTORY_KEYS_SQL, [from, to, size]);
       await client.query('COMMIT');
-      if (size > CHUNK) say(`      ${label(to)} of ${label(size)} bookings stored (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+      if (size > CHUNK)
+        say(`      ${label(to)} of ${label(size)} bookings stored (${((Date.now() - started) / 1000).toFixed(0)} s)`);
     }
     for (const index of indexes) await client.query(index.definition);
     await client.query(FUTURE_SQL, [FUTURE_BOOKINGS, DOMAINS]);
     // What autovacuum would have done over two years: statistics, and the visibility map index-only scans read.
-    for (const table of ['bookings', 'booking_emails', 'idempotency_keys']) await client.query(`VACUUM (ANALYZE) ${table}`);
+    for (const table of ['bookings', 'booking_emails', 'idempotency_keys'])
+      await client.query(`VACUUM (ANALYZE) ${table}`);
   } finally {
     await client.end();
   }
@@ -203,7 +216,10 @@ async function generate(databaseUrl: string, size: number, say: (line: string) =
  */
 async function historyIds(db: knex.Knex, ns: number[]): Promise<string[]> {
   // The array as one literal: knex would spread an array into a list of values.
-  const { rows } = (await db.raw("SELECT n, b.id FROM unnest(?::int[]) AS n JOIN bookings b ON lower(b.name) = 'prospect ' || n", [`{${ns.join(',')}}`])) as {
+  const { rows } = (await db.raw(
+    "SELECT n, b.id FROM unnest(?::int[]) AS n JOIN bookings b ON lower(b.name) = 'prospect ' || n",
+    [`{${ns.join(',')}}`],
+  )) as {
     rows: { n: number; id: string }[];
   };
   const byN = new Map(rows.map((row) => [row.n, row.id]));
@@ -226,22 +242,36 @@ interface HistoryIds {
 
 async function namedHistoryIds(db: knex.Knex, size: number): Promise<HistoryIds> {
   const [middle, third] = await historyIds(db, [Math.ceil(size / 2), Math.ceil(size / 3)]);
-  const { rows } = (await db.raw(`SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS position FROM bookings WHERE id = ?`, [
-    middle!,
-  ])) as { rows: { position: string }[] };
+  const { rows } = (await db.raw(
+    `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS position FROM bookings WHERE id = ?`,
+    [middle!],
+  )) as { rows: { position: string }[] };
   return {
     middle: { createdAt: rows[0]!.position, id: middle! },
     third: third!,
-    latest: await historyIds(db, Array.from({ length: Math.min(size, 10_000) }, (_, i) => size - i)),
+    latest: await historyIds(
+      db,
+      Array.from({ length: Math.min(size, 10_000) }, (_, i) => size - i),
+    ),
   };
 }
 
 /** The process's memory after a full collection, through the inspector on `port`: the JavaScript heap and the RSS. */
 async function memoryAfterGc(port: number): Promise<{ heapMb: number; rssMb: number }> {
   let result = '';
-  const child = start(['--experimental-websocket', '--import', 'tsx', path.join(REPO_ROOT, 'scripts', 'bench', 'heap-after-gc.ts'), String(port)], {}, (line) => {
-    result = line;
-  });
+  const child = start(
+    [
+      '--experimental-websocket',
+      '--import',
+      'tsx',
+      path.join(REPO_ROOT, 'scripts', 'bench', 'heap-after-gc.ts'),
+      String(port),
+    ],
+    {},
+    (line) => {
+      result = line;
+    },
+  );
   await new Promise((resolve) => child.once('exit', resolve));
   const usage = JSON.parse(result) as { heapUsed: number; rss: number };
   return { heapMb: usage.heapUsed / 2 ** 20, rssMb: usage.rss / 2 ** 20 };
@@ -259,7 +289,11 @@ const BOOK_QUERIES: [title: string, sql: string, bindings: (domain: string, reci
     "SELECT count(*)::int, min(d.created_at) FROM bookings d WHERE d.recipient_domain = $1 AND d.created_at > now() - interval '24 hours'",
     (domain) => [domain],
   ],
-  ['book: e-mails to the recipient in the last 24 hours (recipient_email_ceiling)', 'SELECT * FROM recipient_email_ceiling($1, 2, 10)', (_domain, recipient) => [recipient]],
+  [
+    'book: e-mails to the recipient in the last 24 hours (recipient_email_ceiling)',
+    'SELECT * FROM recipient_email_ceiling($1, 2, 10)',
+    (_domain, recipient) => [recipient],
+  ],
 ];
 
 /**
@@ -267,7 +301,13 @@ const BOOK_QUERIES: [title: string, sql: string, bindings: (domain: string, reci
  * are called on a handle whose queries are caught and explained with the same parameters (an UPDATE's inside a
  * transaction rolled back).
  */
-async function explainHotQueries(databaseUrl: string, size: number, ids: HistoryIds, day: Date[], say: (line?: string) => void): Promise<void> {
+async function explainHotQueries(
+  databaseUrl: string,
+  size: number,
+  ids: HistoryIds,
+  day: Date[],
+  say: (line?: string) => void,
+): Promise<void> {
   const config = knexConfig(databaseUrl, { min: 0, max: 1 });
   const caught = knex(config);
   // Explained on a connection with the product's own settings (knexfile.ts: no parallel plans).
@@ -276,7 +316,9 @@ async function explainHotQueries(databaseUrl: string, size: number, ids: History
   const explain = async (title: string, sql: string, bindings: readonly unknown[]) => {
     await client.query('BEGIN');
     try {
-      const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${sql}`, [...bindings]);
+      const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${sql}`, [
+        ...bindings,
+      ]);
       say(`\n    ${title}\n    ${sql.replace(/\s+/g, ' ')}`);
       for (const row of rows) say(`      ${row['QUERY PLAN']}`);
     } finally {
@@ -284,9 +326,14 @@ async function explainHotQueries(databaseUrl: string, size: number, ids: History
     }
   };
   /** The queries `act` sends, each explained. */
-  const explainWhat = async (title: string, act: (db: knex.Knex) => Promise<unknown>, undo?: () => Promise<unknown>) => {
+  const explainWhat = async (
+    title: string,
+    act: (db: knex.Knex) => Promise<unknown>,
+    undo?: () => Promise<unknown>,
+  ) => {
     const queries: { sql: string; bindings: readonly unknown[] }[] = [];
-    const listener = (query: { sql: string; bindings?: readonly unknown[] }) => void queries.push({ sql: query.sql, bindings: query.bindings ?? [] });
+    const listener = (query: { sql: string; bindings?: readonly unknown[] }) =>
+      void queries.push({ sql: query.sql, bindings: query.bindings ?? [] });
     caught.on('query', listener);
     try {
       await act(caught);
@@ -294,7 +341,10 @@ async function explainHotQueries(databaseUrl: string, size: number, ids: History
       caught.off('query', listener);
     }
     await undo?.();
-    for (const query of queries.filter((one) => !/^(BEGIN|COMMIT|ROLLBACK|SET LOCAL|SELECT pg_try_advisory)/i.test(one.sql))) await explain(title, query.sql, query.bindings);
+    for (const query of queries.filter(
+      (one) => !/^(BEGIN|COMMIT|ROLLBACK|SET LOCAL|SELECT pg_try_advisory)/i.test(one.sql),
+    ))
+      await explain(title, query.sql, query.bindings);
   };
   try {
     say(`\n    Query plans at ${label(size)} (EXPLAIN ANALYZE, BUFFERS; the machine is shared):`);
@@ -308,25 +358,38 @@ async function explainHotQueries(databaseUrl: string, size: number, ids: History
          LEFT JOIN booking_emails c ON c.booking_id = b.id AND c.kind = 'confirmation' ORDER BY b.created_at DESC LIMIT 100`,
     );
     await client.query('ROLLBACK');
-    say('\n    BEFORE: operations list, first page, as it was read (ORDER BY created_at DESC LIMIT 100, no index on created_at)');
+    say(
+      '\n    BEFORE: operations list, first page, as it was read (ORDER BY created_at DESC LIMIT 100, no index on created_at)',
+    );
     for (const row of before) say(`      ${row['QUERY PLAN']}`);
     await explainWhat('operations list, first page', (db) => listBookings(db, 100));
     await explainWhat('operations list, middle page', (db) => listBookings(db, 100, ids.middle));
-    await explainWhat('sales list, a search of a few', (db) => listBookings(db, 100, undefined, { search: `Prospect ${Math.ceil(size / 3)}` }));
-    await explainWhat('sales list, a search of thousands', (db) => listBookings(db, 100, undefined, { search: `Company ${Math.ceil(size / 3) % DOMAINS}` }));
-    await explainWhat('sales list, a search of a tenth of the bookings, all of them in the oldest fifth (the worst case; explained without its time limit)', (db) =>
-      // Past BROAD_SEARCH_TIME_LIMIT_MS the API answers 422; the query it sent is still caught and explained.
-      listBookings(db, 100, undefined, { search: 'Prospect 1' }).catch((err: unknown) => {
-        if (!(err instanceof SearchTooBroad)) throw err;
-      }),
+    await explainWhat('sales list, a search of a few', (db) =>
+      listBookings(db, 100, undefined, { search: `Prospect ${Math.ceil(size / 3)}` }),
+    );
+    await explainWhat('sales list, a search of thousands', (db) =>
+      listBookings(db, 100, undefined, { search: `Company ${Math.ceil(size / 3) % DOMAINS}` }),
+    );
+    await explainWhat(
+      'sales list, a search of a tenth of the bookings, all of them in the oldest fifth (the worst case; explained without its time limit)',
+      (db) =>
+        // Past BROAD_SEARCH_TIME_LIMIT_MS the API answers 422; the query it sent is still caught and explained.
+        listBookings(db, 100, undefined, { search: 'Prospect 1' }).catch((err: unknown) => {
+          if (!(err instanceof SearchTooBroad)) throw err;
+        }),
     );
     await explainWhat('sales list, a source', (db) => listBookings(db, 100, undefined, { source: 'partner' }));
     await explainWhat('sales list, a week of slots', (db) =>
-      listBookings(db, 100, undefined, { slotFrom: new Date(Date.now() - 372 * 86_400_000), slotTo: new Date(Date.now() - 365 * 86_400_000) }),
+      listBookings(db, 100, undefined, {
+        slotFrom: new Date(Date.now() - 372 * 86_400_000),
+        slotTo: new Date(Date.now() - 365 * 86_400_000),
+      }),
     );
     await explainWhat('GET /api/bookings/{token}', (db) => findBooking(db, ids.third));
     await explainWhat('GET /api/slots: bookings per slot of a day', (db) => bookingsPerSlot(db, day));
-    await explainWhat("the sweep's query for due e-mails of a kind", (db) => findDueEmails(db, 'update', SWEEP_GRACE_MS, MAX_EMAIL_ATTEMPTS));
+    await explainWhat("the sweep's query for due e-mails of a kind", (db) =>
+      findDueEmails(db, 'update', SWEEP_GRACE_MS, MAX_EMAIL_ATTEMPTS),
+    );
     const due = await findDueEmails(caught, 'update', SWEEP_GRACE_MS, MAX_EMAIL_ATTEMPTS);
     await explainWhat(
       'a claim of 500 due e-mails',
@@ -340,10 +403,12 @@ async function explainHotQueries(databaseUrl: string, size: number, ids: History
       await explain(title, sql, bindings(domain, person!.email));
     }
     await explainWhat('retention: a batch (nothing past RETENTION_DAYS in this history)', (db) =>
-      db.transaction(async (trx) => {
-        await anonymiseBatch(trx, DEFAULT_RETENTION_DAYS);
-        await trx.rollback();
-      }).catch(() => undefined),
+      db
+        .transaction(async (trx) => {
+          await anonymiseBatch(trx, DEFAULT_RETENTION_DAYS);
+          await trx.rollback();
+        })
+        .catch(() => undefined),
     );
   } finally {
     await client.end();
@@ -363,7 +428,12 @@ interface Figure {
 const loadLatency = (title: string, value: number): Figure => ({ title, unit: 'ms', value, resolution: 1 });
 
 /** p50 and p99 of a route, loaded from `CONNECTIONS` connections for `duration` seconds; each request's path from `pathOf`. */
-async function loadRoute(url: string, duration: number, pathOf: () => string, headers: Record<string, string> = {}): Promise<autocannon.Result> {
+async function loadRoute(
+  url: string,
+  duration: number,
+  pathOf: () => string,
+  headers: Record<string, string> = {},
+): Promise<autocannon.Result> {
   return autocannon({
     url,
     connections: CONNECTIONS,
@@ -378,16 +448,23 @@ async function loadRoute(url: string, duration: number, pathOf: () => string, he
  */
 function salesSearches(size: number): string[] {
   const n = Math.ceil(size / 3);
-  return [`Prospect ${n}`, `person${Math.ceil(size / 7)}`, `Company ${n % DOMAINS}`, `company${n % 997}.example`, 'company4'].map(
-    (q) => `/api/demo-requests?q=${encodeURIComponent(q)}`,
-  );
+  return [
+    `Prospect ${n}`,
+    `person${Math.ceil(size / 7)}`,
+    `Company ${n % DOMAINS}`,
+    `company${n % 997}.example`,
+    'company4',
+  ].map((q) => `/api/demo-requests?q=${encodeURIComponent(q)}`);
 }
 
 /** The sales page's filters: a source (10% of the history), cancelled (8%), a week of slots a year ago, all of them together. */
 function salesFilters(): string[] {
-  const day = (daysAgo: number) => formatCalendarDay(calendarDayOf(new Date(Date.now() - daysAgo * 86_400_000), 'Europe/Berlin'));
+  const day = (daysAgo: number) =>
+    formatCalendarDay(calendarDayOf(new Date(Date.now() - daysAgo * 86_400_000), 'Europe/Berlin'));
   const week = `from=${day(372)}&to=${day(365)}`;
-  return ['source=partner', 'status=cancelled', week, `source=newsletter&status=cancelled&${week}`].map((query) => `/api/demo-requests?${query}`);
+  return ['source=partner', 'status=cancelled', week, `source=newsletter&status=cancelled&${week}`].map(
+    (query) => `/api/demo-requests?${query}`,
+  );
 }
 
 async function measure(size: number, options: ScaleOptions, run: string, explain: boolean): Promise<Figure[]> {
@@ -412,19 +489,27 @@ async function measure(size: number, options: ScaleOptions, run: string, explain
       await admin.query(`CREATE DATABASE ${admin.escapeIdentifier(target)}`);
       await migrateLatest(urlOf(target));
       await generate(urlOf(target), size, say);
-      const { rows } = await admin.query<{ size: string }>('SELECT pg_size_pretty(pg_database_size($1)) AS size', [target]);
+      const { rows } = await admin.query<{ size: string }>('SELECT pg_size_pretty(pg_database_size($1)) AS size', [
+        target,
+      ]);
       say(`    ${label(size)}: made in ${seconds()} s, ${rows[0]!.size} on disk${kept ? ` (kept as ${kept})` : ''}`);
       if (kept) {
-        await admin.query(`COMMENT ON DATABASE ${admin.escapeIdentifier(kept)} IS ${admin.escapeLiteral(new Date().toISOString())}`);
+        await admin.query(
+          `COMMENT ON DATABASE ${admin.escapeIdentifier(kept)} IS ${admin.escapeLiteral(new Date().toISOString())}`,
+        );
         made.delete(kept);
       }
     }
     if (kept) {
       made.add(database);
-      await admin.query(`CREATE DATABASE ${admin.escapeIdentifier(database)} TEMPLATE ${admin.escapeIdentifier(kept)} STRATEGY FILE_COPY`);
+      await admin.query(
+        `CREATE DATABASE ${admin.escapeIdentifier(database)} TEMPLATE ${admin.escapeIdentifier(kept)} STRATEGY FILE_COPY`,
+      );
       // Migrations newer than the kept data run on the copy.
       const applied = await migrateSchema(db);
-      say(`    ${label(size)}: copied from ${kept}, ${seconds()} s in all${applied.length ? `, then migrated: ${applied.join(', ')}` : ''}`);
+      say(
+        `    ${label(size)}: copied from ${kept}, ${seconds()} s in all${applied.length ? `, then migrated: ${applied.join(', ')}` : ''}`,
+      );
     }
 
     const ids = await namedHistoryIds(db, size);
@@ -449,14 +534,29 @@ async function measure(size: number, options: ScaleOptions, run: string, explain
     const apiInspector = port + 1;
     const workerInspector = port + 2;
     const api = `http://127.0.0.1:${port}`;
-    const apiProcess = start([`--inspect=127.0.0.1:${apiInspector}`, path.join(REPO_ROOT, 'dist', 'api', 'main.js')], { ...env, PORT: String(port) });
-    await waitUntil(() => fetch(`${api}/readyz`).then((response) => response.ok, () => false), 'the API to be ready');
+    const apiProcess = start([`--inspect=127.0.0.1:${apiInspector}`, path.join(REPO_ROOT, 'dist', 'api', 'main.js')], {
+      ...env,
+      PORT: String(port),
+    });
+    await waitUntil(
+      () =>
+        fetch(`${api}/readyz`).then(
+          (response) => response.ok,
+          () => false,
+        ),
+      'the API to be ready',
+    );
 
     // The booking: new people on the history's domains, in slots of the coming weeks.
     const now = new Date();
     const slots: string[] = [];
     for (let day = 2; day <= 28; day += 1) {
-      for (const slot of availableSlots(calendarDayOf(new Date(now.getTime() + day * 86_400_000), 'Europe/Berlin'), now, 'Europe/Berlin')) slots.push(slot.iso);
+      for (const slot of availableSlots(
+        calendarDayOf(new Date(now.getTime() + day * 86_400_000), 'Europe/Berlin'),
+        now,
+        'Europe/Berlin',
+      ))
+        slots.push(slot.iso);
     }
     let sent = 0;
     const bookingBody = () => {
@@ -473,7 +573,14 @@ async function measure(size: number, options: ScaleOptions, run: string, explain
         url: api,
         connections: CONNECTIONS,
         amount,
-        requests: [{ method: 'POST', path: '/api/demo-request', headers: { 'content-type': 'application/json' }, setupRequest: (request) => ({ ...request, body: bookingBody() }) }],
+        requests: [
+          {
+            method: 'POST',
+            path: '/api/demo-request',
+            headers: { 'content-type': 'application/json' },
+            setupRequest: (request) => ({ ...request, body: bookingBody() }),
+          },
+        ],
       });
     await book(200); // warm-up: code optimised, pools filled
     const cpuBefore = cpuMs(apiProcess.pid);
@@ -482,28 +589,49 @@ async function measure(size: number, options: ScaleOptions, run: string, explain
     if (booked.non2xx || booked.errors) say(`    (bookings: non-2xx ${booked.non2xx}, errors ${booked.errors})`);
     figures.push(loadLatency('booking p50', booked.latency.p50));
     figures.push(loadLatency('booking p99', booked.latency.p99));
-    figures.push({ title: "booking, API's CPU", unit: 'µs', value: (((cpuAfter ?? NaN) - (cpuBefore ?? NaN)) * 1000) / BOOKINGS });
+    figures.push({
+      title: "booking, API's CPU",
+      unit: 'µs',
+      value: (((cpuAfter ?? NaN) - (cpuBefore ?? NaN)) * 1000) / BOOKINGS,
+    });
 
     const day = formatCalendarDay(calendarDayOf(new Date(slots[slots.length >> 1]!), 'Europe/Berlin'));
     await loadRoute(api, 2, () => `/api/slots?date=${day}`);
-    figures.push(loadLatency('GET /api/slots (a day) p50', (await loadRoute(api, options.duration, () => `/api/slots?date=${day}`)).latency.p50));
+    figures.push(
+      loadLatency(
+        'GET /api/slots (a day) p50',
+        (await loadRoute(api, options.duration, () => `/api/slots?date=${day}`)).latency.p50,
+      ),
+    );
 
     // The links prospects open: those of the latest bookings (the newest 2,000 of the history, whatever its size).
     const tokens = ids.latest.slice(0, 2000).map((id) => bookingToken(id, linkSecret));
     let nextToken = 0;
     const tokenPath = () => `/api/bookings/${tokens[(nextToken += 1) % tokens.length]!}`;
     await loadRoute(api, 2, tokenPath);
-    figures.push(loadLatency('GET /api/bookings/{token} p50', (await loadRoute(api, options.duration, tokenPath)).latency.p50));
+    figures.push(
+      loadLatency('GET /api/bookings/{token} p50', (await loadRoute(api, options.duration, tokenPath)).latency.p50),
+    );
 
     const authorised = { Authorization: `Bearer ${adminToken}` };
     await loadRoute(api, 2, () => '/api/demo-requests', authorised);
-    figures.push(loadLatency('operations list, first page p50', (await loadRoute(api, options.duration, () => '/api/demo-requests', authorised)).latency.p50));
+    figures.push(
+      loadLatency(
+        'operations list, first page p50',
+        (await loadRoute(api, options.duration, () => '/api/demo-requests', authorised)).latency.p50,
+      ),
+    );
     // A page in the middle of the history: the cursor of the booking there, as the list would have given it.
     const deep = `/api/demo-requests?cursor=${cursorOf(ids.middle)}`;
     const deepStatus = (await fetch(`${api}${deep}`, { headers: authorised })).status;
     if (deepStatus !== 200) throw new Error(`the middle page answered ${deepStatus}`);
     await loadRoute(api, 2, () => deep, authorised);
-    figures.push(loadLatency('operations list, middle page p50', (await loadRoute(api, options.duration, () => deep, authorised)).latency.p50));
+    figures.push(
+      loadLatency(
+        'operations list, middle page p50',
+        (await loadRoute(api, options.duration, () => deep, authorised)).latency.p50,
+      ),
+    );
 
     // The sales page's list: searches (a prefix of a name, an e-mail address, a company, a domain) and filters (source,
     // status, a week of slots, all together), each in turn, first pages as the page asks for them.
@@ -520,7 +648,9 @@ async function measure(size: number, options: ScaleOptions, run: string, explain
           status = (await fetch(`${api}${one}`, { headers: authorised })).status;
         }
         const query = decodeURIComponent(one.slice(one.indexOf('?') + 1));
-        once.push(`${query}: ${status === 200 ? `${Math.round(performance.now() - started)} ms` : `answered ${status}`}`);
+        once.push(
+          `${query}: ${status === 200 ? `${Math.round(performance.now() - started)} ms` : `answered ${status}`}`,
+        );
       }
       say(`      sales list, ${title}, each asked once: ${once.join('; ')}`);
       let next = 0;
@@ -535,9 +665,20 @@ async function measure(size: number, options: ScaleOptions, run: string, explain
     await salesFigures('filters', salesFilters());
 
     // The worker: it sends what the bookings above stored, sweeps and applies retention over the whole history.
-    const workerProcess = start([`--inspect=127.0.0.1:${workerInspector}`, path.join(REPO_ROOT, 'dist', 'worker', 'main.js')], { ...env, PUBLIC_URL: api });
+    const workerProcess = start(
+      [`--inspect=127.0.0.1:${workerInspector}`, path.join(REPO_ROOT, 'dist', 'worker', 'main.js')],
+      { ...env, PUBLIC_URL: api },
+    );
     await waitUntil(
-      async () => (await db('booking_emails').whereNull('sent_at').whereNull('failed_at').whereNull('dropped_at').where('due_at', '<', db.fn.now()).count({ n: '*' }))[0]!.n === '0',
+      async () =>
+        (
+          await db('booking_emails')
+            .whereNull('sent_at')
+            .whereNull('failed_at')
+            .whereNull('dropped_at')
+            .where('due_at', '<', db.fn.now())
+            .count({ n: '*' })
+        )[0]!.n === '0',
       'the worker to send what was due',
       300_000,
     );
@@ -570,7 +711,11 @@ async function measure(size: number, options: ScaleOptions, run: string, explain
       if (got.filter((one) => one.claimed).length !== 500) throw new Error('the claim did not take 500 rows');
     }
     // The first round reads cold pages: the median of the rest.
-    const median = (values: number[]) => percentile(values.slice(1).sort((a, b) => a - b), 50);
+    const median = (values: number[]) =>
+      percentile(
+        values.slice(1).sort((a, b) => a - b),
+        50,
+      );
     figures.push({ title: "sweep's query, 100k due", unit: 'ms', value: median(sweeps) });
     figures.push({ title: 'claim of 500, 100k due', unit: 'ms', value: median(claims) });
     figures.push({ title: "API's heap after full GC", unit: 'MB', value: apiMemory.heapMb });
@@ -578,14 +723,23 @@ async function measure(size: number, options: ScaleOptions, run: string, explain
     figures.push({ title: "worker's heap after full GC", unit: 'MB', value: workerMemory.heapMb });
     figures.push({ title: "worker's RSS after full GC", unit: 'MB', value: workerMemory.rssMb });
     if (explain) {
-      const daySlots = availableSlots(calendarDayOf(new Date(slots[slots.length >> 1]!), 'Europe/Berlin'), now, 'Europe/Berlin').map((slot) => new Date(slot.iso));
+      const daySlots = availableSlots(
+        calendarDayOf(new Date(slots[slots.length >> 1]!), 'Europe/Berlin'),
+        now,
+        'Europe/Berlin',
+      ).map((slot) => new Date(slot.iso));
       await explainHotQueries(databaseUrl, size, ids, daySlots, say);
     }
-    for (const figure of figures) say(`      ${figure.title.padEnd(36)} ${figure.value.toFixed(figure.value < 10 ? 2 : 0).padStart(8)} ${figure.unit}`);
+    for (const figure of figures)
+      say(
+        `      ${figure.title.padEnd(36)} ${figure.value.toFixed(figure.value < 10 ? 2 : 0).padStart(8)} ${figure.unit}`,
+      );
     return figures;
   } finally {
     await db.destroy();
-    await admin.query(`DROP DATABASE IF EXISTS ${admin.escapeIdentifier(database)} WITH (FORCE)`).finally(() => admin.end());
+    await admin
+      .query(`DROP DATABASE IF EXISTS ${admin.escapeIdentifier(database)} WITH (FORCE)`)
+      .finally(() => admin.end());
     made.delete(database);
     await clearQueuePrefix(prefix, options.redisUrl);
   }
@@ -602,14 +756,23 @@ export async function scaleSection(options: ScaleOptions): Promise<void> {
   const smallest = Math.min(...options.sizes);
   const largest = Math.max(...options.sizes);
   const order = [...options.sizes, smallest];
-  say(`\n6. Cost as the data grows: ${order.map(label).join(', ')} (again) bookings of history (with e-mails, keys, attribution), each on a database of its own`);
-  say(`   (${BOOKINGS} bookings from ${CONNECTIONS} connections; reads loaded ${options.duration} s from ${CONNECTIONS} connections; the machine is shared)`);
+  say(
+    `\n6. Cost as the data grows: ${order.map(label).join(', ')} (again) bookings of history (with e-mails, keys, attribution), each on a database of its own`,
+  );
+  say(
+    `   (${BOOKINGS} bookings from ${CONNECTIONS} connections; reads loaded ${options.duration} s from ${CONNECTIONS} connections; the machine is shared)`,
+  );
   const bySize: Figure[][] = [];
-  for (const [i, size] of order.entries()) bySize.push(await measure(size, options, `${run}${i}`, options.explain && size === largest && i < options.sizes.length));
+  for (const [i, size] of order.entries())
+    bySize.push(
+      await measure(size, options, `${run}${i}`, options.explain && size === largest && i < options.sizes.length),
+    );
   const columns = [...options.sizes.map(label), `${label(smallest)} again`];
   const small = options.sizes.indexOf(smallest);
   const big = options.sizes.indexOf(largest);
-  say(`\n    ${'figure'.padEnd(36)} ${columns.map((column) => column.padStart(10)).join(' ')}   ${`${label(largest)}/${label(smallest)}`.padStart(9)}  goal`);
+  say(
+    `\n    ${'figure'.padEnd(36)} ${columns.map((column) => column.padStart(10)).join(' ')}   ${`${label(largest)}/${label(smallest)}`.padStart(9)}  goal`,
+  );
   bySize[0]!.forEach((figure, i) => {
     const values = bySize.map((figures) => figures[i]!.value);
     const counted = (value: number) => Math.max(value, figure.resolution ?? 0);
@@ -618,6 +781,8 @@ export async function scaleSection(options: ScaleOptions): Promise<void> {
       `    ${`${figure.title} (${figure.unit})`.padEnd(36)} ${values.map((value) => value.toFixed(value < 10 ? 2 : 0).padStart(10)).join(' ')}   ${`${ratio.toFixed(2)}x`.padStart(9)}  <= 1.20x ${ratio <= 1.2 ? 'met' : 'NOT met'}`,
     );
   });
-  say(`    (ratio: the ${label(largest)} figure over the mean of the two ${label(smallest)} runs; autocannon counts whole milliseconds,`);
+  say(
+    `    (ratio: the ${label(largest)} figure over the mean of the two ${label(smallest)} runs; autocannon counts whole milliseconds,`,
+  );
   say('    so a request under 1 ms reads 0.00 and counts as 1 ms in its ratio)');
 }

@@ -36,7 +36,9 @@ try {
     process.stdout.write(`round ${round}: first ${first.at(-1)!.toFixed(1)} s, again ${again.at(-1)!.toFixed(1)} s\n`);
   }
   const [cold, warm] = [median(first), median(again)];
-  process.stdout.write(`median: first ${cold.toFixed(1)} s, again ${warm.toFixed(1)} s (${(cold / warm).toFixed(1)}x)\n`);
+  process.stdout.write(
+    `median: first ${cold.toFixed(1)} s, again ${warm.toFixed(1)} s (${(cold / warm).toFixed(1)}x)\n`,
+  );
 } finally {
   if (kept) {
     rmSync(cache, { recursive: true, force: true });

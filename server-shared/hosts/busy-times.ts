@@ -21,13 +21,18 @@ function toInstant(time: ICAL.Time, localZone: string): number {
   const named = (time as { timezone?: unknown }).timezone;
   const zone = !time.isDate && typeof named === 'string' && isValidTimeZone(named) ? named : localZone;
   const day = { year: time.year, month: time.month, day: time.day };
-  return (time.isDate ? zonedTimeToInstant(day, 0, zone) : zonedTimeToInstant(day, time.hour, zone, time.minute, time.second)).getTime();
+  return (
+    time.isDate ? zonedTimeToInstant(day, 0, zone) : zonedTimeToInstant(day, time.hour, zone, time.minute, time.second)
+  ).getTime();
 }
 
 const isFree = (component: ICAL.Component): boolean => {
   const transp = component.getFirstPropertyValue('transp');
   const status = component.getFirstPropertyValue('status');
-  return (typeof transp === 'string' && transp.toUpperCase() === 'TRANSPARENT') || (typeof status === 'string' && status.toUpperCase() === 'CANCELLED');
+  return (
+    (typeof transp === 'string' && transp.toUpperCase() === 'TRANSPARENT') ||
+    (typeof status === 'string' && status.toUpperCase() === 'CANCELLED')
+  );
 };
 
 /** The busy intervals of the calendar objects `texts` (each one VCALENDAR) that meet [from, to). Throws on a malformed one. */

@@ -1,7 +1,13 @@
 import { expect } from 'chai';
 import { pino } from 'pino';
 import { Writable } from 'node:stream';
-import { CALDAV_PASSWORD, CALDAV_USER, eventIcs, startCalDavServer, type CalDavServer } from '../../test/caldav-server.js';
+import {
+  CALDAV_PASSWORD,
+  CALDAV_USER,
+  eventIcs,
+  startCalDavServer,
+  type CalDavServer,
+} from '../../test/caldav-server.js';
 import { until } from '../../test/until.js';
 import { HostCalendars } from './calendars.js';
 import { parseTeam, withinWorkingHours, type Host } from './team.js';
@@ -30,7 +36,8 @@ function logCapture() {
   const lines: Record<string, unknown>[] = [];
   const stream = new Writable({
     write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n')) if (line) lines.push(JSON.parse(line) as Record<string, unknown>);
+      for (const line of chunk.toString().split('\n'))
+        if (line) lines.push(JSON.parse(line) as Record<string, unknown>);
       done();
     },
   });
@@ -38,7 +45,22 @@ function logCapture() {
 }
 
 const hostOn = (calendarUrl: string, name: string, extra: Record<string, unknown> = {}): Host =>
-  parseTeam(JSON.stringify({ hosts: [{ name, title: 'Solutions engineer', email: `${name.toLowerCase()}@converge.test`, calendarUrl, calendarUsername: CALDAV_USER, calendarPassword: CALDAV_PASSWORD, ...extra }] }), {})[0]!;
+  parseTeam(
+    JSON.stringify({
+      hosts: [
+        {
+          name,
+          title: 'Solutions engineer',
+          email: `${name.toLowerCase()}@converge.test`,
+          calendarUrl,
+          calendarUsername: CALDAV_USER,
+          calendarPassword: CALDAV_PASSWORD,
+          ...extra,
+        },
+      ],
+    }),
+    {},
+  )[0]!;
 
 const REASONS = {
   'refuse-login': 'the login was refused (401)',
@@ -69,9 +91,21 @@ describe('hosts’ busy times over CalDAV (xandikos)', function () {
 
   it('a busy event blocks its hour; transparent and cancelled ones do not', async () => {
     const url = await server.makeCalendar('busy-transparent');
-    await server.putEvent(url, 'meeting', eventIcs('meeting@test', 'DTSTART:20261021T090000Z', 'DTEND:20261021T100000Z'));
-    await server.putEvent(url, 'focus', eventIcs('focus@test', 'DTSTART:20261021T110000Z', 'DTEND:20261021T120000Z', ['TRANSP:TRANSPARENT']));
-    await server.putEvent(url, 'called-off', eventIcs('off@test', 'DTSTART:20261021T130000Z', 'DTEND:20261021T140000Z', ['STATUS:CANCELLED']));
+    await server.putEvent(
+      url,
+      'meeting',
+      eventIcs('meeting@test', 'DTSTART:20261021T090000Z', 'DTEND:20261021T100000Z'),
+    );
+    await server.putEvent(
+      url,
+      'focus',
+      eventIcs('focus@test', 'DTSTART:20261021T110000Z', 'DTEND:20261021T120000Z', ['TRANSP:TRANSPARENT']),
+    );
+    await server.putEvent(
+      url,
+      'called-off',
+      eventIcs('off@test', 'DTSTART:20261021T130000Z', 'DTEND:20261021T140000Z', ['STATUS:CANCELLED']),
+    );
     const [busy] = await calendarsOf([hostOn(url, 'Anna')]).busyTimes();
     expect(busy).to.not.equal(undefined);
     expect(HostCalendars.isFree(busy!, ...hour('2026-10-21T09:00:00Z'))).to.equal(false);
@@ -84,7 +118,17 @@ describe('hosts’ busy times over CalDAV (xandikos)', function () {
   it('a weekly meeting in New York blocks each week at its New York time, across both daylight-saving changes', async () => {
     const url = await server.makeCalendar('weekly-new-york');
     // Mondays 10:00 New York from 19 October: 14:00Z in EDT, 15:00Z once New York changes (1 November).
-    await server.putEvent(url, 'weekly', eventIcs('weekly@test', 'DTSTART;TZID=America/New_York:20261019T100000', 'DTEND;TZID=America/New_York:20261019T110000', ['RRULE:FREQ=WEEKLY;BYDAY=MO'], NEW_YORK));
+    await server.putEvent(
+      url,
+      'weekly',
+      eventIcs(
+        'weekly@test',
+        'DTSTART;TZID=America/New_York:20261019T100000',
+        'DTEND;TZID=America/New_York:20261019T110000',
+        ['RRULE:FREQ=WEEKLY;BYDAY=MO'],
+        NEW_YORK,
+      ),
+    );
     const calendars = calendarsOf([hostOn(url, 'Ben')]);
     const [busy] = await calendars.busyTimes();
     expect(calendars.status()[0]!.lastError).to.equal(null);
@@ -99,9 +143,28 @@ describe('hosts’ busy times over CalDAV (xandikos)', function () {
 
   it('a moved and a cancelled instance of a recurring meeting count as what they became', async () => {
     const url = await server.makeCalendar('exceptions');
-    const master = eventIcs('daily@test', 'DTSTART:20261021T080000Z', 'DTEND:20261021T090000Z', ['RRULE:FREQ=DAILY;COUNT=5']).replace('END:VCALENDAR\r\n', '');
-    const moved = ['BEGIN:VEVENT', 'UID:daily@test', 'DTSTAMP:20261101T000000Z', 'RECURRENCE-ID:20261022T080000Z', 'DTSTART:20261022T150000Z', 'DTEND:20261022T160000Z', 'END:VEVENT'];
-    const dropped = ['BEGIN:VEVENT', 'UID:daily@test', 'DTSTAMP:20261101T000000Z', 'RECURRENCE-ID:20261023T080000Z', 'DTSTART:20261023T080000Z', 'DTEND:20261023T090000Z', 'STATUS:CANCELLED', 'END:VEVENT'];
+    const master = eventIcs('daily@test', 'DTSTART:20261021T080000Z', 'DTEND:20261021T090000Z', [
+      'RRULE:FREQ=DAILY;COUNT=5',
+    ]).replace('END:VCALENDAR\r\n', '');
+    const moved = [
+      'BEGIN:VEVENT',
+      'UID:daily@test',
+      'DTSTAMP:20261101T000000Z',
+      'RECURRENCE-ID:20261022T080000Z',
+      'DTSTART:20261022T150000Z',
+      'DTEND:20261022T160000Z',
+      'END:VEVENT',
+    ];
+    const dropped = [
+      'BEGIN:VEVENT',
+      'UID:daily@test',
+      'DTSTAMP:20261101T000000Z',
+      'RECURRENCE-ID:20261023T080000Z',
+      'DTSTART:20261023T080000Z',
+      'DTEND:20261023T090000Z',
+      'STATUS:CANCELLED',
+      'END:VEVENT',
+    ];
     await server.putEvent(url, 'daily', `${master}${[...moved, ...dropped, 'END:VCALENDAR', ''].join('\r\n')}`);
     const [busy] = await calendarsOf([hostOn(url, 'Cleo')]).busyTimes();
     expect(HostCalendars.isFree(busy!, ...hour('2026-10-21T08:00:00Z'))).to.equal(false);
@@ -113,14 +176,22 @@ describe('hosts’ busy times over CalDAV (xandikos)', function () {
 
   it('an all-day event blocks the whole day in the host’s zone, on the day Europe changes its clocks', async () => {
     const url = await server.makeCalendar('all-day');
-    await server.putEvent(url, 'off', eventIcs('off-day@test', 'DTSTART;VALUE=DATE:20261025', 'DTEND;VALUE=DATE:20261026'));
+    await server.putEvent(
+      url,
+      'off',
+      eventIcs('off-day@test', 'DTSTART;VALUE=DATE:20261025', 'DTEND;VALUE=DATE:20261026'),
+    );
     const [busy] = await calendarsOf([hostOn(url, 'Dora')]).busyTimes();
     // 25 October 2026 in Berlin is 25 hours long: 24 Oct 22:00Z to 25 Oct 23:00Z.
-    expect(busy).to.deep.equal([{ start: Date.parse('2026-10-24T22:00:00Z'), end: Date.parse('2026-10-25T23:00:00Z') }]);
+    expect(busy).to.deep.equal([
+      { start: Date.parse('2026-10-24T22:00:00Z'), end: Date.parse('2026-10-25T23:00:00Z') },
+    ]);
   });
 
   it('working hours in New York hold across the European daylight-saving change', () => {
-    const host = hostOn('http://127.0.0.1:1/cal/', 'Eve', { workingHours: { days: [1, 2, 3, 4, 5], start: '09:00', end: '17:00', timeZone: 'America/New_York' } });
+    const host = hostOn('http://127.0.0.1:1/cal/', 'Eve', {
+      workingHours: { days: [1, 2, 3, 4, 5], start: '09:00', end: '17:00', timeZone: 'America/New_York' },
+    });
     // 14:00 Berlin: 08:00 New York on 22 October (both in summer time), 09:00 on 27 October (Berlin changed, New York not yet).
     expect(withinWorkingHours(host, ...hour('2026-10-22T12:00:00Z'))).to.equal(false);
     expect(withinWorkingHours(host, ...hour('2026-10-27T13:00:00Z'))).to.equal(true);
@@ -136,7 +207,11 @@ describe('hosts’ busy times over CalDAV (xandikos)', function () {
     it(`a calendar server that answers ${fault} takes that host out until it reads again, logged once each way`, async () => {
       const goodUrl = await server.makeCalendar(`good-${fault}`);
       const badUrl = await server.makeCalendar(`bad-${fault}`);
-      await server.putEvent(badUrl, 'meeting', eventIcs(`m-${fault}@test`, 'DTSTART:20261021T090000Z', 'DTEND:20261021T100000Z'));
+      await server.putEvent(
+        badUrl,
+        'meeting',
+        eventIcs(`m-${fault}@test`, 'DTSTART:20261021T090000Z', 'DTEND:20261021T100000Z'),
+      );
       const { logger, lines } = logCapture();
       const calendars = calendarsOf([hostOn(goodUrl, 'Good'), hostOn(badUrl, 'Bad')], logger, 500);
       server.setFault(fault, badUrl);
@@ -158,7 +233,10 @@ describe('hosts’ busy times over CalDAV (xandikos)', function () {
       expect(calendars.status()[1]!.state).to.equal('readable');
       expect(calendars.status()[1]!.lastGoodReadAt).to.equal(clock.toISOString());
       const messages = lines.filter((line) => line.host === 'Bad').map((line) => line.msg);
-      expect(messages).to.deep.equal(['host calendar unreadable: not offered until it reads again', 'host calendar readable again']);
+      expect(messages).to.deep.equal([
+        'host calendar unreadable: not offered until it reads again',
+        'host calendar readable again',
+      ]);
       expect(JSON.stringify(lines)).to.not.include(CALDAV_PASSWORD);
       expect(JSON.stringify(lines)).to.not.include(badUrl);
     });

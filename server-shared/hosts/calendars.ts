@@ -70,7 +70,11 @@ function hostFetch(host: Host, timeoutMs: number): typeof fetch {
     const signal = AbortSignal.timeout(timeoutMs);
     const failure = (error: unknown, what: string) => {
       const name = (error as Error).name;
-      return new ReadError(name === 'TimeoutError' || name === 'AbortError' ? `no answer within ${timeoutMs} ms` : `${what} (${(error as Error).message})`);
+      return new ReadError(
+        name === 'TimeoutError' || name === 'AbortError'
+          ? `no answer within ${timeoutMs} ms`
+          : `${what} (${(error as Error).message})`,
+      );
     };
     try {
       answer = await fetch(input, { ...init, headers, signal, redirect: 'error' });
@@ -83,14 +87,17 @@ function hostFetch(host: Host, timeoutMs: number): typeof fetch {
       throw failure(error, 'the answer was cut off');
     }
     if (answer.status === 401 || answer.status === 403) throw new ReadError(`the login was refused (${answer.status})`);
-    if (answer.status !== 207 && (answer.status < 200 || answer.status > 299)) throw new ReadError(`the server answered ${answer.status}`);
+    if (answer.status !== 207 && (answer.status < 200 || answer.status > 299))
+      throw new ReadError(`the server answered ${answer.status}`);
     // A multistatus answer must end as one: a body cut off on the way does not read as an empty calendar.
-    if (answer.status === 207 && !/(<\/([\w-]+:)?multistatus>|<([\w-]+:)?multistatus\b[^>]*\/>)\s*$/.test(body)) throw new ReadError('the answer was cut off or malformed');
+    if (answer.status === 207 && !/(<\/([\w-]+:)?multistatus>|<([\w-]+:)?multistatus\b[^>]*\/>)\s*$/.test(body))
+      throw new ReadError('the answer was cut off or malformed');
     return new Response(body, { status: answer.status, statusText: answer.statusText, headers: answer.headers });
   };
 }
 
-const overlaps = (busy: readonly Interval[], start: number, end: number): boolean => busy.some((interval) => interval.start < end && interval.end > start);
+const overlaps = (busy: readonly Interval[], start: number, end: number): boolean =>
+  busy.some((interval) => interval.start < end && interval.end > start);
 
 export class HostCalendars {
   readonly hosts: readonly Host[];
@@ -104,7 +111,16 @@ export class HostCalendars {
 
   constructor(hosts: readonly Host[], options: HostCalendarsOptions) {
     this.hosts = hosts;
-    this.kept = hosts.map(() => ({ state: 'unread', objects: new Map(), busy: [], goodAt: undefined, triedAt: undefined, error: undefined, inFlight: undefined, windowEnd: undefined }));
+    this.kept = hosts.map(() => ({
+      state: 'unread',
+      objects: new Map(),
+      busy: [],
+      goodAt: undefined,
+      triedAt: undefined,
+      error: undefined,
+      inFlight: undefined,
+      windowEnd: undefined,
+    }));
     this.logger = options.logger;
     this.now = options.now ?? (() => new Date());
     this.bookingTimeZone = options.bookingTimeZone;
@@ -132,9 +148,14 @@ export class HostCalendars {
     const at = this.now().getTime();
     await Promise.all(
       this.kept.map((kept, index) => {
-        if (kept.state === 'unread' || (kept.state === 'readable' && (kept.goodAt === undefined || at - kept.goodAt >= this.maxStalenessMs))) return this.refresh(index);
+        if (
+          kept.state === 'unread' ||
+          (kept.state === 'readable' && (kept.goodAt === undefined || at - kept.goodAt >= this.maxStalenessMs))
+        )
+          return this.refresh(index);
         // An unreadable host is tried again without keeping the visitor waiting on a server that may stall.
-        if (kept.state === 'unreadable' && (kept.triedAt === undefined || at - kept.triedAt >= RETRY_UNREADABLE_MS)) void this.refresh(index);
+        if (kept.state === 'unreadable' && (kept.triedAt === undefined || at - kept.triedAt >= RETRY_UNREADABLE_MS))
+          void this.refresh(index);
         return undefined;
       }),
     );
@@ -193,19 +214,29 @@ export class HostCalendars {
       kept.windowEnd = windowEnd;
       kept.busy = busy;
       kept.goodAt = began.getTime();
-      if (kept.state === 'unreadable') this.logger.info({ host: host.name, hostIndex: index }, 'host calendar readable again');
+      if (kept.state === 'unreadable')
+        this.logger.info({ host: host.name, hostIndex: index }, 'host calendar readable again');
       kept.state = 'readable';
       kept.error = undefined;
     } catch (error) {
-      const reason = error instanceof ReadError ? error.message : `the answer could not be read (${(error as Error).message})`;
-      if (kept.state !== 'unreadable') this.logger.warn({ host: host.name, hostIndex: index, reason }, 'host calendar unreadable: not offered until it reads again');
+      const reason =
+        error instanceof ReadError ? error.message : `the answer could not be read (${(error as Error).message})`;
+      if (kept.state !== 'unreadable')
+        this.logger.warn(
+          { host: host.name, hostIndex: index, reason },
+          'host calendar unreadable: not offered until it reads again',
+        );
       kept.state = 'unreadable';
       kept.error = reason;
       kept.busy = [];
     }
   }
 
-  private async readCalendar(host: Host, kept: Kept, now: Date): Promise<{ objects: Kept['objects']; busy: Interval[]; windowEnd: number }> {
+  private async readCalendar(
+    host: Host,
+    kept: Kept,
+    now: Date,
+  ): Promise<{ objects: Kept['objects']; busy: Interval[]; windowEnd: number }> {
     const fetchForHost = hostFetch(host, this.timeoutMs);
     const zone = host.workingHours?.timeZone ?? this.bookingTimeZone;
     // From now to past the booking window's end. Objects are expanded a week further than needed, and kept by ETag
@@ -249,7 +280,8 @@ export class HostCalendars {
       const byUrl = new Map(fetched.map((object) => [object.url, object]));
       for (const url of changed) {
         const object = byUrl.get(url);
-        if (!object || typeof object.data !== 'string' || object.data.trim() === '') throw new ReadError('an event listed could not be fetched');
+        if (!object || typeof object.data !== 'string' || object.data.trim() === '')
+          throw new ReadError('an event listed could not be fetched');
         // The intervals are kept over the whole window; an object's ETag changes with its content.
         objects.set(url, { etag: object.etag, busy: busyIntervals([object.data], from, to, zone) });
       }

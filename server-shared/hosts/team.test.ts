@@ -18,16 +18,43 @@ const team = (...hosts: unknown[]) => JSON.stringify({ hosts });
 
 describe('the team file', () => {
   it('gives each host with the defaults filled in', () => {
-    const [anna] = parseTeam(team(host({ dailyLimit: 4, workingHours: { days: [1, 2, 3], start: '09:00', end: '17:30', timeZone: 'America/New_York' } })), {});
-    expect(anna).to.deep.include({ index: 0, name: 'Anna Berg', calendarUrl: 'https://dav.example/anna/calendar/', calendarPassword: 'secret', dailyLimit: 4, weight: 1 });
-    expect(anna!.workingHours).to.deep.equal({ days: [1, 2, 3], start: '09:00', end: '17:30', timeZone: 'America/New_York' });
+    const [anna] = parseTeam(
+      team(
+        host({
+          dailyLimit: 4,
+          workingHours: { days: [1, 2, 3], start: '09:00', end: '17:30', timeZone: 'America/New_York' },
+        }),
+      ),
+      {},
+    );
+    expect(anna).to.deep.include({
+      index: 0,
+      name: 'Anna Berg',
+      calendarUrl: 'https://dav.example/anna/calendar/',
+      calendarPassword: 'secret',
+      dailyLimit: 4,
+      weight: 1,
+    });
+    expect(anna!.workingHours).to.deep.equal({
+      days: [1, 2, 3],
+      start: '09:00',
+      end: '17:30',
+      timeZone: 'America/New_York',
+    });
   });
 
   it('takes a password from the environment variable the host names', () => {
-    const [anna] = parseTeam(team(host({ calendarPassword: undefined, calendarPasswordEnv: 'ANNA_CALDAV_PASSWORD' })), { ANNA_CALDAV_PASSWORD: 'from-env' });
+    const [anna] = parseTeam(team(host({ calendarPassword: undefined, calendarPasswordEnv: 'ANNA_CALDAV_PASSWORD' })), {
+      ANNA_CALDAV_PASSWORD: 'from-env',
+    });
     expect(anna!.calendarPassword).to.equal('from-env');
-    expect(() => parseTeam(team(host({ calendarPassword: undefined, calendarPasswordEnv: 'ANNA_CALDAV_PASSWORD' })), {})).to.throw(ConfigError, '/hosts/0/calendarPasswordEnv names ANNA_CALDAV_PASSWORD, which is not set');
-    expect(() => parseTeam(team(host({ calendarPasswordEnv: 'ANNA_CALDAV_PASSWORD' })), {})).to.throw(ConfigError, 'needs one of calendarPassword and calendarPasswordEnv');
+    expect(() =>
+      parseTeam(team(host({ calendarPassword: undefined, calendarPasswordEnv: 'ANNA_CALDAV_PASSWORD' })), {}),
+    ).to.throw(ConfigError, '/hosts/0/calendarPasswordEnv names ANNA_CALDAV_PASSWORD, which is not set');
+    expect(() => parseTeam(team(host({ calendarPasswordEnv: 'ANNA_CALDAV_PASSWORD' })), {})).to.throw(
+      ConfigError,
+      'needs one of calendarPassword and calendarPasswordEnv',
+    );
   });
 
   it('stops start-up naming the field that is wrong', () => {
@@ -35,9 +62,18 @@ describe('the team file', () => {
       [team(host({ email: undefined })), '/hosts/0/email is missing'],
       [team(host(), host({ dailyLimit: 0 })), '/hosts/1/dailyLimit must be >= 1'],
       [team(host({ calendarUrl: 'ftp://x' })), '/hosts/0/calendarUrl must match'],
-      [team(host({ workingHours: { days: [1], start: '9:00', end: '17:00', timeZone: 'Europe/Berlin' } })), '/hosts/0/workingHours/start must match'],
-      [team(host({ workingHours: { days: [1], start: '09:00', end: '17:00', timeZone: 'Mars/Olympus' } })), '/hosts/0/workingHours/timeZone is not a time zone'],
-      [team(host({ workingHours: { days: [1], start: '17:00', end: '09:00', timeZone: 'Europe/Berlin' } })), '/hosts/0/workingHours/end must be later than start'],
+      [
+        team(host({ workingHours: { days: [1], start: '9:00', end: '17:00', timeZone: 'Europe/Berlin' } })),
+        '/hosts/0/workingHours/start must match',
+      ],
+      [
+        team(host({ workingHours: { days: [1], start: '09:00', end: '17:00', timeZone: 'Mars/Olympus' } })),
+        '/hosts/0/workingHours/timeZone is not a time zone',
+      ],
+      [
+        team(host({ workingHours: { days: [1], start: '17:00', end: '09:00', timeZone: 'Europe/Berlin' } })),
+        '/hosts/0/workingHours/end must be later than start',
+      ],
       [team(host({ colour: 'red' })), '/hosts/0 has an unknown field "colour"'],
       [JSON.stringify({ hosts: [] }), '/hosts must NOT have fewer than 1 items'],
       ['{"hosts": [', 'is not JSON'],
@@ -52,7 +88,10 @@ describe('the team file', () => {
       const file = path.join(folder, 'team.json');
       await writeFile(file, team(host()));
       expect(readTeamFile({ TEAM_FILE: file })).to.have.length(1);
-      expect(() => readTeamFile({ TEAM_FILE: path.join(folder, 'missing.json') })).to.throw(ConfigError, 'cannot be read: ENOENT');
+      expect(() => readTeamFile({ TEAM_FILE: path.join(folder, 'missing.json') })).to.throw(
+        ConfigError,
+        'cannot be read: ENOENT',
+      );
     } finally {
       await rm(folder, { recursive: true, force: true });
     }

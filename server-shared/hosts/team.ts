@@ -74,7 +74,12 @@ const teamSchema: JSONSchemaType<{ hosts: HostEntry[] }> = {
             additionalProperties: false,
             required: ['days', 'start', 'end', 'timeZone'],
             properties: {
-              days: { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'integer', minimum: 1, maximum: 7 } },
+              days: {
+                type: 'array',
+                minItems: 1,
+                uniqueItems: true,
+                items: { type: 'integer', minimum: 1, maximum: 7 },
+              },
               start: { type: 'string', pattern: clock },
               end: { type: 'string', pattern: clock },
               timeZone: { type: 'string' },
@@ -100,8 +105,16 @@ export function parseTeam(text: string, env: Env, source = 'TEAM_FILE'): Host[] 
   }
   if (!validate(data)) {
     const problem = validate.errors?.[0];
-    const field = problem?.keyword === 'required' ? `${problem.instancePath}/${String(problem.params.missingProperty)}` : problem?.instancePath || '/';
-    const detail = problem?.keyword === 'required' ? 'is missing' : problem?.keyword === 'additionalProperties' ? `has an unknown field "${String(problem.params.additionalProperty)}"` : (problem?.message ?? 'is not valid');
+    const field =
+      problem?.keyword === 'required'
+        ? `${problem.instancePath}/${String(problem.params.missingProperty)}`
+        : problem?.instancePath || '/';
+    const detail =
+      problem?.keyword === 'required'
+        ? 'is missing'
+        : problem?.keyword === 'additionalProperties'
+          ? `has an unknown field "${String(problem.params.additionalProperty)}"`
+          : (problem?.message ?? 'is not valid');
     throw new ConfigError(`${source}: ${field} ${detail}`);
   }
   return data.hosts.map((entry, index) => {
@@ -110,10 +123,13 @@ export function parseTeam(text: string, env: Env, source = 'TEAM_FILE'): Host[] 
       throw new ConfigError(`${at} needs one of calendarPassword and calendarPasswordEnv`);
     }
     const password = entry.calendarPassword ?? env[entry.calendarPasswordEnv!];
-    if (password === undefined || password === '') throw new ConfigError(`${at}/calendarPasswordEnv names ${entry.calendarPasswordEnv}, which is not set`);
+    if (password === undefined || password === '')
+      throw new ConfigError(`${at}/calendarPasswordEnv names ${entry.calendarPasswordEnv}, which is not set`);
     const hours = entry.workingHours;
-    if (hours && !isValidTimeZone(hours.timeZone)) throw new ConfigError(`${at}/workingHours/timeZone is not a time zone: ${hours.timeZone}`);
-    if (hours && minutesOf(hours.start) >= minutesOf(hours.end)) throw new ConfigError(`${at}/workingHours/end must be later than start`);
+    if (hours && !isValidTimeZone(hours.timeZone))
+      throw new ConfigError(`${at}/workingHours/timeZone is not a time zone: ${hours.timeZone}`);
+    if (hours && minutesOf(hours.start) >= minutesOf(hours.end))
+      throw new ConfigError(`${at}/workingHours/end must be later than start`);
     return {
       index,
       name: entry.name,
@@ -137,7 +153,9 @@ export function readTeamFile(env: Env): Host[] | undefined {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new ConfigError(`TEAM_FILE ${file} cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new ConfigError(
+      `TEAM_FILE ${file} cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
   return parseTeam(text, env, `TEAM_FILE ${file}`);
 }

@@ -38,13 +38,22 @@ interface CalendarMessage {
 const compact = (date: Date) => date.toISOString().replace(/[-:]/g, '').replace('.000Z', 'Z');
 
 async function post(url: string, body: unknown): Promise<number> {
-  const response = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   await response.arrayBuffer();
   return response.status;
 }
 
 /** Books BOOKINGS demos and applies each one's plan through its link, as the prospect would. */
-async function bookAndChange(api: RunningApi, run: string, slots: readonly string[], afterBooking: () => Promise<void>): Promise<Booked[]> {
+async function bookAndChange(
+  api: RunningApi,
+  run: string,
+  slots: readonly string[],
+  afterBooking: () => Promise<void>,
+): Promise<Booked[]> {
   const booked: Booked[] = [];
   for (let i = 0; i < BOOKINGS; i += 1) {
     const body = bookingBody(i, run, slots);
@@ -59,8 +68,10 @@ async function bookAndChange(api: RunningApi, run: string, slots: readonly strin
     if (booking.plan === 'moved' || booking.plan === 'moved-then-cancelled' || booking.plan === 'moved-twice') {
       expect(await post(`${link}/reschedule`, elsewhere(1)), `move of booking ${i}`).to.equal(200);
     }
-    if (booking.plan === 'moved-twice') expect(await post(`${link}/reschedule`, elsewhere(2)), `second move of booking ${i}`).to.equal(200);
-    if (booking.plan === 'cancelled' || booking.plan === 'moved-then-cancelled') expect(await post(`${link}/cancel`, {}), `cancel of booking ${i}`).to.equal(200);
+    if (booking.plan === 'moved-twice')
+      expect(await post(`${link}/reschedule`, elsewhere(2)), `second move of booking ${i}`).to.equal(200);
+    if (booking.plan === 'cancelled' || booking.plan === 'moved-then-cancelled')
+      expect(await post(`${link}/cancel`, {}), `cancel of booking ${i}`).to.equal(200);
   }
   return booked;
 }
@@ -102,22 +113,42 @@ async function calendarsOf(stack: FaultStack, booked: readonly Booked[]): Promis
 /** The sequence each message should carry: the confirmation 0, an update or cancellation its change's. */
 async function announcedSequences(stack: FaultStack, booked: readonly Booked[]): Promise<Map<string, number>> {
   const ids = booked.map((booking) => booking.id);
-  const rows: Array<{ id: string; kind: string; sequence: number }> = await stack.db('booking_emails').whereIn('booking_id', ids).select('id', 'kind', 'sequence');
+  const rows: Array<{ id: string; kind: string; sequence: number }> = await stack
+    .db('booking_emails')
+    .whereIn('booking_id', ids)
+    .select('id', 'kind', 'sequence');
   const sequences = new Map<string, number>(ids.map((id) => [`<demo-${id}@converge.localhost>`, 0]));
   for (const row of rows) sequences.set(`<${row.kind}-${row.id}@converge.localhost>`, row.sequence);
   return sequences;
 }
 
 /** Checks every booking's calendar against its final state; prints and returns the counts of each way it can fail. */
-async function judge(stack: FaultStack, scenario: string, booked: readonly Booked[], extra: Record<string, string | number>) {
+async function judge(
+  stack: FaultStack,
+  scenario: string,
+  booked: readonly Booked[],
+  extra: Record<string, string | number>,
+) {
   const calendars = await calendarsOf(stack, booked);
   const announced = await announcedSequences(stack, booked);
   const finals = new Map<string, { status: string; time_slot: Date; sequence: number }>(
-    (await stack.db('bookings').whereIn('id', booked.map((booking) => booking.id)).select('id', 'status', 'time_slot', 'sequence')).map(
-      (row: { id: string; status: string; time_slot: Date; sequence: number }) => [row.id, row],
-    ),
+    (
+      await stack
+        .db('bookings')
+        .whereIn(
+          'id',
+          booked.map((booking) => booking.id),
+        )
+        .select('id', 'status', 'time_slot', 'sequence')
+    ).map((row: { id: string; status: string; time_slot: Date; sequence: number }) => [row.id, row]),
   );
-  const failures = { requestAfterCancel: [] as string[], sequenceNotRising: [] as string[], lastNotFinal: [] as string[], wrongSequence: [] as string[], noCalendar: [] as string[] };
+  const failures = {
+    requestAfterCancel: [] as string[],
+    sequenceNotRising: [] as string[],
+    lastNotFinal: [] as string[],
+    wrongSequence: [] as string[],
+    noCalendar: [] as string[],
+  };
   let messages = 0;
   let confirmationsOfChangedBookings = 0;
   for (const booking of booked) {
@@ -125,11 +156,15 @@ async function judge(stack: FaultStack, scenario: string, booked: readonly Booke
     const final = finals.get(booking.id)!;
     messages += calendar.length;
     const label = `${booking.plan} ${booking.id}: ${calendar.map((message) => `${message.method}/${message.sequence}`).join(' ') || 'nothing'}`;
-    if (booking.plan !== 'kept' && calendar.some((message) => message.messageId.startsWith('<demo-'))) confirmationsOfChangedBookings += 1;
+    if (booking.plan !== 'kept' && calendar.some((message) => message.messageId.startsWith('<demo-')))
+      confirmationsOfChangedBookings += 1;
     const firstCancel = calendar.findIndex((message) => message.method === 'CANCEL');
-    if (firstCancel >= 0 && calendar.slice(firstCancel).some((message) => message.method === 'REQUEST')) failures.requestAfterCancel.push(label);
-    if (calendar.some((message, i) => i > 0 && message.sequence <= calendar[i - 1]!.sequence)) failures.sequenceNotRising.push(label);
-    if (calendar.some((message) => announced.get(message.messageId) !== message.sequence)) failures.wrongSequence.push(label);
+    if (firstCancel >= 0 && calendar.slice(firstCancel).some((message) => message.method === 'REQUEST'))
+      failures.requestAfterCancel.push(label);
+    if (calendar.some((message, i) => i > 0 && message.sequence <= calendar[i - 1]!.sequence))
+      failures.sequenceNotRising.push(label);
+    if (calendar.some((message) => announced.get(message.messageId) !== message.sequence))
+      failures.wrongSequence.push(label);
     const last = calendar.at(-1);
     if (!last) {
       failures.noCalendar.push(label);
@@ -160,7 +195,7 @@ async function judge(stack: FaultStack, scenario: string, booked: readonly Booke
   return failures;
 }
 
-describe('fault 6: the prospect\'s calendar ends with what the booking is, whatever SMTP or the worker did', function () {
+describe("fault 6: the prospect's calendar ends with what the booking is, whatever SMTP or the worker did", function () {
   this.timeout(180_000);
   let stack: FaultStack;
   let api: RunningApi;
@@ -180,10 +215,15 @@ describe('fault 6: the prospect\'s calendar ends with what the booking is, whate
   async function settle(booked: readonly Booked[], from: number): Promise<number> {
     const ids = booked.map((booking) => booking.id);
     const waitFrom = Date.now();
-    const took = await waitUntil('every prospect e-mail sent or dropped', async () => (await unsettled(stack, ids)) === 0, 120_000, {
-      everyMs: 250,
-      describe: async () => `${await unsettled(stack, ids)} still open`,
-    });
+    const took = await waitUntil(
+      'every prospect e-mail sent or dropped',
+      async () => (await unsettled(stack, ids)) === 0,
+      120_000,
+      {
+        everyMs: 250,
+        describe: async () => `${await unsettled(stack, ids)} still open`,
+      },
+    );
     // A straggling copy or a late confirmation would come within a few sweep rounds and a retry.
     await delay(8000);
     return waitFrom + took - from;
@@ -199,8 +239,17 @@ describe('fault 6: the prospect\'s calendar ends with what the booking is, whate
     await stack.smtp.comeBack();
     const upAt = Date.now();
     const settledAfter = await settle(booked, upAt);
-    const failures = await judge(stack, '6a smtp down, book, cancel, move', booked, { outage: seconds(upAt - downAt), settledAfterServerBack: seconds(settledAfter) });
-    expect(failures).to.deep.equal({ requestAfterCancel: [], sequenceNotRising: [], lastNotFinal: [], wrongSequence: [], noCalendar: [] });
+    const failures = await judge(stack, '6a smtp down, book, cancel, move', booked, {
+      outage: seconds(upAt - downAt),
+      settledAfterServerBack: seconds(settledAfter),
+    });
+    expect(failures).to.deep.equal({
+      requestAfterCancel: [],
+      sequenceNotRising: [],
+      lastNotFinal: [],
+      wrongSequence: [],
+      noCalendar: [],
+    });
     expect(stack.smtp.summary().duplicates, 'no e-mail twice').to.equal(0);
   });
 
@@ -210,8 +259,16 @@ describe('fault 6: the prospect\'s calendar ends with what the booking is, whate
     const startedAt = Date.now();
     worker = await stack.startWorker(workerOptions);
     const settledAfter = await settle(booked, startedAt);
-    const failures = await judge(stack, '6b worker down, book, cancel, move', booked, { settledAfterWorkerBack: seconds(settledAfter) });
-    expect(failures).to.deep.equal({ requestAfterCancel: [], sequenceNotRising: [], lastNotFinal: [], wrongSequence: [], noCalendar: [] });
+    const failures = await judge(stack, '6b worker down, book, cancel, move', booked, {
+      settledAfterWorkerBack: seconds(settledAfter),
+    });
+    expect(failures).to.deep.equal({
+      requestAfterCancel: [],
+      sequenceNotRising: [],
+      lastNotFinal: [],
+      wrongSequence: [],
+      noCalendar: [],
+    });
     expect(stack.smtp.summary().duplicates, 'no e-mail twice').to.equal(0);
   });
 });

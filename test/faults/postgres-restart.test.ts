@@ -9,7 +9,14 @@
  */
 import { expect } from 'chai';
 import type { RunningApi } from '../../api/server.js';
-import { bookableSlots, bookingBody, postBooking, runTag, statusCounts, type BookingAnswer } from './helpers/bookings.js';
+import {
+  bookableSlots,
+  bookingBody,
+  postBooking,
+  runTag,
+  statusCounts,
+  type BookingAnswer,
+} from './helpers/bookings.js';
 import { startFaultStack, type FaultStack } from './helpers/fault-stack.js';
 import { delay, printFigures, seconds, waitUntil } from './helpers/wait.js';
 
@@ -103,8 +110,12 @@ describe('fault 4: PostgreSQL restarted under traffic', function () {
     const inside = (at: number, ms: number) => at >= downAt + 200 && at + ms <= restartAt;
     const duringOutage = answers.filter((answer) => inside(answer.startedAt, answer.ms));
     const readyDuringOutage = ready.filter((answer) => inside(answer.at, answer.ms));
-    const firstStoredAfter = answers.filter((answer) => answer.status === 201 && answer.startedAt >= upAt).sort((a, b) => a.startedAt - b.startedAt)[0];
-    const firstReadyAfter = ready.filter((answer) => answer.status === 200 && answer.at >= upAt).sort((a, b) => a.at - b.at)[0];
+    const firstStoredAfter = answers
+      .filter((answer) => answer.status === 201 && answer.startedAt >= upAt)
+      .sort((a, b) => a.startedAt - b.startedAt)[0];
+    const firstReadyAfter = ready
+      .filter((answer) => answer.status === 200 && answer.at >= upAt)
+      .sort((a, b) => a.at - b.at)[0];
     const stored = answers.filter((answer) => answer.status === 201);
     const statuses = statusCounts(answers);
 
@@ -123,7 +134,11 @@ describe('fault 4: PostgreSQL restarted under traffic', function () {
     const present = await stack.db('bookings').whereIn('id', storedIds).count<Array<{ count: string }>>('* as count');
     const summary = stack.smtp.summary();
     duplicateArrivals = summary.duplicateIds.map(
-      (id) => `${id} at ${stack.smtp.messages.filter((m) => m.messageId === id).map((m) => ((m.at - stopAt) / 1000).toFixed(2)).join(' and ')} s`,
+      (id) =>
+        `${id} at ${stack.smtp.messages
+          .filter((m) => m.messageId === id)
+          .map((m) => ((m.at - stopAt) / 1000).toFixed(2))
+          .join(' and ')} s`,
     );
     const maxMs = (list: Array<{ ms: number }>) => Math.max(0, ...list.map((answer) => answer.ms));
 
@@ -137,9 +152,13 @@ describe('fault 4: PostgreSQL restarted under traffic', function () {
       their503: duringOutage.filter((answer) => answer.status === 503).length,
       slowest503Ms: maxMs(duringOutage),
       readyzDuringOutage: readyDuringOutage.length,
-      readyz503NamingPostgres: readyDuringOutage.filter((answer) => answer.status === 503 && answer.details.includes('PostgreSQL')).length,
+      readyz503NamingPostgres: readyDuringOutage.filter(
+        (answer) => answer.status === 503 && answer.details.includes('PostgreSQL'),
+      ).length,
       slowestReadyzMs: maxMs(readyDuringOutage),
-      first201AfterRestart: firstStoredAfter ? seconds(firstStoredAfter.startedAt + firstStoredAfter.ms - upAt) : 'never',
+      first201AfterRestart: firstStoredAfter
+        ? seconds(firstStoredAfter.startedAt + firstStoredAfter.ms - upAt)
+        : 'never',
       firstReadyAfterRestart: firstReadyAfter ? seconds(firstReadyAfter.at + firstReadyAfter.ms - upAt) : 'never',
       answered201: stored.length,
       rowsStored: state.rows,
@@ -153,7 +172,10 @@ describe('fault 4: PostgreSQL restarted under traffic', function () {
         answers
           .filter((answer) => answer.status !== 201 && answer.status !== 503)
           .slice(0, 3)
-          .map((answer) => `${answer.status} at ${((answer.startedAt - stopAt) / 1000).toFixed(2)} after ${answer.ms} ms: ${answer.error ?? ''} ${answer.details ?? ''}`)
+          .map(
+            (answer) =>
+              `${answer.status} at ${((answer.startedAt - stopAt) / 1000).toFixed(2)} after ${answer.ms} ms: ${answer.error ?? ''} ${answer.details ?? ''}`,
+          )
           .join('; ') || 'none',
       // Each doubled confirmation: when its copies arrived, in seconds from the moment the stop began.
       duplicateArrivals: duplicateArrivals.join('; ') || 'none',
@@ -186,7 +208,10 @@ describe('fault 4: PostgreSQL restarted under traffic', function () {
     if (answers.length === 0) this.skip();
     const otherwise = answers.filter((answer) => answer.status !== 201 && answer.status !== 503);
     expect(
-      otherwise.map((answer) => `${answer.status} asked ${answer.startedAt - stopAt} ms after the stop began: ${answer.details ?? answer.error ?? ''}`),
+      otherwise.map(
+        (answer) =>
+          `${answer.status} asked ${answer.startedAt - stopAt} ms after the stop began: ${answer.details ?? answer.error ?? ''}`,
+      ),
     ).to.deep.equal([]);
   });
 

@@ -31,11 +31,15 @@ describe('fault 1: Redis down when the request arrives, back empty', function ()
   it('stores the booking (201) and sends exactly one confirmation once Redis is back', async () => {
     await stack.killRedis();
     // The API sees Redis gone before the booking arrives.
-    await waitUntil('/readyz reports Redis down', async () => {
-      const response = await fetch(`${api.url}/readyz`);
-      const body = (await response.json()) as { checks?: { redis?: string } };
-      return response.status === 503 && body.checks?.redis === 'down';
-    }, 10_000);
+    await waitUntil(
+      '/readyz reports Redis down',
+      async () => {
+        const response = await fetch(`${api.url}/readyz`);
+        const body = (await response.json()) as { checks?: { redis?: string } };
+        return response.status === 503 && body.checks?.redis === 'down';
+      },
+      10_000,
+    );
 
     const answer = await postBooking(api.url, 1, bookingBody(1, runTag(), bookableSlots()));
     expect(answer.status, JSON.stringify(answer)).to.equal(201);

@@ -34,12 +34,15 @@ describe('fault 2: SMTP down for 30 s while 200 bookings flow', function () {
     const { smtp } = stack;
     const flowStarted = Date.now();
     let flowMs = 0;
-    const flowing = bookMany(api.url, BOOKINGS, { concurrency: 4, run: runTag(), slots: bookableSlots(), perSecond: PER_SECOND }).then(
-      (answers) => {
-        flowMs = Date.now() - flowStarted;
-        return answers;
-      },
-    );
+    const flowing = bookMany(api.url, BOOKINGS, {
+      concurrency: 4,
+      run: runTag(),
+      slots: bookableSlots(),
+      perSecond: PER_SECOND,
+    }).then((answers) => {
+      flowMs = Date.now() - flowStarted;
+      return answers;
+    });
 
     await delay(OUTAGE_STARTS_AFTER_MS);
     const beforeOutage = smtp.messages.length;
@@ -60,7 +63,10 @@ describe('fault 2: SMTP down for 30 s while 200 bookings flow', function () {
       'every row marked sent',
       async () => (await stack.confirmationState()).sent === BOOKINGS,
       120_000,
-      { everyMs: 500, describe: async () => JSON.stringify({ ...(await stack.confirmationState()), emails: smtp.summary() }) },
+      {
+        everyMs: 500,
+        describe: async () => JSON.stringify({ ...(await stack.confirmationState()), emails: smtp.summary() }),
+      },
     );
     // A straggling second copy would come within a few sweep rounds and a retry.
     await delay(6000);

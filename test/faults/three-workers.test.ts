@@ -26,7 +26,10 @@ describe('fault 5: three worker processes, 3,000 bookings', function () {
 
   it('sends exactly 3,000 e-mails, one per booking', async () => {
     const { smtp } = stack;
-    const [{ url }, ...workers] = await Promise.all([stack.spawnApi(), ...Array.from({ length: WORKERS }, () => stack.spawnWorker())]);
+    const [{ url }, ...workers] = await Promise.all([
+      stack.spawnApi(),
+      ...Array.from({ length: WORKERS }, () => stack.spawnWorker()),
+    ]);
 
     const startedAt = Date.now();
     const answers = await bookMany(url, BOOKINGS, { concurrency: 25, run: runTag(), slots: bookableSlots() });
@@ -38,7 +41,10 @@ describe('fault 5: three worker processes, 3,000 bookings', function () {
       'every row marked sent',
       async () => (await stack.confirmationState()).sent === BOOKINGS,
       180_000,
-      { everyMs: 500, describe: async () => JSON.stringify({ ...(await stack.confirmationState()), emails: smtp.summary() }) },
+      {
+        everyMs: 500,
+        describe: async () => JSON.stringify({ ...(await stack.confirmationState()), emails: smtp.summary() }),
+      },
     );
     const allSentMs = waitFrom + drainMs - startedAt;
     await delay(3000);
@@ -63,7 +69,10 @@ describe('fault 5: three worker processes, 3,000 bookings', function () {
     });
     expect(summary.received, 'exactly one e-mail per booking').to.equal(BOOKINGS);
     expect(summary.distinct).to.equal(BOOKINGS);
-    expect([...smtp.countsById().keys()].every((messageId) => rowIds.has(messageId)), 'every e-mail belongs to a booking').to.equal(true);
+    expect(
+      [...smtp.countsById().keys()].every((messageId) => rowIds.has(messageId)),
+      'every e-mail belongs to a booking',
+    ).to.equal(true);
     expect(state).to.include({ rows: BOOKINGS, sent: BOOKINGS, pending: 0, failed: 0 });
     for (const worker of workers) expect(sentBy(worker), 'each worker took a share').to.be.greaterThan(0);
   });

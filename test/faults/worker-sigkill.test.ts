@@ -40,7 +40,11 @@ describe('fault 3: two worker processes, one SIGKILLed mid-flow, 500 jobs, slow 
 
     const startedAt = Date.now();
     const [victim, survivor] = (await Promise.all([stack.spawnWorker(), stack.spawnWorker()])) as [Spawned, Spawned];
-    await waitUntil('the first e-mails arrive', () => smtp.messages.length >= KILL_AFTER_EMAILS && sentBy(victim) > 0, 60_000);
+    await waitUntil(
+      'the first e-mails arrive',
+      () => smtp.messages.length >= KILL_AFTER_EMAILS && sentBy(victim) > 0,
+      60_000,
+    );
 
     const awaitingAnswerAtKill = smtp.messages.filter((message) => !message.answered).length;
     victim.child.kill('SIGKILL');
@@ -52,8 +56,14 @@ describe('fault 3: two worker processes, one SIGKILLed mid-flow, 500 jobs, slow 
     // are not marked sent. The survivor cannot send a row the victim claimed until its lease runs out, so only these
     // can ever be sent twice.
     const receivedIds = [...new Set(smtp.messages.map((message) => message.messageId))];
-    const unmarked = (await stack.db('booking_emails').where({ kind: 'confirmation' }).whereNull('sent_at').pluck('booking_id')) as string[];
-    const inWindow = new Set(unmarked.map((id) => `<demo-${id}@converge.localhost>`).filter((messageId) => receivedIds.includes(messageId)));
+    const unmarked = (await stack
+      .db('booking_emails')
+      .where({ kind: 'confirmation' })
+      .whereNull('sent_at')
+      .pluck('booking_id')) as string[];
+    const inWindow = new Set(
+      unmarked.map((id) => `<demo-${id}@converge.localhost>`).filter((messageId) => receivedIds.includes(messageId)),
+    );
     // Rows the dead worker had claimed and not marked sent: their lease must run out before anyone sends them. Once
     // the survivor's sends in hand are answered, the unsent rows with a claim taken before the kill are the dead one's.
     await delay(ANSWER_DELAY_MS * 4);
@@ -70,7 +80,10 @@ describe('fault 3: two worker processes, one SIGKILLed mid-flow, 500 jobs, slow 
       'every row marked sent',
       async () => (await stack.confirmationState()).sent === JOBS,
       180_000,
-      { everyMs: 500, describe: async () => JSON.stringify({ ...(await stack.confirmationState()), emails: smtp.summary() }) },
+      {
+        everyMs: 500,
+        describe: async () => JSON.stringify({ ...(await stack.confirmationState()), emails: smtp.summary() }),
+      },
     );
     const allSentAfterKill = waitFrom + tookMs - killedAt;
     await delay(2000);
@@ -95,10 +108,16 @@ describe('fault 3: two worker processes, one SIGKILLed mid-flow, 500 jobs, slow 
       duplicateIds: summary.duplicateIds.join(' ') || 'none',
     });
     expect(summary.distinct, 'every booking e-mailed').to.equal(JOBS);
-    expect([...smtp.countsById().keys()].every((messageId) => rowIds.has(messageId)), 'every e-mail belongs to a booking').to.equal(true);
+    expect(
+      [...smtp.countsById().keys()].every((messageId) => rowIds.has(messageId)),
+      'every e-mail belongs to a booking',
+    ).to.equal(true);
     expect(state).to.include({ rows: JOBS, sent: JOBS, pending: 0, failed: 0 });
     // A copy beyond the first can only be of a message in the window: taken in by the server, not yet marked sent.
-    expect(summary.duplicateIds.filter((messageId) => !inWindow.has(messageId)), 'duplicates outside the at-least-once window').to.deep.equal([]);
+    expect(
+      summary.duplicateIds.filter((messageId) => !inWindow.has(messageId)),
+      'duplicates outside the at-least-once window',
+    ).to.deep.equal([]);
     expect(summary.duplicates).to.be.at.most(inWindow.size);
   });
 });

@@ -18,7 +18,8 @@ if (container) {
   const token = tokenFromPath(window.location.pathname);
   const data = readBookingPageData();
   const store = makeStore();
-  if (data?.booking) store.dispatch(api.util.upsertQueryEntries([{ endpointName: 'booking', arg: token, value: data.booking }]));
+  if (data?.booking)
+    store.dispatch(api.util.upsertQueryEntries([{ endpointName: 'booking', arg: token, value: data.booking }]));
   const pressed = state.pressed;
   state.started = true;
   hydrateRoot(

@@ -37,7 +37,9 @@ let loading: Promise<void> | undefined;
 /** Runs the React code the page names, in order; a failure lets the next intent try again. */
 function loadApp(): Promise<void> {
   loading ??= new Promise<void>((resolve, reject) => {
-    const sources = document.querySelector<HTMLMetaElement>(`meta[name="${BOOKING_APP_META}"]`)?.content.split(' ').filter(Boolean) ?? [];
+    const sources =
+      document.querySelector<HTMLMetaElement>(`meta[name="${BOOKING_APP_META}"]`)?.content.split(' ').filter(Boolean) ??
+      [];
     let waiting = sources.length;
     for (const src of sources) {
       const script = Object.assign(document.createElement('script'), { src, async: false });

@@ -14,7 +14,12 @@ import { makeStore } from '../store/store.js';
 /** The page's loading state, written at build time: the build cannot know the booking, and it needs no zone either. */
 export function renderBookingPage(): RenderedPage {
   return renderWithStyles(
-    <BookingRoot store={makeStore()} token={null} zone={DEFAULT_BOOKING_TIME_ZONE} visitorZone={DEFAULT_BOOKING_TIME_ZONE} />,
+    <BookingRoot
+      store={makeStore()}
+      token={null}
+      zone={DEFAULT_BOOKING_TIME_ZONE}
+      visitorZone={DEFAULT_BOOKING_TIME_ZONE}
+    />,
   );
 }
 
@@ -25,7 +30,15 @@ export function renderBookingPage(): RenderedPage {
  */
 export function renderBookingUnavailablePage(): RenderedPage {
   return staticPage(
-    renderWithStyles(<BookingRoot store={makeStore()} token={null} zone={DEFAULT_BOOKING_TIME_ZONE} visitorZone={DEFAULT_BOOKING_TIME_ZONE} unavailable />),
+    renderWithStyles(
+      <BookingRoot
+        store={makeStore()}
+        token={null}
+        zone={DEFAULT_BOOKING_TIME_ZONE}
+        visitorZone={DEFAULT_BOOKING_TIME_ZONE}
+        unavailable
+      />,
+    ),
   );
 }
 
@@ -43,6 +56,8 @@ export interface BookingPageRender extends RenderedPage {
 export function renderBookingFor(token: string, booking: BookingView | null, zone: string): BookingPageRender {
   const store = makeStore();
   if (booking) store.dispatch(api.util.upsertQueryEntries([{ endpointName: 'booking', arg: token, value: booking }]));
-  const page = renderWithStyles(<BookingRoot store={store} token={token} zone={zone} visitorZone={zone} opensNothing={booking === null} />);
+  const page = renderWithStyles(
+    <BookingRoot store={store} token={token} zone={zone} visitorZone={zone} opensNothing={booking === null} />,
+  );
   return { ...page, data: bookingDataBlock({ booking }) };
 }

@@ -77,7 +77,9 @@ export function htmlDocument({
     '<meta name="theme-color" content="#0b1530">',
     `<link rel="icon" href="${favicon}" type="image/svg+xml">`,
     // Fetched with the page, not once the CSS is applied: the text is drawn in Inter from its first paint, or soon after.
-    ...(fontLoading === 'preload' ? [`<link rel="preload" href="${font.href}" as="font" type="font/woff2" crossorigin>`] : []),
+    ...(fontLoading === 'preload'
+      ? [`<link rel="preload" href="${font.href}" as="font" type="font/woff2" crossorigin>`]
+      : []),
     '<meta property="og:type" content="website">',
     `<meta property="og:site_name" content="${escapeHtml(brand.product)}">`,
     `<meta property="og:title" content="${title}">`,
@@ -94,8 +96,12 @@ export function htmlDocument({
     `<meta name="twitter:image" content="${escapeHtml(shareImage.href)}">`,
     `<meta name="twitter:image:alt" content="${escapeHtml(shareImage.alt)}">`,
     ...(bookingTimeZone === undefined ? [] : bookingRulesMeta(escapeHtml(bookingTimeZone))),
-    ...(dialogScripts?.length ? [`<meta name="${DIALOG_CODE_META}" content="${escapeHtml(dialogScripts.join(' '))}">`] : []),
-    ...(bookingAppScripts?.length ? [`<meta name="${BOOKING_APP_META}" content="${escapeHtml(bookingAppScripts.join(' '))}">`] : []),
+    ...(dialogScripts?.length
+      ? [`<meta name="${DIALOG_CODE_META}" content="${escapeHtml(dialogScripts.join(' '))}">`]
+      : []),
+    ...(bookingAppScripts?.length
+      ? [`<meta name="${BOOKING_APP_META}" content="${escapeHtml(bookingAppScripts.join(' '))}">`]
+      : []),
     ...scripts.map((src) => `<script defer src="${src}"></script>`),
     `<style>${font.css}\n${globalCss}</style>`,
     styles,

@@ -36,23 +36,50 @@ describe('prerendered legal pages', () => {
 
   it('names what the form collects and why', () => {
     const { text } = render('privacy');
-    for (const item of ['name', 'work e-mail address', 'company', 'date and time you chose', 'phone number', 'message', 'optional']) {
+    for (const item of [
+      'name',
+      'work e-mail address',
+      'company',
+      'date and time you chose',
+      'phone number',
+      'message',
+      'optional',
+    ]) {
       expect(text).to.include(item);
     }
     expect(text).to.include('confirmation e-mail with a calendar invitation');
     expect(text).to.include('stored in our database');
   });
 
-  it('names the legal basis of each use, how long data is kept, the visitor\'s rights and the authority', () => {
+  it("names the legal basis of each use, how long data is kept, the visitor's rights and the authority", () => {
     const { text } = render('privacy');
-    for (const phrase of ['Art. 6(1)(b) GDPR', 'Art. 6(1)(f) GDPR', `deleted ${DEFAULT_RETENTION_DAYS} days`, 'Our server logs name no person', 'Art. 15 GDPR', 'deleted (Art. 17)', 'object to its use', 'Berlin Commissioner for Data Protection', 'Alt-Moabit 59–61', 'Reschedule or cancel', "your device's time zone"]) {
+    for (const phrase of [
+      'Art. 6(1)(b) GDPR',
+      'Art. 6(1)(f) GDPR',
+      `deleted ${DEFAULT_RETENTION_DAYS} days`,
+      'Our server logs name no person',
+      'Art. 15 GDPR',
+      'deleted (Art. 17)',
+      'object to its use',
+      'Berlin Commissioner for Data Protection',
+      'Alt-Moabit 59–61',
+      'Reschedule or cancel',
+      "your device's time zone",
+    ]) {
       expect(text, phrase).to.include(phrase);
     }
   });
 
   it('says what the funnel counts and what it does not', () => {
     const { text } = render('privacy');
-    for (const phrase of ['the form is opened, an e-mail address is accepted, a time is chosen, and a demo is booked', 'utm_source', 'keeps only those daily totals', 'no e-mail address, name, IP address, browser description or identifier', 'sets no cookie', `totals are deleted ${DEFAULT_RETENTION_DAYS} days`]) {
+    for (const phrase of [
+      'the form is opened, an e-mail address is accepted, a time is chosen, and a demo is booked',
+      'utm_source',
+      'keeps only those daily totals',
+      'no e-mail address, name, IP address, browser description or identifier',
+      'sets no cookie',
+      `totals are deleted ${DEFAULT_RETENTION_DAYS} days`,
+    ]) {
       expect(text, phrase).to.include(phrase);
     }
   });

@@ -28,10 +28,13 @@ describe('the top bar and the footer, prerendered', () => {
     for (const [name, page] of Object.entries(pages)) {
       // styled-components' own names are one word (and sc-…); the static ones are hyphenated.
       const staticClasses = new Set(
-        [...page.html.matchAll(/class="([^"]*)"/g)].flatMap((match) => (match[1] ?? '').split(' ')).filter((name) => /^[a-z]+(-[a-z]+)+$/.test(name) && !name.startsWith('sc-')),
+        [...page.html.matchAll(/class="([^"]*)"/g)]
+          .flatMap((match) => (match[1] ?? '').split(' '))
+          .filter((name) => /^[a-z]+(-[a-z]+)+$/.test(name) && !name.startsWith('sc-')),
       );
       expect(staticClasses.size, name).to.be.greaterThan(0);
-      for (const className of staticClasses) expect(globalCss, `.${className} on the ${name} page`).to.match(new RegExp(`\\.${className}[^\\w-]`));
+      for (const className of staticClasses)
+        expect(globalCss, `.${className} on the ${name} page`).to.match(new RegExp(`\\.${className}[^\\w-]`));
     }
   });
 
@@ -65,7 +68,9 @@ describe('the top bar and the footer, prerendered', () => {
     for (const page of Object.values(pages)) {
       expect(page.html).to.include('<address id="contact">');
       // Contact leads to a way to reach the sales desk, not only a postal address.
-      expect(page.html).to.include(`<a href="mailto:${brand.company.contact.email}">${brand.company.contact.email}</a>`);
+      expect(page.html).to.include(
+        `<a href="mailto:${brand.company.contact.email}">${brand.company.contact.email}</a>`,
+      );
       expect(page.html).to.include(`<a href="tel:+493055572100">${brand.company.contact.phone}</a>`);
       expect(page.text).to.include(brand.company.legalName);
       expect(page.text).to.include(brand.company.register.number);

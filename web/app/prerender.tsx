@@ -34,7 +34,8 @@ interface ClientManifest {
  */
 async function bookingPrerender(): Promise<typeof BookingPrerender> {
   const file = path.join(path.dirname(process.argv[1] ?? '.'), 'booking-prerender.cjs');
-  return ((await import(/* webpackIgnore: true */ pathToFileURL(file).href)) as { default: typeof BookingPrerender }).default;
+  return ((await import(/* webpackIgnore: true */ pathToFileURL(file).href)) as { default: typeof BookingPrerender })
+    .default;
 }
 
 async function main(): Promise<void> {
@@ -42,22 +43,31 @@ async function main(): Promise<void> {
   const manifestPath = path.resolve(process.argv[3] ?? 'dist/web-ssr/client-manifest.json');
   const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as ClientManifest;
   // The booking page's own build writes its scripts beside the client's manifest.
-  const bookingManifest = JSON.parse(await readFile(path.join(path.dirname(manifestPath), 'booking-manifest.json'), 'utf8')) as {
+  const bookingManifest = JSON.parse(
+    await readFile(path.join(path.dirname(manifestPath), 'booking-manifest.json'), 'utf8'),
+  ) as {
     scripts: string[];
     appScripts: string[];
   };
-  const salesManifest = JSON.parse(await readFile(path.join(path.dirname(manifestPath), 'sales-manifest.json'), 'utf8')) as { scripts: string[] };
+  const salesManifest = JSON.parse(
+    await readFile(path.join(path.dirname(manifestPath), 'sales-manifest.json'), 'utf8'),
+  ) as { scripts: string[] };
   await mkdir(outDir, { recursive: true });
   // The link preview, content-hashed like the other assets: a new picture gets a new address, which previews refetch.
   const sharePng = shareImagePng();
-  const shareImage = { ...SHARE_IMAGE, href: `/assets/share.${createHash('sha256').update(sharePng).digest('hex').slice(0, 10)}.png` };
+  const shareImage = {
+    ...SHARE_IMAGE,
+    href: `/assets/share.${createHash('sha256').update(sharePng).digest('hex').slice(0, 10)}.png`,
+  };
   await writeFile(path.join(outDir, shareImage.href), sharePng);
   await mkdir(path.dirname(path.join(outDir, EMAIL_LOGO.path)), { recursive: true });
   await writeFile(path.join(outDir, EMAIL_LOGO.path), emailLogoPng());
   // The landing page's script is small: written into the page, it costs no request before the page is drawn.
   const inlineScripts = await Promise.all(manifest.scripts.map((src) => readFile(path.join(outDir, src), 'utf8')));
   // So is the booking page's first script (booking-main.ts): the booking shows with the page's first paint.
-  const bookingInlineScripts = await Promise.all(bookingManifest.scripts.map((src) => readFile(path.join(outDir, src), 'utf8')));
+  const bookingInlineScripts = await Promise.all(
+    bookingManifest.scripts.map((src) => readFile(path.join(outDir, src), 'utf8')),
+  );
   // styled-components numbers its components in the order they are defined, and the class names follow.
   // The legal pages' components must come after every component the browser bundle has, or the landing
   // page's classes would differ from the browser's: so their module is loaded only now, after Root's.
@@ -86,7 +96,12 @@ async function main(): Promise<void> {
       bookingTimeZone: DEFAULT_BOOKING_TIME_ZONE,
     },
     // The 404 and legal pages need no script: they have nothing to click but links.
-    { file: '404.html', page: staticPage(renderWithStyles(<Root pathname="/404" />)), meta: pageMeta[routeFor('/404')], scripts: [] },
+    {
+      file: '404.html',
+      page: staticPage(renderWithStyles(<Root pathname="/404" />)),
+      meta: pageMeta[routeFor('/404')],
+      scripts: [],
+    },
     ...LEGAL_DOCUMENTS.map((document) => ({
       file: `legal/${document.slug}.html`,
       address: `/legal/${document.slug}`,
@@ -99,7 +114,10 @@ async function main(): Promise<void> {
     {
       file: 'booking.html',
       page: (await bookingPrerender()).renderBookingPage(),
-      meta: { title: `Your demo booking | ${brand.product}`, description: `See, reschedule or cancel your ${brand.product} demo.` },
+      meta: {
+        title: `Your demo booking | ${brand.product}`,
+        description: `See, reschedule or cancel your ${brand.product} demo.`,
+      },
       scripts: [],
       inlineScripts: bookingInlineScripts,
       bookingAppScripts: bookingManifest.appScripts,
@@ -109,7 +127,10 @@ async function main(): Promise<void> {
     {
       file: 'booking-unavailable.html',
       page: (await bookingPrerender()).renderBookingUnavailablePage(),
-      meta: { title: `Please try again shortly | ${brand.product}`, description: 'Your demo booking cannot be shown right now.' },
+      meta: {
+        title: `Please try again shortly | ${brand.product}`,
+        description: 'Your demo booking cannot be shown right now.',
+      },
       scripts: [],
     },
     // Served at /admin: the sales page draws itself (web/app/sales-main.tsx); it shows times in the booking zone.
@@ -143,7 +164,10 @@ async function main(): Promise<void> {
     await mkdir(path.dirname(file), { recursive: true });
     await writeFile(file, html);
   }
-  for (const { path: address, Drawing } of [...Object.values(ARCHITECTURE_DIAGRAMS), { ...PRODUCT_CONSOLE, Drawing: ProductConsoleFile }]) {
+  for (const { path: address, Drawing } of [
+    ...Object.values(ARCHITECTURE_DIAGRAMS),
+    { ...PRODUCT_CONSOLE, Drawing: ProductConsoleFile },
+  ]) {
     const file = path.join(outDir, address);
     await mkdir(path.dirname(file), { recursive: true });
     await writeFile(file, renderToStaticMarkup(<Drawing />));

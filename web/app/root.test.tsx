@@ -32,7 +32,20 @@ describe('prerendered landing page', () => {
   });
 
   it('carries every claim of the specification', () => {
-    for (const claim of ['7,000+', '200+ countries', 'Telecom-industry certified', '40%', 'Cost optimization', '2x', 'Faster automation', '100%', 'Fraud-free authentication', '30%', 'Higher delivery', '1 platform']) {
+    for (const claim of [
+      '7,000+',
+      '200+ countries',
+      'Telecom-industry certified',
+      '40%',
+      'Cost optimization',
+      '2x',
+      'Faster automation',
+      '100%',
+      'Fraud-free authentication',
+      '30%',
+      'Higher delivery',
+      '1 platform',
+    ]) {
       expect(page.text, claim).to.include(claim);
     }
     for (const stat of ['200+ countries reached', '40% cost reduction', '30% better delivery', '0 fraud incidents']) {
@@ -57,11 +70,16 @@ describe('prerendered landing page', () => {
 
   it('has three buttons that open the Request Demo dialog', () => {
     const triggers = page.html.match(/<button[^>]*aria-haspopup="dialog"[^>]*>[^<]*/g) ?? [];
-    expect(triggers.map((button) => button.replace(/.*>/, ''))).to.deep.equal(['Get Started', 'Request Demo', 'Request Demo']);
+    expect(triggers.map((button) => button.replace(/.*>/, ''))).to.deep.equal([
+      'Get Started',
+      'Request Demo',
+      'Request Demo',
+    ]);
   });
 
   it('names each of the five social links and the legal links', () => {
-    for (const { network } of brand.socialLinks) expect(page.html).to.include(`aria-label="${brand.product} on ${network}"`);
+    for (const { network } of brand.socialLinks)
+      expect(page.html).to.include(`aria-label="${brand.product} on ${network}"`);
     for (const { label } of brand.legalLinks) expect(page.text).to.include(label);
   });
 
@@ -74,20 +92,28 @@ describe('prerendered landing page', () => {
     expect(page.styles).to.match(/^<style[^>]*data-styled/);
     // styled-components gives each element its component's id (sc-…, no rules) and the class its rules are under.
     const styledClasses = new Set(
-      [...page.html.matchAll(/class="([^"]*)"/g)].flatMap((match) => (match[1] ?? '').split(' ')).filter((name) => /^(?!sc-)\w+$/.test(name)),
+      [...page.html.matchAll(/class="([^"]*)"/g)]
+        .flatMap((match) => (match[1] ?? '').split(' '))
+        .filter((name) => /^(?!sc-)\w+$/.test(name)),
     );
     const withoutRules = [...styledClasses].filter((name) => !new RegExp(`\\.${name}(?![\\w-])`).test(page.styles));
     expect(withoutRules, 'classes in the markup with no rule in the inlined CSS').to.deep.equal([]);
 
     const rulesOf = (tag: RegExp) => {
-      const name = tag.exec(page.html)?.[1]?.split(' ').find((candidate) => !candidate.startsWith('sc-'));
+      const name = tag
+        .exec(page.html)?.[1]
+        ?.split(' ')
+        .find((candidate) => !candidate.startsWith('sc-'));
       expect(name, String(tag)).to.be.a('string');
       return [...page.styles.matchAll(new RegExp(`\\.${name}\\{([^}]*)\\}`, 'g'))].map((match) => match[1]).join(';');
     };
     expect(rulesOf(/<header class="([^"]*)"/), 'top bar').to.include('position:sticky');
     expect(rulesOf(/<a href="#main" class="([^"]*)"/), 'skip link').to.include('top:-100px');
     expect(rulesOf(/<h1 id="hero-title" class="([^"]*)"/), 'hero heading').to.include('font-size:clamp(');
-    expect(rulesOf(/<button type="button" aria-haspopup="dialog" data-demo-trigger="" class="([^"]*)"/), 'Get Started').to.include('min-height:44px');
+    expect(
+      rulesOf(/<button type="button" aria-haspopup="dialog" data-demo-trigger="" class="([^"]*)"/),
+      'Get Started',
+    ).to.include('min-height:44px');
   });
 
   it('renders the 404 page for any other path', () => {

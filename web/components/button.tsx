@@ -50,4 +50,3 @@ export const Button = styled.button<{ $variant?: Variant; $size?: 'md' | 'lg' }>
             border-color: currentColor;
           `}
 `;
-

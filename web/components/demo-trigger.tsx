@@ -12,7 +12,14 @@ interface DemoTriggerProps {
 /** Every button that opens the Request Demo dialog; they all open the same form (demo-launcher.ts wires them). */
 export function DemoTrigger({ children, variant = 'primary', size = 'md', className }: DemoTriggerProps) {
   return (
-    <Button type="button" className={className} $variant={variant} $size={size} aria-haspopup="dialog" {...{ [DEMO_TRIGGER_ATTRIBUTE]: '' }}>
+    <Button
+      type="button"
+      className={className}
+      $variant={variant}
+      $size={size}
+      aria-haspopup="dialog"
+      {...{ [DEMO_TRIGGER_ATTRIBUTE]: '' }}
+    >
       {children}
     </Button>
   );

@@ -16,13 +16,16 @@ function render(props: Partial<ComponentProps<typeof TextField>> = {}) {
 }
 
 /** The opening tag of the first `tag` element, classes left out. */
-const tagOf = (html: string, tag: string) => (new RegExp(`<${tag}\\b[^>]*>`).exec(html)?.[0] ?? '').replace(/ class="[^"]*"/, '');
+const tagOf = (html: string, tag: string) =>
+  (new RegExp(`<${tag}\\b[^>]*>`).exec(html)?.[0] ?? '').replace(/ class="[^"]*"/, '');
 
 describe('the form text field', () => {
   it('labels its input and points it at its (empty) error message', () => {
     const { html } = render({ autoComplete: 'name', maxLength: 200 });
     expect(tagOf(html, 'label')).to.equal('<label for="f-name">');
-    expect(tagOf(html, 'input')).to.equal('<input id="f-name" autoComplete="name" maxLength="200" aria-describedby="f-name-error" name="name" value="Ana"/>');
+    expect(tagOf(html, 'input')).to.equal(
+      '<input id="f-name" autoComplete="name" maxLength="200" aria-describedby="f-name-error" name="name" value="Ana"/>',
+    );
     expect(html).to.include('<span id="f-name-error" hidden=""></span>');
   });
 
@@ -34,9 +37,18 @@ describe('the form text field', () => {
   });
 
   it('marks an optional field in its label, and renders a textarea when given rows', () => {
-    const { html, text } = render({ id: 'f-message', name: 'message', label: 'Message', optional: true, rows: 3, value: '' });
+    const { html, text } = render({
+      id: 'f-message',
+      name: 'message',
+      label: 'Message',
+      optional: true,
+      rows: 3,
+      value: '',
+    });
     expect(text.trim()).to.equal('Message (Optional)');
-    expect(tagOf(html, 'textarea')).to.equal('<textarea id="f-message" name="message" aria-describedby="f-message-error" rows="3">');
+    expect(tagOf(html, 'textarea')).to.equal(
+      '<textarea id="f-message" name="message" aria-describedby="f-message-error" rows="3">',
+    );
     expect(html).to.not.include('<input');
   });
 
@@ -50,7 +62,9 @@ describe('the form text field', () => {
       afterError: <p id="f-name-hint">Hint</p>,
     });
     expect(tagOf(adorned.html, 'input')).to.include('aria-describedby="f-name-status f-name-error f-name-hint"');
-    expect(adorned.html).to.match(/<span id="f-name-status"><\/span><span id="f-name-error" hidden=""><\/span><p id="f-name-hint">/);
+    expect(adorned.html).to.match(
+      /<span id="f-name-status"><\/span><span id="f-name-error" hidden=""><\/span><p id="f-name-hint">/,
+    );
     expect(adorned.html).to.match(/<div class="[^"]*"><input /);
     expect(plain.html).to.not.match(/<div class="[^"]*"><input /);
   });

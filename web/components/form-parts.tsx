@@ -151,7 +151,8 @@ export function TextField({
     onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => onChange(event.target.value),
     onBlur,
   };
-  const control = rows === undefined ? <Input {...shared} type={type} inputMode={inputMode} /> : <TextArea {...shared} rows={rows} />;
+  const control =
+    rows === undefined ? <Input {...shared} type={type} inputMode={inputMode} /> : <TextArea {...shared} rows={rows} />;
   return (
     <Field>
       <Label htmlFor={id}>

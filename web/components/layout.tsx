@@ -94,7 +94,17 @@ interface SectionProps {
 }
 
 /** A page section whose heading names it for assistive technology (aria-labelledby). */
-export function Section({ id, layout, eyebrow, title, lead, tone = 'plain', center = false, split = false, children }: SectionProps) {
+export function Section({
+  id,
+  layout,
+  eyebrow,
+  title,
+  lead,
+  tone = 'plain',
+  center = false,
+  split = false,
+  children,
+}: SectionProps) {
   const onNight = tone === 'night';
   return (
     <SectionShell id={id} aria-labelledby={`${id}-title`} data-layout={layout} $tone={tone} $split={split}>

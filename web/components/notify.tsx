@@ -50,12 +50,26 @@ export interface ToastDetails {
   link?: ToastLink;
 }
 
-function ToastBody({ title, text, links = [], linksLabel, details }: { title: string; text: string; links?: ToastLink[]; linksLabel?: string; details?: ToastDetails }) {
+function ToastBody({
+  title,
+  text,
+  links = [],
+  linksLabel,
+  details,
+}: {
+  title: string;
+  text: string;
+  links?: ToastLink[];
+  linksLabel?: string;
+  details?: ToastDetails;
+}) {
   return (
     <div>
       <Title>{title}</Title>
       <Text>{text}</Text>
-      {details?.notes?.map((note) => <Text key={note}>{note}</Text>)}
+      {details?.notes?.map((note) => (
+        <Text key={note}>{note}</Text>
+      ))}
       {details?.link && (
         <Links>
           <a href={details.link.href} target="_blank" rel="noopener noreferrer">
@@ -67,7 +81,11 @@ function ToastBody({ title, text, links = [], linksLabel, details }: { title: st
         <Links>
           {linksLabel && <span>{linksLabel}</span>}
           {links.map((link) => (
-            <a key={link.href} href={link.href} {...(link.download ? { download: '' } : { target: '_blank', rel: 'noopener noreferrer' })}>
+            <a
+              key={link.href}
+              href={link.href}
+              {...(link.download ? { download: '' } : { target: '_blank', rel: 'noopener noreferrer' })}
+            >
               {link.label}
             </a>
           ))}
@@ -78,12 +96,20 @@ function ToastBody({ title, text, links = [], linksLabel, details }: { title: st
 }
 
 /** A success; one that holds links stays until the visitor dismisses it, so that there is time to use them. */
-export function notifySuccess(title: string, text: string, links?: { label: string; items: ToastLink[] }, details?: ToastDetails): void {
+export function notifySuccess(
+  title: string,
+  text: string,
+  links?: { label: string; items: ToastLink[] },
+  details?: ToastDetails,
+): void {
   const holdsLinks = (links?.items.length ?? 0) > 0 || details?.link !== undefined;
-  toast.success(<ToastBody title={title} text={text} links={links?.items} linksLabel={links?.label} details={details} />, {
-    role: 'status',
-    ...(holdsLinks ? { autoClose: false } : {}),
-  });
+  toast.success(
+    <ToastBody title={title} text={text} links={links?.items} linksLabel={links?.label} details={details} />,
+    {
+      role: 'status',
+      ...(holdsLinks ? { autoClose: false } : {}),
+    },
+  );
 }
 
 /** The destructive toast. */

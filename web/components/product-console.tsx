@@ -27,13 +27,27 @@ function TextLine({ x, y, width, tone = colors.border }: { x: number; y: number;
 /** The console itself; `x` and `y` place it inside a larger drawing (the link preview). */
 export function ProductConsoleDrawing({ x = 0, y = 0 }: { x?: number; y?: number }) {
   return (
-    <svg x={x} y={y} width={PRODUCT_CONSOLE.width} height={PRODUCT_CONSOLE.height} viewBox={`0 0 ${PRODUCT_CONSOLE.width} ${PRODUCT_CONSOLE.height}`}>
+    <svg
+      x={x}
+      y={y}
+      width={PRODUCT_CONSOLE.width}
+      height={PRODUCT_CONSOLE.height}
+      viewBox={`0 0 ${PRODUCT_CONSOLE.width} ${PRODUCT_CONSOLE.height}`}
+    >
       {/* The window and its side bar. */}
       <rect x={0.5} y={0.5} width={639} height={399} rx={16} fill={colors.surface} stroke={colors.border} />
       <path d="M16.5 .5h88v399h-88a16 16 0 0 1-16-16v-367a16 16 0 0 1 16-16z" fill={colors.night} />
       <BrandMark x={36} y={22} size={32} />
       {[84, 120, 156, 192].map((top, index) => (
-        <rect key={top} x={28} y={top} width={48} height={20} rx={6} fill={index === 0 ? colors.primary : colors.nightSoft} />
+        <rect
+          key={top}
+          x={28}
+          y={top}
+          width={48}
+          height={20}
+          rx={6}
+          fill={index === 0 ? colors.primary : colors.nightSoft}
+        />
       ))}
       {/* The header: the journey's name and its state. */}
       <TextLine x={128} y={28} width={150} tone={colors.ink} />
@@ -63,7 +77,15 @@ export function ProductConsoleDrawing({ x = 0, y = 0 }: { x?: number; y?: number
                 </g>
               </g>
             ) : (
-              <circle cx={344} cy={top + 28} r={6} fill="none" stroke="#b45309" strokeWidth={2.4} strokeDasharray="3 3" />
+              <circle
+                cx={344}
+                cy={top + 28}
+                r={6}
+                fill="none"
+                stroke="#b45309"
+                strokeWidth={2.4}
+                strokeDasharray="3 3"
+              />
             )}
           </g>
         );
@@ -90,7 +112,14 @@ export function ProductConsoleDrawing({ x = 0, y = 0 }: { x?: number; y?: number
           <g key={top}>
             <rect x={412} y={top} width={36} height={8} rx={4} fill={colors.border} />
             <rect x={456} y={top} width={148} height={12} rx={6} fill={colors.surfaceAlt} />
-            <rect x={456} y={top} width={148 * share} height={12} rx={6} fill={index % 2 ? colors.accent : colors.primary} />
+            <rect
+              x={456}
+              y={top}
+              width={148 * share}
+              height={12}
+              rx={6}
+              fill={index % 2 ? colors.accent : colors.primary}
+            />
           </g>
         );
       })}
@@ -101,7 +130,12 @@ export function ProductConsoleDrawing({ x = 0, y = 0 }: { x?: number; y?: number
 /** The console as a file of its own (the prerender writes it; the page and the link preview use it). */
 export function ProductConsoleFile() {
   return (
-    <svg xmlns="http://www.w3.org/2000/svg" width={PRODUCT_CONSOLE.width} height={PRODUCT_CONSOLE.height} viewBox={`0 0 ${PRODUCT_CONSOLE.width} ${PRODUCT_CONSOLE.height}`}>
+    <svg
+      xmlns="http://www.w3.org/2000/svg"
+      width={PRODUCT_CONSOLE.width}
+      height={PRODUCT_CONSOLE.height}
+      viewBox={`0 0 ${PRODUCT_CONSOLE.width} ${PRODUCT_CONSOLE.height}`}
+    >
       <ProductConsoleDrawing />
     </svg>
   );

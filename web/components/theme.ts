@@ -4,7 +4,8 @@
  */
 import { brand } from '../../domain/brand.js';
 
-const FALLBACK_FAMILY = "'Inter Fallback', system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans', sans-serif";
+const FALLBACK_FAMILY =
+  "'Inter Fallback', system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans', sans-serif";
 
 export const theme = {
   colors: {

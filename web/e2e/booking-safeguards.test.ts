@@ -7,7 +7,12 @@ import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import type { Browser, Request } from 'playwright-core';
 import type { Stack } from '../../test/stack.js';
-import { DEFAULT_BOOKING_TIME_ZONE, SLOT_TAKEN_MESSAGE, calendarDayOf, formatCalendarDay } from '../../domain/booking.js';
+import {
+  DEFAULT_BOOKING_TIME_ZONE,
+  SLOT_TAKEN_MESSAGE,
+  calendarDayOf,
+  formatCalendarDay,
+} from '../../domain/booking.js';
 import { FUNNEL_PATH, FUNNEL_STEPS } from '../../domain/funnel.js';
 import { until } from '../../test/until.js';
 import { HONEYPOT_FIELD, IDEMPOTENCY_KEY_PATTERN } from '../../domain/demo-request.js';
@@ -41,13 +46,21 @@ describe('booking safeguards in Chromium', function () {
 
   // The campaign the visit below comes from is listed: the funnel counts a source under its name only once known
   // (FUNNEL_SOURCES, or a stored booking), and its first three steps come before the booking.
-  visit = useBrowserSuite(open, (started) => ({ stack, browser } = started), { stack: { env: { FUNNEL_SOURCES: 'newsletter' } } });
+  visit = useBrowserSuite(open, (started) => ({ stack, browser } = started), {
+    stack: { env: { FUNNEL_SOURCES: 'newsletter' } },
+  });
 
   it('runs under a strict Content-Security-Policy: starts, opens the dialog and books with no violation', async () => {
     const response = await fetch(`${stack.url}/`);
     const policy = response.headers.get('content-security-policy');
     expect(policy, 'Content-Security-Policy of the page').to.be.a('string');
-    for (const directive of ["default-src 'self'", "script-src 'self'", "connect-src 'self'", "object-src 'none'", "frame-ancestors 'none'"]) {
+    for (const directive of [
+      "default-src 'self'",
+      "script-src 'self'",
+      "connect-src 'self'",
+      "object-src 'none'",
+      "frame-ancestors 'none'",
+    ]) {
       expect(policy).to.include(directive);
     }
     expect(policy).to.not.include('unsafe-inline');
@@ -56,8 +69,12 @@ describe('booking safeguards in Chromium', function () {
     // names by its hash, and style attributes.
     const html = await response.text();
     const inline = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((match) => match[1] ?? '');
-    expect(inline, 'the page\'s one inline script').to.have.length(1);
-    expect(policy).to.include(`script-src 'self' 'sha256-${createHash('sha256').update(inline[0] ?? '').digest('base64')}'`);
+    expect(inline, "the page's one inline script").to.have.length(1);
+    expect(policy).to.include(
+      `script-src 'self' 'sha256-${createHash('sha256')
+        .update(inline[0] ?? '')
+        .digest('base64')}'`,
+    );
     expect(html.match(/<script(?![^>]*\ssrc=)[^>]*>/g), 'inline scripts').to.deep.equal(['<script>']);
     expect(html.match(/<[^>]+\sstyle="[^"]*"/g) ?? [], 'style attributes').to.deep.equal([]);
 
@@ -73,7 +90,9 @@ describe('booking safeguards in Chromium', function () {
     const toast = page.getByRole('status').filter({ hasText: SUCCESS });
     await toast.waitFor();
     // (Its container is placed by the page, in the dialog's layer; the toast itself is laid out by the stylesheet.)
-    expect(await toast.evaluate((node) => getComputedStyle(node).display), 'the toast stylesheet applies').to.equal('flex');
+    expect(await toast.evaluate((node) => getComputedStyle(node).display), 'the toast stylesheet applies').to.equal(
+      'flex',
+    );
     await dialog.waitFor({ state: 'hidden' });
 
     const rows = await rowsFor('noor@northwind-logistics.com');
@@ -101,11 +120,18 @@ describe('booking safeguards in Chromium', function () {
         insideAriaHidden: input.closest('[aria-hidden="true"]') !== null,
         offScreen: box.right <= 0 || box.left >= window.innerWidth,
         // display:none would be skipped by the simplest bots too.
-        displayed: getComputedStyle(input).display !== 'none' && getComputedStyle(input.closest('[aria-hidden]') as Element).display !== 'none',
+        displayed:
+          getComputedStyle(input).display !== 'none' &&
+          getComputedStyle(input.closest('[aria-hidden]') as Element).display !== 'none',
         label: label?.textContent ?? '',
       };
     });
-    expect(placement).to.deep.equal({ insideAriaHidden: true, offScreen: true, displayed: true, label: 'Leave this field empty' });
+    expect(placement).to.deep.equal({
+      insideAriaHidden: true,
+      offScreen: true,
+      displayed: true,
+      label: 'Leave this field empty',
+    });
     // Nothing in the accessibility tree: the role query sees what a screen reader sees.
     expect(await dialog.getByRole('textbox', { name: /leave this field empty/i }).count()).to.equal(0);
 
@@ -142,7 +168,9 @@ describe('booking safeguards in Chromium', function () {
     page.on('request', (request: Request) => {
       if (new URL(request.url()).pathname === FUNNEL_PATH) beacons.push(JSON.parse(request.postData() ?? '{}'));
     });
-    await page.goto(`${stack.url}/?utm_source=newsletter&utm_medium=email&utm_campaign=q4-launch`, { referer: 'https://news.example.org/post' });
+    await page.goto(`${stack.url}/?utm_source=newsletter&utm_medium=email&utm_campaign=q4-launch`, {
+      referer: 'https://news.example.org/post',
+    });
     await page.waitForLoadState('networkidle');
     expect(beacons, 'beacons before the visitor did anything').to.deep.equal([]);
     // Later pages of the visit (no parameters, this site as referrer) do not replace the first touch.
@@ -156,17 +184,24 @@ describe('booking safeguards in Chromium', function () {
     await dialog.getByRole('button', { name: 'Request Demo' }).click();
     const toast = page.getByRole('status').filter({ hasText: SUCCESS });
     await toast.waitFor();
-    const [row] = await stack.db('bookings').where({ email: 'lena@northwind-logistics.com' }).select('id', 'time_slot', 'attribution');
+    const [row] = await stack
+      .db('bookings')
+      .where({ email: 'lena@northwind-logistics.com' })
+      .select('id', 'time_slot', 'attribution');
 
     // The success toast links the demo's video room, and offers the slot to the visitor's calendar: Google's and
     // Outlook's pages, and the .ics.
     const hrefs = Object.fromEntries(
-      await toast.getByRole('link').evaluateAll((links) => links.map((link) => [link.textContent ?? '', link.getAttribute('href') ?? ''])),
+      await toast
+        .getByRole('link')
+        .evaluateAll((links) => links.map((link) => [link.textContent ?? '', link.getAttribute('href') ?? ''])),
     ) as Record<string, string>;
     expect(Object.keys(hrefs)).to.deep.equal(['Join the video call', 'Google', 'Outlook', '.ics']);
     expect(hrefs['Join the video call']).to.match(/^https:\/\/meet\.jit\.si\/ConvergeDemo-[a-z2-7]{20}$/);
     const slot = (row?.time_slot as Date).toISOString();
-    expect(new URL(hrefs.Google ?? '').searchParams.get('dates')).to.equal(`${slot.replace(/[-:]/g, '').replace('.000Z', 'Z')}/${new Date(Date.parse(slot) + 3_600_000).toISOString().replace(/[-:]/g, '').replace('.000Z', 'Z')}`);
+    expect(new URL(hrefs.Google ?? '').searchParams.get('dates')).to.equal(
+      `${slot.replace(/[-:]/g, '').replace('.000Z', 'Z')}/${new Date(Date.parse(slot) + 3_600_000).toISOString().replace(/[-:]/g, '').replace('.000Z', 'Z')}`,
+    );
     expect(new URL(hrefs.Outlook ?? '').searchParams.get('subject')).to.equal('Converge demo for Northwind Logistics');
     const ics = await page.request.get(new URL(hrefs['.ics'] ?? '', stack.url).toString());
     expect(ics.status()).to.equal(200);
@@ -180,7 +215,12 @@ describe('booking safeguards in Chromium', function () {
     });
 
     // The funnel: each step once, with the source and nothing else; counted on the booking zone's day.
-    const counted = () => stack.db('funnel_daily_counts').where({ source: 'newsletter' }).orderBy('step').select(stack.db.raw("to_char(day, 'YYYY-MM-DD') AS day"), 'step', 'count');
+    const counted = () =>
+      stack
+        .db('funnel_daily_counts')
+        .where({ source: 'newsletter' })
+        .orderBy('step')
+        .select(stack.db.raw("to_char(day, 'YYYY-MM-DD') AS day"), 'step', 'count');
     const rows = await until(async () => {
       const found = (await counted()) as { day: string; step: string; count: string }[];
       return found.length === FUNNEL_STEPS.length && found.every((counts) => counts.count === '1') ? found : undefined;
@@ -222,7 +262,12 @@ describe('booking safeguards in Chromium', function () {
       const answer = await fetch(`${stack.url}/api/demo-request`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ name: 'Other Visitor', email: `other-${i}@northwind-logistics.com`, company: 'Northwind Logistics', timeSlot: slot }),
+        body: JSON.stringify({
+          name: 'Other Visitor',
+          email: `other-${i}@northwind-logistics.com`,
+          company: 'Northwind Logistics',
+          timeSlot: slot,
+        }),
       });
       if (answer.status === 409) break;
       expect(answer.status, await answer.text()).to.equal(201);
@@ -241,12 +286,19 @@ describe('booking safeguards in Chromium', function () {
     expect(await dialog.getByLabel('Email', { exact: true }).inputValue()).to.equal('mia@northwind-logistics.com');
     expect(await dialog.getByLabel('Company', { exact: true }).inputValue()).to.equal('Northwind Logistics');
     expect(await dialog.getByLabel('Phone (Optional)', { exact: true }).inputValue()).to.equal('+1 (415) 555-0142');
-    expect(await dialog.getByLabel('Message (Optional)', { exact: true }).inputValue()).to.equal('SMS fallback for WhatsApp.');
-    expect(await dialog.getByRole('status').filter({ hasText: 'Selected' }).innerText()).to.match(new RegExp(`^Selected ${day}\\. \\d+ times? available`));
+    expect(await dialog.getByLabel('Message (Optional)', { exact: true }).inputValue()).to.equal(
+      'SMS fallback for WhatsApp.',
+    );
+    expect(await dialog.getByRole('status').filter({ hasText: 'Selected' }).innerText()).to.match(
+      new RegExp(`^Selected ${day}\\. \\d+ times? available`),
+    );
     expect(await dialog.getByRole('radio', { checked: true }).count()).to.equal(0);
     // The day's slots were asked for again: the slot is now shown taken.
     const takenSlot = dialog.locator(`input[name="timeSlot"][value="${slot}"]`);
-    await page.waitForFunction((iso) => document.querySelector<HTMLInputElement>(`input[name="timeSlot"][value="${iso}"]`)?.disabled === true, slot);
+    await page.waitForFunction(
+      (iso) => document.querySelector<HTMLInputElement>(`input[name="timeSlot"][value="${iso}"]`)?.disabled === true,
+      slot,
+    );
     expect(await takenSlot.evaluate((input) => (input.parentElement as HTMLElement).innerText)).to.include('Taken');
     expect(await dialog.getByRole('radio', { name: /Taken/ }).count()).to.be.greaterThan(0);
     const focused = await page.evaluate(() => {
@@ -307,7 +359,8 @@ describe('booking safeguards in Chromium', function () {
 
   it("shows a 429's details in the toast and keeps the form", async () => {
     const { page } = await visit();
-    const details = 'Several demo requests came from your network in the last hour. Please try again in about 12 minutes.';
+    const details =
+      'Several demo requests came from your network in the last hour. Please try again in about 12 minutes.';
     await page.route('**/api/demo-request', (route) =>
       route.fulfill({
         status: 429,

@@ -40,7 +40,9 @@ declare global {
 function recordCspViolations(): void {
   window.__cspViolations = [];
   document.addEventListener('securitypolicyviolation', (event) => {
-    window.__cspViolations?.push(`${event.effectiveDirective} blocked ${event.blockedURI || 'inline'}: ${event.sample}`);
+    window.__cspViolations?.push(
+      `${event.effectiveDirective} blocked ${event.blockedURI || 'inline'}: ${event.sample}`,
+    );
   });
 }
 
@@ -51,7 +53,8 @@ export async function openPage(browser: Browser, options: BrowserContextOptions 
   const problems: string[] = [];
   const cspConsole: string[] = [];
   page.on('console', (message) => {
-    if (message.type() === 'error' || message.type() === 'warning') problems.push(`${message.type()}: ${message.text()}`);
+    if (message.type() === 'error' || message.type() === 'warning')
+      problems.push(`${message.type()}: ${message.text()}`);
     if (message.text().includes('Content Security Policy')) cspConsole.push(message.text());
   });
   page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
@@ -81,7 +84,8 @@ export interface AxeViolation {
 export async function axeViolations(page: Page): Promise<AxeViolation[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
   return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: Document) => Promise<{ violations: AxeViolation[] }> } }).axe;
+    const axe = (window as unknown as { axe: { run: (context: Document) => Promise<{ violations: AxeViolation[] }> } })
+      .axe;
     const result = await axe.run(document);
     return result.violations.map(({ id, impact, help, nodes }) => ({
       id,

@@ -29,7 +29,12 @@ export function firstBookableLabel(now = new Date()): { label: string } {
   for (let i = 0; i < 40; i += 1, cursor.setUTCDate(cursor.getUTCDate() + 1)) {
     const day = { year: cursor.getUTCFullYear(), month: cursor.getUTCMonth() + 1, day: cursor.getUTCDate() };
     if (isBookableDay(day, now, ZONE) && availableSlots(day, now, ZONE).length >= SLOTS_NEEDED) {
-      const label = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(cursor);
+      const label = new Intl.DateTimeFormat('en-GB', {
+        day: 'numeric',
+        month: 'long',
+        year: 'numeric',
+        timeZone: 'UTC',
+      }).format(cursor);
       return { label };
     }
   }
@@ -56,7 +61,9 @@ export async function chooseFirstBookableSlot(dialog: Locator): Promise<string> 
   await slotsSettled(dialog);
   // Not the first slot, so one that starts while the test runs cannot make it stale.
   const radios = dialog.getByRole('radio');
-  const index = await radios.evaluateAll((inputs) => inputs.findIndex((input, i) => i >= 1 && !(input as HTMLInputElement).disabled));
+  const index = await radios.evaluateAll((inputs) =>
+    inputs.findIndex((input, i) => i >= 1 && !(input as HTMLInputElement).disabled),
+  );
   if (index < 0) throw new Error(`no free slot left on ${label}`);
   const slot = radios.nth(index);
   await slot.check();

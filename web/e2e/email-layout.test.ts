@@ -34,7 +34,10 @@ const lead = {
   ...booking,
   phone: '+49 30 1234 5678',
   message: 'We run forty contact centres across Europe and want to consolidate SMS, WhatsApp and voice.',
-  attribution: { utm_source: 'newsletter', referrer: 'https://news.example.com/a-very-long-path/with-many-segments/and-a-query?x=1' },
+  attribution: {
+    utm_source: 'newsletter',
+    referrer: 'https://news.example.com/a-very-long-path/with-many-segments/and-a-query?x=1',
+  },
   status: 'booked' as const,
   sequence: 1,
 };
@@ -70,12 +73,20 @@ describe('the e-mails on a phone and on a desktop', function () {
           await page.setContent(html, { waitUntil: 'load' });
           const layout = await page.evaluate(() => ({
             scrollWidth: document.documentElement.scrollWidth,
-            mark: [...document.images].map((image) => ({ width: image.getBoundingClientRect().width, drawn: image.naturalWidth, alt: image.alt })),
+            mark: [...document.images].map((image) => ({
+              width: image.getBoundingClientRect().width,
+              drawn: image.naturalWidth,
+              alt: image.alt,
+            })),
             buttons: [...document.querySelectorAll('a')].map((link) => {
               const box = link.getBoundingClientRect();
               return { text: link.textContent ?? '', right: box.right, width: box.width };
             }),
-            smallestText: Math.min(...[...document.querySelectorAll('p, td, li, h1, h2')].map((element) => parseFloat(getComputedStyle(element).fontSize))),
+            smallestText: Math.min(
+              ...[...document.querySelectorAll('p, td, li, h1, h2')].map((element) =>
+                parseFloat(getComputedStyle(element).fontSize),
+              ),
+            ),
           }));
           expect(layout.scrollWidth, 'page width').to.be.at.most(width);
           expect(layout.mark, 'the mark, drawn from its PNG at twice its size').to.deep.equal([

@@ -111,23 +111,35 @@ describe('the booking manage page in Chromium', function () {
     const html = await response.text();
     expect(html).to.include('<title>Your demo booking | Converge</title>');
     expect(html).to.include('<meta name="booking-time-zone" content="Europe/Berlin">');
-    expect(html).to.include('<dt>Status</dt>').and.include('>Booked</span>').and.include(`<dd>${name}</dd>`).and.include('Alder &amp; Finch Freight');
+    expect(html)
+      .to.include('<dt>Status</dt>')
+      .and.include('>Booked</span>')
+      .and.include(`<dd>${name}</dd>`)
+      .and.include('Alder &amp; Finch Freight');
     expect(company).to.equal('Alder & Finch Freight');
     expect(html).to.not.include(LOADING).and.not.include(token);
     // Each style block and the page's script are allowed by their hashes, the booking's own rules included.
-    const hash = (text: string | undefined) => `'sha256-${createHash('sha256').update(text ?? '').digest('base64')}'`;
+    const hash = (text: string | undefined) =>
+      `'sha256-${createHash('sha256')
+        .update(text ?? '')
+        .digest('base64')}'`;
     for (const [, css] of html.matchAll(/<style[^>]*>([\s\S]*?)<\/style>/g)) expect(csp).to.include(hash(css));
     expect(html.match(/<script[^>]*\ssrc=/g) ?? [], 'script files').to.deep.equal([]);
     expect(html).to.match(/<meta name="booking-app-code" content="\/assets\/booking-app\.[0-9a-f]+\.js">/);
     // Two inline scripts: the booking as data, which the browser never runs, then the page's first script, which reads it.
-    expect(html.match(/<script(?![^>]*\ssrc=)[^>]*>/g) ?? [], 'inline scripts').to.deep.equal(['<script type="application/json" id="booking-data">', '<script>']);
+    expect(html.match(/<script(?![^>]*\ssrc=)[^>]*>/g) ?? [], 'inline scripts').to.deep.equal([
+      '<script type="application/json" id="booking-data">',
+      '<script>',
+    ]);
     expect(csp).to.include(hash(/<script>([\s\S]*?)<\/script>/.exec(html)?.[1]));
     expect(html.match(/<[^>]+\sstyle="[^"]*"/g) ?? [], 'style attributes').to.deep.equal([]);
 
     const unknown = await fetch(`${stack.url}/booking/not-a-token`);
     expect(unknown.status).to.equal(404);
     expect(unknown.headers.get('cache-control')).to.equal('no-store');
-    expect(await unknown.text()).to.include(NOT_FOUND).and.include('{"booking":null}');
+    expect(await unknown.text())
+      .to.include(NOT_FOUND)
+      .and.include('{"booking":null}');
   });
 
   it("shows the booking before any script runs, the visitor's own time from a small script, and its React code only once a visitor shows intent", async () => {
@@ -147,15 +159,31 @@ describe('the booking manage page in Chromium', function () {
     expect(await detail(page, 'Status').innerText()).to.equal('Booked');
     expect(await detail(page, 'Name').innerText()).to.equal('Ines Duarte');
     expect(await detail(page, 'Company').innerText()).to.equal('Alder & Finch Freight');
-    const berlin = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
-    const newYork = new Intl.DateTimeFormat('en-GB', { timeZone: 'America/New_York', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    const berlin = new Intl.DateTimeFormat('en-GB', {
+      timeZone: 'Europe/Berlin',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    const newYork = new Intl.DateTimeFormat('en-GB', {
+      timeZone: 'America/New_York',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
     const instant = new Date(booked.timeSlot);
     const when = (await detail(page, 'When').innerText()).replace(/\s+/g, ' ');
-    expect(when).to.match(new RegExp(`^\\w+day,? \\d{1,2} \\w+ \\d{4} at ${berlin.format(instant)} Europe Time ${newYork.format(instant)}( \\w{3})? your time$`));
+    expect(when).to.match(
+      new RegExp(
+        `^\\w+day,? \\d{1,2} \\w+ \\d{4} at ${berlin.format(instant)} Europe Time ${newYork.format(instant)}( \\w{3})? your time$`,
+      ),
+    );
     expect(await page.getByRole('button', { name: 'Reschedule' }).isVisible()).to.equal(true);
     expect(await page.getByRole('button', { name: 'Cancel demo' }).isVisible()).to.equal(true);
     // The site's top bar and footer, as on the legal pages.
-    expect(await page.getByRole('banner').getByRole('link', { name: 'Converge home' }).getAttribute('href')).to.equal('/');
+    expect(await page.getByRole('banner').getByRole('link', { name: 'Converge home' }).getAttribute('href')).to.equal(
+      '/',
+    );
     expect(await page.getByRole('contentinfo').getByRole('navigation', { name: 'Legal' }).isVisible()).to.equal(true);
     expect(await axeViolations(page)).to.deep.equal([]);
     await page.waitForTimeout(500);
@@ -164,12 +192,21 @@ describe('the booking manage page in Chromium', function () {
     // A pointer over Reschedule fetches the React code, which takes the page over without asking for the booking again.
     await page.getByRole('button', { name: 'Reschedule' }).hover();
     const hydrated = () =>
-      page.evaluate(() => Object.keys(document.querySelector('[data-booking-action="reschedule"]') ?? {}).some((key) => key.startsWith('__react')));
+      page.evaluate(() =>
+        Object.keys(document.querySelector('[data-booking-action="reschedule"]') ?? {}).some((key) =>
+          key.startsWith('__react'),
+        ),
+      );
     await page.waitForFunction(() =>
-      Object.keys(document.querySelector('[data-booking-action="reschedule"]') ?? {}).some((key) => key.startsWith('__react')),
+      Object.keys(document.querySelector('[data-booking-action="reschedule"]') ?? {}).some((key) =>
+        key.startsWith('__react'),
+      ),
     );
     expect(await hydrated()).to.equal(true);
-    expect(scripts.some((script) => /^\/assets\/booking-app\.[0-9a-f]+\.js$/.test(script)), 'the React code').to.equal(true);
+    expect(
+      scripts.some((script) => /^\/assets\/booking-app\.[0-9a-f]+\.js$/.test(script)),
+      'the React code',
+    ).to.equal(true);
     expect(asked, 'requests for the booking').to.deep.equal([]);
     // styled-components in the browser adds a rule for every class name it computes that the server's CSS lacks: had
     // the page's browser build numbered its components otherwise than the server's render, new names would show up here.
@@ -177,14 +214,19 @@ describe('the booking manage page in Chromium', function () {
     const servedCss = await page.evaluate(async () => {
       const html = await (await fetch(window.location.pathname)).text();
       const served = new DOMParser().parseFromString(html, 'text/html');
-      return Array.from(served.querySelectorAll('style')).map((style) => style.textContent ?? '').join('\n');
+      return Array.from(served.querySelectorAll('style'))
+        .map((style) => style.textContent ?? '')
+        .join('\n');
     });
     const liveCss = await page.evaluate(() =>
       Array.from(document.styleSheets)
         .flatMap((sheet) => Array.from(sheet.cssRules).map((rule) => rule.cssText))
         .join('\n'),
     );
-    expect(classNames(liveCss).filter((name) => !classNames(servedCss).includes(name)), 'class names the browser made up').to.deep.equal([]);
+    expect(
+      classNames(liveCss).filter((name) => !classNames(servedCss).includes(name)),
+      'class names the browser made up',
+    ).to.deep.equal([]);
     expect((await detail(page, 'When').innerText()).replace(/\s+/g, ' '), 'the time after hydration').to.equal(when);
     expect(await watched.cspViolations()).to.deep.equal([]);
     expect(problems).to.deep.equal([]);
@@ -253,10 +295,17 @@ describe('the booking manage page in Chromium', function () {
     expect(await page.evaluate(() => document.activeElement?.tagName)).to.equal('H1');
     const after = await detail(page, 'When').innerText();
     expect(after).to.not.equal(before);
-    const berlin = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    const berlin = new Intl.DateTimeFormat('en-GB', {
+      timeZone: 'Europe/Berlin',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
     expect(after).to.include(`at ${berlin.format(new Date(chosen))} Europe Time`);
     expect(await notice(page, 'Your demo is moved to').innerText()).to.include(after.split('\n')[0] ?? '');
-    expect(await apiBooking(booked.token)).to.deep.include({ status: 200 }).and.nested.include({ 'body.timeSlot': chosen, 'body.status': 'booked' });
+    expect(await apiBooking(booked.token))
+      .to.deep.include({ status: 200 })
+      .and.nested.include({ 'body.timeSlot': chosen, 'body.status': 'booked' });
     expect(await axeViolations(page), 'after the reschedule').to.deep.equal([]);
     expect(problems).to.deep.equal([]);
   });
@@ -293,8 +342,13 @@ describe('the booking manage page in Chromium', function () {
     expect(await page.evaluate(() => document.activeElement?.tagName)).to.equal('H1');
     expect(await page.getByRole('button', { name: 'Reschedule' }).count()).to.equal(0);
     expect(await page.getByRole('button', { name: 'Cancel demo' }).count()).to.equal(0);
-    expect(await page.getByRole('main').getByRole('link', { name: 'Book a new demo' }).getAttribute('href')).to.equal('/');
-    expect(await apiBooking(booked.token)).to.nested.include({ 'body.status': 'cancelled', 'body.timeSlot': booked.timeSlot });
+    expect(await page.getByRole('main').getByRole('link', { name: 'Book a new demo' }).getAttribute('href')).to.equal(
+      '/',
+    );
+    expect(await apiBooking(booked.token)).to.nested.include({
+      'body.status': 'cancelled',
+      'body.timeSlot': booked.timeSlot,
+    });
     expect(await axeViolations(page), 'cancelled').to.deep.equal([]);
     expect(problems).to.deep.equal([]);
 
@@ -309,7 +363,9 @@ describe('the booking manage page in Chromium', function () {
     const { page } = await visit(booked.token);
     const panel = await chooseFirstBookableDay(page);
     const radios = panel.getByRole('radio');
-    const index = await radios.evaluateAll((inputs) => inputs.findIndex((input, i) => i >= 1 && !(input as HTMLInputElement).disabled));
+    const index = await radios.evaluateAll((inputs) =>
+      inputs.findIndex((input, i) => i >= 1 && !(input as HTMLInputElement).disabled),
+    );
     const slot = radios.nth(index);
     await slot.check();
     const taken = await slot.inputValue();
@@ -318,7 +374,12 @@ describe('the booking manage page in Chromium', function () {
     const other = await fetch(`${stack.url}/api/demo-request`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ name: 'Other Visitor', email: 'other@northwind-logistics.com', company: 'Northwind Logistics', timeSlot: taken }),
+      body: JSON.stringify({
+        name: 'Other Visitor',
+        email: 'other@northwind-logistics.com',
+        company: 'Northwind Logistics',
+        timeSlot: taken,
+      }),
     });
     expect(other.status).to.equal(201);
 
@@ -327,7 +388,10 @@ describe('the booking manage page in Chromium', function () {
     await times.getByText(SLOT_TAKEN_MESSAGE).waitFor();
     expect(await times.getAttribute('aria-invalid')).to.equal('true');
     expect(await panel.getByRole('alert').innerText()).to.equal(SLOT_TAKEN_MESSAGE);
-    await page.waitForFunction((iso) => document.querySelector<HTMLInputElement>(`input[name="timeSlot"][value="${iso}"]`)?.disabled === true, taken);
+    await page.waitForFunction(
+      (iso) => document.querySelector<HTMLInputElement>(`input[name="timeSlot"][value="${iso}"]`)?.disabled === true,
+      taken,
+    );
     const active = await page.evaluate(() => {
       const input = document.activeElement as HTMLInputElement | null;
       return { name: input?.name, value: input?.value };
@@ -341,9 +405,14 @@ describe('the booking manage page in Chromium', function () {
   it('says why when a change is refused: the server’s details for a 503, and a booking cancelled meanwhile shown cancelled', async () => {
     const booked = await book();
     const { page } = await visit(booked.token);
-    const details = 'We could not change your booking right now. Nothing was changed; please try again in a few minutes.';
+    const details =
+      'We could not change your booking right now. Nothing was changed; please try again in a few minutes.';
     await page.route('**/api/bookings/*/cancel', (route) =>
-      route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: 'Service unavailable', details }) }),
+      route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({ error: 'Service unavailable', details }),
+      }),
     );
     await page.getByRole('button', { name: 'Cancel demo' }).click();
     const confirmation = page.getByRole('group', { name: 'Cancel this demo?' });
@@ -375,7 +444,9 @@ describe('the booking manage page in Chromium', function () {
       const { page, problems } = await visit(address);
       const title = page.getByRole('heading', { level: 1, name: NOT_FOUND });
       await title.waitFor();
-      expect(await page.getByRole('main').getByRole('link', { name: 'Back to the home page' }).getAttribute('href')).to.equal('/');
+      expect(
+        await page.getByRole('main').getByRole('link', { name: 'Back to the home page' }).getAttribute('href'),
+      ).to.equal('/');
       expect(await page.getByRole('button', { name: 'Reschedule' }).count()).to.equal(0);
       expect(await axeViolations(page), address).to.deep.equal([]);
       // The browser reports the page's 404 in the console; nothing else may appear there.
@@ -384,7 +455,10 @@ describe('the booking manage page in Chromium', function () {
   });
 
   it('fits a phone and a desktop, calendar open: nothing overflows sideways (screenshots in artifacts/)', async () => {
-    const booked = await book('Maximilian Alexander von Hohenberg-Wittelsbach', 'Internationale Speditions- und Logistikgesellschaft mbH');
+    const booked = await book(
+      'Maximilian Alexander von Hohenberg-Wittelsbach',
+      'Internationale Speditions- und Logistikgesellschaft mbH',
+    );
     for (const width of [375, 1440]) {
       const { page } = await visit(booked.token, { viewport: { width, height: 900 }, reducedMotion: 'reduce' });
       await detail(page, 'When').waitFor();
@@ -397,6 +471,9 @@ describe('the booking manage page in Chromium', function () {
     }
     const { page } = await visit('not-a-token', { viewport: { width: 375, height: 812 } });
     await page.getByRole('heading', { level: 1, name: NOT_FOUND }).waitFor();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), 'not found at 375px').to.equal(0);
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+      'not found at 375px',
+    ).to.equal(0);
   });
 });

@@ -64,7 +64,8 @@ async function recordCounts(page: Page): Promise<() => Promise<Sample[]>> {
 /** Until the counters show their final values again: the count has run to its end, however long this machine took. */
 async function countEnded(page: Page): Promise<void> {
   await page.waitForFunction(
-    ({ selector, final }) => Array.from(document.querySelectorAll(selector), (node) => node.textContent ?? '').join('|') === final.join('|'),
+    ({ selector, final }) =>
+      Array.from(document.querySelectorAll(selector), (node) => node.textContent ?? '').join('|') === final.join('|'),
     { selector: SHOWN, final: FINAL },
     { timeout: 20_000 },
   );
@@ -111,7 +112,9 @@ describe('the landing page sections in Chromium', function () {
         await page.screenshot({ fullPage: true });
         const still = await visit(width, { reducedMotion: 'reduce' });
         await started(still.page);
-        expect((await capture(page)).equals(await capture(still.page)), 'the counters in a full-page capture').to.equal(true);
+        expect((await capture(page)).equals(await capture(still.page)), 'the counters in a full-page capture').to.equal(
+          true,
+        );
         expect(await shownValues(page), 'after the capture').to.deep.equal(FINAL);
         expect(await samples(), 'changes while nobody scrolled').to.deep.equal([]);
 
@@ -142,11 +145,20 @@ describe('the landing page sections in Chromium', function () {
         const zeros = FINAL.map((value) => value.replace(/^\d+/, '0'));
         expect(seen[0]?.values, 'the first frame').to.deep.equal(zeros);
         expect(seen.at(-1)?.values, 'the last frame').to.deep.equal(FINAL);
-        const numbersByCard = TARGETS.map((_, index) => seen.map((sample) => Number.parseInt(sample.values[index] ?? '', 10)));
+        const numbersByCard = TARGETS.map((_, index) =>
+          seen.map((sample) => Number.parseInt(sample.values[index] ?? '', 10)),
+        );
         TARGETS.forEach((target, index) => {
           const numbers = numbersByCard[index] ?? [];
-          expect(numbers.every((value, i) => i === 0 || value >= (numbers[i - 1] ?? 0)), `card ${index} only rises`).to.equal(true);
-          if (target > 1) expect(numbers.some((value) => value > 0 && value < target), `card ${index} between 0 and ${target}`).to.equal(true);
+          expect(
+            numbers.every((value, i) => i === 0 || value >= (numbers[i - 1] ?? 0)),
+            `card ${index} only rises`,
+          ).to.equal(true);
+          if (target > 1)
+            expect(
+              numbers.some((value) => value > 0 && value < target),
+              `card ${index} between 0 and ${target}`,
+            ).to.equal(true);
         });
         // Every frame shows what the count-up's formula gives at its time, to a few frames: the stagger and the easing,
         // however many frames a busy machine drops (a dropped frame delays when a value is seen, not which value). The
@@ -158,13 +170,21 @@ describe('the landing page sections in Chromium', function () {
           TARGETS.flatMap((target, index) =>
             (numbersByCard[index] ?? []).flatMap((value, i) => {
               const ms = (seen[i]?.at ?? 0) - start;
-              const [lowest, highest] = [countUpValue(target, ms - TOLERANCE_MS, index), countUpValue(target, ms + TOLERANCE_MS, index)];
-              return value >= lowest && value <= highest ? [] : [`card ${index} at ${Math.round(ms)} ms: ${value}, not within ${lowest}..${highest}`];
+              const [lowest, highest] = [
+                countUpValue(target, ms - TOLERANCE_MS, index),
+                countUpValue(target, ms + TOLERANCE_MS, index),
+              ];
+              return value >= lowest && value <= highest
+                ? []
+                : [`card ${index} at ${Math.round(ms)} ms: ${value}, not within ${lowest}..${highest}`];
             }),
           );
         const starts = Array.from({ length: Math.floor((latest - earliest) / 2) + 1 }, (_, i) => earliest + i * 2);
         const fits = starts.find((start) => misfits(start).length === 0);
-        expect(fits, `no start between ${Math.round(earliest)} and ${Math.round(latest)} ms fits every frame: ${misfits(earliest).slice(0, 5).join('; ')}`).to.not.equal(undefined);
+        expect(
+          fits,
+          `no start between ${Math.round(earliest)} and ${Math.round(latest)} ms fits every frame: ${misfits(earliest).slice(0, 5).join('; ')}`,
+        ).to.not.equal(undefined);
       });
 
       it('keeps the final values for a reader who jumps past the metrics, and counts when they come back', async () => {
@@ -214,14 +234,20 @@ describe('the landing page sections in Chromium', function () {
         const sections = await page.locator('main > section').evaluateAll((nodes) =>
           nodes.map((section) => {
             // The content's skeleton: which tag holds which, three levels down from what follows the section's heading.
-            const content = section.querySelector(':scope > div > header + *') ?? section.querySelector(':scope > div') ?? section;
+            const content =
+              section.querySelector(':scope > div > header + *') ?? section.querySelector(':scope > div') ?? section;
             const pairs = new Set<string>();
             for (const node of Array.from(content.querySelectorAll('*'))) {
               let depth = 1;
-              for (let parent = node.parentElement; parent && parent !== content; parent = parent.parentElement) depth += 1;
+              for (let parent = node.parentElement; parent && parent !== content; parent = parent.parentElement)
+                depth += 1;
               if (depth <= 3) pairs.add(`${depth}:${node.parentElement?.tagName}>${node.tagName}`);
             }
-            return { id: section.id, layout: section.dataset.layout ?? '', skeleton: `${content.tagName} ${[...pairs].sort().join(' ')}` };
+            return {
+              id: section.id,
+              layout: section.dataset.layout ?? '',
+              skeleton: `${content.tagName} ${[...pairs].sort().join(' ')}`,
+            };
           }),
         );
         expect(sections.map((section) => section.id).filter(Boolean)).to.deep.equal([
@@ -258,22 +284,29 @@ describe('the landing page sections in Chromium', function () {
       it('sets every card of a list alike: its title and its text at the same place in each card', async () => {
         const { page } = await visit(width);
         for (const list of ['#capabilities ul', '#industries ul']) {
-          const offsets = await page.locator(list).first().evaluate((ul) =>
-            [...ul.querySelectorAll(':scope > li')].map((li) => {
-              const card = li.getBoundingClientRect();
-              const title = li.querySelector('h3')!.getBoundingClientRect();
-              const text = li.querySelector('p')!.getBoundingClientRect();
-              // The title from the card's top, and the gap from the title to the text.
-              return `${Math.round(title.top - card.top)}/${Math.round(text.top - title.bottom)}`;
-            }),
-          );
+          const offsets = await page
+            .locator(list)
+            .first()
+            .evaluate((ul) =>
+              [...ul.querySelectorAll(':scope > li')].map((li) => {
+                const card = li.getBoundingClientRect();
+                const title = li.querySelector('h3')!.getBoundingClientRect();
+                const text = li.querySelector('p')!.getBoundingClientRect();
+                // The title from the card's top, and the gap from the title to the text.
+                return `${Math.round(title.top - card.top)}/${Math.round(text.top - title.bottom)}`;
+              }),
+            );
           expect(offsets.length, list).to.be.greaterThan(3);
           expect(new Set(offsets).size, `${list}: ${offsets.join(' ')}`).to.equal(1);
         }
         // The case study's figures: each at the same place in its tile, whatever its label's lines.
-        const figures = await page.locator('#case-study dl > div').evaluateAll((tiles) =>
-          tiles.map((tile) => Math.round(tile.querySelector('dd')!.getBoundingClientRect().top - tile.getBoundingClientRect().top)),
-        );
+        const figures = await page
+          .locator('#case-study dl > div')
+          .evaluateAll((tiles) =>
+            tiles.map((tile) =>
+              Math.round(tile.querySelector('dd')!.getBoundingClientRect().top - tile.getBoundingClientRect().top),
+            ),
+          );
         expect(new Set(figures).size, `the figures' places: ${figures.join(' ')}`).to.equal(1);
       });
 
@@ -288,7 +321,10 @@ describe('the landing page sections in Chromium', function () {
           const headers = [...node.querySelectorAll('thead th')].map((th) => th.textContent);
           const rows = [...node.querySelectorAll('tbody tr:has(td)')].map((tr) => {
             const [before, after] = [...tr.querySelectorAll('td')].map((td) => td.getBoundingClientRect());
-            return { stacked: after!.top >= before!.bottom - 0.5, sideBySide: Math.abs(after!.top - before!.top) < 0.5 };
+            return {
+              stacked: after!.top >= before!.bottom - 0.5,
+              sideBySide: Math.abs(after!.top - before!.top) < 0.5,
+            };
           });
           const cells = [...node.querySelectorAll('td')].map((td) => {
             // The cell's lines of text: its text's boxes (not its icon's), counted by their bottoms.
@@ -314,12 +350,17 @@ describe('the landing page sections in Chromium', function () {
             // Where the tint starts: the Converge column's left edge, when the row is tinted at all.
             const tinted = getComputedStyle(th).backgroundImage !== 'none';
             const column = node.querySelector('thead th + th')!.getBoundingClientRect().left;
-            return { textEnd: range.getBoundingClientRect().right, tintStart: tinted ? column : box.right, right: box.right };
+            return {
+              textEnd: range.getBoundingClientRect().right,
+              tintStart: tinted ? column : box.right,
+              right: box.right,
+            };
           });
           return { rows, cells, groups };
         });
         expect(layout.rows, 'rows').to.have.length(6);
-        for (const row of layout.rows) expect(stacked ? row.stacked : row.sideBySide, JSON.stringify(row)).to.equal(true);
+        for (const row of layout.rows)
+          expect(stacked ? row.stacked : row.sideBySide, JSON.stringify(row)).to.equal(true);
         for (const cell of layout.cells) {
           expect(cell.label, 'each cell named by its column').to.equal(cell.header);
           expect(cell.labelShown, 'the column named above the cell').to.equal(stacked);
@@ -332,10 +373,15 @@ describe('the landing page sections in Chromium', function () {
         }
         // Screen readers still get a table whatever the display: Chromium's own accessibility tree, by role.
         const cdp = await page.context().newCDPSession(page);
-        const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as { nodes: { role?: { value?: string }; ignored?: boolean }[] };
+        const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as {
+          nodes: { role?: { value?: string }; ignored?: boolean }[];
+        };
         const roles = nodes.filter((node) => !node.ignored).map((node) => String(node.role?.value));
         const count = (role: string) => roles.filter((value) => value === role).length;
-        expect([count('table'), count('row'), count('columnheader'), count('rowheader'), count('cell')], 'table, rows, column headers, row headers, cells').to.deep.equal([1, 10, 2, 3, 12]);
+        expect(
+          [count('table'), count('row'), count('columnheader'), count('rowheader'), count('cell')],
+          'table, rows, column headers, row headers, cells',
+        ).to.deep.equal([1, 10, 2, 3, 12]);
 
         // The metrics: each label on as few lines as it needs ("Cost optimization" on one), labels and details level.
         const metrics = page.locator('#results ul');
@@ -358,18 +404,27 @@ describe('the landing page sections in Chromium', function () {
         for (const card of cards) expect(card.lines, card.label ?? '').to.be.at.most(2);
         for (const row of new Set(cards.map((card) => card.row))) {
           const inRow = cards.filter((card) => card.row === row);
-          expect(new Set(inRow.map((card) => `${card.labelTop}/${card.detailTop}`)).size, `cards at ${row}: ${JSON.stringify(inRow)}`).to.equal(1);
+          expect(
+            new Set(inRow.map((card) => `${card.labelTop}/${card.detailTop}`)).size,
+            `cards at ${row}: ${JSON.stringify(inRow)}`,
+          ).to.equal(1);
         }
         await metrics.screenshot({ path: path.join(ARTIFACTS, `metrics-${width}.png`) });
 
         // The text is set in the self-hosted Inter, once the page has asked for it after its first paint.
         await page.waitForFunction(() => !document.documentElement.classList.contains('font-later'));
-        expect(await page.evaluate(() => document.fonts.check('600 16px "Inter Variable"') && getComputedStyle(document.body).fontFamily)).to.match(/^"Inter Variable"/);
+        expect(
+          await page.evaluate(
+            () => document.fonts.check('600 16px "Inter Variable"') && getComputedStyle(document.body).fontFamily,
+          ),
+        ).to.match(/^"Inter Variable"/);
 
         // The product's picture: fetched only once it comes near, described for those who cannot see it.
         const picture = page.locator('#capabilities figure img');
         expect(await picture.getAttribute('loading')).to.equal('lazy');
-        expect(await picture.getAttribute('alt')).to.match(/^The Converge console: .*SMS.*WhatsApp.*email.*voice.*delivery report/);
+        expect(await picture.getAttribute('alt')).to.match(
+          /^The Converge console: .*SMS.*WhatsApp.*email.*voice.*delivery report/,
+        );
         await picture.scrollIntoViewIfNeeded();
         await page.waitForFunction((image) => (image as HTMLImageElement).complete, await picture.elementHandle());
         expect(await picture.evaluate((image) => (image as HTMLImageElement).naturalWidth)).to.equal(640);
@@ -379,18 +434,25 @@ describe('the landing page sections in Chromium', function () {
         const { page } = await visit(width);
         const strip = page.getByRole('region', { name: /^Trusted by 7,000\+ enterprises/ });
         const logos = strip.getByRole('img');
-        expect(await logos.evaluateAll((nodes) => nodes.map((node) => node.getAttribute('aria-label')))).to.deep.equal(CUSTOMERS);
+        expect(await logos.evaluateAll((nodes) => nodes.map((node) => node.getAttribute('aria-label')))).to.deep.equal(
+          CUSTOMERS,
+        );
         for (const logo of await logos.all()) {
           expect(await logo.evaluate((node) => node.tagName.toLowerCase())).to.equal('svg');
           const box = await logo.boundingBox();
           expect(box?.height, 'drawn').to.be.greaterThan(20);
-          expect((box?.x ?? -1) >= 0 && (box?.x ?? 0) + (box?.width ?? 0) <= width, `inside ${width} px`).to.equal(true);
+          expect((box?.x ?? -1) >= 0 && (box?.x ?? 0) + (box?.width ?? 0) <= width, `inside ${width} px`).to.equal(
+            true,
+          );
         }
         // Drawn here, nothing fetched or referenced: no image, no use of another document.
-        const references = await strip.evaluate((node) =>
-          Array.from(node.querySelectorAll('*')).filter(
-            (element) => ['image', 'use'].includes(element.tagName) || Array.from(element.attributes).some((attribute) => attribute.name.endsWith('href')),
-          ).length,
+        const references = await strip.evaluate(
+          (node) =>
+            Array.from(node.querySelectorAll('*')).filter(
+              (element) =>
+                ['image', 'use'].includes(element.tagName) ||
+                Array.from(element.attributes).some((attribute) => attribute.name.endsWith('href')),
+            ).length,
         );
         expect(references).to.equal(0);
         // The case study's customer is one of them, with the same mark.
@@ -400,21 +462,39 @@ describe('the landing page sections in Chromium', function () {
       it('quotes a named person in the case study, with title and company', async () => {
         const { page } = await visit(width);
         const quote = page.locator('#case-study figure');
-        expect(await quote.locator('blockquote').innerText()).to.match(/^“We replaced four vendors with one platform.+”$/);
-        expect(await quote.locator('figcaption').innerText()).to.match(/^Elena Marquardt\s+Head of Customer Operations, Valmora Pay$/);
+        expect(await quote.locator('blockquote').innerText()).to.match(
+          /^“We replaced four vendors with one platform.+”$/,
+        );
+        expect(await quote.locator('figcaption').innerText()).to.match(
+          /^Elena Marquardt\s+Head of Customer Operations, Valmora Pay$/,
+        );
         expect(await quote.locator('figcaption strong').innerText()).to.equal('Elena Marquardt');
         // Every figure of the case study the specification lists stays.
-        const stats = await page.locator('#case-study dl > div').evaluateAll((rows) => rows.map((row) => `${row.querySelector('dd')?.textContent} ${row.querySelector('dt')?.textContent}`));
-        expect(stats).to.deep.equal(['200+ countries reached', '40% cost reduction', '30% better delivery', '0 fraud incidents']);
+        const stats = await page
+          .locator('#case-study dl > div')
+          .evaluateAll((rows) =>
+            rows.map((row) => `${row.querySelector('dd')?.textContent} ${row.querySelector('dt')?.textContent}`),
+          );
+        expect(stats).to.deep.equal([
+          '200+ countries reached',
+          '40% cost reduction',
+          '30% better delivery',
+          '0 fraud incidents',
+        ]);
       });
 
       if (width === 1440) {
         it("sets each industry's name on one line, as its neighbours' (a name broken after its '&' read oddly)", async () => {
           const { page } = await visit(width);
           await page.locator('html:not(.font-later)').waitFor({ state: 'attached' });
-          const lines = await page.locator('#industries h3').evaluateAll((names) =>
-            names.map((name) => `${name.textContent}: ${Math.round(name.getBoundingClientRect().height / parseFloat(getComputedStyle(name).lineHeight))}`),
-          );
+          const lines = await page
+            .locator('#industries h3')
+            .evaluateAll((names) =>
+              names.map(
+                (name) =>
+                  `${name.textContent}: ${Math.round(name.getBoundingClientRect().height / parseFloat(getComputedStyle(name).lineHeight))}`,
+              ),
+            );
           expect(lines.length).to.equal(6);
           expect(lines.filter((line) => !line.endsWith(': 1'))).to.deep.equal([]);
         });
@@ -423,12 +503,17 @@ describe('the landing page sections in Chromium', function () {
       it('fits the width, has no accessibility violations (axe-core), and is captured whole (artifacts/)', async () => {
         const { page, problems } = await visit(width);
         await page.waitForLoadState('networkidle');
-        expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), 'horizontal overflow').to.equal(0);
+        expect(
+          await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+          'horizontal overflow',
+        ).to.equal(0);
         const spilling = await page.locator('main > section').evaluateAll((sections) =>
           sections.flatMap((section) =>
             Array.from(section.querySelectorAll('h2, h3, p, li, table, figure, svg'))
               .filter((node) => node.getBoundingClientRect().right > window.innerWidth + 0.5)
-              .map((node) => `${section.id || section.dataset.layout} ${node.tagName}: ${node.textContent?.slice(0, 40)}`),
+              .map(
+                (node) => `${section.id || section.dataset.layout} ${node.tagName}: ${node.textContent?.slice(0, 40)}`,
+              ),
           ),
         );
         expect(spilling, 'content wider than the page').to.deep.equal([]);

@@ -52,8 +52,10 @@ function menuParts(page: Page) {
 }
 
 /** The animation the open menu panel runs. */
-const menuAnimation = (page: Page) => page.getByRole('navigation', { name: 'Sections' }).evaluate((nav) => getComputedStyle(nav).animationName);
-const focusedText = (page: Page) => page.evaluate(() => (document.activeElement as HTMLElement | null)?.innerText ?? '');
+const menuAnimation = (page: Page) =>
+  page.getByRole('navigation', { name: 'Sections' }).evaluate((nav) => getComputedStyle(nav).animationName);
+const focusedText = (page: Page) =>
+  page.evaluate(() => (document.activeElement as HTMLElement | null)?.innerText ?? '');
 const isFocused = (locator: Locator) => locator.evaluate((element) => element === document.activeElement);
 
 /** The toast on screen, once it has finished coming in. */
@@ -78,9 +80,10 @@ async function expectClearOf(page: Page, toast: Locator, label: string): Promise
   expect(intersects(await boxOf(dialog), toastBox), `the dialog under the toast ${label}`).to.equal(false);
   const controls: [string, Locator][] = [
     ['Close', dialog.getByRole('button', { name: 'Close' })],
-    ...['Name', 'Email', 'Company', 'Phone (Optional)', 'Message (Optional)'].map(
-      (field): [string, Locator] => [field, dialog.getByLabel(field, { exact: true })],
-    ),
+    ...['Name', 'Email', 'Company', 'Phone (Optional)', 'Message (Optional)'].map((field): [string, Locator] => [
+      field,
+      dialog.getByLabel(field, { exact: true }),
+    ]),
     ['submit', dialog.getByRole('button', { name: 'Request Demo' })],
   ];
   for (const [name, control] of controls) {
@@ -152,7 +155,13 @@ describe('the top bar, the footer and the toasts in Chromium', function () {
       const afterSection = await page.evaluate(() => {
         const section = document.getElementById('results');
         const focused = document.activeElement;
-        return section !== null && focused !== null && focused !== document.body && (section.contains(focused) || (section.compareDocumentPosition(focused) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0);
+        return (
+          section !== null &&
+          focused !== null &&
+          focused !== document.body &&
+          (section.contains(focused) ||
+            (section.compareDocumentPosition(focused) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0)
+        );
       });
       expect(afterSection, 'Tab goes on from the section').to.equal(true);
 
@@ -220,11 +229,15 @@ describe('the top bar, the footer and the toasts in Chromium', function () {
         }
         const { company } = brand;
         const address = (await footer.locator('address').innerText()).replace(/\s+/g, ' ');
-        expect(address).to.equal([company.legalName, ...company.address, company.contact.email, company.contact.phone].join(' '));
-        expect(await footer.locator('address').getByRole('link').evaluateAll((links) => links.map((link) => link.getAttribute('href')))).to.deep.equal([
-          `mailto:${company.contact.email}`,
-          'tel:+493055572100',
-        ]);
+        expect(address).to.equal(
+          [company.legalName, ...company.address, company.contact.email, company.contact.phone].join(' '),
+        );
+        expect(
+          await footer
+            .locator('address')
+            .getByRole('link')
+            .evaluateAll((links) => links.map((link) => link.getAttribute('href'))),
+        ).to.deep.equal([`mailto:${company.contact.email}`, 'tel:+493055572100']);
         for (const part of [
           `registered office: ${company.registeredOffice}`,
           `${company.register.court}, ${company.register.number}`,
@@ -233,7 +246,10 @@ describe('the top bar, the footer and the toasts in Chromium', function () {
         ]) {
           expect(text, part).to.include(part);
         }
-        expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), `overflow at ${viewport.width}px`).to.equal(0);
+        expect(
+          await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+          `overflow at ${viewport.width}px`,
+        ).to.equal(0);
         // Cut from the whole page, so the sticky top bar does not lie over the footer's top.
         const clip = await footer.evaluate((element) => {
           const box = element.getBoundingClientRect();
@@ -252,14 +268,19 @@ describe('the top bar, the footer and the toasts in Chromium', function () {
           .getByRole('navigation')
           .filter({ hasNot: footerPage.getByRole('link', { name: `${brand.product} on` }) })
           .getByRole('link')
-          .evaluateAll((links) => links.map((link) => ({ label: (link as HTMLElement).innerText, href: link.getAttribute('href') ?? '' })));
+          .evaluateAll((links) =>
+            links.map((link) => ({ label: (link as HTMLElement).innerText, href: link.getAttribute('href') ?? '' })),
+          );
       const onLanding = await groupLinks(page);
       expect(onLanding).to.have.length(Object.values(groups).flat().length);
 
       for (const pathname of ['/', '/legal/privacy', '/pricing/enterprise']) {
         await page.goto(stack.url + pathname);
         const links = await groupLinks(page);
-        expect(links.map((link) => link.label), pathname).to.deep.equal(onLanding.map((link) => link.label));
+        expect(
+          links.map((link) => link.label),
+          pathname,
+        ).to.deep.equal(onLanding.map((link) => link.label));
         const ownIds = new Set(await page.locator('[id]').evaluateAll((nodes) => nodes.map((node) => node.id)));
         for (const { label, href } of links) {
           const where = `${label} (${href}) on ${pathname}`;
@@ -302,7 +323,14 @@ describe('the top bar, the footer and the toasts in Chromium', function () {
             const { overflowY } = getComputedStyle(element);
             return (overflowY === 'auto' || overflowY === 'scroll') && element.scrollHeight > element.clientHeight;
           }).length;
-          return { headingInside: heading.top >= box.top + border && heading.bottom <= box.bottom && heading.left >= box.left && heading.right <= box.right, scrollers };
+          return {
+            headingInside:
+              heading.top >= box.top + border &&
+              heading.bottom <= box.bottom &&
+              heading.left >= box.left &&
+              heading.right <= box.right,
+            scrollers,
+          };
         });
         expect(layout, label).to.deep.equal({ headingInside: true, scrollers: 0 });
         // Every slot of the day shows in the group: none cut off by a box of its own.
@@ -315,7 +343,7 @@ describe('the top bar, the footer and the toasts in Chromium', function () {
   });
 
   describe('the toasts', () => {
-    it('an error toast lies over none of the dialog\'s controls nor Get Started, at 375, 768, 1024 and 1440 px (screenshots)', async () => {
+    it("an error toast lies over none of the dialog's controls nor Get Started, at 375, 768, 1024 and 1440 px (screenshots)", async () => {
       for (const viewport of TOAST_VIEWPORTS) {
         const label = `at ${viewport.width}px`;
         const { page } = await visit({ viewport });
@@ -325,7 +353,8 @@ describe('the top bar, the footer and the toasts in Chromium', function () {
             contentType: 'application/json',
             body: JSON.stringify({
               error: 'Invalid request',
-              details: 'This request could not be booked. Please check the highlighted fields, choose another time or try again in a few minutes.',
+              details:
+                'This request could not be booked. Please check the highlighted fields, choose another time or try again in a few minutes.',
             }),
           }),
         );

@@ -33,7 +33,12 @@ async function inViewUncovered(locator: Locator): Promise<{ inViewport: boolean;
   return locator.evaluate((element) => {
     const box = element.getBoundingClientRect();
     const inViewport =
-      box.width > 0 && box.height > 0 && box.top >= 0 && box.left >= 0 && box.bottom <= window.innerHeight && box.right <= window.innerWidth;
+      box.width > 0 &&
+      box.height > 0 &&
+      box.top >= 0 &&
+      box.left >= 0 &&
+      box.bottom <= window.innerHeight &&
+      box.right <= window.innerWidth;
     const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
     return { inViewport, uncovered: hit !== null && element.contains(hit) };
   });
@@ -74,14 +79,16 @@ describe('the site in Chromium', function () {
         const answer = await fetch(`${stack.url}${drawing}`);
         expect(answer.status, drawing).to.equal(200);
         expect(answer.headers.get('content-type')).to.match(/^image\/svg\+xml/);
-        expect(await answer.text()).to.match(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"[^>]*><title>Converge architecture diagram<\/title>/);
+        expect(await answer.text()).to.match(
+          /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"[^>]*><title>Converge architecture diagram<\/title>/,
+        );
       }
       expect(new Set(html.match(/\/images\/architecture-(wide|narrow)\.svg/g)).size, 'both drawings named').to.equal(2);
       // The page's one script is in the page; the dialog's are hashed assets, named in a meta tag, cached for a year.
       expect(html).to.not.match(/<script[^>]*\ssrc=/);
       expect(html).to.match(/<script>[\s\S]+?<\/script>\n<\/body>/);
       const dialogScripts = /<meta name="demo-code" content="([^"]+)">/.exec(html)?.[1]?.split(' ') ?? [];
-      expect(dialogScripts, 'the dialog\'s scripts').to.have.length.greaterThan(0);
+      expect(dialogScripts, "the dialog's scripts").to.have.length.greaterThan(0);
       for (const script of dialogScripts) {
         expect(script).to.match(/^\/assets\/[\w-]+\.[0-9a-f]{12}\.js$/);
         const asset = await fetch(`${stack.url}${script}`, { headers: { 'accept-encoding': 'br, gzip' } });
@@ -103,23 +110,33 @@ describe('the site in Chromium', function () {
       expect(foreign).to.deep.equal([]);
     });
 
-    it('loads no script file before the page has loaded; then the dialog\'s code, so the form takes typing as it opens', async () => {
+    it("loads no script file before the page has loaded; then the dialog's code, so the form takes typing as it opens", async () => {
       const watched = await openPage(browser);
       open.push(watched);
       const { page } = watched;
       await page.goto(stack.url);
       // The dialog's code comes once the page is idle after its load, and renders the closed dialog into its layer.
       await page.locator('#demo-layer > *').first().waitFor({ state: 'attached' });
-      const [loadedAt, scripts] = await page.evaluate(() => [
-        (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined)?.loadEventEnd ?? 0,
-        performance
-          .getEntriesByType('resource')
-          .filter((entry) => new URL(entry.name).pathname.endsWith('.js'))
-          .map((entry) => ({ path: new URL(entry.name).pathname, startTime: entry.startTime })),
-      ] as const);
+      const [loadedAt, scripts] = await page.evaluate(
+        () =>
+          [
+            (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined)?.loadEventEnd ??
+              0,
+            performance
+              .getEntriesByType('resource')
+              .filter((entry) => new URL(entry.name).pathname.endsWith('.js'))
+              .map((entry) => ({ path: new URL(entry.name).pathname, startTime: entry.startTime })),
+          ] as const,
+      );
       expect(loadedAt, 'the load event ended').to.be.greaterThan(0);
-      expect(scripts.some((script) => /^\/assets\/demo\.[0-9a-f]+\.js$/.test(script.path)), scripts.map((script) => script.path).join(' ')).to.equal(true);
-      expect(scripts.filter((script) => script.startTime < loadedAt), 'script files asked for before the page had loaded').to.deep.equal([]);
+      expect(
+        scripts.some((script) => /^\/assets\/demo\.[0-9a-f]+\.js$/.test(script.path)),
+        scripts.map((script) => script.path).join(' '),
+      ).to.equal(true);
+      expect(
+        scripts.filter((script) => script.startTime < loadedAt),
+        'script files asked for before the page had loaded',
+      ).to.deep.equal([]);
       // Pressed now, the dialog opens with the first field focused: what the visitor types goes there.
       await page.getByRole('main').getByRole('button', { name: 'Request Demo' }).first().click();
       await page.keyboard.type('Ada Lovelace');
@@ -151,7 +168,10 @@ describe('the site in Chromium', function () {
       });
       expect(live).to.be.a('string');
       const at = [...(live ?? '')].findIndex((char, i) => char !== prerendered?.[i]);
-      expect(live === prerendered, `the page as prerendered; differs at ${live?.slice(at - 80, at + 80)} vs ${prerendered?.slice(at - 80, at + 80)}`).to.equal(true);
+      expect(
+        live === prerendered,
+        `the page as prerendered; differs at ${live?.slice(at - 80, at + 80)} vs ${prerendered?.slice(at - 80, at + 80)}`,
+      ).to.equal(true);
     });
 
     it('shows the final metric values at once with reduced motion', async () => {
@@ -159,7 +179,13 @@ describe('the site in Chromium', function () {
       await page.waitForLoadState('networkidle');
       await page.locator('#results').scrollIntoViewIfNeeded();
       await page.waitForTimeout(100);
-      expect(await page.locator('#results li p:first-child span[aria-hidden]').allInnerTexts()).to.deep.equal(['40%', '2x', '100%', '30%', '1 platform']);
+      expect(await page.locator('#results li p:first-child span[aria-hidden]').allInnerTexts()).to.deep.equal([
+        '40%',
+        '2x',
+        '100%',
+        '30%',
+        '1 platform',
+      ]);
     });
 
     it('looks right at 375 and 1440 px (screenshots in artifacts/)', async () => {
@@ -170,7 +196,9 @@ describe('the site in Chromium', function () {
         expect(overflow, `horizontal overflow at ${width}px`).to.equal(0);
         const overflowingCards = await page
           .locator('li')
-          .evaluateAll((cards) => cards.filter((card) => card.scrollWidth > card.clientWidth + 1).map((card) => card.textContent));
+          .evaluateAll((cards) =>
+            cards.filter((card) => card.scrollWidth > card.clientWidth + 1).map((card) => card.textContent),
+          );
         expect(overflowingCards, `cards whose content spills out at ${width}px`).to.deep.equal([]);
         // What the first screen shows: the headline and the button that opens the form, neither covered.
         expect(await inViewUncovered(page.getByRole('heading', { level: 1 })), `h1 at ${width}px`).to.deep.equal(SHOWN);
@@ -193,16 +221,23 @@ describe('the site in Chromium', function () {
       const triggers = [
         page.getByRole('banner').getByRole('button', { name: 'Get Started' }),
         page.locator('#hero-title').locator('..').getByRole('button', { name: 'Request Demo' }),
-        page.getByRole('region', { name: 'See Converge on your own customer journeys' }).getByRole('button', { name: 'Request Demo' }),
+        page
+          .getByRole('region', { name: 'See Converge on your own customer journeys' })
+          .getByRole('button', { name: 'Request Demo' }),
       ];
       for (const [index, trigger] of triggers.entries()) {
         const dialog = await openDialog(page, trigger);
         expect(await dialog.getByRole('heading', { name: 'Request Demo' }).isVisible()).to.equal(true);
-        expect(await dialog.getByLabel('Name', { exact: true }).evaluate((input) => input === document.activeElement)).to.equal(true);
+        expect(
+          await dialog.getByLabel('Name', { exact: true }).evaluate((input) => input === document.activeElement),
+        ).to.equal(true);
         if (index === 1) await dialog.getByRole('button', { name: 'Close' }).click();
         else await page.keyboard.press('Escape');
         await dialog.waitFor({ state: 'hidden' });
-        expect(await trigger.evaluate((button) => button === document.activeElement), `focus back on trigger ${index}`).to.equal(true);
+        expect(
+          await trigger.evaluate((button) => button === document.activeElement),
+          `focus back on trigger ${index}`,
+        ).to.equal(true);
       }
     });
 
@@ -251,7 +286,9 @@ describe('the site in Chromium', function () {
       open.push(watched);
       // DOMContentLoaded comes right after the page's deferred script ran, long before the dialog's code has arrived.
       await watched.page.addInitScript(() => {
-        document.addEventListener('DOMContentLoaded', () => document.querySelector<HTMLElement>('header button')?.click());
+        document.addEventListener('DOMContentLoaded', () =>
+          document.querySelector<HTMLElement>('header button')?.click(),
+        );
       });
       await watched.page.goto(stack.url);
       await watched.page.getByRole('dialog', { name: 'Request Demo' }).getByLabel('Name', { exact: true }).waitFor();
@@ -268,11 +305,20 @@ describe('the site in Chromium', function () {
         // The honeypot's label (inside aria-hidden) is for bots, not a field people see.
         .locator('form > div:not([aria-hidden]) > label, form > fieldset > legend')
         .evaluateAll((nodes) => nodes.map((node) => (node as HTMLElement).innerText.trim()));
-      expect(labels).to.deep.equal(['Name', 'Email', 'Company', 'Select Date & Time (Europe Time)', 'Phone (Optional)', 'Message (Optional)']);
+      expect(labels).to.deep.equal([
+        'Name',
+        'Email',
+        'Company',
+        'Select Date & Time (Europe Time)',
+        'Phone (Optional)',
+        'Message (Optional)',
+      ]);
       for (const label of ['Name', 'Email', 'Company', 'Phone (Optional)', 'Message (Optional)']) {
         expect(await dialog.getByLabel(label, { exact: true }).isVisible(), label).to.equal(true);
       }
-      expect(await dialog.getByLabel('Phone (Optional)', { exact: true }).getAttribute('placeholder')).to.match(/^\+1 \(\d{3}\) \d{3}-\d{4}$/);
+      expect(await dialog.getByLabel('Phone (Optional)', { exact: true }).getAttribute('placeholder')).to.match(
+        /^\+1 \(\d{3}\) \d{3}-\d{4}$/,
+      );
       expect(await dialog.getByLabel('Message (Optional)', { exact: true }).getAttribute('rows')).to.equal('3');
       expect(await dialog.getByRole('group', { name: 'Select Date & Time (Europe Time)' }).isVisible()).to.equal(true);
       expect(await dialog.getByRole('button', { name: 'Request Demo' }).isEnabled()).to.equal(true);
@@ -316,7 +362,8 @@ describe('the site in Chromium', function () {
 
       // Keys move between the enabled days only.
       const page = watched.page;
-      const focusedDay = () => page.evaluate(() => document.activeElement?.querySelector('abbr')?.getAttribute('aria-label'));
+      const focusedDay = () =>
+        page.evaluate(() => document.activeElement?.querySelector('abbr')?.getAttribute('aria-label'));
       await dialog.getByRole('button', { name: 'Previous month' }).click();
       await dayTile(dialog, '20 November 2026').focus();
       await page.keyboard.press('ArrowRight');
@@ -328,9 +375,13 @@ describe('the site in Chromium', function () {
       await page.keyboard.press('Home');
       expect(await focusedDay()).to.equal('18 November 2026');
       await page.keyboard.press('PageDown');
-      await page.waitForFunction(() => document.activeElement?.querySelector('abbr')?.getAttribute('aria-label') === '1 December 2026');
+      await page.waitForFunction(
+        () => document.activeElement?.querySelector('abbr')?.getAttribute('aria-label') === '1 December 2026',
+      );
       await page.keyboard.press('PageUp');
-      await page.waitForFunction(() => document.activeElement?.querySelector('abbr')?.getAttribute('aria-label') === '18 November 2026');
+      await page.waitForFunction(
+        () => document.activeElement?.querySelector('abbr')?.getAttribute('aria-label') === '18 November 2026',
+      );
     });
 
     it("offers 17 hourly slots in Europe Time, with the visitor's own time beside them, even when the slots call fails", async () => {
@@ -347,9 +398,11 @@ describe('the site in Chromium', function () {
       expect(await chosen.evaluate((tile) => getComputedStyle(tile).backgroundColor)).to.equal('rgb(67, 56, 202)');
       const slots = dialog.getByRole('radio');
       expect(await slots.count()).to.equal(17);
-      const labels = await dialog.locator('input[name="timeSlot"]').evaluateAll((inputs) =>
-        inputs.map((input) => (input.parentElement as HTMLElement).innerText.replace(/\s+/g, ' ').trim()),
-      );
+      const labels = await dialog
+        .locator('input[name="timeSlot"]')
+        .evaluateAll((inputs) =>
+          inputs.map((input) => (input.parentElement as HTMLElement).innerText.replace(/\s+/g, ' ').trim()),
+        );
       expect(labels[0]).to.equal('07:00 01:00 your time');
       expect(labels[16]).to.equal('23:00 17:00 your time');
       // Without the server's word on taken slots, the domain rules alone decide: nothing is greyed out.
@@ -378,7 +431,9 @@ describe('the site in Chromium', function () {
         expect(html).to.include('<meta name="booking-time-zone" content="');
         // The body is handed over decoded, so the encoding headers of the original answer no longer apply.
         const headers = Object.fromEntries(
-          Object.entries(response.headers()).filter(([name]) => name !== 'content-encoding' && name !== 'content-length'),
+          Object.entries(response.headers()).filter(
+            ([name]) => name !== 'content-encoding' && name !== 'content-length',
+          ),
         );
         expect(html).to.include('<meta name="booking-min-notice" content="120">');
         const body = html
@@ -389,7 +444,9 @@ describe('the site in Chromium', function () {
       await page.goto(stack.url);
       const dialog = await openDialog(page);
       // The zone is named as the page's zone, not as Europe Time.
-      expect(await dialog.getByRole('group', { name: 'Select Date & Time (Japan Standard Time)' }).isVisible()).to.equal(true);
+      expect(
+        await dialog.getByRole('group', { name: 'Select Date & Time (Japan Standard Time)' }).isVisible(),
+      ).to.equal(true);
       expect(await dialog.getByText(/hourly from 07:00 to 23:00 Tokyo time/).isVisible()).to.equal(true);
       // 18:30 on Wednesday in Tokyo, 30 minutes' notice: today's slots from 19:00 on; the window ends on 18 December, Tokyo's clock.
       const enabled = await enabledDayLabels(dialog);
@@ -400,7 +457,10 @@ describe('the site in Chromium', function () {
       const slots = dialog.getByRole('radio');
       expect(await slots.count()).to.equal(17);
       expect(await slots.first().inputValue()).to.equal('2026-11-23T22:00:00.000Z');
-      const first = await dialog.locator('input[name="timeSlot"]').first().evaluate((input) => (input.parentElement as HTMLElement).innerText);
+      const first = await dialog
+        .locator('input[name="timeSlot"]')
+        .first()
+        .evaluate((input) => (input.parentElement as HTMLElement).innerText);
       expect(first.replace(/\s+/g, ' ').trim()).to.equal('07:00 23:00 Mon your time');
     });
 
@@ -421,7 +481,11 @@ describe('the site in Chromium', function () {
       await email.fill('ana@gmail.com');
       await email.blur();
       await dialog.getByRole('img', { name: 'Email address not accepted' }).waitFor();
-      expect(await dialog.getByText('Please use your company email address. Personal email addresses are not accepted.').isVisible()).to.equal(true);
+      expect(
+        await dialog
+          .getByText('Please use your company email address. Personal email addresses are not accepted.')
+          .isVisible(),
+      ).to.equal(true);
 
       // A slip of a personal provider: no suggestion that the form would refuse, but what is needed instead.
       await email.fill('ana@gmial.com');
@@ -483,8 +547,19 @@ describe('the site in Chromium', function () {
       await toast.waitFor();
       expect(await toast.innerText()).to.include("Thank you! We'll contact you soon to schedule your demo.");
       // Beside the specification's words, when the demo is, as the dialog offered it.
-      const day = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }).format(new Date(slot));
-      const time = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(slot));
+      const day = new Intl.DateTimeFormat('en-GB', {
+        timeZone: 'Europe/Berlin',
+        weekday: 'long',
+        day: 'numeric',
+        month: 'long',
+        year: 'numeric',
+      }).format(new Date(slot));
+      const time = new Intl.DateTimeFormat('en-GB', {
+        timeZone: 'Europe/Berlin',
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23',
+      }).format(new Date(slot));
       expect(await toast.innerText()).to.include(`Booked for ${day} at ${time} Europe Time`);
       await dialog.waitFor({ state: 'hidden' });
 
@@ -493,9 +568,16 @@ describe('the site in Chromium', function () {
         .where({ email: 'lea@northwind-logistics.com' })
         .select('name', 'email', 'company', 'phone', 'message', 'time_slot', 'visitor_time_zone');
       expect(rows).to.have.length(1);
-      expect(rows[0]).to.deep.include({ name: 'Lea Brandt', email: 'lea@northwind-logistics.com', company: 'Northwind Logistics', phone: '+1 (415) 555-0100' });
+      expect(rows[0]).to.deep.include({
+        name: 'Lea Brandt',
+        email: 'lea@northwind-logistics.com',
+        company: 'Northwind Logistics',
+        phone: '+1 (415) 555-0100',
+      });
       // The browser's own zone went with it, for the e-mails.
-      expect(rows[0].visitor_time_zone).to.equal(await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone));
+      expect(rows[0].visitor_time_zone).to.equal(
+        await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone),
+      );
       expect(new Date(rows[0].time_slot as string).toISOString()).to.equal(slot);
 
       await openDialog(page);
@@ -518,25 +600,43 @@ describe('the site in Chromium', function () {
       it(`shows the success message on ${phone.label} centred, under the top bar, the page's buttons usable beside it (artifacts/)`, async () => {
         const { page, problems } = await visit(phone.options);
         const dialog = await openDialog(page);
-        await fillRequired(dialog, 'Lea Brandt', `lea.${phone.options.viewport.height}@northwind-logistics.com`, 'Northwind Logistics');
+        await fillRequired(
+          dialog,
+          'Lea Brandt',
+          `lea.${phone.options.viewport.height}@northwind-logistics.com`,
+          'Northwind Logistics',
+        );
         await chooseFirstBookableSlot(dialog);
         await dialog.getByRole('button', { name: 'Request Demo' }).click();
         const toast = page.getByRole('status').filter({ hasText: 'Demo Request Submitted' });
         await toast.waitFor();
         await dialog.waitFor({ state: 'hidden' });
         // Its title and first sentence are the specification's words; the lines after say with whom and how to join.
-        expect(await toast.innerText()).to.match(/^Demo Request Submitted\n+Thank you! We'll contact you soon to schedule your demo\.\n+Booked for /);
-        await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== 'running'));
-        await page.screenshot({ path: path.join(ARTIFACTS, `success-message-375x${phone.options.viewport.height}.png`) });
+        expect(await toast.innerText()).to.match(
+          /^Demo Request Submitted\n+Thank you! We'll contact you soon to schedule your demo\.\n+Booked for /,
+        );
+        await page.waitForFunction(() =>
+          document.getAnimations().every((animation) => animation.playState !== 'running'),
+        );
+        await page.screenshot({
+          path: path.join(ARTIFACTS, `success-message-375x${phone.options.viewport.height}.png`),
+        });
         const box = (await toast.boundingBox())!;
         const width = phone.options.viewport.width;
-        expect(Math.abs(box.x - (width - box.x - box.width)), 'as far from the left edge as from the right').to.be.below(1);
+        expect(
+          Math.abs(box.x - (width - box.x - box.width)),
+          'as far from the left edge as from the right',
+        ).to.be.below(1);
         const topBar = (await page.locator('header').first().boundingBox())!;
         expect(box.y, 'below the top bar').to.be.at.least(topBar.y + topBar.height);
         // Every button and link of the top bar and the hero that is in sight is the element at its own centre: none
         // lies under the message.
         const covered = await page.evaluate(() =>
-          Array.from(document.querySelectorAll('header a, header button, #hero a, #hero button, main section:first-of-type a, main section:first-of-type button'))
+          Array.from(
+            document.querySelectorAll(
+              'header a, header button, #hero a, #hero button, main section:first-of-type a, main section:first-of-type button',
+            ),
+          )
             .filter((node) => {
               const rect = node.getBoundingClientRect();
               return rect.width > 0 && rect.bottom > 0 && rect.top < window.innerHeight;
@@ -555,7 +655,7 @@ describe('the site in Chromium', function () {
       });
     }
 
-    it("keeps the dialog and the input when the server refuses, with its message under the field", async () => {
+    it('keeps the dialog and the input when the server refuses, with its message under the field', async () => {
       const { page } = await visit();
       const dialog = await openDialog(page);
       await fillRequired(dialog, 'Ana Lima', 'ana@gmail.com', 'Northwind Logistics');
@@ -568,7 +668,11 @@ describe('the site in Chromium', function () {
       expect(await dialog.getByLabel('Name', { exact: true }).inputValue()).to.equal('Ana Lima');
       expect(await dialog.getByLabel('Email', { exact: true }).inputValue()).to.equal('ana@gmail.com');
       expect(await dialog.getByLabel('Email', { exact: true }).getAttribute('aria-invalid')).to.equal('true');
-      expect(await dialog.getByText('Please use your company email address. Personal email addresses are not accepted.').count()).to.be.greaterThan(0);
+      expect(
+        await dialog
+          .getByText('Please use your company email address. Personal email addresses are not accepted.')
+          .count(),
+      ).to.be.greaterThan(0);
       expect(await stack.db('bookings').where({ email: 'ana@gmail.com' }).count('* as n')).to.deep.equal([{ n: '0' }]);
       // The error state, toast included, is as accessible as the rest.
       expect(await axeViolations(page)).to.deep.equal([]);
@@ -597,10 +701,17 @@ describe('the site in Chromium', function () {
       });
       const dialog = await openDialog(page);
       await dialog.getByRole('button', { name: 'Request Demo' }).click();
-      for (const message of ['Name is required.', 'Email is required.', 'Company is required.', 'Please select a date and time.']) {
+      for (const message of [
+        'Name is required.',
+        'Email is required.',
+        'Company is required.',
+        'Please select a date and time.',
+      ]) {
         expect(await dialog.getByText(message).isVisible(), message).to.equal(true);
       }
-      expect(await dialog.getByLabel('Name', { exact: true }).evaluate((input) => input === document.activeElement)).to.equal(true);
+      expect(
+        await dialog.getByLabel('Name', { exact: true }).evaluate((input) => input === document.activeElement),
+      ).to.equal(true);
       expect(calls).to.equal(0);
     });
 
@@ -625,7 +736,9 @@ describe('the site in Chromium', function () {
       const { label } = firstBookableLabel();
       for (let i = 0; i < 6; i += 1) {
         await page.keyboard.press('Tab');
-        const name = await page.evaluate(() => document.activeElement?.querySelector('abbr')?.getAttribute('aria-label') ?? null);
+        const name = await page.evaluate(
+          () => document.activeElement?.querySelector('abbr')?.getAttribute('aria-label') ?? null,
+        );
         if (name) break;
       }
       // Only when today's last slot is the one left and the next weekday starts a new month.
@@ -634,7 +747,8 @@ describe('the site in Chromium', function () {
         await page.keyboard.press('Enter');
         await page.keyboard.press('Tab');
       }
-      const focusedDay = () => page.evaluate(() => document.activeElement?.querySelector('abbr')?.getAttribute('aria-label') ?? '');
+      const focusedDay = () =>
+        page.evaluate(() => document.activeElement?.querySelector('abbr')?.getAttribute('aria-label') ?? '');
       for (let i = 0; i < 31 && (await focusedDay()) !== label; i += 1) await page.keyboard.press('ArrowRight');
       expect(await focusedDay()).to.equal(label);
       await page.keyboard.press('Enter');
@@ -668,7 +782,11 @@ describe('the site in Chromium', function () {
       await page.route('**/api/demo-request', (route) => {
         answers += 1;
         const details = answers === 1 ? 'First problem.' : 'Second problem.';
-        return route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ error: 'Invalid request', details }) });
+        return route.fulfill({
+          status: 400,
+          contentType: 'application/json',
+          body: JSON.stringify({ error: 'Invalid request', details }),
+        });
       });
       const dialog = await openDialog(page);
       await fillRequired(dialog, 'Ana Lima', 'ana@northwind-logistics.com', 'Northwind Logistics');
@@ -684,7 +802,9 @@ describe('the site in Chromium', function () {
       await page.keyboard.press('F8');
       expect(await page.evaluate(() => document.activeElement?.closest('.Toastify') !== null)).to.equal(true);
       // It stays 5 s: its progress bar runs as long as the toast.
-      expect(await first.locator('[role="progressbar"]').evaluate((bar) => getComputedStyle(bar).animationDuration)).to.equal('5s');
+      expect(
+        await first.locator('[role="progressbar"]').evaluate((bar) => getComputedStyle(bar).animationDuration),
+      ).to.equal('5s');
       // A swipe to the right of about 50 px dismisses it; a shorter one does not.
       await page.waitForFunction(() => !document.querySelector('.Toastify__toast.Toastify--animate'));
       const swipe = async (distance: number) => {
@@ -692,7 +812,8 @@ describe('the site in Chromium', function () {
         if (!box) throw new Error('no toast on screen');
         await page.mouse.move(box.x + 40, box.y + box.height / 2);
         await page.mouse.down();
-        for (let step = 1; step <= 5; step += 1) await page.mouse.move(box.x + 40 + (distance * step) / 5, box.y + box.height / 2);
+        for (let step = 1; step <= 5; step += 1)
+          await page.mouse.move(box.x + 40 + (distance * step) / 5, box.y + box.height / 2);
         await page.mouse.up();
       };
       await swipe(30);
@@ -707,7 +828,11 @@ describe('the site in Chromium', function () {
     it('keeps a toast for its 5 s with reduced motion too', async () => {
       const { page } = await visit({ reducedMotion: 'reduce' });
       await page.route('**/api/demo-request', (route) =>
-        route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ error: 'Invalid request', details: 'A problem.' }) }),
+        route.fulfill({
+          status: 400,
+          contentType: 'application/json',
+          body: JSON.stringify({ error: 'Invalid request', details: 'A problem.' }),
+        }),
       );
       const dialog = await openDialog(page);
       await fillRequired(dialog, 'Ana Lima', 'ana@northwind-logistics.com', 'Northwind Logistics');
@@ -717,7 +842,9 @@ describe('the site in Chromium', function () {
       await toast.waitFor();
       await page.waitForTimeout(1500);
       expect(await toast.count(), 'the toast 1.5 s later').to.equal(1);
-      expect(await toast.locator('[role="progressbar"]').evaluate((bar) => getComputedStyle(bar).animationDuration)).to.equal('5s');
+      expect(
+        await toast.locator('[role="progressbar"]').evaluate((bar) => getComputedStyle(bar).animationDuration),
+      ).to.equal('5s');
     });
 
     it('has no accessibility violations when open (axe-core), and fits a desktop and a phone (screenshots)', async () => {
@@ -743,7 +870,10 @@ describe('the site in Chromium', function () {
       expect(await axeViolations(page)).to.deep.equal([]);
 
       await page.setViewportSize({ width: 375, height: 812 });
-      expect(await dialog.evaluate((panel) => panel.scrollWidth - panel.clientWidth), 'horizontal overflow of the dialog at 375px').to.equal(0);
+      expect(
+        await dialog.evaluate((panel) => panel.scrollWidth - panel.clientWidth),
+        'horizontal overflow of the dialog at 375px',
+      ).to.equal(0);
       for (const [name, part] of [
         ['dialog', dialog],
         ['title', dialog.getByRole('heading', { name: 'Request Demo' })],
@@ -766,11 +896,14 @@ describe('the site in Chromium', function () {
       page.on('request', (request) => {
         if (!request.url().startsWith(stack.url)) foreign.push(request.url());
       });
-      const footerLinks = () => page.getByRole('contentinfo').getByRole('navigation', { name: 'Legal' }).getByRole('link');
+      const footerLinks = () =>
+        page.getByRole('contentinfo').getByRole('navigation', { name: 'Legal' }).getByRole('link');
       expect(await footerLinks().allInnerTexts()).to.deep.equal(brand.legalLinks.map((link) => link.label));
       for (const { label, href } of brand.legalLinks) {
         await page.goto(stack.url);
-        const answered = page.waitForResponse((response) => response.request().isNavigationRequest() && new URL(response.url()).pathname === href);
+        const answered = page.waitForResponse(
+          (response) => response.request().isNavigationRequest() && new URL(response.url()).pathname === href,
+        );
         await footerLinks().filter({ hasText: label }).click();
         const response = await answered;
         expect(response.status(), href).to.equal(200);
@@ -781,9 +914,16 @@ describe('the site in Chromium', function () {
         expect(await page.locator('html').getAttribute('lang')).to.equal('en');
         expect(await page.locator('meta[name="description"]').getAttribute('content')).to.have.length.greaterThan(40);
         expect(await page.locator('script').count(), 'scripts on a legal page').to.equal(0);
-        expect(await page.getByRole('banner').getByRole('link', { name: `${brand.product} home` }).getAttribute('href')).to.equal('/');
+        expect(
+          await page
+            .getByRole('banner')
+            .getByRole('link', { name: `${brand.product} home` })
+            .getAttribute('href'),
+        ).to.equal('/');
         expect(await page.getByRole('main').innerText()).to.include(brand.parentProvider);
-        expect(await footerLinks().allInnerTexts(), 'footer as on the landing page').to.deep.equal(brand.legalLinks.map((link) => link.label));
+        expect(await footerLinks().allInnerTexts(), 'footer as on the landing page').to.deep.equal(
+          brand.legalLinks.map((link) => link.label),
+        );
       }
       expect(await page.getByRole('main').innerText()).to.include('This site sets no cookies');
       expect(problems).to.deep.equal([]);

@@ -26,7 +26,8 @@ export function useBrowserSuite(
   before(async function () {
     this.timeout(90_000);
     const page = options.page ?? 'index.html';
-    if (!existsSync(path.join(WEB_ROOT, page))) throw new Error(`No production build (${page}): run \`npm run build:web\` first.`);
+    if (!existsSync(path.join(WEB_ROOT, page)))
+      throw new Error(`No production build (${page}): run \`npm run build:web\` first.`);
     mkdirSync(ARTIFACTS, { recursive: true });
     const [stack, browser] = await Promise.all([startStack(options.stack), launchBrowser()]);
     parts = { stack, browser };

@@ -19,23 +19,35 @@ const open: WatchedPage[] = [];
 /** A team of one host whose calendar server refuses every connection (nothing listens on port 1). */
 function unreachableTeamFile(): string {
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'converge-team-')), 'team.json');
-  const host = { name: 'Dana Whitfield', title: 'Solutions Engineer', email: 'dana@converge.test', calendarUrl: 'http://127.0.0.1:1/dana/', calendarUsername: 'dana', calendarPassword: 'unused' };
+  const host = {
+    name: 'Dana Whitfield',
+    title: 'Solutions Engineer',
+    email: 'dana@converge.test',
+    calendarUrl: 'http://127.0.0.1:1/dana/',
+    calendarUsername: 'dana',
+    calendarPassword: 'unused',
+  };
   writeFileSync(file, JSON.stringify({ hosts: [host] }));
   return file;
 }
 
-describe('the dialog when no host\'s calendar can be read, in Chromium', function () {
+describe("the dialog when no host's calendar can be read, in Chromium", function () {
   this.timeout(30_000);
-  const visit: Visit = useBrowserSuite(open, () => undefined, { stack: { env: { TEAM_FILE: unreachableTeamFile(), SALES_NOTIFY_EMAIL: SALES_DESK } } });
+  const visit: Visit = useBrowserSuite(open, () => undefined, {
+    stack: { env: { TEAM_FILE: unreachableTeamFile(), SALES_NOTIFY_EMAIL: SALES_DESK } },
+  });
 
-  it('says it cannot see the team\'s calendars and names the sales desk, offers no time, and is axe clean', async () => {
+  it("says it cannot see the team's calendars and names the sales desk, offers no time, and is axe clean", async () => {
     const { page } = await visit();
     const dialog = await openDialog(page);
     const { label } = firstBookableLabel();
-    for (let i = 0; i < 2 && (await dayTile(dialog, label).count()) === 0; i += 1) await dialog.getByRole('button', { name: 'Next month' }).click();
+    for (let i = 0; i < 2 && (await dayTile(dialog, label).count()) === 0; i += 1)
+      await dialog.getByRole('button', { name: 'Next month' }).click();
     await dayTile(dialog, label).click();
     // Said once on screen and once in the picker's live region for screen readers.
-    const notice = dialog.getByText("We cannot see our team's calendars right now, so we cannot show free times.").first();
+    const notice = dialog
+      .getByText("We cannot see our team's calendars right now, so we cannot show free times.")
+      .first();
     await notice.waitFor();
     const mailto = dialog.getByRole('link', { name: SALES_DESK });
     expect(await mailto.getAttribute('href')).to.equal(`mailto:${SALES_DESK}`);
@@ -55,7 +67,14 @@ describe('the dialog with a team whose calendars read, in Chromium', function ()
     server = await startCalDavServer();
     const calendarUrl = await server.makeCalendar('dana');
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'converge-team-')), 'team.json');
-    const host = { name: 'Dana Whitfield', title: 'Solutions Engineer', email: 'dana@converge.test', calendarUrl, calendarUsername: CALDAV_USER, calendarPassword: CALDAV_PASSWORD };
+    const host = {
+      name: 'Dana Whitfield',
+      title: 'Solutions Engineer',
+      email: 'dana@converge.test',
+      calendarUrl,
+      calendarUsername: CALDAV_USER,
+      calendarPassword: CALDAV_PASSWORD,
+    };
     writeFileSync(file, JSON.stringify({ hosts: [host] }));
     stackOptions.env = { TEAM_FILE: file };
   });

@@ -4,34 +4,52 @@ import { isSlotConflict, serverFieldErrors, submitErrorMessage } from './api-err
 
 describe('submit error messages', () => {
   it("shows the server's details first", () => {
-    const error = { status: 400, message: '400: {...}', data: { error: 'Invalid request', details: 'Please use your company email address.' } };
+    const error = {
+      status: 400,
+      message: '400: {...}',
+      data: { error: 'Invalid request', details: 'Please use your company email address.' },
+    };
     expect(submitErrorMessage(error)).to.equal('Please use your company email address.');
   });
 
   it('falls back to the error field', () => {
-    expect(submitErrorMessage({ status: 503, message: '503: x', data: { error: 'Service unavailable' } })).to.equal('Service unavailable');
-    expect(submitErrorMessage({ status: 503, message: '503: x', data: { error: 'Busy', details: '  ' } })).to.equal('Busy');
+    expect(submitErrorMessage({ status: 503, message: '503: x', data: { error: 'Service unavailable' } })).to.equal(
+      'Service unavailable',
+    );
+    expect(submitErrorMessage({ status: 503, message: '503: x', data: { error: 'Busy', details: '  ' } })).to.equal(
+      'Busy',
+    );
   });
 
   it('uses the inner fallback when the server answered without a usable body', () => {
     for (const data of [undefined, 'Bad gateway', {}, { error: '', details: '  ' }, { error: 42, details: null }]) {
-      expect(submitErrorMessage({ status: 502, message: '502: x', data }), JSON.stringify(data)).to.equal('Failed to submit demo request');
+      expect(submitErrorMessage({ status: 502, message: '502: x', data }), JSON.stringify(data)).to.equal(
+        'Failed to submit demo request',
+      );
     }
   });
 
   it('uses the full fallback when nothing came back', () => {
-    expect(submitErrorMessage({ status: 'FETCH_ERROR', message: 'Failed to fetch' })).to.equal('Failed to submit demo request. Please try again.');
+    expect(submitErrorMessage({ status: 'FETCH_ERROR', message: 'Failed to fetch' })).to.equal(
+      'Failed to submit demo request. Please try again.',
+    );
     expect(submitErrorMessage(undefined)).to.equal('Failed to submit demo request. Please try again.');
   });
 
   it('keeps the field messages of known fields only', () => {
-    const error = { status: 400, data: { error: 'x', details: 'y', fields: { email: 'Bad address', timeSlot: 'Too late', admin: 'no', name: 3 } } };
+    const error = {
+      status: 400,
+      data: { error: 'x', details: 'y', fields: { email: 'Bad address', timeSlot: 'Too late', admin: 'no', name: 3 } },
+    };
     expect(serverFieldErrors(error)).to.deep.equal({ email: 'Bad address', timeSlot: 'Too late' });
     expect(serverFieldErrors({ status: 500, data: { error: 'x' } })).to.deep.equal({});
   });
 
   it("shows a 429's details, and tells a slot conflict (a 409 about the time) from other refusals", () => {
-    const tooMany = { status: 429, data: { error: 'Too many requests', details: 'Please try again in about 12 minutes.' } };
+    const tooMany = {
+      status: 429,
+      data: { error: 'Too many requests', details: 'Please try again in about 12 minutes.' },
+    };
     expect(submitErrorMessage(tooMany)).to.equal('Please try again in about 12 minutes.');
     expect(isSlotConflict(tooMany)).to.equal(false);
     for (const details of [SLOT_TAKEN_MESSAGE, SLOT_ALREADY_BOOKED_MESSAGE]) {

@@ -54,5 +54,9 @@ export function serverFieldErrors(error: unknown): Partial<Record<DemoRequestFie
  * has to change; the API names the field in `fields.timeSlot`.
  */
 export function isSlotConflict(error: unknown): boolean {
-  return hasHttpStatus(error) && (error as { status: number }).status === 409 && serverFieldErrors(error).timeSlot !== undefined;
+  return (
+    hasHttpStatus(error) &&
+    (error as { status: number }).status === 409 &&
+    serverFieldErrors(error).timeSlot !== undefined
+  );
 }

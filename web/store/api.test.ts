@@ -12,7 +12,11 @@ const demoRequest = {
 const submission = { body: demoRequest, idempotencyKey: 'b3f1c2d4-0000-4000-8000-000000000001' };
 
 const daySlots = (available: boolean) =>
-  JSON.stringify({ date: '2026-11-24', timeZone: 'Europe/Berlin', slots: [{ start: demoRequest.timeSlot, available }] });
+  JSON.stringify({
+    date: '2026-11-24',
+    timeZone: 'Europe/Berlin',
+    slots: [{ start: demoRequest.timeSlot, available }],
+  });
 
 /** Lets the middleware's refetches (which it starts without awaiting) reach fetch. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
@@ -53,8 +57,13 @@ describe('the RTK Query api', () => {
     const { calls, restore } = stubFetch(() => new Response('{"id":"r1"}', { status: 201 }));
     const store = makeStore();
     try {
-      await store.dispatch(api.endpoints.submitDemoRequest.initiate({ ...submission, body: { ...demoRequest, website: 'spam.example' } }));
-      expect(calls[0]?.headers).to.deep.equal({ 'Content-Type': 'application/json', 'Idempotency-Key': submission.idempotencyKey });
+      await store.dispatch(
+        api.endpoints.submitDemoRequest.initiate({ ...submission, body: { ...demoRequest, website: 'spam.example' } }),
+      );
+      expect(calls[0]?.headers).to.deep.equal({
+        'Content-Type': 'application/json',
+        'Idempotency-Key': submission.idempotencyKey,
+      });
       expect(JSON.parse(calls[0]?.body ?? '')).to.deep.equal({ ...demoRequest, website: 'spam.example' });
     } finally {
       restore();
@@ -100,7 +109,12 @@ describe('the RTK Query api', () => {
 
   describe('a booking reached through its link', () => {
     const token = 'AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-AbCdE';
-    const booked = { timeSlot: '2026-11-24T13:00:00.000Z', status: 'booked', name: 'Ana Lima', company: 'Northwind Logistics' };
+    const booked = {
+      timeSlot: '2026-11-24T13:00:00.000Z',
+      status: 'booked',
+      name: 'Ana Lima',
+      company: 'Northwind Logistics',
+    };
     const moved = { ...booked, timeSlot: '2026-11-25T09:00:00.000Z' };
 
     /** The booking read once, and the day's slots, both kept by subscriptions as the page keeps them. */
@@ -120,13 +134,16 @@ describe('the RTK Query api', () => {
       try {
         expect((await store.dispatch(api.endpoints.booking.initiate(token))).data).to.deep.equal(booked);
         await store.dispatch(api.endpoints.booking.initiate('a/b?c'));
-        expect(calls.map((call) => `${call.method} ${call.url}`)).to.deep.equal([`GET /api/bookings/${token}`, 'GET /api/bookings/a%2Fb%3Fc']);
+        expect(calls.map((call) => `${call.method} ${call.url}`)).to.deep.equal([
+          `GET /api/bookings/${token}`,
+          'GET /api/bookings/a%2Fb%3Fc',
+        ]);
       } finally {
         restore();
       }
     });
 
-    it("reschedules with { timeSlot }, shows the answer as the booking without reading it again, and reads the slots again", async () => {
+    it('reschedules with { timeSlot }, shows the answer as the booking without reading it again, and reads the slots again', async () => {
       const { calls, restore } = stubFetch(({ method, url }) => {
         if (url.startsWith('/api/slots')) return new Response(daySlots(true), { status: 200 });
         return new Response(JSON.stringify(method === 'POST' ? moved : booked), { status: 200 });
@@ -134,7 +151,9 @@ describe('the RTK Query api', () => {
       const store = makeStore();
       try {
         const unsubscribe = await readBoth(store);
-        const result = await store.dispatch(api.endpoints.rescheduleBooking.initiate({ token, timeSlot: moved.timeSlot }));
+        const result = await store.dispatch(
+          api.endpoints.rescheduleBooking.initiate({ token, timeSlot: moved.timeSlot }),
+        );
         await settle();
         expect(result.data).to.deep.equal(moved);
         expect(api.endpoints.booking.select(token)(store.getState()).data).to.deep.equal(moved);
@@ -167,7 +186,10 @@ describe('the RTK Query api', () => {
         const post = calls.find((call) => call.method === 'POST');
         expect(post?.url).to.equal(`/api/bookings/${token}/cancel`);
         expect(post?.body).to.equal('{}');
-        expect(calls.filter((call) => call.url.startsWith('/api/slots')), 'the freed slot').to.have.length(2);
+        expect(
+          calls.filter((call) => call.url.startsWith('/api/slots')),
+          'the freed slot',
+        ).to.have.length(2);
         expect(calls.filter((call) => call.url === `/api/bookings/${token}`)).to.have.length(1);
         unsubscribe();
       } finally {
@@ -193,7 +215,9 @@ describe('the RTK Query api', () => {
           [404, 6],
         ] as const) {
           status = answer;
-          const result = await store.dispatch(api.endpoints.rescheduleBooking.initiate({ token, timeSlot: moved.timeSlot }));
+          const result = await store.dispatch(
+            api.endpoints.rescheduleBooking.initiate({ token, timeSlot: moved.timeSlot }),
+          );
           await settle();
           expect(result.error, String(answer)).to.deep.include({ status: answer });
           expect(reads(), `reads after a ${answer}`).to.equal(readsAfter);

@@ -31,12 +31,21 @@ interface BookingListPage {
 }
 
 /** The booking's view: its webhook deliveries as the page shows them. */
-export type BookingDetail = BookingDetailOf<{ id: string; eventType: string; createdAt: string; attempts: number; deliveredAt: string | null; exhaustedAt: string | null; lastStatus: number | null }>;
+export type BookingDetail = BookingDetailOf<{
+  id: string;
+  eventType: string;
+  createdAt: string;
+  attempts: number;
+  deliveredAt: string | null;
+  exhaustedAt: string | null;
+  lastStatus: number | null;
+}>;
 
 /** The filters as a query string (no leading ?), the cursor last. */
 export function filterQuery(filters: BookingFilters, cursor?: string | null): string {
   const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(filters)) if (typeof value === 'string' && value.trim() !== '') params.set(name, value.trim());
+  for (const [name, value] of Object.entries(filters))
+    if (typeof value === 'string' && value.trim() !== '') params.set(name, value.trim());
   if (cursor) params.set('cursor', cursor);
   return params.toString();
 }
@@ -58,7 +67,11 @@ export const salesApi = api.enhanceEndpoints({ addTagTypes: [SALES_TAG] }).injec
       },
     }),
     signOut: build.mutation<null, { csrfToken: string }>({
-      query: ({ csrfToken }) => ({ url: '/api/admin/session', method: 'DELETE', headers: { [CSRF_HEADER]: csrfToken } }),
+      query: ({ csrfToken }) => ({
+        url: '/api/admin/session',
+        method: 'DELETE',
+        headers: { [CSRF_HEADER]: csrfToken },
+      }),
       onQueryStarted: async (_arg, { dispatch, queryFulfilled }) => {
         await queryFulfilled.catch(() => undefined);
         // Whatever the answer, the page forgets what it showed.
@@ -94,4 +107,12 @@ export const salesApi = api.enhanceEndpoints({ addTagTypes: [SALES_TAG] }).injec
   }),
 });
 
-export const { useSalesSessionQuery, useSignInMutation, useSignOutMutation, useBookingListInfiniteQuery, useBookingDetailQuery, useMarkAttendanceMutation, useFunnelQuery } = salesApi;
+export const {
+  useSalesSessionQuery,
+  useSignInMutation,
+  useSignOutMutation,
+  useBookingListInfiniteQuery,
+  useBookingDetailQuery,
+  useMarkAttendanceMutation,
+  useFunnelQuery,
+} = salesApi;

@@ -8,7 +8,10 @@ export interface FetchCall {
   body: string | undefined;
 }
 
-export function stubFetch(answer: (call: FetchCall) => Response | Promise<Response>): { calls: FetchCall[]; restore: () => void } {
+export function stubFetch(answer: (call: FetchCall) => Response | Promise<Response>): {
+  calls: FetchCall[];
+  restore: () => void;
+} {
   const original = globalThis.fetch;
   const calls: FetchCall[] = [];
   globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {

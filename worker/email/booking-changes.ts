@@ -29,7 +29,11 @@ const REMOVED_FROM_CALENDAR = 'The attached update removes the event from your c
  * The booking now holds `booking.timeSlot`: the same event, its SEQUENCE raised, sent as a new REQUEST. It says where
  * the demo was (`previousTimeSlot`, stored with the move) when it knows.
  */
-export function renderUpdate(booking: Booking, options: ProspectEmailOptions, previousTimeSlot?: Date | null): RenderedEmail {
+export function renderUpdate(
+  booking: Booking,
+  options: ProspectEmailOptions,
+  previousTimeSlot?: Date | null,
+): RenderedEmail {
   const { times, links } = calendarOf(booking, options);
   const name = singleLine(booking.name);
   const subject = `Your ${brand.product} demo has moved: ${times.zoned}`;
@@ -37,7 +41,8 @@ export function renderUpdate(booking: Booking, options: ProspectEmailOptions, pr
   const lead = previousTimeSlot
     ? `${demo} has moved ${slotMove(previousTimeSlot, booking.timeSlot, options.timeZone)} (${times.zoneLabel}). It now takes place at this time:`
     : `${demo} now takes place at this time:`;
-  const note = 'The calendar invitation attached replaces the earlier one; accept it to update the event in your calendar.';
+  const note =
+    'The calendar invitation attached replaces the earlier one; accept it to update the event in your calendar.';
   // Google Calendar's and Outlook's links would add a second event beside the first; the .ics replaces it by its UID.
   const fileOnly =
     'No invitation in your mail program? Open the calendar file below: it replaces the event too. (Links to add it to Google Calendar or Outlook would make a second event, so this e-mail leaves them out.)';
@@ -49,7 +54,17 @@ export function renderUpdate(booking: Booking, options: ProspectEmailOptions, pr
     publicUrl: options.publicUrl,
     contact: options.contact,
     manageUrl: options.manageUrl,
-    textLines: [lead, '', ...slotTimesText(times), '', ...meeting.text, note, '', fileOnly, `  ${UPDATE_FILE_LABEL}: ${links.ics}`],
+    textLines: [
+      lead,
+      '',
+      ...slotTimesText(times),
+      '',
+      ...meeting.text,
+      note,
+      '',
+      fileOnly,
+      `  ${UPDATE_FILE_LABEL}: ${links.ics}`,
+    ],
     html: `    <p>${escapeHtml(lead)}</p>
 ${slotTableHtml(times)}
 ${meeting.html}
@@ -67,7 +82,8 @@ export function renderCancellation(booking: Booking, options: ProspectEmailOptio
   const name = singleLine(booking.name);
   const subject = `Your ${brand.product} demo is cancelled: ${times.zoned}`;
   const lead = `Your demo of ${brand.product} for ${singleLine(booking.company)} at this time is cancelled:`;
-  const again = 'Changed your mind? Book a new slot whenever it suits you: pick a day and a time on our site, and a new confirmation with its invitation arrives at once.';
+  const again =
+    'Changed your mind? Book a new slot whenever it suits you: pick a day and a time on our site, and a new confirmation with its invitation arrives at once.';
   const { email, phone } = options.contact;
   // A person who did not cancel it (a colleague did, or a link was forwarded) needs a way to reach a human.
   const notYou = `Did not cancel it yourself, or want to talk it over first? Write to ${email} or call ${phone}, and we will find a time with you.`;
@@ -81,7 +97,21 @@ export function renderCancellation(booking: Booking, options: ProspectEmailOptio
     name: firstName(name),
     publicUrl: options.publicUrl,
     contact: options.contact,
-    textLines: [lead, '', ...slotTimesText(times), '', ...meeting.text, REMOVED_FROM_CALENDAR, '', again, `  Book a new demo: ${options.publicUrl}/`, '', notYou, '', kept],
+    textLines: [
+      lead,
+      '',
+      ...slotTimesText(times),
+      '',
+      ...meeting.text,
+      REMOVED_FROM_CALENDAR,
+      '',
+      again,
+      `  Book a new demo: ${options.publicUrl}/`,
+      '',
+      notYou,
+      '',
+      kept,
+    ],
     html: `    <p>${escapeHtml(lead)}</p>
 ${slotTableHtml(times)}
 ${meeting.html}
@@ -91,7 +121,12 @@ ${meeting.html}
     <p>Did not cancel it yourself, or want to talk it over first? Write to <a href="mailto:${escapeHtml(email)}">${escapeHtml(email)}</a> or call <a href="${escapeHtml(telHref(phone))}">${escapeHtml(phone)}</a>, and we will find a time with you.</p>
     <p>We keep the details you gave for this booking only as long as our <a href="${escapeHtml(privacyUrl)}">privacy policy</a> says; to have them erased sooner, write to <a href="mailto:${escapeHtml(email)}">${escapeHtml(email)}</a>.</p>`,
   });
-  const ics = bookingInvitation(booking, { mailFrom: options.mailFrom, now: options.now, method: 'CANCEL', sequence: options.sequence });
+  const ics = bookingInvitation(booking, {
+    mailFrom: options.mailFrom,
+    now: options.now,
+    method: 'CANCEL',
+    sequence: options.sequence,
+  });
   return { subject, text, html, ics, toName: name };
 }
 

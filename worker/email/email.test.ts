@@ -9,23 +9,32 @@ const options = SAMPLE_RENDERING;
 describe('the confirmation e-mail', () => {
   it('names the booking zone as configured: "Europe Time" for a European one', () => {
     const email = renderConfirmation(request, { ...options, timeZone: 'Europe/Berlin' });
-    expect(email.text).to.contain('  Europe Time: Tuesday, 24 November 2026, 15:00–16:00 (CET)\n  UTC:         Tuesday, 24 November 2026, 14:00–15:00 UTC');
+    expect(email.text).to.contain(
+      '  Europe Time: Tuesday, 24 November 2026, 15:00–16:00 (CET)\n  UTC:         Tuesday, 24 November 2026, 14:00–15:00 UTC',
+    );
     expect(email.html).to.contain('>Europe Time</td>');
   });
 
   it("and the zone's own name for another, in the text and the HTML", () => {
     const email = renderConfirmation(request, { ...options, timeZone: 'America/New_York' });
-    expect(email.text).to.contain('  Eastern Time: Tuesday, 24 November 2026, 09:00–10:00 (GMT-5)\n  UTC:          Tuesday, 24 November 2026, 14:00–15:00 UTC');
+    expect(email.text).to.contain(
+      '  Eastern Time: Tuesday, 24 November 2026, 09:00–10:00 (GMT-5)\n  UTC:          Tuesday, 24 November 2026, 14:00–15:00 UTC',
+    );
     expect(email.html).to.contain('>Eastern Time</td>').and.not.contain('Europe Time');
     expect(email.subject).to.equal('Your Converge demo is booked: Tuesday, 24 November 2026, 09:00–10:00 (GMT-5)');
   });
 
   it("adds the slot in the visitor's own zone when the page sent one whose clock differs, in the text and the HTML", () => {
-    const email = renderConfirmation({ ...request, visitorTimeZone: 'America/Los_Angeles' }, { ...options, timeZone: 'Europe/Berlin' });
+    const email = renderConfirmation(
+      { ...request, visitorTimeZone: 'America/Los_Angeles' },
+      { ...options, timeZone: 'Europe/Berlin' },
+    );
     expect(email.text).to.contain(
       '  Europe Time: Tuesday, 24 November 2026, 15:00–16:00 (CET)\n  UTC:         Tuesday, 24 November 2026, 14:00–15:00 UTC\n  Your time:   Tuesday, 24 November 2026, 06:00–07:00 (GMT-8)',
     );
-    expect(email.html).to.contain('>Your time</td><td style="padding:4px 0">Tuesday, 24 November 2026, 06:00–07:00 (GMT-8)</td>');
+    expect(email.html).to.contain(
+      '>Your time</td><td style="padding:4px 0">Tuesday, 24 November 2026, 06:00–07:00 (GMT-8)</td>',
+    );
     // The booking zone stays the subject's and the bold row's: the visitor's is an aid.
     expect(email.subject).to.equal('Your Converge demo is booked: Tuesday, 24 November 2026, 15:00–16:00 (CET)');
   });
@@ -38,10 +47,17 @@ describe('the confirmation e-mail', () => {
     }
   });
 
-  it('shares the layout: greeting, sign-off, the site address and the company\'s legal details in both parts, with the configured contact', () => {
-    const email = renderConfirmation({ ...request, name: '<b>Ada</b> Lovelace' }, { ...options, timeZone: 'Europe/Berlin' });
-    expect(email.text).to.match(/^Hi <b>Ada<\/b>,\n/).and.match(/The Converge team\n\nConverge by .+ · https:\/\/converge\.example\.com\n/);
-    expect(email.html).to.contain('<p>Hi &#60;b&#62;Ada&#60;/b&#62;,</p>').and.contain(`<a href="https://converge.example.com" style=`);
+  it("shares the layout: greeting, sign-off, the site address and the company's legal details in both parts, with the configured contact", () => {
+    const email = renderConfirmation(
+      { ...request, name: '<b>Ada</b> Lovelace' },
+      { ...options, timeZone: 'Europe/Berlin' },
+    );
+    expect(email.text)
+      .to.match(/^Hi <b>Ada<\/b>,\n/)
+      .and.match(/The Converge team\n\nConverge by .+ · https:\/\/converge\.example\.com\n/);
+    expect(email.html)
+      .to.contain('<p>Hi &#60;b&#62;Ada&#60;/b&#62;,</p>')
+      .and.contain(`<a href="https://converge.example.com" style=`);
     const legal = [
       'Northstar Telecom GmbH · Nordsternplatz 1, 10117 Berlin, Germany · sales@converge.example.com · +1 555 0100',
       'Registered office: Berlin · Amtsgericht Charlottenburg, HRB 248117 B · Managing directors: Helena Marsh, Jonas Reiter',
@@ -66,8 +82,14 @@ describe('the confirmation e-mail, its calendar links', () => {
     expect(new URL(google).searchParams.get('text')).to.equal('Converge demo for Analytical Engines');
     expect(new URL(outlook).searchParams.get('startdt')).to.equal('2026-11-24T14:00:00.000Z');
     expect(email.text).to.contain(`  Other calendars (.ics): ${options.inviteUrl}`);
-    for (const [href, label] of [[google, 'Google Calendar'], [outlook, 'Outlook'], [options.inviteUrl, 'Other calendars (.ics)']] as const) {
-      expect(email.html).to.contain(`href="${href.replace(/&/g, '&#38;')}"`).and.contain(`>${label}</a>`);
+    for (const [href, label] of [
+      [google, 'Google Calendar'],
+      [outlook, 'Outlook'],
+      [options.inviteUrl, 'Other calendars (.ics)'],
+    ] as const) {
+      expect(email.html)
+        .to.contain(`href="${href.replace(/&/g, '&#38;')}"`)
+        .and.contain(`>${label}</a>`);
     }
   });
 });

@@ -11,7 +11,12 @@ import { SAMPLE_BOOKING, SAMPLE_RENDERING } from './sample-booking.js';
 
 // The greeting takes the first word: the markup sits in it.
 const HOSTILE_NAME = '<a/href="http://evil.example/owa">Mailbox full, log in at http://evil.example/owa</a>';
-const RENDERERS = { confirmation: renderConfirmation, update: renderUpdate, cancellation: renderCancellation, reminder: renderReminder };
+const RENDERERS = {
+  confirmation: renderConfirmation,
+  update: renderUpdate,
+  cancellation: renderCancellation,
+  reminder: renderReminder,
+};
 const links = (html: string) => html.match(/<a\b/g)?.length ?? 0;
 
 describe('the greeting of every e-mail to the prospect', () => {

@@ -28,7 +28,6 @@ function about(lead: Lead): [string, string][] {
   ];
 }
 
-
 /** Where the host finds the booking's history (every move, cancellation and mark) and marks attendance afterwards. */
 function salesPage(options: ProspectEmailOptions): { text: string; html: string } {
   const url = `${options.publicUrl.replace(/\/+$/, '')}/admin`;
@@ -67,7 +66,12 @@ export function renderHostInvitation(lead: Lead, options: ProspectEmailOptions):
       ...(lead.meetingUrl ? ['', `Video call: ${lead.meetingUrl}`] : []),
       '',
       'Message:',
-      message ? message.split('\n').map((line) => `  ${line}`).join('\n') : '  (none)',
+      message
+        ? message
+            .split('\n')
+            .map((line) => `  ${line}`)
+            .join('\n')
+        : '  (none)',
       '',
       CHANGES_REACH_YOU,
       '',
@@ -105,13 +109,28 @@ export function renderHostCancellation(lead: Lead, options: ProspectEmailOptions
     name: 'there',
     publicUrl: options.publicUrl,
     contact: options.contact,
-    textLines: [intro, '', ...slotTimesText(times), '', ...about(lead).map(([key, value]) => `  ${key}: ${value}`), '', after, '', salesPage(options).text],
+    textLines: [
+      intro,
+      '',
+      ...slotTimesText(times),
+      '',
+      ...about(lead).map(([key, value]) => `  ${key}: ${value}`),
+      '',
+      after,
+      '',
+      salesPage(options).text,
+    ],
     html: `    <p>${escapeHtml(intro)}</p>
 ${slotTableHtml(times)}
 ${detailsTableHtml(about(lead))}
     <p>${escapeHtml(after)}</p>
 ${salesPage(options).html}`,
   });
-  const ics = bookingInvitation(lead, { mailFrom: options.mailFrom, now: options.now, method: 'CANCEL', sequence: options.sequence });
+  const ics = bookingInvitation(lead, {
+    mailFrom: options.mailFrom,
+    now: options.now,
+    method: 'CANCEL',
+    sequence: options.sequence,
+  });
   return { subject, text, html, ics };
 }

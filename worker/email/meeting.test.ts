@@ -43,13 +43,19 @@ describe('the meeting in every e-mail: whom the prospect meets and the video roo
   for (const kind of ['confirmation', 'update', 'reminder'] as const) {
     it(`names the host and the room in the ${kind}, in text and HTML`, () => {
       const mail = composeEmail(deps, row(kind), lead)!;
-      expect(mail.text).to.contain('You will meet Dana Whitfield, Solutions Engineer.').and.contain(`Video call: ${room}`);
+      expect(mail.text)
+        .to.contain('You will meet Dana Whitfield, Solutions Engineer.')
+        .and.contain(`Video call: ${room}`);
       expect(mail.html).to.contain('You will meet Dana Whitfield, Solutions Engineer.').and.contain(`href="${room}"`);
     });
   }
 
   it('names the host of a cancelled demo without a room to join', () => {
-    const mail = composeEmail(deps, row('cancellation', { sequence: 1 }), { ...lead, status: 'cancelled', sequence: 1 })!;
+    const mail = composeEmail(deps, row('cancellation', { sequence: 1 }), {
+      ...lead,
+      status: 'cancelled',
+      sequence: 1,
+    })!;
     expect(mail.text).to.contain('You will meet Dana Whitfield');
     expect(mail.text).to.not.contain('Video call');
   });
@@ -66,27 +72,51 @@ describe('the meeting in every e-mail: whom the prospect meets and the video roo
 
   it('tells the sales desk the host and the room', () => {
     const mail = composeEmail(deps, row('sales-notice', { recipient: 'sales@converge.test', change: 'booked' }), lead)!;
-    expect(mail.text).to.contain('Host: Dana Whitfield, Solutions Engineer <dana@converge.test>').and.contain(`Video call: ${room}`);
+    expect(mail.text)
+      .to.contain('Host: Dana Whitfield, Solutions Engineer <dana@converge.test>')
+      .and.contain(`Video call: ${room}`);
   });
 
   it('sends the host the event as an invitation to act on, with the prospect, and withdraws it from a host the demo left', () => {
-    const invitation = composeEmail(deps, row('host-invitation', { recipient: 'dana@converge.test', change: 'booked' }), lead)!;
+    const invitation = composeEmail(
+      deps,
+      row('host-invitation', { recipient: 'dana@converge.test', change: 'booked' }),
+      lead,
+    )!;
     expect(invitation.to).to.deep.equal({ name: 'Dana Whitfield', address: 'dana@converge.test' });
     expect(invitation.replyTo).to.deep.equal({ name: 'Grace Hopper', address: 'grace@hopper-systems.com' });
     expect(invitation.icalEvent?.method).to.equal('REQUEST');
-    expect(invitation.text).to.contain('Prospect: Grace Hopper').and.contain('Company: Hopper Systems').and.contain(`Video call: ${room}`);
+    expect(invitation.text)
+      .to.contain('Prospect: Grace Hopper')
+      .and.contain('Company: Hopper Systems')
+      .and.contain(`Video call: ${room}`);
     // Handed to Dana since: the earlier host's copy is withdrawn, and an invitation to them is no longer true.
-    const withdrawn = composeEmail(deps, row('host-cancellation', { recipient: 'sam@converge.test', sequence: 1, change: 'rescheduled' }), { ...lead, sequence: 1 })!;
+    const withdrawn = composeEmail(
+      deps,
+      row('host-cancellation', { recipient: 'sam@converge.test', sequence: 1, change: 'rescheduled' }),
+      { ...lead, sequence: 1 },
+    )!;
     expect(withdrawn.to.address).to.equal('sam@converge.test');
     expect(withdrawn.icalEvent?.method).to.equal('CANCEL');
-    expect(icsProperties(calendarText(withdrawn.icalEvent?.content))).to.include({ METHOD: 'CANCEL', SEQUENCE: '1', STATUS: 'CANCELLED' });
-    expect(composeEmail(deps, row('host-invitation', { recipient: 'sam@converge.test', change: 'booked' }), { ...lead, sequence: 1 })).to.equal(null);
+    expect(icsProperties(calendarText(withdrawn.icalEvent?.content))).to.include({
+      METHOD: 'CANCEL',
+      SEQUENCE: '1',
+      STATUS: 'CANCELLED',
+    });
+    expect(
+      composeEmail(deps, row('host-invitation', { recipient: 'sam@converge.test', change: 'booked' }), {
+        ...lead,
+        sequence: 1,
+      }),
+    ).to.equal(null);
   });
 
   it('without a team names nobody, and the product organises the event', () => {
     const mail = composeEmail(deps, row('confirmation'), { ...lead, host: null })!;
     expect(mail.text).to.not.contain('You will meet');
     expect(mail.text).to.contain(`Video call: ${room}`);
-    expect(calendarText(mail.icalEvent?.content).replace(/\r\n /g, '')).to.contain('ORGANIZER;CN=Converge:mailto:demos@converge.test');
+    expect(calendarText(mail.icalEvent?.content).replace(/\r\n /g, '')).to.contain(
+      'ORGANIZER;CN=Converge:mailto:demos@converge.test',
+    );
   });
 });

@@ -20,7 +20,9 @@ export function meetingParts(booking: Booking, join = true): { text: string[]; h
   const text = [...(host ? [host] : []), ...(room ? [`Video call: ${room}`] : [])];
   const html = [
     ...(host ? [`    <p>${escapeHtml(host)}</p>`] : []),
-    ...(room ? [`    <p>${button(room, 'Join the video call')}<br><span style="font-size:13px">${escapeHtml(room)}</span></p>`] : []),
+    ...(room
+      ? [`    <p>${button(room, 'Join the video call')}<br><span style="font-size:13px">${escapeHtml(room)}</span></p>`]
+      : []),
   ].join('\n');
   return { text: text.length > 0 ? [...text, ''] : [], html };
 }

@@ -47,10 +47,21 @@ export function renderSalesNotice(
     [times.zoneLabel, times.zoned],
     ['UTC', times.utc],
     // The prospect's own clock, when the page told their zone: what "tomorrow morning" means to them on the phone.
-    ...(times.visitor && lead.visitorTimeZone ? [[`Their time (${lead.visitorTimeZone})`, times.visitor] as [string, string]] : []),
-    ...(before ? [['Moved from', slotTimes(before.start, before.end, options.timeZone).zoned] as [string, string]] : []),
+    ...(times.visitor && lead.visitorTimeZone
+      ? [[`Their time (${lead.visitorTimeZone})`, times.visitor] as [string, string]]
+      : []),
+    ...(before
+      ? [['Moved from', slotTimes(before.start, before.end, options.timeZone).zoned] as [string, string]]
+      : []),
     ['Status', change === 'cancelled' ? 'Cancelled' : 'Booked'],
-    ...(lead.host ? [['Host', `${singleLine(lead.host.name)}, ${singleLine(lead.host.title)} <${lead.host.email}>`] as [string, string]] : []),
+    ...(lead.host
+      ? [
+          ['Host', `${singleLine(lead.host.name)}, ${singleLine(lead.host.title)} <${lead.host.email}>`] as [
+            string,
+            string,
+          ],
+        ]
+      : []),
     ...(lead.meetingUrl ? [['Video call', lead.meetingUrl] as [string, string]] : []),
   ];
   const attribution = ATTRIBUTION_KEYS.flatMap((key): [string, string][] => {
@@ -58,7 +69,10 @@ export function renderSalesNotice(
     return value ? [[key, singleLine(value)]] : [];
   });
   const message = lead.message ?? '';
-  const sourceText = attribution.length > 0 ? attribution.map(([key, value]) => `  ${key}: ${value}`) : ['  none recorded (a direct visit)'];
+  const sourceText =
+    attribution.length > 0
+      ? attribution.map(([key, value]) => `  ${key}: ${value}`)
+      : ['  none recorded (a direct visit)'];
   const intro = 'Reply to this e-mail to write to the prospect. The event is attached for your calendar.';
 
   const { text, html } = renderLayout({
@@ -73,7 +87,12 @@ export function renderSalesNotice(
       ...rows.map(([key, value]) => `  ${key}: ${value}`),
       '',
       'Message:',
-      message ? message.split('\n').map((line) => `  ${line}`).join('\n') : '  (none)',
+      message
+        ? message
+            .split('\n')
+            .map((line) => `  ${line}`)
+            .join('\n')
+        : '  (none)',
       '',
       'Where the visit came from:',
       ...sourceText,

@@ -19,7 +19,13 @@ function formattersFor(timeZone: string): SlotFormatters {
   let formatters = formattersByZone.get(timeZone);
   if (!formatters) {
     formatters = {
-      day: new Intl.DateTimeFormat('en-GB', { timeZone, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }),
+      day: new Intl.DateTimeFormat('en-GB', {
+        timeZone,
+        weekday: 'long',
+        day: 'numeric',
+        month: 'long',
+        year: 'numeric',
+      }),
       shortDay: new Intl.DateTimeFormat('en-GB', { timeZone, weekday: 'long', day: 'numeric', month: 'long' }),
       time: new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }),
       zone: new Intl.DateTimeFormat('en-GB', { timeZone, timeZoneName: 'short' }),
@@ -81,7 +87,11 @@ function sameClock(instant: Date, zone: string, other: string): boolean {
 }
 
 function slotRows(times: SlotTimes): [string, string][] {
-  return [[times.zoneLabel, times.zoned], ['UTC', times.utc], ...(times.visitor ? [[VISITOR_LABEL, times.visitor] as [string, string]] : [])];
+  return [
+    [times.zoneLabel, times.zoned],
+    ['UTC', times.utc],
+    ...(times.visitor ? [[VISITOR_LABEL, times.visitor] as [string, string]] : []),
+  ];
 }
 
 /** The slot as aligned plain-text lines: the booking zone, UTC, and the visitor's own zone when it differs. */

@@ -27,9 +27,25 @@ export interface Spawned {
 
 /** Settings a developer's shell may carry; the tests set the ones they mean, and no others. */
 const APP_VARIABLES = [
-  'DATABASE_URL', 'REDIS_URL', 'SMTP_URL', 'PORT', 'HOST', 'QUEUE_PREFIX', 'MAIL_FROM', 'BOOKING_TIME_ZONE', 'PUBLIC_URL',
-  'WEB_ROOT', 'ADMIN_TOKEN', 'BOOKING_LINK_SECRET', 'LOG_LEVEL', 'WORKER_CONCURRENCY', 'DATA_DIR', 'ENV_FILE',
-  'WEBHOOK_URL', 'WEBHOOK_SECRET', 'WEBHOOK_ALLOW_PRIVATE',
+  'DATABASE_URL',
+  'REDIS_URL',
+  'SMTP_URL',
+  'PORT',
+  'HOST',
+  'QUEUE_PREFIX',
+  'MAIL_FROM',
+  'BOOKING_TIME_ZONE',
+  'PUBLIC_URL',
+  'WEB_ROOT',
+  'ADMIN_TOKEN',
+  'BOOKING_LINK_SECRET',
+  'LOG_LEVEL',
+  'WORKER_CONCURRENCY',
+  'DATA_DIR',
+  'ENV_FILE',
+  'WEBHOOK_URL',
+  'WEBHOOK_SECRET',
+  'WEBHOOK_ALLOW_PRIVATE',
 ];
 
 /**
@@ -95,7 +111,11 @@ export function spawnProgram(
             resolve(found);
           } else if (child.exitCode !== null || child.signalCode !== null) {
             finish();
-            reject(new Error(`the process ended (${child.exitCode ?? child.signalCode}) before the log line awaited.\n${describe()}`));
+            reject(
+              new Error(
+                `the process ended (${child.exitCode ?? child.signalCode}) before the log line awaited.\n${describe()}`,
+              ),
+            );
           }
         };
         const timer = setTimeout(() => {

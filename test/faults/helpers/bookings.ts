@@ -10,7 +10,11 @@ export function bookableSlots(timeZone = 'Europe/Berlin', now = new Date()): str
   const soonest = now.getTime() + 3 * 3_600_000;
   const slots: string[] = [];
   for (let day = 0; day < 36; day += 1) {
-    for (const slot of availableSlots(calendarDayOf(new Date(now.getTime() + day * 86_400_000), timeZone), now, timeZone)) {
+    for (const slot of availableSlots(
+      calendarDayOf(new Date(now.getTime() + day * 86_400_000), timeZone),
+      now,
+      timeZone,
+    )) {
       if (new Date(slot.iso).getTime() > soonest && !slots.includes(slot.iso)) slots.push(slot.iso);
     }
   }
@@ -56,7 +60,12 @@ export interface BookingAnswer {
 }
 
 /** POSTs one booking; a network failure or timeout is status 0. */
-export async function postBooking(baseUrl: string, i: number, body: BookingBody, timeoutMs = 15_000): Promise<BookingAnswer> {
+export async function postBooking(
+  baseUrl: string,
+  i: number,
+  body: BookingBody,
+  timeoutMs = 15_000,
+): Promise<BookingAnswer> {
   const startedAt = Date.now();
   try {
     const response = await fetch(`${baseUrl}/api/demo-request`, {
@@ -66,9 +75,23 @@ export async function postBooking(baseUrl: string, i: number, body: BookingBody,
       signal: AbortSignal.timeout(timeoutMs),
     });
     const answer = (await response.json().catch(() => ({}))) as { id?: string; error?: string; details?: string };
-    return { i, status: response.status, id: answer.id, error: answer.error, details: answer.details, startedAt, ms: Date.now() - startedAt };
+    return {
+      i,
+      status: response.status,
+      id: answer.id,
+      error: answer.error,
+      details: answer.details,
+      startedAt,
+      ms: Date.now() - startedAt,
+    };
   } catch (err) {
-    return { i, status: 0, error: err instanceof Error ? err.message : String(err), startedAt, ms: Date.now() - startedAt };
+    return {
+      i,
+      status: 0,
+      error: err instanceof Error ? err.message : String(err),
+      startedAt,
+      ms: Date.now() - startedAt,
+    };
   }
 }
 

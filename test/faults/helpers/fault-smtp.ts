@@ -35,7 +35,13 @@ export interface FaultSmtp {
    * Distinct Message-IDs, copies beyond the first, and messages taken in whose 250 never reached the client (it hung
    * up, or was killed, while waiting for the answer).
    */
-  summary(): { received: number; distinct: number; duplicates: number; duplicateIds: string[]; notAcknowledged: number };
+  summary(): {
+    received: number;
+    distinct: number;
+    duplicates: number;
+    duplicateIds: string[];
+    notAcknowledged: number;
+  };
   close(): Promise<void>;
 }
 

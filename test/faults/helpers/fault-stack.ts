@@ -54,7 +54,9 @@ export interface FaultStack {
   teardown(): Promise<void>;
 }
 
-export async function startFaultStack(options: { answerDelayMs?: number; keepRaw?: boolean } = {}): Promise<FaultStack> {
+export async function startFaultStack(
+  options: { answerDelayMs?: number; keepRaw?: boolean } = {},
+): Promise<FaultStack> {
   const closers: Array<() => Promise<unknown>> = [];
   const children: Spawned[] = [];
   const inProcess: Array<{ close(): Promise<void> }> = [];
@@ -135,7 +137,9 @@ export async function startFaultStack(options: { answerDelayMs?: number; keepRaw
           .select(
             db.raw('count(*)::int AS rows'),
             db.raw('count(sent_at)::int AS sent'),
-            db.raw('count(*) FILTER (WHERE sent_at IS NULL AND failed_at IS NULL AND dropped_at IS NULL)::int AS pending'),
+            db.raw(
+              'count(*) FILTER (WHERE sent_at IS NULL AND failed_at IS NULL AND dropped_at IS NULL)::int AS pending',
+            ),
             db.raw('count(failed_at)::int AS failed'),
             db.raw('coalesce(sum(attempts), 0)::int AS attempts'),
             db.raw('coalesce(max(attempts), 0)::int AS "maxAttempts"'),

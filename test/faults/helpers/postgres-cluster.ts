@@ -43,7 +43,9 @@ function postgresBinDir(): string {
   try {
     return path.dirname(execFileSync('sh', ['-c', 'command -v initdb'], { encoding: 'utf8' }).trim());
   } catch {
-    throw new Error('initdb not found: install PostgreSQL (apt-get install postgresql) or set PG_BIN to the folder of initdb and pg_ctl');
+    throw new Error(
+      'initdb not found: install PostgreSQL (apt-get install postgresql) or set PG_BIN to the folder of initdb and pg_ctl',
+    );
   }
 }
 
@@ -79,7 +81,9 @@ async function accepts(adminUrl: string): Promise<boolean> {
   }
 }
 
-export async function startPostgresCluster(options: { settings?: Record<string, string> } = {}): Promise<PostgresCluster> {
+export async function startPostgresCluster(
+  options: { settings?: Record<string, string> } = {},
+): Promise<PostgresCluster> {
   const bin = postgresBinDir();
   const root = await mkdtemp(path.join(tmpdir(), 'converge-faults-pg-'));
   trackTempDir(root);
@@ -91,12 +95,26 @@ export async function startPostgresCluster(options: { settings?: Record<string, 
     await chown(root, uid, gid);
   }
   try {
-    await runPostgresProgram(bin, 'initdb', ['-D', dataDir, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-sync', '--no-instructions']);
+    await runPostgresProgram(bin, 'initdb', [
+      '-D',
+      dataDir,
+      '-U',
+      'postgres',
+      '-A',
+      'trust',
+      '-E',
+      'UTF8',
+      '--no-sync',
+      '--no-instructions',
+    ]);
   } catch (err) {
     await rm(root, { recursive: true, force: true });
     untrackTempDir(root);
     const reason = err instanceof Error ? err.message : String(err);
-    throw new Error(`initdb failed (${reason})${asRoot ? '; as root it runs as the postgres user, who must be able to write to ' + root : ''}`, { cause: err });
+    throw new Error(
+      `initdb failed (${reason})${asRoot ? '; as root it runs as the postgres user, who must be able to write to ' + root : ''}`,
+      { cause: err },
+    );
   }
   const port = await freePort();
   const settings: Record<string, string> = {
@@ -112,7 +130,9 @@ export async function startPostgresCluster(options: { settings?: Record<string, 
   };
   await appendFile(
     path.join(dataDir, 'postgresql.conf'),
-    `\n# fault tests\n${Object.entries(settings).map(([key, value]) => `${key} = ${value}`).join('\n')}\n`,
+    `\n# fault tests\n${Object.entries(settings)
+      .map(([key, value]) => `${key} = ${value}`)
+      .join('\n')}\n`,
   );
   const adminUrl = `postgres://postgres@127.0.0.1:${port}/postgres`;
   let pid: number | undefined;
@@ -122,9 +142,12 @@ export async function startPostgresCluster(options: { settings?: Record<string, 
       await runPostgresProgram(bin, 'pg_ctl', ['-D', dataDir, '-l', logFile, '-w', '-t', '60', 'start']);
     } catch (err) {
       const log = await readFile(logFile, 'utf8').catch(() => '');
-      throw new Error(`pg_ctl start failed: ${err instanceof Error ? err.message : String(err)}\n${log.split('\n').slice(-20).join('\n')}`, {
-        cause: err,
-      });
+      throw new Error(
+        `pg_ctl start failed: ${err instanceof Error ? err.message : String(err)}\n${log.split('\n').slice(-20).join('\n')}`,
+        {
+          cause: err,
+        },
+      );
     }
     pid = await postmasterPid(dataDir);
     if (pid) trackPostmaster(pid);

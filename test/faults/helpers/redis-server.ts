@@ -20,7 +20,20 @@ export async function startRedis(port?: number): Promise<TestRedis> {
   const chosen = port ?? (await freePort());
   const child: ChildProcess = spawn(
     'redis-server',
-    ['--port', String(chosen), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', '/tmp', '--loglevel', 'warning'],
+    [
+      '--port',
+      String(chosen),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--dir',
+      '/tmp',
+      '--loglevel',
+      'warning',
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const output: string[] = [];
@@ -36,7 +49,10 @@ export async function startRedis(port?: number): Promise<TestRedis> {
   for (;;) {
     if (await redisAnswers(url, 500)) break;
     const failed = await Promise.race([spawnError, delay(100).then(() => undefined)]);
-    if (failed) throw new Error(`redis-server could not be started (${failed.message}); install it (apt-get install redis-server)`);
+    if (failed)
+      throw new Error(
+        `redis-server could not be started (${failed.message}); install it (apt-get install redis-server)`,
+      );
     if (child.exitCode !== null || Date.now() > deadline) {
       child.kill('SIGKILL');
       untrackChild(pid);

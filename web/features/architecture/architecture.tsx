@@ -58,7 +58,16 @@ function Box({
 }) {
   return (
     <g>
-      <rect x={x} y={y} width={width} height={height} rx={10} fill={fill} stroke={stroke} strokeWidth={stroke ? 1.5 : 0} />
+      <rect
+        x={x}
+        y={y}
+        width={width}
+        height={height}
+        rx={10}
+        fill={fill}
+        stroke={stroke}
+        strokeWidth={stroke ? 1.5 : 0}
+      />
       <text
         x={x + width / 2}
         y={y + height / 2}
@@ -86,15 +95,36 @@ function ArrowHead({ id }: { id: string }) {
 function WideDiagram() {
   const rowY = (i: number) => 30 + i * 78;
   return (
-    <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 960 420" width={960} height={420} fontFamily={theme.font.family}>
+    <svg
+      xmlns="http://www.w3.org/2000/svg"
+      viewBox="0 0 960 420"
+      width={960}
+      height={420}
+      fontFamily={theme.font.family}
+    >
       <title>Converge architecture diagram</title>
       <defs>
         <ArrowHead id="arch-wide-arrow" />
       </defs>
       {CHANNELS.map((channel, i) => (
         <g key={channel}>
-          <Box x={10} y={rowY(i)} width={180} height={54} label={channel} fill={COLORS.channel.fill} stroke={COLORS.channel.stroke} color={COLORS.channel.text} />
-          <path d={`M190 ${rowY(i) + 27} C 260 ${rowY(i) + 27}, 260 210, 318 210`} fill="none" stroke={COLORS.line} strokeWidth={1.5} markerEnd="url(#arch-wide-arrow)" />
+          <Box
+            x={10}
+            y={rowY(i)}
+            width={180}
+            height={54}
+            label={channel}
+            fill={COLORS.channel.fill}
+            stroke={COLORS.channel.stroke}
+            color={COLORS.channel.text}
+          />
+          <path
+            d={`M190 ${rowY(i) + 27} C 260 ${rowY(i) + 27}, 260 210, 318 210`}
+            fill="none"
+            stroke={COLORS.line}
+            strokeWidth={1.5}
+            markerEnd="url(#arch-wide-arrow)"
+          />
         </g>
       ))}
       <rect x={320} y={20} width={320} height={380} rx={18} fill={COLORS.core.fill} />
@@ -102,14 +132,41 @@ function WideDiagram() {
         Converge platform
       </text>
       {CORE.map((item, i) => (
-        <Box key={item} x={345} y={100 + i * 96} width={270} height={72} label={item} fill={COLORS.core.inner} color={COLORS.core.innerText} size={i === 0 ? 19 : 16} weight={i === 0 ? 800 : 600} />
+        <Box
+          key={item}
+          x={345}
+          y={100 + i * 96}
+          width={270}
+          height={72}
+          label={item}
+          fill={COLORS.core.inner}
+          color={COLORS.core.innerText}
+          size={i === 0 ? 19 : 16}
+          weight={i === 0 ? 800 : 600}
+        />
       ))}
       {NETWORK_APIS.map((api, i) => {
         const y = 70 + i * 110;
         return (
           <g key={api}>
-            <path d={`M640 210 C 700 210, 700 ${y + 30}, 768 ${y + 30}`} fill="none" stroke={COLORS.line} strokeWidth={1.5} markerStart="url(#arch-wide-arrow)" markerEnd="url(#arch-wide-arrow)" />
-            <Box x={770} y={y} width={180} height={60} label={api} fill={COLORS.network.fill} stroke={COLORS.network.stroke} color={COLORS.network.text} />
+            <path
+              d={`M640 210 C 700 210, 700 ${y + 30}, 768 ${y + 30}`}
+              fill="none"
+              stroke={COLORS.line}
+              strokeWidth={1.5}
+              markerStart="url(#arch-wide-arrow)"
+              markerEnd="url(#arch-wide-arrow)"
+            />
+            <Box
+              x={770}
+              y={y}
+              width={180}
+              height={60}
+              label={api}
+              fill={COLORS.network.fill}
+              stroke={COLORS.network.stroke}
+              color={COLORS.network.text}
+            />
           </g>
         );
       })}
@@ -126,7 +183,13 @@ function WideDiagram() {
 /** Stacked for phones: channels above, the platform, the network APIs below. */
 function NarrowDiagram() {
   return (
-    <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 340 700" width={340} height={700} fontFamily={theme.font.family}>
+    <svg
+      xmlns="http://www.w3.org/2000/svg"
+      viewBox="0 0 340 700"
+      width={340}
+      height={700}
+      fontFamily={theme.font.family}
+    >
       <title>Converge architecture diagram</title>
       <defs>
         <ArrowHead id="arch-narrow-arrow" />
@@ -138,7 +201,20 @@ function NarrowDiagram() {
         const column = i < 3 ? i : i - 3;
         const x = i < 3 ? 4 + column * 112 : 60 + column * 112;
         const y = i < 3 ? 30 : 90;
-        return <Box key={channel} x={x} y={y} width={106} height={48} label={channel} fill={COLORS.channel.fill} stroke={COLORS.channel.stroke} color={COLORS.channel.text} size={15} />;
+        return (
+          <Box
+            key={channel}
+            x={x}
+            y={y}
+            width={106}
+            height={48}
+            label={channel}
+            fill={COLORS.channel.fill}
+            stroke={COLORS.channel.stroke}
+            color={COLORS.channel.text}
+            size={15}
+          />
+        );
       })}
       <path d="M170 142 V 176" stroke={COLORS.line} strokeWidth={1.5} markerEnd="url(#arch-narrow-arrow)" />
       <rect x={4} y={180} width={332} height={300} rx={18} fill={COLORS.core.fill} />
@@ -146,14 +222,42 @@ function NarrowDiagram() {
         Converge platform
       </text>
       {CORE.map((item, i) => (
-        <Box key={item} x={24} y={244 + i * 76} width={292} height={60} label={item} fill={COLORS.core.inner} color={COLORS.core.innerText} size={i === 0 ? 18 : 15} weight={i === 0 ? 800 : 600} />
+        <Box
+          key={item}
+          x={24}
+          y={244 + i * 76}
+          width={292}
+          height={60}
+          label={item}
+          fill={COLORS.core.inner}
+          color={COLORS.core.innerText}
+          size={i === 0 ? 18 : 15}
+          weight={i === 0 ? 800 : 600}
+        />
       ))}
-      <path d="M170 484 V 518" stroke={COLORS.line} strokeWidth={1.5} markerStart="url(#arch-narrow-arrow)" markerEnd="url(#arch-narrow-arrow)" />
+      <path
+        d="M170 484 V 518"
+        stroke={COLORS.line}
+        strokeWidth={1.5}
+        markerStart="url(#arch-narrow-arrow)"
+        markerEnd="url(#arch-narrow-arrow)"
+      />
       <text x={170} y={540} textAnchor="middle" fill={COLORS.line} fontSize={13} fontWeight={700} letterSpacing="1">
         NETWORK APIS
       </text>
       {NETWORK_APIS.map((api, i) => (
-        <Box key={api} x={4 + (i === 2 ? 0 : i * 170)} y={556 + (i === 2 ? 64 : 0)} width={i === 2 ? 332 : 162} height={52} label={api} fill={COLORS.network.fill} stroke={COLORS.network.stroke} color={COLORS.network.text} size={15} />
+        <Box
+          key={api}
+          x={4 + (i === 2 ? 0 : i * 170)}
+          y={556 + (i === 2 ? 64 : 0)}
+          width={i === 2 ? 332 : 162}
+          height={52}
+          label={api}
+          fill={COLORS.network.fill}
+          stroke={COLORS.network.stroke}
+          color={COLORS.network.text}
+          size={15}
+        />
       ))}
     </svg>
   );
@@ -190,7 +294,12 @@ export function Architecture() {
     >
       <Figure>
         <picture>
-          <source media={theme.media.md.replace('@media ', '')} srcSet={wide.path} width={wide.width} height={wide.height} />
+          <source
+            media={theme.media.md.replace('@media ', '')}
+            srcSet={wide.path}
+            width={wide.width}
+            height={wide.height}
+          />
           <img
             src={narrow.path}
             width={narrow.width}

@@ -33,7 +33,9 @@ export function Customers() {
   return (
     <Shell aria-labelledby="customers-title" data-layout="logo-strip">
       <Container>
-        <Title id="customers-title">Trusted by 7,000+ enterprises, from banks and retailers to airlines and carriers</Title>
+        <Title id="customers-title">
+          Trusted by 7,000+ enterprises, from banks and retailers to airlines and carriers
+        </Title>
         <Marks>
           {CUSTOMERS.map((name) => (
             <li key={name}>

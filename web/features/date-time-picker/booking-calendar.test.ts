@@ -70,7 +70,9 @@ describe('booking calendar helpers', () => {
   it('offers all 17 hourly slots on a later weekday, 07:00 to 23:00', () => {
     const slots = slotOptions({ year: 2026, month: 11, day: 24 }, NOW, ZONE, ZONE);
     expect(slots).to.have.length(17);
-    expect(slots.map((slot) => slot.label)).to.deep.equal(SLOT_HOURS.map((hour) => `${String(hour).padStart(2, '0')}:00`));
+    expect(slots.map((slot) => slot.label)).to.deep.equal(
+      SLOT_HOURS.map((hour) => `${String(hour).padStart(2, '0')}:00`),
+    );
     expect(slots[0]?.iso).to.equal('2026-11-24T06:00:00.000Z');
     expect(slots.every((slot) => slot.localLabel === null)).to.equal(true);
   });
@@ -101,7 +103,7 @@ describe('booking calendar helpers', () => {
     expect(formatDayLong({ year: 2026, month: 11, day: 24 })).to.equal('Tuesday, 24 November 2026');
   });
 
-  it("greys out only the slots the server says are gone, matching instants however they are written", () => {
+  it('greys out only the slots the server says are gone, matching instants however they are written', () => {
     const day = { year: 2026, month: 11, day: 24 };
     const daySlots = {
       date: '2026-11-24',

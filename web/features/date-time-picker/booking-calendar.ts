@@ -83,7 +83,11 @@ export interface SlotOption {
 
 /** "14:00": an instant on a zone's clock. */
 /** A formatter made once per zone and kind: making one is what costs, far more than formatting (a page lists many times). */
-function formatterOf(cache: Map<string, Intl.DateTimeFormat>, zone: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+function formatterOf(
+  cache: Map<string, Intl.DateTimeFormat>,
+  zone: string,
+  options: Intl.DateTimeFormatOptions,
+): Intl.DateTimeFormat {
   let formatter = cache.get(zone);
   if (!formatter) {
     formatter = new Intl.DateTimeFormat('en-GB', { ...options, timeZone: zone });
@@ -137,9 +141,12 @@ export function takenSlotTimes(daySlots: DaySlots | undefined): ReadonlySet<numb
 }
 
 export function formatDayLong(day: CalendarDay): string {
-  return formatterOf(longDayFormatters, 'UTC', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }).format(
-    new Date(Date.UTC(day.year, day.month - 1, day.day)),
-  );
+  return formatterOf(longDayFormatters, 'UTC', {
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+  }).format(new Date(Date.UTC(day.year, day.month - 1, day.day)));
 }
 
 /** The place an IANA zone is named after, for "07:00 to 23:00 Berlin time": "America/New_York" → "New York". */

@@ -15,13 +15,19 @@ function documentWith(tags: { name: string; content: string | null }[]) {
 
 describe('booking zone from the page', () => {
   it('reads a valid zone from <meta name="booking-time-zone">', () => {
-    expect(readBookingTimeZone(documentWith([{ name: 'booking-time-zone', content: 'America/New_York' }]))).to.equal('America/New_York');
-    expect(readBookingTimeZone(documentWith([{ name: 'booking-time-zone', content: ' Europe/London ' }]))).to.equal('Europe/London');
+    expect(readBookingTimeZone(documentWith([{ name: 'booking-time-zone', content: 'America/New_York' }]))).to.equal(
+      'America/New_York',
+    );
+    expect(readBookingTimeZone(documentWith([{ name: 'booking-time-zone', content: ' Europe/London ' }]))).to.equal(
+      'Europe/London',
+    );
   });
 
   it('falls back to the default when the tag is missing', () => {
     expect(readBookingTimeZone(documentWith([]))).to.equal(DEFAULT_BOOKING_TIME_ZONE);
-    expect(readBookingTimeZone(documentWith([{ name: 'description', content: 'Asia/Tokyo' }]))).to.equal(DEFAULT_BOOKING_TIME_ZONE);
+    expect(readBookingTimeZone(documentWith([{ name: 'description', content: 'Asia/Tokyo' }]))).to.equal(
+      DEFAULT_BOOKING_TIME_ZONE,
+    );
     expect(readBookingTimeZone(undefined), 'no document (prerender, tests)').to.equal(DEFAULT_BOOKING_TIME_ZONE);
   });
 
@@ -43,7 +49,9 @@ describe('booking rules in the page head', () => {
   });
 
   it('reads the notice the server wrote, and the default for a missing or unusable one', () => {
-    const page = (content: string | null) => ({ querySelector: () => (content === null ? null : { getAttribute: () => content }) });
+    const page = (content: string | null) => ({
+      querySelector: () => (content === null ? null : { getAttribute: () => content }),
+    });
     expect(readMinNotice(page('45'))).to.equal(45);
     expect(readMinNotice(page('0'))).to.equal(0);
     for (const bad of [null, '', 'soon', '-5', '1.5']) expect(readMinNotice(page(bad)), String(bad)).to.equal(120);

@@ -18,7 +18,10 @@ interface MetaSource {
 
 /** The head tags the prerender writes: the zone, and the notice bookings need; the server rewrites their content. */
 export function bookingRulesMeta(zone: string): string[] {
-  return [`<meta name="${BOOKING_TIME_ZONE_META}" content="${zone}">`, `<meta name="${BOOKING_MIN_NOTICE_META}" content="${DEFAULT_MIN_NOTICE_MINUTES}">`];
+  return [
+    `<meta name="${BOOKING_TIME_ZONE_META}" content="${zone}">`,
+    `<meta name="${BOOKING_MIN_NOTICE_META}" content="${DEFAULT_MIN_NOTICE_MINUTES}">`,
+  ];
 }
 
 /**

@@ -25,6 +25,8 @@ describe("a booking's time in words (the manage page, the success toast)", () =>
   });
 
   it('names another booking zone by its own name', () => {
-    expect(describeBookingTime(slot, 'America/New_York', 'America/New_York').text).to.equal('Tuesday, 24 November 2026 at 08:00 Eastern Time');
+    expect(describeBookingTime(slot, 'America/New_York', 'America/New_York').text).to.equal(
+      'Tuesday, 24 November 2026 at 08:00 Eastern Time',
+    );
   });
 });

@@ -13,7 +13,15 @@ function legendIn(zone: string): string {
   const { text } = renderPage(
     <Provider store={makeStore()}>
       <ThemeProvider theme={theme}>
-        <DateTimePicker now={new Date('2026-11-23T10:00:00Z')} zone={zone} visitorZone={zone} day={null} slotIso={null} onDayChange={noop} onSlotChange={noop} />
+        <DateTimePicker
+          now={new Date('2026-11-23T10:00:00Z')}
+          zone={zone}
+          visitorZone={zone}
+          day={null}
+          slotIso={null}
+          onDayChange={noop}
+          onSlotChange={noop}
+        />
       </ThemeProvider>
     </Provider>,
   );
@@ -50,7 +58,10 @@ describe('the date and time picker, moving a booking', () => {
     const labels = [...html.matchAll(/<label[^>]*>([\s\S]*?)<\/label>/g)].map((match) => match[1] ?? '');
     const own = labels.filter((label) => label.includes(`value="${current}"`));
     expect(own).to.have.length(1);
-    expect(own[0]).to.match(/disabled=""/).and.contain('Your current time').and.not.contain('Taken');
+    expect(own[0])
+      .to.match(/disabled=""/)
+      .and.contain('Your current time')
+      .and.not.contain('Taken');
     const others = labels.filter((label) => label.includes('name="timeSlot"') && !label.includes(current));
     expect(others).to.have.length(16);
     expect(others.every((label) => !label.includes('disabled'))).to.equal(true);
@@ -60,7 +71,10 @@ describe('the date and time picker, moving a booking', () => {
 describe("the date and time picker, when no team member's calendar can be read", () => {
   const pickerWith = async (salesDesk?: string) => {
     const store = makeStore();
-    const slots = Array.from({ length: 17 }, (_, i) => ({ start: new Date(Date.UTC(2026, 10, 24, 6 + i)).toISOString(), available: false }));
+    const slots = Array.from({ length: 17 }, (_, i) => ({
+      start: new Date(Date.UTC(2026, 10, 24, 6 + i)).toISOString(),
+      available: false,
+    }));
     await store.dispatch(
       api.util.upsertQueryData('daySlots', '2026-11-24', {
         date: '2026-11-24',

@@ -201,7 +201,10 @@ function moveBetweenDays(event: KeyboardEvent<HTMLDivElement>): void {
     // The new month's tiles exist after React has rendered them.
     requestAnimationFrame(() => {
       const next = Array.from(frame.querySelectorAll<HTMLButtonElement>(DAY_TILE));
-      focusDay(next, next.find((tile) => !tile.disabled));
+      focusDay(
+        next,
+        next.find((tile) => !tile.disabled),
+      );
     });
   }
 }
@@ -212,7 +215,17 @@ const TRY_AGAIN_LATER = 'Please try again in a few minutes.';
 const WRITE_TO = 'Please write to ';
 const WE_WILL_FIND_A_TIME = ' and we will find a time with you.';
 
-export function DateTimePicker({ now, zone, visitorZone, day, slotIso, error, currentSlot, onDayChange, onSlotChange }: DateTimePickerProps) {
+export function DateTimePicker({
+  now,
+  zone,
+  visitorZone,
+  day,
+  slotIso,
+  error,
+  currentSlot,
+  onDayChange,
+  onSlotChange,
+}: DateTimePickerProps) {
   const id = useId();
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
@@ -221,7 +234,9 @@ export function DateTimePicker({ now, zone, visitorZone, day, slotIso, error, cu
   const slots = useMemo(() => (day ? slotOptions(day, now, zone, visitorZone) : []), [day, now, zone, visitorZone]);
   // The server's word on which slots are already full. Until it answers, or if it cannot, the domain rules alone
   // decide: booking never waits on this call, and the API checks the slot again anyway.
-  const { currentData: daySlots, isFetching: checkingSlots } = useDaySlotsQuery(day ? formatCalendarDay(day) : skipToken);
+  const { currentData: daySlots, isFetching: checkingSlots } = useDaySlotsQuery(
+    day ? formatCalendarDay(day) : skipToken,
+  );
   const taken = useMemo(() => takenSlotTimes(daySlots), [daySlots]);
   // No team member's calendar could be read: the server offers nothing, and the visitor is told why and whom to
   // write to, instead of a day that looks fully booked.
@@ -253,7 +268,10 @@ export function DateTimePicker({ now, zone, visitorZone, day, slotIso, error, cu
       <Legend>Select Date &amp; Time ({bookingZoneLabel(zone)})</Legend>
       <Hint id={hintId}>
         Monday to Friday within the next month, hourly from 07:00 to 23:00 {zonePlaceName(zone)} time.
-        <VisuallyHidden> In the calendar, arrow keys move between available days and Page Up and Page Down change the month.</VisuallyHidden>
+        <VisuallyHidden>
+          {' '}
+          In the calendar, arrow keys move between available days and Page Up and Page Down change the month.
+        </VisuallyHidden>
       </Hint>
       <Columns>
         <CalendarFrame ref={frame} onKeyDown={moveBetweenDays}>
@@ -269,7 +287,9 @@ export function DateTimePicker({ now, zone, visitorZone, day, slotIso, error, cu
             onClickDay={(date) => onDayChange(tileDay(date))}
             tileDisabled={({ date, view }) => view === 'month' && isTileDisabled(date, now, zone)}
             tileContent={({ date, view }) =>
-              view === 'month' && day && sameDay(tileDay(date), day) ? <VisuallyHidden>(selected)</VisuallyHidden> : null
+              view === 'month' && day && sameDay(tileDay(date), day) ? (
+                <VisuallyHidden>(selected)</VisuallyHidden>
+              ) : null
             }
             showNeighboringMonth={false}
             prev2Label={null}

@@ -5,7 +5,10 @@ export const CALENDAR_LOADING = 'Loading the calendar…';
 export const CALENDAR_LOAD_PROBLEM = 'The calendar could not be loaded. Please check your connection and try again.';
 
 /** Keeps the page working when the calendar's code cannot be fetched (offline, say), and offers another try. */
-class CalendarBoundary extends Component<{ problem: ReactNode; onRetry: () => void; children: ReactNode }, { failed: boolean }> {
+class CalendarBoundary extends Component<
+  { problem: ReactNode; onRetry: () => void; children: ReactNode },
+  { failed: boolean }
+> {
   override state = { failed: false };
 
   static getDerivedStateFromError(): { failed: boolean } {

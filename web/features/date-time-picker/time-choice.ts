@@ -12,6 +12,8 @@ export const DAY_TILE = '.react-calendar__month-view__days__day';
  */
 export function focusTimeChoice(container: ParentNode, avoidSlot?: string): void {
   const slots = Array.from(container.querySelectorAll<HTMLInputElement>('input[name="timeSlot"]'));
-  const target = slots.find((input) => !input.disabled && input.value !== avoidSlot) ?? container.querySelector<HTMLElement>(`${DAY_TILE}:enabled`);
+  const target =
+    slots.find((input) => !input.disabled && input.value !== avoidSlot) ??
+    container.querySelector<HTMLElement>(`${DAY_TILE}:enabled`);
   target?.focus();
 }

@@ -24,7 +24,9 @@ class MemoryStorage implements Storage {
   }
 }
 
-const landing = new URL('https://converge.example.com/?utm_source=newsletter&utm_medium=email&utm_campaign=q4&utm_term=&gclid=x');
+const landing = new URL(
+  'https://converge.example.com/?utm_source=newsletter&utm_medium=email&utm_campaign=q4&utm_term=&gclid=x',
+);
 
 describe('attribution of a visit', () => {
   it('takes the UTM parameters and a referrer from another site, leaving out empty and unknown ones', () => {
@@ -34,7 +36,10 @@ describe('attribution of a visit', () => {
       utm_campaign: 'q4',
       referrer: 'https://news.example.org/post',
     });
-    expect(attributionOf(landing, 'https://converge.example.com/legal/privacy'), 'a page of this site').to.not.have.property('referrer');
+    expect(
+      attributionOf(landing, 'https://converge.example.com/legal/privacy'),
+      'a page of this site',
+    ).to.not.have.property('referrer');
     expect(attributionOf(new URL('https://converge.example.com/'), 'not a url')).to.deep.equal({});
   });
 
@@ -48,7 +53,10 @@ describe('attribution of a visit', () => {
     expect(rememberedAttribution(storage)).to.equal(undefined);
     rememberAttribution(storage, landing, 'https://news.example.org/post');
     rememberAttribution(storage, new URL('https://converge.example.com/?utm_source=other'), '');
-    expect(rememberedAttribution(storage)).to.deep.include({ utm_source: 'newsletter', referrer: 'https://news.example.org/post' });
+    expect(rememberedAttribution(storage)).to.deep.include({
+      utm_source: 'newsletter',
+      referrer: 'https://news.example.org/post',
+    });
   });
 
   it('has nothing to send for a visit with no source, or when storage holds something else', () => {

@@ -37,7 +37,8 @@ export function visitStorage(): Storage | undefined {
 export function rememberAttribution(storage: Storage | undefined, url: URL, referrer: string): void {
   if (!storage) return;
   try {
-    if (storage.getItem(STORAGE_KEY) === null) storage.setItem(STORAGE_KEY, JSON.stringify(attributionOf(url, referrer)));
+    if (storage.getItem(STORAGE_KEY) === null)
+      storage.setItem(STORAGE_KEY, JSON.stringify(attributionOf(url, referrer)));
   } catch {
     // Storage refused (a privacy mode): the request goes without attribution.
   }

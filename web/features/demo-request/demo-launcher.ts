@@ -24,7 +24,8 @@ export const DEMO_LOADING_ID = 'demo-loading';
 export const DEMO_PROBLEM_ID = 'demo-load-problem';
 /** The meta tag naming the dialog's entry script(s), which fetch the rest of its code themselves. */
 export const DIALOG_CODE_META = 'demo-code';
-export const LOAD_PROBLEM_MESSAGE = 'The demo request form could not be loaded. Please check your connection and try again.';
+export const LOAD_PROBLEM_MESSAGE =
+  'The demo request form could not be loaded. Please check your connection and try again.';
 
 /** Runs the dialog's entry script(s) named in the page's meta tag, in order, and gives the module they leave. */
 function loadIsland(doc: Document): Promise<typeof DemoIslandModule> {
@@ -38,7 +39,7 @@ function loadIsland(doc: Document): Promise<typeof DemoIslandModule> {
         if (waiting > 0) return;
         const island = window.convergeDemoIsland;
         if (island) resolve(island);
-        else reject(new Error('the dialog\'s scripts ran but left nothing behind'));
+        else reject(new Error("the dialog's scripts ran but left nothing behind"));
       };
       script.onerror = () => {
         script.remove();
@@ -51,7 +52,9 @@ function loadIsland(doc: Document): Promise<typeof DemoIslandModule> {
 }
 
 function dialogScripts(doc: Document): string[] {
-  return doc.querySelector<HTMLMetaElement>(`meta[name="${DIALOG_CODE_META}"]`)?.content.split(' ').filter(Boolean) ?? [];
+  return (
+    doc.querySelector<HTMLMetaElement>(`meta[name="${DIALOG_CODE_META}"]`)?.content.split(' ').filter(Boolean) ?? []
+  );
 }
 
 /** How long the dialog's code waits for the browser to be idle after the page's load event, at most. */
@@ -79,7 +82,8 @@ function afterFirstPaint(then: () => void): void {
 function whenPageIdle(doc: Document, work: () => void): void {
   const idle = () =>
     afterFirstPaint(() => {
-      if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(work, { timeout: IDLE_TIMEOUT_MS });
+      if (typeof window.requestIdleCallback === 'function')
+        window.requestIdleCallback(work, { timeout: IDLE_TIMEOUT_MS });
       else work();
     });
   if (doc.readyState === 'complete') idle();
@@ -168,7 +172,13 @@ export function startDemoLauncher(doc: Document): void {
   });
   // Nothing the page shows waits on the dialog's code: it comes once the page has loaded and the browser is idle. A
   // failed fetch is logged here and tried again on a press.
-  whenPageIdle(doc, () => void load().catch((error: unknown) => console.warn('The Request Demo form\'s code could not be fetched yet.', error)));
+  whenPageIdle(
+    doc,
+    () =>
+      void load().catch((error: unknown) =>
+        console.warn("The Request Demo form's code could not be fetched yet.", error),
+      ),
+  );
   loading.addEventListener('click', (event) => {
     if (event.target instanceof Element && event.target.closest('button')) close();
   });

@@ -123,7 +123,9 @@ export function DemoRequestDialog({ isOpen, onClose }: DemoRequestDialogProps) {
     if (!isOpen) return;
     // A background tab's timers may have been held back (or the computer's clock set): a clock further off than its
     // refresh allows is renewed now.
-    setNow((shown) => (Math.abs(Date.now() - shown.getTime()) > CLOCK_REFRESH_MS + CLOCK_SLACK_MS ? new Date() : shown));
+    setNow((shown) =>
+      Math.abs(Date.now() - shown.getTime()) > CLOCK_REFRESH_MS + CLOCK_SLACK_MS ? new Date() : shown,
+    );
     const unlock = lockScroll();
     const first = panel.current?.querySelector<HTMLElement>('input, textarea');
     first?.focus();

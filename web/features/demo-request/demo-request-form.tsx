@@ -31,7 +31,9 @@ const CalendarLoading = styled.p`
 // The date and time picker (react-calendar and the slots) is a chunk of its own: the form's first frame, and its
 // first field, do not wait for it.
 const loadDateTimePicker = () =>
-  import(/* webpackChunkName: "date-time-picker" */ '../date-time-picker/date-time-picker.js').then((module) => ({ default: module.DateTimePicker }));
+  import(/* webpackChunkName: "date-time-picker" */ '../date-time-picker/date-time-picker.js').then((module) => ({
+    default: module.DateTimePicker,
+  }));
 
 const Submit = styled(Button)`
   width: 100%;
@@ -71,7 +73,12 @@ export function DemoRequestForm({ now, onSubmitted }: DemoRequestFormProps) {
         onBlur={form.onEmailBlur}
         onUseSuggestion={form.onUseSuggestion}
       />
-      <TextField {...form.fieldProps('company')} label="Company" autoComplete="organization" maxLength={COMPANY_MAX_LENGTH} />
+      <TextField
+        {...form.fieldProps('company')}
+        label="Company"
+        autoComplete="organization"
+        maxLength={COMPANY_MAX_LENGTH}
+      />
       <LazyCalendar
         load={loadDateTimePicker}
         props={{

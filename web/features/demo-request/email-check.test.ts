@@ -33,9 +33,18 @@ describe('e-mail check', () => {
 
   it("shows the server's reason and suggestion for an invalid address", async () => {
     const outcome = await checkEmail('ana@gmial.com', async () =>
-      result({ isValid: false, isFreeProvider: true, reason: 'Please use your company email address.', suggestion: 'ana@gmail.com' }),
+      result({
+        isValid: false,
+        isFreeProvider: true,
+        reason: 'Please use your company email address.',
+        suggestion: 'ana@gmail.com',
+      }),
     );
-    expect(outcome).to.deep.equal({ state: 'invalid', reason: 'Please use your company email address.', suggestion: 'ana@gmail.com' });
+    expect(outcome).to.deep.equal({
+      state: 'invalid',
+      reason: 'Please use your company email address.',
+      suggestion: 'ana@gmail.com',
+    });
   });
 
   it('keeps a suggestion on a valid address', async () => {

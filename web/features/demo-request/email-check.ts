@@ -1,4 +1,8 @@
-import { EMAIL_REQUIRED_MESSAGE, EMAIL_SYNTAX_MESSAGE, type EmailValidationResult } from '../../../domain/email-messages.js';
+import {
+  EMAIL_REQUIRED_MESSAGE,
+  EMAIL_SYNTAX_MESSAGE,
+  type EmailValidationResult,
+} from '../../../domain/email-messages.js';
 
 export type EmailCheck =
   | { state: 'idle' }

@@ -5,7 +5,12 @@
  * step is the dialog opening. The page's script (dialogOpened) and the dialog's (the others) each hold their own
  * module instance (web/webpack.config.js), so each remembers the steps it sends.
  */
-import { FUNNEL_PATH, FUNNEL_SOURCE_SENT_MAX_LENGTH, type FunnelBeacon, type FunnelStep } from '../../../domain/funnel.js';
+import {
+  FUNNEL_PATH,
+  FUNNEL_SOURCE_SENT_MAX_LENGTH,
+  type FunnelBeacon,
+  type FunnelStep,
+} from '../../../domain/funnel.js';
 import { rememberedUtmSource, visitStorage } from './attribution.js';
 
 const sent = new Set<FunnelStep>();

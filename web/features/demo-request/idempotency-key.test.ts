@@ -42,7 +42,9 @@ describe('the Idempotency-Key of a submission', () => {
     expect(newIdempotencyKey()).to.match(IDEMPOTENCY_KEY_PATTERN);
     const withoutUuid = { getRandomValues: (array: Uint8Array<ArrayBuffer>) => crypto.getRandomValues(array) };
     const key = newIdempotencyKey(withoutUuid);
-    expect(key).to.match(IDEMPOTENCY_KEY_PATTERN).and.to.match(/^[0-9a-f]{32}$/);
+    expect(key)
+      .to.match(IDEMPOTENCY_KEY_PATTERN)
+      .and.to.match(/^[0-9a-f]{32}$/);
     expect(newIdempotencyKey(withoutUuid)).to.not.equal(key);
   });
 });

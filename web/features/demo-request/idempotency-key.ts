@@ -12,7 +12,11 @@ export interface SubmissionAttempt {
 }
 
 /** The attempt to send: the one left open by a failure when the body is unchanged, else a new one. */
-export function nextAttempt(open: SubmissionAttempt | null, body: string, newKey: () => string = newIdempotencyKey): SubmissionAttempt {
+export function nextAttempt(
+  open: SubmissionAttempt | null,
+  body: string,
+  newKey: () => string = newIdempotencyKey,
+): SubmissionAttempt {
   return open !== null && open.body === body ? open : { key: newKey(), body };
 }
 
@@ -25,7 +29,10 @@ export function mayRetryWithSameKey(error: unknown): boolean {
 
 /** A random key the API accepts (IDEMPOTENCY_KEY_PATTERN). */
 export function newIdempotencyKey(
-  source: { randomUUID?: () => string; getRandomValues(array: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> } = crypto,
+  source: {
+    randomUUID?: () => string;
+    getRandomValues(array: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer>;
+  } = crypto,
 ): string {
   // randomUUID exists only on secure origins (https, localhost); a site reached over plain http still has getRandomValues.
   if (typeof source.randomUUID === 'function') return source.randomUUID();

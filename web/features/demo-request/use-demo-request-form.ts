@@ -32,7 +32,11 @@ export const SUCCESS_TEXT = "Thank you! We'll contact you soon to schedule your 
 
 /** Whom the prospect will meet and where, when the answer says (a team's host; the video room). */
 /** The success toast's lines beyond the specification's words: when the demo is, whom the prospect meets, the room. */
-export function bookedDetails(created: Pick<BookingCreated, 'host' | 'meetingUrl' | 'timeSlot'>, zone: string, visitorZone: string): ToastDetails {
+export function bookedDetails(
+  created: Pick<BookingCreated, 'host' | 'meetingUrl' | 'timeSlot'>,
+  zone: string,
+  visitorZone: string,
+): ToastDetails {
   const host = created.host;
   const time = describeBookingTime(created.timeSlot, zone, visitorZone);
   return {
@@ -57,7 +61,10 @@ const VISITOR_ZONE = visitorTimeZone();
 
 export function useDemoRequestForm(onSubmitted: () => void) {
   const id = useId();
-  const ids = Object.fromEntries(DEMO_REQUEST_FIELDS.map((field) => [field, `${id}-${field}`])) as Record<DemoRequestField, string>;
+  const ids = Object.fromEntries(DEMO_REQUEST_FIELDS.map((field) => [field, `${id}-${field}`])) as Record<
+    DemoRequestField,
+    string
+  >;
   const formRef = useRef<HTMLFormElement>(null);
   const [values, setValues] = useState<Values>(EMPTY);
   const [day, setDay] = useState<CalendarDay | null>(null);
@@ -162,15 +169,20 @@ export function useDemoRequestForm(onSubmitted: () => void) {
     openAttempt.current = null;
     countFunnelStep('booked');
     const demo = demoEvent(body.company, new Date(created.timeSlot), created.meetingUrl);
-    notifySuccess(SUCCESS_TITLE, SUCCESS_TEXT, {
-      label: 'Add to calendar:',
-      items: [
-        { label: 'Google', href: googleCalendarLink(demo) },
-        { label: 'Outlook', href: outlookCalendarLink(demo) },
-        // An answer kept for an Idempotency-Key from before the link existed has none.
-        ...(created.invitePath ? [{ label: '.ics', href: created.invitePath, download: true }] : []),
-      ],
-    }, bookedDetails(created, BOOKING_ZONE, VISITOR_ZONE));
+    notifySuccess(
+      SUCCESS_TITLE,
+      SUCCESS_TEXT,
+      {
+        label: 'Add to calendar:',
+        items: [
+          { label: 'Google', href: googleCalendarLink(demo) },
+          { label: 'Outlook', href: outlookCalendarLink(demo) },
+          // An answer kept for an Idempotency-Key from before the link existed has none.
+          ...(created.invitePath ? [{ label: '.ics', href: created.invitePath, download: true }] : []),
+        ],
+      },
+      bookedDetails(created, BOOKING_ZONE, VISITOR_ZONE),
+    );
     setValues(EMPTY);
     setTrap('');
     setDay(null);

@@ -1,7 +1,15 @@
 import { styled } from 'styled-components';
 import { brand } from '../../../domain/brand.js';
 import { Button } from '../../components/button.js';
-import { ArrowRightIcon, ChatIcon, MailIcon, MessageIcon, PhoneIcon, RichCardIcon, ShieldIcon } from '../../components/icons.js';
+import {
+  ArrowRightIcon,
+  ChatIcon,
+  MailIcon,
+  MessageIcon,
+  PhoneIcon,
+  RichCardIcon,
+  ShieldIcon,
+} from '../../components/icons.js';
 import { Container } from '../../components/layout.js';
 import { DemoTrigger } from '../../components/demo-trigger.js';
 

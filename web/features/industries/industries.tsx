@@ -16,12 +16,36 @@ const Industry = styled.li`
 `;
 
 const INDUSTRIES = [
-  { icon: BankIcon, title: 'Banking & finance', text: 'Passcode-free logins, SIM swap checks on payments and fraud alerts customers act on.' },
-  { icon: CartIcon, title: 'Retail & e-commerce', text: 'Order updates, conversational commerce and returns handled end to end by AI agents.' },
-  { icon: HeartPulseIcon, title: 'Healthcare', text: 'Appointment reminders and secure patient verification that cut no-shows.' },
-  { icon: TruckIcon, title: 'Logistics', text: 'Proactive delivery notices, rescheduling in the chat and proof-of-delivery messages.' },
-  { icon: PlaneIcon, title: 'Travel & hospitality', text: 'Gate changes, rebooking and check-in across WhatsApp, RCS and voice.' },
-  { icon: SignalIcon, title: 'Telecom & media', text: 'Onboarding, plan changes and outage communication at national scale.' },
+  {
+    icon: BankIcon,
+    title: 'Banking & finance',
+    text: 'Passcode-free logins, SIM swap checks on payments and fraud alerts customers act on.',
+  },
+  {
+    icon: CartIcon,
+    title: 'Retail & e-commerce',
+    text: 'Order updates, conversational commerce and returns handled end to end by AI agents.',
+  },
+  {
+    icon: HeartPulseIcon,
+    title: 'Healthcare',
+    text: 'Appointment reminders and secure patient verification that cut no-shows.',
+  },
+  {
+    icon: TruckIcon,
+    title: 'Logistics',
+    text: 'Proactive delivery notices, rescheduling in the chat and proof-of-delivery messages.',
+  },
+  {
+    icon: PlaneIcon,
+    title: 'Travel & hospitality',
+    text: 'Gate changes, rebooking and check-in across WhatsApp, RCS and voice.',
+  },
+  {
+    icon: SignalIcon,
+    title: 'Telecom & media',
+    text: 'Onboarding, plan changes and outage communication at national scale.',
+  },
 ];
 
 export function Industries() {

@@ -131,7 +131,9 @@ export const LEGAL_DOCUMENTS: readonly LegalDocument[] = [
       },
       {
         heading: 'Changes and questions',
-        paragraphs: [`These pages may change as the site changes; the version published here applies. For questions, ${REPLY}.`],
+        paragraphs: [
+          `These pages may change as the site changes; the version published here applies. For questions, ${REPLY}.`,
+        ],
       },
     ],
   },

@@ -87,7 +87,9 @@ export function LegalArticle({ document }: { document: LegalDocument }) {
           {document.sections.map((section) => (
             <section key={section.heading}>
               <h2>{section.heading}</h2>
-              {section.paragraphs?.map((paragraph) => <p key={paragraph}>{paragraph}</p>)}
+              {section.paragraphs?.map((paragraph) => (
+                <p key={paragraph}>{paragraph}</p>
+              ))}
               {section.list ? (
                 <ul>
                   {section.list.map((item) => (

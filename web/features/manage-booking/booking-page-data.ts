@@ -24,7 +24,10 @@ export interface BookingPageData {
 
 /** The data block, its JSON safe inside HTML: no `<` (so no `</script>`), nor the line separators old parsers trip on. */
 export function bookingDataBlock(data: BookingPageData): string {
-  const json = JSON.stringify(data).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  const json = JSON.stringify(data)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
   return `<script type="application/json" id="${BOOKING_DATA_ID}">${json}</script>`;
 }
 

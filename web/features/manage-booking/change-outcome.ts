@@ -18,7 +18,8 @@ export interface ChangeProblem {
   text: string;
 }
 
-const NO_ANSWER = 'Your booking could not be changed: the server did not answer. Please check your connection and try again.';
+const NO_ANSWER =
+  'Your booking could not be changed: the server did not answer. Please check your connection and try again.';
 const NO_MESSAGE = 'Your booking could not be changed. Please try again.';
 
 export function changeProblem(error: unknown): ChangeProblem {

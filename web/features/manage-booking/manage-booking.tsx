@@ -141,8 +141,8 @@ function NotFound() {
     <>
       <Title>{NOT_FOUND_TITLE}</Title>
       <Lead>
-        The link may be incomplete, or it was changed on the way. Open it again from your confirmation e-mail, or book a new
-        demo on our home page.
+        The link may be incomplete, or it was changed on the way. Open it again from your confirmation e-mail, or book a
+        new demo on our home page.
       </Lead>
       <Button as="a" href="/">
         Back to the home page
@@ -173,7 +173,10 @@ function Unavailable() {
 
 function LoadFailed({ error, retrying, onRetry }: { error: unknown; retrying: boolean; onRetry: () => void }) {
   const why =
-    serverMessage(error) ?? (statusOf(error) === undefined ? 'The server did not answer. Please check your connection and try again.' : 'Please try again.');
+    serverMessage(error) ??
+    (statusOf(error) === undefined
+      ? 'The server did not answer. Please check your connection and try again.'
+      : 'Please try again.');
   return (
     <>
       <Title>Your {brand.product} demo</Title>
@@ -199,7 +202,16 @@ interface BookingDetailsProps {
   pressed?: BookingAction;
 }
 
-function BookingDetails({ token, booking, zone, visitorZone, title, onFinished, onOpen, pressed }: BookingDetailsProps) {
+function BookingDetails({
+  token,
+  booking,
+  zone,
+  visitorZone,
+  title,
+  onFinished,
+  onOpen,
+  pressed,
+}: BookingDetailsProps) {
   const panelId = useId();
   const [open, setOpen] = useState<OpenPanel>(null);
   const rescheduleButton = useRef<HTMLButtonElement>(null);
@@ -315,7 +327,9 @@ function BookingDetails({ token, booking, zone, visitorZone, title, onFinished, 
                 onClose={close}
               />
             ) : null}
-            {open === 'cancel' ? <CancelConfirmation token={token} when={time.text} onFinished={finish} onKeep={close} /> : null}
+            {open === 'cancel' ? (
+              <CancelConfirmation token={token} when={time.text} onFinished={finish} onKeep={close} />
+            ) : null}
           </div>
         </>
       )}
@@ -340,8 +354,20 @@ export interface ManageBookingProps {
  * The booking behind a link: who, which company and when, with a reschedule and a cancellation. Each outcome is said
  * in a polite live region above the card (which stays whatever the card shows next), and focus goes to the card's title.
  */
-export function ManageBooking({ token, zone, visitorZone, opensNothing = false, unavailable = false, pressed }: ManageBookingProps) {
-  const { data: booking, error, isFetching, refetch } = useBookingQuery(token === null || opensNothing || unavailable ? skipToken : token);
+export function ManageBooking({
+  token,
+  zone,
+  visitorZone,
+  opensNothing = false,
+  unavailable = false,
+  pressed,
+}: ManageBookingProps) {
+  const {
+    data: booking,
+    error,
+    isFetching,
+    refetch,
+  } = useBookingQuery(token === null || opensNothing || unavailable ? skipToken : token);
   const [notice, setNotice] = useState<ChangeOutcome | null>(null);
   const title = useRef<HTMLHeadingElement>(null);
 

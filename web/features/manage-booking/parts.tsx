@@ -65,7 +65,13 @@ const ProblemText = styled.p`
  * Why the last change failed. The alert region is always there, so a screen reader hears each new message; a message
  * already shown under the time field (`shownElsewhere`) is only spoken, not shown twice.
  */
-export function Problem({ text, shownElsewhere = false }: { text: string | undefined; shownElsewhere?: boolean }): ReactNode {
+export function Problem({
+  text,
+  shownElsewhere = false,
+}: {
+  text: string | undefined;
+  shownElsewhere?: boolean;
+}): ReactNode {
   let message: ReactNode = null;
   if (text && shownElsewhere) message = <VisuallyHidden>{text}</VisuallyHidden>;
   else if (text) {

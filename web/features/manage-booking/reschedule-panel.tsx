@@ -28,7 +28,15 @@ export interface ReschedulePanelProps {
  * The demo dialog's calendar and slots, for a new time. The booking keeps its time until the server confirms the
  * new one; a time taken meanwhile keeps the panel open, with that day's slots asked for again.
  */
-export default function ReschedulePanel({ token, when, currentSlot, zone, visitorZone, onFinished, onClose }: ReschedulePanelProps) {
+export default function ReschedulePanel({
+  token,
+  when,
+  currentSlot,
+  zone,
+  visitorZone,
+  onFinished,
+  onClose,
+}: ReschedulePanelProps) {
   const titleId = useId();
   const title = useRef<HTMLHeadingElement>(null);
   const form = useRef<HTMLFormElement>(null);
@@ -59,7 +67,10 @@ export default function ReschedulePanel({ token, when, currentSlot, zone, visito
     setProblem(undefined);
     try {
       const booking = await reschedule({ token, timeSlot: slotIso }).unwrap();
-      onFinished({ tone: 'success', text: rescheduledMessage(describeBookingTime(booking.timeSlot, zone, visitorZone).text) });
+      onFinished({
+        tone: 'success',
+        text: rescheduledMessage(describeBookingTime(booking.timeSlot, zone, visitorZone).text),
+      });
     } catch (error) {
       const found = changeProblem(error);
       if (found.kind === 'stale') onFinished({ tone: 'problem', text: found.text });

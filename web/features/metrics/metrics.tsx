@@ -11,11 +11,36 @@ interface Metric {
 }
 
 const METRICS: readonly Metric[] = [
-  { value: 40, suffix: '%', label: 'Cost optimization', detail: 'from consolidating channel vendors and automating routine contacts' },
-  { value: 2, suffix: 'x', label: 'Faster automation', detail: 'from idea to live journey with reusable flows and one API' },
-  { value: 100, suffix: '%', label: 'Fraud-free authentication', detail: 'with network-based verification instead of interceptable codes' },
-  { value: 30, suffix: '%', label: 'Higher delivery', detail: 'through intelligent routing and automatic channel fallback' },
-  { value: 1, suffix: ' platform', label: 'Every channel', detail: 'messaging, AI agents and network APIs under one contract and one API' },
+  {
+    value: 40,
+    suffix: '%',
+    label: 'Cost optimization',
+    detail: 'from consolidating channel vendors and automating routine contacts',
+  },
+  {
+    value: 2,
+    suffix: 'x',
+    label: 'Faster automation',
+    detail: 'from idea to live journey with reusable flows and one API',
+  },
+  {
+    value: 100,
+    suffix: '%',
+    label: 'Fraud-free authentication',
+    detail: 'with network-based verification instead of interceptable codes',
+  },
+  {
+    value: 30,
+    suffix: '%',
+    label: 'Higher delivery',
+    detail: 'through intelligent routing and automatic channel fallback',
+  },
+  {
+    value: 1,
+    suffix: ' platform',
+    label: 'Every channel',
+    detail: 'messaging, AI agents and network APIs under one contract and one API',
+  },
 ];
 
 /**

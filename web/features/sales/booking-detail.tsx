@@ -3,7 +3,18 @@ import { Button } from '../../components/button.js';
 import { serverMessage } from '../../store/api-errors.js';
 import type { Attendance, HistoryEntry } from '../../../domain/sales.js';
 import { useBookingDetailQuery, useMarkAttendanceMutation, type BookingDetail } from '../../store/sales-api.js';
-import { Alert, ColumnHeads, formatInstant, Muted, Panel, statusOf, SubHeading, Table, Toolbar, useSessionEnd } from './parts.js';
+import {
+  Alert,
+  ColumnHeads,
+  formatInstant,
+  Muted,
+  Panel,
+  statusOf,
+  SubHeading,
+  Table,
+  Toolbar,
+  useSessionEnd,
+} from './parts.js';
 import { styled } from 'styled-components';
 
 const Facts = styled.dl`
@@ -40,7 +51,9 @@ function emailState(email: BookingDetail['emails'][number], timeZone: string): s
 function deliveryState(delivery: BookingDetail['webhookDeliveries'][number], timeZone: string): string {
   if (delivery.deliveredAt) return `Delivered ${formatInstant(delivery.deliveredAt, timeZone)}`;
   if (delivery.exhaustedAt) return 'Given up; waiting for a replay';
-  return delivery.attempts > 0 ? `Retrying (${delivery.attempts} tries, last status ${delivery.lastStatus ?? 'none'})` : 'Waiting';
+  return delivery.attempts > 0
+    ? `Retrying (${delivery.attempts} tries, last status ${delivery.lastStatus ?? 'none'})`
+    : 'Waiting';
 }
 
 interface BookingDetailViewProps {
@@ -97,10 +110,21 @@ export function BookingDetailView({ id, timeZone, csrfToken, onBack, onSessionEn
               <Muted>A cancelled demo can be marked neither attended nor no-show.</Muted>
             ) : started ? (
               <Toolbar>
-                <Button type="button" onClick={() => markAs('attended')} disabled={marking.isLoading} aria-pressed={shown.attendance === 'attended'}>
+                <Button
+                  type="button"
+                  onClick={() => markAs('attended')}
+                  disabled={marking.isLoading}
+                  aria-pressed={shown.attendance === 'attended'}
+                >
                   Mark attended
                 </Button>
-                <Button type="button" $variant="secondary" onClick={() => markAs('no_show')} disabled={marking.isLoading} aria-pressed={shown.attendance === 'no_show'}>
+                <Button
+                  type="button"
+                  $variant="secondary"
+                  onClick={() => markAs('no_show')}
+                  disabled={marking.isLoading}
+                  aria-pressed={shown.attendance === 'no_show'}
+                >
                   Mark no-show
                 </Button>
               </Toolbar>
@@ -110,7 +134,9 @@ export function BookingDetailView({ id, timeZone, csrfToken, onBack, onSessionEn
             <div role="status">
               {marking.isSuccess && marking.data.id === id ? `Marked ${statusOf(marking.data).toLowerCase()}.` : ''}
             </div>
-            {marking.error ? <Alert role="alert">{serverMessage(marking.error) ?? 'The mark was not saved. Please try again.'}</Alert> : null}
+            {marking.error ? (
+              <Alert role="alert">{serverMessage(marking.error) ?? 'The mark was not saved. Please try again.'}</Alert>
+            ) : null}
           </section>
           <section aria-labelledby="history-title">
             <h3 id="history-title">History</h3>

@@ -3,7 +3,20 @@ import { Button } from '../../components/button.js';
 import { serverMessage } from '../../store/api-errors.js';
 import { LIST_STATUSES, type ListStatus } from '../../../domain/sales.js';
 import { filterQuery, useBookingListInfiniteQuery, type BookingFilters } from '../../store/sales-api.js';
-import { Alert, ColumnHeads, Field, formatInstant, LinkButton, Panel, STATUS_LABELS, statusOf, SubHeading, Table, Toolbar, useSessionEnd } from './parts.js';
+import {
+  Alert,
+  ColumnHeads,
+  Field,
+  formatInstant,
+  LinkButton,
+  Panel,
+  STATUS_LABELS,
+  statusOf,
+  SubHeading,
+  Table,
+  Toolbar,
+  useSessionEnd,
+} from './parts.js';
 import { styled } from 'styled-components';
 
 const Filters = styled.form`
@@ -38,7 +51,8 @@ interface BookingListProps {
 /** The filters' form: applied together on submit, so each change is not a request. */
 function FilterForm({ onApply }: { onApply: (filters: BookingFilters) => void }) {
   const [draft, setDraft] = useState<BookingFilters>(EMPTY);
-  const set = (name: keyof BookingFilters) => (event: { target: { value: string } }) => setDraft({ ...draft, [name]: event.target.value });
+  const set = (name: keyof BookingFilters) => (event: { target: { value: string } }) =>
+    setDraft({ ...draft, [name]: event.target.value });
   const submit = (event: FormEvent) => {
     event.preventDefault();
     onApply(draft);
@@ -55,7 +69,13 @@ function FilterForm({ onApply }: { onApply: (filters: BookingFilters) => void })
       </Field>
       <Field>
         <label htmlFor="filter-status">Status</label>
-        <select id="filter-status" value={draft.status ?? ''} onChange={(event) => setDraft({ ...draft, status: (event.target.value || undefined) as ListStatus | undefined })}>
+        <select
+          id="filter-status"
+          value={draft.status ?? ''}
+          onChange={(event) =>
+            setDraft({ ...draft, status: (event.target.value || undefined) as ListStatus | undefined })
+          }
+        >
           <option value="">Any</option>
           {LIST_STATUSES.map((status) => (
             <option key={status} value={status}>
@@ -93,7 +113,8 @@ function FilterForm({ onApply }: { onApply: (filters: BookingFilters) => void })
 /** The bookings the filters select, newest first, a page at a time, with their export. */
 export function BookingList({ timeZone, onOpen, onSessionEnded }: BookingListProps) {
   const [filters, setFilters] = useState<BookingFilters>(EMPTY);
-  const { data, error, isFetching, isLoading, hasNextPage, fetchNextPage, isFetchingNextPage } = useBookingListInfiniteQuery(filters);
+  const { data, error, isFetching, isLoading, hasNextPage, fetchNextPage, isFetchingNextPage } =
+    useBookingListInfiniteQuery(filters);
   useSessionEnd(error, onSessionEnded);
   const bookings = data?.pages.flatMap((page) => page.demoRequests) ?? [];
   const count = `${bookings.length} ${bookings.length === 1 ? 'booking' : 'bookings'} shown${hasNextPage ? ', more available' : ''}.`;
@@ -110,7 +131,9 @@ export function BookingList({ timeZone, onOpen, onSessionEnded }: BookingListPro
           Export these bookings as CSV
         </ExportLink>
       </Toolbar>
-      {error ? <Alert role="alert">{serverMessage(error) ?? 'The bookings could not be read. Please try again.'}</Alert> : null}
+      {error ? (
+        <Alert role="alert">{serverMessage(error) ?? 'The bookings could not be read. Please try again.'}</Alert>
+      ) : null}
       <Table title={`Bookings, newest first (times in ${timeZone})`}>
         <ColumnHeads names={['Name', 'Company', 'E-mail', 'Slot', 'Status', 'Host', 'Source', 'Booked']} />
         <tbody>

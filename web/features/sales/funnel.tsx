@@ -31,7 +31,10 @@ const percent = (part: number, whole: number) => (whole > 0 ? `${Math.round((par
 function lastDays(timeZone: string): { from: string; to: string } {
   const today = calendarDayOf(new Date(), timeZone);
   const first = new Date(Date.UTC(today.year, today.month - 1, today.day - (DAYS_SHOWN - 1)));
-  return { from: formatCalendarDay({ year: first.getUTCFullYear(), month: first.getUTCMonth() + 1, day: first.getUTCDate() }), to: formatCalendarDay(today) };
+  return {
+    from: formatCalendarDay({ year: first.getUTCFullYear(), month: first.getUTCMonth() + 1, day: first.getUTCDate() }),
+    to: formatCalendarDay(today),
+  };
 }
 
 /** The range's counts summed per source, the largest first. */
@@ -42,7 +45,9 @@ function bySource(days: readonly FunnelDay[]): [string | null, StepCounts][] {
     for (const step of FUNNEL_STEPS) sum[step] += counts[step];
     totals.set(source, sum);
   }
-  return [...totals].sort(([a, x], [b, y]) => y.dialogOpened - x.dialogOpened || sourceName(a).localeCompare(sourceName(b)));
+  return [...totals].sort(
+    ([a, x], [b, y]) => y.dialogOpened - x.dialogOpened || sourceName(a).localeCompare(sourceName(b)),
+  );
 }
 
 function StepCells({ counts }: { counts: StepCounts }) {
@@ -72,15 +77,30 @@ export function FunnelPanel({ timeZone, onSessionEnded }: { timeZone: string; on
   return (
     <Panel aria-labelledby="funnel-title">
       <SubHeading id="funnel-title">Funnel</SubHeading>
-      <Muted>How far visits get in the Request Demo dialog, counted per day and campaign source (utm_source), with nothing that tells one visitor from another.</Muted>
+      <Muted>
+        How far visits get in the Request Demo dialog, counted per day and campaign source (utm_source), with nothing
+        that tells one visitor from another.
+      </Muted>
       <Range aria-label="Funnel days" onSubmit={submit}>
         <Field>
           <label htmlFor="funnel-from">From</label>
-          <input id="funnel-from" type="date" required value={draft.from} onChange={(event) => setDraft({ ...draft, from: event.target.value })} />
+          <input
+            id="funnel-from"
+            type="date"
+            required
+            value={draft.from}
+            onChange={(event) => setDraft({ ...draft, from: event.target.value })}
+          />
         </Field>
         <Field>
           <label htmlFor="funnel-to">To</label>
-          <input id="funnel-to" type="date" required value={draft.to} onChange={(event) => setDraft({ ...draft, to: event.target.value })} />
+          <input
+            id="funnel-to"
+            type="date"
+            required
+            value={draft.to}
+            onChange={(event) => setDraft({ ...draft, to: event.target.value })}
+          />
         </Field>
         <Toolbar>
           <Button type="submit">Show the funnel</Button>
@@ -89,7 +109,9 @@ export function FunnelPanel({ timeZone, onSessionEnded }: { timeZone: string; on
       <p role="status" aria-live="polite">
         {isFetching ? 'Loading the funnel…' : data ? `The funnel from ${data.from} to ${data.to}.` : ''}
       </p>
-      {error ? <Alert role="alert">{serverMessage(error) ?? 'The funnel could not be read. Please try again.'}</Alert> : null}
+      {error ? (
+        <Alert role="alert">{serverMessage(error) ?? 'The funnel could not be read. Please try again.'}</Alert>
+      ) : null}
       {data ? (
         <>
           <Table title="Steps per source">

@@ -148,10 +148,18 @@ export function formatInstant(iso: string, timeZone: string): string {
   return new Intl.DateTimeFormat('en-GB', { timeZone, dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
 }
 
-export const STATUS_LABELS = { booked: 'Booked', cancelled: 'Cancelled', attended: 'Attended', no_show: 'No-show' } as const;
+export const STATUS_LABELS = {
+  booked: 'Booked',
+  cancelled: 'Cancelled',
+  attended: 'Attended',
+  no_show: 'No-show',
+} as const;
 
 /** What a booking's status reads as: cancelled, else its mark, else booked. */
-export function statusOf(booking: { status: 'booked' | 'cancelled'; attendance: 'attended' | 'no_show' | null }): string {
+export function statusOf(booking: {
+  status: 'booked' | 'cancelled';
+  attendance: 'attended' | 'no_show' | null;
+}): string {
   return STATUS_LABELS[booking.status === 'cancelled' ? 'cancelled' : (booking.attendance ?? 'booked')];
 }
 

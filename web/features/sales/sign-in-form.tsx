@@ -39,7 +39,11 @@ export function SignInForm() {
           </Button>
         </p>
       </form>
-      <div role="alert">{error ? <Alert id="sign-in-error">{serverMessage(error) ?? 'Could not sign in. Please try again.'}</Alert> : null}</div>
+      <div role="alert">
+        {error ? (
+          <Alert id="sign-in-error">{serverMessage(error) ?? 'Could not sign in. Please try again.'}</Alert>
+        ) : null}
+      </div>
     </Panel>
   );
 }

@@ -29,7 +29,12 @@ function linkGroups(landingPath: string): { title: string; links: readonly Foote
   return [
     {
       title: 'Product',
-      links: [section('Platform', 'platform'), section('Architecture', 'architecture'), section('Capabilities', 'capabilities'), section('Results', 'results')],
+      links: [
+        section('Platform', 'platform'),
+        section('Architecture', 'architecture'),
+        section('Capabilities', 'capabilities'),
+        section('Results', 'results'),
+      ],
     },
     {
       title: 'Company',
@@ -66,8 +71,8 @@ export function SiteFooter({ landingPath = '' }: SiteFooterProps) {
           <div className="site-footer-brand">
             <Logo name={brand.product} />
             <p>
-              {brand.product} is provided by {brand.parentProvider}. {brand.tagline}: messaging, AI agents and network APIs
-              in one place.
+              {brand.product} is provided by {brand.parentProvider}. {brand.tagline}: messaging, AI agents and network
+              APIs in one place.
             </p>
             <nav aria-label="Social media">
               <ul className="site-footer-social">
@@ -75,7 +80,12 @@ export function SiteFooter({ landingPath = '' }: SiteFooterProps) {
                   const Icon = SOCIAL_ICONS[network];
                   return (
                     <li key={network}>
-                      <a href={href} aria-label={`${brand.product} on ${network}`} rel="noopener noreferrer" target="_blank">
+                      <a
+                        href={href}
+                        aria-label={`${brand.product} on ${network}`}
+                        rel="noopener noreferrer"
+                        target="_blank"
+                      >
                         <Icon size={20} />
                       </a>
                     </li>
@@ -114,8 +124,9 @@ export function SiteFooter({ landingPath = '' }: SiteFooterProps) {
           </address>
           <div>
             <p>
-              {company.legalName}, registered office: {company.registeredOffice}. Register court: {company.register.court},{' '}
-              {company.register.number}. Managing directors: {company.managingDirectors.join(', ')}.
+              {company.legalName}, registered office: {company.registeredOffice}. Register court:{' '}
+              {company.register.court}, {company.register.number}. Managing directors:{' '}
+              {company.managingDirectors.join(', ')}.
             </p>
             <p>
               &copy; {COPYRIGHT_YEAR} {brand.parentProvider}. All rights reserved.

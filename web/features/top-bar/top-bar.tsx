@@ -44,12 +44,7 @@ export function TopBar() {
           <Logo name={brand.product} />
         </HomeLink>
         {/* Styled by top-bar-css.ts, in the page's head. */}
-        <nav
-          id={MENU_ID}
-          className="top-bar-menu"
-          popover="auto"
-          aria-label="Sections"
-        >
+        <nav id={MENU_ID} className="top-bar-menu" popover="auto" aria-label="Sections">
           <ul>
             {SECTIONS.map((section) => (
               <li key={section.href}>
