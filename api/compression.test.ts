@@ -43,16 +43,14 @@ describe('compression of JSON answers', () => {
 
   it('compresses a big JSON answer, which still reads as the same JSON', async () => {
     // Twenty bookings listed for operations: an answer of several kilobytes, built as an object.
-    await app
-      .db('bookings')
-      .insert(
-        Array.from({ length: 20 }, (_, i) => ({
-          name: `Person ${i}`,
-          email: `person${i}@company-${i}.com`,
-          company: `Company ${i}`,
-          time_slot: new Date(Date.UTC(2026, 10, 24, 8 + (i % 10))),
-        })),
-      );
+    await app.db('bookings').insert(
+      Array.from({ length: 20 }, (_, i) => ({
+        name: `Person ${i}`,
+        email: `person${i}@company-${i}.com`,
+        company: `Company ${i}`,
+        time_slot: new Date(Date.UTC(2026, 10, 24, 8 + (i % 10))),
+      })),
+    );
     const answer = await rawGet(`${app.url}/api/demo-requests`, { Authorization: `Bearer ${TOKEN}` });
     expect(answer.status).to.equal(200);
     expect(answer.headers['content-encoding']).to.equal('br');

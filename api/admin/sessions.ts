@@ -186,14 +186,12 @@ export function adminAccess(deps: AdminSessionDeps): AdminAccess {
       await unlessDatabaseDown(
         async () => {
           await deps.db('admin_sessions').where('expires_at', '<=', now).delete();
-          await deps
-            .db('admin_sessions')
-            .insert({
-              id: hex(token),
-              csrf_token: csrfToken,
-              admin_token_digest: currentDigest,
-              expires_at: expiresAt,
-            });
+          await deps.db('admin_sessions').insert({
+            id: hex(token),
+            csrf_token: csrfToken,
+            admin_token_digest: currentDigest,
+            expires_at: expiresAt,
+          });
         },
         deps.logger,
         'admin session not stored',

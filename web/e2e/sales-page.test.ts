@@ -54,18 +54,16 @@ async function seed(): Promise<Record<string, string>> {
   // Today's funnel (the booking zone's day): from a newsletter, and from visits without a source.
   const today = formatCalendarDay(calendarDayOf(new Date(now), DEFAULT_BOOKING_TIME_ZONE));
   const counts = { newsletter: [40, 22, 15, 12], '': [5, 3, 1, 0] };
-  await stack
-    .db('funnel_daily_counts')
-    .insert(
-      Object.entries(counts).flatMap(([source, numbers]) =>
-        ['dialogOpened', 'emailAccepted', 'slotChosen', 'booked'].map((step, i) => ({
-          day: today,
-          source,
-          step,
-          count: numbers[i],
-        })),
-      ),
-    );
+  await stack.db('funnel_daily_counts').insert(
+    Object.entries(counts).flatMap(([source, numbers]) =>
+      ['dialogOpened', 'emailAccepted', 'slotChosen', 'booked'].map((step, i) => ({
+        day: today,
+        source,
+        step,
+        count: numbers[i],
+      })),
+    ),
+  );
   const stored = (await stack
     .db('bookings')
     .insert(rows.map((row, i) => ({ ...row, created_at: new Date(now - (3 - i) * 60_000) })))
