@@ -1,7 +1,7 @@
 /**
  * README.md is the front door and docs/ holds the rest, one topic a file: README stays within 250 lines, links every
  * file of docs/, and every relative link in README.md, BENCHMARKS.md and docs/ reaches a file that exists and, with
- * a #fragment, a heading of that file (its anchor as GitHub makes it).
+ * a #fragment, a heading of that file (its anchor as GitHub makes it); a path they name in code (`api/…`) exists.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -115,6 +115,17 @@ describe('README and docs/', () => {
       }
     }
     expect(broken).to.deep.equal([]);
+  });
+
+  it('name only files and folders of the repository that exist, where they name one by its path', () => {
+    const missing: string[] = [];
+    const named = /`((?:api|worker|server-shared|domain|web|scripts|test|db|docker|deploy|migrations)\/[\w./-]*)`/g;
+    for (const file of [path.join(REPO_ROOT, 'README.md'), ...markdownIn(DOCS)]) {
+      for (const [, name] of readFileSync(file, 'utf8').matchAll(named)) {
+        if (!existsSync(path.join(REPO_ROOT, name!))) missing.push(`${path.relative(REPO_ROOT, file)}: ${name}`);
+      }
+    }
+    expect(missing).to.deep.equal([]);
   });
 
   it('make anchors as GitHub does', () => {
