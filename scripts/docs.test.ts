@@ -83,6 +83,14 @@ describe('README and docs/', () => {
     expect(lines.length).to.be.at.most(README_MAX_LINES);
   });
 
+  it('give in the quick start the test command .ci/run runs', () => {
+    const readme = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+    const quickStart = /## Quick start\n+```sh\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+    const commands = quickStart.split('\n').map((line) => line.replace(/#.*$/, '').trim());
+    expect(commands).to.include('npm test');
+    expect(readFileSync(path.join(REPO_ROOT, '.ci', 'run'), 'utf8')).to.match(/^npm test$/m);
+  });
+
   it('link every file of docs/ from README.md', () => {
     const readme = path.join(REPO_ROOT, 'README.md');
     const linked = new Set(
