@@ -1106,7 +1106,7 @@ export function openApiDocument(): Schema {
         post: {
           operationId: 'countFunnelStep',
           summary:
-            'The page\'s anonymous beacon (navigator.sendBeacon): one more visit reached this step today, from this source. Only daily counts are kept; no address, identifier or browser (README "The funnel: what is collected").',
+            "The page's anonymous beacon (navigator.sendBeacon): one more visit reached this step today, from this source. Only daily counts are kept; no address, identifier or browser (docs/funnel.md).",
           requestBody: {
             required: true,
             content: {
@@ -1157,7 +1157,7 @@ export function openApiDocument(): Schema {
         },
       },
     },
-    // OpenAPI 3.1: what this API sends to the operators' endpoints (README "Webhooks").
+    // OpenAPI 3.1: what this API sends to the operators' endpoints (docs/webhooks.md).
     webhooks: webhookOperations(),
     components: {
       schemas: {

@@ -4,7 +4,7 @@ import type { Context, Next, ParameterizedContext } from 'koa';
 import { ApiError } from './errors.js';
 
 // A key a schema does not list is refused (every body schema says additionalProperties: false), never dropped
-// silently: README promises each body its fields "and nothing else".
+// silently, as docs/api.md promises ("no key is dropped in silence").
 const ajv = new Ajv({ allErrors: true, removeAdditional: false, coerceTypes: false });
 
 export type FieldMessages = (error: ErrorObject, field: string) => string;

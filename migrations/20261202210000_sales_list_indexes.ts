@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * What keeps the sales page's list fast at a million bookings (README, "Sales page"): its search is a case-insensitive
+ * What keeps the sales page's list fast at a million bookings (docs/sales-page.md): its search is a case-insensitive
  * prefix of the name, the company, the e-mail address or its domain (one index each, text_pattern_ops so that LIKE
  * 'prefix%' uses it whatever the collation), and its filters by source (attribution's utm_source) and host are read
  * in the list's own order (newest first, by keyset), and so are the marked (attended, no-show); by slot through an

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * The Request Demo funnel's daily counts (README "The funnel: what is collected"): per day, UTM source and step, how
+ * The Request Demo funnel's daily counts (docs/funnel.md): per day, UTM source and step, how
  * many page visits reached it. Nothing else: no address, no identifier, no browser; a visit is not a row. The source
  * '' means the visit had none (a primary key column cannot be null); the API keeps sources short and plain.
  */

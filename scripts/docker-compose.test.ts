@@ -50,7 +50,7 @@ const caldavDockerfile = readFileSync(path.join(REPO_ROOT, 'docker', 'caldav', '
 const DEMO_TEAM = 'docker/caldav/demo-team.json';
 /** Where the programs' containers see the team file (TEAM_FILE's default under compose). */
 const TEAM_PATH = '/etc/converge/team.json';
-/** The demo team's password: a placeholder, since the demo CalDAV server checks no logins (README says so). */
+/** The demo team's password: a placeholder, since the demo CalDAV server checks no logins (docs/docker-compose.md says so). */
 const DEMO_PASSWORD = 'demo-calendar-not-checked';
 const envExample = readFileSync(path.join(REPO_ROOT, '.env.example'), 'utf8');
 
@@ -324,7 +324,7 @@ describe('docker-compose.yml', () => {
   it('keeps links signed before a rotation open: BOOKING_LINK_PREVIOUS_SECRETS, else the volume’s booking-link-previous-secrets', () => {
     const volume = freshVolume();
     const before = loadApiConfig(environmentOf('api', {}, volume)).bookingLinkSecret;
-    // The rotation as README tells it: the old secret appended to the list, its file removed, a new one made.
+    // The rotation as docs/secrets.md tells it: the old secret appended to the list, its file removed, a new one made.
     writeFileSync(path.join(volume, 'booking-link-previous-secrets'), `${before}\n`);
     rmSync(path.join(volume, 'booking-link-secret'));
     const rotated = loadApiConfig(environmentOf('api', {}, volume));
@@ -403,7 +403,7 @@ describe('docker-compose.yml', () => {
     ).to.throw('TEAM_FILE /etc/converge/elsewhere.json cannot be read');
   });
 
-  it('holds no secret: secret settings come from .env or the environment, the demo team’s passwords are the README’s placeholder', () => {
+  it('holds no secret: secret settings come from .env or the environment, the demo team’s passwords are the placeholder docs/docker-compose.md names', () => {
     for (const [name, { environment = {} }] of Object.entries(compose.services)) {
       for (const [key, value] of Object.entries(environment)) {
         if (!/(PASSWORD|SECRETS?|TOKEN|PRIVATE_KEY)$/.test(key)) continue;
@@ -415,7 +415,7 @@ describe('docker-compose.yml', () => {
       JSON.parse(readFileSync(path.join(REPO_ROOT, DEMO_TEAM), 'utf8')) as { hosts: Array<Record<string, unknown>> }
     ).hosts;
     for (const host of hosts) expect(host.calendarPassword, String(host.name)).to.equal(DEMO_PASSWORD);
-    expect(readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8')).to.include(DEMO_PASSWORD);
+    expect(readFileSync(path.join(REPO_ROOT, 'docs', 'docker-compose.md'), 'utf8')).to.include(DEMO_PASSWORD);
   });
 
   it('has no top-level name: (Compose v1 refuses the file); .env.example names the project', () => {
@@ -616,7 +616,7 @@ describe('docker/caldav: the demo team’s calendars, seeded into a real xandiko
     rmSync(folder, { recursive: true, force: true });
   });
 
-  it('makes each host’s calendar with its events, once however often it runs, and the API reads them as the README tells', async () => {
+  it('makes each host’s calendar with its events, once however often it runs, and the API reads them as docs/docker-compose.md tells', async () => {
     expect(seed().toString()).to.match(
       /Anna Berg: calendar \/user\/calendars\/anna-berg\/ with weekly-sales-sync, customer-workshop/,
     );

@@ -238,7 +238,7 @@ describe('Kubernetes manifests (kubectl kustomize deploy/overlays/production)', 
   ] as const) {
     it(`${name}: runs ${program} with every setting it reads, and values it accepts`, () => {
       const container = mainContainer(name);
-      // The tracing entry is loaded first (README, "Traces").
+      // The tracing entry is loaded first (docs/traces.md).
       expect(container.args).to.deep.equal([
         'node',
         '--import',
@@ -246,10 +246,10 @@ describe('Kubernetes manifests (kubectl kustomize deploy/overlays/production)', 
         program,
       ]);
       const environment = environmentOf(container);
-      // REPLY_TO defaults to MAIL_FROM; DKIM signing is off unless its settings are added (README, "Kubernetes").
+      // REPLY_TO defaults to MAIL_FROM; DKIM signing is off unless its settings are added (docs/kubernetes.md).
       // SECRETS_DIR is for docker compose's shared volume: pods take their secrets from converge-secrets, since a
       // folder of each pod's own would give each pod a booking-link secret of its own. TEAM_FILE is a deployment's
-      // own team (README, "The team"): without it the slots are as before.
+      // own team (docs/hosts-and-calendars.md): without it the slots are as before.
       const optional = [
         'REPLY_TO',
         'SECRETS_DIR',

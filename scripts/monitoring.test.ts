@@ -1,7 +1,7 @@
 /**
  * deploy/monitoring, for the Prometheus Operator: the PodMonitors and the PrometheusRule render with kustomize, the
- * rules pass `promtool check rules` (Debian's prometheus package), each alert has a runbook line in README, and every
- * metric a rule or a dashboard panel names is one the API or the worker exports.
+ * rules pass `promtool check rules` (Debian's prometheus package), each alert has a runbook line in docs/alerts.md,
+ * and every metric a rule or a dashboard panel names is one the API or the worker exports.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -81,7 +81,7 @@ describe('deploy/monitoring (Prometheus Operator): scraping, alerts and a dashbo
     }
   });
 
-  it('has rules promtool accepts, each alert with its runbook line in README', () => {
+  it('has rules promtool accepts, each alert with its runbook line in docs/alerts.md', () => {
     const [rule] = manifests().filter((manifest) => manifest.kind === 'PrometheusRule');
     expect(rule, 'a PrometheusRule').to.not.equal(undefined);
     const folder = mkdtempSync(path.join(tmpdir(), 'converge-rules-'));
@@ -93,7 +93,7 @@ describe('deploy/monitoring (Prometheus Operator): scraping, alerts and a dashbo
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
-    const readme = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+    const runbook = readFileSync(path.join(REPO_ROOT, 'docs', 'alerts.md'), 'utf8');
     const alerts = rule!.spec.groups!.flatMap((group) => group.rules.map((one) => one.alert));
     expect(alerts.sort()).to.deep.equal([
       'ConvergeApiErrors',
@@ -103,7 +103,7 @@ describe('deploy/monitoring (Prometheus Operator): scraping, alerts and a dashbo
       'ConvergeOutboxStuck',
       'ConvergeWebhookEndpointFailing',
     ]);
-    for (const alert of alerts) expect(readme, alert).to.match(new RegExp(`^- \\*\\*\`${alert}\`\\*\\*`, 'm'));
+    for (const alert of alerts) expect(runbook, alert).to.match(new RegExp(`^- \\*\\*\`${alert}\`\\*\\*`, 'm'));
   });
 
   it('names in its rules and its dashboard only metrics the code exports', () => {

@@ -13,7 +13,7 @@ export const KEPT_SECRET_FILES = {
   bookingLinkSecret: 'booking-link-secret',
   adminToken: 'admin-token',
 } as const;
-/** Written by the operator when rotating (README): earlier booking-link secrets, one a line, still accepted. */
+/** Written by the operator when rotating (docs/secrets.md): earlier booking-link secrets, one a line, still accepted. */
 export const PREVIOUS_LINK_SECRETS_FILE = 'booking-link-previous-secrets';
 
 export interface SecretsFolder {

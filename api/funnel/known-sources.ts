@@ -1,5 +1,5 @@
 /**
- * The sources the funnel counts under their own name (README "The funnel: what is collected"): those listed in
+ * The sources the funnel counts under their own name (docs/funnel.md, "What is stored"): those listed in
  * FUNNEL_SOURCES, and those a stored booking carries (its attribution's utm_source). Any other counts as 'other', so
  * made-up sources ("john.smith.acme-corp.com", a new one a second) add no rows to the table nor lines to the sales
  * page's funnel. A source is known in its funnel form (funnelSource: lower case, short and plain; the format rule

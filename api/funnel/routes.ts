@@ -1,5 +1,5 @@
 /**
- * The Request Demo funnel (README "The funnel: what is collected"). POST /api/funnel takes the page's anonymous
+ * The Request Demo funnel (docs/funnel.md). POST /api/funnel takes the page's anonymous
  * beacons (a step and the visit's utm_source) and adds one to that day's count; GET /api/admin/funnel reads the
  * counts of a range of days with the attendance of the bookings per source, for sales.
  */

@@ -1,7 +1,7 @@
 /**
  * The operators' webhook API, behind the operations token (`Authorization: Bearer $ADMIN_TOKEN`): the endpoints
  * (list, add, remove), the delivery log per endpoint or event, and replays of one event or of everything since an
- * instant. README "Webhooks" tells operators how to use it.
+ * instant. docs/webhooks.md tells operators how to use it.
  */
 import Router from '@koa/router';
 import type { JSONSchemaType } from 'ajv';

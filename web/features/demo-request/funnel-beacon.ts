@@ -1,5 +1,5 @@
 /**
- * The funnel's anonymous counts (README "The funnel: what is collected"): a step, with the visit's utm_source, sent
+ * The funnel's anonymous counts (docs/funnel.md): a step, with the visit's utm_source, sent
  * once per page visit through navigator.sendBeacon. Nothing identifies the visitor: no cookie, nothing stored, no id;
  * which steps were sent is remembered in this page's memory only. Nothing is sent before the visitor acts: the first
  * step is the dialog opening. The page's script (dialogOpened) and the dialog's (the others) each hold their own
