@@ -70,7 +70,7 @@ export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_.:-]{8,255}$/;
 export const TIME_ZONE_MAX_LENGTH = 64;
 
 /** A slot as the API takes it: an ISO 8601 instant, checked against the booking rules after the schema. */
-const TIME_SLOT_SCHEMA = { type: 'string', minLength: 1, maxLength: 64 } as const;
+export const TIME_SLOT_SCHEMA = { type: 'string', minLength: 1, maxLength: 64 } as const;
 
 /**
  * The one description of a demo request: Ajv validates with it, and the field lists below come from it. An optional
@@ -191,15 +191,7 @@ export interface BookingView {
   host?: BookingHost;
 }
 
-/** The body of a reschedule: the new slot, under the same rule as a demo request's. */
+/** The body of a reschedule: the new slot, under the same rule as a demo request's (api/bookings/schemas.ts). */
 export interface RescheduleInput {
   timeSlot: string;
 }
-
-export const rescheduleSchema: JSONSchemaType<RescheduleInput> = {
-  $id: 'reschedule',
-  type: 'object',
-  additionalProperties: false,
-  required: ['timeSlot'],
-  properties: { timeSlot: TIME_SLOT_SCHEMA },
-};

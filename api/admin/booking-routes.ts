@@ -6,9 +6,9 @@
  */
 import { Readable } from 'node:stream';
 import Router from '@koa/router';
-import type { JSONSchemaType } from 'ajv';
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
+import type * as oas from 'openapi3-ts/oas31';
 import { ATTRIBUTION_MAX_LENGTH } from '../../domain/attribution.js';
 import {
   formatCalendarDay,
@@ -21,7 +21,7 @@ import { readUnlessDatabaseDown, unlessDatabaseDown, type Db } from '../db.js';
 import { enqueueStored, type EmailQueue } from '../email-queue.js';
 import { ApiError } from '../errors.js';
 import { validateBody } from '../validation.js';
-import { LIST_STATUSES, type Attendance, type BookingSummary, type ListStatus } from '../../domain/sales.js';
+import { LIST_STATUSES, type BookingSummary, type ListStatus } from '../../domain/sales.js';
 import {
   listBookings,
   SearchTooBroad,
@@ -31,6 +31,20 @@ import {
 } from '../bookings/repository.js';
 import { csvLine } from './csv.js';
 import { markAttendance, readBookingDetail } from './repository.js';
+import {
+  adminOrSession,
+  answer,
+  bodyRefusals,
+  json,
+  refused,
+  sessionRefusals,
+  unchanged,
+  unreadable,
+  uuidParameter,
+  type OpenApiPart,
+} from '../openapi-parts.js';
+import { csrfParameter, csrfRefusal } from './sessions.js';
+import { bookingDetailSchema, demoRequestListSchema, markSchema, type MarkRequest } from './schemas.js';
 
 export const LIST_LIMIT = 100;
 /** Bookings read per statement while exporting: each page costs what the list's first does. */
@@ -164,23 +178,6 @@ async function* csvOf(db: Db, filters: BookingFilters, first: BookingPage, timeZ
   }
 }
 
-export interface MarkRequest {
-  attendance: Attendance;
-}
-
-export const markSchema: JSONSchemaType<MarkRequest> = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['attendance'],
-  properties: {
-    attendance: {
-      type: 'string',
-      enum: ['attended', 'no_show'],
-      description: 'attended: the demo was held; no_show: the prospect did not come.',
-    },
-  },
-};
-
 const noBooking = () => new ApiError(404, 'Not found', 'There is no booking with this id.');
 
 /** A page of the list, or a 422 that says what to do when its search could not be read in time (SearchTooBroad). */
@@ -294,3 +291,138 @@ export function adminBookingRoutes(deps: AdminBookingDeps): Router {
   );
   return router;
 }
+
+const listFilterParameters: oas.ParameterObject[] = [
+  {
+    name: 'q',
+    in: 'query',
+    required: false,
+    description: 'A prefix, in any case, of the name, the company, the e-mail address or its domain.',
+    schema: { type: 'string', maxLength: SEARCH_MAX_LENGTH },
+  },
+  {
+    name: 'status',
+    in: 'query',
+    required: false,
+    description: 'booked: not cancelled and not marked yet; cancelled; attended; no_show.',
+    schema: { type: 'string', enum: [...LIST_STATUSES] },
+  },
+  {
+    name: 'from',
+    in: 'query',
+    required: false,
+    description: 'Slots on this day (in the booking zone) or later.',
+    schema: { type: 'string', format: 'date' },
+  },
+  {
+    name: 'to',
+    in: 'query',
+    required: false,
+    description: 'Slots on this day (in the booking zone) or earlier.',
+    schema: { type: 'string', format: 'date' },
+  },
+  {
+    name: 'host',
+    in: 'query',
+    required: false,
+    description: "The host's e-mail address (with a team).",
+    schema: { type: 'string' },
+  },
+  {
+    name: 'source',
+    in: 'query',
+    required: false,
+    description: "The attribution's utm_source, exactly.",
+    schema: { type: 'string' },
+  },
+];
+export const adminBookingsOpenApi: OpenApiPart = {
+  paths: {
+    '/api/demo-requests': {
+      get: {
+        operationId: 'listDemoRequests',
+        summary:
+          'For operations and the sales page: the bookings, newest first, 100 a page, and where each confirmation stands; the filters all apply together. Absent when no ADMIN_TOKEN is set.',
+        ...adminOrSession,
+        parameters: [
+          ...listFilterParameters,
+          {
+            name: 'cursor',
+            in: 'query',
+            required: false,
+            description:
+              'The `next` of the page before; absent for the first page. Any page answers as fast as the first.',
+            schema: { type: 'string' },
+          },
+        ],
+        responses: {
+          '200': answer('Newest first; `next` leads to the page after.', 'DemoRequestList'),
+          '400': refused('The cursor is not one this list gave, or a filter is not valid (`fields` says which).'),
+          '422': refused(
+            'The search (`q`) matches more than 5,000 bookings, most of them long ago, and the page could not be read within 5 s: type more of it, or add a filter.',
+          ),
+          ...sessionRefusals,
+          '503': unreadable,
+        },
+      },
+    },
+    '/api/demo-requests.csv': {
+      get: {
+        operationId: 'exportDemoRequests',
+        summary:
+          'For operations and the sales page: every booking the filters select, newest first, as CSV (streamed); a cell starting with =, +, - or @ is written with a leading apostrophe.',
+        ...adminOrSession,
+        parameters: listFilterParameters,
+        responses: {
+          '200': {
+            description: 'RFC 4180 CSV, every cell quoted, one header line.',
+            content: { 'text/csv': { schema: { type: 'string' } } },
+          },
+          '400': refused('A filter is not valid (`fields` says which).'),
+          '422': refused(
+            'The search (`q`) matches more than 5,000 bookings, most of them long ago, and its first page could not be read within 5 s: type more of it, or add a filter.',
+          ),
+          ...sessionRefusals,
+          '503': unreadable,
+        },
+      },
+    },
+    '/api/admin/bookings/{id}': {
+      get: {
+        operationId: 'bookingDetail',
+        summary:
+          'For operations and the sales page: one booking with its history (booked, moves, cancellation, marks), its e-mails and its webhook deliveries.',
+        ...adminOrSession,
+        parameters: [uuidParameter('id', "The booking's id.")],
+        responses: {
+          '200': answer('The booking.', 'BookingDetail'),
+          '404': refused('No such booking.'),
+          ...sessionRefusals,
+          '503': unreadable,
+        },
+      },
+    },
+    '/api/admin/bookings/{id}/attendance': {
+      post: {
+        operationId: 'markAttendance',
+        summary:
+          "After the demo's time: mark it attended or no-show (a correction may change the mark). Each new mark raises booking.attended or booking.no_show; the same mark again changes nothing.",
+        ...adminOrSession,
+        parameters: [uuidParameter('id', "The booking's id."), csrfParameter],
+        requestBody: { required: true, content: json('AttendanceMark') },
+        responses: {
+          '200': answer('The booking as it now stands.', 'BookingDetail'),
+          ...bodyRefusals,
+          ...csrfRefusal,
+          '404': refused('No such booking.'),
+          '409': refused('The booking is cancelled, or its time has not come yet.'),
+          ...sessionRefusals,
+          '503': unchanged,
+        },
+      },
+    },
+  },
+  components: {
+    schemas: { DemoRequestList: demoRequestListSchema, BookingDetail: bookingDetailSchema, AttendanceMark: markSchema },
+  },
+};

@@ -10,6 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import Router from '@koa/router';
 import type { JSONSchemaType } from 'ajv';
+import type * as oas from 'openapi3-ts/oas31';
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
 import {
@@ -24,6 +25,7 @@ import { readUnlessDatabaseDown, unlessDatabaseDown, type Db } from '../db.js';
 import { ApiError } from '../errors.js';
 import type { RateLimiter } from '../rate-limit.js';
 import { validateBody } from '../validation.js';
+import { answer, bodyRefusals, json, refused, tooMany, unreadable, type OpenApiPart } from '../openapi-parts.js';
 
 export const SESSION_COOKIE = 'converge_admin';
 export const CSRF_HEADER = 'X-CSRF-Token';
@@ -44,6 +46,24 @@ export const signInSchema: JSONSchemaType<SignIn> = {
   required: ['token'],
   properties: {
     token: { type: 'string', minLength: 1, maxLength: 500, description: 'The operations token (ADMIN_TOKEN).' },
+  },
+};
+
+/** The answer to a sign-in and to a read of the session. */
+const sessionSchema: JSONSchemaType<SessionAnswer> = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['csrfToken', 'expiresAt'],
+  properties: {
+    csrfToken: {
+      type: 'string',
+      description: `Send it as ${CSRF_HEADER} with every change made with the session cookie.`,
+    },
+    expiresAt: {
+      type: 'string',
+      format: 'date-time',
+      description: `When the session ends (${SESSION_HOURS} hours after signing in).`,
+    },
   },
 };
 
@@ -229,3 +249,73 @@ export function adminAccess(deps: AdminSessionDeps): AdminAccess {
   });
   return { requireAdmin, routes };
 }
+
+/** The CSRF token every change made with the session cookie carries, as the document tells it (booking-routes.ts too). */
+export const csrfParameter: oas.ParameterObject = {
+  name: CSRF_HEADER,
+  in: 'header',
+  required: false,
+  description:
+    'With the session cookie: the csrfToken of the session (a change without it, or with another, is refused with 403). Not needed with the Bearer token.',
+  schema: { type: 'string' },
+};
+export const csrfRefusal: oas.ResponsesObject = {
+  '403': refused(
+    "Made with the session cookie but without its CSRF token, or with another; or sent from another site (an Origin not the site's own, or Sec-Fetch-Site other than same-origin or none).",
+  ),
+};
+
+export const adminSessionOpenApi: OpenApiPart = {
+  paths: {
+    '/api/admin/session': {
+      post: {
+        operationId: 'signIn',
+        summary: `The sales page's sign-in: the operations token exchanged for a session cookie (${SESSION_COOKIE}: HttpOnly, SameSite=Strict, Path=/api, Secure over HTTPS, ${SESSION_HOURS} hours). Wrong tokens count against the same per-network allowance as the Bearer header; the right one always signs in.`,
+        requestBody: { required: true, content: json('SignIn') },
+        responses: {
+          '201': answer('Signed in; the cookie is set.', 'AdminSession'),
+          ...bodyRefusals,
+          '401': refused('Not the operations token.'),
+          '403': refused(
+            "Sent from another site (an Origin not the site's own, or Sec-Fetch-Site other than same-origin or none), whatever the token.",
+          ),
+          '429': tooMany,
+          '503': refused('The database does not answer; not signed in.'),
+        },
+      },
+      get: {
+        operationId: 'adminSession',
+        summary: 'The session of the cookie, with its CSRF token (the page reads it after a reload).',
+        security: [{ adminSession: [] }],
+        responses: {
+          '200': answer('Signed in.', 'AdminSession'),
+          '401': refused('No session, or it has ended.'),
+          '503': unreadable,
+        },
+      },
+      delete: {
+        operationId: 'signOut',
+        summary: 'Sign out: the session ends and the cookie is cleared.',
+        security: [{ adminSession: [] }],
+        parameters: [{ ...csrfParameter, required: true }],
+        responses: {
+          '204': { description: 'Signed out.' },
+          '401': refused('No session, or it has ended.'),
+          ...csrfRefusal,
+          '503': refused('The database does not answer; still signed in.'),
+        },
+      },
+    },
+  },
+  components: {
+    schemas: { SignIn: signInSchema, AdminSession: sessionSchema },
+    securitySchemes: {
+      adminSession: {
+        type: 'apiKey',
+        in: 'cookie',
+        name: SESSION_COOKIE,
+        description: "The sales page's session (POST /api/admin/session); changes also need the X-CSRF-Token header.",
+      },
+    },
+  },
+};

@@ -5,6 +5,7 @@ import {
   demoRequestSchema,
   fieldLabels,
   IDEMPOTENCY_HEADER,
+  IDEMPOTENCY_KEY_PATTERN,
   normaliseDemoRequestBody,
   requiredMessage,
   TIME_ZONE_MAX_LENGTH,
@@ -19,6 +20,8 @@ import { validateBody } from '../validation.js';
 import { answerTrapped, honeypot } from './honeypot.js';
 import { submitDemoRequest, type DemoRequestDeps } from './book.js';
 import type { KnownFunnelSources } from '../funnel/known-sources.js';
+import { answer, bodyRefusals, json, refused, tooMany, type OpenApiPart } from '../openapi-parts.js';
+import { bookingCreatedSchema } from './schemas.js';
 
 function messageFor(error: ErrorObject, field: string): string {
   if (field === 'attribution')
@@ -83,3 +86,34 @@ export function demoRequestRoutes(
   );
   return router;
 }
+
+export const demoRequestOpenApi: OpenApiPart = {
+  paths: {
+    '/api/demo-request': {
+      post: {
+        operationId: 'requestDemo',
+        summary: 'Book a demo slot; a confirmation with a calendar invitation is e-mailed.',
+        parameters: [
+          {
+            name: IDEMPOTENCY_HEADER,
+            in: 'header',
+            required: false,
+            description:
+              'The same key for a retry of one submission: the first answer is given again, nothing is stored twice.',
+            schema: { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN.source },
+          },
+        ],
+        requestBody: { required: true, content: json('DemoRequest') },
+        responses: {
+          '201': answer('Stored; the confirmation is on its way.', 'BookingCreated'),
+          ...bodyRefusals,
+          '409': refused('The slot is full, or this person already holds it.'),
+          '422': refused('The idempotency key was used with another body.'),
+          '429': tooMany,
+          '503': refused('The database does not answer; nothing was stored.'),
+        },
+      },
+    },
+  },
+  components: { schemas: { DemoRequest: demoRequestSchema, BookingCreated: bookingCreatedSchema } },
+};

@@ -7,9 +7,9 @@
 import Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
-import { rescheduleSchema, type BookingView, type RescheduleInput } from '../../domain/demo-request.js';
+import { TOKEN_PATTERN, bookingIdOf } from '../../server-shared/booking-link.js';
+import type { BookingView, RescheduleInput } from '../../domain/demo-request.js';
 import { timeSlotProblem } from '../../domain/booking.js';
-import { bookingIdOf } from '../../server-shared/booking-link.js';
 import { bookingInvitation } from '../../server-shared/invitation.js';
 import { readUnlessDatabaseDown, type Db } from '../db.js';
 import type { LogFields } from '../request-log.js';
@@ -18,6 +18,17 @@ import { validateBody } from '../validation.js';
 import { findBooking } from './repository.js';
 import { findTrapped } from './trapped-repository.js';
 import { cancelBookingAt, gone, notFound, rescheduleBooking, viewOf, type BookingChangeDeps } from './changes.js';
+import {
+  answer,
+  bodyRefusals,
+  json,
+  refused,
+  tooMany,
+  unchanged,
+  unreadable,
+  type OpenApiPart,
+} from '../openapi-parts.js';
+import { bookingViewSchema, rescheduleSchema } from './schemas.js';
 
 export interface BookingLinkDeps extends BookingChangeDeps {
   linkSecret: string;
@@ -124,3 +135,81 @@ export function bookingRoutes(deps: BookingLinkDeps): Router {
   });
   return router;
 }
+
+const tokenParameter = {
+  name: 'token',
+  in: 'path',
+  required: true,
+  description: 'The token of the booking link in the e-mails: opaque, signed with BOOKING_LINK_SECRET.',
+  schema: { type: 'string', pattern: TOKEN_PATTERN.source },
+} as const;
+const noBooking = refused('No booking at this link (an altered or unknown token).');
+const anonymised = refused(
+  'The booking is older than RETENTION_DAYS: its personal data was removed, so the link shows nothing any more.',
+);
+
+export const bookingLinkOpenApi: OpenApiPart = {
+  paths: {
+    '/api/bookings/{token}': {
+      get: {
+        operationId: 'booking',
+        summary: 'A booking, reached through the signed token of the link in its e-mails.',
+        parameters: [tokenParameter],
+        responses: { '200': answer('The booking.', 'Booking'), '404': noBooking, '410': anonymised, '503': unreadable },
+      },
+    },
+    '/api/bookings/{token}/reschedule': {
+      post: {
+        operationId: 'rescheduleBooking',
+        summary:
+          'Move the booking to another slot, under the rules of a new booking; the prospect gets an updated invitation (same UID, higher SEQUENCE).',
+        parameters: [tokenParameter],
+        requestBody: { required: true, content: json('Reschedule') },
+        responses: {
+          '200': answer('The booking as it now stands (the same slot changes nothing).', 'Booking'),
+          ...bodyRefusals,
+          '404': noBooking,
+          '410': anonymised,
+          '409': refused(
+            "The slot is full or already this person's, the booking is cancelled or has begun, or it was moved too often.",
+          ),
+          '429': tooMany,
+          '503': unchanged,
+        },
+      },
+    },
+    '/api/bookings/{token}/cancel': {
+      post: {
+        operationId: 'cancelBooking',
+        summary:
+          'Cancel the booking and free its slot; the prospect gets the cancellation (METHOD:CANCEL). Cancelling twice changes nothing.',
+        parameters: [tokenParameter],
+        responses: {
+          '200': answer('The booking, cancelled.', 'Booking'),
+          '404': noBooking,
+          '410': anonymised,
+          '409': refused('The demo has already begun.'),
+          '429': tooMany,
+          '503': unchanged,
+        },
+      },
+    },
+    '/api/bookings/{token}/invite.ics': {
+      get: {
+        operationId: 'bookingInvitation',
+        summary: "The booking's calendar event (the same UID as in its e-mails), to download.",
+        parameters: [tokenParameter],
+        responses: {
+          '200': {
+            description: 'iCalendar, METHOD:PUBLISH (a file to import; the e-mail carries the REQUEST).',
+            content: { 'text/calendar': { schema: { type: 'string' } } },
+          },
+          '404': noBooking,
+          '410': anonymised,
+          '503': unreadable,
+        },
+      },
+    },
+  },
+  components: { schemas: { Booking: bookingViewSchema, Reschedule: rescheduleSchema } },
+};

@@ -1,21 +1,10 @@
 import Router from '@koa/router';
-import type { JSONSchemaType } from 'ajv';
 import { EMAIL_MAX_LENGTH, EMAIL_REQUIRED_MESSAGE } from '../../domain/email-messages.js';
 import { checkEmail } from '../../server-shared/email-rules.js';
+import { answer, bodyRefusals, json, tooMany, type OpenApiPart } from '../openapi-parts.js';
 import { rateLimit, type RequestLimits } from '../rate-limit.js';
 import { validateBody } from '../validation.js';
-
-export interface EmailCheckInput {
-  email: string;
-}
-
-export const emailCheckSchema: JSONSchemaType<EmailCheckInput> = {
-  $id: 'email-check',
-  type: 'object',
-  additionalProperties: false,
-  required: ['email'],
-  properties: { email: { type: 'string', maxLength: EMAIL_MAX_LENGTH } },
-};
+import { emailCheckSchema, emailValidationResultSchema, type EmailCheckInput } from './schemas.js';
 
 export function emailCheckRoutes(limits?: RequestLimits): Router {
   const router = new Router();
@@ -45,3 +34,17 @@ export function emailCheckRoutes(limits?: RequestLimits): Router {
   );
   return router;
 }
+
+export const emailCheckOpenApi: OpenApiPart = {
+  paths: {
+    '/api/validate-email': {
+      post: {
+        operationId: 'validateEmail',
+        summary: 'Check a work e-mail address: syntax, personal and disposable providers, role addresses, typos.',
+        requestBody: { required: true, content: json('EmailCheck') },
+        responses: { '200': answer('The verdict.', 'EmailValidationResult'), ...bodyRefusals, '429': tooMany },
+      },
+    },
+  },
+  components: { schemas: { EmailCheck: emailCheckSchema, EmailValidationResult: emailValidationResultSchema } },
+};

@@ -5,7 +5,6 @@
  */
 import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
-import type { JSONSchemaType } from 'ajv';
 import { isbot } from 'isbot';
 import type { Logger } from 'pino';
 import {
@@ -15,42 +14,30 @@ import {
   zonedTimeToInstant,
   type CalendarDay,
 } from '../../domain/booking.js';
-import {
-  FUNNEL_PATH,
-  FUNNEL_SOURCE_MAX_LENGTH,
-  FUNNEL_SOURCE_SENT_MAX_LENGTH,
-  FUNNEL_STEPS,
-  type FunnelBeacon,
-  type FunnelReport,
-  type FunnelStep,
-} from '../../domain/funnel.js';
+import { FUNNEL_PATH, FUNNEL_STEPS, type FunnelBeacon, type FunnelReport } from '../../domain/funnel.js';
 import { readUnlessDatabaseDown, unlessDatabaseDown, type Db } from '../db.js';
 import { ApiError } from '../errors.js';
 import type { Middleware } from 'koa';
 import { rateLimit, type RequestLimits } from '../rate-limit.js';
 import { validateBody } from '../validation.js';
 import type { KnownFunnelSources } from './known-sources.js';
+import {
+  adminOrSession,
+  adminRefusals,
+  answer,
+  json,
+  refused,
+  tooMany,
+  unreadable,
+  type OpenApiPart,
+} from '../openapi-parts.js';
+import { funnelBeaconSchema, funnelReportSchema } from './schemas.js';
 import { attendanceBySource, countStep, funnelDays } from './repository.js';
 
 /** A beacon is a few dozen bytes: anything much larger is not one. */
 export const FUNNEL_BODY_LIMIT = '1kb';
 /** The longest range the admin read answers at once. */
 export const FUNNEL_MAX_DAYS = 366;
-
-export const funnelBeaconSchema: JSONSchemaType<FunnelBeacon> = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['step'],
-  properties: {
-    step: { type: 'string', enum: [...FUNNEL_STEPS] as FunnelStep[] },
-    source: {
-      type: 'string',
-      nullable: true,
-      maxLength: FUNNEL_SOURCE_SENT_MAX_LENGTH,
-      description: `The visit's utm_source. Counted lower case when known (listed in FUNNEL_SOURCES, or carried by a stored booking); one that is not known, or not letters, digits, '.', '-' and '_' up to ${FUNNEL_SOURCE_MAX_LENGTH} characters, is counted as 'other'.`,
-    },
-  },
-};
 
 export interface FunnelRouteDeps {
   db: Db;
@@ -168,3 +155,54 @@ export function funnelAdminRoutes(deps: FunnelAdminRouteDeps): Router {
   });
   return router;
 }
+
+export const funnelOpenApi: OpenApiPart = {
+  paths: {
+    [FUNNEL_PATH]: {
+      post: {
+        operationId: 'countFunnelStep',
+        summary:
+          "The page's anonymous beacon (navigator.sendBeacon): one more visit reached this step today, from this source. Only daily counts are kept; no address, identifier or browser (docs/funnel.md).",
+        requestBody: {
+          required: true,
+          content: {
+            ...json('FunnelBeacon'),
+            'text/plain': { schema: { $ref: '#/components/schemas/FunnelBeacon' } },
+          },
+        },
+        responses: {
+          '204': { description: 'Counted; or not, from a bot (by its User-Agent, or one without), answered alike.' },
+          '400': refused(
+            'Not a step, a source that is not text of at most 100 characters, or a key beside step and source.',
+          ),
+          '413': refused('The body is larger than 1 KB.'),
+          '415': refused('The body is neither JSON nor text.'),
+          '429': tooMany,
+          '503': refused('The database does not answer; nothing was counted.'),
+        },
+      },
+    },
+    '/api/admin/funnel': {
+      get: {
+        operationId: 'funnel',
+        summary:
+          "For operations and sales: the funnel's daily counts per source, and per source the bookings in the range with how many came (attended) and how many did not (no-show).",
+        ...adminOrSession,
+        parameters: (['from', 'to'] as const).map((name) => ({
+          name,
+          in: 'query',
+          required: true,
+          description: `The ${name === 'from' ? 'first' : 'last'} day, included (the booking zone's days); at most ${FUNNEL_MAX_DAYS} days in all.`,
+          schema: { type: 'string', format: 'date' },
+        })),
+        responses: {
+          '200': answer('The range, its counts and attendance.', 'FunnelReport'),
+          '400': refused('from or to is not a day, from is after to, or the range is too long.'),
+          ...adminRefusals,
+          '503': unreadable,
+        },
+      },
+    },
+  },
+  components: { schemas: { FunnelBeacon: funnelBeaconSchema, FunnelReport: funnelReportSchema } },
+};

@@ -3,6 +3,8 @@ import Router from '@koa/router';
 import type { HostCalendars } from '../../server-shared/hosts/calendars.js';
 import { requireAdminToken } from '../admin-auth.js';
 import type { RateLimiter } from '../rate-limit.js';
+import { adminOnly, adminRefusals, answer, type OpenApiPart } from '../openapi-parts.js';
+import { hostListSchema } from './schemas.js';
 
 export function hostRoutes(deps: {
   hostCalendars: HostCalendars | undefined;
@@ -16,3 +18,17 @@ export function hostRoutes(deps: {
   });
   return router;
 }
+
+export const hostsOpenApi: OpenApiPart = {
+  paths: {
+    '/api/hosts': {
+      get: {
+        operationId: 'listHosts',
+        summary: "For operations: each host's calendar state and when it last read. Absent when no ADMIN_TOKEN is set.",
+        ...adminOnly,
+        responses: { '200': answer("In the team file's order.", 'HostList'), ...adminRefusals },
+      },
+    },
+  },
+  components: { schemas: { HostList: hostListSchema } },
+};

@@ -20,6 +20,8 @@ import { teamSlots, type TeamSlots } from './team-slots.js';
 import { clientKeyOf } from '../client-network.js';
 import { HOST_BOOKINGS_MARGIN_MS } from '../bookings/repository.js';
 import type { TrappedSlot, TrappedSlots } from './trapped-slots.js';
+import { answer, refused, unreadable, type OpenApiPart } from '../openapi-parts.js';
+import { daySlotsSchema } from './schemas.js';
 
 /** The slots' counts with what a network's catches took added, as they would be had the catches been bookings. */
 function countsWithTrapped(
@@ -132,3 +134,21 @@ export function slotRoutes(deps: {
   });
   return router;
 }
+
+export const slotsOpenApi: OpenApiPart = {
+  paths: {
+    '/api/slots': {
+      get: {
+        operationId: 'daySlots',
+        summary: "A booking-zone day's 17 hourly slots and which can still be booked.",
+        parameters: [{ name: 'date', in: 'query', required: true, schema: { type: 'string', format: 'date' } }],
+        responses: {
+          '200': answer('The slots.', 'DaySlots'),
+          '400': refused('The date is not a YYYY-MM-DD day.'),
+          '503': unreadable,
+        },
+      },
+    },
+  },
+  components: { schemas: { DaySlots: daySlotsSchema } },
+};

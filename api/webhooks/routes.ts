@@ -4,7 +4,6 @@
  * instant. docs/webhooks.md tells operators how to use it.
  */
 import Router from '@koa/router';
-import type { JSONSchemaType } from 'ajv';
 import type { Logger } from 'pino';
 import { ConfigError } from '../../server-shared/settings.js';
 import { TargetRefused, checkTargetUrl, resolveTarget } from '../../server-shared/webhook-targets.js';
@@ -16,6 +15,19 @@ import { ApiError } from '../errors.js';
 import type { RateLimiter } from '../rate-limit.js';
 import { validateBody } from '../validation.js';
 import {
+  adminOnly,
+  adminRefusals,
+  answer,
+  bodyRefusals,
+  json,
+  refused,
+  unchanged,
+  unreadable,
+  unreadBodyRefusals,
+  uuidParameter,
+  type OpenApiPart,
+} from '../openapi-parts.js';
+import {
   addEndpoint,
   eventExists,
   listDeliveries,
@@ -24,58 +36,21 @@ import {
   replay,
   type ReplayScope,
 } from './repository.js';
+import {
+  UUID_PATTERN,
+  deliveryListSchema,
+  endpointCreatedSchema,
+  endpointListSchema,
+  newEndpointSchema,
+  replayedSchema,
+  replaySchema,
+  webhookEventOperations,
+  webhookEventSchemas,
+  type NewEndpoint,
+  type ReplayRequest,
+} from './schemas.js';
 
-export interface NewEndpoint {
-  url: string;
-  secret?: string;
-  description?: string;
-}
-
-export const newEndpointSchema: JSONSchemaType<NewEndpoint> = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['url'],
-  properties: {
-    url: {
-      type: 'string',
-      minLength: 1,
-      maxLength: 2000,
-      description: 'https:// (http:// and private addresses only with WEBHOOK_ALLOW_PRIVATE=true).',
-    },
-    secret: {
-      type: 'string',
-      nullable: true,
-      maxLength: 200,
-      description: 'whsec_ and 24 to 64 bytes in base64; made for you when absent, and answered once.',
-    },
-    description: { type: 'string', nullable: true, maxLength: 200 },
-  },
-};
-
-export interface ReplayRequest {
-  /** Every event raised since this instant (ISO 8601). */
-  since?: string;
-  /** Only to this endpoint; else to every endpoint in use. */
-  endpointId?: string;
-}
-
-const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 const UUID = new RegExp(UUID_PATTERN);
-
-export const replaySchema: JSONSchemaType<ReplayRequest> = {
-  type: 'object',
-  additionalProperties: false,
-  required: [],
-  properties: {
-    since: {
-      type: 'string',
-      nullable: true,
-      maxLength: 40,
-      description: 'ISO 8601 instant: every event since then (required for POST /api/admin/webhooks/replay).',
-    },
-    endpointId: { type: 'string', nullable: true, pattern: UUID_PATTERN, description: 'Only to this endpoint.' },
-  },
-};
 
 export const DELIVERY_LIST_LIMIT = 100;
 
@@ -228,3 +203,130 @@ export function webhookRoutes(deps: WebhookRouteDeps): Router {
   );
   return router;
 }
+
+export const webhooksOpenApi: OpenApiPart = {
+  paths: {
+    '/api/admin/webhooks/endpoints': {
+      get: {
+        operationId: 'listWebhookEndpoints',
+        summary:
+          "For operations: the webhook endpoints, their state (active, failing, stopped) and their deliveries' counts. Secrets are never listed.",
+        ...adminOnly,
+        responses: { '200': answer('Oldest first.', 'WebhookEndpointList'), ...adminRefusals, '503': unreadable },
+      },
+      post: {
+        operationId: 'addWebhookEndpoint',
+        summary:
+          'For operations: add an endpoint; it gets every event raised from then on (a replay sends it earlier ones).',
+        ...adminOnly,
+        requestBody: { required: true, content: json('NewWebhookEndpoint') },
+        responses: {
+          '201': answer('Added; the answer holds its signing secret, this once.', 'WebhookEndpointCreated'),
+          '400': refused(
+            'Not an https:// URL, an address (written, or resolved from its name) that is not globally reachable, such as a private or loopback one or one carried inside IPv6 (without WEBHOOK_ALLOW_PRIVATE=true), or not a whsec_ secret; or a key it does not take.',
+          ),
+          ...unreadBodyRefusals,
+          ...adminRefusals,
+          '503': unchanged,
+        },
+      },
+    },
+    '/api/admin/webhooks/endpoints/{id}': {
+      delete: {
+        operationId: 'removeWebhookEndpoint',
+        summary: 'For operations: remove an endpoint added through this API; its log stays.',
+        ...adminOnly,
+        parameters: [uuidParameter('id', "The endpoint's id.")],
+        responses: {
+          '204': { description: 'Removed: it takes no new events, and its pending ones are not tried.' },
+          '404': refused('No such endpoint.'),
+          '409': refused('The endpoint of WEBHOOK_URL: unset the setting instead.'),
+          ...adminRefusals,
+          '503': unchanged,
+        },
+      },
+    },
+    '/api/admin/webhooks/deliveries': {
+      get: {
+        operationId: 'listWebhookDeliveries',
+        summary:
+          'For operations: the delivery log, newest first, each delivery with its latest tries (status, response time, first bytes of the answer).',
+        ...adminOnly,
+        parameters: [
+          {
+            name: 'endpoint',
+            in: 'query',
+            required: false,
+            description: "Only this endpoint's.",
+            schema: { type: 'string', format: 'uuid' },
+          },
+          {
+            name: 'event',
+            in: 'query',
+            required: false,
+            description: "Only this event's.",
+            schema: { type: 'string', format: 'uuid' },
+          },
+          {
+            name: 'limit',
+            in: 'query',
+            required: false,
+            schema: { type: 'integer', minimum: 1, maximum: DELIVERY_LIST_LIMIT, default: DELIVERY_LIST_LIMIT },
+          },
+        ],
+        responses: {
+          '200': answer('Newest first.', 'WebhookDeliveryList'),
+          '400': refused('A filter that is not an id, or a limit out of range.'),
+          ...adminRefusals,
+          '503': unreadable,
+        },
+      },
+    },
+    '/api/admin/webhooks/events/{id}/replay': {
+      post: {
+        operationId: 'replayWebhookEvent',
+        summary:
+          'For operations: send one event again (the same event id) to every endpoint in use, or to one; a failing endpoint replayed to is active again.',
+        ...adminOnly,
+        parameters: [uuidParameter('id', 'The event id (webhook-id).')],
+        requestBody: { required: true, content: json('WebhookReplay') },
+        responses: {
+          '202': answer('Queued.', 'WebhookReplayed'),
+          ...bodyRefusals,
+          '404': refused('No such event or endpoint.'),
+          ...adminRefusals,
+          '503': unchanged,
+        },
+      },
+    },
+    '/api/admin/webhooks/replay': {
+      post: {
+        operationId: 'replayWebhooksSince',
+        summary:
+          "For operations: send every event raised since an instant again, to every endpoint in use or to one, in each booking's order; a failing endpoint replayed to is active again.",
+        ...adminOnly,
+        requestBody: { required: true, content: json('WebhookReplay') },
+        responses: {
+          '202': answer('Queued.', 'WebhookReplayed'),
+          ...bodyRefusals,
+          '404': refused('No such endpoint.'),
+          ...adminRefusals,
+          '503': unchanged,
+        },
+      },
+    },
+  },
+  // OpenAPI 3.1: what this API sends to the operators' endpoints (docs/webhooks.md).
+  webhooks: webhookEventOperations(),
+  components: {
+    schemas: {
+      WebhookEndpointList: endpointListSchema,
+      WebhookEndpointCreated: endpointCreatedSchema,
+      NewWebhookEndpoint: newEndpointSchema,
+      WebhookDeliveryList: deliveryListSchema,
+      WebhookReplay: replaySchema,
+      WebhookReplayed: replayedSchema,
+      ...webhookEventSchemas,
+    },
+  },
+};

@@ -1,0 +1,215 @@
+/**
+ * The bookings' JSON Schemas for operations and the sales page (booking-routes.ts): the mark Ajv validates, and the
+ * list and the booking with its history that the OpenAPI document describes and the tests hold real answers to.
+ * The session's own are in sessions.ts, beside the constants they name.
+ */
+import type { JSONSchemaType } from 'ajv';
+import type { Attendance } from '../../domain/sales.js';
+import { stringOrNull } from '../openapi-parts.js';
+import { deliveryListSchema } from '../webhooks/schemas.js';
+
+export interface MarkRequest {
+  attendance: Attendance;
+}
+
+export const markSchema: JSONSchemaType<MarkRequest> = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['attendance'],
+  properties: {
+    attendance: {
+      type: 'string',
+      enum: ['attended', 'no_show'],
+      description: 'attended: the demo was held; no_show: the prospect did not come.',
+    },
+  },
+};
+
+const attendanceSchema = {
+  type: ['string', 'null'],
+  enum: ['attended', 'no_show', null],
+  description: "Marked by sales after the demo's time; null until then.",
+};
+
+/**
+ * Ajv's JSONSchemaType cannot spell a required value that may be null (`sentAt: string | null`), so this one is not
+ * typed against BookingSummary; the tests hold the operations list's real answers to it.
+ */
+export const demoRequestListSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['demoRequests', 'next'],
+  properties: {
+    next: stringOrNull('The cursor of the next page (pass it as ?cursor=), or null on the last page.'),
+    demoRequests: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: [
+          'id',
+          'name',
+          'email',
+          'company',
+          'phone',
+          'message',
+          'timeSlot',
+          'status',
+          'attendance',
+          'createdAt',
+          'attribution',
+          'host',
+          'confirmation',
+          'anonymisedAt',
+        ],
+        properties: {
+          id: { type: 'string', format: 'uuid' },
+          name: { type: 'string' },
+          email: { type: 'string' },
+          company: { type: 'string' },
+          phone: stringOrNull('As the prospect gave it, or null.'),
+          message: stringOrNull('As the prospect wrote it, or null.'),
+          timeSlot: { type: 'string', format: 'date-time' },
+          status: { type: 'string', enum: ['booked', 'cancelled'] },
+          attendance: attendanceSchema,
+          createdAt: { type: 'string', format: 'date-time' },
+          host: {
+            type: ['object', 'null'],
+            additionalProperties: false,
+            required: ['name', 'email'],
+            description: 'Who gives the demo (with a team, TEAM_FILE), or null.',
+            properties: { name: { type: 'string' }, email: { type: 'string' } },
+          },
+          attribution: {
+            type: ['object', 'null'],
+            description: 'UTM parameters and referrer of the visit that booked, as the page sent them.',
+            additionalProperties: { type: 'string' },
+          },
+          confirmation: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['sentAt', 'failedAt', 'droppedAt', 'attempts', 'lastError'],
+            properties: {
+              sentAt: stringOrNull('When the SMTP server took the confirmation (date-time), or null.'),
+              failedAt: stringOrNull('When it was refused for good (date-time), or null.'),
+              droppedAt: stringOrNull(
+                'When a move or cancellation made it untrue before it went out, so it never goes (date-time), or null.',
+              ),
+              attempts: { type: 'integer' },
+              lastError: stringOrNull('The last failure, without addresses, or null.'),
+            },
+          },
+          anonymisedAt: stringOrNull(
+            'When retention (RETENTION_DAYS) removed its personal data (date-time): name, e-mail and company are then empty, attribution keeps only utm_source, utm_medium and utm_campaign. Null until then.',
+          ),
+        },
+      },
+    },
+  },
+};
+
+const instantSchema = { type: 'string', format: 'date-time' };
+export const bookingDetailSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: [
+    'id',
+    'name',
+    'email',
+    'company',
+    'phone',
+    'message',
+    'timeSlot',
+    'status',
+    'attendance',
+    'attendanceMarkedAt',
+    'sequence',
+    'createdAt',
+    'meetingUrl',
+    'host',
+    'attribution',
+    'anonymisedAt',
+    'history',
+    'emails',
+    'webhookDeliveries',
+  ],
+  properties: {
+    id: { type: 'string', format: 'uuid' },
+    name: { type: 'string' },
+    email: { type: 'string' },
+    company: { type: 'string' },
+    phone: stringOrNull('As typed, or null.'),
+    message: stringOrNull('As typed, or null.'),
+    timeSlot: instantSchema,
+    status: { type: 'string', enum: ['booked', 'cancelled'] },
+    attendance: attendanceSchema,
+    attendanceMarkedAt: stringOrNull('When it was last marked (date-time), or null.'),
+    sequence: { type: 'integer', description: 'Changes so far (moves and the cancellation).' },
+    createdAt: instantSchema,
+    meetingUrl: stringOrNull('The video room.'),
+    host: {
+      type: ['object', 'null'],
+      additionalProperties: false,
+      required: ['name', 'title', 'email'],
+      properties: { name: { type: 'string' }, title: { type: 'string' }, email: { type: 'string' } },
+    },
+    attribution: { type: ['object', 'null'], additionalProperties: { type: 'string' } },
+    anonymisedAt: stringOrNull('When retention removed its personal data (date-time), or null.'),
+    history: {
+      type: 'array',
+      description: 'Oldest first: booked (at its first slot), each move (from, to), the cancellation, each mark.',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['at', 'what'],
+        properties: {
+          at: instantSchema,
+          what: { type: 'string', enum: ['booked', 'moved', 'cancelled', 'attended', 'no_show'] },
+          timeSlot: { ...instantSchema, description: 'booked: the slot it was booked at.' },
+          from: { ...instantSchema, description: 'moved: the slot given up.' },
+          to: { ...instantSchema, description: 'moved: the slot taken.' },
+        },
+      },
+    },
+    emails: {
+      type: 'array',
+      description: 'Every e-mail of its outbox, oldest first.',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: [
+          'id',
+          'kind',
+          'recipient',
+          'createdAt',
+          'dueAt',
+          'sentAt',
+          'failedAt',
+          'droppedAt',
+          'attempts',
+          'lastError',
+        ],
+        properties: {
+          id: { type: 'string', format: 'uuid' },
+          kind: {
+            type: 'string',
+            description:
+              'confirmation, update, cancellation, reminder, sales-notice, host-invitation, host-cancellation.',
+          },
+          recipient: stringOrNull('Its own recipient (the sales desk, a host); null: the prospect.'),
+          createdAt: instantSchema,
+          dueAt: instantSchema,
+          sentAt: stringOrNull('When the SMTP server took it (date-time), or null.'),
+          failedAt: stringOrNull('When it was refused for good (date-time), or null.'),
+          droppedAt: stringOrNull('When a later change made it untrue before it went out (date-time), or null.'),
+          attempts: { type: 'integer' },
+          lastError: stringOrNull('The last failure, or null.'),
+        },
+      },
+    },
+    webhookDeliveries: {
+      ...deliveryListSchema.properties.deliveries,
+      description: 'Its webhook deliveries, newest first, each with its latest tries.',
+    },
+  },
+};
