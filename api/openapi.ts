@@ -1,7 +1,8 @@
 /**
  * The API described as OpenAPI 3.1, served at GET /api/openapi.json: assembled from the parts each route module
  * exports beside its routes (its path items and the schemas they name, request bodies being the very schemas Ajv
- * validates with). Each part's schemas are written as OpenAPI 3.1 reads them; a path or schema named twice is a fault.
+ * validates with). The assembler writes every part's schemas the 3.1 way (toOpenApiSchema), and refuses a path or a
+ * schema named twice.
  */
 import Router from '@koa/router';
 import type * as oas from 'openapi3-ts/oas31';
