@@ -323,9 +323,9 @@ describe('processEmail, for a confirmation', () => {
     expect(headerBlock).to.not.match(/^Bcc:/im);
     expect(headerBlock).to.not.match(/^X-Injected:/im);
     expect(mail!.parsed.html).to.not.contain('<script>');
-    expect(mail!.parsed.html).to.contain('<p>Hi Eve&#60;script&#62;alert(1)&#60;/script&#62;,</p>');
+    expect(mail!.parsed.html).to.contain('<p>Hi Eve&lt;script&gt;alert(1)&lt;/script&gt;,</p>');
     expect(mail!.parsed.to?.[0]?.name).to.equal('Eve<script>alert(1)</script> Bcc: victim@example.com');
-    expect(mail!.parsed.html).to.contain('Evil &#38; Co &#34;&#60;b&#62;&#34; X-Injected: yes');
+    expect(mail!.parsed.html).to.contain('Evil &amp; Co &quot;&lt;b&gt;&quot; X-Injected: yes').and.not.contain('<b>');
     expect(mail!.parsed.text).to.contain('Hi Eve<script>alert(1)</script>,');
     const invite = mail!.parsed.attachments.find((part) => part.mimeType === 'text/calendar');
     const content = typeof invite!.content === 'string' ? invite!.content : new TextDecoder().decode(invite!.content);

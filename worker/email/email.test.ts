@@ -56,7 +56,7 @@ describe('the confirmation e-mail', () => {
       .to.match(/^Hi <b>Ada<\/b>,\n/)
       .and.match(/The Converge team\n\nConverge by .+ · https:\/\/converge\.example\.com\n/);
     expect(email.html)
-      .to.contain('<p>Hi &#60;b&#62;Ada&#60;/b&#62;,</p>')
+      .to.contain('<p>Hi &lt;b&gt;Ada&lt;/b&gt;,</p>')
       .and.contain(`<a href="https://converge.example.com" style=`);
     const legal = [
       'Northstar Telecom GmbH · Nordsternplatz 1, 10117 Berlin, Germany · sales@converge.example.com · +1 555 0100',
@@ -88,7 +88,7 @@ describe('the confirmation e-mail, its calendar links', () => {
       [options.inviteUrl, 'Other calendars (.ics)'],
     ] as const) {
       expect(email.html)
-        .to.contain(`href="${href.replace(/&/g, '&#38;')}"`)
+        .to.contain(`href="${href.replace(/&/g, '&amp;')}"`)
         .and.contain(`>${label}</a>`);
     }
   });

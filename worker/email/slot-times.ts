@@ -1,7 +1,5 @@
 /** A booked slot written out for people: in the booking zone, in UTC, and in the visitor's own zone when known. */
 import { bookingZoneLabel } from '../../domain/booking.js';
-import { brand } from '../../domain/brand.js';
-import { escapeHtml } from '../../domain/text.js';
 import { KeptAnswers } from '../../domain/kept-answers.js';
 
 interface SlotFormatters {
@@ -86,29 +84,11 @@ function sameClock(instant: Date, zone: string, other: string): boolean {
   return time.format(instant) === theirs.time.format(instant) && day.format(instant) === theirs.day.format(instant);
 }
 
-function slotRows(times: SlotTimes): [string, string][] {
+/** The slot as rows of label and value: the booking zone, UTC, and the visitor's own zone when it differs. */
+export function slotRows(times: SlotTimes): [string, string][] {
   return [
     [times.zoneLabel, times.zoned],
     ['UTC', times.utc],
     ...(times.visitor ? [[VISITOR_LABEL, times.visitor] as [string, string]] : []),
   ];
-}
-
-/** The slot as aligned plain-text lines: the booking zone, UTC, and the visitor's own zone when it differs. */
-export function slotTimesText(times: SlotTimes): string[] {
-  const rows = slotRows(times);
-  const width = Math.max(...rows.map(([label]) => label.length));
-  return rows.map(([label, value]) => `  ${`${label}:`.padEnd(width + 2)}${value}`);
-}
-
-/** The slot as a table: the booking zone (in bold), UTC, and the visitor's own zone when it differs. */
-export function slotTableHtml(times: SlotTimes): string {
-  const cell = `padding:4px 16px 4px 0;color:${brand.colors.muted}`;
-  const rows = slotRows(times).map(([label, value], i) => {
-    const shown = i === 0 ? `<strong>${escapeHtml(value)}</strong>` : escapeHtml(value);
-    return `      <tr><td style="${cell}">${escapeHtml(label)}</td><td style="padding:4px 0">${shown}</td></tr>`;
-  });
-  return `    <table role="presentation" style="border-collapse:collapse;margin:16px 0">
-${rows.join('\n')}
-    </table>`;
 }

@@ -4,12 +4,13 @@
  */
 import { brand, telHref } from '../../domain/brand.js';
 import { demoEvent, googleCalendarLink, outlookCalendarLink } from '../../domain/calendar-links.js';
-import { escapeHtml, singleLine } from '../../domain/text.js';
+import { singleLine } from '../../domain/text.js';
 import { bookingInvitation, type Booking } from '../../server-shared/invitation.js';
 import type { ProspectEmailOptions, RenderedEmail } from './confirmation.js';
-import { button, calendarLinksHtml, calendarLinksText, firstName, renderLayout } from './layout.js';
-import { meetingParts } from './meeting.js';
-import { slotMove, slotTableHtml, slotTimes, slotTimesText } from './slot-times.js';
+import { CalendarButtons, firstName, renderEmail } from './layout.js';
+import { Meeting } from './meeting.js';
+import { Buttons, Link, Paragraph, Times } from './parts.js';
+import { slotMove, slotRows, slotTimes } from './slot-times.js';
 
 /** An e-mail with no invitation attached (the reminder). */
 export type PlainEmail = Omit<RenderedEmail, 'ics'>;
@@ -46,32 +47,24 @@ export function renderUpdate(
   // Google Calendar's and Outlook's links would add a second event beside the first; the .ics replaces it by its UID.
   const fileOnly =
     'No invitation in your mail program? Open the calendar file below: it replaces the event too. (Links to add it to Google Calendar or Outlook would make a second event, so this e-mail leaves them out.)';
-  const meeting = meetingParts(booking);
-  const { text, html } = renderLayout({
-    subject,
-    heading: 'Your demo has moved',
-    name: firstName(name),
-    publicUrl: options.publicUrl,
-    contact: options.contact,
-    manageUrl: options.manageUrl,
-    textLines: [
-      lead,
-      '',
-      ...slotTimesText(times),
-      '',
-      ...meeting.text,
-      note,
-      '',
-      fileOnly,
-      `  ${UPDATE_FILE_LABEL}: ${links.ics}`,
-    ],
-    html: `    <p>${escapeHtml(lead)}</p>
-${slotTableHtml(times)}
-${meeting.html}
-    <p>${escapeHtml(note)}</p>
-    <p>${escapeHtml(fileOnly)}</p>
-    <p style="margin:0 0 16px">${button(links.ics, UPDATE_FILE_LABEL)}</p>`,
-  });
+  const { text, html } = renderEmail(
+    {
+      subject,
+      heading: 'Your demo has moved',
+      name: firstName(name),
+      publicUrl: options.publicUrl,
+      contact: options.contact,
+      manageUrl: options.manageUrl,
+    },
+    <>
+      <Paragraph>{lead}</Paragraph>
+      <Times rows={slotRows(times)} />
+      <Meeting booking={booking} />
+      <Paragraph>{note}</Paragraph>
+      <Paragraph>{fileOnly}</Paragraph>
+      <Buttons style={{ margin: '0 0 16px' }} buttons={[{ href: links.ics, label: UPDATE_FILE_LABEL }]} />
+    </>,
+  );
   const ics = bookingInvitation(booking, { mailFrom: options.mailFrom, now: options.now, sequence: options.sequence });
   return { subject, text, html, ics, toName: name };
 }
@@ -85,42 +78,35 @@ export function renderCancellation(booking: Booking, options: ProspectEmailOptio
   const again =
     'Changed your mind? Book a new slot whenever it suits you: pick a day and a time on our site, and a new confirmation with its invitation arrives at once.';
   const { email, phone } = options.contact;
-  // A person who did not cancel it (a colleague did, or a link was forwarded) needs a way to reach a human.
-  const notYou = `Did not cancel it yourself, or want to talk it over first? Write to ${email} or call ${phone}, and we will find a time with you.`;
   const privacyUrl = `${options.publicUrl}/legal/privacy`;
-  const kept = `We keep the details you gave for this booking only as long as our privacy policy says (${privacyUrl}); to have them erased sooner, write to ${email}.`;
-  // Whom it was with; the video room is gone with the demo.
-  const meeting = meetingParts(booking, false);
-  const { text, html } = renderLayout({
-    subject,
-    heading: 'Your demo is cancelled',
-    name: firstName(name),
-    publicUrl: options.publicUrl,
-    contact: options.contact,
-    textLines: [
-      lead,
-      '',
-      ...slotTimesText(times),
-      '',
-      ...meeting.text,
-      REMOVED_FROM_CALENDAR,
-      '',
-      again,
-      `  Book a new demo: ${options.publicUrl}/`,
-      '',
-      notYou,
-      '',
-      kept,
-    ],
-    html: `    <p>${escapeHtml(lead)}</p>
-${slotTableHtml(times)}
-${meeting.html}
-    <p>${escapeHtml(REMOVED_FROM_CALENDAR)}</p>
-    <p>${escapeHtml(again)}</p>
-    <p>${button(`${options.publicUrl}/`, 'Book a new demo')}</p>
-    <p>Did not cancel it yourself, or want to talk it over first? Write to <a href="mailto:${escapeHtml(email)}">${escapeHtml(email)}</a> or call <a href="${escapeHtml(telHref(phone))}">${escapeHtml(phone)}</a>, and we will find a time with you.</p>
-    <p>We keep the details you gave for this booking only as long as our <a href="${escapeHtml(privacyUrl)}">privacy policy</a> says; to have them erased sooner, write to <a href="mailto:${escapeHtml(email)}">${escapeHtml(email)}</a>.</p>`,
-  });
+  const { text, html } = renderEmail(
+    {
+      subject,
+      heading: 'Your demo is cancelled',
+      name: firstName(name),
+      publicUrl: options.publicUrl,
+      contact: options.contact,
+    },
+    <>
+      <Paragraph>{lead}</Paragraph>
+      <Times rows={slotRows(times)} />
+      {/* Whom it was with; the video room is gone with the demo. */}
+      <Meeting booking={booking} join={false} />
+      <Paragraph>{REMOVED_FROM_CALENDAR}</Paragraph>
+      <Paragraph>{again}</Paragraph>
+      <Buttons buttons={[{ href: `${options.publicUrl}/`, label: 'Book a new demo' }]} />
+      {/* A person who did not cancel it (a colleague did, or a link was forwarded) needs a way to reach a human. */}
+      <Paragraph>
+        Did not cancel it yourself, or want to talk it over first? Write to{' '}
+        <Link href={`mailto:${email}`}>{email}</Link> or call <Link href={telHref(phone)}>{phone}</Link>, and we will
+        find a time with you.
+      </Paragraph>
+      <Paragraph>
+        We keep the details you gave for this booking only as long as our <Link href={privacyUrl}>privacy policy</Link>{' '}
+        says; to have them erased sooner, write to <Link href={`mailto:${email}`}>{email}</Link>.
+      </Paragraph>
+    </>,
+  );
   const ics = bookingInvitation(booking, {
     mailFrom: options.mailFrom,
     now: options.now,
@@ -137,20 +123,22 @@ export function renderReminder(booking: Booking, options: ProspectEmailOptions):
   const subject = `Reminder: your ${brand.product} demo is on ${times.zoned}`;
   const lead = `A reminder of your demo of ${brand.product} for ${singleLine(booking.company)}:`;
   const bring = 'Bring the channels you use today and the questions your team has; we shape the demo around them.';
-  const meeting = meetingParts(booking);
-  const { text, html } = renderLayout({
-    subject,
-    heading: 'Your demo is coming up',
-    name: firstName(name),
-    publicUrl: options.publicUrl,
-    contact: options.contact,
-    manageUrl: options.manageUrl,
-    textLines: [lead, '', ...slotTimesText(times), '', ...meeting.text, bring, '', ...calendarLinksText(links)],
-    html: `    <p>${escapeHtml(lead)}</p>
-${slotTableHtml(times)}
-${meeting.html}
-    <p>${escapeHtml(bring)}</p>
-${calendarLinksHtml(links)}`,
-  });
+  const { text, html } = renderEmail(
+    {
+      subject,
+      heading: 'Your demo is coming up',
+      name: firstName(name),
+      publicUrl: options.publicUrl,
+      contact: options.contact,
+      manageUrl: options.manageUrl,
+    },
+    <>
+      <Paragraph>{lead}</Paragraph>
+      <Times rows={slotRows(times)} />
+      <Meeting booking={booking} />
+      <Paragraph>{bring}</Paragraph>
+      <CalendarButtons links={links} />
+    </>,
+  );
   return { subject, text, html, toName: name };
 }

@@ -2,12 +2,13 @@
 import { brand, type Contact } from '../../domain/brand.js';
 import { SLOT_DURATION_MINUTES } from '../../domain/booking.js';
 // Nothing a person typed may start a new header line: the API folds it already, the e-mail does so again.
-import { escapeHtml, singleLine } from '../../domain/text.js';
+import { singleLine } from '../../domain/text.js';
 import { demoEvent, googleCalendarLink, outlookCalendarLink } from '../../domain/calendar-links.js';
 import { bookingInvitation, type Booking } from '../../server-shared/invitation.js';
-import { calendarLinksHtml, calendarLinksText, firstName, renderLayout } from './layout.js';
-import { meetingParts } from './meeting.js';
-import { slotTableHtml, slotTimes, slotTimesText } from './slot-times.js';
+import { CalendarButtons, firstName, renderEmail } from './layout.js';
+import { Meeting } from './meeting.js';
+import { Heading, Paragraph, Steps, Times } from './parts.js';
+import { slotRows, slotTimes } from './slot-times.js';
 
 export interface RenderedEmail {
   subject: string;
@@ -51,39 +52,25 @@ export function renderConfirmation(request: Booking, options: ProspectEmailOptio
   const subject = `Your ${brand.product} demo is booked: ${times.zoned}`;
   const thanks = `Thank you for booking a demo of ${brand.product} for ${company}. Your slot is confirmed:`;
   const calendar = { google: googleCalendarLink(event), outlook: outlookCalendarLink(event), ics: options.inviteUrl };
-  const meeting = meetingParts(request);
-  const steps = nextSteps(request);
-
-  const { text, html } = renderLayout({
-    subject,
-    heading: 'Your demo is booked',
-    name: firstName(name),
-    publicUrl: options.publicUrl,
-    contact: options.contact,
-    manageUrl: options.manageUrl,
-    textLines: [
-      thanks,
-      '',
-      ...slotTimesText(times),
-      '',
-      ...meeting.text,
-      ...calendarLinksText(calendar),
-      '',
-      'What happens next:',
-      ...steps.map((step, i) => `  ${i + 1}. ${step}`),
-      '',
-      ANOTHER_TIME,
-    ],
-    html: `    <p>${escapeHtml(thanks)}</p>
-${slotTableHtml(times)}
-${meeting.html}
-${calendarLinksHtml(calendar)}
-    <h2 style="font-size:16px;margin:24px 0 8px">What happens next</h2>
-    <ol style="padding-left:20px">
-${steps.map((step) => `      <li>${escapeHtml(step)}</li>`).join('\n')}
-    </ol>
-    <p>${escapeHtml(ANOTHER_TIME)}</p>`,
-  });
+  const { text, html } = renderEmail(
+    {
+      subject,
+      heading: 'Your demo is booked',
+      name: firstName(name),
+      publicUrl: options.publicUrl,
+      contact: options.contact,
+      manageUrl: options.manageUrl,
+    },
+    <>
+      <Paragraph>{thanks}</Paragraph>
+      <Times rows={slotRows(times)} />
+      <Meeting booking={request} />
+      <CalendarButtons links={calendar} />
+      <Heading margin="24px 0 8px">What happens next</Heading>
+      <Steps steps={nextSteps(request)} />
+      <Paragraph>{ANOTHER_TIME}</Paragraph>
+    </>,
+  );
 
   const ics = bookingInvitation(request, { mailFrom: options.mailFrom, now: options.now, sequence: options.sequence });
 

@@ -5,10 +5,11 @@
 import { ATTRIBUTION_KEYS } from '../../domain/attribution.js';
 import type { Contact } from '../../domain/brand.js';
 import { demoEvent } from '../../domain/calendar-links.js';
-import { escapeHtml, singleLine } from '../../domain/text.js';
+import { singleLine } from '../../domain/text.js';
 import { bookingInvitation } from '../../server-shared/invitation.js';
 import type { Lead } from '../outbox.js';
-import { detailsTableHtml, renderLayout } from './layout.js';
+import { renderEmail } from './layout.js';
+import { Details, Heading, Message, Paragraph } from './parts.js';
 import { slotTimes } from './slot-times.js';
 
 export type SalesChange = 'booked' | 'rescheduled' | 'cancelled';
@@ -68,42 +69,25 @@ export function renderSalesNotice(
     const value = lead.attribution?.[key];
     return value ? [[key, singleLine(value)]] : [];
   });
-  const message = lead.message ?? '';
-  const sourceText =
-    attribution.length > 0
-      ? attribution.map(([key, value]) => `  ${key}: ${value}`)
-      : ['  none recorded (a direct visit)'];
   const intro = 'Reply to this e-mail to write to the prospect. The event is attached for your calendar.';
 
-  const { text, html } = renderLayout({
-    subject,
-    heading: HEADINGS[change],
-    name: 'sales team',
-    publicUrl: options.publicUrl,
-    contact: options.contact,
-    textLines: [
-      intro,
-      '',
-      ...rows.map(([key, value]) => `  ${key}: ${value}`),
-      '',
-      'Message:',
-      message
-        ? message
-            .split('\n')
-            .map((line) => `  ${line}`)
-            .join('\n')
-        : '  (none)',
-      '',
-      'Where the visit came from:',
-      ...sourceText,
-    ],
-    html: `    <p>${escapeHtml(intro)}</p>
-${detailsTableHtml(rows)}
-    <h2 style="font-size:16px;margin:16px 0 8px">Message</h2>
-    <p style="white-space:pre-wrap">${message ? escapeHtml(message) : '(none)'}</p>
-    <h2 style="font-size:16px;margin:16px 0 8px">Where the visit came from</h2>
-${attribution.length > 0 ? detailsTableHtml(attribution) : '    <p>None recorded (a direct visit).</p>'}`,
-  });
+  const { text, html } = renderEmail(
+    {
+      subject,
+      heading: HEADINGS[change],
+      name: 'sales team',
+      publicUrl: options.publicUrl,
+      contact: options.contact,
+    },
+    <>
+      <Paragraph>{intro}</Paragraph>
+      <Details rows={rows} />
+      <Heading margin="16px 0 8px">Message</Heading>
+      <Message>{lead.message || '(none)'}</Message>
+      <Heading margin="16px 0 8px">Where the visit came from</Heading>
+      {attribution.length > 0 ? <Details rows={attribution} /> : <Paragraph>None recorded (a direct visit).</Paragraph>}
+    </>,
+  );
   const ics = bookingInvitation(lead, {
     mailFrom: options.mailFrom,
     now: options.now,

@@ -5,12 +5,14 @@
  */
 import { brand } from '../../domain/brand.js';
 import { demoEvent } from '../../domain/calendar-links.js';
-import { escapeHtml, singleLine } from '../../domain/text.js';
+import { singleLine } from '../../domain/text.js';
 import { bookingInvitation } from '../../server-shared/invitation.js';
 import type { Lead } from '../outbox.js';
 import type { ProspectEmailOptions } from './confirmation.js';
-import { button, detailsTableHtml, firstName, renderLayout } from './layout.js';
-import { slotTableHtml, slotTimes, slotTimesText } from './slot-times.js';
+import { firstName, renderEmail } from './layout.js';
+import { JoinCall } from './meeting.js';
+import { Buttons, Details, Message, Paragraph, Times } from './parts.js';
+import { slotRows, slotTimes } from './slot-times.js';
 
 export interface HostEmail {
   subject: string;
@@ -29,13 +31,19 @@ function about(lead: Lead): [string, string][] {
 }
 
 /** Where the host finds the booking's history (every move, cancellation and mark) and marks attendance afterwards. */
-function salesPage(options: ProspectEmailOptions): { text: string; html: string } {
-  const url = `${options.publicUrl.replace(/\/+$/, '')}/admin`;
-  return {
-    text: `The booking's history, and its attended or no-show mark after the call, are on the sales page: ${url}`,
-    html: `    <p>The booking's history, and its attended or no-show mark after the call, are on the sales page.</p>
-    <p style="margin:0 0 16px">${button(url, 'Open the sales page', true)}</p>`,
-  };
+function SalesPage({ publicUrl }: { publicUrl: string }) {
+  const url = `${publicUrl.replace(/\/+$/, '')}/admin`;
+  return (
+    <>
+      <Paragraph>
+        The booking's history, and its attended or no-show mark after the call, are on the sales page.
+      </Paragraph>
+      <Buttons
+        style={{ margin: '0 0 16px' }}
+        buttons={[{ href: url, label: 'Open the sales page', secondary: true }]}
+      />
+    </>
+  );
 }
 
 /** What the host can count on: changes the prospect makes reach them without anyone forwarding them. */
@@ -50,41 +58,24 @@ export function renderHostInvitation(lead: Lead, options: ProspectEmailOptions):
   const company = singleLine(lead.company);
   const subject = `Your demo with ${company}: ${times.zoned}`;
   const intro = `You give this ${brand.product} demo. The event is attached for your calendar; reply to this e-mail to write to the prospect.`;
-  const message = lead.message ?? '';
-  const { text, html } = renderLayout({
-    subject,
-    heading: 'A demo for you',
-    name: firstName(singleLine(lead.host?.name ?? 'team')),
-    publicUrl: options.publicUrl,
-    contact: options.contact,
-    textLines: [
-      intro,
-      '',
-      ...slotTimesText(times),
-      '',
-      ...about(lead).map(([key, value]) => `  ${key}: ${value}`),
-      ...(lead.meetingUrl ? ['', `Video call: ${lead.meetingUrl}`] : []),
-      '',
-      'Message:',
-      message
-        ? message
-            .split('\n')
-            .map((line) => `  ${line}`)
-            .join('\n')
-        : '  (none)',
-      '',
-      CHANGES_REACH_YOU,
-      '',
-      salesPage(options).text,
-    ],
-    html: `    <p>${escapeHtml(intro)}</p>
-${slotTableHtml(times)}
-${detailsTableHtml(about(lead))}
-${lead.meetingUrl ? `    <p>${button(lead.meetingUrl, 'Join the video call')}</p>` : ''}
-    <p style="white-space:pre-wrap">${message ? escapeHtml(message) : '(no message)'}</p>
-    <p>${escapeHtml(CHANGES_REACH_YOU)}</p>
-${salesPage(options).html}`,
-  });
+  const { text, html } = renderEmail(
+    {
+      subject,
+      heading: 'A demo for you',
+      name: firstName(singleLine(lead.host?.name ?? 'team')),
+      publicUrl: options.publicUrl,
+      contact: options.contact,
+    },
+    <>
+      <Paragraph>{intro}</Paragraph>
+      <Times rows={slotRows(times)} />
+      <Details rows={about(lead)} />
+      {lead.meetingUrl && <JoinCall room={lead.meetingUrl} />}
+      <Message>{lead.message || '(no message)'}</Message>
+      <Paragraph>{CHANGES_REACH_YOU}</Paragraph>
+      <SalesPage publicUrl={options.publicUrl} />
+    </>,
+  );
   const ics = bookingInvitation(lead, { mailFrom: options.mailFrom, now: options.now, sequence: options.sequence });
   return { subject, text, html, ics };
 }
@@ -103,29 +94,22 @@ export function renderHostCancellation(lead: Lead, options: ProspectEmailOptions
     lead.status === 'cancelled'
       ? 'The hour is free again for other bookings. Nothing more is needed from you; if you want to follow up, write to the prospect at the address below.'
       : 'The new host has the prospect’s details and message, and the prospect has been told the new time. Nothing more is needed from you.';
-  const { text, html } = renderLayout({
-    subject,
-    heading: 'A demo off your calendar',
-    name: 'there',
-    publicUrl: options.publicUrl,
-    contact: options.contact,
-    textLines: [
-      intro,
-      '',
-      ...slotTimesText(times),
-      '',
-      ...about(lead).map(([key, value]) => `  ${key}: ${value}`),
-      '',
-      after,
-      '',
-      salesPage(options).text,
-    ],
-    html: `    <p>${escapeHtml(intro)}</p>
-${slotTableHtml(times)}
-${detailsTableHtml(about(lead))}
-    <p>${escapeHtml(after)}</p>
-${salesPage(options).html}`,
-  });
+  const { text, html } = renderEmail(
+    {
+      subject,
+      heading: 'A demo off your calendar',
+      name: 'there',
+      publicUrl: options.publicUrl,
+      contact: options.contact,
+    },
+    <>
+      <Paragraph>{intro}</Paragraph>
+      <Times rows={slotRows(times)} />
+      <Details rows={about(lead)} />
+      <Paragraph>{after}</Paragraph>
+      <SalesPage publicUrl={options.publicUrl} />
+    </>,
+  );
   const ics = bookingInvitation(lead, {
     mailFrom: options.mailFrom,
     now: options.now,
