@@ -10,6 +10,11 @@ const serverCode = layer(
   'The browser loads web/ and domain/ only: no server code.',
 );
 
+const workerLayer = layer(
+  folders('api', 'web', 'scripts'),
+  'api/ and worker/ meet only in server-shared/ (the queue contract) and domain/.',
+);
+
 /**
  * The layers: domain/ at the ground (what the browser may load as well), server-shared/ for the two server programs,
  * api/ and worker/ beside each other, web/ above domain/ only. The test harness (test/) may use them all.
@@ -52,11 +57,19 @@ const layers = [
   },
   {
     files: ['worker/**'],
+    ignores: ['worker/email/**'],
+    patterns: [workerLayer],
+  },
+  // The e-mails are React components: React escapes what they show, so a template never escapes by hand.
+  {
+    files: ['worker/email/**'],
     patterns: [
-      layer(
-        folders('api', 'web', 'scripts'),
-        'api/ and worker/ meet only in server-shared/ (the queue contract) and domain/.',
-      ),
+      workerLayer,
+      {
+        group: ['**/domain/text.js'],
+        importNames: ['escapeHtml'],
+        message: 'E-mails are rendered by React (worker/email/parts.tsx), which escapes text and attributes itself.',
+      },
     ],
   },
   {
