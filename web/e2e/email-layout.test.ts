@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import { renderCancellation, renderReminder, renderUpdate } from '../../worker/email/booking-changes.js';
 import { renderConfirmation } from '../../worker/email/confirmation.js';
+import { renderHostCancellation, renderHostInvitation } from '../../worker/email/host-emails.js';
 import { renderSalesNotice } from '../../worker/email/sales-notice.js';
 import { brand, EMAIL_LOGO } from '../../domain/brand.js';
 import { emailLogoPng } from '../app/brand-images.js';
@@ -102,5 +103,72 @@ describe('the e-mails on a phone and on a desktop', function () {
         }
       });
     }
+  }
+});
+
+// What a person typed, made to look like markup: every e-mail shows it as the words it is.
+const HOSTILE_NAME = '<script>document.title="owned"</script> Eve';
+const HOSTILE_COMPANY = '<b>Evil</b> & "Co" <img src=x onerror=alert(1)>';
+const HOSTILE_MESSAGE = '</p><a href="https://evil.example/">Log in here</a>';
+const hostile = {
+  ...lead,
+  name: HOSTILE_NAME,
+  company: HOSTILE_COMPANY,
+  message: HOSTILE_MESSAGE,
+  host: { name: 'Dana Whitfield', title: 'Solutions Engineer', email: 'dana@converge.example.com' },
+};
+const HOSTILE_EMAILS: [string, string, string[]][] = [
+  ['confirmation', renderConfirmation(hostile, options).html, [`Hi ${HOSTILE_NAME.split(' ')[0]},`, HOSTILE_COMPANY]],
+  ['update', renderUpdate(hostile, options).html, [HOSTILE_COMPANY]],
+  ['reminder', renderReminder(hostile, options).html, [HOSTILE_COMPANY]],
+  ['cancellation', renderCancellation(hostile, options).html, [HOSTILE_COMPANY]],
+  ['host invitation', renderHostInvitation(hostile, options).html, [HOSTILE_NAME, HOSTILE_COMPANY, HOSTILE_MESSAGE]],
+  ['host cancellation', renderHostCancellation(hostile, options).html, [HOSTILE_NAME, HOSTILE_COMPANY]],
+  [
+    'sales notice',
+    renderSalesNotice(hostile, 'booked', options).html,
+    [HOSTILE_NAME, HOSTILE_COMPANY, HOSTILE_MESSAGE],
+  ],
+];
+
+describe('the e-mails, given a name, a company and a message that look like markup', function () {
+  this.timeout(60_000);
+  let browser: Browser;
+  before(async () => {
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser.close();
+  });
+
+  for (const [kind, html, shown] of HOSTILE_EMAILS) {
+    it(`shows them as text in the ${kind}: no script, no element or link of theirs`, async () => {
+      const { page, close } = await openPage(browser, {
+        viewport: { width: 375, height: 800 },
+        javaScriptEnabled: true,
+      });
+      try {
+        await page.route('**/*', (route) => route.abort());
+        await page.setContent(html, { waitUntil: 'load' });
+        const seen = await page.evaluate(() => ({
+          text: document.body.innerText,
+          title: document.title,
+          scripts: document.querySelectorAll('script').length,
+          bold: document.querySelectorAll('b').length,
+          images: document.images.length,
+          links: [...document.querySelectorAll('a')].map((link) => link.href),
+        }));
+        for (const words of shown) expect(seen.text, words).to.contain(words);
+        expect(seen.title).not.to.equal('owned');
+        expect({ scripts: seen.scripts, bold: seen.bold, images: seen.images }).to.deep.equal({
+          scripts: 0,
+          bold: 0,
+          images: 1,
+        });
+        expect(seen.links.filter((href) => href.includes('evil.example'))).to.deep.equal([]);
+      } finally {
+        await close();
+      }
+    });
   }
 });
