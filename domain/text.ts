@@ -1,6 +1,6 @@
 /**
  * Clean-up of what people type, shared by the API (before storing) and the worker (before e-mailing), and the one
- * HTML escape used by the page's document and the e-mails.
+ * HTML escape of the page's document (React escapes the e-mails: worker/email/parts.tsx).
  */
 
 /**

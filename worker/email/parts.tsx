@@ -22,35 +22,38 @@ function isPart(type: unknown): type is Part<unknown> {
   return typeof type === 'function' && typeof (type as { text?: unknown }).text === 'function';
 }
 
+/** What a tree of parts reads as in the plain text: its loose words, and each part's own text. */
+type Leaf = string | { text: string | null };
+
 /**
- * The plain-text blocks of `node`, in order. Parts give their own; fragments, arrays and components made of parts are
- * walked through. Loose words or an HTML element outside a part have no plain-text form: they are refused.
+ * The leaves of `node`, in order. Fragments, arrays and components made of parts are walked through; an HTML element
+ * outside a part has no plain-text form, and is refused.
  */
-function blocksOf(node: ReactNode): string[] {
+function leavesOf(node: ReactNode): Leaf[] {
   if (node === null || node === undefined || typeof node === 'boolean') return [];
-  if (Array.isArray(node)) return node.flatMap((child: ReactNode) => blocksOf(child));
-  if (!isValidElement<{ children?: ReactNode }>(node)) throw new Error(`text outside a paragraph: ${String(node)}`);
+  if (typeof node === 'string' || typeof node === 'number' || typeof node === 'bigint') return [String(node)];
+  if (Array.isArray(node)) return node.flatMap((child: ReactNode) => leavesOf(child));
+  if (!isValidElement<{ children?: ReactNode }>(node)) throw new Error('a node without a plain-text form');
   const { type, props } = node;
-  if (type === Fragment) return blocksOf(props.children);
-  if (isPart(type)) {
-    const text = type.text(props);
-    return text === null ? [] : [text];
-  }
-  if (typeof type === 'function') return blocksOf((type as (props: unknown) => ReactNode)(props));
+  if (type === Fragment) return leavesOf(props.children);
+  if (isPart(type)) return [{ text: type.text(props) }];
+  if (typeof type === 'function') return leavesOf((type as (props: unknown) => ReactNode)(props));
   throw new Error(`<${String(type)}> is not an e-mail part: it has no plain-text form`);
 }
 
-/** The words of `node` within one block: text as it is, inline parts (links, bold) as their text says. */
-export function inlineText(node: ReactNode): string {
-  if (node === null || node === undefined || typeof node === 'boolean') return '';
-  if (typeof node === 'string' || typeof node === 'number' || typeof node === 'bigint') return String(node);
-  if (Array.isArray(node)) return node.map((child: ReactNode) => inlineText(child)).join('');
-  if (!isValidElement<{ children?: ReactNode }>(node)) throw new Error('an inline node without a plain-text form');
-  const { type, props } = node;
-  if (type === Fragment) return inlineText(props.children);
-  if (isPart(type)) return type.text(props) ?? '';
-  if (typeof type === 'function') return inlineText((type as (props: unknown) => ReactNode)(props));
-  throw new Error(`<${String(type)}> is not an e-mail part: it has no plain-text form`);
+/** The words of `node` within one block: text as it is, inline parts (links) as their text says. */
+function inlineText(node: ReactNode): string {
+  return leavesOf(node)
+    .map((leaf) => (typeof leaf === 'string' ? leaf : (leaf.text ?? '')))
+    .join('');
+}
+
+/** The blocks of `node`: each part's text; loose words belong in a paragraph. */
+function blocksOf(node: ReactNode): string[] {
+  return leavesOf(node).flatMap((leaf) => {
+    if (typeof leaf === 'string') throw new Error(`text outside a paragraph: ${leaf}`);
+    return leaf.text === null ? [] : [leaf.text];
+  });
 }
 
 /**
@@ -109,11 +112,6 @@ export const Link = part(
     href === children || href === `mailto:${children}` || href === telHref(children)
       ? children
       : `${children} (${href})`,
-);
-
-export const Strong = part(
-  ({ children }: { children: string }) => <strong>{children}</strong>,
-  ({ children }) => children,
 );
 
 const BUTTON: CSSProperties = {
