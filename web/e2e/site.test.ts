@@ -15,13 +15,13 @@ import {
   dayTile,
   fillRequired,
   firstBookableLabel,
+  FIXED_NOW,
+  LONGEST_LOCAL_TIMES,
   openDialog,
+  slotNoteLines,
   slotsSettled,
   withoutSlotsApi,
 } from './dialog.js';
-
-// Wednesday 18 November 2026, 10:30 in Berlin: the fixed browser clock of the calendar tests.
-const FIXED_NOW = new Date('2026-11-18T09:30:00Z');
 
 let stack: Stack;
 let browser: Browser;
@@ -416,6 +416,36 @@ describe('the site in Chromium', function () {
       await dayTile(dialog, '18 November 2026').click();
       expect(await slots.first().inputValue()).to.equal('2026-11-18T12:00:00.000Z');
       expect(await slots.count()).to.equal(11);
+    });
+
+    it("sets each slot's time on the visitor's clock on one line, at 375 and 1440 px", async () => {
+      for (const width of [375, 1440]) {
+        const watched = await openPage(browser, {
+          viewport: { width, height: 900 },
+          timezoneId: LONGEST_LOCAL_TIMES.timezoneId,
+        });
+        open.push(watched);
+        await watched.page.clock.setFixedTime(FIXED_NOW);
+        await withoutSlotsApi(watched.page);
+        await watched.page.goto(stack.url);
+        const dialog = await openDialog(watched.page);
+        await dayTile(dialog, LONGEST_LOCAL_TIMES.day).click();
+        await slotsSettled(dialog);
+        const lines = await slotNoteLines(dialog);
+        expect(lines, `at ${width}px`).to.include('22:00 Wed your time: 1');
+        expect(lines.filter((line) => line.includes(' your time: ')).length, `at ${width}px`).to.equal(17);
+        expect(
+          lines.filter((line) => !line.endsWith(': 1')),
+          `lines of more than one line at ${width}px`,
+        ).to.deep.equal([]);
+        expect(
+          await dialog.evaluate((panel) => panel.scrollWidth - panel.clientWidth),
+          `horizontal overflow of the dialog at ${width}px`,
+        ).to.equal(0);
+        await dialog
+          .locator('fieldset fieldset')
+          .screenshot({ path: path.join(ARTIFACTS, `modal-times-${width}.png`) });
+      }
     });
 
     it('uses the booking zone and notice the served page names in <meta name="booking-time-zone"> and <meta name="booking-min-notice">', async () => {
