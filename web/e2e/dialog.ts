@@ -3,6 +3,16 @@ import type { Locator, Page } from 'playwright-core';
 import { availableSlots, calendarDayOf, DEFAULT_BOOKING_TIME_ZONE, isBookableDay } from '../../domain/booking.js';
 
 export const ZONE = DEFAULT_BOOKING_TIME_ZONE;
+
+/** Wednesday 18 November 2026, 10:30 in Berlin: the fixed browser clock of the calendar tests. */
+export const FIXED_NOW = new Date('2026-11-18T09:30:00Z');
+
+/**
+ * On the fixed clock, a day whose slots carry the longest second line a visitor in `timezoneId` sees: Thursday's
+ * first slots in Berlin are still Wednesday in Los Angeles ("22:00 Wed your time").
+ */
+export const LONGEST_LOCAL_TIMES = { day: '26 November 2026', timezoneId: 'America/Los_Angeles' } as const;
+
 /**
  * Each slot takes one booking, and the tests of one file share a database: the day they book on needs enough
  * free slots for all of them (each takes the first free one).
@@ -82,4 +92,19 @@ export async function fillRequired(dialog: Locator, name: string, email: string,
  */
 export async function withoutSlotsApi(page: Page): Promise<void> {
   await page.route(/\/api\/slots\?/, (route) => route.abort('connectionrefused'));
+}
+
+/**
+ * The slots' second lines in `container` (the visitor's time, "Taken"), each with the number of lines it takes: its
+ * height over its line height.
+ */
+export async function slotNoteLines(container: Locator): Promise<string[]> {
+  return container
+    .locator('input[name="timeSlot"] ~ small')
+    .evaluateAll((notes) =>
+      notes.map(
+        (note) =>
+          `${note.textContent}: ${Math.round(note.getBoundingClientRect().height / parseFloat(getComputedStyle(note).lineHeight))}`,
+      ),
+    );
 }

@@ -13,7 +13,15 @@ import { bookingToken } from '../../server-shared/booking-link.js';
 import { SLOT_TAKEN_MESSAGE } from '../../domain/booking.js';
 import { axeViolations, openPage, type WatchedPage } from './browser.js';
 import { ARTIFACTS, useBrowserSuite, type Visit } from './suite.js';
-import { dayTile, firstBookableLabel, slotsSettled } from './dialog.js';
+import {
+  dayTile,
+  firstBookableLabel,
+  FIXED_NOW,
+  LONGEST_LOCAL_TIMES,
+  slotNoteLines,
+  slotsSettled,
+  withoutSlotsApi,
+} from './dialog.js';
 import { expectPrivatePageHeaders } from '../../test/web-root.js';
 
 const LOADING = 'Loading your booking…';
@@ -451,6 +459,37 @@ describe('the booking manage page in Chromium', function () {
       expect(await axeViolations(page), address).to.deep.equal([]);
       // The browser reports the page's 404 in the console; nothing else may appear there.
       expect(problems.filter((problem) => !problem.includes('404'))).to.deep.equal([]);
+    }
+  });
+
+  it("sets each slot's time on the visitor's clock on one line, at 375 and 1440 px", async () => {
+    const booked = await book();
+    for (const width of [375, 1440]) {
+      const watched = await openPage(browser, {
+        viewport: { width, height: 900 },
+        timezoneId: LONGEST_LOCAL_TIMES.timezoneId,
+      });
+      open.push(watched);
+      const { page } = watched;
+      await page.clock.setFixedTime(FIXED_NOW);
+      await withoutSlotsApi(page);
+      await page.goto(`${stack.url}/booking/${booked.token}`);
+      await page.getByRole('button', { name: 'Reschedule' }).click();
+      const panel = page.getByRole('region', { name: 'Choose a new time' });
+      await dayTile(panel, LONGEST_LOCAL_TIMES.day).click();
+      await slotsSettled(panel);
+      const lines = await slotNoteLines(panel);
+      expect(lines, `at ${width}px`).to.include('22:00 Wed your time: 1');
+      expect(lines.filter((line) => line.includes(' your time: ')).length, `at ${width}px`).to.equal(17);
+      expect(
+        lines.filter((line) => !line.endsWith(': 1')),
+        `lines of more than one line at ${width}px`,
+      ).to.deep.equal([]);
+      expect(
+        await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+        `horizontal overflow at ${width}px`,
+      ).to.equal(0);
+      await panel.locator('fieldset fieldset').screenshot({ path: path.join(ARTIFACTS, `booking-times-${width}.png`) });
     }
   });
 

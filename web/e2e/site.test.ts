@@ -15,13 +15,13 @@ import {
   dayTile,
   fillRequired,
   firstBookableLabel,
+  FIXED_NOW,
+  LONGEST_LOCAL_TIMES,
   openDialog,
+  slotNoteLines,
   slotsSettled,
   withoutSlotsApi,
 } from './dialog.js';
-
-// Wednesday 18 November 2026, 10:30 in Berlin: the fixed browser clock of the calendar tests.
-const FIXED_NOW = new Date('2026-11-18T09:30:00Z');
 
 let stack: Stack;
 let browser: Browser;
@@ -416,6 +416,36 @@ describe('the site in Chromium', function () {
       await dayTile(dialog, '18 November 2026').click();
       expect(await slots.first().inputValue()).to.equal('2026-11-18T12:00:00.000Z');
       expect(await slots.count()).to.equal(11);
+    });
+
+    it("sets each slot's time on the visitor's clock on one line, at 375 and 1440 px", async () => {
+      for (const width of [375, 1440]) {
+        const watched = await openPage(browser, {
+          viewport: { width, height: 900 },
+          timezoneId: LONGEST_LOCAL_TIMES.timezoneId,
+        });
+        open.push(watched);
+        await watched.page.clock.setFixedTime(FIXED_NOW);
+        await withoutSlotsApi(watched.page);
+        await watched.page.goto(stack.url);
+        const dialog = await openDialog(watched.page);
+        await dayTile(dialog, LONGEST_LOCAL_TIMES.day).click();
+        await slotsSettled(dialog);
+        const lines = await slotNoteLines(dialog);
+        expect(lines, `at ${width}px`).to.include('22:00 Wed your time: 1');
+        expect(lines.filter((line) => line.includes(' your time: ')).length, `at ${width}px`).to.equal(17);
+        expect(
+          lines.filter((line) => !line.endsWith(': 1')),
+          `lines of more than one line at ${width}px`,
+        ).to.deep.equal([]);
+        expect(
+          await dialog.evaluate((panel) => panel.scrollWidth - panel.clientWidth),
+          `horizontal overflow of the dialog at ${width}px`,
+        ).to.equal(0);
+        await dialog
+          .locator('fieldset fieldset')
+          .screenshot({ path: path.join(ARTIFACTS, `modal-times-${width}.png`) });
+      }
     });
 
     it('uses the booking zone and notice the served page names in <meta name="booking-time-zone"> and <meta name="booking-min-notice">', async () => {
@@ -886,6 +916,60 @@ describe('the site in Chromium', function () {
       await chosen.scrollIntoViewIfNeeded();
       expect(await inViewUncovered(chosen), 'chosen time at 375px').to.deep.equal(SHOWN);
       await page.screenshot({ path: path.join(ARTIFACTS, 'modal-375-times.png') });
+    });
+
+    it('keeps Request Demo in sight on a laptop screen and a phone, no focused control under it, and books with it there (screenshots)', async () => {
+      for (const viewport of [
+        { width: 1440, height: 900 },
+        { width: 1280, height: 800 },
+        { width: 375, height: 812 },
+      ]) {
+        const at = `${viewport.width}x${viewport.height}`;
+        const { page } = await visit({ viewport });
+        const dialog = await openDialog(page);
+        const email = `mara.${viewport.width}@northwind-logistics.com`;
+        await fillRequired(dialog, 'Mara Quell', email, 'Northwind Logistics');
+        const slot = await chooseFirstBookableSlot(dialog);
+        const submit = dialog.getByRole('button', { name: 'Request Demo' });
+        expect(await inViewUncovered(submit), `Request Demo at ${at}`).to.deep.equal(SHOWN);
+        await page.screenshot({ path: path.join(ARTIFACTS, `modal-${at}-chosen.png`) });
+
+        // Tab from Name round to Close: each control the focus reaches is in sight, none under the action bar.
+        await dialog.getByLabel('Name', { exact: true }).focus();
+        const reached: string[] = [];
+        for (let i = 0; i < 12 && reached.at(-1) !== 'Close'; i += 1) {
+          await page.keyboard.press('Tab');
+          const focused = dialog.locator(':focus');
+          const name = await focused.evaluate(
+            (element) =>
+              element.getAttribute('aria-label') ??
+              element.querySelector('abbr')?.getAttribute('aria-label') ??
+              (element as HTMLInputElement).labels?.[0]?.innerText.replace(/\s+/g, ' ') ??
+              element.textContent ??
+              '',
+          );
+          reached.push(name);
+          expect(await inViewUncovered(focused), `${name} focused at ${at}`).to.deep.equal(SHOWN);
+        }
+        expect(reached.slice(0, 2), `Tab order at ${at}`).to.deep.equal(['Email', 'Company']);
+        expect(reached.slice(-5, -4)[0], `the chosen time before Phone at ${at}`).to.match(/^\d\d:00 /);
+        expect(reached.slice(-4), `Tab order at ${at}`).to.deep.equal([
+          'Phone (Optional)',
+          'Message (Optional)',
+          'Request Demo',
+          'Close',
+        ]);
+        if (viewport.width < 640) continue;
+
+        // Pressed where it is, with the mouse at its centre and nothing scrolled to it first.
+        expect(await inViewUncovered(submit), `Request Demo at ${at}, the dialog at its top`).to.deep.equal(SHOWN);
+        const box = (await submit.boundingBox())!;
+        await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+        await page.getByRole('status').filter({ hasText: 'Demo Request Submitted' }).waitFor();
+        await dialog.waitFor({ state: 'hidden' });
+        const row = await stack.db('bookings').where({ email }).first();
+        expect(new Date(row?.time_slot as string).toISOString(), `booked at ${at}`).to.equal(slot);
+      }
     });
   });
 

@@ -35,7 +35,9 @@ interface DateTimePickerProps {
   onSlotChange: (iso: string) => void;
 }
 
+/** Its width, the dialog's or the manage page's, decides whether the calendar and the times fit side by side. */
 const Fieldset = styled.fieldset`
+  container-type: inline-size;
   border: 0;
   margin: 0;
   padding: 0;
@@ -48,12 +50,26 @@ const Legend = styled.legend`
   font-size: ${({ theme }) => theme.text.sm};
 `;
 
+/**
+ * The narrowest a slot may be: as wide as its longest second line, a visitor's time on another day ("00:00 Wed your
+ * time"), so that line stays on one line; in a box narrower than that, a single column as wide as the box.
+ */
+const SLOT_MIN_REM = 8.125;
+
+/**
+ * The narrowest the calendar may be beside the times, and the times beside it: two slots to a row, with the gap
+ * between them and their box's padding and border.
+ */
+const CALENDAR_MIN_REM = 16;
+const TIMES_MIN_REM = 2 * SLOT_MIN_REM + 2.5;
+const COLUMN_GAP_REM = 1;
+
 const Columns = styled.div`
   display: grid;
-  gap: ${({ theme }) => theme.space[4]};
+  gap: ${COLUMN_GAP_REM}rem;
   margin-top: ${({ theme }) => theme.space[2]};
-  ${({ theme }) => theme.media.sm} {
-    grid-template-columns: minmax(0, 1.15fr) minmax(0, 1fr);
+  @container (min-width: ${CALENDAR_MIN_REM + COLUMN_GAP_REM + TIMES_MIN_REM}rem) {
+    grid-template-columns: minmax(${CALENDAR_MIN_REM}rem, 1.15fr) minmax(${TIMES_MIN_REM}rem, 1fr);
     align-items: start;
   }
 `;
@@ -81,7 +97,7 @@ const SlotGroup = styled.fieldset`
 
 const SlotGrid = styled.div`
   display: grid;
-  grid-template-columns: repeat(auto-fill, minmax(92px, 1fr));
+  grid-template-columns: repeat(auto-fill, minmax(min(100%, ${SLOT_MIN_REM}rem), 1fr));
   gap: ${({ theme }) => theme.space[2]};
   padding: 2px;
   /* Every slot shows: the dialog is the one thing that scrolls. */
@@ -94,7 +110,7 @@ const SlotLabel = styled.label`
   align-items: center;
   justify-content: center;
   min-height: 44px;
-  padding: ${({ theme }) => `${theme.space[1]} ${theme.space[2]}`};
+  padding: ${({ theme }) => theme.space[1]};
   border: 1px solid ${({ theme }) => theme.colors.borderStrong};
   border-radius: ${({ theme }) => theme.radius.sm};
   cursor: pointer;

@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { styled } from 'styled-components';
 import { SLOT_DURATION_MINUTES } from '../../../domain/booking.js';
 import { CrossIcon } from '../../components/icons.js';
-import { DemoRequestForm } from './demo-request-form.js';
+import { ACTION_BAR_HEIGHT, DemoRequestForm } from './demo-request-form.js';
 
 /** The dialog's width on a wide screen; the toasts sit beside it where there is room for them. */
 export const DIALOG_MAX_WIDTH_PX = 760;
@@ -20,18 +20,24 @@ const Backdrop = styled.div`
   }
 `;
 
+/**
+ * The form's action bar is its foot, flush with the bottom edge. A field scrolled into view (by focus, or to show an
+ * error) stops above the bar, with room for its focus ring, rather than under it.
+ */
 const Panel = styled.div`
+  --dialog-padding: ${({ theme }) => theme.space[5]};
   position: relative;
   width: min(${DIALOG_MAX_WIDTH_PX}px, 100%);
   max-height: 100%;
   overflow-y: auto;
   overscroll-behavior: contain;
+  scroll-padding-bottom: calc(${ACTION_BAR_HEIGHT} + ${({ theme }) => theme.space[2]});
   background: ${({ theme }) => theme.colors.surface};
   border-radius: ${({ theme }) => theme.radius.lg};
   box-shadow: ${({ theme }) => theme.shadow.raised};
-  padding: ${({ theme }) => theme.space[5]};
+  padding: var(--dialog-padding) var(--dialog-padding) 0;
   ${({ theme }) => theme.media.sm} {
-    padding: ${({ theme }) => theme.space[8]};
+    --dialog-padding: ${({ theme }) => theme.space[8]};
   }
 `;
 

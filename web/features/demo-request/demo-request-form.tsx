@@ -13,9 +13,23 @@ import { CALENDAR_LOADING, CALENDAR_LOAD_PROBLEM, LazyCalendar } from '../date-t
 import { EmailField } from './email-field.js';
 import { useDemoRequestForm } from './use-demo-request-form.js';
 
+/**
+ * On a dialog wide enough, its first two fields, Name and Email, share a row: the form is shorter by a field, so on a
+ * laptop's screen the fields up to Phone show above the action bar before a day is chosen.
+ */
 const Form = styled.form`
   display: grid;
   gap: ${({ theme }) => theme.space[5]};
+  ${({ theme }) => theme.media.sm} {
+    grid-template-columns: repeat(2, minmax(0, 1fr));
+    align-items: start;
+    > * {
+      grid-column: 1 / -1;
+    }
+    > :nth-child(-n + 2) {
+      grid-column: auto;
+    }
+  }
 `;
 
 /** Where the calendar will be, about its height, so the fields below do not move when it comes. */
@@ -34,6 +48,26 @@ const loadDateTimePicker = () =>
   import(/* webpackChunkName: "date-time-picker" */ '../date-time-picker/date-time-picker.js').then((module) => ({
     default: module.DateTimePicker,
   }));
+
+/** The action bar's height, which the dialog keeps clear when it scrolls a field into view. */
+export const ACTION_BAR_HEIGHT = '4.75rem';
+
+/**
+ * The submit button's bar stays at the foot of the dialog while the fields scroll under it, since on a short window
+ * the form is taller than the dialog. It spans the dialog's padding (--dialog-padding, set by the dialog) edge to edge.
+ */
+const ActionBar = styled.div`
+  position: sticky;
+  bottom: 0;
+  z-index: 1;
+  display: flex;
+  align-items: center;
+  height: ${ACTION_BAR_HEIGHT};
+  margin-inline: calc(-1 * var(--dialog-padding));
+  padding-inline: var(--dialog-padding);
+  background: ${({ theme }) => theme.colors.surface};
+  box-shadow: 0 -1px 0 ${({ theme }) => theme.colors.border};
+`;
 
 const Submit = styled(Button)`
   width: 100%;
@@ -132,9 +166,11 @@ export function DemoRequestForm({ now, onSubmitted }: DemoRequestFormProps) {
           onChange={(event) => form.setTrap(event.target.value)}
         />
       </Honeypot>
-      <Submit type="submit" $size="lg" disabled={form.isSubmitting}>
-        {form.isSubmitting ? 'Submitting...' : 'Request Demo'}
-      </Submit>
+      <ActionBar>
+        <Submit type="submit" $size="lg" disabled={form.isSubmitting}>
+          {form.isSubmitting ? 'Submitting...' : 'Request Demo'}
+        </Submit>
+      </ActionBar>
     </Form>
   );
 }
