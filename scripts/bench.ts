@@ -54,7 +54,7 @@ import { availableSlots, calendarDayOf, formatCalendarDay } from '../domain/book
 import type { DemoRequestInput } from '../domain/demo-request.js';
 import { invitePathOf } from '../server-shared/booking-link.js';
 import { canonicalRecipient } from '../server-shared/email-rules.js';
-import { EMAIL_QUEUE, emailJob, emailJobOptions, jobIdOf } from '../server-shared/jobs.js';
+import { DELIVERY_QUEUE, emailJob, deliveryJobOptions, jobIdOf } from '../server-shared/jobs.js';
 import { clearQueuePrefix } from '../test/stack.js';
 import { REPO_ROOT } from './dev-services/config.js';
 import { cpuMs, delay, percentile, start, startWithPort, stop, stopAll, waitUntil } from './bench/processes.js';
@@ -462,7 +462,7 @@ async function main(): Promise<void> {
           [slots[0], jobCount],
         );
         const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
-        const queue = new Queue(EMAIL_QUEUE, { connection: redis, prefix, defaultJobOptions: emailJobOptions });
+        const queue = new Queue(DELIVERY_QUEUE, { connection: redis, prefix, defaultJobOptions: deliveryJobOptions });
         for (let i = 0; i < rows.length; i += 500) {
           const jobs = rows.slice(i, i + 500).map((row) => emailJob(row.email_id));
           await queue.addBulk(

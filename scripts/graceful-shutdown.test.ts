@@ -11,7 +11,7 @@ import { SMTPServer } from 'smtp-server';
 import { createEmailQueue } from '../api/email-queue.js';
 import { createTestDatabase, type TestDatabase } from '../test/database.js';
 import { TEST_LINK_SECRET, TEST_REDIS_URL, clearQueuePrefix, silentLogger, testQueuePrefix } from '../test/stack.js';
-import { EMAIL_QUEUE, emailJob, jobIdOf } from '../server-shared/jobs.js';
+import { DELIVERY_QUEUE, emailJob, jobIdOf } from '../server-shared/jobs.js';
 import { insertBookings } from '../test/outbox.js';
 import { loadWorkerConfig } from '../worker/config.js';
 import { startWorker } from '../worker/index.js';
@@ -198,7 +198,7 @@ function workerScenario(answerAfterMs: number) {
 /** The state BullMQ holds for the job that sends the outbox row `id`: "waiting", "delayed", … */
 async function jobState(queuePrefix: string, id: string): Promise<string | undefined> {
   const redis = new Redis(TEST_REDIS_URL);
-  const queue = new Queue(EMAIL_QUEUE, { connection: redis, prefix: queuePrefix });
+  const queue = new Queue(DELIVERY_QUEUE, { connection: redis, prefix: queuePrefix });
   try {
     return await (await queue.getJob(jobIdOf(emailJob(id))))?.getState();
   } finally {

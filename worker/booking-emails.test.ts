@@ -82,11 +82,11 @@ describe('a booking e-mail that no longer tells the truth', () => {
   it('refuses for good a row of a kind the registry does not know, and keeps it for operations to see', async () => {
     const unknown = await bookingWithEmail('fax');
     const failure = await processEmail(deps, { emailId: unknown }).catch((err: unknown) => err);
-    expect(failure).to.be.instanceOf(Error).with.property('message').that.contains('no e-mail kind "fax"');
+    expect(failure).to.be.instanceOf(Error).with.property('message').that.contains('no kind "fax"');
     expect(sent).to.deep.equal([]);
     const row = await database.db('booking_emails').where({ id: unknown }).first();
     expect(row.failed_at).to.be.instanceOf(Date);
-    expect(row.last_error).to.contain('no e-mail kind "fax"');
+    expect(row.last_error).to.contain('no kind "fax"');
     expect(row.claimed_until).to.equal(null);
   });
 });

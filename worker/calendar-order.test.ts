@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { EMAIL_QUEUE, emailJob, jobIdOf } from '../server-shared/jobs.js';
+import { DELIVERY_QUEUE, emailJob, jobIdOf } from '../server-shared/jobs.js';
 import { settleEarlierProspectEmails } from '../server-shared/prospect-emails.js';
 import { bookableSlots, icsProperties } from '../test/booking.js';
 import { createTestDatabase, type TestDatabase } from '../test/database.js';
@@ -237,7 +237,7 @@ describe('a job whose booking has an earlier e-mail in flight, in the queue', ()
       { sweepEveryMs: 60_000 },
     );
     const redis = new Redis(TEST_REDIS_URL);
-    const queue = new Queue(EMAIL_QUEUE, { connection: redis, prefix });
+    const queue = new Queue(DELIVERY_QUEUE, { connection: redis, prefix });
     try {
       const { db } = database;
       // Another worker claimed the confirmation before the booking was cancelled, and is sending it.

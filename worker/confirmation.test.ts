@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import pino from 'pino';
 import { Queue, UnrecoverableError } from 'bullmq';
 import { Redis } from 'ioredis';
-import { EMAIL_QUEUE, SEND_EMAIL_JOB, emailJob, jobIdOf } from '../server-shared/jobs.js';
+import { DELIVERY_QUEUE, SEND_EMAIL_JOB, emailJob, jobIdOf } from '../server-shared/jobs.js';
 import { nextBookableSlot } from '../test/booking.js';
 import { pngSize } from '../test/png.js';
 import { until } from '../test/until.js';
@@ -124,7 +124,7 @@ describe('confirmation e-mail, end to end', () => {
     const [row] = await insertBookings(stack.db, [{ ...prospect, time_slot: new Date(nextBookableSlot().iso) }]);
     // The production backoff is seconds long; the same options with a short delay keep the test quick.
     const redis = new Redis(TEST_REDIS_URL);
-    const queue = new Queue(EMAIL_QUEUE, { connection: redis, prefix: stack.queuePrefix });
+    const queue = new Queue(DELIVERY_QUEUE, { connection: redis, prefix: stack.queuePrefix });
     try {
       const job = emailJob(row!.emailId);
       await queue.add(job.name, job.payload, {
@@ -353,7 +353,7 @@ async function withLoneWorker(
     { sweepEveryMs: 60_000 },
   );
   const redis = new Redis(TEST_REDIS_URL);
-  const queue = new Queue(EMAIL_QUEUE, { connection: redis, prefix });
+  const queue = new Queue(DELIVERY_QUEUE, { connection: redis, prefix });
   try {
     await body({ queue, smtp });
   } finally {

@@ -3,7 +3,7 @@
  * sent, failed or dropped. A claim returns the row with its booking as it stands at that moment.
  */
 import type { Knex } from 'knex';
-import type { EmailKind } from '../server-shared/jobs.js';
+import type { DeliveryKind, OrderGroup } from '../server-shared/delivery-kinds.js';
 import type { Booking } from '../server-shared/invitation.js';
 import {
   CONFIRMATION_SEQUENCE,
@@ -28,7 +28,7 @@ export type Postponed = 'waiting';
 export interface EmailRow {
   id: string;
   booking_id: string;
-  kind: EmailKind | (string & {});
+  kind: DeliveryKind | (string & {});
   /** The slot and the sequence of the change the e-mail tells. */
   time_slot: Date;
   sequence: number;
@@ -222,11 +222,7 @@ export async function markDropped(db: Knex, id: string): Promise<void> {
  * Earlier ones still to send and under no live claim are dropped first, since this row's change has overtaken them
  * (server-shared/prospect-emails.ts). Nothing comes before sequence 0 (the booking itself): such a row never waits.
  */
-export async function behindEarlierEmail(
-  db: Knex,
-  row: EmailRow,
-  order: 'prospect' | 'host-calendar' | undefined,
-): Promise<boolean> {
+export async function behindEarlierEmail(db: Knex, row: EmailRow, order: OrderGroup | undefined): Promise<boolean> {
   if (!order || row.sequence <= CONFIRMATION_SEQUENCE) return false;
   if (order === 'prospect' && row.recipient !== null) return false;
   if (order !== 'prospect' && row.recipient === null) return false;
@@ -238,7 +234,7 @@ export async function behindEarlierEmail(
 /** Rows of a kind due `graceMs` ago or earlier, with tries left and not claimed by a live worker, oldest first. */
 export async function findDueEmails(
   db: Knex,
-  kind: EmailKind,
+  kind: DeliveryKind,
   graceMs: number,
   maxAttempts: number,
   limit = 500,

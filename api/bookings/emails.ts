@@ -6,7 +6,8 @@
  * find it due.
  */
 import type { Knex } from 'knex';
-import { emailJob, type EmailKind, type QueuedJob } from '../../server-shared/jobs.js';
+import { emailJob, type QueuedJob } from '../../server-shared/jobs.js';
+import { sentAtOnce, type DeliveryKind } from '../../server-shared/delivery-kinds.js';
 import { settleEarlierProspectEmails } from '../../server-shared/prospect-emails.js';
 
 export interface FollowUpSettings {
@@ -47,7 +48,7 @@ export interface BookingBefore {
 
 export interface EmailRow {
   booking_id: string;
-  kind: EmailKind;
+  kind: DeliveryKind;
   time_slot: Date;
   sequence: number;
   /** Absent for an e-mail to the booking's prospect. */
@@ -60,7 +61,7 @@ export interface EmailRow {
   previous_time_slot?: Date;
 }
 
-const PROSPECT_EMAIL: Record<BookingChange, EmailKind> = {
+const PROSPECT_EMAIL: Record<BookingChange, DeliveryKind> = {
   booked: 'confirmation',
   rescheduled: 'update',
   cancelled: 'cancellation',
@@ -108,9 +109,12 @@ export function emailRows(
   return rows;
 }
 
-/** The jobs to enqueue after the commit for the rows stored: all but the reminder, which waits until it is due. */
-export function emailJobs(stored: readonly { id: string; kind: EmailKind }[]): QueuedJob[] {
-  return stored.filter((row) => row.kind !== 'reminder').map((row) => emailJob(row.id));
+/**
+ * The jobs to enqueue after the commit for the rows stored: those the registry sends at once (a reminder waits for the
+ * sweep to find it due).
+ */
+export function emailJobs(stored: readonly { id: string; kind: DeliveryKind }[]): QueuedJob[] {
+  return stored.filter((row) => sentAtOnce(row.kind)).map((row) => emailJob(row.id));
 }
 
 /** Stores a change's e-mails; the new booking's are stored by `book` (db/functions/bookings.sql) with the booking. */
@@ -127,6 +131,8 @@ export async function storeEmails(
   // booking stands. One being sent right now goes first; the worker holds this change's e-mail until it has.
   await settleEarlierProspectEmails(trx, booking.id, booking.sequence);
   const rows = emailRows(booking, change, settings, now, before?.host ? { before: before.host } : {}, before?.timeSlot);
-  const stored: { id: string; kind: EmailKind }[] = await trx('booking_emails').insert(rows).returning(['id', 'kind']);
+  const stored: { id: string; kind: DeliveryKind }[] = await trx('booking_emails')
+    .insert(rows)
+    .returning(['id', 'kind']);
   return emailJobs(stored);
 }

@@ -8,7 +8,7 @@ import type { BookingSummary, ListStatus } from '../../domain/sales.js';
 import type { BookingCreated, BookingHost, DemoRequestInput } from '../../domain/demo-request.js';
 import type { CanonicalRecipient } from '../../server-shared/email-rules.js';
 import type { Booking } from '../../server-shared/invitation.js';
-import type { EmailKind } from '../../server-shared/jobs.js';
+import type { DeliveryKind } from '../../server-shared/delivery-kinds.js';
 import { preparedQuery, type Db } from '../db.js';
 import type { EmailRow } from './emails.js';
 import type { StoredDelivery } from '../webhooks/repository.js';
@@ -243,14 +243,19 @@ export interface SlotRefusal {
 
 export type BookingOutcome =
   /** The 201 answer as `book` built it (booking_answer), and the e-mails stored with the booking. */
-  | { outcome: 'stored'; answer: BookingCreated; emails: { id: string; kind: EmailKind }[]; webhooks: StoredDelivery[] }
+  | {
+      outcome: 'stored';
+      answer: BookingCreated;
+      emails: { id: string; kind: DeliveryKind }[];
+      webhooks: StoredDelivery[];
+    }
   | { outcome: 'replayed'; status: number; body: unknown }
   | { outcome: 'refused'; refusal: BookingRefusal };
 
 interface BookRow {
   outcome: 'stored' | 'replayed';
   answer: unknown;
-  emails: { id: string; kind: EmailKind }[] | null;
+  emails: { id: string; kind: DeliveryKind }[] | null;
   webhooks: StoredDelivery[] | null;
   replay_status: number;
 }
