@@ -128,8 +128,8 @@ const HISTORY_SQL = `
  * the booking was cancelled) and the sales desk's notice (sent).
  */
 const HISTORY_EMAILS_SQL = `
-  INSERT INTO booking_emails (booking_id, kind, time_slot, sequence, recipient, change, due_at, created_at, sent_at, attempts, last_error, failed_at, dropped_at)
-    SELECT h.id, k.kind, h.slot, 0, k.recipient, k.change, k.due_at, h.created_at,
+  INSERT INTO deliveries (channel, booking_id, kind, time_slot, sequence, recipient, change, due_at, created_at, sent_at, attempts, last_error, failed_at, dropped_at)
+    SELECT 'email', h.id, k.kind, h.slot, 0, k.recipient, k.change, k.due_at, h.created_at,
       CASE WHEN k.outcome = 'sent' THEN k.due_at + interval '2 seconds' END, CASE WHEN k.outcome = 'failed' THEN 5 WHEN k.outcome = 'sent' THEN 1 ELSE 0 END,
       CASE WHEN k.outcome = 'failed' THEN '550 mailbox unavailable' END, CASE WHEN k.outcome = 'failed' THEN k.due_at + interval '1 hour' END,
       CASE WHEN k.outcome = 'dropped' THEN h.slot - interval '2 days' END
@@ -151,9 +151,9 @@ const FUTURE_SQL = `
         'company' || (n % $2) || '.example', 'Company ' || (n % $2), date_trunc('hour', now() + interval '28 days' * n / $1 + interval '1 day'), now() - interval '1 day'
       FROM generate_series(1, $1::int) AS n
     RETURNING id, time_slot, created_at)
-  INSERT INTO booking_emails (booking_id, kind, time_slot, sequence, due_at, created_at, sent_at, attempts)
-    SELECT id, 'confirmation', time_slot, 0, created_at, created_at, created_at, 1 FROM future
-    UNION ALL SELECT id, 'reminder', time_slot, 0, time_slot - interval '24 hours', created_at, NULL, 0 FROM future`;
+  INSERT INTO deliveries (channel, booking_id, kind, time_slot, sequence, due_at, created_at, sent_at, attempts)
+    SELECT 'email', id, 'confirmation', time_slot, 0, created_at, created_at, created_at, 1 FROM future
+    UNION ALL SELECT 'email', id, 'reminder', time_slot, 0, time_slot - interval '24 hours', created_at, NULL, 0 FROM future`;
 
 /** How long kept data is used: its bookings to come were placed from the day it was made. */
 const KEPT_DATA_HOURS = 24;
@@ -186,7 +186,7 @@ async function generate(databaseUrl: string, size: number, say: (line: string) =
     // The secondary indexes are built once the rows are in (as a restore does), the primary keys kept throughout.
     const { rows: indexes } = await client.query<{ name: string; definition: string }>(
       `SELECT i.indexname AS name, i.indexdef AS definition FROM pg_indexes i
-         WHERE i.schemaname = 'public' AND i.tablename IN ('bookings', 'booking_emails', 'idempotency_keys')
+         WHERE i.schemaname = 'public' AND i.tablename IN ('bookings', 'deliveries', 'idempotency_keys')
            AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conname = i.indexname)`,
     );
     for (const index of indexes) await client.query(`DROP INDEX ${client.escapeIdentifier(index.name)}`);
@@ -204,8 +204,7 @@ async function generate(databaseUrl: string, size: number, say: (line: string) =
     for (const index of indexes) await client.query(index.definition);
     await client.query(FUTURE_SQL, [FUTURE_BOOKINGS, DOMAINS]);
     // What autovacuum would have done over two years: statistics, and the visibility map index-only scans read.
-    for (const table of ['bookings', 'booking_emails', 'idempotency_keys'])
-      await client.query(`VACUUM (ANALYZE) ${table}`);
+    for (const table of ['bookings', 'deliveries', 'idempotency_keys']) await client.query(`VACUUM (ANALYZE) ${table}`);
   } finally {
     await client.end();
   }
@@ -697,7 +696,7 @@ async function measure(size: number, options: ScaleOptions, run: string, explain
       // The array as one literal, as in historyIds.
       [`{${ids.latest.join(',')}}`, ids.latest.length, DUE_EMAILS],
     );
-    await db.raw('ANALYZE booking_emails');
+    await db.raw('ANALYZE deliveries');
     const sweeps: number[] = [];
     const claims: number[] = [];
     for (let round = 0; round < 21; round += 1) {
