@@ -7,11 +7,11 @@
 export const DELIVERY_QUEUE = 'deliveries';
 
 /**
- * The job that sends one outbox row of booking_emails (an e-mail or a host-calendar write); its kind
+ * The job that sends one e-mail or host-calendar write (a row of deliveries); its kind
  * (server-shared/delivery-kinds.ts) says which.
  */
 export const SEND_EMAIL_JOB = 'send-email';
-/** The job that makes one try of one webhook delivery (a webhook_deliveries row), due at `dueAt`. */
+/** The job that makes one try of one webhook delivery (a row of deliveries on the channel webhook), due at `dueAt`. */
 export const DELIVER_WEBHOOK_JOB = 'deliver-webhook';
 
 /** Only the row's id travels through Redis: no personal data, no secrets. */

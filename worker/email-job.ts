@@ -1,5 +1,5 @@
 /**
- * The worker's one job: send one outbox row (booking_emails) by its id. The row's kind, looked up in the registry
+ * The worker's one job: send one outbox row (an e-mail or a host-calendar write, of deliveries) by its id. The row's kind, looked up in the registry
  * (kind-writers.ts), says how the message is written and whether it still tells the truth; the sweep finds the rows
  * still waiting, kind by kind. A row of a kind the registry does not know is refused for good, never guessed at.
  */

@@ -1,5 +1,5 @@
 /**
- * The registry of delivery kinds, the worker's half: for each kind of outbox row (booking_emails), its line of data
+ * The registry of delivery kinds, the worker's half: for each kind of outbox row (deliveries), its line of data
  * (server-shared/delivery-kinds.ts: channel, recipient, timing, order, tries) with the template that writes it and
  * the rule that says when it no longer tells the truth. One kind is not an e-mail but goes the same way:
  * `host-calendar`, the event written into the host's own calendar over CalDAV.
