@@ -67,11 +67,20 @@ describe('the migration to one outbox (deliveries), with deliveries in flight', 
     const endpoints: { id: string }[] = await db('webhook_endpoints')
       .insert(['a', 'b', 'c', 'd'].map((name) => ({ url: `https://${name}.example/hook`, secret: `whsec_${name}` })))
       .returning('id');
-    await db.raw('SELECT webhook_raise(?, ?)', [booking.id, 'booking.created']);
-    const deliveries: { id: string; endpoint_id: string }[] = await db('webhook_deliveries').select(
-      'id',
-      'endpoint_id',
-    );
+    // An event and its deliveries as webhook_raise stored them then.
+    const [event] = await db('webhook_events')
+      .insert({ booking_id: booking.id, type: 'booking.created', payload: { type: 'booking.created' } })
+      .returning(['id', 'position']);
+    const deliveries: { id: string; endpoint_id: string }[] = await db('webhook_deliveries')
+      .insert(
+        endpoints.map((endpoint) => ({
+          event_id: event.id,
+          endpoint_id: endpoint.id,
+          booking_id: booking.id,
+          position: event.position,
+        })),
+      )
+      .returning(['id', 'endpoint_id']);
     const of = (endpoint: number) => deliveries.find((one) => one.endpoint_id === endpoints[endpoint]!.id)!.id;
     ids.webhookDue = of(0);
     ids.webhookLeased = of(1);
@@ -159,8 +168,21 @@ describe('the migration to one outbox (deliveries), with deliveries in flight', 
       { booking_id: booking.id, kind: 'confirmation', time_slot: SLOT, sequence: 0 },
       { booking_id: booking.id, kind: 'host-calendar', time_slot: SLOT, sequence: 0, recipient: 'host@converge.test' },
     ]);
-    const raised = await db.raw('SELECT webhook_raise(?, ?) AS deliveries', [booking.id, 'booking.created']);
-    expect(raised.rows[0].deliveries).to.have.length(4);
+    const [event] = await db('webhook_events')
+      .insert({ booking_id: booking.id, type: 'booking.created', payload: { type: 'booking.created' } })
+      .returning(['id', 'position']);
+    const endpoints: string[] = await db('webhook_endpoints').pluck('id');
+    const stored: { next_attempt_at: Date }[] = await db('webhook_deliveries')
+      .insert(
+        endpoints.map((id) => ({
+          event_id: event.id,
+          endpoint_id: id,
+          booking_id: booking.id,
+          position: event.position,
+        })),
+      )
+      .returning(['id', 'next_attempt_at']);
+    expect(stored).to.have.length(4);
     const rows = await db('deliveries')
       .where({ booking_id: booking.id })
       .select('channel', 'kind')

@@ -228,7 +228,9 @@ async function bookingsWithoutHttp(slots: readonly string[], env: BookingSetting
   };
   try {
     await Promise.all(Array.from({ length: connections }, caller));
-    await db.raw('UPDATE booking_emails SET sent_at = now() WHERE booking_id = ANY(?::uuid[])', [ids]);
+    await db.raw("UPDATE deliveries SET sent_at = now() WHERE channel <> 'webhook' AND booking_id = ANY(?::uuid[])", [
+      ids,
+    ]);
   } finally {
     await db.destroy();
   }
@@ -437,7 +439,7 @@ async function main(): Promise<void> {
   await db.connect();
   try {
     if (parts.has('worker')) {
-      await db.query('UPDATE booking_emails SET sent_at = now() WHERE sent_at IS NULL');
+      await db.query("UPDATE deliveries SET sent_at = now() WHERE channel <> 'webhook' AND sent_at IS NULL");
       say(
         `\n3. One worker process draining ${jobCount} queued confirmations into a local SMTP server, beside nodemailer's own`,
       );
@@ -456,8 +458,8 @@ async function main(): Promise<void> {
                SELECT 'Backlog Prospect ' || n, 'backlog' || n || '@northwind-' || (n % 97) || '.io', 'Northwind ' || (n % 97), $1::timestamptz
                  FROM generate_series(1, $2::int) AS n
              RETURNING id, time_slot, created_at)
-           INSERT INTO booking_emails (booking_id, kind, time_slot, sequence, created_at)
-             SELECT id, 'confirmation', time_slot, 0, created_at FROM booked
+           INSERT INTO deliveries (channel, booking_id, kind, time_slot, sequence, created_at)
+             SELECT 'email', id, 'confirmation', time_slot, 0, created_at FROM booked
            RETURNING booking_id AS id, id AS email_id, created_at::text AS created_at`,
           [slots[0], jobCount],
         );

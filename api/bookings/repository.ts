@@ -147,7 +147,7 @@ export async function listBookings(
   const query = db
     .from(page.as('b'))
     .joinRaw(
-      "LEFT JOIN LATERAL (SELECT * FROM booking_emails e WHERE e.booking_id = b.id AND e.kind = 'confirmation' LIMIT 1) AS c ON true",
+      "LEFT JOIN LATERAL (SELECT * FROM deliveries e WHERE e.booking_id = b.id AND e.kind = 'confirmation' LIMIT 1) AS c ON true",
     )
     .select('b.*')
     .select(db.raw(`to_char(b.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS position`))
@@ -293,6 +293,7 @@ export async function book(db: Db, request: BookingRequest): Promise<BookingOutc
       JSON.stringify(
         request.emails.map((row) => ({
           kind: row.kind,
+          channel: row.channel,
           recipient: row.recipient ?? null,
           to_host: row.toHost ?? false,
           change: row.change ?? null,
