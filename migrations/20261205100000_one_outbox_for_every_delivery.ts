@@ -5,9 +5,10 @@ import type { Knex } from 'knex';
  * deliveries (webhook_deliveries) become rows of one table, `deliveries`, each with its channel. Every row moves with
  * its id and its state as it stands (due, held by a live lease, sent, dropped, given up), in one transaction that
  * locks both tables, so none is lost or doubled and a worker's lease still holds afterwards. The two former names stay
- * as views of their channels, with their former columns, so that the code of before reads and writes them unchanged
- * while it moves onto `deliveries`; a row written through a view without a channel takes it from its shape
- * (deliveries_channel_of_row). `down` moves the rows back into the two tables as they were.
+ * as views of their channels, with their former columns, so that processes of the earlier release (a rolling upgrade)
+ * and the tests not yet moved read and write them unchanged; a row stored without a channel (through a view, or by an
+ * earlier API's call of book) takes it from its shape (deliveries_channel_of_row). A later migration drops both once
+ * nothing uses them. `down` moves the rows back into the two tables as they were.
  */
 
 /** The e-mails' columns as booking_emails had them, each with the deliveries column it is now. */
