@@ -102,17 +102,19 @@ describe('migrations', () => {
     expect(rows[0]?.indexdef).to.contain('WHERE ((sent_at IS NULL) AND (failed_at IS NULL) AND (dropped_at IS NULL))');
   });
 
-  it('takes e-mails of any kind into the outbox: no list of kinds in the schema', async () => {
+  it('takes deliveries of any kind and channel into the outbox: no list of them in the schema', async () => {
     const [booking] = await database
       .db('bookings')
       .insert({ name: 'Ada', email: 'ada@acme.com', company: 'Acme', time_slot: new Date('2026-12-01T09:00:00Z') })
       .returning('id');
-    await database
-      .db('booking_emails')
-      .insert({ booking_id: booking.id, kind: 'survey', time_slot: new Date('2026-12-01T09:00:00Z'), sequence: 0 });
-    expect(await database.db('booking_emails').where({ booking_id: booking.id }).pluck('kind')).to.deep.equal([
-      'survey',
-    ]);
+    await database.db('deliveries').insert({
+      channel: 'fax',
+      booking_id: booking.id,
+      kind: 'survey',
+      time_slot: new Date('2026-12-01T09:00:00Z'),
+      sequence: 0,
+    });
+    expect(await database.db('deliveries').where({ booking_id: booking.id }).pluck('kind')).to.deep.equal(['survey']);
   });
 
   it('keeps usernames unique and refuses a plain-text password', async () => {

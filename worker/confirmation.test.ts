@@ -111,7 +111,7 @@ describe('confirmation e-mail, end to end', () => {
     expect(pngSize(Buffer.from(await image.arrayBuffer()))).to.deep.equal({ width: 56, height: 56 });
 
     const row = await until(async () => {
-      const current = await stack.db('booking_emails').where({ booking_id: id, kind: 'confirmation' }).first();
+      const current = await stack.db('deliveries').where({ booking_id: id, kind: 'confirmation' }).first();
       return current?.sent_at ? current : undefined;
     }, 'the row to be marked sent');
     expect(row.attempts).to.equal(1);
@@ -137,7 +137,7 @@ describe('confirmation e-mail, end to end', () => {
       redis.disconnect();
     }
     const sent = await until(async () => {
-      const current = await stack.db('booking_emails').where({ id: row!.emailId }).first();
+      const current = await stack.db('deliveries').where({ id: row!.emailId }).first();
       return current?.sent_at ? current : undefined;
     }, 'the third attempt to succeed');
     expect(stack.smtp.refused).to.equal(2);
@@ -174,7 +174,7 @@ describe('confirmation when Redis was down at submit time', () => {
       const [mail] = await stack.smtp.waitForMessages(1);
       expect(mail?.envelopeTo).to.deep.equal([prospect.email]);
       const row = await until(async () => {
-        const current = await stack.db('booking_emails').where({ booking_id: id, kind: 'confirmation' }).first();
+        const current = await stack.db('deliveries').where({ booking_id: id, kind: 'confirmation' }).first();
         return current?.sent_at ? current : undefined;
       }, 'the swept row to be marked sent');
       expect(row.attempts).to.equal(1);
@@ -221,7 +221,7 @@ describe('processEmail, for a confirmation', () => {
     ]);
     return stored!;
   };
-  const emailRow = (emailId: string) => database.db('booking_emails').where({ id: emailId }).first();
+  const emailRow = (emailId: string) => database.db('deliveries').where({ id: emailId }).first();
 
   it('sends once when the same job is delivered twice, even at the same moment', async () => {
     const { emailId } = await insert();
@@ -247,14 +247,14 @@ describe('processEmail, for a confirmation', () => {
   it('leaves a live claim alone, and takes over one whose lease ran out (its worker died mid-send)', async () => {
     const { emailId } = await insert();
     await database
-      .db('booking_emails')
+      .db('deliveries')
       .where({ id: emailId })
       .update({ claimed_until: database.db.raw("now() + interval '1 minute'") });
     expect(await processEmail(deps, { emailId })).to.equal('claimed-elsewhere');
     expect(await findDueEmails(database.db, 'confirmation', 0, 20)).to.not.include(emailId);
     expect(smtp.messages).to.have.length(0);
     await database
-      .db('booking_emails')
+      .db('deliveries')
       .where({ id: emailId })
       .update({ claimed_until: database.db.raw("now() - interval '1 second'") });
     expect(await findDueEmails(database.db, 'confirmation', 0, 20)).to.include(emailId);

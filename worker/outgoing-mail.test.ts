@@ -131,8 +131,9 @@ describe('every kind of e-mail as received: signed with DKIM, its calendar parts
     await send('confirmation', processEmail(deps, { emailId: booking!.emailId }));
     for (const kind of KINDS_BY_MAIL.filter((one) => one !== 'confirmation')) {
       const [row] = await database
-        .db('booking_emails')
+        .db('deliveries')
         .insert({
+          channel: 'email',
           booking_id: booking!.id,
           kind,
           time_slot: new Date(slot!.iso),

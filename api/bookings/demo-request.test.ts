@@ -72,7 +72,7 @@ describe('POST /api/demo-request', () => {
     });
     expect(row.time_slot.toISOString()).to.equal(SLOT);
     const confirmation = await app
-      .db('booking_emails')
+      .db('deliveries')
       .where({ booking_id: response.body.id, kind: 'confirmation' })
       .first();
     expect(confirmation).to.include({ sent_at: null, attempts: 0, sequence: 0, recipient: null });
@@ -261,7 +261,7 @@ describe('POST /api/demo-request when a service is down', () => {
       expect(response.status).to.equal(201);
       expect(Date.now() - started, 'fails fast rather than waiting for Redis').to.be.below(5000);
       const confirmation = await app
-        .db('booking_emails')
+        .db('deliveries')
         .where({ booking_id: response.body.id, kind: 'confirmation' })
         .first();
       expect(confirmation.sent_at).to.equal(null);

@@ -355,7 +355,7 @@ async function explainHotQueries(
     await client.query('SET LOCAL max_parallel_workers_per_gather = 2');
     const { rows: before } = await client.query<{ 'QUERY PLAN': string }>(
       `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) SELECT b.id, b.name, c.sent_at FROM bookings b
-         LEFT JOIN booking_emails c ON c.booking_id = b.id AND c.kind = 'confirmation' ORDER BY b.created_at DESC LIMIT 100`,
+         LEFT JOIN deliveries c ON c.booking_id = b.id AND c.kind = 'confirmation' ORDER BY b.created_at DESC LIMIT 100`,
     );
     await client.query('ROLLBACK');
     say(
@@ -395,7 +395,7 @@ async function explainHotQueries(
       'a claim of 500 due e-mails',
       (db) => Promise.all(due.map((id) => claim(db, id))),
       // Let go again, so that the claim explained finds them open, as the worker's does.
-      () => client.query('UPDATE booking_emails SET claimed_until = NULL WHERE id = ANY($1::uuid[])', [due]),
+      () => client.query('UPDATE deliveries SET claimed_until = NULL WHERE id = ANY($1::uuid[])', [due]),
     );
     const person = await findBooking(caught, ids.latest[0]!);
     for (const [title, sql, bindings] of BOOK_QUERIES) {
@@ -672,7 +672,7 @@ async function measure(size: number, options: ScaleOptions, run: string, explain
     await waitUntil(
       async () =>
         (
-          await db('booking_emails')
+          await db('deliveries')
             .whereNull('sent_at')
             .whereNull('failed_at')
             .whereNull('dropped_at')
@@ -690,8 +690,8 @@ async function measure(size: number, options: ScaleOptions, run: string, explain
     // The sweep with 100,000 e-mails due (stored while Redis was away, say): its query, and claims of 500 of them.
     // About the latest 10,000 bookings of the history, as e-mails due are, each in turn.
     await db.raw(
-      `INSERT INTO booking_emails (booking_id, kind, time_slot, sequence, due_at, created_at)
-         SELECT (?::uuid[])[1 + n % ?], 'update', now() + interval '1 day', 1, now() - interval '1 hour', now() - interval '1 hour'
+      `INSERT INTO deliveries (channel, booking_id, kind, time_slot, sequence, due_at, created_at)
+         SELECT 'email', (?::uuid[])[1 + n % ?], 'update', now() + interval '1 day', 1, now() - interval '1 hour', now() - interval '1 hour'
          FROM generate_series(1, ?::int) AS n`,
       // The array as one literal, as in historyIds.
       [`{${ids.latest.join(',')}}`, ids.latest.length, DUE_EMAILS],
