@@ -97,22 +97,24 @@ describe('migrations', () => {
 
   it('serves the outbox sweep from a partial index of the rows still to send', async () => {
     const { rows } = await database.db.raw(
-      "select indexdef from pg_indexes where tablename = 'booking_emails' and indexname = 'booking_emails_open_idx'",
+      "select indexdef from pg_indexes where tablename = 'deliveries' and indexname = 'deliveries_open_idx'",
     );
     expect(rows[0]?.indexdef).to.contain('WHERE ((sent_at IS NULL) AND (failed_at IS NULL) AND (dropped_at IS NULL))');
   });
 
-  it('takes e-mails of any kind into the outbox: no list of kinds in the schema', async () => {
+  it('takes deliveries of any kind and channel into the outbox: no list of them in the schema', async () => {
     const [booking] = await database
       .db('bookings')
       .insert({ name: 'Ada', email: 'ada@acme.com', company: 'Acme', time_slot: new Date('2026-12-01T09:00:00Z') })
       .returning('id');
-    await database
-      .db('booking_emails')
-      .insert({ booking_id: booking.id, kind: 'survey', time_slot: new Date('2026-12-01T09:00:00Z'), sequence: 0 });
-    expect(await database.db('booking_emails').where({ booking_id: booking.id }).pluck('kind')).to.deep.equal([
-      'survey',
-    ]);
+    await database.db('deliveries').insert({
+      channel: 'fax',
+      booking_id: booking.id,
+      kind: 'survey',
+      time_slot: new Date('2026-12-01T09:00:00Z'),
+      sequence: 0,
+    });
+    expect(await database.db('deliveries').where({ booking_id: booking.id }).pluck('kind')).to.deep.equal(['survey']);
   });
 
   it('keeps usernames unique and refuses a plain-text password', async () => {
@@ -164,6 +166,7 @@ describe('migration history', () => {
         '20261202400000_booking_visitor_time_zone',
         '20261203100000_time_ordered_ids',
         '20261204200000_trapped_bookings_as_booked',
+        '20261205100000_one_outbox_for_every_delivery',
       ]);
     } finally {
       await database.drop();
@@ -204,6 +207,8 @@ describe('the migration to one outbox', () => {
     const database = await createTestDatabase();
     const { db } = database;
     try {
+      // The outbox as it was then: booking_emails a table of its own.
+      await db.migrate.down({ name: '20261205100000_one_outbox_for_every_delivery' });
       await db.migrate.down({ name: '20261130110000_booking_host_and_meeting' });
       await db.migrate.down({ name: '20261130100000_one_email_outbox' });
       const slot = new Date('2026-12-01T09:00:00Z');
@@ -261,6 +266,8 @@ describe('the migration to one outbox', () => {
       ).rows.map((column: { column_name: string }) => column.column_name);
       expect(columns.filter((column: string) => column.startsWith('confirmation_'))).to.deep.equal([]);
 
+      // The outbox as it was then: booking_emails a table of its own.
+      await db.migrate.down({ name: '20261205100000_one_outbox_for_every_delivery' });
       await db.migrate.down({ name: '20261130110000_booking_host_and_meeting' });
       await db.migrate.down({ name: '20261130100000_one_email_outbox' });
       const back = await db('bookings').whereIn('id', ids).orderBy('id');

@@ -4,7 +4,7 @@ import { Queue } from 'bullmq';
 import { queueTelemetry } from '../server-shared/telemetry.js';
 import { withTimeout } from '../server-shared/time-limits.js';
 import { createFailFastRedis, whenReady } from './redis.js';
-import { EMAIL_QUEUE, emailJobOptions, enqueueJob, type QueuedJob } from '../server-shared/jobs.js';
+import { DELIVERY_QUEUE, deliveryJobOptions, enqueueJob, type QueuedJob } from '../server-shared/jobs.js';
 
 export interface EmailQueue {
   enqueue(job: QueuedJob): Promise<void>;
@@ -19,10 +19,10 @@ export function createEmailQueue(redisUrl: string, prefix: string): EmailQueue {
   // Fail fast when Redis is away: the row is already safe and the sweep will enqueue it later.
   const connection = createFailFastRedis(redisUrl);
   // With tracing on, each job carries its request's trace on to the worker.
-  const queue = new Queue<QueuedJob['payload']>(EMAIL_QUEUE, {
+  const queue = new Queue<QueuedJob['payload']>(DELIVERY_QUEUE, {
     connection,
     prefix,
-    defaultJobOptions: emailJobOptions,
+    defaultJobOptions: deliveryJobOptions,
     ...queueTelemetry(),
   });
   queue.on('error', () => {});

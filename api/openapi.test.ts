@@ -217,10 +217,10 @@ describe('OpenAPI 3.1 document', () => {
         timeSlot: bookableSlots(17)[9]!.iso,
       });
       expect(booked.status).to.equal(201);
-      const [delivery] = (await app
-        .db('webhook_deliveries')
-        .where({ endpoint_id: endpoint!.id })
-        .select('id', 'event_id')) as { id: string; event_id: string }[];
+      const [delivery] = (await app.db('deliveries').where({ endpoint_id: endpoint!.id }).select('id', 'event_id')) as {
+        id: string;
+        event_id: string;
+      }[];
       await app
         .db('webhook_attempts')
         .insert({ delivery_id: delivery!.id, status: 503, duration_ms: 12, response_excerpt: 'busy' });

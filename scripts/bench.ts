@@ -54,7 +54,7 @@ import { availableSlots, calendarDayOf, formatCalendarDay } from '../domain/book
 import type { DemoRequestInput } from '../domain/demo-request.js';
 import { invitePathOf } from '../server-shared/booking-link.js';
 import { canonicalRecipient } from '../server-shared/email-rules.js';
-import { EMAIL_QUEUE, emailJob, emailJobOptions, jobIdOf } from '../server-shared/jobs.js';
+import { DELIVERY_QUEUE, emailJob, deliveryJobOptions, jobIdOf } from '../server-shared/jobs.js';
 import { clearQueuePrefix } from '../test/stack.js';
 import { REPO_ROOT } from './dev-services/config.js';
 import { cpuMs, delay, percentile, start, startWithPort, stop, stopAll, waitUntil } from './bench/processes.js';
@@ -228,7 +228,9 @@ async function bookingsWithoutHttp(slots: readonly string[], env: BookingSetting
   };
   try {
     await Promise.all(Array.from({ length: connections }, caller));
-    await db.raw('UPDATE booking_emails SET sent_at = now() WHERE booking_id = ANY(?::uuid[])', [ids]);
+    await db.raw("UPDATE deliveries SET sent_at = now() WHERE channel <> 'webhook' AND booking_id = ANY(?::uuid[])", [
+      ids,
+    ]);
   } finally {
     await db.destroy();
   }
@@ -437,7 +439,7 @@ async function main(): Promise<void> {
   await db.connect();
   try {
     if (parts.has('worker')) {
-      await db.query('UPDATE booking_emails SET sent_at = now() WHERE sent_at IS NULL');
+      await db.query("UPDATE deliveries SET sent_at = now() WHERE channel <> 'webhook' AND sent_at IS NULL");
       say(
         `\n3. One worker process draining ${jobCount} queued confirmations into a local SMTP server, beside nodemailer's own`,
       );
@@ -456,13 +458,13 @@ async function main(): Promise<void> {
                SELECT 'Backlog Prospect ' || n, 'backlog' || n || '@northwind-' || (n % 97) || '.io', 'Northwind ' || (n % 97), $1::timestamptz
                  FROM generate_series(1, $2::int) AS n
              RETURNING id, time_slot, created_at)
-           INSERT INTO booking_emails (booking_id, kind, time_slot, sequence, created_at)
-             SELECT id, 'confirmation', time_slot, 0, created_at FROM booked
+           INSERT INTO deliveries (channel, booking_id, kind, time_slot, sequence, created_at)
+             SELECT 'email', id, 'confirmation', time_slot, 0, created_at FROM booked
            RETURNING booking_id AS id, id AS email_id, created_at::text AS created_at`,
           [slots[0], jobCount],
         );
         const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
-        const queue = new Queue(EMAIL_QUEUE, { connection: redis, prefix, defaultJobOptions: emailJobOptions });
+        const queue = new Queue(DELIVERY_QUEUE, { connection: redis, prefix, defaultJobOptions: deliveryJobOptions });
         for (let i = 0; i < rows.length; i += 500) {
           const jobs = rows.slice(i, i + 500).map((row) => emailJob(row.email_id));
           await queue.addBulk(

@@ -11,7 +11,7 @@ import { SMTPServer } from 'smtp-server';
 import { createEmailQueue } from '../api/email-queue.js';
 import { createTestDatabase, type TestDatabase } from '../test/database.js';
 import { TEST_LINK_SECRET, TEST_REDIS_URL, clearQueuePrefix, silentLogger, testQueuePrefix } from '../test/stack.js';
-import { EMAIL_QUEUE, emailJob, jobIdOf } from '../server-shared/jobs.js';
+import { DELIVERY_QUEUE, emailJob, jobIdOf } from '../server-shared/jobs.js';
 import { insertBookings } from '../test/outbox.js';
 import { loadWorkerConfig } from '../worker/config.js';
 import { startWorker } from '../worker/index.js';
@@ -198,7 +198,7 @@ function workerScenario(answerAfterMs: number) {
 /** The state BullMQ holds for the job that sends the outbox row `id`: "waiting", "delayed", … */
 async function jobState(queuePrefix: string, id: string): Promise<string | undefined> {
   const redis = new Redis(TEST_REDIS_URL);
-  const queue = new Queue(EMAIL_QUEUE, { connection: redis, prefix: queuePrefix });
+  const queue = new Queue(DELIVERY_QUEUE, { connection: redis, prefix: queuePrefix });
   try {
     return await (await queue.getJob(jobIdOf(emailJob(id))))?.getState();
   } finally {
@@ -226,12 +226,12 @@ describe('SIGTERM to the worker process (worker/main.ts)', function () {
     // The job in hand was finished: its e-mail arrived and its row says sent.
     expect(smtp.received).to.have.length(1);
     expect(smtp.received[0]).to.include('First Co').and.not.include('Second Co');
-    const sent = await database.db('booking_emails').where({ id: first }).first();
+    const sent = await database.db('deliveries').where({ id: first }).first();
     expect(sent.sent_at).to.be.instanceOf(Date);
     expect(worker.logs.some((line) => line.msg === 'confirmation sent' && line.emailId === first)).to.equal(true);
 
     // The next one was not started, and waits in the queue for the next worker.
-    const pending = await database.db('booking_emails').where({ id: second }).first();
+    const pending = await database.db('deliveries').where({ id: second }).first();
     expect(pending.sent_at).to.equal(null);
     expect(await jobState(scenario.queuePrefix, second)).to.equal('waiting');
 
@@ -264,7 +264,7 @@ describe('SIGTERM to the worker process while the SMTP server stalls', function 
     expect(code).to.equal(0);
     expect(ms).to.be.below(EXIT_LIMIT_MS);
 
-    const pending = await scenario.database.db('booking_emails').where({ id }).first();
+    const pending = await scenario.database.db('deliveries').where({ id }).first();
     expect(pending.sent_at).to.equal(null);
     expect(pending.attempts).to.equal(1);
     expect(pending.last_error).to.contain('send abandoned');

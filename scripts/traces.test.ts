@@ -290,7 +290,7 @@ describe('traces and logs of a booking, moved and cancelled (OTEL_EXPORTER_OTLP_
 
   it("gives every line about the booking its id and its trace's, in the API and the worker alike", async () => {
     const emailIds = new Set(
-      (await database.db('booking_emails').where({ booking_id: bookingId }).pluck('id')).map(String),
+      (await database.db('deliveries').where({ booking_id: bookingId }).pluck('id')).map(String),
     );
     // The manage page's own request is left out: the server hands every token the same page, and reads none.
     const traceIds = new Set(['book', 'move', 'cancel', 'view'].map((what) => String(requests[what]?.traceId)));

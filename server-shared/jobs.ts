@@ -1,29 +1,17 @@
 /** The queue contract between the API (producer) and the worker (consumer). */
 /**
- * The one queue of every e-mail job. A job of an earlier release still there after an upgrade (another queue name,
- * another job name) is not taken; the sweep enqueues its row again once it has been pending a minute.
+ * The one queue of every delivery a booking causes: its e-mails, its host-calendar writes, its webhook deliveries. A
+ * job of an earlier release still there after an upgrade (another queue name, another job name) is not taken; the
+ * sweep enqueues its row again once it has been pending a minute.
  */
-export const EMAIL_QUEUE = 'booking-emails';
-/**
- * Every e-mail about a booking is a row of booking_emails (the outbox) with its kind; the worker's registry of kinds
- * (worker/email-kinds.ts) says how each is written, to whom, and when. A row with no recipient of its own goes to
- * the booking's prospect.
- */
-export const EMAIL_KINDS = [
-  'confirmation',
-  'update',
-  'cancellation',
-  'reminder',
-  'sales-notice',
-  'host-invitation',
-  'host-cancellation',
-  'host-calendar',
-] as const;
-export type EmailKind = (typeof EMAIL_KINDS)[number];
+export const DELIVERY_QUEUE = 'deliveries';
 
-/** The job that sends one e-mail: one outbox row of booking_emails. */
+/**
+ * The job that sends one e-mail or host-calendar write (a row of deliveries); its kind
+ * (server-shared/delivery-kinds.ts) says which.
+ */
 export const SEND_EMAIL_JOB = 'send-email';
-/** The job that makes one try of one webhook delivery (a webhook_deliveries row), due at `dueAt`. */
+/** The job that makes one try of one webhook delivery (a row of deliveries on the channel webhook), due at `dueAt`. */
 export const DELIVER_WEBHOOK_JOB = 'deliver-webhook';
 
 /** Only the row's id travels through Redis: no personal data, no secrets. */
@@ -81,7 +69,7 @@ export async function enqueueJob(queue: JobQueue, job: QueuedJob, now = Date.now
 }
 
 /** Retries with exponential backoff: 5 s, 10 s, 20 s, 40 s … */
-export const emailJobOptions = {
+export const deliveryJobOptions = {
   attempts: 6,
   backoff: { type: 'exponential', delay: 5000 },
   removeOnComplete: true,
@@ -92,5 +80,3 @@ export const emailJobOptions = {
 /** A row still unsent this long after it was stored is enqueued again by the sweep. */
 export const SWEEP_GRACE_MS = 60_000;
 export const SWEEP_EVERY_MS = 30_000;
-/** After this many failed sends of an e-mail the sweep leaves its row alone; its last error stays on the row for ops. */
-export const MAX_EMAIL_ATTEMPTS = 20;

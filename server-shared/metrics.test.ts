@@ -109,7 +109,7 @@ describe('the metrics endpoints (METRICS_PORT), after real traffic', function ()
 
     // A backlog the worker cannot send (its job never queued): the gauges show it, and its age grows.
     await stack
-      .db('booking_emails')
+      .db('deliveries')
       .update({ sent_at: null, due_at: stack.db.raw("now() - interval '90 seconds'") })
       .where({ kind: 'confirmation' });
     const backlog = await scrape(stack.worker?.metricsUrl);

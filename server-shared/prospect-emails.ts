@@ -1,7 +1,7 @@
 /**
  * The e-mails a prospect receives about one booking are one calendar event told change by change: the confirmation
  * (SEQUENCE 0), then an update or the cancellation per change (each with the sequence of its change), and reminders,
- * all rows of booking_emails with no recipient of their own. What the prospect's calendar ends with must be what the
+ * all e-mails (rows of deliveries) with no recipient of their own. What the prospect's calendar ends with must be what the
  * booking is, so an e-mail overtaken by a later change is never sent once that change exists, and none goes out while
  * an earlier one is still in flight. The API settles a booking's earlier e-mails in the change's own transaction; the
  * worker settles them again, and waits for the ones in flight, before it sends a later one. Both use this file.
@@ -24,8 +24,8 @@ function unsettledBefore(
   sequence: number,
   line: OrderedLine,
 ): Knex.QueryBuilder {
-  const rows = db('booking_emails').where({ booking_id: bookingId });
-  if ('prospect' in line) rows.whereNull('recipient');
+  const rows = db('deliveries').where({ booking_id: bookingId });
+  if ('prospect' in line) rows.where({ channel: 'email' }).whereNull('recipient');
   else rows.where({ kind: line.kind, recipient: line.recipient });
   return rows.where('sequence', '<', sequence).whereNull('sent_at').whereNull('failed_at').whereNull('dropped_at');
 }

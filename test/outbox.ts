@@ -17,9 +17,10 @@ export async function insertBookings(
   const stored: { id: string; time_slot: Date }[] = await db('bookings')
     .insert(bookings)
     .returning(['id', 'time_slot']);
-  const emails: { id: string; booking_id: string }[] = await db('booking_emails')
+  const emails: { id: string; booking_id: string }[] = await db('deliveries')
     .insert(
       stored.map((booking) => ({
+        channel: 'email',
         booking_id: booking.id,
         kind: 'confirmation',
         time_slot: booking.time_slot,
@@ -34,7 +35,7 @@ export async function insertBookings(
 
 /** The id of the booking's confirmation row. */
 export async function confirmationOf(db: Knex, bookingId: string): Promise<string> {
-  const row: { id: string } | undefined = await db('booking_emails')
+  const row: { id: string } | undefined = await db('deliveries')
     .where({ booking_id: bookingId, kind: 'confirmation' })
     .first('id');
   if (!row) throw new Error(`booking ${bookingId} has no confirmation row`);

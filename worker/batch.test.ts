@@ -115,10 +115,7 @@ describe('claims and marks of many rows at once', () => {
     for (const outcome of claims) if (!outcome.claimed) refusals[outcome.reason] = (refusals[outcome.reason] ?? 0) + 1;
     expect(refusals).to.deep.equal({ 'claimed-elsewhere': 2 * ids.length, missing: 2 });
     await Promise.all(ids.map((id) => markSent(database.db, id)));
-    const stored = await database
-      .db('booking_emails')
-      .whereIn('id', ids)
-      .select('sent_at', 'claimed_until', 'attempts');
+    const stored = await database.db('deliveries').whereIn('id', ids).select('sent_at', 'claimed_until', 'attempts');
     expect(stored.every((row) => row.sent_at && row.claimed_until === null && row.attempts === 1)).to.equal(true);
   });
 
@@ -142,14 +139,14 @@ describe('claims and marks of many rows at once', () => {
       claims.map((outcome) => (outcome.claimed ? `claimed ${outcome.email.lead?.email}` : outcome.reason)),
     ).to.deep.equal(['claimed p@example.com', 'claimed p@example.com', 'claimed-elsewhere', 'already-sent', 'refused']);
     const leases: { id: string; ms: number }[] = await database
-      .db('booking_emails')
+      .db('deliveries')
       .whereIn('id', [open, leaseRanOut])
       .select('id', database.db.raw('extract(epoch from claimed_until - now()) * 1000 as ms'));
     expect(leases.every((lease) => Number(lease.ms) > 0)).to.equal(true);
-    await database.db('booking_emails').where({ id: open }).update({ last_error: 'earlier try', attempts: 1 });
+    await database.db('deliveries').where({ id: open }).update({ last_error: 'earlier try', attempts: 1 });
     await markSent(database.db, open);
     const marked = await database
-      .db('booking_emails')
+      .db('deliveries')
       .where({ id: open })
       .first('sent_at', 'claimed_until', 'last_error', 'attempts');
     expect(marked).to.include({ claimed_until: null, last_error: null, attempts: 2 });

@@ -47,8 +47,9 @@ describe('a booking e-mail that no longer tells the truth', () => {
       })
       .returning('id');
     const [email] = await database
-      .db('booking_emails')
+      .db('deliveries')
       .insert({
+        channel: 'email',
         booking_id: booking.id,
         kind,
         time_slot: new Date(options.emailSlot === 'other' ? other!.iso : slot!.iso),
@@ -57,7 +58,7 @@ describe('a booking e-mail that no longer tells the truth', () => {
       .returning('id');
     return String(email.id);
   }
-  const droppedAt = async (id: string) => (await database.db('booking_emails').where({ id }).first()).dropped_at;
+  const droppedAt = async (id: string) => (await database.db('deliveries').where({ id }).first()).dropped_at;
 
   it('drops a reminder for a slot the booking no longer holds, or for a cancelled booking, and sends nothing', async () => {
     const moved = await bookingWithEmail('reminder', { emailSlot: 'other' });
@@ -82,11 +83,11 @@ describe('a booking e-mail that no longer tells the truth', () => {
   it('refuses for good a row of a kind the registry does not know, and keeps it for operations to see', async () => {
     const unknown = await bookingWithEmail('fax');
     const failure = await processEmail(deps, { emailId: unknown }).catch((err: unknown) => err);
-    expect(failure).to.be.instanceOf(Error).with.property('message').that.contains('no e-mail kind "fax"');
+    expect(failure).to.be.instanceOf(Error).with.property('message').that.contains('no kind "fax"');
     expect(sent).to.deep.equal([]);
-    const row = await database.db('booking_emails').where({ id: unknown }).first();
+    const row = await database.db('deliveries').where({ id: unknown }).first();
     expect(row.failed_at).to.be.instanceOf(Date);
-    expect(row.last_error).to.contain('no e-mail kind "fax"');
+    expect(row.last_error).to.contain('no kind "fax"');
     expect(row.claimed_until).to.equal(null);
   });
 });

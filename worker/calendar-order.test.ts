@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { EMAIL_QUEUE, emailJob, jobIdOf } from '../server-shared/jobs.js';
+import { DELIVERY_QUEUE, emailJob, jobIdOf } from '../server-shared/jobs.js';
 import { settleEarlierProspectEmails } from '../server-shared/prospect-emails.js';
 import { bookableSlots, icsProperties } from '../test/booking.js';
 import { createTestDatabase, type TestDatabase } from '../test/database.js';
@@ -150,7 +150,7 @@ describe('the messages of one booking go out in the order of its changes', () =>
     const [row] = await insertBookings(database.db, [{ ...prospect, time_slot: firstSlot }]);
     return { bookingId: row!.id, confirmation: row!.emailId };
   }
-  const emailState = async (emailId: string) => database.db('booking_emails').where({ id: emailId }).first();
+  const emailState = async (emailId: string) => database.db('deliveries').where({ id: emailId }).first();
 
   /** Cancels the booking as the API does (api/bookings/changes.ts): in one transaction, earlier e-mails settled. */
   async function cancel(bookingId: string): Promise<string> {
@@ -160,8 +160,9 @@ describe('the messages of one booking go out in the order of its changes', () =>
         .update({ status: 'cancelled', cancelled_at: trx.fn.now(), sequence: trx.raw('sequence + 1') })
         .returning(['sequence', 'time_slot']);
       await settleEarlierProspectEmails(trx, bookingId, booking.sequence);
-      const [email] = await trx('booking_emails')
+      const [email] = await trx('deliveries')
         .insert({
+          channel: 'email',
           booking_id: bookingId,
           kind: 'cancellation',
           time_slot: booking.time_slot,
@@ -237,7 +238,7 @@ describe('a job whose booking has an earlier e-mail in flight, in the queue', ()
       { sweepEveryMs: 60_000 },
     );
     const redis = new Redis(TEST_REDIS_URL);
-    const queue = new Queue(EMAIL_QUEUE, { connection: redis, prefix });
+    const queue = new Queue(DELIVERY_QUEUE, { connection: redis, prefix });
     try {
       const { db } = database;
       // Another worker claimed the confirmation before the booking was cancelled, and is sending it.
@@ -248,8 +249,8 @@ describe('a job whose booking has an earlier e-mail in flight, in the queue', ()
           claimed_until: db.raw("now() + interval '1 minute'"),
         },
       );
-      const [email] = await db('booking_emails')
-        .insert({ booking_id: booking!.id, kind: 'cancellation', time_slot: firstSlot, sequence: 1 })
+      const [email] = await db('deliveries')
+        .insert({ channel: 'email', booking_id: booking!.id, kind: 'cancellation', time_slot: firstSlot, sequence: 1 })
         .returning('id');
       const job = emailJob(email.id);
       await queue.add(job.name, job.payload, {
@@ -265,11 +266,11 @@ describe('a job whose booking has an earlier e-mail in flight, in the queue', ()
       expect(waiting?.attemptsMade, 'no try used').to.equal(0);
       expect(smtp.messages).to.have.length(0);
 
-      await db('booking_emails').where({ id: booking!.emailId }).update({ sent_at: db.fn.now(), claimed_until: null });
+      await db('deliveries').where({ id: booking!.emailId }).update({ sent_at: db.fn.now(), claimed_until: null });
       const [mail] = await smtp.waitForMessages(1, 10_000);
       expect(mail!.parsed.messageId).to.equal(`<cancellation-${email.id}@converge.localhost>`);
       const row = await until(async () => {
-        const current = await db('booking_emails').where({ id: email.id }).first();
+        const current = await db('deliveries').where({ id: email.id }).first();
         return current?.sent_at ? current : undefined;
       }, 'the cancellation marked sent');
       expect(row.attempts).to.equal(1);

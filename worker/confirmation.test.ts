@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import pino from 'pino';
 import { Queue, UnrecoverableError } from 'bullmq';
 import { Redis } from 'ioredis';
-import { EMAIL_QUEUE, SEND_EMAIL_JOB, emailJob, jobIdOf } from '../server-shared/jobs.js';
+import { DELIVERY_QUEUE, SEND_EMAIL_JOB, emailJob, jobIdOf } from '../server-shared/jobs.js';
 import { nextBookableSlot } from '../test/booking.js';
 import { pngSize } from '../test/png.js';
 import { until } from '../test/until.js';
@@ -111,7 +111,7 @@ describe('confirmation e-mail, end to end', () => {
     expect(pngSize(Buffer.from(await image.arrayBuffer()))).to.deep.equal({ width: 56, height: 56 });
 
     const row = await until(async () => {
-      const current = await stack.db('booking_emails').where({ booking_id: id, kind: 'confirmation' }).first();
+      const current = await stack.db('deliveries').where({ booking_id: id, kind: 'confirmation' }).first();
       return current?.sent_at ? current : undefined;
     }, 'the row to be marked sent');
     expect(row.attempts).to.equal(1);
@@ -124,7 +124,7 @@ describe('confirmation e-mail, end to end', () => {
     const [row] = await insertBookings(stack.db, [{ ...prospect, time_slot: new Date(nextBookableSlot().iso) }]);
     // The production backoff is seconds long; the same options with a short delay keep the test quick.
     const redis = new Redis(TEST_REDIS_URL);
-    const queue = new Queue(EMAIL_QUEUE, { connection: redis, prefix: stack.queuePrefix });
+    const queue = new Queue(DELIVERY_QUEUE, { connection: redis, prefix: stack.queuePrefix });
     try {
       const job = emailJob(row!.emailId);
       await queue.add(job.name, job.payload, {
@@ -137,7 +137,7 @@ describe('confirmation e-mail, end to end', () => {
       redis.disconnect();
     }
     const sent = await until(async () => {
-      const current = await stack.db('booking_emails').where({ id: row!.emailId }).first();
+      const current = await stack.db('deliveries').where({ id: row!.emailId }).first();
       return current?.sent_at ? current : undefined;
     }, 'the third attempt to succeed');
     expect(stack.smtp.refused).to.equal(2);
@@ -174,7 +174,7 @@ describe('confirmation when Redis was down at submit time', () => {
       const [mail] = await stack.smtp.waitForMessages(1);
       expect(mail?.envelopeTo).to.deep.equal([prospect.email]);
       const row = await until(async () => {
-        const current = await stack.db('booking_emails').where({ booking_id: id, kind: 'confirmation' }).first();
+        const current = await stack.db('deliveries').where({ booking_id: id, kind: 'confirmation' }).first();
         return current?.sent_at ? current : undefined;
       }, 'the swept row to be marked sent');
       expect(row.attempts).to.equal(1);
@@ -221,7 +221,7 @@ describe('processEmail, for a confirmation', () => {
     ]);
     return stored!;
   };
-  const emailRow = (emailId: string) => database.db('booking_emails').where({ id: emailId }).first();
+  const emailRow = (emailId: string) => database.db('deliveries').where({ id: emailId }).first();
 
   it('sends once when the same job is delivered twice, even at the same moment', async () => {
     const { emailId } = await insert();
@@ -247,14 +247,14 @@ describe('processEmail, for a confirmation', () => {
   it('leaves a live claim alone, and takes over one whose lease ran out (its worker died mid-send)', async () => {
     const { emailId } = await insert();
     await database
-      .db('booking_emails')
+      .db('deliveries')
       .where({ id: emailId })
       .update({ claimed_until: database.db.raw("now() + interval '1 minute'") });
     expect(await processEmail(deps, { emailId })).to.equal('claimed-elsewhere');
     expect(await findDueEmails(database.db, 'confirmation', 0, 20)).to.not.include(emailId);
     expect(smtp.messages).to.have.length(0);
     await database
-      .db('booking_emails')
+      .db('deliveries')
       .where({ id: emailId })
       .update({ claimed_until: database.db.raw("now() - interval '1 second'") });
     expect(await findDueEmails(database.db, 'confirmation', 0, 20)).to.include(emailId);
@@ -353,7 +353,7 @@ async function withLoneWorker(
     { sweepEveryMs: 60_000 },
   );
   const redis = new Redis(TEST_REDIS_URL);
-  const queue = new Queue(EMAIL_QUEUE, { connection: redis, prefix });
+  const queue = new Queue(DELIVERY_QUEUE, { connection: redis, prefix });
   try {
     await body({ queue, smtp });
   } finally {

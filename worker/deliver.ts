@@ -1,8 +1,9 @@
 /**
- * Sends one e-mail of the outbox: claims it on its row, sends it, marks it sent. A plain function of its
- * dependencies, so tests call it directly; every kind of e-mail (email-kinds.ts) goes through here.
+ * Sends one row of the outbox: claims it, sends it by its channel (an e-mail, a host-calendar write), marks it sent.
+ * A plain function of its dependencies, so tests call it directly; every kind (kind-writers.ts) goes through here.
  */
 import type { Contact } from '../domain/brand.js';
+import type { OrderGroup } from '../server-shared/delivery-kinds.js';
 import { SpanKind, SpanStatusCode, type Span } from '@opentelemetry/api';
 import { UnrecoverableError } from 'bullmq';
 import type { Knex } from 'knex';
@@ -21,9 +22,8 @@ import {
   type EmailRow,
   type Postponed,
 } from './outbox.js';
-import type { Composition } from './email-job.js';
 import type { WorkerMetrics } from './metrics.js';
-import { CalendarRefusal, type WriteHostCalendar } from './host-calendar.js';
+import { CalendarRefusal, type CalendarWrite, type WriteHostCalendar } from './host-calendar.js';
 import type { OutgoingMail, SendMail } from './send-mail.js';
 import { OUTCOME, inSpan } from './spans.js';
 
@@ -51,6 +51,9 @@ export type DeliveryOutcome = 'sent' | ClaimRefusal | Postponed;
 /** The message as a kind composes it; the sender, the reply address and the auto-reply header are added here. */
 export type Composed = Omit<OutgoingMail, 'from' | 'replyTo' | 'headers'> & { replyTo?: OutgoingMail['replyTo'] };
 
+/** What an outbox row comes to: a message to send, or a write into a host's calendar. */
+export type Composition = { channel: 'email'; message: Composed } | { channel: 'calendar'; write: CalendarWrite };
+
 export interface Delivery {
   /** The outbox row's id. */
   id: string;
@@ -58,7 +61,7 @@ export interface Delivery {
   /** The message for the claimed row, or null when it is no longer true (it is then dropped, never sent). */
   compose(email: Claimed): Composition | null;
   /** The ordered line the row belongs to, if any (the registry's `order`). */
-  orderOf(row: EmailRow): 'prospect' | 'host-calendar' | undefined;
+  orderOf(row: EmailRow): OrderGroup | undefined;
 }
 
 /**
@@ -202,7 +205,7 @@ async function deliverRow(
   try {
     const transport = composed;
     info = await inSpan(
-      transport.via === 'caldav' ? 'caldav write' : 'smtp send',
+      transport.channel === 'calendar' ? 'caldav write' : 'smtp send',
       { kind: SpanKind.CLIENT, attributes: { [EMAIL_KIND]: row.kind } },
       () => unlessAborted(send(deps, transport, sending.signal), sending.signal),
       () => 'sent',
@@ -215,7 +218,7 @@ async function deliverRow(
     const permanent = failure instanceof UnrecoverableError;
     await recordFailure(deps.db, id, failure.message, permanent);
     deps.metrics?.delivered(row.kind, permanent ? 'refused' : 'failed');
-    const server = composed.via === 'caldav' ? 'the calendar' : 'the SMTP server';
+    const server = composed.channel === 'calendar' ? 'the calendar' : 'the SMTP server';
     log.warn(
       { error: failure.message },
       permanent ? `${label} refused for good by ${server}; no more tries` : `${label} not sent; will retry`,
@@ -229,7 +232,7 @@ async function deliverRow(
   });
   deps.metrics?.delivered(row.kind, 'sent', row.created_at);
   log.info(
-    composed.via === 'caldav'
+    composed.channel === 'calendar'
       ? { calendarResponse: info.response }
       : { messageId: info.messageId, smtpResponse: info.response && withoutAddresses(info.response) },
     `${label} sent`,
@@ -243,7 +246,7 @@ function send(
   composed: Composition,
   signal: AbortSignal,
 ): Promise<{ messageId?: string; response?: string }> {
-  if (composed.via === 'caldav') {
+  if (composed.channel === 'calendar') {
     if (!deps.writeHostCalendar)
       return Promise.reject(new CalendarRefusal("this worker has no TEAM_FILE to find the host's calendar in"));
     return deps.writeHostCalendar(composed.write, signal);

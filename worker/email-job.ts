@@ -1,6 +1,6 @@
 /**
- * The worker's one job: send one outbox row (booking_emails) by its id. The row's kind, looked up in the registry
- * (email-kinds.ts), says how the message is written and whether it still tells the truth; the sweep finds the rows
+ * The worker's one job: send one outbox row (an e-mail or a host-calendar write, of deliveries) by its id. The row's kind, looked up in the registry
+ * (kind-writers.ts), says how the message is written and whether it still tells the truth; the sweep finds the rows
  * still waiting, kind by kind. A row of a kind the registry does not know is refused for good, never guessed at.
  */
 import { brand } from '../domain/brand.js';
@@ -8,21 +8,18 @@ import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import type { Knex } from 'knex';
 import {
   DELIVER_WEBHOOK_JOB,
-  EMAIL_KINDS,
-  MAX_EMAIL_ATTEMPTS,
   SEND_EMAIL_JOB,
   emailJob,
-  type EmailKind,
   type QueuedJob,
   type SendEmailPayload,
 } from '../server-shared/jobs.js';
+import { DELIVERY_KINDS, DELIVERY_KIND_NAMES, isDeliveryKind } from '../server-shared/delivery-kinds.js';
 import { invitePathOf, managePathOf } from '../server-shared/booking-link.js';
 import { singleLine } from '../domain/text.js';
 import { mailDomain } from '../server-shared/sender.js';
 import type { ProspectEmailOptions } from './email/confirmation.js';
-import { deliver, type Composed, type DeliveryDeps, type DeliveryOutcome } from './deliver.js';
-import { EMAIL_KIND_REGISTRY, type EmailKindEntry, type Written } from './email-kinds.js';
-import type { CalendarWrite } from './host-calendar.js';
+import { deliver, type Composed, type Composition, type DeliveryDeps, type DeliveryOutcome } from './deliver.js';
+import { KIND_WRITERS, type EmailKindWriter, type Written } from './kind-writers.js';
 import { bookingUid } from '../server-shared/invitation.js';
 import { findDueEmails, type EmailRow, type Lead } from './outbox.js';
 import { processWebhook, type WebhookDeps } from './webhook-job.js';
@@ -41,10 +38,6 @@ export type ComposeDeps = Pick<DeliveryDeps, 'mailFrom' | 'timeZone' | 'publicUr
 /** How long a job waits before it looks again whether the earlier e-mail about its booking has gone. */
 export const EARLIER_EMAIL_WAIT_MS = 1000;
 
-function isEmailKind(kind: string): kind is EmailKind {
-  return (EMAIL_KINDS as readonly string[]).includes(kind);
-}
-
 function prospectOptions(deps: ComposeDeps, bookingId: string, sequence: number): ProspectEmailOptions {
   return {
     timeZone: deps.timeZone,
@@ -58,23 +51,20 @@ function prospectOptions(deps: ComposeDeps, bookingId: string, sequence: number)
   };
 }
 
-/** What an outbox row comes to: a message to send, or a write into a host's calendar. */
-export type Composition = { via: 'smtp'; message: Composed } | { via: 'caldav'; write: CalendarWrite };
-
 /**
  * What an outbox row comes to, or null when it no longer tells the truth about its booking. Each tells the booking
  * with the slot and the sequence of the change it announces (the row's), never the booking's current ones.
  */
 export function composeRow(deps: ComposeDeps, row: EmailRow, lead: Lead): Composition | null {
-  if (!isEmailKind(row.kind)) throw new UnrecoverableError(`no e-mail kind "${row.kind}" in this worker's registry`);
-  const kind = EMAIL_KIND_REGISTRY[row.kind];
+  if (!isDeliveryKind(row.kind)) throw new UnrecoverableError(`no kind "${row.kind}" in this worker's registry`);
+  const kind = KIND_WRITERS[row.kind];
   const options = prospectOptions(deps, lead.id, row.sequence);
   if (!kind.stillTrue(row, lead, options.now)) return null;
   const booking = { ...lead, timeSlot: row.time_slot };
-  if (kind.via === 'caldav') {
+  if (kind.channel === 'calendar') {
     if (row.recipient === null) return null;
     return {
-      via: 'caldav',
+      channel: 'calendar',
       write: {
         hostEmail: row.recipient,
         uid: bookingUid(lead.id, deps.mailFrom),
@@ -83,19 +73,19 @@ export function composeRow(deps: ComposeDeps, row: EmailRow, lead: Lead): Compos
     };
   }
   const message = composeMessage(deps, kind, row, lead, kind.write(booking, row, options));
-  return message && { via: 'smtp', message };
+  return message && { channel: 'email', message };
 }
 
 /** The e-mail for an outbox row of an e-mail kind, or null when it no longer tells the truth. */
 export function composeEmail(deps: ComposeDeps, row: EmailRow, lead: Lead): Composed | null {
   const composed = composeRow(deps, row, lead);
-  if (composed?.via === 'caldav') throw new Error(`a ${row.kind} row is not an e-mail`);
+  if (composed?.channel === 'calendar') throw new Error(`a ${row.kind} row is not an e-mail`);
   return composed?.message ?? null;
 }
 
 function composeMessage(
   deps: ComposeDeps,
-  kind: EmailKindEntry,
+  kind: EmailKindWriter,
   row: EmailRow,
   lead: Lead,
   written: Written,
@@ -152,7 +142,7 @@ export function processEmail(
       id,
       log: deps.logger.child({ emailId: id }),
       compose: ({ row, lead }) => (lead ? composeRow(deps, row, lead) : null),
-      orderOf: (row) => (isEmailKind(row.kind) ? EMAIL_KIND_REGISTRY[row.kind].order : undefined),
+      orderOf: (row) => (isDeliveryKind(row.kind) ? KIND_WRITERS[row.kind].order : undefined),
     },
     signal,
   );
@@ -197,9 +187,10 @@ export async function runJob(context: JobContext, job: Job, signal?: AbortSignal
  */
 export async function pendingJobs(db: Knex, graceMs: number): Promise<QueuedJob[]> {
   const jobs: QueuedJob[] = [];
-  for (const kind of EMAIL_KINDS) {
-    const wait = EMAIL_KIND_REGISTRY[kind].sent === 'at once' ? graceMs : 0;
-    for (const id of await findDueEmails(db, kind, wait, MAX_EMAIL_ATTEMPTS)) jobs.push(emailJob(id));
+  for (const kind of DELIVERY_KIND_NAMES) {
+    const { sent, maxAttempts } = DELIVERY_KINDS[kind];
+    for (const id of await findDueEmails(db, kind, sent === 'at once' ? graceMs : 0, maxAttempts))
+      jobs.push(emailJob(id));
   }
   return jobs;
 }

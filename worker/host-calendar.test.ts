@@ -161,14 +161,14 @@ describe("the demo in its host's own calendar, over CalDAV, from the outbox", fu
     // Writes to Ben fail now; the row keeps its error and its tries, and the write is made once he answers.
     server.setFault('error-500', `${ben}${encodeURIComponent(`demo-${id}@converge.localhost`)}.ics`);
     const failing = await until(async () => {
-      const row = await stack.db('booking_emails').where({ booking_id: id, kind: 'host-calendar' }).first();
+      const row = await stack.db('deliveries').where({ booking_id: id, kind: 'host-calendar' }).first();
       return row?.attempts >= 1 && row.sent_at === null ? row : undefined;
     }, 'a failed write on the row');
     expect(failing.last_error).to.contain('500');
     server.setFault('none', `${ben}${encodeURIComponent(`demo-${id}@converge.localhost`)}.ics`);
     await until(() => storedEvent(ben, id), "the event in Ben's calendar after the retry", 60_000);
     const row = await until(async () => {
-      const current = await stack.db('booking_emails').where({ booking_id: id, kind: 'host-calendar' }).first();
+      const current = await stack.db('deliveries').where({ booking_id: id, kind: 'host-calendar' }).first();
       return current?.sent_at ? current : undefined;
     }, 'the write marked done');
     expect(row.attempts).to.be.at.least(2);

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { EMAIL_QUEUE, emailJob, jobIdOf } from '../server-shared/jobs.js';
+import { DELIVERY_QUEUE, emailJob, jobIdOf } from '../server-shared/jobs.js';
 import { insertBookings } from '../test/outbox.js';
 import { createTestDatabase } from '../test/database.js';
 import { startSmtpSink } from '../test/smtp-sink.js';
@@ -16,7 +16,7 @@ describe("the worker's shutdown (worker.close())", () => {
     const smtp = await startSmtpSink();
     const prefix = testQueuePrefix();
     const redis = new Redis(TEST_REDIS_URL);
-    const queue = new Queue(EMAIL_QUEUE, { connection: redis, prefix });
+    const queue = new Queue(DELIVERY_QUEUE, { connection: redis, prefix });
     const worker = await startWorker(
       loadWorkerConfig({
         DATABASE_URL: database.url,

@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import knex from 'knex';
 import type { Logger } from 'pino';
 import { knexConfig } from '../knexfile.js';
-import { EMAIL_QUEUE, emailJobOptions, enqueueJob, type QueuedJob } from '../server-shared/jobs.js';
+import { DELIVERY_QUEUE, deliveryJobOptions, enqueueJob, type QueuedJob } from '../server-shared/jobs.js';
 import { queueTelemetry } from '../server-shared/telemetry.js';
 import { settlesWithin } from '../server-shared/time-limits.js';
 import type { WorkerConfig } from './config.js';
@@ -62,10 +62,10 @@ export async function startWorker(
   // With tracing on, a job the sweep enqueues starts a trace of its own; the worker's `process` span continues the
   // trace a job carries (the request that stored its row, or that sweep).
   const telemetry = queueTelemetry();
-  const queue = new Queue<QueuedJob['payload']>(EMAIL_QUEUE, {
+  const queue = new Queue<QueuedJob['payload']>(DELIVERY_QUEUE, {
     connection,
     prefix: config.queuePrefix,
-    defaultJobOptions: emailJobOptions,
+    defaultJobOptions: deliveryJobOptions,
     ...telemetry,
   });
   // Without a listener BullMQ prints connection errors to the console; the connection's own listener reports them.
@@ -116,7 +116,7 @@ export async function startWorker(
   const context: JobContext = { deps, webhooks, leaveToOwner };
 
   const worker = new Worker(
-    EMAIL_QUEUE,
+    DELIVERY_QUEUE,
     // Three parameters: BullMQ passes the abort signal only to a processor that declares it.
     (job: Job, token?: string, signal?: AbortSignal) => runJob(context, job, signal, token),
     { connection, prefix: config.queuePrefix, concurrency: config.concurrency, ...telemetry },
@@ -141,7 +141,12 @@ export async function startWorker(
   // Where receivers look the signing key up, so an operator can check that the DNS record is there.
   const dkimRecord = config.dkim ? `${config.dkim.keySelector}._domainkey.${config.dkim.domainName}` : 'off';
   logger.info(
-    { queue: EMAIL_QUEUE, concurrency: config.concurrency, dkim: dkimRecord, metrics: metricsEndpoint?.url ?? 'off' },
+    {
+      queue: DELIVERY_QUEUE,
+      concurrency: config.concurrency,
+      dkim: dkimRecord,
+      metrics: metricsEndpoint?.url ?? 'off',
+    },
     'worker ready',
   );
 

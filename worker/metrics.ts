@@ -101,11 +101,14 @@ export function createWorkerMetrics(db: Knex, queue: JobCounts): WorkerMetrics {
   };
 }
 
-/** Each kind's rows due and open, and the age of the oldest; one query a scrape, by the sweep's partial index. */
+/**
+ * Each kind's e-mails and calendar writes due and open, and the age of the oldest; one query a scrape, by the sweep's
+ * partial index. Webhook deliveries have their own measure (an endpoint's failing ones wait for a replay, not a worker).
+ */
 async function openRows(db: Knex): Promise<{ kind: string; count: number; oldest: number }[]> {
   const { rows } = (await db.raw(
-    `SELECT kind, count(*)::int AS count, extract(epoch FROM now() - min(due_at))::float AS oldest FROM booking_emails
-      WHERE sent_at IS NULL AND failed_at IS NULL AND dropped_at IS NULL AND due_at <= now() GROUP BY kind`,
+    `SELECT kind, count(*)::int AS count, extract(epoch FROM now() - min(due_at))::float AS oldest FROM deliveries
+      WHERE channel IN ('email', 'calendar') AND sent_at IS NULL AND failed_at IS NULL AND dropped_at IS NULL AND due_at <= now() GROUP BY kind`,
   )) as { rows: { kind: string; count: number; oldest: number }[] };
   return rows;
 }

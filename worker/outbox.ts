@@ -1,9 +1,11 @@
 /**
- * The worker's SQL for the outbox, booking_emails: every e-mail about a booking is a row, claimed with a lease, marked
- * sent, failed or dropped. A claim returns the row with its booking as it stands at that moment.
+ * The worker's SQL for the outbox, `deliveries`: every delivery a booking causes is a row, claimed with a lease, marked
+ * sent, failed or dropped. Here the lease, its release and the open rows' predicate for every channel, and the claim of
+ * the e-mails and host-calendar writes, which returns the row with its booking as it stands at that moment (a webhook
+ * delivery's claim, with its endpoint and event, is webhook-outbox.ts's).
  */
 import type { Knex } from 'knex';
-import type { EmailKind } from '../server-shared/jobs.js';
+import type { DeliveryKind, OrderGroup } from '../server-shared/delivery-kinds.js';
 import type { Booking } from '../server-shared/invitation.js';
 import {
   CONFIRMATION_SEQUENCE,
@@ -15,8 +17,9 @@ import type { Attribution } from '../domain/attribution.js';
 import { batched } from './batch.js';
 
 /**
- * How long a claim holds. Longer than a send may take (the transport gives up on a silent server after 30 s), so a
- * live worker never loses its claim mid-send; a dead worker's claim runs out and the sweep hands the row on.
+ * How long a claim holds, on every channel. Longer than a send may take (the transport gives up on a silent server
+ * after 30 s, a webhook's try after its timeout), so a live worker never loses its claim mid-send; a dead worker's
+ * claim runs out and the sweep hands the row on.
  */
 export const CLAIM_LEASE_MS = 60_000;
 
@@ -28,7 +31,7 @@ export type Postponed = 'waiting';
 export interface EmailRow {
   id: string;
   booking_id: string;
-  kind: EmailKind | (string & {});
+  kind: DeliveryKind | (string & {});
   /** The slot and the sequence of the change the e-mail tells. */
   time_slot: Date;
   sequence: number;
@@ -62,8 +65,11 @@ export type Claim = { claimed: true; email: Claimed } | { claimed: false; reason
 /** Row ids are UUIDs; anything else would fail the whole batch it went to the database in. */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Rows still to send (neither sent, refused for good nor dropped) and held by no live claim. */
-const OPEN = (table: string) =>
+/** The e-mails and host-calendar writes, of the rows of every channel. */
+export const BOOKING_CHANNELS = `channel IN ('email', 'calendar')`;
+
+/** Rows still to send (neither sent, given up nor dropped) and held by no live claim. */
+export const OPEN = (table: string) =>
   `${table}.sent_at is null and ${table}.failed_at is null and ${table}.dropped_at is null ` +
   `and (${table}.claimed_until is null or ${table}.claimed_until < CURRENT_TIMESTAMP)`;
 
@@ -74,8 +80,8 @@ const OPEN = (table: string) =>
  * stands: a change committed before the claim is seen here.
  */
 const CLAIM_SQL =
-  'with claimed as (update booking_emails e set claimed_until = now() + make_interval(secs => ?) ' +
-  `where e.id in (select o.id from booking_emails o where o.id = any(?::uuid[]) and ${OPEN('o')} order by o.id for update) and ${OPEN('e')} ` +
+  'with claimed as (update deliveries e set claimed_until = now() + make_interval(secs => ?) ' +
+  `where e.id in (select o.id from deliveries o where o.id = any(?::uuid[]) and o.${BOOKING_CHANNELS} and ${OPEN('o')} order by o.id for update) and ${OPEN('e')} ` +
   'returning e.id, e.booking_id, e.kind, e.time_slot, e.sequence, e.recipient, e.change, e.previous_time_slot, e.created_at) ' +
   'select c.*, b.name, b.email, b.company, b.phone, b.message, b.time_slot as booking_time_slot, b.attribution, b.visitor_time_zone, b.status, ' +
   'b.sequence as booking_sequence, b.meeting_url, b.host_email, b.host_name, b.host_title ' +
@@ -144,7 +150,7 @@ async function claimMany(db: Knex, ids: string[], leaseMs: number): Promise<Map<
 }
 
 const MARK_SENT_SQL =
-  'update booking_emails set sent_at = CURRENT_TIMESTAMP, claimed_until = null, last_error = null, attempts = attempts + 1 where id = any(?::uuid[])';
+  'update deliveries set sent_at = CURRENT_TIMESTAMP, claimed_until = null, last_error = null, attempts = attempts + 1 where id = any(?::uuid[])';
 
 /** The ids as one PostgreSQL array literal: one bound value however many ids (each checked to be a UUID). */
 function uuidArray(ids: readonly string[]): string {
@@ -169,9 +175,10 @@ export async function claim(db: Knex, id: string, leaseMs = CLAIM_LEASE_MS): Pro
   if (!claimOne) byLease.set(leaseMs, (claimOne = batched((ids) => claimMany(db, ids, leaseMs))));
   const email = await claimOne(id);
   if (email) return { claimed: true, email };
-  const current = await db('booking_emails')
+  const current = await db('deliveries')
     .select('booking_id', 'sent_at', 'failed_at', 'dropped_at')
     .where({ id })
+    .whereRaw(BOOKING_CHANNELS)
     .first();
   if (!current) return { claimed: false, reason: 'missing' };
   const bookingId = String(current.booking_id);
@@ -181,9 +188,9 @@ export async function claim(db: Knex, id: string, leaseMs = CLAIM_LEASE_MS): Pro
   return { claimed: false, reason: 'claimed-elsewhere', bookingId };
 }
 
-/** Lets go of a claim without counting a try: the row waits for its turn. */
+/** Lets go of a claim (of any channel) without counting a try: the row waits for its turn. */
 export async function releaseClaim(db: Knex, id: string): Promise<void> {
-  await db('booking_emails').where({ id }).update({ claimed_until: null });
+  await db('deliveries').where({ id }).update({ claimed_until: null });
 }
 
 /** Marks the row sent; marks made in the same turn of the event loop go to the database together. */
@@ -201,7 +208,7 @@ export async function markSent(db: Knex, id: string): Promise<void> {
 
 /** Records a failed try and lets go of the claim; a permanent failure (refused for good) also ends the tries. */
 export async function recordFailure(db: Knex, id: string, error: string, permanent: boolean): Promise<void> {
-  await db('booking_emails')
+  await db('deliveries')
     .where({ id })
     .update({
       claimed_until: null,
@@ -213,7 +220,7 @@ export async function recordFailure(db: Knex, id: string, error: string, permane
 
 /** A claimed e-mail that is no longer true (its booking moved or was cancelled): never to be sent. */
 export async function markDropped(db: Knex, id: string): Promise<void> {
-  await db('booking_emails').where({ id }).update({ dropped_at: db.fn.now(), claimed_until: null });
+  await db('deliveries').where({ id }).update({ dropped_at: db.fn.now(), claimed_until: null });
 }
 
 /**
@@ -222,11 +229,7 @@ export async function markDropped(db: Knex, id: string): Promise<void> {
  * Earlier ones still to send and under no live claim are dropped first, since this row's change has overtaken them
  * (server-shared/prospect-emails.ts). Nothing comes before sequence 0 (the booking itself): such a row never waits.
  */
-export async function behindEarlierEmail(
-  db: Knex,
-  row: EmailRow,
-  order: 'prospect' | 'host-calendar' | undefined,
-): Promise<boolean> {
+export async function behindEarlierEmail(db: Knex, row: EmailRow, order: OrderGroup | undefined): Promise<boolean> {
   if (!order || row.sequence <= CONFIRMATION_SEQUENCE) return false;
   if (order === 'prospect' && row.recipient !== null) return false;
   if (order !== 'prospect' && row.recipient === null) return false;
@@ -238,14 +241,14 @@ export async function behindEarlierEmail(
 /** Rows of a kind due `graceMs` ago or earlier, with tries left and not claimed by a live worker, oldest first. */
 export async function findDueEmails(
   db: Knex,
-  kind: EmailKind,
+  kind: DeliveryKind,
   graceMs: number,
   maxAttempts: number,
   limit = 500,
 ): Promise<string[]> {
-  const rows: { id: string }[] = await db('booking_emails')
+  const rows: { id: string }[] = await db('deliveries')
     .select('id')
-    .whereRaw(OPEN('booking_emails'))
+    .whereRaw(OPEN('deliveries'))
     .where({ kind })
     .where('due_at', '<=', db.raw('now() - make_interval(secs => ?)', [graceMs / 1000]))
     .where('attempts', '<', maxAttempts)

@@ -8,11 +8,11 @@ import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../test/smtp-si
 import { TEST_LINK_SECRET, silentLogger } from '../test/stack.js';
 import { loadWorkerConfig } from './config.js';
 import type { DeliveryDeps } from './deliver.js';
-import { EMAIL_KINDS } from '../server-shared/jobs.js';
-import { EMAIL_KIND_REGISTRY } from './email-kinds.js';
+import { DELIVERY_KIND_NAMES } from '../server-shared/delivery-kinds.js';
+import { KIND_WRITERS } from './kind-writers.js';
 
 /** The kinds that are e-mails: all but the host's calendar write, which goes over CalDAV (host-calendar.test.ts). */
-const KINDS_BY_MAIL = EMAIL_KINDS.filter((kind) => EMAIL_KIND_REGISTRY[kind].via === 'smtp');
+const KINDS_BY_MAIL = DELIVERY_KIND_NAMES.filter((kind) => KIND_WRITERS[kind].channel === 'email');
 import { insertBookings } from '../test/outbox.js';
 import { processEmail } from './email-job.js';
 import { createSendMail, type MailTransport } from './send-mail.js';
@@ -131,8 +131,9 @@ describe('every kind of e-mail as received: signed with DKIM, its calendar parts
     await send('confirmation', processEmail(deps, { emailId: booking!.emailId }));
     for (const kind of KINDS_BY_MAIL.filter((one) => one !== 'confirmation')) {
       const [row] = await database
-        .db('booking_emails')
+        .db('deliveries')
         .insert({
+          channel: 'email',
           booking_id: booking!.id,
           kind,
           time_slot: new Date(slot!.iso),
@@ -236,8 +237,8 @@ describe('every kind of e-mail as received: signed with DKIM, its calendar parts
     expect(confirmation.messageId).to.match(/^<demo-.+@converge\.test>$/);
     expect(confirmation.inReplyTo).to.equal(undefined);
     const later = KINDS_BY_MAIL.filter((one) => {
-      const entry = EMAIL_KIND_REGISTRY[one];
-      return entry.via === 'smtp' && entry.to === 'prospect' && one !== 'confirmation';
+      const entry = KIND_WRITERS[one];
+      return entry.channel === 'email' && entry.to === 'prospect' && one !== 'confirmation';
     });
     expect(later).to.deep.equal(['update', 'cancellation', 'reminder']);
     for (const kind of later) {

@@ -64,7 +64,7 @@ describe('retention (RETENTION_DAYS)', () => {
     );
     // Its confirmation went out after a first failure; its reminder is still to send.
     await app
-      .db('booking_emails')
+      .db('deliveries')
       .where({ booking_id: id, kind: 'confirmation' })
       .update({ sent_at: app.db.fn.now(), last_error: '450 ada@analytical-engines.com: mailbox busy' });
     return id;
@@ -76,7 +76,7 @@ describe('retention (RETENTION_DAYS)', () => {
     const old = [await bookingFrom(800), await bookingFrom(731), await bookingFrom(1000)];
     const recent = [await bookingFrom(10), await bookingFrom(729)];
     const recentBefore = await app.db('bookings').whereIn('id', recent).orderBy('id');
-    const recentEmailsBefore = await app.db('booking_emails').whereIn('booking_id', recent).orderBy('id');
+    const recentEmailsBefore = await app.db('deliveries').whereIn('booking_id', recent).orderBy('id');
     const recentEventsBefore = await app.db('webhook_events').whereIn('booking_id', recent).orderBy('position');
 
     expect(await applyRetention(app.db, 730, { batchSize: 2 })).to.equal(3);
@@ -102,7 +102,7 @@ describe('retention (RETENTION_DAYS)', () => {
       });
       expect(anonymised.anonymised_at).to.be.instanceOf(Date);
       expect(anonymised.time_slot.getTime(), 'the dates stay').to.be.below(Date.now() - 730 * DAY_MS);
-      const emails = await app.db('booking_emails').where({ booking_id: id });
+      const emails = await app.db('deliveries').where({ booking_id: id });
       expect(emails.length).to.be.greaterThan(1);
       for (const email of emails) {
         expect(email).to.include({ recipient: null, last_error: null });
@@ -110,7 +110,7 @@ describe('retention (RETENTION_DAYS)', () => {
         expect(email.sent_at !== null || email.dropped_at !== null, `${email.kind} settled`).to.equal(true);
       }
       // (Not /ada/ alone: a UUID's hex may spell it.)
-      expect(JSON.stringify(await app.db('booking_emails').where({ booking_id: id }))).not.to.match(
+      expect(JSON.stringify(await app.db('deliveries').where({ booking_id: id }))).not.to.match(
         /Lovelace|analytical-engines/i,
       );
       // Its webhook event keeps what a receiver's figures need, not the person.
@@ -126,9 +126,7 @@ describe('retention (RETENTION_DAYS)', () => {
       expect(JSON.stringify(event.payload)).not.to.match(/Lovelace|analytical-engines|mobile|555 0100|ada lovelace/i);
     }
     expect(await app.db('bookings').whereIn('id', recent).orderBy('id')).to.deep.equal(recentBefore);
-    expect(await app.db('booking_emails').whereIn('booking_id', recent).orderBy('id')).to.deep.equal(
-      recentEmailsBefore,
-    );
+    expect(await app.db('deliveries').whereIn('booking_id', recent).orderBy('id')).to.deep.equal(recentEmailsBefore);
     expect(recentEventsBefore).to.have.length(2);
     expect(await app.db('webhook_events').whereIn('booking_id', recent).orderBy('position')).to.deep.equal(
       recentEventsBefore,
@@ -211,7 +209,7 @@ describe('retention (RETENTION_DAYS)', () => {
     const claim = await app.db.transaction();
     const started = Date.now();
     try {
-      await claim('booking_emails').where({ booking_id: id, kind: 'confirmation' }).forUpdate().first();
+      await claim('deliveries').where({ booking_id: id, kind: 'confirmation' }).forUpdate().first();
       const failure = await applyRetention(app.db, 730).then(
         () => undefined,
         (err: unknown) => err,

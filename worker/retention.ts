@@ -41,9 +41,9 @@ export async function anonymiseBatch(
         WHERE anonymised_at IS NULL AND time_slot < now() - make_interval(days => ?, mins => ?)
         ORDER BY time_slot LIMIT ? FOR UPDATE SKIP LOCKED),
      emails AS (
-       UPDATE booking_emails e SET recipient = NULL, last_error = NULL, claimed_until = NULL,
+       UPDATE deliveries e SET recipient = NULL, last_error = NULL, claimed_until = NULL,
            dropped_at = CASE WHEN e.sent_at IS NULL AND e.failed_at IS NULL THEN coalesce(e.dropped_at, now()) ELSE e.dropped_at END
-         FROM picked WHERE e.booking_id = picked.id),
+         FROM picked WHERE e.booking_id = picked.id AND e.channel IN ('email', 'calendar')),
      hooks AS (
        UPDATE webhook_events w SET payload = jsonb_set(
            jsonb_set(w.payload, '{data,booking}',
@@ -57,7 +57,7 @@ export async function anonymiseBatch(
        RETURNING w.id),
      answers AS (
        UPDATE webhook_attempts t SET response_excerpt = NULL, error = NULL
-         FROM webhook_deliveries d, hooks WHERE d.event_id = hooks.id AND t.delivery_id = d.id)
+         FROM deliveries d, hooks WHERE d.event_id = hooks.id AND t.delivery_id = d.id)
      UPDATE bookings b SET name = '', email = '', company = '', phone = NULL, message = NULL, recipient = NULL,
          recipient_domain = NULL, meeting_url = NULL, visitor_time_zone = NULL, anonymised_at = now(),
          attribution = (SELECT jsonb_object_agg(a.key, a.value) FROM jsonb_each(b.attribution) AS a WHERE a.key = ANY(?::text[]))

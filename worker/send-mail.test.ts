@@ -135,7 +135,7 @@ describe('a connection dropped while a message is handed over (pooled SMTP conne
         'none twice',
       ).to.equal(true);
       const stored = await database
-        .db('booking_emails')
+        .db('deliveries')
         .whereIn(
           'id',
           rows.map((row) => row.emailId),

@@ -1,6 +1,6 @@
 /**
  * The outbox sweep: rows stored while Redis was away, whose job ran out of tries, or whose claim ran out with its
- * worker, are enqueued again, for every kind of e-mail the worker knows (email-kinds.ts), and so are the webhook
+ * worker, are enqueued again, for every kind the registry knows (server-shared/delivery-kinds.ts), and so are the webhook
  * deliveries whose try is due and was lost from the queue (webhook-job.ts). It runs on a timer in every worker process,
  * not as a job in Redis, so that it survives Redis losing its data; a PostgreSQL advisory lock lets one process sweep at
  * a time. Each round then applies retention (retention.ts), one process at a time too.

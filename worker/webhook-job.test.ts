@@ -127,7 +127,7 @@ describe('one webhook try (processWebhook)', function () {
     return { endpointId: endpoint!.id, job: job.payload as { deliveryId: string; dueAt: number } };
   }
 
-  const deliveryRow = (id: string) => database.db('webhook_deliveries').where({ id }).first();
+  const deliveryRow = (id: string) => database.db('deliveries').where({ id }).first();
   const endpointRow = (id: string) => database.db('webhook_endpoints').where({ id }).first();
 
   it('marks the endpoint failing once a delivery has failed for its whole window, with an error log line, and keeps it', async () => {
@@ -144,7 +144,7 @@ describe('one webhook try (processWebhook)', function () {
         retry.payload as typeof job,
       ),
     ).to.equal('exhausted');
-    expect(await deliveryRow(job.deliveryId)).to.include({ attempts: 2, last_status: 500, delivered_at: null });
+    expect(await deliveryRow(job.deliveryId)).to.include({ attempts: 2, last_status: 500, sent_at: null });
     expect((await endpointRow(endpointId)).failing_since).to.be.an.instanceOf(Date);
     expect(lines.find((line) => line.msg.startsWith('webhook endpoint failing'))).to.include({ level: 50 });
     // A stale job (the try it carries was rescheduled) does nothing.
@@ -180,7 +180,7 @@ describe('one webhook try (processWebhook)', function () {
     const unfinished = "the answer's body did not finish within 0.4 s";
     const row = await deliveryRow(job.deliveryId);
     expect(row).to.include({ attempts: 1, last_status: 200, last_error: unfinished });
-    expect(row.delivered_at).to.be.an.instanceOf(Date);
+    expect(row.sent_at).to.be.an.instanceOf(Date);
     const attempts = await database
       .db('webhook_attempts')
       .where({ delivery_id: job.deliveryId })
@@ -200,7 +200,7 @@ describe('one webhook try (processWebhook)', function () {
     expect(await deliveryRow(job.deliveryId)).to.include({
       last_status: 503,
       last_error: "the answer's body did not finish within 0.4 s",
-      delivered_at: null,
+      sent_at: null,
     });
     expect(lines.slice(before).find((entry) => entry.msg === 'webhook not delivered; will retry')).to.include({
       status: 503,

@@ -19,10 +19,10 @@ import {
   findDueDeliveries,
   nextInLine,
   recordAttempt,
-  releaseDelivery,
   type AttemptOutcome,
   type ClaimedDelivery,
 } from './webhook-outbox.js';
+import { releaseClaim } from './outbox.js';
 
 export interface WebhookDeps {
   db: Knex;
@@ -102,7 +102,7 @@ async function tryDelivery(
   });
   if (await behindEarlierEvent(deps.db, delivery)) {
     // The earlier one's success queues this one; the sweep stands behind that.
-    await releaseDelivery(deps.db, delivery.id);
+    await releaseClaim(deps.db, delivery.id);
     endpointLog.info('webhook waits for an earlier event of its booking to reach the endpoint');
     return 'waiting';
   }

@@ -1,11 +1,11 @@
 /**
- * The worker's SQL for webhook deliveries (webhook_deliveries, one row per endpoint and event): claimed with a lease
- * as the e-mails' rows are (outbox.ts), tried in the order of their booking's events, each try logged
- * (webhook_attempts) with the row's new state in one transaction.
+ * The worker's SQL for webhook deliveries (rows of deliveries on the channel `webhook`, one per endpoint and event):
+ * claimed with the lease of every channel (outbox.ts), tried in the order of their booking's events, each try logged
+ * (webhook_attempts) with the row's new state in one transaction. A delivery's `sent_at` is when it was delivered, its
+ * `failed_at` when it was given up (tried for its whole window); `due_at` is its next try's time.
  */
 import type { Knex } from 'knex';
-
-export const WEBHOOK_CLAIM_LEASE_MS = 60_000;
+import { CLAIM_LEASE_MS, OPEN } from './outbox.js';
 
 export interface ClaimedDelivery {
   id: string;
@@ -24,7 +24,7 @@ export interface ClaimedDelivery {
 }
 
 /** The due time as the job carries it: epoch milliseconds. */
-const DUE_MS = '(extract(epoch FROM d.next_attempt_at) * 1000)::bigint';
+const DUE_MS = '(extract(epoch FROM d.due_at) * 1000)::bigint';
 /** An endpoint that takes tries: not removed, not stopped by a 410, not failing (its events wait for a replay). */
 const ENDPOINT_TAKES = 'e.removed_at IS NULL AND e.stopped_at IS NULL AND e.failing_since IS NULL';
 
@@ -37,14 +37,14 @@ export async function claimDelivery(
   db: Knex,
   id: string,
   dueAt: number,
-  leaseMs = WEBHOOK_CLAIM_LEASE_MS,
+  leaseMs = CLAIM_LEASE_MS,
 ): Promise<ClaimedDelivery | null> {
   const { rows } = (await db.raw(
     `WITH claimed AS (
-       UPDATE webhook_deliveries d SET claimed_until = now() + make_interval(secs => ?)
+       UPDATE deliveries d SET claimed_until = now() + make_interval(secs => ?)
          FROM webhook_endpoints e
-         WHERE d.id = ? AND e.id = d.endpoint_id AND ${DUE_MS} = ? AND d.delivered_at IS NULL AND d.exhausted_at IS NULL
-           AND (d.claimed_until IS NULL OR d.claimed_until < now()) AND ${ENDPOINT_TAKES}
+         WHERE d.id = ? AND d.channel = 'webhook' AND e.id = d.endpoint_id AND ${DUE_MS} = ? AND ${OPEN('d')}
+           AND ${ENDPOINT_TAKES}
          RETURNING d.id, d.event_id, d.endpoint_id, d.booking_id, d.position, d.attempts, d.failing_since, e.url, e.secret)
      SELECT c.*, ev.type, ev.payload, ev.created_at AS event_created_at FROM claimed c JOIN webhook_events ev ON ev.id = c.event_id`,
     [leaseMs / 1000, id, dueAt],
@@ -57,16 +57,12 @@ export async function behindEarlierEvent(
   db: Knex,
   delivery: Pick<ClaimedDelivery, 'endpoint_id' | 'booking_id' | 'position'>,
 ): Promise<boolean> {
-  const row = await db('webhook_deliveries')
-    .where({ endpoint_id: delivery.endpoint_id, booking_id: delivery.booking_id })
+  const row = await db('deliveries')
+    .where({ channel: 'webhook', endpoint_id: delivery.endpoint_id, booking_id: delivery.booking_id })
     .where('position', '<', delivery.position)
-    .whereNull('delivered_at')
+    .whereNull('sent_at')
     .first('id');
   return row !== undefined;
-}
-
-export async function releaseDelivery(db: Knex, id: string): Promise<void> {
-  await db('webhook_deliveries').where({ id }).update({ claimed_until: null });
 }
 
 export interface Attempt {
@@ -106,22 +102,22 @@ export async function recordAttempt(
       last_status: attempt.status,
       last_error: attempt.error?.slice(0, 2000) ?? null,
     };
-    const row = trx('webhook_deliveries').where({ id: delivery.id });
+    const row = trx('deliveries').where({ id: delivery.id });
     switch (result.outcome) {
       case 'delivered':
-        await row.update({ ...common, delivered_at: trx.fn.now(), failing_since: null });
+        await row.update({ ...common, sent_at: trx.fn.now(), failing_since: null });
         return;
       case 'retry':
         await row.update({
           ...common,
-          next_attempt_at: result.at,
+          due_at: result.at,
           failing_since: trx.raw('coalesce(failing_since, now())'),
         });
         return;
       case 'exhausted':
         await row.update({
           ...common,
-          exhausted_at: trx.fn.now(),
+          failed_at: trx.fn.now(),
           failing_since: trx.raw('coalesce(failing_since, now())'),
         });
         await trx('webhook_endpoints')
@@ -151,8 +147,8 @@ export async function nextInLine(
   delivery: Pick<ClaimedDelivery, 'endpoint_id' | 'booking_id' | 'position'>,
 ): Promise<DueDelivery | null> {
   const { rows } = (await db.raw(
-    `SELECT d.id, ${DUE_MS} AS due FROM webhook_deliveries d
-      WHERE d.endpoint_id = ? AND d.booking_id = ? AND d.position > ? AND d.delivered_at IS NULL AND d.exhausted_at IS NULL
+    `SELECT d.id, ${DUE_MS} AS due FROM deliveries d
+      WHERE d.channel = 'webhook' AND d.endpoint_id = ? AND d.booking_id = ? AND d.position > ? AND d.sent_at IS NULL AND d.failed_at IS NULL
       ORDER BY d.position LIMIT 1`,
     [delivery.endpoint_id, delivery.booking_id, delivery.position],
   )) as { rows: { id: string; due: string }[] };
@@ -166,12 +162,11 @@ export async function nextInLine(
  */
 export async function findDueDeliveries(db: Knex, graceMs: number, limit = 500): Promise<DueDelivery[]> {
   const { rows } = (await db.raw(
-    `SELECT d.id, ${DUE_MS} AS due FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-      WHERE d.delivered_at IS NULL AND d.exhausted_at IS NULL AND d.next_attempt_at <= now() - make_interval(secs => ?)
-        AND (d.claimed_until IS NULL OR d.claimed_until < now()) AND ${ENDPOINT_TAKES}
-        AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p WHERE p.endpoint_id = d.endpoint_id AND p.booking_id = d.booking_id
-          AND p.position < d.position AND p.delivered_at IS NULL)
-      ORDER BY d.next_attempt_at LIMIT ?`,
+    `SELECT d.id, ${DUE_MS} AS due FROM deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+      WHERE d.channel = 'webhook' AND ${OPEN('d')} AND d.due_at <= now() - make_interval(secs => ?) AND ${ENDPOINT_TAKES}
+        AND NOT EXISTS (SELECT 1 FROM deliveries p WHERE p.channel = 'webhook' AND p.endpoint_id = d.endpoint_id
+          AND p.booking_id = d.booking_id AND p.position < d.position AND p.sent_at IS NULL)
+      ORDER BY d.due_at LIMIT ?`,
     [graceMs / 1000, limit],
   )) as { rows: { id: string; due: string }[] };
   return rows.map((row) => ({ id: row.id, due: Number(row.due) }));

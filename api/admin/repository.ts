@@ -67,8 +67,9 @@ export async function readBookingDetail(db: Db, id: string): Promise<BookingDeta
         db.raw("payload #>> '{data,previousTimeSlot}' AS previous"),
         db.raw("payload #>> '{data,booking,timeSlot}' AS slot"),
       ) as Promise<{ type: string; created_at: Date; previous: string | null; slot: string }[]>,
-    db('booking_emails')
+    db('deliveries')
       .where({ booking_id: id })
+      .whereIn('channel', ['email', 'calendar'])
       .orderBy([{ column: 'created_at' }, { column: 'sequence' }, { column: 'id' }])
       .select(
         'id',

@@ -530,7 +530,7 @@ describe('the sales page API: sessions, the list, the export, a booking and its 
       // Each endpoint has its delivery of the event, queued.
       expect(
         await app
-          .db('webhook_deliveries as d')
+          .db('deliveries as d')
           .join('webhook_events as e', 'e.id', 'd.event_id')
           .where('e.type', 'booking.attended')
           .where('e.booking_id', id)

@@ -6,7 +6,7 @@ import { Redis } from 'ioredis';
 import pino from 'pino';
 import { SLOT_ALREADY_BOOKED_MESSAGE, SLOT_TAKEN_MESSAGE, type DaySlots } from '../../domain/booking.js';
 import { INVISIBLE_EMAIL_MESSAGE } from '../../domain/email-messages.js';
-import { EMAIL_QUEUE } from '../../server-shared/jobs.js';
+import { DELIVERY_QUEUE } from '../../server-shared/jobs.js';
 import { startAppUnderTest, type AppUnderTest } from '../../test/app-under-test.js';
 import { TEST_REDIS_URL } from '../../test/stack.js';
 import { until } from '../../test/until.js';
@@ -32,7 +32,7 @@ function newPerson(timeSlot = TUESDAY_9, overrides: Record<string, string> = {})
 
 async function queuedJobs(app: AppUnderTest): Promise<number> {
   const redis = new Redis(TEST_REDIS_URL);
-  const queue = new Queue(EMAIL_QUEUE, { connection: redis, prefix: app.queuePrefix });
+  const queue = new Queue(DELIVERY_QUEUE, { connection: redis, prefix: app.queuePrefix });
   try {
     return await queue.count();
   } finally {

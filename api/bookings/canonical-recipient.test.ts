@@ -139,7 +139,7 @@ describe('EMAILS_PER_RECIPIENT_PER_DAY', () => {
    * change would drop the earlier e-mails still waiting (the confirmation, an earlier update), and they would not count.
    */
   async function sendAllStored(): Promise<void> {
-    await app.db('booking_emails').whereNull('sent_at').whereNull('dropped_at').update({ sent_at: app.db.fn.now() });
+    await app.db('deliveries').whereNull('sent_at').whereNull('dropped_at').update({ sent_at: app.db.fn.now() });
   }
   const move = async (id: unknown, timeSlot: string) => {
     await sendAllStored();
@@ -148,7 +148,7 @@ describe('EMAILS_PER_RECIPIENT_PER_DAY', () => {
   /** What the ceiling counts, read back from the outbox: confirmations, updates, cancellations and reminders not dropped. */
   async function emailsStored(): Promise<number> {
     const stored = await app
-      .db('booking_emails')
+      .db('deliveries')
       .whereNot({ kind: 'sales-notice' })
       .whereNull('dropped_at')
       .count({ n: '*' })
@@ -188,7 +188,7 @@ describe('EMAILS_PER_RECIPIENT_PER_DAY', () => {
     expect(await emailsStored()).to.equal(10);
 
     const before = await app.db('bookings').where({ id: ids[1] }).first();
-    const outboxBefore = await app.db('booking_emails').count({ n: '*' }).first();
+    const outboxBefore = await app.db('deliveries').count({ n: '*' }).first();
     const moved = await move(ids[1], tuesday(10));
     expect(moved.status).to.equal(429);
     expect(moved.body.error).to.equal('Too many requests');
@@ -200,7 +200,7 @@ describe('EMAILS_PER_RECIPIENT_PER_DAY', () => {
     expect(cancelled.status).to.equal(429);
     const after = await app.db('bookings').where({ id: ids[1] }).first();
     expect(after).to.deep.equal(before);
-    expect(await app.db('booking_emails').count({ n: '*' }).first()).to.deep.equal(outboxBefore);
+    expect(await app.db('deliveries').count({ n: '*' }).first()).to.deep.equal(outboxBefore);
 
     const fresh = await app.post('/api/demo-request', booking('victim+new@STRANGER-INC.COM', tuesday(13)));
     expect(fresh.status).to.equal(429);
@@ -212,7 +212,7 @@ describe('EMAILS_PER_RECIPIENT_PER_DAY', () => {
 
     // A day later the address has room again.
     await app.db('bookings').update({ created_at: app.db.raw("now() - interval '25 hours'") });
-    await app.db('booking_emails').update({ created_at: app.db.raw("now() - interval '25 hours'") });
+    await app.db('deliveries').update({ created_at: app.db.raw("now() - interval '25 hours'") });
     expect((await move(ids[1], tuesday(10))).status).to.equal(200);
   });
 
@@ -266,6 +266,7 @@ describe('the migration to canonical recipients', () => {
     try {
       const { db } = database;
       // The migrations after it first, latest first.
+      await db.migrate.down({ name: '20261205100000_one_outbox_for_every_delivery' });
       await db.migrate.down({ name: '20261130110000_booking_host_and_meeting' });
       await db.migrate.down({ name: '20261130100000_one_email_outbox' });
       await db.migrate.down({ name: '20261129110000_name_the_entity_booking' });

@@ -47,7 +47,7 @@ describe('a booking moved and cancelled through its link, end to end', function 
     });
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   };
-  const reminders = () => stack.db('booking_emails').where({ booking_id: id, kind: 'reminder' }).orderBy('created_at');
+  const reminders = () => stack.db('deliveries').where({ booking_id: id, kind: 'reminder' }).orderBy('created_at');
   const slotAvailable = async (iso: string) => {
     const date = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin' }).format(new Date(iso));
     const day = (await (await fetch(`${stack.url}/api/slots?date=${date}`)).json()) as {
@@ -257,7 +257,7 @@ describe('a booking moved and cancelled through its link, end to end', function 
     await clearQueuePrefix(stack.queuePrefix);
     // The clock reaches the reminder's time.
     await stack
-      .db('booking_emails')
+      .db('deliveries')
       .where({ booking_id: booked.body.id, kind: 'reminder' })
       .update({ due_at: stack.db.fn.now() });
     const [reminder] = (await nextMails(1)).all;
@@ -270,7 +270,7 @@ describe('a booking moved and cancelled through its link, end to end', function 
     );
     expect(reminder!.parsed.attachments.filter((part) => part.mimeType === 'text/calendar')).to.have.length(0);
     const row = await until(async () => {
-      const current = await stack.db('booking_emails').where({ booking_id: booked.body.id, kind: 'reminder' }).first();
+      const current = await stack.db('deliveries').where({ booking_id: booked.body.id, kind: 'reminder' }).first();
       return current?.sent_at ? current : undefined;
     }, 'the reminder to be marked sent');
     expect(row.attempts).to.equal(1);
@@ -283,7 +283,7 @@ describe('a reminder', () => {
     try {
       const booked = await app.post('/api/demo-request', { ...prospect, timeSlot: bookableSlots(1)[0]!.iso });
       expect(booked.status).to.equal(201);
-      expect(await app.db('booking_emails').where({ booking_id: booked.body.id, kind: 'reminder' })).to.deep.equal([]);
+      expect(await app.db('deliveries').where({ booking_id: booked.body.id, kind: 'reminder' })).to.deep.equal([]);
     } finally {
       await app.close();
     }

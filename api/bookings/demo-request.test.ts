@@ -2,7 +2,7 @@ import net, { type AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { EMAIL_QUEUE, SEND_EMAIL_JOB, emailJob, jobIdOf } from '../../server-shared/jobs.js';
+import { DELIVERY_QUEUE, SEND_EMAIL_JOB, emailJob, jobIdOf } from '../../server-shared/jobs.js';
 import { bookingToken } from '../../server-shared/booking-link.js';
 import { startAppUnderTest, type AppUnderTest } from '../../test/app-under-test.js';
 import { TEST_LINK_SECRET, TEST_REDIS_URL } from '../../test/stack.js';
@@ -72,7 +72,7 @@ describe('POST /api/demo-request', () => {
     });
     expect(row.time_slot.toISOString()).to.equal(SLOT);
     const confirmation = await app
-      .db('booking_emails')
+      .db('deliveries')
       .where({ booking_id: response.body.id, kind: 'confirmation' })
       .first();
     expect(confirmation).to.include({ sent_at: null, attempts: 0, sequence: 0, recipient: null });
@@ -82,7 +82,7 @@ describe('POST /api/demo-request', () => {
     }
 
     const redis = new Redis(TEST_REDIS_URL);
-    const queue = new Queue(EMAIL_QUEUE, { connection: redis, prefix: app.queuePrefix });
+    const queue = new Queue(DELIVERY_QUEUE, { connection: redis, prefix: app.queuePrefix });
     try {
       // Queued behind the answer, not before it.
       const queued = emailJob(confirmation.id);
@@ -261,7 +261,7 @@ describe('POST /api/demo-request when a service is down', () => {
       expect(response.status).to.equal(201);
       expect(Date.now() - started, 'fails fast rather than waiting for Redis').to.be.below(5000);
       const confirmation = await app
-        .db('booking_emails')
+        .db('deliveries')
         .where({ booking_id: response.body.id, kind: 'confirmation' })
         .first();
       expect(confirmation.sent_at).to.equal(null);

@@ -1,12 +1,13 @@
 /**
- * The e-mails a booking or its change leaves in the outbox (booking_emails), stored in the same transaction: the
+ * The e-mails and host-calendar writes a booking or its change leaves in the outbox (deliveries), stored in the same transaction: the
  * prospect's confirmation, update or cancellation, the reminder before the slot, the sales desk's notice; a change's
  * transaction also drops the prospect's earlier e-mails still unsent (server-shared/prospect-emails.ts). Whatever is
  * due at once is returned, for the caller to enqueue after the commit; a reminder waits for the worker's sweep to
  * find it due.
  */
 import type { Knex } from 'knex';
-import { emailJob, type EmailKind, type QueuedJob } from '../../server-shared/jobs.js';
+import { emailJob, type QueuedJob } from '../../server-shared/jobs.js';
+import { DELIVERY_KINDS, sentAtOnce, type Channel, type DeliveryKind } from '../../server-shared/delivery-kinds.js';
 import { settleEarlierProspectEmails } from '../../server-shared/prospect-emails.js';
 
 export interface FollowUpSettings {
@@ -47,7 +48,9 @@ export interface BookingBefore {
 
 export interface EmailRow {
   booking_id: string;
-  kind: EmailKind;
+  kind: DeliveryKind;
+  /** The kind's, as the registry says. */
+  channel: Channel;
   time_slot: Date;
   sequence: number;
   /** Absent for an e-mail to the booking's prospect. */
@@ -60,13 +63,13 @@ export interface EmailRow {
   previous_time_slot?: Date;
 }
 
-const PROSPECT_EMAIL: Record<BookingChange, EmailKind> = {
+const PROSPECT_EMAIL: Record<BookingChange, DeliveryKind> = {
   booked: 'confirmation',
   rescheduled: 'update',
   cancelled: 'cancellation',
 };
 
-/** The booking_emails rows a booking or a change leaves (without their ids), in the order they are stored. */
+/** The outbox rows a booking or a change leaves (without their ids), in the order they are stored. */
 export function emailRows(
   booking: ChangedBooking,
   change: BookingChange,
@@ -77,7 +80,7 @@ export function emailRows(
 ): EmailRow[] {
   const event = { booking_id: booking.id, time_slot: booking.timeSlot, sequence: booking.sequence };
   const moved = change === 'rescheduled' && previousTimeSlot ? { previous_time_slot: previousTimeSlot } : {};
-  const rows: EmailRow[] = [{ ...event, ...moved, kind: PROSPECT_EMAIL[change] }];
+  const rows: Omit<EmailRow, 'channel'>[] = [{ ...event, ...moved, kind: PROSPECT_EMAIL[change] }];
   const reminderAt = new Date(booking.timeSlot.getTime() - settings.reminderMinutesBefore * 60_000);
   // None for a booking made later than the reminder would go out.
   if (change !== 'cancelled' && settings.reminderMinutesBefore > 0 && reminderAt > now)
@@ -105,12 +108,15 @@ export function emailRows(
       { ...event, kind: 'host-calendar', recipient: hosts.before, change },
     );
   }
-  return rows;
+  return rows.map((row) => ({ ...row, channel: DELIVERY_KINDS[row.kind].channel }));
 }
 
-/** The jobs to enqueue after the commit for the rows stored: all but the reminder, which waits until it is due. */
-export function emailJobs(stored: readonly { id: string; kind: EmailKind }[]): QueuedJob[] {
-  return stored.filter((row) => row.kind !== 'reminder').map((row) => emailJob(row.id));
+/**
+ * The jobs to enqueue after the commit for the rows stored: those the registry sends at once (a reminder waits for the
+ * sweep to find it due).
+ */
+export function emailJobs(stored: readonly { id: string; kind: DeliveryKind }[]): QueuedJob[] {
+  return stored.filter((row) => sentAtOnce(row.kind)).map((row) => emailJob(row.id));
 }
 
 /** Stores a change's e-mails; the new booking's are stored by `book` (db/functions/bookings.sql) with the booking. */
@@ -127,6 +133,6 @@ export async function storeEmails(
   // booking stands. One being sent right now goes first; the worker holds this change's e-mail until it has.
   await settleEarlierProspectEmails(trx, booking.id, booking.sequence);
   const rows = emailRows(booking, change, settings, now, before?.host ? { before: before.host } : {}, before?.timeSlot);
-  const stored: { id: string; kind: EmailKind }[] = await trx('booking_emails').insert(rows).returning(['id', 'kind']);
+  const stored: { id: string; kind: DeliveryKind }[] = await trx('deliveries').insert(rows).returning(['id', 'kind']);
   return emailJobs(stored);
 }

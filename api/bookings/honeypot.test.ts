@@ -99,7 +99,7 @@ describe('the honeypot answers as a real booking would', () => {
   it('answers 201 in the same shape, with an invitation link and a booking page that open like a real one', async () => {
     const real = await app.post('/api/demo-request', person(slot(11)));
     const before = await bookings();
-    const emailsBefore = await app.db('booking_emails').count({ n: '*' }).first();
+    const emailsBefore = await app.db('deliveries').count({ n: '*' }).first();
     const trapped = await app.post('/api/demo-request', asBot(person(slot(12))));
     expect(trapped.status).to.equal(real.status);
     expect(Object.keys(trapped.body).sort()).to.deep.equal(Object.keys(real.body).sort());
@@ -114,7 +114,7 @@ describe('the honeypot answers as a real booking would', () => {
       ).to.be.below(1000);
     }
     expect(await bookings(), 'nothing booked').to.equal(before);
-    expect(await app.db('booking_emails').count({ n: '*' }).first(), 'nothing to send').to.deep.equal(emailsBefore);
+    expect(await app.db('deliveries').count({ n: '*' }).first(), 'nothing to send').to.deep.equal(emailsBefore);
 
     for (const [answer, timeSlot] of [
       [real, slot(11)],

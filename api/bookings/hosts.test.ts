@@ -199,7 +199,7 @@ describe('bookings with a team: a fair choice of host, one demo per host at a ti
     // Each host's copy of the event (by e-mail and in their calendar) follows the demo: invited, moved, withdrawn from
     // Ana once Ben took it, then from Ben.
     const hostEmails = await app
-      .db('booking_emails')
+      .db('deliveries')
       .where({ booking_id: booked.body.id })
       .whereNot({ kind: 'confirmation' })
       .orderBy(['sequence', 'kind', 'recipient']);

@@ -46,7 +46,7 @@ describe('GET /api/demo-requests (operations)', () => {
       timeSlot: '2026-11-24T09:00:00.000Z',
     });
     await app
-      .db('booking_emails')
+      .db('deliveries')
       .where({ booking_id: first.body.id, kind: 'confirmation' })
       .update({ sent_at: NOW, attempts: 1 });
     const response = await list(`Bearer ${TOKEN}`);

@@ -117,7 +117,7 @@ describe('POST /api/demo-request with the queue not answering', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(unhandled).to.deep.equal([]);
 
-    const row = await database.db('booking_emails').where({ id: confirmation }).first();
+    const row = await database.db('deliveries').where({ id: confirmation }).first();
     expect(row.sent_at, 'the confirmation is still pending, for the sweep').to.equal(null);
     expect(row.failed_at).to.equal(null);
   });

@@ -53,7 +53,7 @@ describe('e-mails to one recipient, whatever their kind, end to end', function (
   async function delivered(address: string): Promise<void> {
     await until(async () => {
       const waiting = await stack
-        .db('booking_emails as b')
+        .db('deliveries as b')
         .join('bookings as d', 'd.id', 'b.booking_id')
         .where('d.email', address)
         .whereIn('b.kind', ['confirmation', 'update', 'cancellation'])

@@ -8,7 +8,7 @@ import type { BookingSummary, ListStatus } from '../../domain/sales.js';
 import type { BookingCreated, BookingHost, DemoRequestInput } from '../../domain/demo-request.js';
 import type { CanonicalRecipient } from '../../server-shared/email-rules.js';
 import type { Booking } from '../../server-shared/invitation.js';
-import type { EmailKind } from '../../server-shared/jobs.js';
+import type { DeliveryKind } from '../../server-shared/delivery-kinds.js';
 import { preparedQuery, type Db } from '../db.js';
 import type { EmailRow } from './emails.js';
 import type { StoredDelivery } from '../webhooks/repository.js';
@@ -147,7 +147,7 @@ export async function listBookings(
   const query = db
     .from(page.as('b'))
     .joinRaw(
-      "LEFT JOIN LATERAL (SELECT * FROM booking_emails e WHERE e.booking_id = b.id AND e.kind = 'confirmation' LIMIT 1) AS c ON true",
+      "LEFT JOIN LATERAL (SELECT * FROM deliveries e WHERE e.booking_id = b.id AND e.kind = 'confirmation' LIMIT 1) AS c ON true",
     )
     .select('b.*')
     .select(db.raw(`to_char(b.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS position`))
@@ -243,14 +243,19 @@ export interface SlotRefusal {
 
 export type BookingOutcome =
   /** The 201 answer as `book` built it (booking_answer), and the e-mails stored with the booking. */
-  | { outcome: 'stored'; answer: BookingCreated; emails: { id: string; kind: EmailKind }[]; webhooks: StoredDelivery[] }
+  | {
+      outcome: 'stored';
+      answer: BookingCreated;
+      emails: { id: string; kind: DeliveryKind }[];
+      webhooks: StoredDelivery[];
+    }
   | { outcome: 'replayed'; status: number; body: unknown }
   | { outcome: 'refused'; refusal: BookingRefusal };
 
 interface BookRow {
   outcome: 'stored' | 'replayed';
   answer: unknown;
-  emails: { id: string; kind: EmailKind }[] | null;
+  emails: { id: string; kind: DeliveryKind }[] | null;
   webhooks: StoredDelivery[] | null;
   replay_status: number;
 }
@@ -288,6 +293,7 @@ export async function book(db: Db, request: BookingRequest): Promise<BookingOutc
       JSON.stringify(
         request.emails.map((row) => ({
           kind: row.kind,
+          channel: row.channel,
           recipient: row.recipient ?? null,
           to_host: row.toHost ?? false,
           change: row.change ?? null,

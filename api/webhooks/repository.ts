@@ -108,10 +108,10 @@ function endpointView(row: EndpointRow): EndpointView {
 }
 
 const ENDPOINT_SQL = `SELECT e.id, e.url, e.description, e.from_environment, e.created_at, e.failing_since, e.failing_reason, e.stopped_at,
-    count(d.id) FILTER (WHERE d.delivered_at IS NULL)::int AS pending,
-    count(d.id) FILTER (WHERE d.delivered_at IS NOT NULL)::int AS delivered,
-    count(d.id) FILTER (WHERE d.exhausted_at IS NOT NULL AND d.delivered_at IS NULL)::int AS exhausted
-  FROM webhook_endpoints e LEFT JOIN webhook_deliveries d ON d.endpoint_id = e.id
+    count(d.id) FILTER (WHERE d.sent_at IS NULL)::int AS pending,
+    count(d.id) FILTER (WHERE d.sent_at IS NOT NULL)::int AS delivered,
+    count(d.id) FILTER (WHERE d.failed_at IS NOT NULL AND d.sent_at IS NULL)::int AS exhausted
+  FROM webhook_endpoints e LEFT JOIN deliveries d ON d.endpoint_id = e.id AND d.channel = 'webhook'
   WHERE e.removed_at IS NULL`;
 
 /** The endpoints in use, oldest first, with their state and their deliveries' counts. Secrets are never listed. */
@@ -195,9 +195,19 @@ export async function listDeliveries(
   db: Db,
   filter: { endpointId?: string; eventId?: string; bookingId?: string; limit: number },
 ): Promise<DeliveryView[]> {
-  const query = db('webhook_deliveries as d')
+  const query = db('deliveries as d')
     .join('webhook_events as ev', 'ev.id', 'd.event_id')
-    .select('d.*', 'ev.type')
+    .where('d.channel', 'webhook')
+    .select(
+      ...['id', 'event_id', 'booking_id', 'endpoint_id', 'created_at', 'attempts', 'last_status', 'last_error'].map(
+        (column) => `d.${column}`,
+      ),
+      // A delivery's try due, delivered and given up, under the names the delivery log answers with.
+      'd.due_at as next_attempt_at',
+      'd.sent_at as delivered_at',
+      'd.failed_at as exhausted_at',
+      'ev.type',
+    )
     .orderBy([
       { column: 'd.created_at', order: 'desc' },
       { column: 'd.position', order: 'desc' },
@@ -287,11 +297,11 @@ export async function replay(db: Db, scope: ReplayScope, endpointId?: string): P
        healed AS (
          UPDATE webhook_endpoints SET failing_since = NULL, failing_reason = NULL
            WHERE id IN (SELECT endpoint_id FROM targets) AND failing_since IS NOT NULL RETURNING id)
-       INSERT INTO webhook_deliveries (event_id, endpoint_id, booking_id, position)
-         SELECT event_id, endpoint_id, booking_id, position FROM targets
-         ON CONFLICT (event_id, endpoint_id) DO UPDATE SET delivered_at = NULL, exhausted_at = NULL, failing_since = NULL,
-           next_attempt_at = date_trunc('milliseconds', now())
-         RETURNING id, (extract(epoch FROM next_attempt_at) * 1000)::bigint AS due`,
+       INSERT INTO deliveries (channel, kind, event_id, endpoint_id, booking_id, position)
+         SELECT 'webhook', 'webhook', event_id, endpoint_id, booking_id, position FROM targets
+         ON CONFLICT (event_id, endpoint_id) DO UPDATE SET sent_at = NULL, failed_at = NULL, failing_since = NULL,
+           due_at = date_trunc('milliseconds', now())
+         RETURNING id, (extract(epoch FROM due_at) * 1000)::bigint AS due`,
       [events, endpoints],
     )) as { rows: StoredDelivery[] };
     return webhookJobs(rows);

@@ -131,7 +131,7 @@ RETURNS jsonb LANGUAGE sql STABLE AS $fn$
 $fn$;
 
 -- The e-mails that went or will go to one recipient in the last 24 hours, each from when it was stored: every
--- booking_emails row addressed to the booking's prospect (recipient null: the confirmation, updates, cancellations,
+-- e-mail (a row of deliveries) addressed to the booking's prospect (recipient null: the confirmation, updates, cancellations,
 -- reminders), except those dropped unsent. Rows with their own recipient (the sales desk's notices) are not counted.
 -- Whether p_adding more would pass p_ceiling, and when there will be room for them (null: never, the e-mails asked
 -- for alone pass it).
@@ -142,8 +142,8 @@ DECLARE
   v_stored timestamptz[];
 BEGIN
   SELECT coalesce(array_agg(b.created_at ORDER BY b.created_at), '{}') INTO v_stored
-    FROM bookings d JOIN booking_emails b ON b.booking_id = d.id
-    WHERE d.recipient = p_recipient AND b.recipient IS NULL AND b.dropped_at IS NULL
+    FROM bookings d JOIN deliveries b ON b.booking_id = d.id
+    WHERE d.recipient = p_recipient AND b.channel = 'email' AND b.recipient IS NULL AND b.dropped_at IS NULL
       AND b.created_at > now() - interval '24 hours';
   counted := cardinality(v_stored);
   refused := counted + p_adding > p_ceiling;
@@ -265,12 +265,12 @@ BEGIN
       p_visitor_time_zone, p_meeting_url, v_host->>'email', v_host->>'name', v_host->>'title', v_host->'why')
     RETURNING bookings.created_at INTO v_created;
   WITH stored AS (
-    INSERT INTO booking_emails (booking_id, kind, time_slot, sequence, recipient, change, due_at)
+    INSERT INTO deliveries (channel, booking_id, kind, time_slot, sequence, recipient, change, due_at)
       -- An e-mail to the host goes to the one chosen above, and to nobody without one.
-      SELECT p_id, f.kind, p_time_slot, 0, CASE WHEN f.to_host THEN v_host->>'email' ELSE f.recipient END, f.change, coalesce(f.due_at, now())
-        FROM jsonb_to_recordset(p_emails) AS f(kind text, recipient text, to_host boolean, change text, due_at timestamptz)
+      SELECT f.channel, p_id, f.kind, p_time_slot, 0, CASE WHEN f.to_host THEN v_host->>'email' ELSE f.recipient END, f.change, coalesce(f.due_at, now())
+        FROM jsonb_to_recordset(p_emails) AS f(kind text, channel text, recipient text, to_host boolean, change text, due_at timestamptz)
         WHERE NOT coalesce(f.to_host, false) OR v_host IS NOT NULL
-      RETURNING booking_emails.id, booking_emails.kind
+      RETURNING deliveries.id, deliveries.kind
   )
   SELECT coalesce(jsonb_agg(jsonb_build_object('id', stored.id, 'kind', stored.kind)), '[]'::jsonb) INTO v_emails FROM stored;
   -- Its webhook event (db/functions/webhooks.sql), in the same transaction as the booking and its e-mails.

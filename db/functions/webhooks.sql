@@ -1,6 +1,6 @@
 -- Webhooks as they run today (applied after the migrations, like bookings.sql). A change of a booking raises its
 -- event here, in the change's own transaction: one webhook_events row (its id is the event's id, the same on every
--- try) and one webhook_deliveries row per endpoint that takes events, so nothing is lost whatever Redis or the
+-- try) and one deliveries row (channel webhook) per endpoint that takes events, so nothing is lost whatever Redis or the
 -- receivers do. The payload is built here once, from the booking as the change leaves it; its shape is
 -- server-shared/webhook-events.ts (webhookEventSchema), which the OpenAPI document publishes and the tests check.
 
@@ -51,12 +51,12 @@ BEGIN
     RAISE EXCEPTION 'webhook_raise: no booking %', p_booking;
   END IF;
   WITH stored AS (
-    INSERT INTO webhook_deliveries (event_id, endpoint_id, booking_id, position)
-      SELECT v_event, e.id, p_booking, v_position FROM webhook_endpoints e
+    INSERT INTO deliveries (channel, kind, event_id, endpoint_id, booking_id, position)
+      SELECT 'webhook', 'webhook', v_event, e.id, p_booking, v_position FROM webhook_endpoints e
         WHERE e.removed_at IS NULL AND e.stopped_at IS NULL
-      RETURNING webhook_deliveries.id, webhook_deliveries.next_attempt_at
+      RETURNING deliveries.id, deliveries.due_at
   )
-  SELECT coalesce(jsonb_agg(jsonb_build_object('id', stored.id, 'due', (extract(epoch FROM stored.next_attempt_at) * 1000)::bigint)), '[]'::jsonb)
+  SELECT coalesce(jsonb_agg(jsonb_build_object('id', stored.id, 'due', (extract(epoch FROM stored.due_at) * 1000)::bigint)), '[]'::jsonb)
     INTO v_deliveries FROM stored;
   RETURN v_deliveries;
 END;

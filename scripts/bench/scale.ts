@@ -25,7 +25,8 @@ import { migrateLatest, migrateSchema } from '../../api/db.js';
 import { knexConfig } from '../../knexfile.js';
 import { availableSlots, calendarDayOf, formatCalendarDay } from '../../domain/booking.js';
 import { bookingToken } from '../../server-shared/booking-link.js';
-import { MAX_EMAIL_ATTEMPTS, SEND_EMAIL_JOB, SWEEP_GRACE_MS } from '../../server-shared/jobs.js';
+import { SEND_EMAIL_JOB, SWEEP_GRACE_MS } from '../../server-shared/jobs.js';
+import { MAX_EMAIL_ATTEMPTS } from '../../server-shared/delivery-kinds.js';
 import { clearQueuePrefix } from '../../test/stack.js';
 import { claim, findDueEmails } from '../../worker/outbox.js';
 import { anonymiseBatch } from '../../worker/retention.js';
@@ -127,8 +128,8 @@ const HISTORY_SQL = `
  * the booking was cancelled) and the sales desk's notice (sent).
  */
 const HISTORY_EMAILS_SQL = `
-  INSERT INTO booking_emails (booking_id, kind, time_slot, sequence, recipient, change, due_at, created_at, sent_at, attempts, last_error, failed_at, dropped_at)
-    SELECT h.id, k.kind, h.slot, 0, k.recipient, k.change, k.due_at, h.created_at,
+  INSERT INTO deliveries (channel, booking_id, kind, time_slot, sequence, recipient, change, due_at, created_at, sent_at, attempts, last_error, failed_at, dropped_at)
+    SELECT 'email', h.id, k.kind, h.slot, 0, k.recipient, k.change, k.due_at, h.created_at,
       CASE WHEN k.outcome = 'sent' THEN k.due_at + interval '2 seconds' END, CASE WHEN k.outcome = 'failed' THEN 5 WHEN k.outcome = 'sent' THEN 1 ELSE 0 END,
       CASE WHEN k.outcome = 'failed' THEN '550 mailbox unavailable' END, CASE WHEN k.outcome = 'failed' THEN k.due_at + interval '1 hour' END,
       CASE WHEN k.outcome = 'dropped' THEN h.slot - interval '2 days' END
@@ -150,9 +151,9 @@ const FUTURE_SQL = `
         'company' || (n % $2) || '.example', 'Company ' || (n % $2), date_trunc('hour', now() + interval '28 days' * n / $1 + interval '1 day'), now() - interval '1 day'
       FROM generate_series(1, $1::int) AS n
     RETURNING id, time_slot, created_at)
-  INSERT INTO booking_emails (booking_id, kind, time_slot, sequence, due_at, created_at, sent_at, attempts)
-    SELECT id, 'confirmation', time_slot, 0, created_at, created_at, created_at, 1 FROM future
-    UNION ALL SELECT id, 'reminder', time_slot, 0, time_slot - interval '24 hours', created_at, NULL, 0 FROM future`;
+  INSERT INTO deliveries (channel, booking_id, kind, time_slot, sequence, due_at, created_at, sent_at, attempts)
+    SELECT 'email', id, 'confirmation', time_slot, 0, created_at, created_at, created_at, 1 FROM future
+    UNION ALL SELECT 'email', id, 'reminder', time_slot, 0, time_slot - interval '24 hours', created_at, NULL, 0 FROM future`;
 
 /** How long kept data is used: its bookings to come were placed from the day it was made. */
 const KEPT_DATA_HOURS = 24;
@@ -185,7 +186,7 @@ async function generate(databaseUrl: string, size: number, say: (line: string) =
     // The secondary indexes are built once the rows are in (as a restore does), the primary keys kept throughout.
     const { rows: indexes } = await client.query<{ name: string; definition: string }>(
       `SELECT i.indexname AS name, i.indexdef AS definition FROM pg_indexes i
-         WHERE i.schemaname = 'public' AND i.tablename IN ('bookings', 'booking_emails', 'idempotency_keys')
+         WHERE i.schemaname = 'public' AND i.tablename IN ('bookings', 'deliveries', 'idempotency_keys')
            AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conname = i.indexname)`,
     );
     for (const index of indexes) await client.query(`DROP INDEX ${client.escapeIdentifier(index.name)}`);
@@ -203,8 +204,7 @@ async function generate(databaseUrl: string, size: number, say: (line: string) =
     for (const index of indexes) await client.query(index.definition);
     await client.query(FUTURE_SQL, [FUTURE_BOOKINGS, DOMAINS]);
     // What autovacuum would have done over two years: statistics, and the visibility map index-only scans read.
-    for (const table of ['bookings', 'booking_emails', 'idempotency_keys'])
-      await client.query(`VACUUM (ANALYZE) ${table}`);
+    for (const table of ['bookings', 'deliveries', 'idempotency_keys']) await client.query(`VACUUM (ANALYZE) ${table}`);
   } finally {
     await client.end();
   }
@@ -355,7 +355,7 @@ async function explainHotQueries(
     await client.query('SET LOCAL max_parallel_workers_per_gather = 2');
     const { rows: before } = await client.query<{ 'QUERY PLAN': string }>(
       `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) SELECT b.id, b.name, c.sent_at FROM bookings b
-         LEFT JOIN booking_emails c ON c.booking_id = b.id AND c.kind = 'confirmation' ORDER BY b.created_at DESC LIMIT 100`,
+         LEFT JOIN deliveries c ON c.booking_id = b.id AND c.kind = 'confirmation' ORDER BY b.created_at DESC LIMIT 100`,
     );
     await client.query('ROLLBACK');
     say(
@@ -395,7 +395,7 @@ async function explainHotQueries(
       'a claim of 500 due e-mails',
       (db) => Promise.all(due.map((id) => claim(db, id))),
       // Let go again, so that the claim explained finds them open, as the worker's does.
-      () => client.query('UPDATE booking_emails SET claimed_until = NULL WHERE id = ANY($1::uuid[])', [due]),
+      () => client.query('UPDATE deliveries SET claimed_until = NULL WHERE id = ANY($1::uuid[])', [due]),
     );
     const person = await findBooking(caught, ids.latest[0]!);
     for (const [title, sql, bindings] of BOOK_QUERIES) {
@@ -672,7 +672,7 @@ async function measure(size: number, options: ScaleOptions, run: string, explain
     await waitUntil(
       async () =>
         (
-          await db('booking_emails')
+          await db('deliveries')
             .whereNull('sent_at')
             .whereNull('failed_at')
             .whereNull('dropped_at')
@@ -690,13 +690,13 @@ async function measure(size: number, options: ScaleOptions, run: string, explain
     // The sweep with 100,000 e-mails due (stored while Redis was away, say): its query, and claims of 500 of them.
     // About the latest 10,000 bookings of the history, as e-mails due are, each in turn.
     await db.raw(
-      `INSERT INTO booking_emails (booking_id, kind, time_slot, sequence, due_at, created_at)
-         SELECT (?::uuid[])[1 + n % ?], 'update', now() + interval '1 day', 1, now() - interval '1 hour', now() - interval '1 hour'
+      `INSERT INTO deliveries (channel, booking_id, kind, time_slot, sequence, due_at, created_at)
+         SELECT 'email', (?::uuid[])[1 + n % ?], 'update', now() + interval '1 day', 1, now() - interval '1 hour', now() - interval '1 hour'
          FROM generate_series(1, ?::int) AS n`,
       // The array as one literal, as in historyIds.
       [`{${ids.latest.join(',')}}`, ids.latest.length, DUE_EMAILS],
     );
-    await db.raw('ANALYZE booking_emails');
+    await db.raw('ANALYZE deliveries');
     const sweeps: number[] = [];
     const claims: number[] = [];
     for (let round = 0; round < 21; round += 1) {

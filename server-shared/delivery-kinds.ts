@@ -1,0 +1,83 @@
+/**
+ * The registry of delivery kinds, its data part: for each kind of outbox row, the channel it goes by, to whom, when it
+ * is sent, the ordered line it belongs to and how often it is tried. The API reads it to know which rows it enqueues
+ * after the commit; the worker's half (worker/kind-writers.ts) adds to each line the template that writes it and the
+ * rule that says whether it still tells the truth. Adding a kind: its line here, its writer, its template. No
+ * migration: the table does not list the kinds.
+ */
+
+/** How a delivery travels: an e-mail over SMTP, a write into a host's calendar over CalDAV. */
+export type Channel = 'email' | 'calendar';
+
+/**
+ * Rows of the kinds of one `order` group about one booking and to one recipient go out in the order of the booking's
+ * changes: a later one waits while an earlier one is in flight, and drops earlier ones not yet claimed.
+ */
+export type OrderGroup = 'prospect' | 'host-calendar';
+
+export interface DeliveryKindData {
+  channel: Channel;
+  /**
+   * 'prospect': the booking's prospect (the row has no recipient of its own);
+   * 'row': the row's recipient (the sales desk, a host), replies going to the prospect.
+   */
+  to: 'prospect' | 'row';
+  /** 'at once': the API enqueues the row, the sweep steps in after its grace period; 'when due': the sweep at due_at. */
+  sent: 'at once' | 'when due';
+  order?: OrderGroup;
+  /** Failed tries after which the sweep leaves the row alone; its last error stays on the row for operations. */
+  maxAttempts: number;
+}
+
+export interface EmailKindData extends DeliveryKindData {
+  channel: 'email';
+  /** The METHOD of the .ics and of its `text/calendar` part (RFC 6047); null: the message carries no event. */
+  method: 'REQUEST' | 'CANCEL' | 'PUBLISH' | null;
+  /** 'invitation': the event as the message's calendar part, which a calendar acts on; 'file': an attachment to import. */
+  calendarAs: 'invitation' | 'file';
+  /** The name its recipient is addressed by, for a row's recipient who is not the booking's host. */
+  recipientName?: string;
+}
+
+export interface CalendarKindData extends DeliveryKindData {
+  channel: 'calendar';
+  to: 'row';
+}
+
+/** After this many failed sends of an e-mail the sweep leaves its row alone. */
+export const MAX_EMAIL_ATTEMPTS = 20;
+
+const prospectEmail = { channel: 'email', to: 'prospect', order: 'prospect', maxAttempts: MAX_EMAIL_ATTEMPTS } as const;
+const hostEmail = { channel: 'email', to: 'row', maxAttempts: MAX_EMAIL_ATTEMPTS } as const;
+
+export const DELIVERY_KINDS = {
+  confirmation: { ...prospectEmail, method: 'REQUEST', calendarAs: 'invitation', sent: 'at once' },
+  update: { ...prospectEmail, method: 'REQUEST', calendarAs: 'invitation', sent: 'at once' },
+  cancellation: { ...prospectEmail, method: 'CANCEL', calendarAs: 'invitation', sent: 'at once' },
+  reminder: { ...prospectEmail, method: null, calendarAs: 'invitation', sent: 'when due' },
+  'sales-notice': { ...hostEmail, recipientName: 'Sales', method: 'PUBLISH', calendarAs: 'file', sent: 'at once' },
+  'host-invitation': { ...hostEmail, method: 'REQUEST', calendarAs: 'invitation', sent: 'at once' },
+  'host-cancellation': { ...hostEmail, method: 'CANCEL', calendarAs: 'invitation', sent: 'at once' },
+  'host-calendar': {
+    channel: 'calendar',
+    to: 'row',
+    order: 'host-calendar',
+    sent: 'at once',
+    maxAttempts: MAX_EMAIL_ATTEMPTS,
+  },
+} as const satisfies Record<string, EmailKindData | CalendarKindData>;
+
+export type DeliveryKind = keyof typeof DELIVERY_KINDS;
+
+/** The kinds, in the registry's order. */
+export const DELIVERY_KIND_NAMES = Object.keys(DELIVERY_KINDS) as DeliveryKind[];
+
+/** Whether `kind` (as a row says it) is one this build knows. */
+export function isDeliveryKind(kind: string): kind is DeliveryKind {
+  return Object.hasOwn(DELIVERY_KINDS, kind);
+}
+
+/** Whether the API enqueues a row of this kind as soon as it is stored (otherwise the sweep does, when it is due). */
+export function sentAtOnce(kind: DeliveryKind): boolean {
+  return DELIVERY_KINDS[kind].sent === 'at once';
+}
