@@ -29,7 +29,7 @@ import type { ApiMetrics } from './metrics.js';
 import { DEFAULT_EMAILS_PER_RECIPIENT_PER_DAY } from './bookings/refusals.js';
 import { DEFAULT_MIN_NOTICE_MINUTES } from '../domain/booking.js';
 import { brand, type Contact } from '../domain/brand.js';
-import type { HostCalendars } from '../server-shared/hosts/calendars.js';
+import type { HostCalendars } from './hosts/calendars.js';
 import { hostRoutes } from './hosts/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
 import { funnelAdminRoutes, funnelBeaconRoutes } from './funnel/routes.js';

@@ -19,7 +19,7 @@ import {
   PHONE_MAX_LENGTH,
 } from '../domain/demo-request.js';
 import { EMAIL_MAX_LENGTH } from '../domain/email-messages.js';
-import { emailProblem } from '../server-shared/email-rules.js';
+import { emailProblem } from './email-rules.js';
 import { startAppUnderTest, type AppUnderTest } from '../test/app-under-test.js';
 
 const SEED = 0x5eed2026;

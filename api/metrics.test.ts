@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { HostCalendars } from '../server-shared/hosts/calendars.js';
+import { HostCalendars } from './hosts/calendars.js';
 import { parseTeam } from '../server-shared/hosts/team.js';
 import { sample } from '../test/prometheus.js';
 import { silentLogger } from '../test/stack.js';

@@ -4,7 +4,7 @@
  */
 import type { Context, Next } from 'koa';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import type { HostCalendars } from '../server-shared/hosts/calendars.js';
+import type { HostCalendars } from './hosts/calendars.js';
 import { programRegistry } from '../server-shared/metrics.js';
 
 /** What a booking came to: the outcome label of converge_bookings_total. */

@@ -4,7 +4,7 @@ import type { Context } from 'koa';
 import pino from 'pino';
 import { createMemoryLimiter, rateLimit, type RateLimiter } from './rate-limit.js';
 import { ApiError, TooManyRequestsError } from './errors.js';
-import { adminTokenCheck } from './admin-auth.js';
+import { adminTokenCheck } from './admin/auth.js';
 import { startAppUnderTest, type AppUnderTest } from '../test/app-under-test.js';
 import { TEST_LINK_SECRET } from '../test/stack.js';
 import { bookingToken } from '../server-shared/booking-link.js';

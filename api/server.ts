@@ -11,7 +11,7 @@ import { createRateLimiter } from './rate-limit.js';
 import { purgeExpiredIdempotencyKeys } from './idempotency.js';
 import { boundConnectionsPerClient } from './client-connections.js';
 import { purgeTrapped } from './bookings/trapped-repository.js';
-import { HostCalendars } from '../server-shared/hosts/calendars.js';
+import { HostCalendars } from './hosts/calendars.js';
 import { serveMetrics } from '../server-shared/metrics.js';
 import { createApiMetrics } from './metrics.js';
 import { registerEnvironmentEndpoint } from './webhooks/repository.js';

@@ -1,6 +1,6 @@
 /**
  * The demo request as the API receives it: one JSON Schema for Ajv, its type, its fields' labels and limits.
- * The browser uses this file too, so it stays free of the e-mail domain lists (see demo-request-rules.ts).
+ * The browser uses this file too, so it stays free of the e-mail domain lists (see api/bookings/demo-request-rules.ts).
  */
 import type { JSONSchemaType } from 'ajv';
 import { ATTRIBUTION_MAX_LENGTH, type Attribution } from './attribution.js';

@@ -4,7 +4,7 @@
  * ("evil[.]com", "evil.c\u00adom"), would be a phishing line with our name on it. The form and the API refuse it where
  * it is typed. The rules read the text's visibleForm (NFKC, nothing invisible), which is what the API stores (nameText).
  * What counts as a domain's ending is IANA's list of top-level domains, which the servers hold
- * (server-shared/email-rules.ts) and the browser does not load: the browser checks the link markers alone, and the
+ * (api/email-rules.ts) and the browser does not load: the browser checks the link markers alone, and the
  * API the rest.
  */
 import { visibleForm } from './text.js';

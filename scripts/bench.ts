@@ -53,7 +53,7 @@ import { book } from '../api/bookings/repository.js';
 import { availableSlots, calendarDayOf, formatCalendarDay } from '../domain/booking.js';
 import type { DemoRequestInput } from '../domain/demo-request.js';
 import { invitePathOf } from '../server-shared/booking-link.js';
-import { canonicalRecipient } from '../server-shared/email-rules.js';
+import { canonicalRecipient } from '../api/email-rules.js';
 import { DELIVERY_QUEUE, emailJob, deliveryJobOptions, jobIdOf } from '../server-shared/jobs.js';
 import { clearQueuePrefix } from '../test/stack.js';
 import { REPO_ROOT } from './dev-services/config.js';

@@ -12,7 +12,7 @@ import { parse } from 'yaml';
 import pino from 'pino';
 import { loadApiConfig } from '../api/config.js';
 import { calendarDayOf, slotEnd, slotStartsOf, type CalendarDay } from '../domain/booking.js';
-import { HostCalendars } from '../server-shared/hosts/calendars.js';
+import { HostCalendars } from '../api/hosts/calendars.js';
 import { parseTeam } from '../server-shared/hosts/team.js';
 import { until } from '../test/until.js';
 import { freePort } from './dev-services/ports.js';

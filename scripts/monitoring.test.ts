@@ -11,7 +11,7 @@ import { expect } from 'chai';
 import { Histogram } from 'prom-client';
 import { parseAllDocuments, stringify } from 'yaml';
 import { createApiMetrics } from '../api/metrics.js';
-import { HostCalendars } from '../server-shared/hosts/calendars.js';
+import { HostCalendars } from '../api/hosts/calendars.js';
 import { parseTeam } from '../server-shared/hosts/team.js';
 import { silentLogger } from '../test/stack.js';
 import { createWorkerMetrics } from '../worker/metrics.js';

@@ -10,7 +10,7 @@ import { createDb } from '../api/db.js';
 import { createRateLimiter } from '../api/rate-limit.js';
 import type { BookingLimits } from '../api/bookings/book.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
-import type { HostCalendars } from '../server-shared/hosts/calendars.js';
+import type { HostCalendars } from '../api/hosts/calendars.js';
 import type { Contact } from '../domain/brand.js';
 import { TEST_LINK_SECRET, TEST_REDIS_URL, clearQueuePrefix, silentLogger, testQueuePrefix } from './stack.js';
 

@@ -13,14 +13,7 @@ import type { JSONSchemaType } from 'ajv';
 import type * as oas from 'openapi3-ts/oas31';
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
-import {
-  adminTokenCheck,
-  checkBearer,
-  digest,
-  noAdminEndpoint,
-  sameSecret,
-  type AdminTokenCheck,
-} from '../admin-auth.js';
+import { adminTokenCheck, checkBearer, digest, noAdminEndpoint, sameSecret, type AdminTokenCheck } from './auth.js';
 import { readUnlessDatabaseDown, unlessDatabaseDown, type Db } from '../db.js';
 import { ApiError } from '../errors.js';
 import type { RateLimiter } from '../rate-limit.js';

@@ -8,14 +8,14 @@
 import type { Logger } from 'pino';
 import type { DemoRequestInput } from '../../domain/demo-request.js';
 import { invitePathOf } from '../../server-shared/booking-link.js';
-import { canonicalRecipient } from '../../server-shared/email-rules.js';
+import { canonicalRecipient } from '../email-rules.js';
 import { unlessDatabaseDown, type Db } from '../db.js';
 import { enqueueAfterAnswer, type EmailQueue } from '../email-queue.js';
 import { emailJobs, emailRows, type FollowUpSettings } from './emails.js';
 import { hostCandidates } from './hosts.js';
 import { meetingUrlOf } from './meeting.js';
 import type { BookingOutcome } from '../metrics.js';
-import type { HostCalendars } from '../../server-shared/hosts/calendars.js';
+import type { HostCalendars } from '../hosts/calendars.js';
 import { DEFAULT_EMAILS_PER_RECIPIENT_PER_DAY, refusalError } from './refusals.js';
 import { requestHash, type IdempotentAnswer } from '../idempotency.js';
 import { book } from './repository.js';

@@ -7,7 +7,7 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { BookingView } from '../../domain/demo-request.js';
-import { canonicalRecipient, type CanonicalRecipient } from '../../server-shared/email-rules.js';
+import { canonicalRecipient, type CanonicalRecipient } from '../email-rules.js';
 import type { QueuedJob } from '../../server-shared/jobs.js';
 import { unlessDatabaseDown, type Db } from '../db.js';
 import { enqueueStored, type EmailQueue } from '../email-queue.js';
@@ -28,7 +28,7 @@ import {
 } from './repository.js';
 import { hostCandidates } from './hosts.js';
 import { raiseWebhookEvent } from '../webhooks/repository.js';
-import type { HostCalendars } from '../../server-shared/hosts/calendars.js';
+import type { HostCalendars } from '../hosts/calendars.js';
 
 export interface BookingChangeDeps {
   db: Db;

@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import { startAppUnderTest, type AppUnderTest } from '../../test/app-under-test.js';
 import { randomUUID } from 'node:crypto';
 import { purgeTrapped, storeTrapped } from './trapped-repository.js';
-import { canonicalRecipient } from '../../server-shared/email-rules.js';
+import { canonicalRecipient } from '../email-rules.js';
 import { timeOfTimeOrderedId } from '../../test/time-ordered-id.js';
 import { comparableAnswer, icsOrganizer } from '../../test/booking.js';
 

@@ -9,7 +9,7 @@
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
 import { HONEYPOT_FIELD, type DemoRequestInput } from '../../domain/demo-request.js';
-import { canonicalRecipient } from '../../server-shared/email-rules.js';
+import { canonicalRecipient } from '../email-rules.js';
 import { unlessDatabaseDown } from '../db.js';
 import { clientKeyOf } from '../client-network.js';
 import { invitePathOf } from '../../server-shared/booking-link.js';

@@ -5,7 +5,7 @@
  * under their daily limit, and fairest by weight.
  */
 import { slotEnd } from '../../domain/booking.js';
-import { HostCalendars } from '../../server-shared/hosts/calendars.js';
+import { HostCalendars } from '../hosts/calendars.js';
 import { hostDay, withinWorkingHours, type Host } from '../../server-shared/hosts/team.js';
 
 export interface HostCandidate {

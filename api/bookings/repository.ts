@@ -6,7 +6,7 @@
 import type { Knex } from 'knex';
 import type { BookingSummary, ListStatus } from '../../domain/sales.js';
 import type { BookingCreated, BookingHost, DemoRequestInput } from '../../domain/demo-request.js';
-import type { CanonicalRecipient } from '../../server-shared/email-rules.js';
+import type { CanonicalRecipient } from '../email-rules.js';
 import type { Booking } from '../../server-shared/invitation.js';
 import type { DeliveryKind } from '../../server-shared/delivery-kinds.js';
 import { preparedQuery, type Db } from '../db.js';

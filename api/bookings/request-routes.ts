@@ -13,7 +13,7 @@ import {
   type DemoRequestInput,
 } from '../../domain/demo-request.js';
 import type { LogFields } from '../request-log.js';
-import { demoRequestProblems } from '../../server-shared/demo-request-rules.js';
+import { demoRequestProblems } from './demo-request-rules.js';
 import { idempotencyKeyOf } from '../idempotency.js';
 import { rateLimit, type RequestLimits } from '../rate-limit.js';
 import { validateBody } from '../validation.js';

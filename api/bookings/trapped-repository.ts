@@ -1,7 +1,7 @@
 /** SQL for the requests the honeypot caught (trapped_bookings): stored, read as a booking, shown to their network, purged. */
 import type { Knex } from 'knex';
 import type { BookingCreated, DemoRequestInput } from '../../domain/demo-request.js';
-import type { CanonicalRecipient } from '../../server-shared/email-rules.js';
+import type { CanonicalRecipient } from '../email-rules.js';
 import {
   hostsParameter,
   refusalOf,

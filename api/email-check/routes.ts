@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { EMAIL_MAX_LENGTH, EMAIL_REQUIRED_MESSAGE } from '../../domain/email-messages.js';
-import { checkEmail } from '../../server-shared/email-rules.js';
+import { checkEmail } from '../email-rules.js';
 import { answer, bodyRefusals, json, tooMany, type OpenApiPart } from '../openapi-parts.js';
 import { rateLimit, type RequestLimits } from '../rate-limit.js';
 import { validateBody } from '../validation.js';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { startAppUnderTest, type AppUnderTest } from '../../test/app-under-test.js';
 import { mistypedPersonalMessage, unknownEndingMessage } from '../../domain/email-messages.js';
-import { checkEmail } from '../../server-shared/email-rules.js';
+import { checkEmail } from '../email-rules.js';
 
 const PERSONAL = 'Please use your company email address. Personal email addresses are not accepted.';
 

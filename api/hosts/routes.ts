@@ -1,7 +1,7 @@
 /** GET /api/hosts: for operators (the operations token), each host's calendar state and when it last read. */
 import Router from '@koa/router';
-import type { HostCalendars } from '../../server-shared/hosts/calendars.js';
-import { requireAdminToken } from '../admin-auth.js';
+import type { HostCalendars } from './calendars.js';
+import { requireAdminToken } from '../admin/auth.js';
 import type { RateLimiter } from '../rate-limit.js';
 import { adminOnly, adminRefusals, answer, type OpenApiPart } from '../openapi-parts.js';
 import { hostListSchema } from './schemas.js';

@@ -15,7 +15,7 @@ import type { Logger } from 'pino';
 import { readUnlessDatabaseDown } from '../db.js';
 import { ApiError } from '../errors.js';
 import type { SlotCounts } from './slot-counts.js';
-import type { HostCalendars } from '../../server-shared/hosts/calendars.js';
+import type { HostCalendars } from '../hosts/calendars.js';
 import { teamSlots, type TeamSlots } from './team-slots.js';
 import { clientKeyOf } from '../client-network.js';
 import { HOST_BOOKINGS_MARGIN_MS } from '../bookings/repository.js';

@@ -12,7 +12,7 @@ import {
 } from '../../test/caldav-server.js';
 import { startAppUnderTest, type AppUnderTest } from '../../test/app-under-test.js';
 import { silentLogger } from '../../test/stack.js';
-import { HostCalendars } from '../../server-shared/hosts/calendars.js';
+import { HostCalendars } from '../hosts/calendars.js';
 import { parseTeam } from '../../server-shared/hosts/team.js';
 import type { DaySlots } from '../../domain/booking.js';
 

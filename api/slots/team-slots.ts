@@ -5,7 +5,7 @@
  * their day has not reached their daily limit.
  */
 import { slotEnd } from '../../domain/booking.js';
-import { HostCalendars } from '../../server-shared/hosts/calendars.js';
+import { HostCalendars } from '../hosts/calendars.js';
 import { hostDay, withinWorkingHours } from '../../server-shared/hosts/team.js';
 
 export interface TeamSlots {

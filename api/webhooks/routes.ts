@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import { ConfigError } from '../../server-shared/settings.js';
 import { TargetRefused, checkTargetUrl, resolveTarget } from '../../server-shared/webhook-targets.js';
 import { newWebhookSecret, parseWebhookSecret } from '../../server-shared/webhooks.js';
-import { requireAdminToken } from '../admin-auth.js';
+import { requireAdminToken } from '../admin/auth.js';
 import { readUnlessDatabaseDown, unlessDatabaseDown, type Db } from '../db.js';
 import { enqueueStored, type EmailQueue } from '../email-queue.js';
 import { ApiError } from '../errors.js';

@@ -6,7 +6,7 @@
  */
 import { pino } from 'pino';
 import { availableSlots, parseCalendarDay } from '../../domain/booking.js';
-import { HostCalendars } from '../../server-shared/hosts/calendars.js';
+import { HostCalendars } from '../../api/hosts/calendars.js';
 import { parseTeam } from '../../server-shared/hosts/team.js';
 import { teamSlots } from '../../api/slots/team-slots.js';
 import { CALDAV_PASSWORD, CALDAV_USER, eventIcs, startCalDavServer } from '../../test/caldav-server.js';

@@ -6,9 +6,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
-import { ApiError } from './errors.js';
-import { tooManyRequests, type RateLimiter } from './rate-limit.js';
-import { clientKeyOf } from './client-network.js';
+import { ApiError } from '../errors.js';
+import { tooManyRequests, type RateLimiter } from '../rate-limit.js';
+import { clientKeyOf } from '../client-network.js';
 
 export const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
 

@@ -1,8 +1,8 @@
 /** The rules of a demo request beyond its schema: no links in the name or company, personal and disposable e-mail domains, bookable slots. */
-import { timeSlotProblem } from '../domain/booking.js';
-import type { DemoRequestField, DemoRequestInput } from '../domain/demo-request.js';
-import { companyLinkProblem, nameLinkProblem } from '../domain/links-in-text.js';
-import { emailProblem, isDomainEnding } from './email-rules.js';
+import { timeSlotProblem } from '../../domain/booking.js';
+import type { DemoRequestField, DemoRequestInput } from '../../domain/demo-request.js';
+import { companyLinkProblem, nameLinkProblem } from '../../domain/links-in-text.js';
+import { emailProblem, isDomainEnding } from '../email-rules.js';
 
 /** The rules beyond the schema, for a body the schema accepted. */
 export function demoRequestProblems(

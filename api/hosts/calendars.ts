@@ -11,7 +11,7 @@ import { calendarQuery, fetchCalendarObjects } from 'tsdav';
 import type { Logger } from 'pino';
 import { oneMonthAfter } from '../../domain/booking.js';
 import { busyIntervals, type Interval } from './busy-times.js';
-import type { Host } from './team.js';
+import type { Host } from '../../server-shared/hosts/team.js';
 
 /** Busy times offered to visitors are never older than this. */
 export const MAX_STALENESS_MS = 60_000;

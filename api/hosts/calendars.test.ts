@@ -10,7 +10,7 @@ import {
 } from '../../test/caldav-server.js';
 import { until } from '../../test/until.js';
 import { HostCalendars } from './calendars.js';
-import { parseTeam, withinWorkingHours, type Host } from './team.js';
+import { parseTeam, withinWorkingHours, type Host } from '../../server-shared/hosts/team.js';
 
 const NEW_YORK = [
   'BEGIN:VTIMEZONE',
