@@ -8,13 +8,13 @@ import type { HostCalendars } from './hosts/calendars.js';
 import { programRegistry } from '../server-shared/metrics.js';
 
 /** What a booking came to: the outcome label of converge_bookings_total. */
-export type BookingOutcome = 'created' | 'refused' | 'slot_taken' | 'replayed' | 'honeypot';
+export type BookingOutcomeLabel = 'created' | 'refused' | 'slot_taken' | 'replayed' | 'honeypot';
 
 export interface ApiMetrics {
   registry: Registry;
   /** Koa middleware: counts and times every request by its route's pattern. */
   requests(ctx: Context, next: Next): Promise<void>;
-  booking(outcome: BookingOutcome): void;
+  booking(outcome: BookingOutcomeLabel): void;
 }
 
 /** Routes as the router names them (patterns, `:token` never a token); the page and its files as one. */

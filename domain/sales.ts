@@ -1,6 +1,6 @@
 /**
  * What the operations list (GET /api/demo-requests) answers and the sales page reads: a booking as the list shows it,
- * the statuses it filters by, a booking's history and its e-mails as its own view shows them.
+ * the statuses it filters by, a booking's history, its e-mails and its webhook deliveries as its own view shows them.
  */
 import type { Attribution } from './attribution.js';
 
@@ -61,8 +61,34 @@ export interface SentEmail {
   lastError: string | null;
 }
 
-/** One booking as its view shows it, with its history and e-mails; `Delivery` is how its webhook deliveries read. */
-export interface BookingDetailOf<Delivery> {
+/** One try of a webhook delivery, as the delivery log and a booking's view show it. */
+export interface WebhookAttemptView {
+  attemptedAt: string;
+  status: number | null;
+  durationMs: number;
+  responseExcerpt: string | null;
+  error: string | null;
+}
+
+/** A webhook delivery with its latest tries, as the delivery log and a booking's view show it. */
+export interface WebhookDeliveryView {
+  id: string;
+  eventId: string;
+  eventType: string;
+  bookingId: string;
+  endpointId: string;
+  createdAt: string;
+  attempts: number;
+  nextAttemptAt: string | null;
+  deliveredAt: string | null;
+  exhaustedAt: string | null;
+  lastStatus: number | null;
+  lastError: string | null;
+  log: WebhookAttemptView[];
+}
+
+/** One booking as its view shows it (GET /api/admin/bookings/:id), with its history, e-mails and webhook deliveries. */
+export interface BookingDetail {
   id: string;
   name: string;
   email: string;
@@ -81,5 +107,5 @@ export interface BookingDetailOf<Delivery> {
   anonymisedAt: string | null;
   history: HistoryEntry[];
   emails: SentEmail[];
-  webhookDeliveries: Delivery[];
+  webhookDeliveries: WebhookDeliveryView[];
 }

@@ -4,13 +4,11 @@
  */
 import type { Knex } from 'knex';
 import type { Attribution } from '../../domain/attribution.js';
-import type { Attendance, BookingDetailOf, HistoryEntry } from '../../domain/sales.js';
+import type { Attendance, BookingDetail, HistoryEntry } from '../../domain/sales.js';
 import type { QueuedJob } from '../../server-shared/jobs.js';
 import type { Db } from '../db.js';
 import type { BookingRow } from '../bookings/repository.js';
-import { listDeliveries, raiseWebhookEvent, type DeliveryView } from '../webhooks/repository.js';
-
-export type BookingDetail = BookingDetailOf<DeliveryView>;
+import { listDeliveries, raiseWebhookEvent } from '../webhooks/repository.js';
 
 const iso = (date: Date | null): string | null => date?.toISOString() ?? null;
 /** The booking's webhook deliveries the page shows, newest first. */

@@ -14,7 +14,7 @@ import { enqueueAfterAnswer, type EmailQueue } from '../email-queue.js';
 import { emailJobs, emailRows, type FollowUpSettings } from './emails.js';
 import { hostCandidates } from './hosts.js';
 import { meetingUrlOf } from './meeting.js';
-import type { BookingOutcome } from '../metrics.js';
+import type { BookingOutcomeLabel } from '../metrics.js';
 import type { HostCalendars } from '../hosts/calendars.js';
 import { DEFAULT_EMAILS_PER_RECIPIENT_PER_DAY, refusalError } from './refusals.js';
 import { requestHash, type IdempotentAnswer } from '../idempotency.js';
@@ -58,7 +58,7 @@ export interface DemoRequestDeps {
   /** Each booking's video room (MEETING_URL_TEMPLATE). */
   meetingUrlTemplate: string;
   /** Told what each booking request came to (the metrics). */
-  bookingOutcome?: (outcome: BookingOutcome) => void;
+  bookingOutcome?: (outcome: BookingOutcomeLabel) => void;
 }
 
 export interface SubmitAnswer extends IdempotentAnswer {

@@ -241,7 +241,8 @@ export interface SlotRefusal {
   reason: 'already-booked' | 'slot-taken';
 }
 
-export type BookingOutcome =
+/** What `book` came to: stored, the key's earlier answer replayed, or refused. */
+export type BookResult =
   /** The 201 answer as `book` built it (booking_answer), and the e-mails stored with the booking. */
   | {
       outcome: 'stored';
@@ -270,7 +271,7 @@ const BOOK =
  * own bookings and the slot's capacity (or, with a team, the choice of its host) are checked, then the row, its
  * e-mails and the key's answer are stored, all in the statement's transaction.
  */
-export async function book(db: Db, request: BookingRequest): Promise<BookingOutcome> {
+export async function book(db: Db, request: BookingRequest): Promise<BookResult> {
   const { input } = request;
   const timeSlot = new Date(input.timeSlot);
   try {

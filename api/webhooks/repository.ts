@@ -6,6 +6,7 @@
 import type { Knex } from 'knex';
 import { webhookJob, type QueuedJob } from '../../server-shared/jobs.js';
 import type { EnvironmentEndpoint, WebhookEventType } from '../../server-shared/webhooks.js';
+import type { WebhookDeliveryView } from '../../domain/sales.js';
 import type { Db } from '../db.js';
 
 /** A delivery stored with its event: its id, and the epoch milliseconds its first try is due. */
@@ -164,37 +165,13 @@ export async function endpointsNeedingCare(
   );
 }
 
-export interface AttemptView {
-  attemptedAt: string;
-  status: number | null;
-  durationMs: number;
-  responseExcerpt: string | null;
-  error: string | null;
-}
-
-export interface DeliveryView {
-  id: string;
-  eventId: string;
-  eventType: string;
-  bookingId: string;
-  endpointId: string;
-  createdAt: string;
-  attempts: number;
-  nextAttemptAt: string | null;
-  deliveredAt: string | null;
-  exhaustedAt: string | null;
-  lastStatus: number | null;
-  lastError: string | null;
-  log: AttemptView[];
-}
-
 export const DELIVERY_LOG_ATTEMPTS = 20;
 
 /** The delivery log, newest first: per endpoint, event and/or booking, each with its latest tries (status, time, first bytes). */
 export async function listDeliveries(
   db: Db,
   filter: { endpointId?: string; eventId?: string; bookingId?: string; limit: number },
-): Promise<DeliveryView[]> {
+): Promise<WebhookDeliveryView[]> {
   const query = db('deliveries as d')
     .join('webhook_events as ev', 'ev.id', 'd.event_id')
     .where('d.channel', 'webhook')

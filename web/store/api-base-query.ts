@@ -8,7 +8,8 @@ export interface ApiRequest {
   headers?: Record<string, string>;
 }
 
-export interface ApiError {
+/** A call that failed (an error status, or no answer at all), as the store sees it; the API's own ApiError is another thing. */
+export interface ApiCallFailure {
   /** The HTTP status, or 'FETCH_ERROR' when no answer arrived at all. */
   status: number | 'FETCH_ERROR';
   /** "{status}: {body text or status text}", or the network failure's own message. */
@@ -36,7 +37,7 @@ function httpErrorMessage(status: number, bodyText: string, statusText: string):
  * retries only when wrapped in retry(), which this is not), errors carrying the status and the body.
  * Relative URLs resolve against the page.
  */
-export const baseQuery: BaseQueryFn<ApiRequest, unknown, ApiError> = async (request, api) => {
+export const baseQuery: BaseQueryFn<ApiRequest, unknown, ApiCallFailure> = async (request, api) => {
   const hasBody = request.body !== undefined;
   let response: Response;
   try {

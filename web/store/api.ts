@@ -10,7 +10,7 @@ import {
   type RescheduleInput,
 } from '../../domain/demo-request.js';
 import type { EmailValidationResult } from '../../domain/email-messages.js';
-import { baseQuery, type ApiError } from './api-base-query.js';
+import { baseQuery, type ApiCallFailure } from './api-base-query.js';
 
 /** A booking-zone day's slots, one tag per day (id YYYY-MM-DD). */
 export const SLOTS_TAG = 'Slots';
@@ -103,7 +103,7 @@ type BookingChangeTags = (typeof SLOTS_TAG | { type: typeof BOOKING_TAG; id: str
  * (the slot filled up, or the booking was cancelled meanwhile) or a 404 says the page's copy is stale: both are read
  * again. Other failures changed nothing on the server.
  */
-function afterBookingChange(token: string, error: ApiError | undefined): BookingChangeTags {
+function afterBookingChange(token: string, error: ApiCallFailure | undefined): BookingChangeTags {
   if (!error) return [SLOTS_TAG];
   return error.status === 409 || error.status === 404 ? [SLOTS_TAG, { type: BOOKING_TAG, id: token }] : [];
 }

@@ -4,7 +4,7 @@
  * answers (the session cookie itself is HttpOnly: scripts never see it).
  */
 import type { FunnelReport } from '../../domain/funnel.js';
-import type { Attendance, BookingDetailOf, BookingSummary, ListStatus } from '../../domain/sales.js';
+import type { Attendance, BookingDetail, BookingSummary, ListStatus } from '../../domain/sales.js';
 import { api } from './api.js';
 
 export const CSRF_HEADER = 'X-CSRF-Token';
@@ -15,8 +15,11 @@ export interface SalesSession {
   expiresAt: string;
 }
 
-/** The list's filters as the API takes them (GET /api/demo-requests and its .csv); empty ones are left out. */
-export interface BookingFilters {
+/**
+ * The list's query parameters as the API takes them (GET /api/demo-requests and its .csv), as typed in the form;
+ * empty ones are left out. The API parses them into its own filters (dates in the booking zone).
+ */
+export interface BookingListQuery {
   q?: string;
   status?: ListStatus;
   from?: string;
@@ -30,19 +33,8 @@ interface BookingListPage {
   next: string | null;
 }
 
-/** The booking's view: its webhook deliveries as the page shows them. */
-export type BookingDetail = BookingDetailOf<{
-  id: string;
-  eventType: string;
-  createdAt: string;
-  attempts: number;
-  deliveredAt: string | null;
-  exhaustedAt: string | null;
-  lastStatus: number | null;
-}>;
-
 /** The filters as a query string (no leading ?), the cursor last. */
-export function filterQuery(filters: BookingFilters, cursor?: string | null): string {
+export function filterQuery(filters: BookingListQuery, cursor?: string | null): string {
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(filters))
     if (typeof value === 'string' && value.trim() !== '') params.set(name, value.trim());
@@ -79,7 +71,7 @@ export const salesApi = api.enhanceEndpoints({ addTagTypes: [SALES_TAG] }).injec
       },
     }),
     /** The bookings the filters select, newest first, a page at a time (keyset: each page's `next` leads on). */
-    bookingList: build.infiniteQuery<BookingListPage, BookingFilters, string | null>({
+    bookingList: build.infiniteQuery<BookingListPage, BookingListQuery, string | null>({
       infiniteQueryOptions: { initialPageParam: null, getNextPageParam: (last) => last.next },
       query: ({ queryArg, pageParam }) => ({ url: `/api/demo-requests?${filterQuery(queryArg, pageParam)}` }),
       providesTags: [SALES_TAG],

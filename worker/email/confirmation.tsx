@@ -44,11 +44,11 @@ const nextSteps = (booking: Booking) => [
 ];
 const ANOTHER_TIME = 'Need another time? Use the button below to pick a new slot or to cancel.';
 
-export function renderConfirmation(request: Booking, options: ProspectEmailOptions): RenderedEmail {
-  const event = demoEvent(request.company, request.timeSlot, request.meetingUrl);
-  const times = slotTimes(event.start, event.end, options.timeZone, request.visitorTimeZone);
-  const name = singleLine(request.name);
-  const company = singleLine(request.company);
+export function renderConfirmation(booking: Booking, options: ProspectEmailOptions): RenderedEmail {
+  const event = demoEvent(booking.company, booking.timeSlot, booking.meetingUrl);
+  const times = slotTimes(event.start, event.end, options.timeZone, booking.visitorTimeZone);
+  const name = singleLine(booking.name);
+  const company = singleLine(booking.company);
   const subject = `Your ${brand.product} demo is booked: ${times.zoned}`;
   const thanks = `Thank you for booking a demo of ${brand.product} for ${company}. Your slot is confirmed:`;
   const calendar = { google: googleCalendarLink(event), outlook: outlookCalendarLink(event), ics: options.inviteUrl };
@@ -64,15 +64,15 @@ export function renderConfirmation(request: Booking, options: ProspectEmailOptio
     <>
       <Paragraph>{thanks}</Paragraph>
       <Times rows={slotRows(times)} />
-      <Meeting booking={request} />
+      <Meeting booking={booking} />
       <CalendarButtons links={calendar} />
       <Heading margin="24px 0 8px">What happens next</Heading>
-      <Steps steps={nextSteps(request)} />
+      <Steps steps={nextSteps(booking)} />
       <Paragraph>{ANOTHER_TIME}</Paragraph>
     </>,
   );
 
-  const ics = bookingInvitation(request, { mailFrom: options.mailFrom, now: options.now, sequence: options.sequence });
+  const ics = bookingInvitation(booking, { mailFrom: options.mailFrom, now: options.now, sequence: options.sequence });
 
   return { subject, text, html, ics, toName: name };
 }

@@ -3,12 +3,12 @@ import { renderCancellation } from './booking-changes.js';
 import { renderConfirmation } from './confirmation.js';
 import { SAMPLE_BOOKING, SAMPLE_RENDERING } from './sample-booking.js';
 
-const request = SAMPLE_BOOKING;
+const booking = SAMPLE_BOOKING;
 const options = SAMPLE_RENDERING;
 
 describe('the confirmation e-mail', () => {
   it('names the booking zone as configured: "Europe Time" for a European one', () => {
-    const email = renderConfirmation(request, { ...options, timeZone: 'Europe/Berlin' });
+    const email = renderConfirmation(booking, { ...options, timeZone: 'Europe/Berlin' });
     expect(email.text).to.contain(
       '  Europe Time: Tuesday, 24 November 2026, 15:00–16:00 (CET)\n  UTC:         Tuesday, 24 November 2026, 14:00–15:00 UTC',
     );
@@ -16,7 +16,7 @@ describe('the confirmation e-mail', () => {
   });
 
   it("and the zone's own name for another, in the text and the HTML", () => {
-    const email = renderConfirmation(request, { ...options, timeZone: 'America/New_York' });
+    const email = renderConfirmation(booking, { ...options, timeZone: 'America/New_York' });
     expect(email.text).to.contain(
       '  Eastern Time: Tuesday, 24 November 2026, 09:00–10:00 (GMT-5)\n  UTC:          Tuesday, 24 November 2026, 14:00–15:00 UTC',
     );
@@ -26,7 +26,7 @@ describe('the confirmation e-mail', () => {
 
   it("adds the slot in the visitor's own zone when the page sent one whose clock differs, in the text and the HTML", () => {
     const email = renderConfirmation(
-      { ...request, visitorTimeZone: 'America/Los_Angeles' },
+      { ...booking, visitorTimeZone: 'America/Los_Angeles' },
       { ...options, timeZone: 'Europe/Berlin' },
     );
     expect(email.text).to.contain(
@@ -41,7 +41,7 @@ describe('the confirmation e-mail', () => {
 
   it("leaves the visitor's zone out when its clock reads as the booking zone's, or none was sent", () => {
     for (const visitorTimeZone of ['Europe/Paris', null, undefined]) {
-      const email = renderConfirmation({ ...request, visitorTimeZone }, { ...options, timeZone: 'Europe/Berlin' });
+      const email = renderConfirmation({ ...booking, visitorTimeZone }, { ...options, timeZone: 'Europe/Berlin' });
       expect(email.text, String(visitorTimeZone)).not.to.contain('Your time');
       expect(email.html).not.to.contain('Your time');
     }
@@ -49,7 +49,7 @@ describe('the confirmation e-mail', () => {
 
   it("shares the layout: greeting, sign-off, the site address and the company's legal details in both parts, with the configured contact", () => {
     const email = renderConfirmation(
-      { ...request, name: '<b>Ada</b> Lovelace' },
+      { ...booking, name: '<b>Ada</b> Lovelace' },
       { ...options, timeZone: 'Europe/Berlin' },
     );
     expect(email.text)
@@ -68,14 +68,14 @@ describe('the confirmation e-mail', () => {
   });
 
   it('says the call lasts 60 minutes, not that it starts in 60 minutes', () => {
-    const email = renderConfirmation(request, options);
+    const email = renderConfirmation(booking, options);
     expect(email.text).to.contain('In a 60-minute call we walk through').and.not.contain('In 60 minutes');
   });
 });
 
 describe('the confirmation e-mail, its calendar links', () => {
   it('offers Google Calendar, Outlook and the .ics download, in the text and as buttons', () => {
-    const email = renderConfirmation(request, { ...options, timeZone: 'Europe/Berlin' });
+    const email = renderConfirmation(booking, { ...options, timeZone: 'Europe/Berlin' });
     const google = / {2}Google Calendar: (\S+)/.exec(email.text)?.[1] ?? '';
     const outlook = / {2}Outlook: (\S+)/.exec(email.text)?.[1] ?? '';
     expect(new URL(google).searchParams.get('dates')).to.equal('20261124T140000Z/20261124T150000Z');
@@ -96,7 +96,7 @@ describe('the confirmation e-mail, its calendar links', () => {
 
 describe('the cancellation e-mail', () => {
   it('says what was cancelled, how to book again, and whom to reach (mail and phone), in the text and the HTML', () => {
-    const email = renderCancellation(request, options);
+    const email = renderCancellation(booking, options);
     expect(email.text).to.contain('Your demo of Converge for Analytical Engines at this time is cancelled:');
     expect(email.text).to.contain('  Book a new demo: https://converge.example.com/');
     expect(email.text).to.contain('Write to sales@converge.example.com or call +1 555 0100');

@@ -1,8 +1,8 @@
 import { useEffect, useRef } from 'react';
 import { Button } from '../../components/button.js';
 import { serverMessage } from '../../store/api-errors.js';
-import type { Attendance, HistoryEntry } from '../../../domain/sales.js';
-import { useBookingDetailQuery, useMarkAttendanceMutation, type BookingDetail } from '../../store/sales-api.js';
+import type { Attendance, BookingDetail, HistoryEntry } from '../../../domain/sales.js';
+import { useBookingDetailQuery, useMarkAttendanceMutation } from '../../store/sales-api.js';
 import {
   Alert,
   ColumnHeads,

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Button } from '../../components/button.js';
 import { serverMessage } from '../../store/api-errors.js';
 import { LIST_STATUSES, type ListStatus } from '../../../domain/sales.js';
-import { filterQuery, useBookingListInfiniteQuery, type BookingFilters } from '../../store/sales-api.js';
+import { filterQuery, useBookingListInfiniteQuery, type BookingListQuery } from '../../store/sales-api.js';
 import {
   Alert,
   ColumnHeads,
@@ -40,7 +40,7 @@ const ExportLink = styled.a`
   }
 `;
 
-const EMPTY: BookingFilters = {};
+const EMPTY: BookingListQuery = {};
 
 interface BookingListProps {
   timeZone: string;
@@ -49,9 +49,9 @@ interface BookingListProps {
 }
 
 /** The filters' form: applied together on submit, so each change is not a request. */
-function FilterForm({ onApply }: { onApply: (filters: BookingFilters) => void }) {
-  const [draft, setDraft] = useState<BookingFilters>(EMPTY);
-  const set = (name: keyof BookingFilters) => (event: { target: { value: string } }) =>
+function FilterForm({ onApply }: { onApply: (filters: BookingListQuery) => void }) {
+  const [draft, setDraft] = useState<BookingListQuery>(EMPTY);
+  const set = (name: keyof BookingListQuery) => (event: { target: { value: string } }) =>
     setDraft({ ...draft, [name]: event.target.value });
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -112,7 +112,7 @@ function FilterForm({ onApply }: { onApply: (filters: BookingFilters) => void })
 
 /** The bookings the filters select, newest first, a page at a time, with their export. */
 export function BookingList({ timeZone, onOpen, onSessionEnded }: BookingListProps) {
-  const [filters, setFilters] = useState<BookingFilters>(EMPTY);
+  const [filters, setFilters] = useState<BookingListQuery>(EMPTY);
   const { data, error, isFetching, isLoading, hasNextPage, fetchNextPage, isFetchingNextPage } =
     useBookingListInfiniteQuery(filters);
   useSessionEnd(error, onSessionEnded);
