@@ -1,5 +1,5 @@
 /**
- * What the operations list (GET /api/demo-requests) answers and the sales page reads: a booking as the list shows it,
+ * What the operations list (GET /api/admin/bookings) answers and the sales page reads: a booking as the list shows it,
  * the statuses it filters by, a booking's history, its e-mails and its webhook deliveries as its own view shows them.
  */
 import type { Attribution } from './attribution.js';

@@ -210,6 +210,11 @@ export interface AdminBookingDeps {
   requireAdmin: (ctx: Context, next: Next) => Promise<void>;
 }
 
+/** The operations list of the bookings, beside each booking's own path (/api/admin/bookings/:id). */
+export const BOOKING_LIST_PATH = '/api/admin/bookings';
+/** The list's first path, kept as an alias. */
+export const DEMO_REQUEST_LIST_PATH = '/api/demo-requests';
+
 export function adminBookingRoutes(deps: AdminBookingDeps): Router {
   const router = new Router();
   const noStore = async (ctx: Context, next: Next) => {
@@ -218,7 +223,7 @@ export function adminBookingRoutes(deps: AdminBookingDeps): Router {
   };
   // The bookings, newest first, and where each confirmation stands; `next` is the cursor of the page after
   // (?cursor=), null on the last page. The filters (filtersOf) narrow it.
-  router.get('/api/demo-requests', deps.requireAdmin, noStore, async (ctx) => {
+  router.get([BOOKING_LIST_PATH, DEMO_REQUEST_LIST_PATH], deps.requireAdmin, noStore, async (ctx) => {
     const { cursor } = ctx.query;
     const after = typeof cursor === 'string' && cursor !== '' ? positionOf(cursor) : undefined;
     const filters = filtersOf(ctx, deps.timeZone);
@@ -230,7 +235,7 @@ export function adminBookingRoutes(deps: AdminBookingDeps): Router {
     ctx.body = { demoRequests: page.bookings, next: page.next ? cursorOf(page.next) : null };
   });
 
-  router.get('/api/demo-requests.csv', deps.requireAdmin, noStore, async (ctx) => {
+  router.get([`${BOOKING_LIST_PATH}.csv`, `${DEMO_REQUEST_LIST_PATH}.csv`], deps.requireAdmin, noStore, async (ctx) => {
     const filters = filtersOf(ctx, deps.timeZone);
     // The first page is read before answering, so a database that is down is a 503, not a cut-off file.
     const first = await readUnlessDatabaseDown(
@@ -336,56 +341,62 @@ const listFilterParameters: oas.ParameterObject[] = [
     schema: { type: 'string' },
   },
 ];
+
+const alias = (path: string) => `The first path of ${path}, kept as an alias: the same route.`;
+
+const listOperation: oas.OperationObject = {
+  summary:
+    'For operations and the sales page: the bookings, newest first, 100 a page, and where each confirmation stands; the filters all apply together. Absent when no ADMIN_TOKEN is set.',
+  ...adminOrSession,
+  parameters: [
+    ...listFilterParameters,
+    {
+      name: 'cursor',
+      in: 'query',
+      required: false,
+      description: 'The `next` of the page before; absent for the first page. Any page answers as fast as the first.',
+      schema: { type: 'string' },
+    },
+  ],
+  responses: {
+    '200': answer('Newest first; `next` leads to the page after.', 'DemoRequestList'),
+    '400': refused('The cursor is not one this list gave, or a filter is not valid (`fields` says which).'),
+    '422': refused(
+      'The search (`q`) matches more than 5,000 bookings, most of them long ago, and the page could not be read within 5 s: type more of it, or add a filter.',
+    ),
+    ...sessionRefusals,
+    '503': unreadable,
+  },
+};
+
+const exportOperation: oas.OperationObject = {
+  summary:
+    'For operations and the sales page: every booking the filters select, newest first, as CSV (streamed); a cell starting with =, +, - or @ is written with a leading apostrophe.',
+  ...adminOrSession,
+  parameters: listFilterParameters,
+  responses: {
+    '200': {
+      description: 'RFC 4180 CSV, every cell quoted, one header line.',
+      content: { 'text/csv': { schema: { type: 'string' } } },
+    },
+    '400': refused('A filter is not valid (`fields` says which).'),
+    '422': refused(
+      'The search (`q`) matches more than 5,000 bookings, most of them long ago, and its first page could not be read within 5 s: type more of it, or add a filter.',
+    ),
+    ...sessionRefusals,
+    '503': unreadable,
+  },
+};
+
 export const adminBookingsOpenApi: OpenApiPart = {
   paths: {
-    '/api/demo-requests': {
-      get: {
-        operationId: 'listDemoRequests',
-        summary:
-          'For operations and the sales page: the bookings, newest first, 100 a page, and where each confirmation stands; the filters all apply together. Absent when no ADMIN_TOKEN is set.',
-        ...adminOrSession,
-        parameters: [
-          ...listFilterParameters,
-          {
-            name: 'cursor',
-            in: 'query',
-            required: false,
-            description:
-              'The `next` of the page before; absent for the first page. Any page answers as fast as the first.',
-            schema: { type: 'string' },
-          },
-        ],
-        responses: {
-          '200': answer('Newest first; `next` leads to the page after.', 'DemoRequestList'),
-          '400': refused('The cursor is not one this list gave, or a filter is not valid (`fields` says which).'),
-          '422': refused(
-            'The search (`q`) matches more than 5,000 bookings, most of them long ago, and the page could not be read within 5 s: type more of it, or add a filter.',
-          ),
-          ...sessionRefusals,
-          '503': unreadable,
-        },
-      },
+    [BOOKING_LIST_PATH]: { get: { operationId: 'listBookings', ...listOperation } },
+    [DEMO_REQUEST_LIST_PATH]: {
+      get: { operationId: 'listDemoRequests', ...listOperation, description: alias(BOOKING_LIST_PATH) },
     },
-    '/api/demo-requests.csv': {
-      get: {
-        operationId: 'exportDemoRequests',
-        summary:
-          'For operations and the sales page: every booking the filters select, newest first, as CSV (streamed); a cell starting with =, +, - or @ is written with a leading apostrophe.',
-        ...adminOrSession,
-        parameters: listFilterParameters,
-        responses: {
-          '200': {
-            description: 'RFC 4180 CSV, every cell quoted, one header line.',
-            content: { 'text/csv': { schema: { type: 'string' } } },
-          },
-          '400': refused('A filter is not valid (`fields` says which).'),
-          '422': refused(
-            'The search (`q`) matches more than 5,000 bookings, most of them long ago, and its first page could not be read within 5 s: type more of it, or add a filter.',
-          ),
-          ...sessionRefusals,
-          '503': unreadable,
-        },
-      },
+    [`${BOOKING_LIST_PATH}.csv`]: { get: { operationId: 'exportBookings', ...exportOperation } },
+    [`${DEMO_REQUEST_LIST_PATH}.csv`]: {
+      get: { operationId: 'exportDemoRequests', ...exportOperation, description: alias(`${BOOKING_LIST_PATH}.csv`) },
     },
     '/api/admin/bookings/{id}': {
       get: {

@@ -454,6 +454,22 @@ describe('the sales page API: sessions, the list, the export, a booking and its 
       expect(all).to.contain(`"'@risk"`);
       expect(all.split('\r\n')).to.have.length(6);
     });
+
+    it('answers at /api/admin/bookings and its .csv as at /api/demo-requests, kept as an alias, and asks the same token', async () => {
+      const headers = { Authorization: `Bearer ${TOKEN}` };
+      for (const [path, alias] of [
+        ['/api/admin/bookings?q=langley', '/api/demo-requests?q=langley'],
+        ['/api/admin/bookings.csv?q=langley', '/api/demo-requests.csv?q=langley'],
+      ] as const) {
+        const [one, other] = await Promise.all([call(path, { headers }), call(alias, { headers })]);
+        expect(one.status, path).to.equal(200);
+        const text = await one.text();
+        expect(text, path).to.contain('dorothy@langley.org');
+        expect(text, path).to.equal(await other.text());
+      }
+      expect((await call('/api/admin/bookings')).status).to.equal(401);
+      expect((await call('/api/admin/bookings.csv')).status).to.equal(401);
+    });
   });
 
   describe('a booking and its marks', () => {

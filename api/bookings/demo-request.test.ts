@@ -250,6 +250,20 @@ describe('POST /api/demo-request', () => {
     );
     expect(made.headers.get('x-request-id')).to.match(/^[0-9a-f-]{36}$/);
   });
+
+  it('books at POST /api/bookings too, the same route: a key used at one path answers again at the other, one row stored', async () => {
+    const key = { 'Idempotency-Key': 'alias-7d1c0b52-one-route' };
+    const first = await app.post('/api/bookings', valid, key);
+    expect(first.status, JSON.stringify(first.body)).to.equal(201);
+    const again = await app.post('/api/demo-request', valid, key);
+    expect(again.status).to.equal(201);
+    expect(again.body).to.deep.equal(first.body);
+    expect(again.headers.get('idempotent-replayed')).to.equal('true');
+    expect(await app.db('bookings').count({ n: '*' }).first()).to.deep.equal({ n: '1' });
+    const refused = await app.post('/api/bookings', { ...valid, email: 'ada@gmail.com' });
+    expect(refused.status).to.equal(400);
+    expect(refused.body.fields).to.have.property('email');
+  });
 });
 
 describe('POST /api/demo-request when a service is down', () => {

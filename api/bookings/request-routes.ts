@@ -21,6 +21,7 @@ import { answerTrapped, honeypot } from './honeypot.js';
 import { submitDemoRequest, type DemoRequestDeps } from './book.js';
 import type { KnownFunnelSources } from '../funnel/known-sources.js';
 import { answer, bodyRefusals, json, refused, tooMany, type OpenApiPart } from '../openapi-parts.js';
+import type { OperationObject } from 'openapi3-ts/oas31';
 import { bookingCreatedSchema } from './schemas.js';
 
 function messageFor(error: ErrorObject, field: string): string {
@@ -54,8 +55,9 @@ export function demoRequestRoutes(
   },
 ): Router {
   const router = new Router();
+  // One route at both paths: one rate limit, one idempotency key space.
   router.post(
-    '/api/demo-request',
+    [BOOKINGS_PATH, DEMO_REQUEST_PATH],
     rateLimit(deps.limits?.limiter, {
       name: 'demo-request',
       limit: deps.limits?.demoRequestsPerHour ?? 0,
@@ -87,31 +89,42 @@ export function demoRequestRoutes(
   return router;
 }
 
+/** Where a booking is made: the API's one noun for it. */
+export const BOOKINGS_PATH = '/api/bookings';
+/** The same route under the path the specification names, kept as an alias. */
+export const DEMO_REQUEST_PATH = '/api/demo-request';
+
+const bookOperation: OperationObject = {
+  summary: 'Book a demo slot; a confirmation with a calendar invitation is e-mailed.',
+  parameters: [
+    {
+      name: IDEMPOTENCY_HEADER,
+      in: 'header',
+      required: false,
+      description:
+        'The same key for a retry of one submission: the first answer is given again, nothing is stored twice.',
+      schema: { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN.source },
+    },
+  ],
+  requestBody: { required: true, content: json('DemoRequest') },
+  responses: {
+    '201': answer('Stored; the confirmation is on its way.', 'BookingCreated'),
+    ...bodyRefusals,
+    '409': refused('The slot is full, or this person already holds it.'),
+    '422': refused('The idempotency key was used with another body.'),
+    '429': tooMany,
+    '503': refused('The database does not answer; nothing was stored.'),
+  },
+};
+
 export const demoRequestOpenApi: OpenApiPart = {
   paths: {
-    '/api/demo-request': {
+    [BOOKINGS_PATH]: { post: { operationId: 'book', ...bookOperation } },
+    [DEMO_REQUEST_PATH]: {
       post: {
         operationId: 'requestDemo',
-        summary: 'Book a demo slot; a confirmation with a calendar invitation is e-mailed.',
-        parameters: [
-          {
-            name: IDEMPOTENCY_HEADER,
-            in: 'header',
-            required: false,
-            description:
-              'The same key for a retry of one submission: the first answer is given again, nothing is stored twice.',
-            schema: { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN.source },
-          },
-        ],
-        requestBody: { required: true, content: json('DemoRequest') },
-        responses: {
-          '201': answer('Stored; the confirmation is on its way.', 'BookingCreated'),
-          ...bodyRefusals,
-          '409': refused('The slot is full, or this person already holds it.'),
-          '422': refused('The idempotency key was used with another body.'),
-          '429': tooMany,
-          '503': refused('The database does not answer; nothing was stored.'),
-        },
+        ...bookOperation,
+        description: `The specification's path for ${BOOKINGS_PATH}: the same route, its rate limit and idempotency keys shared.`,
       },
     },
   },

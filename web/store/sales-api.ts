@@ -16,7 +16,7 @@ export interface SalesSession {
 }
 
 /**
- * The list's query parameters as the API takes them (GET /api/demo-requests and its .csv), as typed in the form;
+ * The list's query parameters as the API takes them (GET /api/admin/bookings and its .csv), as typed in the form;
  * empty ones are left out. The API parses them into its own filters (dates in the booking zone).
  */
 export interface BookingListQuery {
@@ -73,7 +73,7 @@ export const salesApi = api.enhanceEndpoints({ addTagTypes: [SALES_TAG] }).injec
     /** The bookings the filters select, newest first, a page at a time (keyset: each page's `next` leads on). */
     bookingList: build.infiniteQuery<BookingListPage, BookingListQuery, string | null>({
       infiniteQueryOptions: { initialPageParam: null, getNextPageParam: (last) => last.next },
-      query: ({ queryArg, pageParam }) => ({ url: `/api/demo-requests?${filterQuery(queryArg, pageParam)}` }),
+      query: ({ queryArg, pageParam }) => ({ url: `/api/admin/bookings?${filterQuery(queryArg, pageParam)}` }),
       providesTags: [SALES_TAG],
     }),
     bookingDetail: build.query<BookingDetail, string>({

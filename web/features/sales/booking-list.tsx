@@ -127,7 +127,7 @@ export function BookingList({ timeZone, onOpen, onSessionEnded }: BookingListPro
         <p role="status" aria-live="polite">
           {isLoading || (isFetching && !isFetchingNextPage) ? 'Loading bookings…' : error ? '' : count}
         </p>
-        <ExportLink href={`/api/demo-requests.csv${query ? `?${query}` : ''}`} download>
+        <ExportLink href={`/api/admin/bookings.csv${query ? `?${query}` : ''}`} download>
           Export these bookings as CSV
         </ExportLink>
       </Toolbar>
