@@ -58,7 +58,7 @@ const errorBodySchema: JSONSchemaType<ErrorBody> = {
   },
 };
 
-/** The error answer every route gives, and the operations token (api/admin-auth.ts) the operations routes take. */
+/** The error answer every route gives, and the operations token (api/admin/auth.ts) the operations routes take. */
 export const sharedOpenApi: OpenApiPart = {
   components: {
     schemas: { Error: errorBodySchema },

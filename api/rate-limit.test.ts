@@ -204,7 +204,7 @@ describe('the rate-limit middleware', () => {
   });
 });
 
-describe('the count of wrong operations tokens (admin-auth.ts)', () => {
+describe('the count of wrong operations tokens (admin/auth.ts)', () => {
   const TOKEN = 'an-operations-token-of-at-least-32-characters';
   /** A memory limiter that writes down each call made to it. */
   function countingLimiter(): { limiter: RateLimiter; calls: string[] } {

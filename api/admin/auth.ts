@@ -1,7 +1,7 @@
 /**
  * Operations endpoints answer only to `Authorization: Bearer $ADMIN_TOKEN`; with no token configured they do not
  * exist. A client that keeps sending wrong tokens is held off for a while, but the right token always passes. The sales
- * page signs in with the same token (admin/sessions.ts), through the same check and the same count of wrong tokens.
+ * page signs in with the same token (sessions.ts), through the same check and the same count of wrong tokens.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, Next } from 'koa';
