@@ -17,6 +17,7 @@ import {
   zonedTimeToInstant,
   calendarDayOf,
 } from '../../domain/booking.js';
+import { aliasOf } from '../route-alias.js';
 import { readUnlessDatabaseDown, unlessDatabaseDown, type Db } from '../db.js';
 import { enqueueStored, type EmailQueue } from '../email-queue.js';
 import { ApiError } from '../errors.js';
@@ -223,33 +224,45 @@ export function adminBookingRoutes(deps: AdminBookingDeps): Router {
   };
   // The bookings, newest first, and where each confirmation stands; `next` is the cursor of the page after
   // (?cursor=), null on the last page. The filters (filtersOf) narrow it.
-  router.get([BOOKING_LIST_PATH, DEMO_REQUEST_LIST_PATH], deps.requireAdmin, noStore, async (ctx) => {
-    const { cursor } = ctx.query;
-    const after = typeof cursor === 'string' && cursor !== '' ? positionOf(cursor) : undefined;
-    const filters = filtersOf(ctx, deps.timeZone);
-    const page = await readUnlessDatabaseDown(
-      () => listPage(deps.db, LIST_LIMIT, after, filters),
-      deps.logger,
-      'demo requests',
-    );
-    ctx.body = { demoRequests: page.bookings, next: page.next ? cursorOf(page.next) : null };
-  });
+  const list = [
+    deps.requireAdmin,
+    noStore,
+    async (ctx: Context) => {
+      const { cursor } = ctx.query;
+      const after = typeof cursor === 'string' && cursor !== '' ? positionOf(cursor) : undefined;
+      const filters = filtersOf(ctx, deps.timeZone);
+      const page = await readUnlessDatabaseDown(
+        () => listPage(deps.db, LIST_LIMIT, after, filters),
+        deps.logger,
+        'demo requests',
+      );
+      ctx.body = { demoRequests: page.bookings, next: page.next ? cursorOf(page.next) : null };
+    },
+  ] as const;
+  router.get(BOOKING_LIST_PATH, ...list);
+  router.get(DEMO_REQUEST_LIST_PATH, ...aliasOf(list));
 
-  router.get([`${BOOKING_LIST_PATH}.csv`, `${DEMO_REQUEST_LIST_PATH}.csv`], deps.requireAdmin, noStore, async (ctx) => {
-    const filters = filtersOf(ctx, deps.timeZone);
-    // The first page is read before answering, so a database that is down is a 503, not a cut-off file.
-    const first = await readUnlessDatabaseDown(
-      () => listPage(deps.db, EXPORT_PAGE, undefined, filters),
-      deps.logger,
-      'export',
-    );
-    ctx.type = 'text/csv; charset=utf-8';
-    ctx.set(
-      'Content-Disposition',
-      `attachment; filename="bookings-${formatCalendarDay(calendarDayOf(deps.now(), deps.timeZone))}.csv"`,
-    );
-    ctx.body = Readable.from(csvOf(deps.db, filters, first, deps.timeZone));
-  });
+  const csvExport = [
+    deps.requireAdmin,
+    noStore,
+    async (ctx: Context) => {
+      const filters = filtersOf(ctx, deps.timeZone);
+      // The first page is read before answering, so a database that is down is a 503, not a cut-off file.
+      const first = await readUnlessDatabaseDown(
+        () => listPage(deps.db, EXPORT_PAGE, undefined, filters),
+        deps.logger,
+        'export',
+      );
+      ctx.type = 'text/csv; charset=utf-8';
+      ctx.set(
+        'Content-Disposition',
+        `attachment; filename="bookings-${formatCalendarDay(calendarDayOf(deps.now(), deps.timeZone))}.csv"`,
+      );
+      ctx.body = Readable.from(csvOf(deps.db, filters, first, deps.timeZone));
+    },
+  ] as const;
+  router.get(`${BOOKING_LIST_PATH}.csv`, ...csvExport);
+  router.get(`${DEMO_REQUEST_LIST_PATH}.csv`, ...aliasOf(csvExport));
 
   router.get('/api/admin/bookings/:id', deps.requireAdmin, noStore, async (ctx) => {
     const id = ctx.params.id ?? '';

@@ -16,10 +16,12 @@ import type { LogFields } from '../request-log.js';
 import { demoRequestProblems } from './demo-request-rules.js';
 import { idempotencyKeyOf } from '../idempotency.js';
 import { rateLimit, type RequestLimits } from '../rate-limit.js';
-import { validateBody } from '../validation.js';
+import type { ParameterizedContext } from 'koa';
+import { validateBody, type ValidatedBody } from '../validation.js';
 import { answerTrapped, honeypot } from './honeypot.js';
 import { submitDemoRequest, type DemoRequestDeps } from './book.js';
 import type { KnownFunnelSources } from '../funnel/known-sources.js';
+import { aliasOf } from '../route-alias.js';
 import { answer, bodyRefusals, json, refused, tooMany, type OpenApiPart } from '../openapi-parts.js';
 import type { OperationObject } from 'openapi3-ts/oas31';
 import { bookingCreatedSchema } from './schemas.js';
@@ -56,8 +58,7 @@ export function demoRequestRoutes(
 ): Router {
   const router = new Router();
   // One route at both paths: one rate limit, one idempotency key space.
-  router.post(
-    [BOOKINGS_PATH, DEMO_REQUEST_PATH],
+  const chain = [
     rateLimit(deps.limits?.limiter, {
       name: 'demo-request',
       limit: deps.limits?.demoRequestsPerHour ?? 0,
@@ -74,7 +75,7 @@ export function demoRequestRoutes(
       summary: 'Invalid demo request',
     }),
     answerTrapped(deps),
-    async (ctx) => {
+    async (ctx: ParameterizedContext<ValidatedBody<DemoRequestInput> & { logFields?: LogFields }>) => {
       const answer = await submitDemoRequest(deps, ctx.state.body, idempotencyKeyOf(ctx.get(IDEMPOTENCY_HEADER)));
       if (answer.replayed) ctx.set('Idempotent-Replayed', 'true');
       // The booking stored goes on the request's one log line (one write per booking, with its request id).
@@ -85,7 +86,9 @@ export function demoRequestRoutes(
       ctx.status = answer.status;
       ctx.body = answer.body;
     },
-  );
+  ] as const;
+  router.post(BOOKINGS_PATH, ...chain);
+  router.post(DEMO_REQUEST_PATH, ...aliasOf(chain));
   return router;
 }
 
