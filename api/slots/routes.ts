@@ -10,8 +10,8 @@ import {
   type CalendarDay,
   type DaySlots,
 } from '../../domain/booking.js';
-import { KeptAnswers } from '../../domain/kept-answers.js';
 import type { Logger } from 'pino';
+import { LRUCache } from 'lru-cache';
 import { readUnlessDatabaseDown } from '../db.js';
 import { ApiError } from '../errors.js';
 import type { SlotCounts } from './slot-counts.js';
@@ -58,12 +58,14 @@ export function keptSlotStarts(
   timeZone: string,
   kept = SLOT_STARTS_KEPT,
 ): (date: string, day: CalendarDay) => { starts: readonly Date[]; isos: readonly string[] } {
-  const days = new KeptAnswers<{ starts: readonly Date[]; isos: readonly string[] }>(kept);
-  return (date, day) =>
-    days.of(date, () => {
+  const days = new LRUCache<string, { starts: readonly Date[]; isos: readonly string[] }, CalendarDay>({
+    max: kept,
+    memoMethod: (_date, _stale, { context: day }) => {
       const starts = Object.freeze(slotStartsOf(day, timeZone));
       return { starts, isos: Object.freeze(starts.map((start) => start.toISOString())) };
-    });
+    },
+  });
+  return (date, day) => days.memo(date, { context: day });
 }
 
 export function slotRoutes(deps: {
