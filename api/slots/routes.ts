@@ -90,7 +90,9 @@ export function slotRoutes(deps: {
     if (!day) throw new ApiError(400, 'Invalid date', 'Give the day as date=YYYY-MM-DD, for example date=2026-11-24.');
     const { starts, isos } = startsOf(date, day);
     // What the booking rules allow at all (far enough ahead, inside the window, a weekday); only those are counted.
-    const open = new Set(availableSlots(day, deps.now(), deps.timeZone, deps.minNoticeMinutes).map((slot) => slot.iso));
+    const open = new Set(
+      availableSlots(day, deps.now(), deps.timeZone, deps.minNoticeMinutes, starts).map((slot) => slot.iso),
+    );
     let available: (iso: string) => boolean;
     let team: TeamSlots | undefined;
     // What this client's network took through the honeypot lately, read beside the counts (nothing for most).
