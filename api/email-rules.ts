@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { domainToASCII, domainToUnicode } from 'node:url';
 import mailchecker from 'mailchecker';
 import emailSpellChecker from '@zootools/email-spell-checker';
+import { LRUCache } from 'lru-cache';
 import {
   DISPOSABLE_EMAIL_MESSAGE,
   EMAIL_MAX_LENGTH,
@@ -19,7 +20,6 @@ import {
   type EmailValidationResult,
 } from '../domain/email-messages.js';
 import { hasInvisibleCharacter } from '../domain/text.js';
-import { KeptAnswers } from '../domain/kept-answers.js';
 
 export const PERSONAL_EMAIL_DOMAINS: readonly string[] = [
   'gmail.com',
@@ -105,16 +105,16 @@ interface DomainFacts {
   spellCheckerSuggests?: boolean;
 }
 
-/** Domains whose facts are kept at most; the first one kept goes first. */
+/** Domains whose facts are kept at most; the one asked about least lately goes first. */
 export const DOMAIN_FACTS_KEPT = 2000;
-const keptDomainFacts = new KeptAnswers<DomainFacts>(DOMAIN_FACTS_KEPT);
 
 /**
  * The facts of a typed domain, kept for the last DOMAIN_FACTS_KEPT domains: a form and its visitors ask about many
  * addresses at few domains, and IDNA, the disposable list and the spell checker are the check's own cost.
  */
-function domainFacts(typedDomain: string): DomainFacts {
-  return keptDomainFacts.of(typedDomain, () => {
+const keptDomainFacts = new LRUCache<string, DomainFacts>({
+  max: DOMAIN_FACTS_KEPT,
+  memoMethod: (typedDomain) => {
     const domain = typedDomain.toLowerCase();
     // A domain typed in Unicode (müller.de) is checked in the ASCII form DNS uses (xn--mller-kva.de).
     const asciiDomain = domainToASCII(typedDomain);
@@ -125,8 +125,10 @@ function domainFacts(typedDomain: string): DomainFacts {
       disposable: isDisposableDomain(domain),
       endingFixed: tldSlip(domain),
     };
-  });
-}
+  },
+});
+
+const domainFacts = (typedDomain: string): DomainFacts => keptDomainFacts.memo(typedDomain);
 
 /**
  * Whether the spell checker has a suggestion for some address at this domain. It looks at the domain alone (the part

@@ -2,11 +2,13 @@ import { expect } from 'chai';
 import { parseProxyHops } from '../server-shared/settings.js';
 import type { Context } from 'koa';
 import pino from 'pino';
-import { createMemoryLimiter, rateLimit, type RateLimiter } from './rate-limit.js';
+import { createConnection, createServer, type AddressInfo, type Socket } from 'node:net';
+import { Redis } from 'ioredis';
+import { createMemoryLimiter, createRateLimiter, rateLimit, type RateLimiter } from './rate-limit.js';
 import { ApiError, TooManyRequestsError } from './errors.js';
 import { adminTokenCheck } from './admin/auth.js';
 import { startAppUnderTest, type AppUnderTest } from '../test/app-under-test.js';
-import { TEST_LINK_SECRET } from '../test/stack.js';
+import { TEST_LINK_SECRET, TEST_REDIS_URL, clearQueuePrefix, testQueuePrefix } from '../test/stack.js';
 import { bookingToken } from '../server-shared/booking-link.js';
 
 const NOW = new Date('2026-11-23T09:30:00.000Z');
@@ -155,18 +157,68 @@ describe('TRUST_PROXY', () => {
   });
 });
 
-describe('the in-process limiter', () => {
-  it('counts fixed windows and starts over when one ends', async () => {
-    let clock = 0;
-    const limiter = createMemoryLimiter(() => clock);
-    expect(await limiter.hit('a', 1000)).to.deep.equal({ count: 1, resetInMs: 1000 });
-    clock = 400;
-    expect(await limiter.hit('a', 1000)).to.deep.equal({ count: 2, resetInMs: 600 });
-    expect(await limiter.peek('a')).to.equal(2);
-    expect(await limiter.peek('b')).to.equal(0);
-    clock = 1000;
-    expect(await limiter.peek('a')).to.equal(0);
-    expect(await limiter.hit('a', 1000)).to.deep.equal({ count: 1, resetInMs: 1000 });
+describe('the limiter on Redis', () => {
+  const rule = { name: 'checks', limit: 2, windowMs: 60_000 };
+
+  it("counts in Redis under the checkout's prefix, so that every API process shares the counts, each key for its window", async () => {
+    const prefix = testQueuePrefix();
+    const redis = new Redis(TEST_REDIS_URL);
+    const [one, other] = await Promise.all([
+      createRateLimiter(TEST_REDIS_URL, prefix),
+      createRateLimiter(TEST_REDIS_URL, prefix),
+    ]);
+    try {
+      expect((await one.of(rule).consume('192.0.2.7')).consumedPoints).to.equal(1);
+      expect((await other.of(rule).consume('192.0.2.7')).consumedPoints, 'another process').to.equal(2);
+      const refused = await one
+        .of(rule)
+        .consume('192.0.2.7')
+        .then(
+          () => null,
+          (res: unknown) => res,
+        );
+      expect(refused).to.include({ consumedPoints: 3 });
+      expect(await redis.get(`${prefix}:rate:checks:192.0.2.7`)).to.equal('3');
+      expect(await redis.pttl(`${prefix}:rate:checks:192.0.2.7`)).to.be.within(58_000, 60_000);
+      expect(await one.of(rule).get('192.0.2.8'), 'another client').to.equal(null);
+    } finally {
+      await Promise.all([one.close(), other.close()]);
+      redis.disconnect();
+      await clearQueuePrefix(prefix);
+    }
+  });
+
+  it('counts in the process at once when its connection to Redis is lost, leaving the counts in Redis be', async () => {
+    const prefix = testQueuePrefix();
+    const redisAddress = new URL(TEST_REDIS_URL);
+    // A TCP relay to Redis, cut to lose the connection while Redis itself stays up.
+    const sockets = new Set<Socket>();
+    const relay = createServer((client) => {
+      const upstream = createConnection(Number(redisAddress.port || 6379), redisAddress.hostname);
+      for (const socket of [client, upstream]) {
+        sockets.add(socket);
+        socket.on('error', () => {});
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+    const limiter = await createRateLimiter(`redis://127.0.0.1:${(relay.address() as AddressInfo).port}`, prefix);
+    const redis = new Redis(TEST_REDIS_URL);
+    try {
+      await limiter.of(rule).consume('192.0.2.7');
+      expect((await limiter.of(rule).consume('192.0.2.7')).consumedPoints).to.equal(2);
+      relay.close();
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const started = performance.now();
+      expect((await limiter.of(rule).consume('192.0.2.7')).consumedPoints, 'counted in memory').to.equal(1);
+      expect(performance.now() - started, 'not waiting for Redis').to.be.below(100);
+      expect(await redis.get(`${prefix}:rate:checks:192.0.2.7`)).to.equal('2');
+    } finally {
+      await limiter.close();
+      redis.disconnect();
+      await clearQueuePrefix(prefix);
+    }
   });
 });
 
@@ -186,7 +238,7 @@ describe('the rate-limit middleware', () => {
       for (let i = 0; i < 10; i++) await middleware(ctx, async () => void (passed += 1));
       expect(passed).to.equal(10);
     }
-    expect(await limiter.peek('checks:192.0.2.7')).to.equal(0);
+    expect(await limiter.of(rule(5)).get('192.0.2.7')).to.equal(null);
   });
 
   it('counts each request of the client and refuses the ones past the limit with a 429', async () => {
@@ -200,21 +252,26 @@ describe('the rate-limit middleware', () => {
     );
     expect(passed).to.equal(2);
     expect(refused).to.be.instanceOf(TooManyRequestsError);
-    expect(await limiter.peek('checks:192.0.2.7')).to.equal(3);
+    expect((await limiter.of(rule(2)).get('192.0.2.7'))?.consumedPoints).to.equal(3);
   });
 });
 
 describe('the count of wrong operations tokens (admin/auth.ts)', () => {
   const TOKEN = 'an-operations-token-of-at-least-32-characters';
-  /** A memory limiter that writes down each call made to it. */
+  /** A memory limiter that writes down each call made to its counters. */
   function countingLimiter(): { limiter: RateLimiter; calls: string[] } {
     const inner = createMemoryLimiter();
     const calls: string[] = [];
     return {
       calls,
       limiter: {
-        hit: (key, windowMs) => (calls.push(`hit ${key}`), inner.hit(key, windowMs)),
-        peek: (key) => (calls.push(`peek ${key}`), inner.peek(key)),
+        of: (rule) => {
+          const counter = inner.of(rule);
+          return {
+            consume: (key, ...rest) => (calls.push(`consume ${rule.name}:${key}`), counter.consume(key, ...rest)),
+            get: (key, ...rest) => (calls.push(`get ${rule.name}:${key}`), counter.get(key, ...rest)),
+          };
+        },
         close: () => inner.close(),
       },
     };
@@ -226,23 +283,19 @@ describe('the count of wrong operations tokens (admin/auth.ts)', () => {
       (err: unknown) => (err instanceof ApiError ? err.status : 500),
     );
 
-  it('passes the right token without asking the limiter, even past ten wrong ones; a held-off guess costs a peek and a hit, as before', async () => {
+  it('passes the right token without asking the limiter, even past ten wrong ones; a held-off guess costs one count', async () => {
     const { limiter, calls } = countingLimiter();
     const check = adminTokenCheck(TOKEN, limiter);
     for (let i = 0; i < 10; i++) expect(await statusOf(check(ctx, `guess-${i}`, 'no'))).to.equal(401);
-    expect(calls).to.have.length(20);
+    expect(calls).to.have.length(10);
     calls.length = 0;
     expect(await statusOf(check(ctx, TOKEN, 'no'))).to.equal(200);
     expect(calls, 'the right token reads and resets nothing').to.deep.equal([]);
     expect(await statusOf(check(ctx, 'guess-10', 'no'))).to.equal(429);
     expect(await statusOf(check(ctx, undefined, 'no'))).to.equal(429);
-    expect(calls).to.deep.equal([
-      'peek admin-failures:192.0.2.9',
-      'hit admin-failures:192.0.2.9',
-      'peek admin-failures:192.0.2.9',
-      'hit admin-failures:192.0.2.9',
-    ]);
-    expect(await limiter.peek('admin-failures:192.0.2.9')).to.equal(12);
+    expect(calls).to.deep.equal(['consume admin-failures:192.0.2.9', 'consume admin-failures:192.0.2.9']);
+    const failures = limiter.of({ name: 'admin-failures', limit: 10, windowMs: 900_000 });
+    expect((await failures.get('192.0.2.9'))?.consumedPoints).to.equal(12);
   });
 });
 

@@ -1,100 +1,79 @@
 /**
- * Per-client limits (fixed windows), so that nobody can make the site e-mail an address again and again.
- * Counted in Redis, shared by every API process; while Redis is away each process counts on its own, so the
- * limits still hold (per process) instead of falling away.
+ * Per-client limits (fixed windows), so that nobody can make the site e-mail an address again and again. Counted by
+ * rate-limiter-flexible in Redis, shared by every API process; while Redis cannot be asked each process counts in its
+ * own memory (the library's insurance limiter), so the limits still hold (per process) instead of falling away.
  */
 import type { Context, Next } from 'koa';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { createFailFastRedis, whenReady } from './redis.js';
 import { TooManyRequestsError } from './errors.js';
 import { clientKeyOf } from './client-network.js';
 
-export interface RateLimitHit {
-  count: number;
-  resetInMs: number;
+export interface LimitRule {
+  /** The counter's name: rules of one name share their counts. */
+  name: string;
+  /** Hits allowed per window and client; 0 turns the rule off. */
+  limit: number;
+  windowMs: number;
+  details: (retryInMinutes: number) => string;
 }
 
+/** What a rule's counter is made of. */
+type CountedRule = Pick<LimitRule, 'name' | 'limit' | 'windowMs'>;
+
+/** A rule's counts per client key, as rate-limiter-flexible keeps them. */
+export type RuleCounter = Pick<RateLimiterAbstract, 'consume' | 'get'>;
+
+/** The API's rate limiter: one counter per rule name. */
 export interface RateLimiter {
-  /** Counts one hit against the key's window. */
-  hit(key: string, windowMs: number): Promise<RateLimitHit>;
-  /** The key's count in its current window, without counting. */
-  peek(key: string): Promise<number>;
+  of(rule: CountedRule): RuleCounter;
   close(): Promise<void>;
 }
 
-/** More keys than this and the oldest windows are forgotten first: a flood of forged keys cannot exhaust memory. */
-const MEMORY_MAX_KEYS = 100_000;
+const inMemory = (rule: CountedRule) =>
+  new RateLimiterMemory({ keyPrefix: rule.name, points: rule.limit, duration: rule.windowMs / 1000 });
 
-/** Fixed windows in this process's memory. */
-export function createMemoryLimiter(now: () => number = Date.now): RateLimiter {
-  const windows = new Map<string, { count: number; resetAt: number }>();
-  const forgetExpired = (at: number) => {
-    for (const [key, window] of windows) if (window.resetAt <= at) windows.delete(key);
-  };
+function limiterOf(counterOf: (rule: CountedRule) => RuleCounter, close: () => Promise<void>): RateLimiter {
+  // One counter per name, so that a name's counts in memory are kept in one place, as they are in Redis.
+  const counters = new Map<string, RuleCounter>();
   return {
-    async hit(key, windowMs) {
-      const at = now();
-      let window = windows.get(key);
-      if (!window || window.resetAt <= at) {
-        if (windows.size >= MEMORY_MAX_KEYS) {
-          forgetExpired(at);
-          // Still full: drop the oldest entries (a Map iterates in insertion order).
-          for (const oldest of windows.keys()) {
-            if (windows.size < MEMORY_MAX_KEYS) break;
-            windows.delete(oldest);
-          }
-        }
-        windows.delete(key);
-        window = { count: 0, resetAt: at + windowMs };
-        windows.set(key, window);
+    of(rule) {
+      let counter = counters.get(rule.name);
+      if (!counter) {
+        counter = counterOf(rule);
+        counters.set(rule.name, counter);
       }
-      window.count += 1;
-      return { count: window.count, resetInMs: window.resetAt - at };
+      return counter;
     },
-    async peek(key) {
-      const window = windows.get(key);
-      return window && window.resetAt > now() ? window.count : 0;
-    },
-    async close() {
-      windows.clear();
-    },
+    close,
   };
 }
 
-/** Redis first; this process's memory while Redis cannot be asked. */
-export function createRateLimiter(redisUrl: string, prefix: string): RateLimiter {
+/** Counts in this process's memory (each key forgotten when its window ends). */
+export function createMemoryLimiter(): RateLimiter {
+  return limiterOf(inMemory, async () => {});
+}
+
+/** Counts in Redis under `${prefix}:rate:`; in this process's memory while Redis cannot be asked. */
+export async function createRateLimiter(redisUrl: string, prefix: string): Promise<RateLimiter> {
   const redis = createFailFastRedis(redisUrl);
-  const fallback = createMemoryLimiter();
-  // A connection still being made gets a moment; one that was lost is not waited for.
-  const usable = async () =>
-    redis.status !== 'reconnecting' &&
-    redis.status !== 'close' &&
-    redis.status !== 'end' &&
-    (await whenReady(redis, 1000));
-  const inRedis = async (key: string, windowMs: number): Promise<RateLimitHit | null> => {
-    if (!(await usable())) return null;
-    const fullKey = `${prefix}:rate:${key}`;
-    try {
-      const results = await redis.multi().set(fullKey, 0, 'PX', windowMs, 'NX').incr(fullKey).pttl(fullKey).exec();
-      const count = Number(results?.[1]?.[1]);
-      const ttl = Number(results?.[2]?.[1]);
-      return Number.isFinite(count) ? { count, resetInMs: ttl > 0 ? ttl : windowMs } : null;
-    } catch {
-      return null;
-    }
-  };
-  return {
-    async hit(key, windowMs) {
-      return (await inRedis(key, windowMs)) ?? fallback.hit(key, windowMs);
-    },
-    async peek(key) {
-      const counted = (await usable()) ? await redis.get(`${prefix}:rate:${key}`).catch(() => null) : null;
-      return counted === null ? fallback.peek(key) : Number(counted);
-    },
-    async close() {
+  // A connection still being made gets a moment, so that the first requests are counted where the next ones are.
+  await whenReady(redis, 1000);
+  return limiterOf(
+    (rule) =>
+      new RateLimiterRedis({
+        storeClient: redis,
+        keyPrefix: `${prefix}:rate:${rule.name}`,
+        points: rule.limit,
+        duration: rule.windowMs / 1000,
+        // A connection that was lost is not waited for: the insurance counts at once.
+        rejectIfRedisNotReady: true,
+        insuranceLimiter: inMemory(rule),
+      }),
+    async () => {
       redis.disconnect();
-      await fallback.close();
     },
-  };
+  );
 }
 
 /** The limits the API applies, with the limiter that counts them. */
@@ -104,17 +83,19 @@ export interface RequestLimits {
   emailChecksPerMinute: number;
 }
 
-export interface LimitRule {
-  name: string;
-  /** Hits allowed per window and client; 0 turns the rule off. */
-  limit: number;
-  windowMs: number;
-  details: (retryInMinutes: number) => string;
-}
-
-/** The 429 for a window that resets in `resetInMs`, its message naming the minutes left. */
-export function tooManyRequests(resetInMs: number, details: (retryInMinutes: number) => string): TooManyRequestsError {
-  return new TooManyRequestsError(details(Math.max(1, Math.ceil(resetInMs / 60_000))), resetInMs);
+/**
+ * Counts one hit of `key` against the rule; past the limit (the hit counted too) throws the 429, its message naming
+ * the minutes left and its Retry-After the seconds. The library refuses with a RateLimiterRes; anything else it throws
+ * is an error.
+ */
+export async function countOrRefuse(counter: RuleCounter, key: string, rule: LimitRule): Promise<void> {
+  try {
+    await counter.consume(key);
+  } catch (refused) {
+    if (!(refused instanceof RateLimiterRes)) throw refused;
+    const resetInMs = refused.msBeforeNext;
+    throw new TooManyRequestsError(rule.details(Math.max(1, Math.ceil(resetInMs / 60_000))), resetInMs);
+  }
 }
 
 /**
@@ -127,9 +108,9 @@ export function rateLimit(
 ): (ctx: Context, next: Next) => Promise<void> {
   // Decided once, as the rule is fixed: a rule that is off costs a request no more than the call to what follows.
   if (!limiter || rule.limit <= 0) return (_ctx, next) => next();
+  const counter = limiter.of(rule);
   return async (ctx, next) => {
-    const result = await limiter.hit(`${rule.name}:${clientKeyOf(ctx)}`, rule.windowMs);
-    if (result.count > rule.limit) throw tooManyRequests(result.resetInMs, rule.details);
+    await countOrRefuse(counter, clientKeyOf(ctx), rule);
     await next();
   };
 }

@@ -71,7 +71,7 @@ export async function startApiServer(config: ApiConfig, logger: Logger): Promise
   // reaches it; with PostgreSQL away at start, tried again every few seconds until it answers.
   const webhookEndpointWritten = registerEnvironmentEndpointUntilDone(db, config.webhooks.endpoint, logger);
   const queue = createEmailQueue(config.redisUrl, config.queuePrefix);
-  const limiter = createRateLimiter(config.redisUrl, config.queuePrefix);
+  const limiter = await createRateLimiter(config.redisUrl, config.queuePrefix);
   // The team's calendars are read at once and then in the background; until a host's first read it is not offered.
   const hostCalendars = config.team
     ? new HostCalendars(config.team, { logger, bookingTimeZone: config.bookingTimeZone })

@@ -189,3 +189,30 @@ describe('an instant in ISO 8601 as a zone reads it', () => {
     expect(zonedIsoString(new Date('2026-12-03T09:00:00Z'), 'UTC')).to.equal('2026-12-03T09:00:00+00:00');
   });
 });
+
+describe("zone arithmetic whatever the host computer's own zone", () => {
+  // The browser runs in the visitor's zone; a server may run in any. Each case is one where a conversion through the
+  // host's own clock (TZDate's wall-clock constructor) lands a day, half an hour or an hour off, near a change of
+  // offset of the host's own zone.
+  const cases: [host: string, zone: string, wall: [number, number, number, number, number], instant: string][] = [
+    ['Pacific/Apia', 'America/New_York', [2011, 12, 30, 14, 32], '2011-12-30T19:32:00.000Z'],
+    ['Australia/Lord_Howe', 'America/Santiago', [2024, 4, 7, 0, 36], '2024-04-07T04:36:00.000Z'],
+    ['America/Santiago', 'Pacific/Chatham', [2026, 4, 5, 0, 31], '2026-04-04T10:46:00.000Z'],
+  ];
+  const hostZone = process.env.TZ;
+  afterEach(() => {
+    if (hostZone === undefined) delete process.env.TZ;
+    else process.env.TZ = hostZone;
+  });
+
+  for (const [host, zone, [year, month, day, hour, minute], instant] of cases) {
+    it(`reads ${zone}'s clock the same on a host in ${host}`, () => {
+      process.env.TZ = host;
+      expect(zonedTimeToInstant({ year, month, day }, hour, zone, minute).toISOString()).to.equal(instant);
+      expect(calendarDayOf(new Date(instant), zone)).to.deep.equal({ year, month, day });
+      expect(zonedIsoString(new Date(instant), zone).slice(11, 16)).to.equal(
+        `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`,
+      );
+    });
+  }
+});

@@ -2,7 +2,7 @@
  * Booking rules shared by the API (which re-checks everything) and the web calendar.
  * All calendar reasoning happens in the booking zone, whatever the visitor's own zone is.
  */
-import { KeptAnswers } from './kept-answers.js';
+import { tzOffset } from '@date-fns/tz/tzOffset';
 
 export const DEFAULT_BOOKING_TIME_ZONE = 'Europe/Berlin';
 /** The name of the page's meta tag that carries the server's booking zone to the calendar. */
@@ -67,29 +67,6 @@ interface ZonedParts extends CalendarDay {
   weekday: number; // 0 = Sunday … 6 = Saturday
 }
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatterFor(timeZone: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(timeZone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-      weekday: 'short',
-    });
-    formatters.set(timeZone, formatter);
-  }
-  return formatter;
-}
-
-const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
-
 /**
  * The zone's name as the platform spells it ('america/new_york' gives 'America/New_York'), or undefined for a zone it
  * does not know. Nothing is kept: what a client sends cannot grow a cache.
@@ -103,33 +80,25 @@ export function knownTimeZone(timeZone: string): string | undefined {
 }
 
 export function isValidTimeZone(timeZone: string): boolean {
-  try {
-    formatterFor(timeZone);
-    return true;
-  } catch {
-    return false;
-  }
+  return knownTimeZone(timeZone) !== undefined;
 }
+
+/** Milliseconds the zone is ahead of UTC at the given instant (ms since the epoch), to the second. */
+const zoneOffsetMs = (instant: number, timeZone: string): number =>
+  Math.round(tzOffset(timeZone, new Date(instant)) * 60) * 1000;
 
 export function zonedParts(instant: Date, timeZone: string): ZonedParts {
-  const parts: Record<string, string> = {};
-  for (const part of formatterFor(timeZone).formatToParts(instant)) parts[part.type] = part.value;
+  // The zone's wall clock as UTC's: what Date's UTC getters read is the zone's, whatever the host's own zone is.
+  const wall = new Date(instant.getTime() + zoneOffsetMs(instant.getTime(), timeZone));
   return {
-    year: Number(parts.year),
-    month: Number(parts.month),
-    day: Number(parts.day),
-    hour: Number(parts.hour),
-    minute: Number(parts.minute),
-    second: Number(parts.second),
-    weekday: WEEKDAYS.indexOf(parts.weekday ?? ''),
+    year: wall.getUTCFullYear(),
+    month: wall.getUTCMonth() + 1,
+    day: wall.getUTCDate(),
+    hour: wall.getUTCHours(),
+    minute: wall.getUTCMinutes(),
+    second: wall.getUTCSeconds(),
+    weekday: wall.getUTCDay(),
   };
-}
-
-/** Milliseconds the zone is ahead of UTC at the given instant. */
-function zoneOffsetMs(instant: Date, timeZone: string): number {
-  const p = zonedParts(instant, timeZone);
-  const asUtc = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
-  return asUtc - Math.floor(instant.getTime() / 1000) * 1000;
 }
 
 /**
@@ -137,21 +106,19 @@ function zoneOffsetMs(instant: Date, timeZone: string): number {
  * ("2026-12-01T10:00:00+01:00"): what a spreadsheet opened beside the sales page shows as the page does.
  */
 export function zonedIsoString(instant: Date, timeZone: string): string {
-  const p = zonedParts(instant, timeZone);
-  const offsetMinutes = Math.round(zoneOffsetMs(instant, timeZone) / 60_000);
+  const offsetMs = zoneOffsetMs(instant.getTime(), timeZone);
+  const wall = new Date(instant.getTime() + offsetMs).toISOString().slice(0, 19);
+  const offsetMinutes = Math.round(offsetMs / 60_000);
   const two = (value: number) => String(value).padStart(2, '0');
   const sign = offsetMinutes < 0 ? '-' : '+';
-  const offset = `${sign}${two(Math.floor(Math.abs(offsetMinutes) / 60))}:${two(Math.abs(offsetMinutes) % 60)}`;
-  return `${String(p.year).padStart(4, '0')}-${two(p.month)}-${two(p.day)}T${two(p.hour)}:${two(p.minute)}:${two(p.second)}${offset}`;
+  return `${wall}${sign}${two(Math.floor(Math.abs(offsetMinutes) / 60))}:${two(Math.abs(offsetMinutes) % 60)}`;
 }
 
 /**
- * Instants already worked out, by zone and wall-clock time: the same few hundred slots are asked for again and again
- * (each GET /api/slots, each booking, each calendar tile), and each answer costs two Intl look-ups.
+ * The instant at which the booking zone's wall clock reads the given day and time. From the wall clock read as UTC,
+ * the offset there gives a guess; the offset at the guess settles days on which it changes between the two. (Not
+ * through the host's own clock, as TZDate's wall-clock constructor goes: that is off near the host's own changes.)
  */
-const knownInstants = new KeptAnswers<number>(10_000);
-
-/** The instant at which the booking zone's wall clock reads the given day and time. */
 export function zonedTimeToInstant(
   day: CalendarDay,
   hour: number,
@@ -161,12 +128,7 @@ export function zonedTimeToInstant(
   millisecond = 0,
 ): Date {
   const wallAsUtc = Date.UTC(day.year, day.month - 1, day.day, hour, minute, second, millisecond);
-  const instant = knownInstants.of(`${timeZone} ${wallAsUtc}`, () => {
-    const guess = wallAsUtc - zoneOffsetMs(new Date(wallAsUtc), timeZone);
-    // A second pass settles days on which the offset changes between the guess and the answer.
-    return wallAsUtc - zoneOffsetMs(new Date(guess), timeZone);
-  });
-  return new Date(instant);
+  return new Date(wallAsUtc - zoneOffsetMs(wallAsUtc - zoneOffsetMs(wallAsUtc, timeZone), timeZone));
 }
 
 function daysInMonth(year: number, month: number): number {
@@ -214,20 +176,22 @@ export interface Slot {
 
 /**
  * The slots of a day that can still be booked at `now`: empty on weekends, none sooner than the notice allows nor
- * beyond the window.
+ * beyond the window. `starts` are the day's slot starts (slotStartsOf), from a caller that keeps them.
  */
 export function availableSlots(
   day: CalendarDay,
   now: Date,
   timeZone: string,
   minNoticeMinutes = DEFAULT_MIN_NOTICE_MINUTES,
+  starts?: readonly Date[],
 ): Slot[] {
   if (isWeekend(day)) return [];
+  const dayStarts = starts ?? slotStartsOf(day, timeZone);
   const windowEnd = oneMonthAfter(now, timeZone).getTime();
   const earliest = earliestStart(now, minNoticeMinutes);
   const slots: Slot[] = [];
-  for (const hour of SLOT_HOURS) {
-    const instant = zonedTimeToInstant(day, hour, timeZone);
+  for (const [index, hour] of SLOT_HOURS.entries()) {
+    const instant = dayStarts[index]!;
     const time = instant.getTime();
     if (time > now.getTime() && time >= earliest && time <= windowEnd) {
       slots.push({ hour, label: `${String(hour).padStart(2, '0')}:00`, iso: instant.toISOString() });
@@ -274,16 +238,6 @@ function parseIsoInstant(value: string): Date | undefined {
 const SHORTEST_MONTH_MS = 26 * 86_400_000;
 
 /**
- * The zone's clock at instants asked about before: the same few hundred slots are checked again and again (each
- * booking), each costing an Intl look-up.
- */
-const knownParts = new KeptAnswers<Readonly<ZonedParts>>(10_000);
-
-function slotParts(instant: Date, timeZone: string): Readonly<ZonedParts> {
-  return knownParts.of(`${timeZone} ${instant.getTime()}`, () => zonedParts(instant, timeZone));
-}
-
-/**
  * The one check of a requested slot. Returns the message for a person, or null when the slot can be booked. A slot
  * sooner than the notice allows is outside the window.
  */
@@ -301,7 +255,7 @@ export function timeSlotProblem(
   // Only a time further off than the shortest month can be past the window's end: the end is worked out only then.
   if (time - now.getTime() > SHORTEST_MONTH_MS && time > oneMonthAfter(now, timeZone).getTime())
     return TIME_SLOT_WINDOW_MESSAGE;
-  const local = slotParts(instant, timeZone);
+  const local = zonedParts(instant, timeZone);
   if (local.weekday === 0 || local.weekday === 6) return TIME_SLOT_WEEKEND_MESSAGE;
   const wholeHour = local.minute === 0 && local.second === 0 && instant.getUTCMilliseconds() === 0;
   if (!wholeHour || local.hour < FIRST_SLOT_HOUR || local.hour > LAST_SLOT_HOUR) return timeSlotHoursMessage(timeZone);

@@ -60,7 +60,7 @@ export async function startAppUnderTest(
   const db = options.databaseUrl
     ? createDb(options.databaseUrl, { min: 0, max: 2, acquireTimeoutMillis: 3000 } as Knex.PoolConfig, silentLogger)
     : database.db;
-  const limiter = createRateLimiter(options.redisUrl ?? TEST_REDIS_URL, queuePrefix);
+  const limiter = await createRateLimiter(options.redisUrl ?? TEST_REDIS_URL, queuePrefix);
   const app = createApp({
     db,
     queue,

@@ -7,7 +7,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
 import { ApiError } from '../errors.js';
-import { tooManyRequests, type RateLimiter } from '../rate-limit.js';
+import { countOrRefuse, type LimitRule, type RateLimiter } from '../rate-limit.js';
 import { clientKeyOf } from '../client-network.js';
 
 export const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
@@ -17,10 +17,13 @@ export function sameSecret(given: string, expected: string): boolean {
   return timingSafeEqual(digest(given), digest(expected));
 }
 
-const ADMIN_FAILURES_ALLOWED = 10;
-const ADMIN_FAILURE_WINDOW_MS = 15 * 60_000;
-const retryLater = (minutes: number) =>
-  `Too many wrong operations tokens from your network. Please try again in about ${minutes} minutes.`;
+const ADMIN_FAILURES: LimitRule = {
+  name: 'admin-failures',
+  limit: 10,
+  windowMs: 15 * 60_000,
+  details: (minutes) =>
+    `Too many wrong operations tokens from your network. Please try again in about ${minutes} minutes.`,
+};
 
 export const noAdminEndpoint = (ctx: Context) =>
   new ApiError(404, 'Not found', `There is no API endpoint at ${ctx.method} ${ctx.path}.`);
@@ -33,21 +36,17 @@ export type AdminTokenCheck = (ctx: Context, given: string | undefined, refusal:
 
 export function adminTokenCheck(adminToken: string | undefined, limiter: RateLimiter): AdminTokenCheck {
   const expected = adminToken ? digest(adminToken) : undefined;
+  const failures = limiter.of(ADMIN_FAILURES);
   return async (ctx, given, refusal) => {
     if (!expected) throw noAdminEndpoint(ctx);
     // The right token passes first, whatever its network sent before: the operator behind an office's shared address
     // is not locked out by a colleague's typos or a stranger's guesses. The count does not guard the token (a long
     // random secret, config.ts: no amount of guessing finds it); it keeps guessing cheap for us: a held-off guess costs
-    // a peek, a hit and no log line, as before, besides the digest compared first. The right token resets nothing, so
-    // signing in does not open a new run of guesses.
+    // a count and no log line, besides the digest compared first. The right token resets nothing, so signing in does
+    // not open a new run of guesses.
     if (given && timingSafeEqual(digest(given), expected)) return;
-    // Counted per network (an IPv6 client's /64), as the other per-client limits are.
-    const failuresKey = `admin-failures:${clientKeyOf(ctx)}`;
-    if ((await limiter.peek(failuresKey)) >= ADMIN_FAILURES_ALLOWED) {
-      // Counted as well: the hit tells when the window ends, for Retry-After.
-      throw tooManyRequests((await limiter.hit(failuresKey, ADMIN_FAILURE_WINDOW_MS)).resetInMs, retryLater);
-    }
-    await limiter.hit(failuresKey, ADMIN_FAILURE_WINDOW_MS);
+    // Counted per network (an IPv6 client's /64), as the other per-client limits are; past the limit, a 429.
+    await countOrRefuse(failures, clientKeyOf(ctx), ADMIN_FAILURES);
     (ctx.state.log as Logger).warn({ ip: ctx.ip }, 'wrong operations token');
     throw new ApiError(401, 'Unauthorized', refusal);
   };

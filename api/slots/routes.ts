@@ -10,8 +10,8 @@ import {
   type CalendarDay,
   type DaySlots,
 } from '../../domain/booking.js';
-import { KeptAnswers } from '../../domain/kept-answers.js';
 import type { Logger } from 'pino';
+import { LRUCache } from 'lru-cache';
 import { readUnlessDatabaseDown } from '../db.js';
 import { ApiError } from '../errors.js';
 import type { SlotCounts } from './slot-counts.js';
@@ -58,12 +58,14 @@ export function keptSlotStarts(
   timeZone: string,
   kept = SLOT_STARTS_KEPT,
 ): (date: string, day: CalendarDay) => { starts: readonly Date[]; isos: readonly string[] } {
-  const days = new KeptAnswers<{ starts: readonly Date[]; isos: readonly string[] }>(kept);
-  return (date, day) =>
-    days.of(date, () => {
+  const days = new LRUCache<string, { starts: readonly Date[]; isos: readonly string[] }, CalendarDay>({
+    max: kept,
+    memoMethod: (_date, _stale, { context: day }) => {
       const starts = Object.freeze(slotStartsOf(day, timeZone));
       return { starts, isos: Object.freeze(starts.map((start) => start.toISOString())) };
-    });
+    },
+  });
+  return (date, day) => days.memo(date, { context: day });
 }
 
 export function slotRoutes(deps: {
@@ -88,7 +90,9 @@ export function slotRoutes(deps: {
     if (!day) throw new ApiError(400, 'Invalid date', 'Give the day as date=YYYY-MM-DD, for example date=2026-11-24.');
     const { starts, isos } = startsOf(date, day);
     // What the booking rules allow at all (far enough ahead, inside the window, a weekday); only those are counted.
-    const open = new Set(availableSlots(day, deps.now(), deps.timeZone, deps.minNoticeMinutes).map((slot) => slot.iso));
+    const open = new Set(
+      availableSlots(day, deps.now(), deps.timeZone, deps.minNoticeMinutes, starts).map((slot) => slot.iso),
+    );
     let available: (iso: string) => boolean;
     let team: TeamSlots | undefined;
     // What this client's network took through the honeypot lately, read beside the counts (nothing for most).
