@@ -1,6 +1,6 @@
 /** A booked slot written out for people: in the booking zone, in UTC, and in the visitor's own zone when known. */
 import { bookingZoneLabel } from '../../domain/booking.js';
-import { KeptAnswers } from '../../domain/kept-answers.js';
+import { LRUCache } from 'lru-cache';
 
 interface SlotFormatters {
   day: Intl.DateTimeFormat;
@@ -59,22 +59,25 @@ const VISITOR_LABEL = 'Your time';
 
 /** Slots are whole hours, and many bookings share one: each is written out once (up to this many kept). */
 const SLOTS_KEPT = 2000;
-const slotTimesByKey = new KeptAnswers<SlotTimes>(SLOTS_KEPT);
+const slotTimesByKey = new LRUCache<string, SlotTimes>({ max: SLOTS_KEPT });
 
 /**
  * The slot in the booking zone and UTC, and in `visitorTimeZone` (the visitor's own, which the booking stored as a
  * valid IANA name) when its clock reads otherwise than the booking zone's at the slot.
  */
 export function slotTimes(start: Date, end: Date, timeZone: string, visitorTimeZone?: string | null): SlotTimes {
-  return slotTimesByKey.of(`${start.getTime()}/${end.getTime()}/${timeZone}/${visitorTimeZone ?? ''}`, () => {
-    const shown = visitorTimeZone && !sameClock(start, timeZone, visitorTimeZone);
-    return {
-      zoneLabel: bookingZoneLabel(timeZone),
-      zoned: formatSlot(start, end, timeZone),
-      utc: formatSlot(start, end, 'UTC').replace(/ \(UTC\)$/, ' UTC'),
-      ...(shown ? { visitor: formatSlot(start, end, visitorTimeZone) } : {}),
-    };
-  });
+  const key = `${start.getTime()}/${end.getTime()}/${timeZone}/${visitorTimeZone ?? ''}`;
+  const kept = slotTimesByKey.get(key);
+  if (kept) return kept;
+  const shown = visitorTimeZone && !sameClock(start, timeZone, visitorTimeZone);
+  const times: SlotTimes = {
+    zoneLabel: bookingZoneLabel(timeZone),
+    zoned: formatSlot(start, end, timeZone),
+    utc: formatSlot(start, end, 'UTC').replace(/ \(UTC\)$/, ' UTC'),
+    ...(shown ? { visitor: formatSlot(start, end, visitorTimeZone) } : {}),
+  };
+  slotTimesByKey.set(key, times);
+  return times;
 }
 
 /** Whether the two zones' clocks read alike at the instant (their offsets are equal). */
