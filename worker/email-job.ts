@@ -1,17 +1,18 @@
 /**
- * The worker's one job: send one outbox row (an e-mail or a host-calendar write, of deliveries) by its id. The row's kind, looked up in the registry
- * (kind-writers.ts), says how the message is written and whether it still tells the truth; the sweep finds the rows
+ * The worker's one job, `deliver`: one try of one row of deliveries, by its id and due time. An e-mail or a
+ * host-calendar write is sent here, its kind looked up in the registry (kind-writers.ts) saying how the message is
+ * written and whether it still tells the truth; a webhook delivery's try is webhook-job.ts's. The sweep finds the rows
  * still waiting, kind by kind. A row of a kind the registry does not know is refused for good, never guessed at.
  */
 import { brand } from '../domain/brand.js';
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import type { Knex } from 'knex';
 import {
-  DELIVER_WEBHOOK_JOB,
-  SEND_EMAIL_JOB,
-  emailJob,
+  DELIVER_JOB,
+  EARLIER_JOB_NAMES,
+  deliveryJob,
+  type DeliverPayload,
   type QueuedJob,
-  type SendEmailPayload,
 } from '../server-shared/jobs.js';
 import { DELIVERY_KINDS, DELIVERY_KIND_NAMES, isDeliveryKind } from '../server-shared/delivery-kinds.js';
 import { invitePathOf, managePathOf } from '../server-shared/booking-link.js';
@@ -26,7 +27,7 @@ import { processWebhook, type WebhookDeps } from './webhook-job.js';
 
 export interface JobContext {
   deps: DeliveryDeps;
-  /** What the webhook deliveries need (the `deliver-webhook` job). */
+  /** What the webhook deliveries need. */
   webhooks: WebhookDeps;
   /** For a row this worker's database does not hold: hands the job back to the queue for its owner. */
   leaveToOwner(job: Job, rowId: string): string;
@@ -129,13 +130,11 @@ function composeMessage(
   };
 }
 
-/** Sends one outbox row, unless it no longer tells the truth or an earlier e-mail about its booking is still in flight. */
-export function processEmail(
-  deps: DeliveryDeps,
-  payload: SendEmailPayload,
-  signal?: AbortSignal,
-): Promise<DeliveryOutcome> {
-  const id = payload.emailId;
+/**
+ * Sends one outbox row (an e-mail or a host-calendar write), unless it no longer tells the truth or an earlier e-mail
+ * about its booking is still in flight.
+ */
+export function processEmail(deps: DeliveryDeps, id: string, signal?: AbortSignal): Promise<DeliveryOutcome> {
   return deliver(
     deps,
     {
@@ -159,25 +158,29 @@ async function waitForEarlierEmail(job: Job, token: string | undefined): Promise
   throw new DelayedError();
 }
 
+/** The job's row and due time, or a refusal for good: a job without them is no job of this release. */
+function payloadOf(job: Job): DeliverPayload {
+  const data: unknown = job.data;
+  const payload = typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {};
+  if (typeof payload.deliveryId !== 'string' || typeof payload.dueAt !== 'number')
+    throw new UnrecoverableError('a deliver job without its delivery and due time');
+  return { deliveryId: payload.deliveryId, dueAt: payload.dueAt };
+}
+
 /**
- * Runs a job: an e-mail's (`send-email`) or a webhook delivery's try (`deliver-webhook`, webhook-job.ts). A job of
- * another name, or without its row's id, fails for good (no retries), with the reason.
+ * Runs a `deliver` job: its row's e-mail or calendar write, or its webhook delivery's try (webhook-job.ts). A job of
+ * another name, or without its row's id and due time, fails for good (no retries), with the reason; a job of an
+ * earlier release's name leaves its row to the sweep, which enqueues it again as a `deliver`.
  */
 export async function runJob(context: JobContext, job: Job, signal?: AbortSignal, token?: string): Promise<string> {
-  if (job.name === DELIVER_WEBHOOK_JOB) {
-    const data: unknown = job.data;
-    const payload = typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {};
-    if (typeof payload.deliveryId !== 'string' || typeof payload.dueAt !== 'number')
-      throw new UnrecoverableError('a deliver-webhook job without its delivery and due time');
-    return processWebhook(context.webhooks, { deliveryId: payload.deliveryId, dueAt: payload.dueAt }, signal);
-  }
-  if (job.name !== SEND_EMAIL_JOB) throw new UnrecoverableError(`unknown job name "${job.name}"`);
-  const data: unknown = job.data;
-  const emailId = typeof data === 'object' && data !== null && 'emailId' in data ? data.emailId : undefined;
-  if (typeof emailId !== 'string') throw new UnrecoverableError('a send-email job without the id of its row');
-  const outcome = await processEmail(context.deps, { emailId }, signal);
+  if (EARLIER_JOB_NAMES.includes(job.name))
+    throw new UnrecoverableError(`a "${job.name}" job of an earlier release; the sweep enqueues its row again`);
+  if (job.name !== DELIVER_JOB) throw new UnrecoverableError(`unknown job name "${job.name}"`);
+  const payload = payloadOf(job);
+  const outcome = await processEmail(context.deps, payload.deliveryId, signal);
+  if (outcome === 'webhook') return processWebhook(context.webhooks, payload, signal);
   if (outcome === 'waiting') return waitForEarlierEmail(job, token);
-  return outcome === 'missing' ? context.leaveToOwner(job, emailId) : outcome;
+  return outcome === 'missing' ? context.leaveToOwner(job, payload.deliveryId) : outcome;
 }
 
 /**
@@ -189,8 +192,8 @@ export async function pendingJobs(db: Knex, graceMs: number): Promise<QueuedJob[
   const jobs: QueuedJob[] = [];
   for (const kind of DELIVERY_KIND_NAMES) {
     const { sent, maxAttempts } = DELIVERY_KINDS[kind];
-    for (const id of await findDueEmails(db, kind, sent === 'at once' ? graceMs : 0, maxAttempts))
-      jobs.push(emailJob(id));
+    for (const row of await findDueEmails(db, kind, sent === 'at once' ? graceMs : 0, maxAttempts))
+      jobs.push(deliveryJob(row.id, row.due));
   }
   return jobs;
 }

@@ -23,7 +23,8 @@ import { batched } from './batch.js';
  */
 export const CLAIM_LEASE_MS = 60_000;
 
-export type ClaimRefusal = 'missing' | 'already-sent' | 'refused' | 'dropped' | 'claimed-elsewhere';
+/** 'webhook': the row is a webhook delivery, which webhook-outbox.ts claims. */
+export type ClaimRefusal = 'missing' | 'webhook' | 'already-sent' | 'refused' | 'dropped' | 'claimed-elsewhere';
 /** An e-mail not sent now because an earlier one about its booking is still in flight; its job tries again shortly. */
 export type Postponed = 'waiting';
 
@@ -176,11 +177,11 @@ export async function claim(db: Knex, id: string, leaseMs = CLAIM_LEASE_MS): Pro
   const email = await claimOne(id);
   if (email) return { claimed: true, email };
   const current = await db('deliveries')
-    .select('booking_id', 'sent_at', 'failed_at', 'dropped_at')
+    .select('channel', 'booking_id', 'sent_at', 'failed_at', 'dropped_at')
     .where({ id })
-    .whereRaw(BOOKING_CHANNELS)
     .first();
   if (!current) return { claimed: false, reason: 'missing' };
+  if (current.channel === 'webhook') return { claimed: false, reason: 'webhook' };
   const bookingId = String(current.booking_id);
   if (current.sent_at) return { claimed: false, reason: 'already-sent', bookingId };
   if (current.failed_at) return { claimed: false, reason: 'refused', bookingId };
@@ -238,6 +239,15 @@ export async function behindEarlierEmail(db: Knex, row: EmailRow, order: OrderGr
   return (await unsettledEarlierProspectEmails(db, row.booking_id, row.sequence, line)) > 0;
 }
 
+/** The due time as a job carries it (server-shared/jobs.ts): epoch milliseconds. */
+export const DUE_MS = (table: string) => `(extract(epoch FROM ${table}.due_at) * 1000)::bigint`;
+
+/** A row the sweep enqueues again: its id and its due time as its job carries it. */
+export interface DueRow {
+  id: string;
+  due: number;
+}
+
 /** Rows of a kind due `graceMs` ago or earlier, with tries left and not claimed by a live worker, oldest first. */
 export async function findDueEmails(
   db: Knex,
@@ -245,14 +255,14 @@ export async function findDueEmails(
   graceMs: number,
   maxAttempts: number,
   limit = 500,
-): Promise<string[]> {
-  const rows: { id: string }[] = await db('deliveries')
-    .select('id')
+): Promise<DueRow[]> {
+  const rows: { id: string; due: string }[] = await db('deliveries')
+    .select('id', db.raw(`${DUE_MS('deliveries')} AS due`))
     .whereRaw(OPEN('deliveries'))
     .where({ kind })
     .where('due_at', '<=', db.raw('now() - make_interval(secs => ?)', [graceMs / 1000]))
     .where('attempts', '<', maxAttempts)
     .orderBy('due_at')
     .limit(limit);
-  return rows.map((row) => row.id);
+  return rows.map((row) => ({ id: row.id, due: Number(row.due) }));
 }

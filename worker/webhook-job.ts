@@ -1,5 +1,5 @@
 /**
- * The `deliver-webhook` job: one try of one delivery (an endpoint and an event). It claims the row for the try the job
+ * A `deliver` job of a webhook delivery (an endpoint and an event): one try. It claims the row for the try the job
  * carries, waits its turn behind an earlier undelivered event of the same booking to the same endpoint, posts the
  * signed event (webhook-post.ts) and records what came of it. A failed try queues the next one at its time
  * (webhook-retry.ts), so BullMQ's own retries are not used; the sweep finds any try Redis lost.
@@ -7,7 +7,7 @@
 import type { Span } from '@opentelemetry/api';
 import type { Logger } from 'pino';
 import type { Knex } from 'knex';
-import { webhookJob, type DeliverWebhookPayload, type QueuedJob } from '../server-shared/jobs.js';
+import { deliveryJob, type DeliverPayload, type QueuedJob } from '../server-shared/jobs.js';
 import { withoutAddresses } from '../domain/text.js';
 import type { WorkerMetrics } from './metrics.js';
 import { postWebhook, type PostResult } from './webhook-post.js';
@@ -64,7 +64,7 @@ function describe(result: PostResult): string {
  */
 export function processWebhook(
   deps: WebhookDeps,
-  payload: DeliverWebhookPayload,
+  payload: DeliverPayload,
   signal?: AbortSignal,
 ): Promise<WebhookOutcome> {
   return inSpan(
@@ -77,7 +77,7 @@ export function processWebhook(
 
 async function tryDelivery(
   deps: WebhookDeps,
-  payload: DeliverWebhookPayload,
+  payload: DeliverPayload,
   span: Span,
   signal?: AbortSignal,
 ): Promise<WebhookOutcome> {
@@ -136,12 +136,12 @@ async function tryDelivery(
     case 'delivered': {
       endpointLog.info(fields, 'webhook delivered');
       const next = await nextInLine(deps.db, delivery);
-      if (next) await deps.enqueue(webhookJob(next.id, next.due));
+      if (next) await deps.enqueue(deliveryJob(next.id, next.due));
       return 'delivered';
     }
     case 'retry':
       endpointLog.warn({ ...fields, nextAttemptAt: outcome.at.toISOString() }, 'webhook not delivered; will retry');
-      await deps.enqueue(webhookJob(delivery.id, outcome.at.getTime()));
+      await deps.enqueue(deliveryJob(delivery.id, outcome.at.getTime()));
       return 'retry';
     case 'exhausted':
       // Never switched off silently: the endpoint is marked failing (the health endpoint and the admin API show it),
@@ -159,5 +159,5 @@ async function tryDelivery(
 
 /** The tries due and lost from the queue (Redis emptied, a worker gone), as jobs to enqueue again. */
 export async function pendingWebhookJobs(db: Knex, graceMs: number): Promise<QueuedJob[]> {
-  return (await findDueDeliveries(db, graceMs)).map((due) => webhookJob(due.id, due.due));
+  return (await findDueDeliveries(db, graceMs)).map((due) => deliveryJob(due.id, due.due));
 }

@@ -5,7 +5,7 @@
  * `failed_at` when it was given up (tried for its whole window); `due_at` is its next try's time.
  */
 import type { Knex } from 'knex';
-import { CLAIM_LEASE_MS, OPEN } from './outbox.js';
+import { CLAIM_LEASE_MS, DUE_MS, OPEN, type DueRow } from './outbox.js';
 
 export interface ClaimedDelivery {
   id: string;
@@ -23,8 +23,6 @@ export interface ClaimedDelivery {
   event_created_at: Date;
 }
 
-/** The due time as the job carries it: epoch milliseconds. */
-const DUE_MS = '(extract(epoch FROM d.due_at) * 1000)::bigint';
 /** An endpoint that takes tries: not removed, not stopped by a 410, not failing (its events wait for a replay). */
 const ENDPOINT_TAKES = 'e.removed_at IS NULL AND e.stopped_at IS NULL AND e.failing_since IS NULL';
 
@@ -43,7 +41,7 @@ export async function claimDelivery(
     `WITH claimed AS (
        UPDATE deliveries d SET claimed_until = now() + make_interval(secs => ?)
          FROM webhook_endpoints e
-         WHERE d.id = ? AND d.channel = 'webhook' AND e.id = d.endpoint_id AND ${DUE_MS} = ? AND ${OPEN('d')}
+         WHERE d.id = ? AND d.channel = 'webhook' AND e.id = d.endpoint_id AND ${DUE_MS('d')} = ? AND ${OPEN('d')}
            AND ${ENDPOINT_TAKES}
          RETURNING d.id, d.event_id, d.endpoint_id, d.booking_id, d.position, d.attempts, d.failing_since, e.url, e.secret)
      SELECT c.*, ev.type, ev.payload, ev.created_at AS event_created_at FROM claimed c JOIN webhook_events ev ON ev.id = c.event_id`,
@@ -136,18 +134,13 @@ export async function recordAttempt(
   });
 }
 
-export interface DueDelivery {
-  id: string;
-  due: number;
-}
-
 /** The next undelivered event of the booking for the endpoint, after `position`: its turn has come. */
 export async function nextInLine(
   db: Knex,
   delivery: Pick<ClaimedDelivery, 'endpoint_id' | 'booking_id' | 'position'>,
-): Promise<DueDelivery | null> {
+): Promise<DueRow | null> {
   const { rows } = (await db.raw(
-    `SELECT d.id, ${DUE_MS} AS due FROM deliveries d
+    `SELECT d.id, ${DUE_MS('d')} AS due FROM deliveries d
       WHERE d.channel = 'webhook' AND d.endpoint_id = ? AND d.booking_id = ? AND d.position > ? AND d.sent_at IS NULL AND d.failed_at IS NULL
       ORDER BY d.position LIMIT 1`,
     [delivery.endpoint_id, delivery.booking_id, delivery.position],
@@ -160,9 +153,9 @@ export async function nextInLine(
  * Deliveries due `graceMs` ago or earlier, under no live claim, to endpoints that take tries, and first in their
  * booking's line (no earlier event undelivered to that endpoint): the sweep enqueues them again.
  */
-export async function findDueDeliveries(db: Knex, graceMs: number, limit = 500): Promise<DueDelivery[]> {
+export async function findDueDeliveries(db: Knex, graceMs: number, limit = 500): Promise<DueRow[]> {
   const { rows } = (await db.raw(
-    `SELECT d.id, ${DUE_MS} AS due FROM deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+    `SELECT d.id, ${DUE_MS('d')} AS due FROM deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
       WHERE d.channel = 'webhook' AND ${OPEN('d')} AND d.due_at <= now() - make_interval(secs => ?) AND ${ENDPOINT_TAKES}
         AND NOT EXISTS (SELECT 1 FROM deliveries p WHERE p.channel = 'webhook' AND p.endpoint_id = d.endpoint_id
           AND p.booking_id = d.booking_id AND p.position < d.position AND p.sent_at IS NULL)

@@ -25,7 +25,7 @@ import { migrateLatest, migrateSchema } from '../../api/db.js';
 import { knexConfig } from '../../knexfile.js';
 import { availableSlots, calendarDayOf, formatCalendarDay } from '../../domain/booking.js';
 import { bookingToken } from '../../server-shared/booking-link.js';
-import { SEND_EMAIL_JOB, SWEEP_GRACE_MS } from '../../server-shared/jobs.js';
+import { SWEEP_GRACE_MS } from '../../server-shared/jobs.js';
 import { MAX_EMAIL_ATTEMPTS } from '../../server-shared/delivery-kinds.js';
 import { clearQueuePrefix } from '../../test/stack.js';
 import { claim, findDueEmails } from '../../worker/outbox.js';
@@ -393,9 +393,12 @@ async function explainHotQueries(
     const due = await findDueEmails(caught, 'update', SWEEP_GRACE_MS, MAX_EMAIL_ATTEMPTS);
     await explainWhat(
       'a claim of 500 due e-mails',
-      (db) => Promise.all(due.map((id) => claim(db, id))),
+      (db) => Promise.all(due.map((row) => claim(db, row.id))),
       // Let go again, so that the claim explained finds them open, as the worker's does.
-      () => client.query('UPDATE deliveries SET claimed_until = NULL WHERE id = ANY($1::uuid[])', [due]),
+      () =>
+        client.query('UPDATE deliveries SET claimed_until = NULL WHERE id = ANY($1::uuid[])', [
+          due.map((row) => row.id),
+        ]),
     );
     const person = await findBooking(caught, ids.latest[0]!);
     for (const [title, sql, bindings] of BOOK_QUERIES) {
@@ -705,8 +708,8 @@ async function measure(size: number, options: ScaleOptions, run: string, explain
       sweeps.push(performance.now() - swept);
       const claimed = performance.now();
       // Claims made in one turn of the event loop go to the database as one statement, as a worker's do.
-      const emailIds = jobs.flatMap((job) => (job.name === SEND_EMAIL_JOB ? [job.payload.emailId] : []));
-      const got = await Promise.all(emailIds.slice(0, 500).map((emailId) => claim(db, emailId)));
+      const ids = jobs.map((job) => job.payload.deliveryId);
+      const got = await Promise.all(ids.slice(0, 500).map((id) => claim(db, id)));
       claims.push(performance.now() - claimed);
       if (got.filter((one) => one.claimed).length !== 500) throw new Error('the claim did not take 500 rows');
     }
