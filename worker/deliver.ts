@@ -144,8 +144,24 @@ function whileClaimHolds(signal: AbortSignal | undefined, ms: number): { signal:
 export async function deliver(deps: DeliveryDeps, delivery: Delivery, signal?: AbortSignal): Promise<DeliveryOutcome> {
   const claimedAt = Date.now();
   const claimed = await claim(deps.db, delivery.id);
-  // A webhook delivery is webhook-job.ts's, in a span of its own.
-  if (!claimed.claimed && claimed.reason === 'webhook') return 'webhook';
+  if (claimed.claimed && claimed.channel === 'webhook') {
+    await releaseClaim(deps.db, delivery.id);
+    throw new UnrecoverableError(`delivery ${delivery.id} is a webhook's, not an e-mail or a calendar write`);
+  }
+  return deliverClaimed(deps, delivery, claimed, claimedAt, signal);
+}
+
+/** An e-mail's or calendar write's claim (outbox.ts's claim), or its refusal. */
+export type BookingClaim = Exclude<Claim, { claimed: true; channel: 'webhook' }>;
+
+/** Goes on from the claim of the row, made at `claimedAt`: the send and the mark (or why not), in its span. */
+export function deliverClaimed(
+  deps: DeliveryDeps,
+  delivery: Delivery,
+  claimed: BookingClaim,
+  claimedAt: number,
+  signal?: AbortSignal,
+): Promise<DeliveryOutcome> {
   return inSpan(
     'deliver email',
     { attributes: { [EMAIL_ID]: delivery.id } },
@@ -158,7 +174,7 @@ export async function deliver(deps: DeliveryDeps, delivery: Delivery, signal?: A
 async function deliverRow(
   deps: DeliveryDeps,
   delivery: Delivery,
-  claimed: Claim,
+  claimed: BookingClaim,
   claimedAt: number,
   span: Span,
   signal: AbortSignal | undefined,

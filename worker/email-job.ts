@@ -19,11 +19,19 @@ import { invitePathOf, managePathOf } from '../server-shared/booking-link.js';
 import { singleLine } from '../domain/text.js';
 import { mailDomain } from '../server-shared/sender.js';
 import type { ProspectEmailOptions } from './email/confirmation.js';
-import { deliver, type Composed, type Composition, type DeliveryDeps, type DeliveryOutcome } from './deliver.js';
+import {
+  deliver,
+  deliverClaimed,
+  type Composed,
+  type Composition,
+  type Delivery,
+  type DeliveryDeps,
+  type DeliveryOutcome,
+} from './deliver.js';
 import { KIND_WRITERS, type EmailKindWriter, type Written } from './kind-writers.js';
 import { bookingUid } from '../server-shared/invitation.js';
-import { findDueEmails, type EmailRow, type Lead } from './outbox.js';
-import { processWebhook, type WebhookDeps } from './webhook-job.js';
+import { claim, findDueEmails, type EmailRow, type Lead } from './outbox.js';
+import { notClaimed, tryWebhook, type WebhookDeps } from './webhook-job.js';
 
 export interface JobContext {
   deps: DeliveryDeps;
@@ -135,16 +143,38 @@ function composeMessage(
  * about its booking is still in flight.
  */
 export function processEmail(deps: DeliveryDeps, id: string, signal?: AbortSignal): Promise<DeliveryOutcome> {
-  return deliver(
-    deps,
-    {
-      id,
-      log: deps.logger.child({ emailId: id }),
-      compose: ({ row, lead }) => (lead ? composeRow(deps, row, lead) : null),
-      orderOf: (row) => (isDeliveryKind(row.kind) ? KIND_WRITERS[row.kind].order : undefined),
-    },
-    signal,
-  );
+  return deliver(deps, bookingDelivery(deps, id), signal);
+}
+
+/** How the row `id`, an e-mail or a calendar write, is composed and ordered: by its kind's registry line. */
+function bookingDelivery(deps: DeliveryDeps, id: string): Delivery {
+  return {
+    id,
+    log: deps.logger.child({ emailId: id }),
+    compose: ({ row, lead }) => (lead ? composeRow(deps, row, lead) : null),
+    orderOf: (row) => (isDeliveryKind(row.kind) ? KIND_WRITERS[row.kind].order : undefined),
+  };
+}
+
+/**
+ * Claims the job's row for the try it carries, whatever its channel, and hands it on: a webhook delivery to its try
+ * (webhook-job.ts), an e-mail or a calendar write to its send.
+ */
+async function processDelivery(
+  context: JobContext,
+  job: Job,
+  { deliveryId, dueAt }: DeliverPayload,
+  signal?: AbortSignal,
+  token?: string,
+): Promise<string> {
+  const claimedAt = Date.now();
+  const claimed = await claim(context.deps.db, deliveryId, dueAt);
+  if (claimed.claimed && claimed.channel === 'webhook') return tryWebhook(context.webhooks, claimed.delivery, signal);
+  if (!claimed.claimed && claimed.channel === 'webhook') return notClaimed(context.webhooks, deliveryId);
+  const delivery = bookingDelivery(context.deps, deliveryId);
+  const outcome = await deliverClaimed(context.deps, delivery, claimed, claimedAt, signal);
+  if (outcome === 'waiting') return waitForEarlierEmail(job, token);
+  return outcome === 'missing' ? context.leaveToOwner(job, deliveryId) : outcome;
 }
 
 /**
@@ -176,11 +206,7 @@ export async function runJob(context: JobContext, job: Job, signal?: AbortSignal
   if (EARLIER_JOB_NAMES.includes(job.name))
     throw new UnrecoverableError(`a "${job.name}" job of an earlier release; the sweep enqueues its row again`);
   if (job.name !== DELIVER_JOB) throw new UnrecoverableError(`unknown job name "${job.name}"`);
-  const payload = payloadOf(job);
-  const outcome = await processEmail(context.deps, payload.deliveryId, signal);
-  if (outcome === 'webhook') return processWebhook(context.webhooks, payload, signal);
-  if (outcome === 'waiting') return waitForEarlierEmail(job, token);
-  return outcome === 'missing' ? context.leaveToOwner(job, payload.deliveryId) : outcome;
+  return processDelivery(context, job, payloadOf(job), signal, token);
 }
 
 /**

@@ -15,14 +15,12 @@ import { inSpan } from './spans.js';
 import { nextTry, parseRetryAfter, type RetrySchedule } from './webhook-retry.js';
 import {
   behindEarlierEvent,
-  claimDelivery,
   findDueDeliveries,
   nextInLine,
   recordAttempt,
   type AttemptOutcome,
-  type ClaimedDelivery,
 } from './webhook-outbox.js';
-import { releaseClaim } from './outbox.js';
+import { claim, releaseClaim, type ClaimedDelivery } from './outbox.js';
 
 export interface WebhookDeps {
   db: Knex;
@@ -57,37 +55,56 @@ function describe(result: PostResult): string {
   return result.status !== null ? `answered ${result.status}` : (result.error ?? 'no answer');
 }
 
-/**
- * One try of a webhook delivery, in a `deliver webhook` span (tracing on) that names the delivery, and once claimed
- * its endpoint, event, type and booking by id, the receiver's status and what the try came to; the POST's own HTTP
- * span beneath it carries the target's origin, never its path (server-shared/tracing-sdk.ts).
- */
-export function processWebhook(
+/** One try of a webhook delivery: claims it for the try the job carries, then tries it (tryWebhook). */
+export async function processWebhook(
   deps: WebhookDeps,
   payload: DeliverPayload,
   signal?: AbortSignal,
 ): Promise<WebhookOutcome> {
+  const claimed = await claim(deps.db, payload.deliveryId, payload.dueAt);
+  if (!claimed.claimed) return notClaimed(deps, payload.deliveryId);
+  if (claimed.channel !== 'webhook') {
+    await releaseClaim(deps.db, payload.deliveryId);
+    throw new Error(`delivery ${payload.deliveryId} is not a webhook's`);
+  }
+  return tryWebhook(deps, claimed.delivery, signal);
+}
+
+/** A webhook delivery not claimed: delivered, rescheduled, held elsewhere, or its endpoint waits. */
+export function notClaimed(deps: WebhookDeps, deliveryId: string): WebhookOutcome {
+  deps.logger.debug(
+    { deliveryId },
+    'webhook delivery not claimed (delivered, rescheduled, held elsewhere, or its endpoint waits)',
+  );
+  return 'not-claimed';
+}
+
+/**
+ * The try of a claimed webhook delivery, in a `deliver webhook` span (tracing on) that names the delivery, its
+ * endpoint, event, type and booking by id, the receiver's status and what the try came to; the POST's own HTTP span
+ * beneath it carries the target's origin, never its path (server-shared/tracing-sdk.ts).
+ */
+export function tryWebhook(
+  deps: WebhookDeps,
+  delivery: ClaimedDelivery,
+  signal?: AbortSignal,
+): Promise<WebhookOutcome> {
   return inSpan(
     'deliver webhook',
-    { attributes: { 'converge.webhook.delivery.id': payload.deliveryId } },
-    (span) => tryDelivery(deps, payload, span, signal),
+    { attributes: { 'converge.webhook.delivery.id': delivery.id } },
+    (span) => tryDelivery(deps, delivery, span, signal),
     (outcome) => outcome,
   );
 }
 
 async function tryDelivery(
   deps: WebhookDeps,
-  payload: DeliverPayload,
+  delivery: ClaimedDelivery,
   span: Span,
   signal?: AbortSignal,
 ): Promise<WebhookOutcome> {
   const now = deps.now ?? Date.now;
-  const delivery = await claimDelivery(deps.db, payload.deliveryId, payload.dueAt);
-  const log = deps.logger.child({ deliveryId: payload.deliveryId });
-  if (!delivery) {
-    log.debug('webhook delivery not claimed (delivered, rescheduled, held elsewhere, or its endpoint waits)');
-    return 'not-claimed';
-  }
+  const log = deps.logger.child({ deliveryId: delivery.id });
   const endpointLog = log.child({
     endpointId: delivery.endpoint_id,
     eventId: delivery.event_id,
