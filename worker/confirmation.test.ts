@@ -24,7 +24,7 @@ import { startWorker } from './index.js';
 import { createSendMail } from './send-mail.js';
 import { processEmail } from './email-job.js';
 import type { DeliveryDeps } from './deliver.js';
-import { findDueEmails } from './outbox.js';
+import { findDue } from './outbox.js';
 import { sweepOutbox } from './sweep.js';
 
 const prospect = { name: 'Grace Hopper', email: 'grace@hopper-systems.com', company: 'Hopper Systems' };
@@ -252,13 +252,13 @@ describe('processEmail, for a confirmation', () => {
       .where({ id: emailId })
       .update({ claimed_until: database.db.raw("now() + interval '1 minute'") });
     expect(await processEmail(deps, emailId)).to.equal('claimed-elsewhere');
-    expect(await findDueEmails(database.db, 'confirmation', 0, 20)).to.not.deep.include(await dueRow(emailId));
+    expect(await findDue(database.db, 0)).to.not.deep.include(await dueRow(emailId));
     expect(smtp.messages).to.have.length(0);
     await database
       .db('deliveries')
       .where({ id: emailId })
       .update({ claimed_until: database.db.raw("now() - interval '1 second'") });
-    expect(await findDueEmails(database.db, 'confirmation', 0, 20)).to.deep.include(await dueRow(emailId));
+    expect(await findDue(database.db, 0)).to.deep.include(await dueRow(emailId));
     expect(await processEmail(deps, emailId)).to.equal('sent');
     const row = await emailRow(emailId);
     expect(row.claimed_until).to.equal(null);

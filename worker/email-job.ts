@@ -1,20 +1,13 @@
 /**
  * The worker's one job, `deliver`: one try of one row of deliveries, by its id and due time. An e-mail or a
  * host-calendar write is sent here, its kind looked up in the registry (kind-writers.ts) saying how the message is
- * written and whether it still tells the truth; a webhook delivery's try is webhook-job.ts's. The sweep finds the rows
- * still waiting, kind by kind. A row of a kind the registry does not know is refused for good, never guessed at.
+ * written and whether it still tells the truth; a webhook delivery's try is webhook-job.ts's. The sweep (sweep.ts) finds the
+ * rows still waiting. A row of a kind the registry does not know is refused for good, never guessed at.
  */
 import { brand } from '../domain/brand.js';
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
-import type { Knex } from 'knex';
-import {
-  DELIVER_JOB,
-  EARLIER_JOB_NAMES,
-  deliveryJob,
-  type DeliverPayload,
-  type QueuedJob,
-} from '../server-shared/jobs.js';
-import { DELIVERY_KINDS, DELIVERY_KIND_NAMES, isDeliveryKind } from '../server-shared/delivery-kinds.js';
+import { DELIVER_JOB, EARLIER_JOB_NAMES, type DeliverPayload } from '../server-shared/jobs.js';
+import { isDeliveryKind } from '../server-shared/delivery-kinds.js';
 import { invitePathOf, managePathOf } from '../server-shared/booking-link.js';
 import { singleLine } from '../domain/text.js';
 import { mailDomain } from '../server-shared/sender.js';
@@ -30,7 +23,7 @@ import {
 } from './deliver.js';
 import { KIND_WRITERS, type EmailKindWriter, type Written } from './kind-writers.js';
 import { bookingUid } from '../server-shared/invitation.js';
-import { claim, findDueEmails, type EmailRow, type Lead } from './outbox.js';
+import { claim, type EmailRow, type Lead } from './outbox.js';
 import { notClaimed, tryWebhook, type WebhookDeps } from './webhook-job.js';
 
 export interface JobContext {
@@ -67,6 +60,8 @@ function prospectOptions(deps: ComposeDeps, bookingId: string, sequence: number)
 export function composeRow(deps: ComposeDeps, row: EmailRow, lead: Lead): Composition | null {
   if (!isDeliveryKind(row.kind)) throw new UnrecoverableError(`no kind "${row.kind}" in this worker's registry`);
   const kind = KIND_WRITERS[row.kind];
+  if (kind.channel === 'webhook')
+    throw new UnrecoverableError(`a ${row.kind} row is neither an e-mail nor a calendar write`);
   const options = prospectOptions(deps, lead.id, row.sequence);
   if (!kind.stillTrue(row, lead, options.now)) return null;
   const booking = { ...lead, timeSlot: row.time_slot };
@@ -207,19 +202,4 @@ export async function runJob(context: JobContext, job: Job, signal?: AbortSignal
     throw new UnrecoverableError(`a "${job.name}" job of an earlier release; the sweep enqueues its row again`);
   if (job.name !== DELIVER_JOB) throw new UnrecoverableError(`unknown job name "${job.name}"`);
   return processDelivery(context, job, payloadOf(job), signal, token);
-}
-
-/**
- * The rows still to send, kind by kind, as jobs to enqueue again: those sent at once (which the API enqueued) once
- * they have waited out the grace period, those sent when due (reminders, which only the sweep enqueues, so that Redis
- * holds no timer that could be lost) from their due time.
- */
-export async function pendingJobs(db: Knex, graceMs: number): Promise<QueuedJob[]> {
-  const jobs: QueuedJob[] = [];
-  for (const kind of DELIVERY_KIND_NAMES) {
-    const { sent, maxAttempts } = DELIVERY_KINDS[kind];
-    for (const row of await findDueEmails(db, kind, sent === 'at once' ? graceMs : 0, maxAttempts))
-      jobs.push(deliveryJob(row.id, row.due));
-  }
-  return jobs;
 }

@@ -5,7 +5,13 @@
  * endpoint and event (whose tries and marks are webhook-outbox.ts's).
  */
 import type { Knex } from 'knex';
-import type { DeliveryKind, OrderGroup } from '../server-shared/delivery-kinds.js';
+import {
+  DELIVERY_KINDS,
+  DELIVERY_KIND_NAMES,
+  type DeliveryKind,
+  type DeliveryKindData,
+  type OrderGroup,
+} from '../server-shared/delivery-kinds.js';
 import type { Booking } from '../server-shared/invitation.js';
 import {
   CONFIRMATION_SEQUENCE,
@@ -316,7 +322,8 @@ export async function markDropped(db: Knex, id: string): Promise<void> {
  * (server-shared/prospect-emails.ts). Nothing comes before sequence 0 (the booking itself): such a row never waits.
  */
 export async function behindEarlierEmail(db: Knex, row: EmailRow, order: OrderGroup | undefined): Promise<boolean> {
-  if (!order || row.sequence <= CONFIRMATION_SEQUENCE) return false;
+  // The 'endpoint' line (webhook deliveries) is webhook-outbox.ts's behindEarlierEvent, which waits and drops none.
+  if (!order || order === 'endpoint' || row.sequence <= CONFIRMATION_SEQUENCE) return false;
   if (order === 'prospect' && row.recipient !== null) return false;
   if (order !== 'prospect' && row.recipient === null) return false;
   const line: OrderedLine = order === 'prospect' ? { prospect: true } : { kind: row.kind, recipient: row.recipient! };
@@ -330,21 +337,35 @@ export interface DueRow {
   due: number;
 }
 
-/** Rows of a kind due `graceMs` ago or earlier, with tries left and not claimed by a live worker, oldest first. */
-export async function findDueEmails(
-  db: Knex,
-  kind: DeliveryKind,
-  graceMs: number,
-  maxAttempts: number,
-  limit = 500,
-): Promise<DueRow[]> {
-  const rows: { id: string; due: string }[] = await db('deliveries')
-    .select('id', db.raw(`${DUE_MS('deliveries')} AS due`))
-    .whereRaw(OPEN('deliveries'))
-    .where({ kind })
-    .where('due_at', '<=', db.raw('now() - make_interval(secs => ?)', [graceMs / 1000]))
-    .where('attempts', '<', maxAttempts)
-    .orderBy('due_at')
-    .limit(limit);
+/**
+ * The rows the sweep enqueues again, kind by kind as the registry says (server-shared/delivery-kinds.ts), in one
+ * statement: those sent at once (which the API enqueued) once they have waited out the grace period, those sent when
+ * due (reminders, which only the sweep enqueues, so that Redis holds no timer that could be lost) from their due time;
+ * under no live claim; with tries left under a 'backoff' policy; and of the 'endpoint' order group only while the
+ * endpoint takes tries and the row is first in its booking's line to it. Oldest first, at most `limit` of each kind.
+ */
+export async function findDue(db: Knex, graceMs: number, limit = 500): Promise<DueRow[]> {
+  const kinds = DELIVERY_KIND_NAMES.map((kind) => {
+    const { sent, retry, order }: DeliveryKindData = DELIVERY_KINDS[kind];
+    return [
+      kind,
+      sent === 'at once' ? graceMs / 1000 : 0,
+      retry.policy === 'backoff' ? retry.maxAttempts : null,
+      order === 'endpoint',
+    ] as const;
+  });
+  const { rows } = (await db.raw(
+    `SELECT due.id, due.due FROM (VALUES ${kinds.map(() => '(?::text, ?::float8, ?::int, ?::boolean)').join(', ')})
+       AS k(kind, grace, max_attempts, by_endpoint)
+     CROSS JOIN LATERAL (
+       SELECT d.id, ${DUE_MS('d')} AS due FROM deliveries d LEFT JOIN webhook_endpoints e ON e.id = d.endpoint_id
+       WHERE d.kind = k.kind AND ${OPEN('d')} AND d.due_at <= now() - make_interval(secs => k.grace)
+         AND (k.max_attempts IS NULL OR d.attempts < k.max_attempts)
+         AND (NOT k.by_endpoint OR (${ENDPOINT_TAKES} AND NOT EXISTS (SELECT 1 FROM deliveries p
+           WHERE p.channel = 'webhook' AND p.endpoint_id = d.endpoint_id AND p.booking_id = d.booking_id
+             AND p.position < d.position AND p.sent_at IS NULL)))
+       ORDER BY d.due_at LIMIT ?) due`,
+    [...kinds.flat(), limit],
+  )) as { rows: { id: string; due: string }[] };
   return rows.map((row) => ({ id: row.id, due: Number(row.due) }));
 }

@@ -13,13 +13,7 @@ import type { WorkerMetrics } from './metrics.js';
 import { postWebhook, type PostResult } from './webhook-post.js';
 import { inSpan } from './spans.js';
 import { nextTry, parseRetryAfter, type RetrySchedule } from './webhook-retry.js';
-import {
-  behindEarlierEvent,
-  findDueDeliveries,
-  nextInLine,
-  recordAttempt,
-  type AttemptOutcome,
-} from './webhook-outbox.js';
+import { behindEarlierEvent, nextInLine, recordAttempt, type AttemptOutcome } from './webhook-outbox.js';
 import { claim, releaseClaim, type ClaimedDelivery } from './outbox.js';
 
 export interface WebhookDeps {
@@ -172,9 +166,4 @@ async function tryDelivery(
       endpointLog.error(fields, 'webhook endpoint answered 410 Gone: nothing more is sent to it');
       return 'gone';
   }
-}
-
-/** The tries due and lost from the queue (Redis emptied, a worker gone), as jobs to enqueue again. */
-export async function pendingWebhookJobs(db: Knex, graceMs: number): Promise<QueuedJob[]> {
-  return (await findDueDeliveries(db, graceMs)).map((due) => deliveryJob(due.id, due.due));
 }

@@ -5,7 +5,7 @@
  * `failed_at` when it was given up (tried for its whole window); `due_at` is its next try's time.
  */
 import type { Knex } from 'knex';
-import { DUE_MS, ENDPOINT_TAKES, OPEN, type ClaimedDelivery, type DueRow } from './outbox.js';
+import { DUE_MS, type ClaimedDelivery, type DueRow } from './outbox.js';
 
 /** Whether an earlier event of the delivery's booking is still undelivered to the same endpoint. */
 export async function behindEarlierEvent(
@@ -104,20 +104,4 @@ export async function nextInLine(
   )) as { rows: { id: string; due: string }[] };
   const row = rows[0];
   return row ? { id: row.id, due: Number(row.due) } : null;
-}
-
-/**
- * Deliveries due `graceMs` ago or earlier, under no live claim, to endpoints that take tries, and first in their
- * booking's line (no earlier event undelivered to that endpoint): the sweep enqueues them again.
- */
-export async function findDueDeliveries(db: Knex, graceMs: number, limit = 500): Promise<DueRow[]> {
-  const { rows } = (await db.raw(
-    `SELECT d.id, ${DUE_MS('d')} AS due FROM deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-      WHERE d.channel = 'webhook' AND ${OPEN('d')} AND d.due_at <= now() - make_interval(secs => ?) AND ${ENDPOINT_TAKES}
-        AND NOT EXISTS (SELECT 1 FROM deliveries p WHERE p.channel = 'webhook' AND p.endpoint_id = d.endpoint_id
-          AND p.booking_id = d.booking_id AND p.position < d.position AND p.sent_at IS NULL)
-      ORDER BY d.due_at LIMIT ?`,
-    [graceMs / 1000, limit],
-  )) as { rows: { id: string; due: string }[] };
-  return rows.map((row) => ({ id: row.id, due: Number(row.due) }));
 }

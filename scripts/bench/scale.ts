@@ -26,9 +26,8 @@ import { knexConfig } from '../../knexfile.js';
 import { availableSlots, calendarDayOf, formatCalendarDay } from '../../domain/booking.js';
 import { bookingToken } from '../../server-shared/booking-link.js';
 import { SWEEP_GRACE_MS } from '../../server-shared/jobs.js';
-import { MAX_EMAIL_ATTEMPTS } from '../../server-shared/delivery-kinds.js';
 import { clearQueuePrefix } from '../../test/stack.js';
-import { claim, findDueEmails } from '../../worker/outbox.js';
+import { claim, findDue } from '../../worker/outbox.js';
 import { anonymiseBatch } from '../../worker/retention.js';
 import { cursorOf } from '../../api/admin/booking-routes.js';
 import {
@@ -39,7 +38,7 @@ import {
   type ListPosition,
 } from '../../api/bookings/repository.js';
 import { DEFAULT_RETENTION_DAYS } from '../../domain/retention.js';
-import { pendingJobs } from '../../worker/email-job.js';
+import { pendingJobs } from '../../worker/sweep.js';
 import { REPO_ROOT } from '../dev-services/config.js';
 import { cpuMs, delay, percentile, start, startWithPort, stop, waitUntil } from './processes.js';
 
@@ -387,10 +386,8 @@ async function explainHotQueries(
     );
     await explainWhat('GET /api/bookings/{token}', (db) => findBooking(db, ids.third));
     await explainWhat('GET /api/slots: bookings per slot of a day', (db) => bookingsPerSlot(db, day));
-    await explainWhat("the sweep's query for due e-mails of a kind", (db) =>
-      findDueEmails(db, 'update', SWEEP_GRACE_MS, MAX_EMAIL_ATTEMPTS),
-    );
-    const due = await findDueEmails(caught, 'update', SWEEP_GRACE_MS, MAX_EMAIL_ATTEMPTS);
+    await explainWhat("the sweep's query for due rows of every kind", (db) => findDue(db, SWEEP_GRACE_MS));
+    const due = (await findDue(caught, SWEEP_GRACE_MS)).slice(0, 500);
     await explainWhat(
       'a claim of 500 due e-mails',
       (db) => Promise.all(due.map((row) => claim(db, row.id))),
