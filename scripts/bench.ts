@@ -54,7 +54,7 @@ import { availableSlots, calendarDayOf, formatCalendarDay } from '../domain/book
 import type { DemoRequestInput } from '../domain/demo-request.js';
 import { invitePathOf } from '../server-shared/booking-link.js';
 import { canonicalRecipient } from '../api/email-rules.js';
-import { DELIVERY_QUEUE, emailJob, deliveryJobOptions, jobIdOf } from '../server-shared/jobs.js';
+import { DELIVERY_QUEUE, deliveryJob, deliveryJobOptions, jobIdOf } from '../server-shared/jobs.js';
 import { clearQueuePrefix } from '../test/stack.js';
 import { REPO_ROOT } from './dev-services/config.js';
 import { cpuMs, delay, percentile, start, startWithPort, stop, stopAll, waitUntil } from './bench/processes.js';
@@ -452,7 +452,7 @@ async function main(): Promise<void> {
       const cpuRatios: number[] = [];
       for (let round = 1; round <= rounds; round += 1) {
         // A backlog stored and queued while no worker runs, then one worker process drains it.
-        const { rows } = await db.query<{ id: string; email_id: string; created_at: string }>(
+        const { rows } = await db.query<{ id: string; email_id: string; due: string; created_at: string }>(
           `WITH booked AS (
              INSERT INTO bookings (name, email, company, time_slot)
                SELECT 'Backlog Prospect ' || n, 'backlog' || n || '@northwind-' || (n % 97) || '.io', 'Northwind ' || (n % 97), $1::timestamptz
@@ -460,13 +460,14 @@ async function main(): Promise<void> {
              RETURNING id, time_slot, created_at)
            INSERT INTO deliveries (channel, booking_id, kind, time_slot, sequence, created_at)
              SELECT 'email', id, 'confirmation', time_slot, 0, created_at FROM booked
-           RETURNING booking_id AS id, id AS email_id, created_at::text AS created_at`,
+           RETURNING booking_id AS id, id AS email_id, (extract(epoch FROM due_at) * 1000)::bigint AS due,
+             created_at::text AS created_at`,
           [slots[0], jobCount],
         );
         const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
         const queue = new Queue(DELIVERY_QUEUE, { connection: redis, prefix, defaultJobOptions: deliveryJobOptions });
         for (let i = 0; i < rows.length; i += 500) {
-          const jobs = rows.slice(i, i + 500).map((row) => emailJob(row.email_id));
+          const jobs = rows.slice(i, i + 500).map((row) => deliveryJob(row.email_id, Number(row.due)));
           await queue.addBulk(
             jobs.map((job) => ({ name: job.name, data: job.payload, opts: { jobId: jobIdOf(job) } })),
           );

@@ -5,14 +5,15 @@
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { Queue } from 'bullmq';
+import type { Knex } from 'knex';
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { SMTPServer } from 'smtp-server';
 import { createEmailQueue } from '../api/email-queue.js';
 import { createTestDatabase, type TestDatabase } from '../test/database.js';
 import { TEST_LINK_SECRET, TEST_REDIS_URL, clearQueuePrefix, silentLogger, testQueuePrefix } from '../test/stack.js';
-import { DELIVERY_QUEUE, emailJob, jobIdOf } from '../server-shared/jobs.js';
-import { insertBookings } from '../test/outbox.js';
+import { DELIVERY_QUEUE, jobIdOf } from '../server-shared/jobs.js';
+import { insertBookings, jobOfRow } from '../test/outbox.js';
 import { loadWorkerConfig } from '../worker/config.js';
 import { startWorker } from '../worker/index.js';
 import { freePort } from './dev-services/ports.js';
@@ -188,7 +189,7 @@ function workerScenario(answerAfterMs: number) {
     const producer = createEmailQueue(TEST_REDIS_URL, scenario.queuePrefix);
     await delay(200); // the producer's connection must be ready: it refuses to wait for Redis by design
     const arriving = scenario.smtp.nextArriving();
-    for (const row of rows) await producer.enqueue(emailJob(row.emailId));
+    for (const row of rows) await producer.enqueue(await jobOfRow(scenario.database.db, row.emailId));
     await producer.close();
     return { ids: rows.map((row) => row.emailId), arriving };
   };
@@ -196,11 +197,11 @@ function workerScenario(answerAfterMs: number) {
 }
 
 /** The state BullMQ holds for the job that sends the outbox row `id`: "waiting", "delayed", … */
-async function jobState(queuePrefix: string, id: string): Promise<string | undefined> {
+async function jobState(db: Knex, queuePrefix: string, id: string): Promise<string | undefined> {
   const redis = new Redis(TEST_REDIS_URL);
   const queue = new Queue(DELIVERY_QUEUE, { connection: redis, prefix: queuePrefix });
   try {
-    return await (await queue.getJob(jobIdOf(emailJob(id))))?.getState();
+    return await (await queue.getJob(jobIdOf(await jobOfRow(db, id))))?.getState();
   } finally {
     await queue.close();
     redis.disconnect();
@@ -233,7 +234,7 @@ describe('SIGTERM to the worker process (worker/main.ts)', function () {
     // The next one was not started, and waits in the queue for the next worker.
     const pending = await database.db('deliveries').where({ id: second }).first();
     expect(pending.sent_at).to.equal(null);
-    expect(await jobState(scenario.queuePrefix, second)).to.equal('waiting');
+    expect(await jobState(scenario.database.db, scenario.queuePrefix, second)).to.equal('waiting');
 
     // And the next worker sends it.
     const next = await startWorker(loadWorkerConfig(scenario.env), silentLogger);
@@ -268,7 +269,10 @@ describe('SIGTERM to the worker process while the SMTP server stalls', function 
     expect(pending.sent_at).to.equal(null);
     expect(pending.attempts).to.equal(1);
     expect(pending.last_error).to.contain('send abandoned');
-    expect(await jobState(scenario.queuePrefix, id), 'queued again for a retry with backoff').to.equal('delayed');
+    expect(
+      await jobState(scenario.database.db, scenario.queuePrefix, id),
+      'queued again for a retry with backoff',
+    ).to.equal('delayed');
   });
 });
 

@@ -1,32 +1,42 @@
 /**
  * The registry of delivery kinds, its data part: for each kind of outbox row, the channel it goes by, to whom, when it
- * is sent, the ordered line it belongs to and how often it is tried. The API reads it to know which rows it enqueues
+ * is sent, the ordered line it belongs to and how it is tried again. The API reads it to know which rows it enqueues
  * after the commit; the worker's half (worker/kind-writers.ts) adds to each line the template that writes it and the
  * rule that says whether it still tells the truth. Adding a kind: its line here, its writer, its template. No
  * migration: the table does not list the kinds.
  */
 
-/** How a delivery travels: an e-mail over SMTP, a write into a host's calendar over CalDAV. */
-export type Channel = 'email' | 'calendar';
+/** How a delivery travels: an e-mail over SMTP, a write into a host's calendar over CalDAV, a signed POST. */
+export type Channel = 'email' | 'calendar' | 'webhook';
 
 /**
  * Rows of the kinds of one `order` group about one booking and to one recipient go out in the order of the booking's
- * changes: a later one waits while an earlier one is in flight, and drops earlier ones not yet claimed.
+ * changes. 'prospect', 'host-calendar': a later one waits while an earlier one is in flight, and drops earlier ones not
+ * yet claimed (the later change tells where the booking stands). 'endpoint': a webhook event waits for every earlier
+ * event of its booking to reach the endpoint, and drops none (each is an event of its own).
  */
-export type OrderGroup = 'prospect' | 'host-calendar';
+export type OrderGroup = 'prospect' | 'host-calendar' | 'endpoint';
+
+/**
+ * How a failed try is tried again. 'backoff': the queue's retries with exponential backoff, then the sweep, until
+ * `maxAttempts` failed tries; 'window': the next try queued at its time, doubling with jitter and never before the
+ * receiver's Retry-After, for a whole window (worker/webhook-retry.ts), then given up and its endpoint marked failing.
+ */
+export type RetryPolicy = { policy: 'backoff'; maxAttempts: number } | { policy: 'window' };
 
 export interface DeliveryKindData {
   channel: Channel;
   /**
    * 'prospect': the booking's prospect (the row has no recipient of its own);
-   * 'row': the row's recipient (the sales desk, a host), replies going to the prospect.
+   * 'row': the row's recipient (the sales desk, a host), replies going to the prospect;
+   * 'endpoint': the row's webhook endpoint.
    */
-  to: 'prospect' | 'row';
+  to: 'prospect' | 'row' | 'endpoint';
   /** 'at once': the API enqueues the row, the sweep steps in after its grace period; 'when due': the sweep at due_at. */
   sent: 'at once' | 'when due';
   order?: OrderGroup;
-  /** Failed tries after which the sweep leaves the row alone; its last error stays on the row for operations. */
-  maxAttempts: number;
+  /** A row given up stays, with its last error, for operations (and a webhook's for a replay). */
+  retry: RetryPolicy;
 }
 
 export interface EmailKindData extends DeliveryKindData {
@@ -44,11 +54,18 @@ export interface CalendarKindData extends DeliveryKindData {
   to: 'row';
 }
 
+export interface WebhookKindData extends DeliveryKindData {
+  channel: 'webhook';
+  to: 'endpoint';
+  order: 'endpoint';
+}
+
 /** After this many failed sends of an e-mail the sweep leaves its row alone. */
 export const MAX_EMAIL_ATTEMPTS = 20;
 
-const prospectEmail = { channel: 'email', to: 'prospect', order: 'prospect', maxAttempts: MAX_EMAIL_ATTEMPTS } as const;
-const hostEmail = { channel: 'email', to: 'row', maxAttempts: MAX_EMAIL_ATTEMPTS } as const;
+const backoff = { policy: 'backoff', maxAttempts: MAX_EMAIL_ATTEMPTS } as const;
+const prospectEmail = { channel: 'email', to: 'prospect', order: 'prospect', retry: backoff } as const;
+const hostEmail = { channel: 'email', to: 'row', retry: backoff } as const;
 
 export const DELIVERY_KINDS = {
   confirmation: { ...prospectEmail, method: 'REQUEST', calendarAs: 'invitation', sent: 'at once' },
@@ -63,9 +80,11 @@ export const DELIVERY_KINDS = {
     to: 'row',
     order: 'host-calendar',
     sent: 'at once',
-    maxAttempts: MAX_EMAIL_ATTEMPTS,
+    retry: backoff,
   },
-} as const satisfies Record<string, EmailKindData | CalendarKindData>;
+  // One endpoint's copy of one event (db/functions/webhooks.sql stores a row per endpoint that takes events).
+  webhook: { channel: 'webhook', to: 'endpoint', order: 'endpoint', sent: 'at once', retry: { policy: 'window' } },
+} as const satisfies Record<string, EmailKindData | CalendarKindData | WebhookKindData>;
 
 export type DeliveryKind = keyof typeof DELIVERY_KINDS;
 

@@ -7,51 +7,45 @@
 export const DELIVERY_QUEUE = 'deliveries';
 
 /**
- * The job that sends one e-mail or host-calendar write (a row of deliveries); its kind
- * (server-shared/delivery-kinds.ts) says which.
+ * The one job: one try of one delivery (a row of deliveries, of any channel), due at `dueAt`. The row's channel and
+ * kind (server-shared/delivery-kinds.ts) say how it goes.
  */
-export const SEND_EMAIL_JOB = 'send-email';
-/** The job that makes one try of one webhook delivery (a row of deliveries on the channel webhook), due at `dueAt`. */
-export const DELIVER_WEBHOOK_JOB = 'deliver-webhook';
+export const DELIVER_JOB = 'deliver';
 
-/** Only the row's id travels through Redis: no personal data, no secrets. */
-export interface SendEmailPayload {
-  emailId: string;
-}
+/**
+ * The names of an earlier release's jobs (one for e-mails and calendar writes, one for webhook tries): such a job
+ * still queued during a rolling upgrade fails for good, naming it, and the sweep enqueues its row again as a `deliver`.
+ */
+export const EARLIER_JOB_NAMES: readonly string[] = ['send-email', 'deliver-webhook'];
 
 /**
  * The delivery's id and the try it makes: the epoch milliseconds its row was due at when the job was queued. A job
- * whose row has been rescheduled since (a failed try, a replay) finds another due time there and does nothing.
+ * whose row has been rescheduled since (a failed webhook try, a replay) finds another due time there and does
+ * nothing. Only these travel through Redis: no personal data, no secrets.
  */
-export interface DeliverWebhookPayload {
+export interface DeliverPayload {
   deliveryId: string;
   dueAt: number;
 }
 
 /** A job as it is put on the queue. */
-export type QueuedJob =
-  | { name: typeof SEND_EMAIL_JOB; payload: SendEmailPayload }
-  | { name: typeof DELIVER_WEBHOOK_JOB; payload: DeliverWebhookPayload };
-
-/** The job that sends the outbox row `emailId`. */
-export function emailJob(emailId: string): QueuedJob {
-  return { name: SEND_EMAIL_JOB, payload: { emailId } };
+export interface QueuedJob {
+  name: typeof DELIVER_JOB;
+  payload: DeliverPayload;
 }
 
 /** The job that makes the try of delivery `deliveryId` due at `dueAt` (epoch milliseconds). */
-export function webhookJob(deliveryId: string, dueAt: number): QueuedJob {
-  return { name: DELIVER_WEBHOOK_JOB, payload: { deliveryId, dueAt } };
+export function deliveryJob(deliveryId: string, dueAt: number): QueuedJob {
+  return { name: DELIVER_JOB, payload: { deliveryId, dueAt } };
 }
 
 /**
  * The job's id in the queue. While a job with that id is queued, retrying or running, adding it again does
- * nothing: the API and the sweep may both enqueue a row without sending it twice. A webhook delivery's id names
- * its try, so that the next one (after a failure, or a replay) is a job of its own.
+ * nothing: the API and the sweep may both enqueue a row without sending it twice. The id names the try, so that a
+ * webhook's next one (after a failure, or a replay) is a job of its own.
  */
 export function jobIdOf(job: QueuedJob): string {
-  return job.name === SEND_EMAIL_JOB
-    ? `email-${job.payload.emailId}`
-    : `webhook-${job.payload.deliveryId}-${job.payload.dueAt}`;
+  return `delivery-${job.payload.deliveryId}-${job.payload.dueAt}`;
 }
 
 /** What the producer and the worker need of a BullMQ queue. */
@@ -60,11 +54,11 @@ export interface JobQueue {
 }
 
 /**
- * The one way a job is put on the queue, by the API and by the worker alike. A webhook try due later waits in the
- * queue until then (BullMQ's delay); the sweep finds it again from its row if Redis loses it.
+ * The one way a job is put on the queue, by the API and by the worker alike. A try due later (a webhook's retry) waits
+ * in the queue until then (BullMQ's delay); the sweep finds it again from its row if Redis loses it.
  */
 export async function enqueueJob(queue: JobQueue, job: QueuedJob, now = Date.now()): Promise<void> {
-  const delay = job.name === DELIVER_WEBHOOK_JOB ? Math.max(0, job.payload.dueAt - now) : 0;
+  const delay = Math.max(0, job.payload.dueAt - now);
   await queue.add(job.name, job.payload, { jobId: jobIdOf(job), ...(delay > 0 ? { delay } : {}) });
 }
 

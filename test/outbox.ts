@@ -1,5 +1,6 @@
 /** Bookings stored the way `book` stores them, each with its confirmation in the outbox, for tests of the worker. */
 import type { Knex } from 'knex';
+import { deliveryJob, type QueuedJob } from '../server-shared/jobs.js';
 
 export interface StoredBooking {
   /** The booking's id. */
@@ -40,4 +41,11 @@ export async function confirmationOf(db: Knex, bookingId: string): Promise<strin
     .first('id');
   if (!row) throw new Error(`booking ${bookingId} has no confirmation row`);
   return row.id;
+}
+
+/** The `deliver` job for the row as it is due now, as the API and the sweep enqueue it. */
+export async function jobOfRow(db: Knex, id: string): Promise<QueuedJob> {
+  const row: { due_at: Date } | undefined = await db('deliveries').where({ id }).first('due_at');
+  if (!row) throw new Error(`no outbox row ${id}`);
+  return deliveryJob(id, row.due_at.getTime());
 }

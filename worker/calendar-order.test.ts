@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { DELIVERY_QUEUE, emailJob, jobIdOf } from '../server-shared/jobs.js';
+import { DELIVERY_QUEUE, jobIdOf } from '../server-shared/jobs.js';
 import { settleEarlierProspectEmails } from '../server-shared/prospect-emails.js';
 import { bookableSlots, icsProperties } from '../test/booking.js';
 import { createTestDatabase, type TestDatabase } from '../test/database.js';
-import { insertBookings } from '../test/outbox.js';
+import { insertBookings, jobOfRow } from '../test/outbox.js';
 import { startSmtpSink } from '../test/smtp-sink.js';
 import { TEST_LINK_SECRET, TEST_REDIS_URL, clearQueuePrefix, silentLogger, testQueuePrefix } from '../test/stack.js';
 import { until } from '../test/until.js';
@@ -179,8 +179,8 @@ describe('the messages of one booking go out in the order of its changes', () =>
     const { bookingId, confirmation } = await book();
     const cancellation = await cancel(bookingId);
     expect((await emailState(confirmation)).dropped_at).to.be.instanceOf(Date);
-    expect(await processEmail(deps, { emailId: confirmation })).to.equal('dropped');
-    expect(await processEmail(deps, { emailId: cancellation })).to.equal('sent');
+    expect(await processEmail(deps, confirmation)).to.equal('dropped');
+    expect(await processEmail(deps, cancellation)).to.equal('sent');
     expect(methods()).to.deep.equal(['CANCEL/1']);
   });
 
@@ -190,16 +190,16 @@ describe('the messages of one booking go out in the order of its changes', () =>
     const confirmationSending = new Promise<void>((resolve) => (release = resolve));
     const confirming = processEmail(
       { ...deps, sendMail: async (mail) => (await confirmationSending, sent.push(mail), {}) },
-      { emailId: confirmation },
+      confirmation,
     );
     await until(async () => ((await emailState(confirmation)).claimed_until ? true : undefined), 'the claim');
 
     const cancellation = await cancel(bookingId);
-    expect(await processEmail(deps, { emailId: cancellation })).to.equal('waiting');
+    expect(await processEmail(deps, cancellation)).to.equal('waiting');
     expect(sent).to.deep.equal([]);
     release();
     expect(await confirming).to.equal('sent');
-    expect(await processEmail(deps, { emailId: cancellation })).to.equal('sent');
+    expect(await processEmail(deps, cancellation)).to.equal('sent');
     expect(methods()).to.deep.equal(['REQUEST/0', 'CANCEL/1']);
   });
 
@@ -207,7 +207,7 @@ describe('the messages of one booking go out in the order of its changes', () =>
     const { bookingId, confirmation } = await book();
     let fail!: (err: Error) => void;
     const confirmationSending = new Promise<never>((_resolve, reject) => (fail = reject));
-    const confirming = processEmail({ ...deps, sendMail: () => confirmationSending }, { emailId: confirmation }).catch(
+    const confirming = processEmail({ ...deps, sendMail: () => confirmationSending }, confirmation).catch(
       (err: unknown) => err,
     );
     await until(async () => ((await emailState(confirmation)).claimed_until ? true : undefined), 'the claim');
@@ -215,8 +215,8 @@ describe('the messages of one booking go out in the order of its changes', () =>
     const cancellation = await cancel(bookingId);
     fail(new Error('connect ECONNREFUSED 127.0.0.1:25'));
     expect(await confirming).to.be.instanceOf(Error);
-    expect(await processEmail(deps, { emailId: cancellation })).to.equal('sent');
-    expect(await processEmail(deps, { emailId: confirmation }), "the confirmation's retry").to.equal('dropped');
+    expect(await processEmail(deps, cancellation)).to.equal('sent');
+    expect(await processEmail(deps, confirmation), "the confirmation's retry").to.equal('dropped');
     expect(methods()).to.deep.equal(['CANCEL/1']);
   });
 });
@@ -252,7 +252,7 @@ describe('a job whose booking has an earlier e-mail in flight, in the queue', ()
       const [email] = await db('deliveries')
         .insert({ channel: 'email', booking_id: booking!.id, kind: 'cancellation', time_slot: firstSlot, sequence: 1 })
         .returning('id');
-      const job = emailJob(email.id);
+      const job = await jobOfRow(db, email.id);
       await queue.add(job.name, job.payload, {
         jobId: jobIdOf(job),
         attempts: 6,

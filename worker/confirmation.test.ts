@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import pino from 'pino';
 import { Queue, UnrecoverableError } from 'bullmq';
 import { Redis } from 'ioredis';
-import { DELIVERY_QUEUE, SEND_EMAIL_JOB, emailJob, jobIdOf } from '../server-shared/jobs.js';
+import { DELIVERY_QUEUE, DELIVER_JOB, jobIdOf, type QueuedJob } from '../server-shared/jobs.js';
 import { nextBookableSlot } from '../test/booking.js';
 import { pngSize } from '../test/png.js';
 import { until } from '../test/until.js';
@@ -17,14 +17,14 @@ import {
   type Stack,
 } from '../test/stack.js';
 import { createTestDatabase, type TestDatabase } from '../test/database.js';
-import { insertBookings } from '../test/outbox.js';
+import { insertBookings, jobOfRow } from '../test/outbox.js';
 import { startSmtpSink, type SmtpSink } from '../test/smtp-sink.js';
 import { loadWorkerConfig } from './config.js';
 import { startWorker } from './index.js';
 import { createSendMail } from './send-mail.js';
 import { processEmail } from './email-job.js';
 import type { DeliveryDeps } from './deliver.js';
-import { findDueEmails } from './outbox.js';
+import { findDue } from './outbox.js';
 import { sweepOutbox } from './sweep.js';
 
 const prospect = { name: 'Grace Hopper', email: 'grace@hopper-systems.com', company: 'Hopper Systems' };
@@ -126,7 +126,7 @@ describe('confirmation e-mail, end to end', () => {
     const redis = new Redis(TEST_REDIS_URL);
     const queue = new Queue(DELIVERY_QUEUE, { connection: redis, prefix: stack.queuePrefix });
     try {
-      const job = emailJob(row!.emailId);
+      const job = await jobOfRow(stack.db, row!.emailId);
       await queue.add(job.name, job.payload, {
         jobId: jobIdOf(job),
         attempts: 6,
@@ -222,12 +222,13 @@ describe('processEmail, for a confirmation', () => {
     return stored!;
   };
   const emailRow = (emailId: string) => database.db('deliveries').where({ id: emailId }).first();
+  const dueRow = async (emailId: string) => ({ id: emailId, due: (await emailRow(emailId)).due_at.getTime() });
 
   it('sends once when the same job is delivered twice, even at the same moment', async () => {
     const { emailId } = await insert();
-    const outcomes = await Promise.all([processEmail(deps, { emailId }), processEmail(deps, { emailId })]);
+    const outcomes = await Promise.all([processEmail(deps, emailId), processEmail(deps, emailId)]);
     expect(outcomes.sort()).to.deep.equal(['claimed-elsewhere', 'sent']);
-    expect(await processEmail(deps, { emailId })).to.equal('already-sent');
+    expect(await processEmail(deps, emailId)).to.equal('already-sent');
     expect(smtp.messages).to.have.length(1);
     const row = await emailRow(emailId);
     expect(row.attempts).to.equal(1);
@@ -235,7 +236,7 @@ describe('processEmail, for a confirmation', () => {
 
   it("marks the confirmation as the booking's own automatic message", async () => {
     const { id, emailId } = await insert();
-    await processEmail(deps, { emailId });
+    await processEmail(deps, emailId);
     const [mail] = smtp.messages;
     expect(mail!.parsed.messageId).to.equal(`<demo-${id}@converge.test>`);
     expect(mail!.parsed.replyTo).to.deep.equal([{ name: 'Converge Sales', address: 'sales@converge.test' }]);
@@ -250,15 +251,15 @@ describe('processEmail, for a confirmation', () => {
       .db('deliveries')
       .where({ id: emailId })
       .update({ claimed_until: database.db.raw("now() + interval '1 minute'") });
-    expect(await processEmail(deps, { emailId })).to.equal('claimed-elsewhere');
-    expect(await findDueEmails(database.db, 'confirmation', 0, 20)).to.not.include(emailId);
+    expect(await processEmail(deps, emailId)).to.equal('claimed-elsewhere');
+    expect(await findDue(database.db, 0)).to.not.deep.include(await dueRow(emailId));
     expect(smtp.messages).to.have.length(0);
     await database
       .db('deliveries')
       .where({ id: emailId })
       .update({ claimed_until: database.db.raw("now() - interval '1 second'") });
-    expect(await findDueEmails(database.db, 'confirmation', 0, 20)).to.include(emailId);
-    expect(await processEmail(deps, { emailId })).to.equal('sent');
+    expect(await findDue(database.db, 0)).to.deep.include(await dueRow(emailId));
+    expect(await processEmail(deps, emailId)).to.equal('sent');
     const row = await emailRow(emailId);
     expect(row.claimed_until).to.equal(null);
     expect(smtp.messages).to.have.length(1);
@@ -273,14 +274,14 @@ describe('processEmail, for a confirmation', () => {
     } finally {
       await holder.rollback();
     }
-    const swept: ReturnType<typeof emailJob>[] = [];
-    const job = emailJob(emailId);
+    const swept: QueuedJob[] = [];
+    const job = await jobOfRow(database.db, emailId);
     expect(await sweepOutbox(database.db, async (pending) => void swept.push(pending), 0)).to.deep.include(job);
     expect(swept).to.deep.include(job);
   });
 
   it('does nothing for a row that no longer exists', async () => {
-    expect(await processEmail(deps, { emailId: '00000000-0000-4000-8000-000000000000' })).to.equal('missing');
+    expect(await processEmail(deps, '00000000-0000-4000-8000-000000000000')).to.equal('missing');
     expect(smtp.messages).to.have.length(0);
   });
 
@@ -288,7 +289,7 @@ describe('processEmail, for a confirmation', () => {
     const { emailId } = await insert();
     smtp.failNext(1);
     let thrown: unknown;
-    await processEmail(deps, { emailId }).catch((err: unknown) => (thrown = err));
+    await processEmail(deps, emailId).catch((err: unknown) => (thrown = err));
     expect(thrown).to.be.instanceOf(Error);
     const row = await emailRow(emailId);
     expect(row).to.include({ sent_at: null, attempts: 1 });
@@ -299,7 +300,7 @@ describe('processEmail, for a confirmation', () => {
     const { emailId } = await insert({ email: 'nobody.here@hopper-systems.com' });
     smtp.failNext(1, { code: 550, message: '5.1.1 <nobody.here@hopper-systems.com>: Recipient address rejected' });
     let thrown: unknown;
-    await processEmail(deps, { emailId }).catch((err: unknown) => (thrown = err));
+    await processEmail(deps, emailId).catch((err: unknown) => (thrown = err));
     expect(thrown).to.be.instanceOf(UnrecoverableError);
     expect((thrown as Error).message).to.not.contain('nobody.here');
     const row = await emailRow(emailId);
@@ -307,7 +308,7 @@ describe('processEmail, for a confirmation', () => {
     expect(row.last_error).to.contain('550').and.contain('[address]').and.not.contain('nobody.here');
     const swept: string[] = [];
     await sweepOutbox(database.db, async (pending) => void swept.push(jobIdOf(pending)), 0);
-    expect(swept).to.not.include(jobIdOf(emailJob(emailId)));
+    expect(swept).to.not.include(jobIdOf(await jobOfRow(database.db, emailId)));
   });
 
   it('escapes what the prospect typed: no markup, no extra headers or recipients', async () => {
@@ -316,7 +317,7 @@ describe('processEmail, for a confirmation', () => {
       name: 'Eve<script>alert(1)</script>\r\nBcc: victim@example.com',
       company: 'Evil & Co "<b>"\nX-Injected: yes',
     });
-    await processEmail(deps, { emailId });
+    await processEmail(deps, emailId);
     const [mail] = smtp.messages;
     expect(mail?.envelopeTo).to.deep.equal([prospect.email]);
     const headerBlock = mail!.raw.slice(0, mail!.raw.indexOf('\r\n\r\n'));
@@ -336,7 +337,7 @@ describe('processEmail, for a confirmation', () => {
 /** A worker with a database, an SMTP sink and a queue of its own, and a handle on that queue to add jobs by hand. */
 async function withLoneWorker(
   logger: pino.Logger,
-  body: (parts: { queue: Queue; smtp: SmtpSink }) => Promise<void>,
+  body: (parts: { queue: Queue; smtp: SmtpSink; database: TestDatabase }) => Promise<void>,
 ): Promise<void> {
   const database = await createTestDatabase();
   const smtp = await startSmtpSink();
@@ -355,7 +356,7 @@ async function withLoneWorker(
   const redis = new Redis(TEST_REDIS_URL);
   const queue = new Queue(DELIVERY_QUEUE, { connection: redis, prefix });
   try {
-    await body({ queue, smtp });
+    await body({ queue, smtp, database });
   } finally {
     await queue.close();
     redis.disconnect();
@@ -378,8 +379,8 @@ describe('a job for a row this database does not hold (another deployment on the
     await withLoneWorker(pino({ level: 'info' }, sink), async ({ queue, smtp }) => {
       const id = '00000000-0000-4000-8000-000000000001';
       await queue.add(
-        SEND_EMAIL_JOB,
-        { emailId: id },
+        DELIVER_JOB,
+        { deliveryId: id, dueAt: Date.now() },
         { jobId: id, attempts: 3, backoff: { type: 'fixed', delay: 100 } },
       );
       const job = await until(async () => {
@@ -411,6 +412,26 @@ describe('a job whose name the worker does not know', () => {
       expect(job.failedReason).to.equal('unknown job name "send-postcard"');
       expect(job.attemptsMade, 'not retried').to.equal(1);
       expect(smtp.messages).to.have.length(0);
+    });
+  });
+
+  it("of an earlier release (a rolling upgrade): fails for good, naming it, and the sweep enqueues its row as a 'deliver'", async () => {
+    await withLoneWorker(silentLogger, async ({ queue, smtp, database }) => {
+      const [row] = await insertBookings(database.db, [{ ...prospect, time_slot: new Date(nextBookableSlot().iso) }]);
+      await queue.add('send-email', { emailId: row!.emailId }, { jobId: 'earlier-1', attempts: 3 });
+      const job = await until(async () => {
+        const current = await queue.getJob('earlier-1');
+        return (await current?.getState()) === 'failed' ? queue.getJob('earlier-1') : undefined;
+      }, 'the job to fail');
+      expect(job.failedReason).to.include('"send-email" job of an earlier release');
+      expect(job.attemptsMade, 'not retried').to.equal(1);
+      expect(smtp.messages).to.have.length(0);
+      // Null while the worker's own sweep holds the lock.
+      const swept = await until(
+        async () => (await sweepOutbox(database.db, async () => {}, 0)) ?? undefined,
+        'a sweep of its own',
+      );
+      expect(swept).to.deep.include(await jobOfRow(database.db, row!.emailId));
     });
   });
 });

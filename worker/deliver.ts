@@ -17,6 +17,7 @@ import {
   markSent,
   recordFailure,
   releaseClaim,
+  type Claim,
   type ClaimRefusal,
   type Claimed,
   type EmailRow,
@@ -75,8 +76,8 @@ function describeFailure(err: unknown): Error {
 }
 
 /*
- * The delivery's spans (tracing on; without an SDK these calls do nothing): `deliver email` over the claim, the send and
- * the mark, and beneath it `smtp send` or `caldav write` over the transport's work. Their attributes name the row, its
+ * The delivery's spans (tracing on; without an SDK these calls do nothing): `deliver email` over what follows the claim
+ * (the wait for an earlier row, the send and the mark), and beneath it `smtp send` or `caldav write` over the transport's work. Their attributes name the row, its
  * booking and kind, and the outcome; never an address (the failure's text is the one the row keeps, without them).
  */
 /** The row's attributes on its spans. */
@@ -140,11 +141,31 @@ function whileClaimHolds(signal: AbortSignal | undefined, ms: number): { signal:
  * and the mark leaves a claim that runs out, and the sweep sends again: at least once, and that window is the only
  * one where a second copy (with the same Message-ID) can go out.
  */
-export function deliver(deps: DeliveryDeps, delivery: Delivery, signal?: AbortSignal): Promise<DeliveryOutcome> {
+export async function deliver(deps: DeliveryDeps, delivery: Delivery, signal?: AbortSignal): Promise<DeliveryOutcome> {
+  const claimedAt = Date.now();
+  const claimed = await claim(deps.db, delivery.id);
+  if (claimed.claimed && claimed.channel === 'webhook') {
+    await releaseClaim(deps.db, delivery.id);
+    throw new UnrecoverableError(`delivery ${delivery.id} is a webhook's, not an e-mail or a calendar write`);
+  }
+  return deliverClaimed(deps, delivery, claimed, claimedAt, signal);
+}
+
+/** An e-mail's or calendar write's claim (outbox.ts's claim), or its refusal. */
+export type BookingClaim = Exclude<Claim, { claimed: true; channel: 'webhook' }>;
+
+/** Goes on from the claim of the row, made at `claimedAt`: the send and the mark (or why not), in its span. */
+export function deliverClaimed(
+  deps: DeliveryDeps,
+  delivery: Delivery,
+  claimed: BookingClaim,
+  claimedAt: number,
+  signal?: AbortSignal,
+): Promise<DeliveryOutcome> {
   return inSpan(
     'deliver email',
     { attributes: { [EMAIL_ID]: delivery.id } },
-    (span) => deliverRow(deps, delivery, span, signal),
+    (span) => deliverRow(deps, delivery, claimed, claimedAt, span, signal),
     (outcome) => outcome,
     spanFailed,
   );
@@ -153,12 +174,12 @@ export function deliver(deps: DeliveryDeps, delivery: Delivery, signal?: AbortSi
 async function deliverRow(
   deps: DeliveryDeps,
   delivery: Delivery,
+  claimed: BookingClaim,
+  claimedAt: number,
   span: Span,
   signal: AbortSignal | undefined,
 ): Promise<DeliveryOutcome> {
   const { id } = delivery;
-  const claimedAt = Date.now();
-  const claimed = await claim(deps.db, id);
   if (!claimed.claimed) {
     // A missing row is the caller's to report: it may belong to another deployment sharing this Redis.
     if (claimed.reason !== 'missing')

@@ -1,32 +1,34 @@
 /**
- * The worker's one job: send one outbox row (an e-mail or a host-calendar write, of deliveries) by its id. The row's kind, looked up in the registry
- * (kind-writers.ts), says how the message is written and whether it still tells the truth; the sweep finds the rows
- * still waiting, kind by kind. A row of a kind the registry does not know is refused for good, never guessed at.
+ * The worker's one job, `deliver`: one try of one row of deliveries, by its id and due time. An e-mail or a
+ * host-calendar write is sent here, its kind looked up in the registry (kind-writers.ts) saying how the message is
+ * written and whether it still tells the truth; a webhook delivery's try is webhook-job.ts's. The sweep (sweep.ts) finds the
+ * rows still waiting. A row of a kind the registry does not know is refused for good, never guessed at.
  */
 import { brand } from '../domain/brand.js';
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
-import type { Knex } from 'knex';
-import {
-  DELIVER_WEBHOOK_JOB,
-  SEND_EMAIL_JOB,
-  emailJob,
-  type QueuedJob,
-  type SendEmailPayload,
-} from '../server-shared/jobs.js';
-import { DELIVERY_KINDS, DELIVERY_KIND_NAMES, isDeliveryKind } from '../server-shared/delivery-kinds.js';
+import { DELIVER_JOB, EARLIER_JOB_NAMES, type DeliverPayload } from '../server-shared/jobs.js';
+import { isDeliveryKind } from '../server-shared/delivery-kinds.js';
 import { invitePathOf, managePathOf } from '../server-shared/booking-link.js';
 import { singleLine } from '../domain/text.js';
 import { mailDomain } from '../server-shared/sender.js';
 import type { ProspectEmailOptions } from './email/confirmation.js';
-import { deliver, type Composed, type Composition, type DeliveryDeps, type DeliveryOutcome } from './deliver.js';
+import {
+  deliver,
+  deliverClaimed,
+  type Composed,
+  type Composition,
+  type Delivery,
+  type DeliveryDeps,
+  type DeliveryOutcome,
+} from './deliver.js';
 import { KIND_WRITERS, type EmailKindWriter, type Written } from './kind-writers.js';
 import { bookingUid } from '../server-shared/invitation.js';
-import { findDueEmails, type EmailRow, type Lead } from './outbox.js';
-import { processWebhook, type WebhookDeps } from './webhook-job.js';
+import { claim, type EmailRow, type Lead } from './outbox.js';
+import { notClaimed, tryWebhook, type WebhookDeps } from './webhook-job.js';
 
 export interface JobContext {
   deps: DeliveryDeps;
-  /** What the webhook deliveries need (the `deliver-webhook` job). */
+  /** What the webhook deliveries need. */
   webhooks: WebhookDeps;
   /** For a row this worker's database does not hold: hands the job back to the queue for its owner. */
   leaveToOwner(job: Job, rowId: string): string;
@@ -58,6 +60,8 @@ function prospectOptions(deps: ComposeDeps, bookingId: string, sequence: number)
 export function composeRow(deps: ComposeDeps, row: EmailRow, lead: Lead): Composition | null {
   if (!isDeliveryKind(row.kind)) throw new UnrecoverableError(`no kind "${row.kind}" in this worker's registry`);
   const kind = KIND_WRITERS[row.kind];
+  if (kind.channel === 'webhook')
+    throw new UnrecoverableError(`a ${row.kind} row is neither an e-mail nor a calendar write`);
   const options = prospectOptions(deps, lead.id, row.sequence);
   if (!kind.stillTrue(row, lead, options.now)) return null;
   const booking = { ...lead, timeSlot: row.time_slot };
@@ -129,23 +133,43 @@ function composeMessage(
   };
 }
 
-/** Sends one outbox row, unless it no longer tells the truth or an earlier e-mail about its booking is still in flight. */
-export function processEmail(
-  deps: DeliveryDeps,
-  payload: SendEmailPayload,
+/**
+ * Sends one outbox row (an e-mail or a host-calendar write), unless it no longer tells the truth or an earlier e-mail
+ * about its booking is still in flight.
+ */
+export function processEmail(deps: DeliveryDeps, id: string, signal?: AbortSignal): Promise<DeliveryOutcome> {
+  return deliver(deps, bookingDelivery(deps, id), signal);
+}
+
+/** How the row `id`, an e-mail or a calendar write, is composed and ordered: by its kind's registry line. */
+function bookingDelivery(deps: DeliveryDeps, id: string): Delivery {
+  return {
+    id,
+    log: deps.logger.child({ emailId: id }),
+    compose: ({ row, lead }) => (lead ? composeRow(deps, row, lead) : null),
+    orderOf: (row) => (isDeliveryKind(row.kind) ? KIND_WRITERS[row.kind].order : undefined),
+  };
+}
+
+/**
+ * Claims the job's row for the try it carries, whatever its channel, and hands it on: a webhook delivery to its try
+ * (webhook-job.ts), an e-mail or a calendar write to its send.
+ */
+async function processDelivery(
+  context: JobContext,
+  job: Job,
+  { deliveryId, dueAt }: DeliverPayload,
   signal?: AbortSignal,
-): Promise<DeliveryOutcome> {
-  const id = payload.emailId;
-  return deliver(
-    deps,
-    {
-      id,
-      log: deps.logger.child({ emailId: id }),
-      compose: ({ row, lead }) => (lead ? composeRow(deps, row, lead) : null),
-      orderOf: (row) => (isDeliveryKind(row.kind) ? KIND_WRITERS[row.kind].order : undefined),
-    },
-    signal,
-  );
+  token?: string,
+): Promise<string> {
+  const claimedAt = Date.now();
+  const claimed = await claim(context.deps.db, deliveryId, dueAt);
+  if (claimed.claimed && claimed.channel === 'webhook') return tryWebhook(context.webhooks, claimed.delivery, signal);
+  if (!claimed.claimed && claimed.channel === 'webhook') return notClaimed(context.webhooks, deliveryId);
+  const delivery = bookingDelivery(context.deps, deliveryId);
+  const outcome = await deliverClaimed(context.deps, delivery, claimed, claimedAt, signal);
+  if (outcome === 'waiting') return waitForEarlierEmail(job, token);
+  return outcome === 'missing' ? context.leaveToOwner(job, deliveryId) : outcome;
 }
 
 /**
@@ -159,38 +183,23 @@ async function waitForEarlierEmail(job: Job, token: string | undefined): Promise
   throw new DelayedError();
 }
 
-/**
- * Runs a job: an e-mail's (`send-email`) or a webhook delivery's try (`deliver-webhook`, webhook-job.ts). A job of
- * another name, or without its row's id, fails for good (no retries), with the reason.
- */
-export async function runJob(context: JobContext, job: Job, signal?: AbortSignal, token?: string): Promise<string> {
-  if (job.name === DELIVER_WEBHOOK_JOB) {
-    const data: unknown = job.data;
-    const payload = typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {};
-    if (typeof payload.deliveryId !== 'string' || typeof payload.dueAt !== 'number')
-      throw new UnrecoverableError('a deliver-webhook job without its delivery and due time');
-    return processWebhook(context.webhooks, { deliveryId: payload.deliveryId, dueAt: payload.dueAt }, signal);
-  }
-  if (job.name !== SEND_EMAIL_JOB) throw new UnrecoverableError(`unknown job name "${job.name}"`);
+/** The job's row and due time, or a refusal for good: a job without them is no job of this release. */
+function payloadOf(job: Job): DeliverPayload {
   const data: unknown = job.data;
-  const emailId = typeof data === 'object' && data !== null && 'emailId' in data ? data.emailId : undefined;
-  if (typeof emailId !== 'string') throw new UnrecoverableError('a send-email job without the id of its row');
-  const outcome = await processEmail(context.deps, { emailId }, signal);
-  if (outcome === 'waiting') return waitForEarlierEmail(job, token);
-  return outcome === 'missing' ? context.leaveToOwner(job, emailId) : outcome;
+  const payload = typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {};
+  if (typeof payload.deliveryId !== 'string' || typeof payload.dueAt !== 'number')
+    throw new UnrecoverableError('a deliver job without its delivery and due time');
+  return { deliveryId: payload.deliveryId, dueAt: payload.dueAt };
 }
 
 /**
- * The rows still to send, kind by kind, as jobs to enqueue again: those sent at once (which the API enqueued) once
- * they have waited out the grace period, those sent when due (reminders, which only the sweep enqueues, so that Redis
- * holds no timer that could be lost) from their due time.
+ * Runs a `deliver` job: its row's e-mail or calendar write, or its webhook delivery's try (webhook-job.ts). A job of
+ * another name, or without its row's id and due time, fails for good (no retries), with the reason; a job of an
+ * earlier release's name leaves its row to the sweep, which enqueues it again as a `deliver`.
  */
-export async function pendingJobs(db: Knex, graceMs: number): Promise<QueuedJob[]> {
-  const jobs: QueuedJob[] = [];
-  for (const kind of DELIVERY_KIND_NAMES) {
-    const { sent, maxAttempts } = DELIVERY_KINDS[kind];
-    for (const id of await findDueEmails(db, kind, sent === 'at once' ? graceMs : 0, maxAttempts))
-      jobs.push(emailJob(id));
-  }
-  return jobs;
+export async function runJob(context: JobContext, job: Job, signal?: AbortSignal, token?: string): Promise<string> {
+  if (EARLIER_JOB_NAMES.includes(job.name))
+    throw new UnrecoverableError(`a "${job.name}" job of an earlier release; the sweep enqueues its row again`);
+  if (job.name !== DELIVER_JOB) throw new UnrecoverableError(`unknown job name "${job.name}"`);
+  return processDelivery(context, job, payloadOf(job), signal, token);
 }

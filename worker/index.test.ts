@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { DELIVERY_QUEUE, emailJob, jobIdOf } from '../server-shared/jobs.js';
-import { insertBookings } from '../test/outbox.js';
+import { DELIVERY_QUEUE, jobIdOf } from '../server-shared/jobs.js';
+import { insertBookings, jobOfRow } from '../test/outbox.js';
 import { createTestDatabase } from '../test/database.js';
 import { startSmtpSink } from '../test/smtp-sink.js';
 import { TEST_LINK_SECRET, TEST_REDIS_URL, clearQueuePrefix, silentLogger, testQueuePrefix } from '../test/stack.js';
@@ -37,7 +37,7 @@ describe("the worker's shutdown (worker.close())", () => {
           time_slot: new Date('2026-12-01T09:00:00Z'),
         },
       ]);
-      const job = emailJob(row!.emailId);
+      const job = await jobOfRow(database.db, row!.emailId);
       await queue.add(job.name, job.payload, { jobId: jobIdOf(job) });
       await smtp.waitForMessages(1);
       // Kept open for the next message: a pool.

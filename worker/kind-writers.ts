@@ -9,6 +9,7 @@ import {
   type CalendarKindData,
   type DeliveryKind,
   type EmailKindData,
+  type WebhookKindData,
 } from '../server-shared/delivery-kinds.js';
 import { bookingInvitation, bookingUid, type Booking } from '../server-shared/invitation.js';
 import { renderCancellation, renderReminder, renderUpdate } from './email/booking-changes.js';
@@ -42,7 +43,10 @@ export interface EmailKindWriter extends EmailKindData, Truth {
   messageId?(lead: Booking, mailFrom: string): string;
 }
 
-export type KindWriter = EmailKindWriter | CalendarKindWriter;
+/** A webhook delivery: its event is written by the change that raised it (db/functions/webhooks.sql), signed and posted by webhook-job.ts. */
+export type WebhookKindWriter = WebhookKindData;
+
+export type KindWriter = EmailKindWriter | CalendarKindWriter | WebhookKindWriter;
 
 export const KIND_WRITERS: { readonly [K in DeliveryKind]: KindWriter } = {
   // The booking as it was made, the event's first version: once it has changed, the change's own e-mail tells where
@@ -107,6 +111,7 @@ export const KIND_WRITERS: { readonly [K in DeliveryKind]: KindWriter } = {
           }),
     stillTrue: (row, lead) => row.recipient !== null && lead.sequence <= row.sequence,
   },
+  webhook: DELIVERY_KINDS.webhook,
 };
 
 /** The booking as the row's host has it: a demo handed on names its earlier host, whose name the row does not keep. */

@@ -1,11 +1,17 @@
 /**
  * The worker's SQL for the outbox, `deliveries`: every delivery a booking causes is a row, claimed with a lease, marked
- * sent, failed or dropped. Here the lease, its release and the open rows' predicate for every channel, and the claim of
- * the e-mails and host-calendar writes, which returns the row with its booking as it stands at that moment (a webhook
- * delivery's claim, with its endpoint and event, is webhook-outbox.ts's).
+ * sent, failed or dropped. Here the lease, its release and the open rows' predicate, and the one claim of every
+ * channel, which returns the row with its booking as it stands at that moment, and a webhook delivery's with its
+ * endpoint and event (whose tries and marks are webhook-outbox.ts's).
  */
 import type { Knex } from 'knex';
-import type { DeliveryKind, OrderGroup } from '../server-shared/delivery-kinds.js';
+import {
+  DELIVERY_KINDS,
+  DELIVERY_KIND_NAMES,
+  type DeliveryKind,
+  type DeliveryKindData,
+  type OrderGroup,
+} from '../server-shared/delivery-kinds.js';
 import type { Booking } from '../server-shared/invitation.js';
 import {
   CONFIRMATION_SEQUENCE,
@@ -23,7 +29,11 @@ import { batched } from './batch.js';
  */
 export const CLAIM_LEASE_MS = 60_000;
 
-export type ClaimRefusal = 'missing' | 'already-sent' | 'refused' | 'dropped' | 'claimed-elsewhere';
+/**
+ * Why a row was not claimed. 'rescheduled': its due time is no longer the job's (a webhook's later try is a job of
+ * its own); 'claimed-elsewhere': held by a live claim, or a webhook whose endpoint takes no tries now.
+ */
+export type ClaimRefusal = 'missing' | 'rescheduled' | 'already-sent' | 'refused' | 'dropped' | 'claimed-elsewhere';
 /** An e-mail not sent now because an earlier one about its booking is still in flight; its job tries again shortly. */
 export type Postponed = 'waiting';
 
@@ -59,35 +69,71 @@ export interface Claimed {
   lead: Lead | null;
 }
 
-/** A refused claim names the row's booking when there is a row (for the log line about it). */
-export type Claim = { claimed: true; email: Claimed } | { claimed: false; reason: ClaimRefusal; bookingId?: string };
+/** A webhook delivery as its worker claims it: the row with its endpoint and event. */
+export interface ClaimedDelivery {
+  id: string;
+  event_id: string;
+  endpoint_id: string;
+  booking_id: string;
+  position: string;
+  attempts: number;
+  /** When the current run of failures began; null before the first failure (or after a replay). */
+  failing_since: Date | null;
+  url: string;
+  secret: string;
+  type: string;
+  payload: unknown;
+  event_created_at: Date;
+}
+
+/** A claimed row, by its channel: an e-mail or calendar write with its booking, or a webhook delivery. */
+export type ClaimedRow =
+  { channel: 'email' | 'calendar'; email: Claimed } | { channel: 'webhook'; delivery: ClaimedDelivery };
+
+/** A refused claim names the row's channel and booking when there is a row (for the log line about it). */
+export type Claim =
+  ({ claimed: true } & ClaimedRow) | { claimed: false; reason: ClaimRefusal; channel?: string; bookingId?: string };
 
 /** Row ids are UUIDs; anything else would fail the whole batch it went to the database in. */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** The e-mails and host-calendar writes, of the rows of every channel. */
-export const BOOKING_CHANNELS = `channel IN ('email', 'calendar')`;
 
 /** Rows still to send (neither sent, given up nor dropped) and held by no live claim. */
 export const OPEN = (table: string) =>
   `${table}.sent_at is null and ${table}.failed_at is null and ${table}.dropped_at is null ` +
   `and (${table}.claimed_until is null or ${table}.claimed_until < CURRENT_TIMESTAMP)`;
 
-/**
- * Claims the open rows among the ids and reads their bookings, in one statement. The rows are locked in the order of
- * their ids (as every batch locks them), so that two workers' batches cannot wait on each other; each row's openness
- * is checked again once its lock is held, so of two claims of one row only one gets it. The booking is read as it
- * stands: a change committed before the claim is seen here.
- */
-const CLAIM_SQL =
-  'with claimed as (update deliveries e set claimed_until = now() + make_interval(secs => ?) ' +
-  `where e.id in (select o.id from deliveries o where o.id = any(?::uuid[]) and o.${BOOKING_CHANNELS} and ${OPEN('o')} order by o.id for update) and ${OPEN('e')} ` +
-  'returning e.id, e.booking_id, e.kind, e.time_slot, e.sequence, e.recipient, e.change, e.previous_time_slot, e.created_at) ' +
-  'select c.*, b.name, b.email, b.company, b.phone, b.message, b.time_slot as booking_time_slot, b.attribution, b.visitor_time_zone, b.status, ' +
-  'b.sequence as booking_sequence, b.meeting_url, b.host_email, b.host_name, b.host_title ' +
-  'from claimed c left join bookings b on b.id = c.booking_id';
+/** The due time as a job carries it (server-shared/jobs.ts): epoch milliseconds. */
+export const DUE_MS = (table: string) => `(extract(epoch FROM ${table}.due_at) * 1000)::bigint`;
 
-interface ClaimedRow extends EmailRow {
+/** An endpoint (`e`) that takes tries: not removed, not stopped by a 410, not failing (its events wait for a replay). */
+export const ENDPOINT_TAKES = 'e.removed_at IS NULL AND e.stopped_at IS NULL AND e.failing_since IS NULL';
+
+/**
+ * Claims the open rows among the ids, of any channel, and reads what each needs, in one statement: an e-mail's or a
+ * calendar write's booking as it stands (a change committed before the claim is seen here), a webhook delivery's
+ * endpoint and event. A row is claimed for the try its job was queued for (a due time of null: whichever is due), a
+ * webhook delivery only while its endpoint takes tries. The rows are locked in the order of their ids (as every batch
+ * locks them), so that two workers' batches cannot wait on each other; each row's openness is checked again once its
+ * lock is held, so of two claims of one row only one gets it.
+ */
+const CLAIM_SQL = `
+  WITH wanted AS (SELECT * FROM unnest(?::uuid[], ?::bigint[]) AS w(id, due)),
+  claimed AS (
+    UPDATE deliveries d SET claimed_until = now() + make_interval(secs => ?)
+    WHERE d.id IN (
+      SELECT o.id FROM deliveries o JOIN wanted w ON w.id = o.id LEFT JOIN webhook_endpoints e ON e.id = o.endpoint_id
+      WHERE (w.due IS NULL OR ${DUE_MS('o')} = w.due) AND ${OPEN('o')} AND (o.channel <> 'webhook' OR (${ENDPOINT_TAKES}))
+      ORDER BY o.id FOR UPDATE OF o) AND ${OPEN('d')}
+    RETURNING d.id, d.channel, d.booking_id, d.kind, d.time_slot, d.sequence, d.recipient, d.change, d.previous_time_slot,
+      d.created_at, d.event_id, d.endpoint_id, d.position, d.attempts, d.failing_since)
+  SELECT c.*, b.name, b.email, b.company, b.phone, b.message, b.time_slot AS booking_time_slot, b.attribution,
+    b.visitor_time_zone, b.status, b.sequence AS booking_sequence, b.meeting_url, b.host_email, b.host_name, b.host_title,
+    e.url, e.secret, ev.type, ev.payload, ev.created_at AS event_created_at
+  FROM claimed c LEFT JOIN bookings b ON b.id = c.booking_id LEFT JOIN webhook_endpoints e ON e.id = c.endpoint_id
+    LEFT JOIN webhook_events ev ON ev.id = c.event_id`;
+
+interface JoinedRow extends EmailRow, Omit<ClaimedDelivery, 'id' | 'booking_id'> {
+  channel: string;
   name: string | null;
   email: string;
   company: string;
@@ -104,8 +150,25 @@ interface ClaimedRow extends EmailRow {
   host_title: string | null;
 }
 
-function claimedOf(joined: ClaimedRow): Claimed {
+function claimedOf(joined: JoinedRow): ClaimedRow {
+  if (joined.channel === 'webhook') {
+    const { id, event_id, endpoint_id, booking_id, position, attempts, failing_since } = joined;
+    const { url, secret, type, payload, event_created_at } = joined;
+    const delivery = { id, event_id, endpoint_id, booking_id, position, attempts, failing_since };
+    return { channel: 'webhook', delivery: { ...delivery, url, secret, type, payload, event_created_at } };
+  }
   const {
+    channel,
+    event_id: _event,
+    endpoint_id: _endpoint,
+    position: _position,
+    attempts: _attempts,
+    failing_since: _failing,
+    url: _url,
+    secret: _secret,
+    type: _type,
+    payload: _payload,
+    event_created_at: _created,
     name,
     email,
     company,
@@ -141,12 +204,31 @@ function claimedOf(joined: ClaimedRow): Claimed {
           meetingUrl,
           host,
         };
-  return { row, lead };
+  return { channel: channel === 'calendar' ? 'calendar' : 'email', email: { row, lead } };
 }
 
-async function claimMany(db: Knex, ids: string[], leaseMs: number): Promise<Map<string, Claimed>> {
-  const { rows } = (await db.raw(CLAIM_SQL, [leaseMs / 1000, uuidArray(ids)])) as { rows: ClaimedRow[] };
-  return new Map(rows.map((row) => [row.id, claimedOf(row)]));
+/** A batch's key: the row's id and the due time its job carries (empty: whichever is due). */
+const keyOf = (id: string, dueAt: number | undefined) => `${id}@${dueAt ?? ''}`;
+
+async function claimMany(db: Knex, keys: string[], leaseMs: number): Promise<Map<string, ClaimedRow>> {
+  const wanted = keys.map((key) => key.split('@') as [string, string]);
+  const dues = wanted.map(([, due]) => (due === '' ? 'NULL' : String(Number(due))));
+  const { rows } = (await db.raw(CLAIM_SQL, [
+    uuidArray(wanted.map(([id]) => id)),
+    `{${dues.join(',')}}`,
+    leaseMs / 1000,
+  ])) as { rows: JoinedRow[] };
+  // A row is claimed at most once however many keys name it; its key is the first that asked for it.
+  const byId = new Map(rows.map((row) => [row.id, claimedOf(row)]));
+  const claimed = new Map<string, ClaimedRow>();
+  for (const [key, [id]] of keys.map((one, i) => [one, wanted[i]!] as const)) {
+    const row = byId.get(id);
+    if (row) {
+      claimed.set(key, row);
+      byId.delete(id);
+    }
+  }
+  return claimed;
 }
 
 const MARK_SENT_SQL =
@@ -159,33 +241,43 @@ function uuidArray(ids: readonly string[]): string {
 }
 
 /** Per database handle and lease, the batch of claims; per database handle, the batch of marks. */
-const claimBatches = new WeakMap<Knex, Map<number, (id: string) => Promise<Claimed | undefined>>>();
+const claimBatches = new WeakMap<Knex, Map<number, (key: string) => Promise<ClaimedRow | undefined>>>();
 const markBatches = new WeakMap<Knex, (id: string) => Promise<true | undefined>>();
 
 /**
- * Claims the row's pending e-mail for this worker: only one of two workers handed the same job at once gets it. A
- * claim past its lease may be taken over. Claims made in the same turn of the event loop go to the database together.
+ * Claims the row for this worker, for the try due at `dueAt` (its job's; unset: whichever is due): only one of two
+ * workers handed the same job at once gets it. A claim past its lease may be taken over. Claims made in the same turn
+ * of the event loop go to the database together.
  */
-export async function claim(db: Knex, id: string, leaseMs = CLAIM_LEASE_MS): Promise<Claim> {
+export async function claim(db: Knex, id: string, dueAt?: number, leaseMs = CLAIM_LEASE_MS): Promise<Claim> {
   // No row of this database has an id that is not a UUID.
   if (!UUID.test(id)) return { claimed: false, reason: 'missing' };
   let byLease = claimBatches.get(db);
   if (!byLease) claimBatches.set(db, (byLease = new Map()));
   let claimOne = byLease.get(leaseMs);
   if (!claimOne) byLease.set(leaseMs, (claimOne = batched((ids) => claimMany(db, ids, leaseMs))));
-  const email = await claimOne(id);
-  if (email) return { claimed: true, email };
-  const current = await db('deliveries')
-    .select('booking_id', 'sent_at', 'failed_at', 'dropped_at')
+  const claimed = await claimOne(keyOf(id, dueAt));
+  if (claimed) return { claimed: true, ...claimed };
+  const current:
+    | {
+        channel: string;
+        booking_id: string;
+        sent_at: Date | null;
+        failed_at: Date | null;
+        dropped_at: Date | null;
+        due: string;
+      }
+    | undefined = await db('deliveries')
+    .select('channel', 'booking_id', 'sent_at', 'failed_at', 'dropped_at', db.raw(`${DUE_MS('deliveries')} AS due`))
     .where({ id })
-    .whereRaw(BOOKING_CHANNELS)
     .first();
   if (!current) return { claimed: false, reason: 'missing' };
-  const bookingId = String(current.booking_id);
-  if (current.sent_at) return { claimed: false, reason: 'already-sent', bookingId };
-  if (current.failed_at) return { claimed: false, reason: 'refused', bookingId };
-  if (current.dropped_at) return { claimed: false, reason: 'dropped', bookingId };
-  return { claimed: false, reason: 'claimed-elsewhere', bookingId };
+  const row = { channel: current.channel, bookingId: String(current.booking_id) };
+  if (current.sent_at) return { claimed: false, reason: 'already-sent', ...row };
+  if (current.failed_at) return { claimed: false, reason: 'refused', ...row };
+  if (current.dropped_at) return { claimed: false, reason: 'dropped', ...row };
+  if (dueAt !== undefined && Number(current.due) !== dueAt) return { claimed: false, reason: 'rescheduled', ...row };
+  return { claimed: false, reason: 'claimed-elsewhere', ...row };
 }
 
 /** Lets go of a claim (of any channel) without counting a try: the row waits for its turn. */
@@ -230,7 +322,8 @@ export async function markDropped(db: Knex, id: string): Promise<void> {
  * (server-shared/prospect-emails.ts). Nothing comes before sequence 0 (the booking itself): such a row never waits.
  */
 export async function behindEarlierEmail(db: Knex, row: EmailRow, order: OrderGroup | undefined): Promise<boolean> {
-  if (!order || row.sequence <= CONFIRMATION_SEQUENCE) return false;
+  // The 'endpoint' line (webhook deliveries) is webhook-outbox.ts's behindEarlierEvent, which waits and drops none.
+  if (!order || order === 'endpoint' || row.sequence <= CONFIRMATION_SEQUENCE) return false;
   if (order === 'prospect' && row.recipient !== null) return false;
   if (order !== 'prospect' && row.recipient === null) return false;
   const line: OrderedLine = order === 'prospect' ? { prospect: true } : { kind: row.kind, recipient: row.recipient! };
@@ -238,21 +331,41 @@ export async function behindEarlierEmail(db: Knex, row: EmailRow, order: OrderGr
   return (await unsettledEarlierProspectEmails(db, row.booking_id, row.sequence, line)) > 0;
 }
 
-/** Rows of a kind due `graceMs` ago or earlier, with tries left and not claimed by a live worker, oldest first. */
-export async function findDueEmails(
-  db: Knex,
-  kind: DeliveryKind,
-  graceMs: number,
-  maxAttempts: number,
-  limit = 500,
-): Promise<string[]> {
-  const rows: { id: string }[] = await db('deliveries')
-    .select('id')
-    .whereRaw(OPEN('deliveries'))
-    .where({ kind })
-    .where('due_at', '<=', db.raw('now() - make_interval(secs => ?)', [graceMs / 1000]))
-    .where('attempts', '<', maxAttempts)
-    .orderBy('due_at')
-    .limit(limit);
-  return rows.map((row) => row.id);
+/** A row the sweep enqueues again: its id and its due time as its job carries it. */
+export interface DueRow {
+  id: string;
+  due: number;
+}
+
+/**
+ * The rows the sweep enqueues again, kind by kind as the registry says (server-shared/delivery-kinds.ts), in one
+ * statement: those sent at once (which the API enqueued) once they have waited out the grace period, those sent when
+ * due (reminders, which only the sweep enqueues, so that Redis holds no timer that could be lost) from their due time;
+ * under no live claim; with tries left under a 'backoff' policy; and of the 'endpoint' order group only while the
+ * endpoint takes tries and the row is first in its booking's line to it. Oldest first, at most `limit` of each kind.
+ */
+export async function findDue(db: Knex, graceMs: number, limit = 500): Promise<DueRow[]> {
+  const kinds = DELIVERY_KIND_NAMES.map((kind) => {
+    const { sent, retry, order }: DeliveryKindData = DELIVERY_KINDS[kind];
+    return [
+      kind,
+      sent === 'at once' ? graceMs / 1000 : 0,
+      retry.policy === 'backoff' ? retry.maxAttempts : null,
+      order === 'endpoint',
+    ] as const;
+  });
+  const { rows } = (await db.raw(
+    `SELECT due.id, due.due FROM (VALUES ${kinds.map(() => '(?::text, ?::float8, ?::int, ?::boolean)').join(', ')})
+       AS k(kind, grace, max_attempts, by_endpoint)
+     CROSS JOIN LATERAL (
+       SELECT d.id, ${DUE_MS('d')} AS due FROM deliveries d LEFT JOIN webhook_endpoints e ON e.id = d.endpoint_id
+       WHERE d.kind = k.kind AND ${OPEN('d')} AND d.due_at <= now() - make_interval(secs => k.grace)
+         AND (k.max_attempts IS NULL OR d.attempts < k.max_attempts)
+         AND (NOT k.by_endpoint OR (${ENDPOINT_TAKES} AND NOT EXISTS (SELECT 1 FROM deliveries p
+           WHERE p.channel = 'webhook' AND p.endpoint_id = d.endpoint_id AND p.booking_id = d.booking_id
+             AND p.position < d.position AND p.sent_at IS NULL)))
+       ORDER BY d.due_at LIMIT ?) due`,
+    [...kinds.flat(), limit],
+  )) as { rows: { id: string; due: string }[] };
+  return rows.map((row) => ({ id: row.id, due: Number(row.due) }));
 }

@@ -128,7 +128,7 @@ describe('every kind of e-mail as received: signed with DKIM, its calendar parts
       expect(await outcome, kind).to.equal('sent');
       received.set(kind, smtp.messages.at(-1)!);
     };
-    await send('confirmation', processEmail(deps, { emailId: booking!.emailId }));
+    await send('confirmation', processEmail(deps, booking!.emailId));
     for (const kind of KINDS_BY_MAIL.filter((one) => one !== 'confirmation')) {
       const [row] = await database
         .db('deliveries')
@@ -144,7 +144,7 @@ describe('every kind of e-mail as received: signed with DKIM, its calendar parts
             : {}),
         })
         .returning('id');
-      await send(kind, processEmail(deps, { emailId: String(row.id) }));
+      await send(kind, processEmail(deps, String(row.id)));
     }
   });
   after(async () => {

@@ -119,7 +119,7 @@ describe('a connection dropped while a message is handed over (pooled SMTP conne
         rows.map(async (row) => {
           for (let attempt = 1; attempt <= 5; attempt += 1) {
             try {
-              expect(await processEmail(deps, { emailId: row.emailId })).to.equal('sent');
+              expect(await processEmail(deps, row.emailId)).to.equal('sent');
               return;
             } catch (err) {
               failures.push(row.id);

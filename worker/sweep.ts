@@ -1,16 +1,15 @@
 /**
  * The outbox sweep: rows stored while Redis was away, whose job ran out of tries, or whose claim ran out with its
- * worker, are enqueued again, for every kind the registry knows (server-shared/delivery-kinds.ts), and so are the webhook
- * deliveries whose try is due and was lost from the queue (webhook-job.ts). It runs on a timer in every worker process,
+ * worker, and webhook tries due and lost from the queue, are enqueued again, for every kind the registry knows
+ * (server-shared/delivery-kinds.ts), by one query (outbox.ts's findDue). It runs on a timer in every worker process,
  * not as a job in Redis, so that it survives Redis losing its data; a PostgreSQL advisory lock lets one process sweep at
  * a time. Each round then applies retention (retention.ts), one process at a time too.
  */
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import { SWEEP_EVERY_MS, SWEEP_GRACE_MS, type QueuedJob } from '../server-shared/jobs.js';
+import { SWEEP_EVERY_MS, SWEEP_GRACE_MS, deliveryJob, type QueuedJob } from '../server-shared/jobs.js';
 import { withTimeout } from '../server-shared/time-limits.js';
-import { pendingJobs } from './email-job.js';
-import { pendingWebhookJobs } from './webhook-job.js';
+import { findDue } from './outbox.js';
 import { applyRetention, deleteOldFunnelCounts } from './retention.js';
 
 const SWEEP_LOCK = 'converge:outbox-sweep';
@@ -24,11 +23,16 @@ export async function sweepOutbox(db: Knex, enqueue: Enqueue, graceMs = SWEEP_GR
   return db.transaction(async (trx) => {
     const { rows } = await trx.raw('SELECT pg_try_advisory_xact_lock(hashtextextended(?, 0)) AS locked', [SWEEP_LOCK]);
     if (!rows[0]?.locked) return null;
-    const jobs = [...(await pendingJobs(trx, graceMs)), ...(await pendingWebhookJobs(trx, graceMs))];
+    const jobs = await pendingJobs(trx, graceMs);
     // The job id names the row: a row whose job is still queued or retrying is not queued twice.
     for (const job of jobs) await withTimeout(enqueue(job), ENQUEUE_TIMEOUT_MS, `enqueueing a pending ${job.name} job`);
     return jobs;
   });
+}
+
+/** The rows still to send (findDue), as the jobs that send them. */
+export async function pendingJobs(db: Knex, graceMs: number): Promise<QueuedJob[]> {
+  return (await findDue(db, graceMs)).map((row) => deliveryJob(row.id, row.due));
 }
 
 export interface SweepTimer {

@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { Writable } from 'node:stream';
-import { webhookJob, type QueuedJob } from '../server-shared/jobs.js';
+import { DELIVER_JOB, deliveryJob, type QueuedJob } from '../server-shared/jobs.js';
 import { newWebhookSecret } from '../server-shared/webhooks.js';
 import { createTestDatabase, type TestDatabase } from '../test/database.js';
 import { insertBookings } from '../test/outbox.js';
@@ -123,8 +123,8 @@ describe('one webhook try (processWebhook)', function () {
       booking!.id,
     ])) as { rows: { deliveries: { id: string; due: number }[] }[] };
     const [delivery] = rows[0]!.deliveries;
-    const job = webhookJob(delivery!.id, Number(delivery!.due));
-    return { endpointId: endpoint!.id, job: job.payload as { deliveryId: string; dueAt: number } };
+    const job = deliveryJob(delivery!.id, Number(delivery!.due));
+    return { endpointId: endpoint!.id, job: job.payload };
   }
 
   const deliveryRow = (id: string) => database.db('deliveries').where({ id }).first();
@@ -136,7 +136,7 @@ describe('one webhook try (processWebhook)', function () {
       'retry',
     );
     const retry = queued.at(-1)!;
-    expect(retry.name).to.equal('deliver-webhook');
+    expect(retry.name).to.equal(DELIVER_JOB);
     await new Promise((resolve) => setTimeout(resolve, 60));
     expect(
       await processWebhook(

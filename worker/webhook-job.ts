@@ -1,5 +1,5 @@
 /**
- * The `deliver-webhook` job: one try of one delivery (an endpoint and an event). It claims the row for the try the job
+ * A `deliver` job of a webhook delivery (an endpoint and an event): one try. It claims the row for the try the job
  * carries, waits its turn behind an earlier undelivered event of the same booking to the same endpoint, posts the
  * signed event (webhook-post.ts) and records what came of it. A failed try queues the next one at its time
  * (webhook-retry.ts), so BullMQ's own retries are not used; the sweep finds any try Redis lost.
@@ -7,22 +7,14 @@
 import type { Span } from '@opentelemetry/api';
 import type { Logger } from 'pino';
 import type { Knex } from 'knex';
-import { webhookJob, type DeliverWebhookPayload, type QueuedJob } from '../server-shared/jobs.js';
+import { deliveryJob, type DeliverPayload, type QueuedJob } from '../server-shared/jobs.js';
 import { withoutAddresses } from '../domain/text.js';
 import type { WorkerMetrics } from './metrics.js';
 import { postWebhook, type PostResult } from './webhook-post.js';
 import { inSpan } from './spans.js';
 import { nextTry, parseRetryAfter, type RetrySchedule } from './webhook-retry.js';
-import {
-  behindEarlierEvent,
-  claimDelivery,
-  findDueDeliveries,
-  nextInLine,
-  recordAttempt,
-  type AttemptOutcome,
-  type ClaimedDelivery,
-} from './webhook-outbox.js';
-import { releaseClaim } from './outbox.js';
+import { behindEarlierEvent, nextInLine, recordAttempt, type AttemptOutcome } from './webhook-outbox.js';
+import { claim, releaseClaim, type ClaimedDelivery } from './outbox.js';
 
 export interface WebhookDeps {
   db: Knex;
@@ -57,37 +49,56 @@ function describe(result: PostResult): string {
   return result.status !== null ? `answered ${result.status}` : (result.error ?? 'no answer');
 }
 
-/**
- * One try of a webhook delivery, in a `deliver webhook` span (tracing on) that names the delivery, and once claimed
- * its endpoint, event, type and booking by id, the receiver's status and what the try came to; the POST's own HTTP
- * span beneath it carries the target's origin, never its path (server-shared/tracing-sdk.ts).
- */
-export function processWebhook(
+/** One try of a webhook delivery: claims it for the try the job carries, then tries it (tryWebhook). */
+export async function processWebhook(
   deps: WebhookDeps,
-  payload: DeliverWebhookPayload,
+  payload: DeliverPayload,
+  signal?: AbortSignal,
+): Promise<WebhookOutcome> {
+  const claimed = await claim(deps.db, payload.deliveryId, payload.dueAt);
+  if (!claimed.claimed) return notClaimed(deps, payload.deliveryId);
+  if (claimed.channel !== 'webhook') {
+    await releaseClaim(deps.db, payload.deliveryId);
+    throw new Error(`delivery ${payload.deliveryId} is not a webhook's`);
+  }
+  return tryWebhook(deps, claimed.delivery, signal);
+}
+
+/** A webhook delivery not claimed: delivered, rescheduled, held elsewhere, or its endpoint waits. */
+export function notClaimed(deps: WebhookDeps, deliveryId: string): WebhookOutcome {
+  deps.logger.debug(
+    { deliveryId },
+    'webhook delivery not claimed (delivered, rescheduled, held elsewhere, or its endpoint waits)',
+  );
+  return 'not-claimed';
+}
+
+/**
+ * The try of a claimed webhook delivery, in a `deliver webhook` span (tracing on) that names the delivery, its
+ * endpoint, event, type and booking by id, the receiver's status and what the try came to; the POST's own HTTP span
+ * beneath it carries the target's origin, never its path (server-shared/tracing-sdk.ts).
+ */
+export function tryWebhook(
+  deps: WebhookDeps,
+  delivery: ClaimedDelivery,
   signal?: AbortSignal,
 ): Promise<WebhookOutcome> {
   return inSpan(
     'deliver webhook',
-    { attributes: { 'converge.webhook.delivery.id': payload.deliveryId } },
-    (span) => tryDelivery(deps, payload, span, signal),
+    { attributes: { 'converge.webhook.delivery.id': delivery.id } },
+    (span) => tryDelivery(deps, delivery, span, signal),
     (outcome) => outcome,
   );
 }
 
 async function tryDelivery(
   deps: WebhookDeps,
-  payload: DeliverWebhookPayload,
+  delivery: ClaimedDelivery,
   span: Span,
   signal?: AbortSignal,
 ): Promise<WebhookOutcome> {
   const now = deps.now ?? Date.now;
-  const delivery = await claimDelivery(deps.db, payload.deliveryId, payload.dueAt);
-  const log = deps.logger.child({ deliveryId: payload.deliveryId });
-  if (!delivery) {
-    log.debug('webhook delivery not claimed (delivered, rescheduled, held elsewhere, or its endpoint waits)');
-    return 'not-claimed';
-  }
+  const log = deps.logger.child({ deliveryId: delivery.id });
   const endpointLog = log.child({
     endpointId: delivery.endpoint_id,
     eventId: delivery.event_id,
@@ -136,12 +147,12 @@ async function tryDelivery(
     case 'delivered': {
       endpointLog.info(fields, 'webhook delivered');
       const next = await nextInLine(deps.db, delivery);
-      if (next) await deps.enqueue(webhookJob(next.id, next.due));
+      if (next) await deps.enqueue(deliveryJob(next.id, next.due));
       return 'delivered';
     }
     case 'retry':
       endpointLog.warn({ ...fields, nextAttemptAt: outcome.at.toISOString() }, 'webhook not delivered; will retry');
-      await deps.enqueue(webhookJob(delivery.id, outcome.at.getTime()));
+      await deps.enqueue(deliveryJob(delivery.id, outcome.at.getTime()));
       return 'retry';
     case 'exhausted':
       // Never switched off silently: the endpoint is marked failing (the health endpoint and the admin API show it),
@@ -155,9 +166,4 @@ async function tryDelivery(
       endpointLog.error(fields, 'webhook endpoint answered 410 Gone: nothing more is sent to it');
       return 'gone';
   }
-}
-
-/** The tries due and lost from the queue (Redis emptied, a worker gone), as jobs to enqueue again. */
-export async function pendingWebhookJobs(db: Knex, graceMs: number): Promise<QueuedJob[]> {
-  return (await findDueDeliveries(db, graceMs)).map((due) => webhookJob(due.id, due.due));
 }

@@ -1,56 +1,11 @@
 /**
  * The worker's SQL for webhook deliveries (rows of deliveries on the channel `webhook`, one per endpoint and event):
- * claimed with the lease of every channel (outbox.ts), tried in the order of their booking's events, each try logged
+ * claimed by the claim of every channel (outbox.ts), tried in the order of their booking's events, each try logged
  * (webhook_attempts) with the row's new state in one transaction. A delivery's `sent_at` is when it was delivered, its
  * `failed_at` when it was given up (tried for its whole window); `due_at` is its next try's time.
  */
 import type { Knex } from 'knex';
-import { CLAIM_LEASE_MS, OPEN } from './outbox.js';
-
-export interface ClaimedDelivery {
-  id: string;
-  event_id: string;
-  endpoint_id: string;
-  booking_id: string;
-  position: string;
-  attempts: number;
-  /** When the current run of failures began; null before the first failure (or after a replay). */
-  failing_since: Date | null;
-  url: string;
-  secret: string;
-  type: string;
-  payload: unknown;
-  event_created_at: Date;
-}
-
-/** The due time as the job carries it: epoch milliseconds. */
-const DUE_MS = '(extract(epoch FROM d.due_at) * 1000)::bigint';
-/** An endpoint that takes tries: not removed, not stopped by a 410, not failing (its events wait for a replay). */
-const ENDPOINT_TAKES = 'e.removed_at IS NULL AND e.stopped_at IS NULL AND e.failing_since IS NULL';
-
-/**
- * Claims the delivery for the try due at `dueAt`: only when the row still waits for that very try (a job of an
- * earlier schedule finds another time there and does nothing), is neither delivered nor given up, is held by no live
- * claim, and its endpoint takes tries. Returns it with its endpoint and event, or null.
- */
-export async function claimDelivery(
-  db: Knex,
-  id: string,
-  dueAt: number,
-  leaseMs = CLAIM_LEASE_MS,
-): Promise<ClaimedDelivery | null> {
-  const { rows } = (await db.raw(
-    `WITH claimed AS (
-       UPDATE deliveries d SET claimed_until = now() + make_interval(secs => ?)
-         FROM webhook_endpoints e
-         WHERE d.id = ? AND d.channel = 'webhook' AND e.id = d.endpoint_id AND ${DUE_MS} = ? AND ${OPEN('d')}
-           AND ${ENDPOINT_TAKES}
-         RETURNING d.id, d.event_id, d.endpoint_id, d.booking_id, d.position, d.attempts, d.failing_since, e.url, e.secret)
-     SELECT c.*, ev.type, ev.payload, ev.created_at AS event_created_at FROM claimed c JOIN webhook_events ev ON ev.id = c.event_id`,
-    [leaseMs / 1000, id, dueAt],
-  )) as { rows: ClaimedDelivery[] };
-  return rows[0] ?? null;
-}
+import { DUE_MS, type ClaimedDelivery, type DueRow } from './outbox.js';
 
 /** Whether an earlier event of the delivery's booking is still undelivered to the same endpoint. */
 export async function behindEarlierEvent(
@@ -136,38 +91,17 @@ export async function recordAttempt(
   });
 }
 
-export interface DueDelivery {
-  id: string;
-  due: number;
-}
-
 /** The next undelivered event of the booking for the endpoint, after `position`: its turn has come. */
 export async function nextInLine(
   db: Knex,
   delivery: Pick<ClaimedDelivery, 'endpoint_id' | 'booking_id' | 'position'>,
-): Promise<DueDelivery | null> {
+): Promise<DueRow | null> {
   const { rows } = (await db.raw(
-    `SELECT d.id, ${DUE_MS} AS due FROM deliveries d
+    `SELECT d.id, ${DUE_MS('d')} AS due FROM deliveries d
       WHERE d.channel = 'webhook' AND d.endpoint_id = ? AND d.booking_id = ? AND d.position > ? AND d.sent_at IS NULL AND d.failed_at IS NULL
       ORDER BY d.position LIMIT 1`,
     [delivery.endpoint_id, delivery.booking_id, delivery.position],
   )) as { rows: { id: string; due: string }[] };
   const row = rows[0];
   return row ? { id: row.id, due: Number(row.due) } : null;
-}
-
-/**
- * Deliveries due `graceMs` ago or earlier, under no live claim, to endpoints that take tries, and first in their
- * booking's line (no earlier event undelivered to that endpoint): the sweep enqueues them again.
- */
-export async function findDueDeliveries(db: Knex, graceMs: number, limit = 500): Promise<DueDelivery[]> {
-  const { rows } = (await db.raw(
-    `SELECT d.id, ${DUE_MS} AS due FROM deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-      WHERE d.channel = 'webhook' AND ${OPEN('d')} AND d.due_at <= now() - make_interval(secs => ?) AND ${ENDPOINT_TAKES}
-        AND NOT EXISTS (SELECT 1 FROM deliveries p WHERE p.channel = 'webhook' AND p.endpoint_id = d.endpoint_id
-          AND p.booking_id = d.booking_id AND p.position < d.position AND p.sent_at IS NULL)
-      ORDER BY d.due_at LIMIT ?`,
-    [graceMs / 1000, limit],
-  )) as { rows: { id: string; due: string }[] };
-  return rows.map((row) => ({ id: row.id, due: Number(row.due) }));
 }

@@ -2,7 +2,7 @@ import net, { type AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { DELIVERY_QUEUE, SEND_EMAIL_JOB, emailJob, jobIdOf } from '../../server-shared/jobs.js';
+import { DELIVERY_QUEUE, DELIVER_JOB, deliveryJob, jobIdOf } from '../../server-shared/jobs.js';
 import { bookingToken } from '../../server-shared/booking-link.js';
 import { startAppUnderTest, type AppUnderTest } from '../../test/app-under-test.js';
 import { TEST_LINK_SECRET, TEST_REDIS_URL } from '../../test/stack.js';
@@ -85,11 +85,12 @@ describe('POST /api/demo-request', () => {
     const queue = new Queue(DELIVERY_QUEUE, { connection: redis, prefix: app.queuePrefix });
     try {
       // Queued behind the answer, not before it.
-      const queued = emailJob(confirmation.id);
+      const dueAt = (confirmation.due_at as Date).getTime();
+      const queued = deliveryJob(confirmation.id, dueAt);
       const job = await until(async () => (await queue.getJob(jobIdOf(queued))) ?? undefined, 'the confirmation job');
       expect({ name: job.name, data: job.data }).to.deep.equal({
-        name: SEND_EMAIL_JOB,
-        data: { emailId: confirmation.id },
+        name: DELIVER_JOB,
+        data: { deliveryId: confirmation.id, dueAt },
       });
     } finally {
       await queue.close();

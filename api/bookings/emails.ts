@@ -6,7 +6,7 @@
  * find it due.
  */
 import type { Knex } from 'knex';
-import { emailJob, type QueuedJob } from '../../server-shared/jobs.js';
+import { deliveryJob, type QueuedJob } from '../../server-shared/jobs.js';
 import { DELIVERY_KINDS, sentAtOnce, type Channel, type DeliveryKind } from '../../server-shared/delivery-kinds.js';
 import { settleEarlierProspectEmails } from '../../server-shared/prospect-emails.js';
 
@@ -111,12 +111,19 @@ export function emailRows(
   return rows.map((row) => ({ ...row, channel: DELIVERY_KINDS[row.kind].channel }));
 }
 
+/** A stored row as the jobs need it: its id, kind and due time (epoch milliseconds; bigint comes back as text). */
+export interface StoredRow {
+  id: string;
+  kind: DeliveryKind;
+  due: number | string;
+}
+
 /**
  * The jobs to enqueue after the commit for the rows stored: those the registry sends at once (a reminder waits for the
  * sweep to find it due).
  */
-export function emailJobs(stored: readonly { id: string; kind: DeliveryKind }[]): QueuedJob[] {
-  return stored.filter((row) => sentAtOnce(row.kind)).map((row) => emailJob(row.id));
+export function emailJobs(stored: readonly StoredRow[]): QueuedJob[] {
+  return stored.filter((row) => sentAtOnce(row.kind)).map((row) => deliveryJob(row.id, Number(row.due)));
 }
 
 /** Stores a change's e-mails; the new booking's are stored by `book` (db/functions/bookings.sql) with the booking. */
@@ -133,6 +140,8 @@ export async function storeEmails(
   // booking stands. One being sent right now goes first; the worker holds this change's e-mail until it has.
   await settleEarlierProspectEmails(trx, booking.id, booking.sequence);
   const rows = emailRows(booking, change, settings, now, before?.host ? { before: before.host } : {}, before?.timeSlot);
-  const stored: { id: string; kind: DeliveryKind }[] = await trx('deliveries').insert(rows).returning(['id', 'kind']);
-  return emailJobs(stored);
+  const stored: { id: string; kind: DeliveryKind; due_at: Date }[] = await trx('deliveries')
+    .insert(rows)
+    .returning(['id', 'kind', 'due_at']);
+  return emailJobs(stored.map(({ id, kind, due_at }) => ({ id, kind, due: due_at.getTime() })));
 }

@@ -10,7 +10,7 @@ import { expect } from 'chai';
 import pino from 'pino';
 import { createApp } from '../app.js';
 import type { EmailQueue } from '../email-queue.js';
-import { SEND_EMAIL_JOB, type QueuedJob } from '../../server-shared/jobs.js';
+import { DELIVER_JOB, type QueuedJob } from '../../server-shared/jobs.js';
 import { confirmationOf } from '../../test/outbox.js';
 import { createTestDatabase, type TestDatabase } from '../../test/database.js';
 import { TEST_LINK_SECRET } from '../../test/stack.js';
@@ -101,18 +101,18 @@ describe('POST /api/demo-request with the queue not answering', () => {
     // The answer came while the add was still unsettled: it is started, never awaited.
     const confirmation = await confirmationOf(database.db, id);
     const add = await until(
-      async () =>
-        held.adds.find((entry) => 'emailId' in entry.job.payload && entry.job.payload.emailId === confirmation),
+      async () => held.adds.find((entry) => entry.job.payload.deliveryId === confirmation),
       'the confirmation add to start',
     );
-    expect(add.job).to.deep.equal({ name: SEND_EMAIL_JOB, payload: { emailId: confirmation } });
+    const { due_at: dueAt } = await database.db('deliveries').where({ id: confirmation }).first('due_at');
+    expect(add.job).to.deep.equal({ name: DELIVER_JOB, payload: { deliveryId: confirmation, dueAt: dueAt.getTime() } });
 
     add.fail(new Error('Redis is not connected (reconnecting)'));
     const warning = await until(
       async () => logLines.find((line) => line.msg === 'queue unreachable: e-mail left to the sweep'),
       'the failure logged',
     );
-    expect(warning.job).to.equal(SEND_EMAIL_JOB);
+    expect(warning.job).to.equal(DELIVER_JOB);
     // Let any rejection left unhandled surface before counting them.
     await new Promise((resolve) => setImmediate(resolve));
     expect(unhandled).to.deep.equal([]);

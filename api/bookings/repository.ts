@@ -8,9 +8,8 @@ import type { BookingSummary, ListStatus } from '../../domain/sales.js';
 import type { BookingCreated, BookingHost, DemoRequestInput } from '../../domain/demo-request.js';
 import type { CanonicalRecipient } from '../email-rules.js';
 import type { Booking } from '../../server-shared/invitation.js';
-import type { DeliveryKind } from '../../server-shared/delivery-kinds.js';
 import { preparedQuery, type Db } from '../db.js';
-import type { EmailRow } from './emails.js';
+import type { EmailRow, StoredRow } from './emails.js';
 import type { StoredDelivery } from '../webhooks/repository.js';
 import type { HostCandidate } from './hosts.js';
 
@@ -247,7 +246,7 @@ export type BookResult =
   | {
       outcome: 'stored';
       answer: BookingCreated;
-      emails: { id: string; kind: DeliveryKind }[];
+      emails: StoredRow[];
       webhooks: StoredDelivery[];
     }
   | { outcome: 'replayed'; status: number; body: unknown }
@@ -256,7 +255,7 @@ export type BookResult =
 interface BookRow {
   outcome: 'stored' | 'replayed';
   answer: unknown;
-  emails: { id: string; kind: DeliveryKind }[] | null;
+  emails: StoredRow[] | null;
   webhooks: StoredDelivery[] | null;
   replay_status: number;
 }

@@ -4,7 +4,7 @@
  * log, and replays, which put deliveries back to be tried now and return their jobs for the caller to queue.
  */
 import type { Knex } from 'knex';
-import { webhookJob, type QueuedJob } from '../../server-shared/jobs.js';
+import { deliveryJob, type QueuedJob } from '../../server-shared/jobs.js';
 import type { EnvironmentEndpoint, WebhookEventType } from '../../server-shared/webhooks.js';
 import type { WebhookDeliveryView } from '../../domain/sales.js';
 import type { Db } from '../db.js';
@@ -16,7 +16,7 @@ export interface StoredDelivery {
 }
 
 export function webhookJobs(deliveries: readonly StoredDelivery[]): QueuedJob[] {
-  return deliveries.map((delivery) => webhookJob(delivery.id, Number(delivery.due)));
+  return deliveries.map((delivery) => deliveryJob(delivery.id, Number(delivery.due)));
 }
 
 /** Raises the booking's event (after its change, in the change's transaction); returns its deliveries' jobs. */

@@ -267,12 +267,14 @@ BEGIN
   WITH stored AS (
     INSERT INTO deliveries (channel, booking_id, kind, time_slot, sequence, recipient, change, due_at)
       -- An e-mail to the host goes to the one chosen above, and to nobody without one.
-      SELECT f.channel, p_id, f.kind, p_time_slot, 0, CASE WHEN f.to_host THEN v_host->>'email' ELSE f.recipient END, f.change, coalesce(f.due_at, now())
+      SELECT f.channel, p_id, f.kind, p_time_slot, 0, CASE WHEN f.to_host THEN v_host->>'email' ELSE f.recipient END, f.change, coalesce(f.due_at, date_trunc('milliseconds', now()))
         FROM jsonb_to_recordset(p_emails) AS f(kind text, channel text, recipient text, to_host boolean, change text, due_at timestamptz)
         WHERE NOT coalesce(f.to_host, false) OR v_host IS NOT NULL
-      RETURNING deliveries.id, deliveries.kind
+      RETURNING deliveries.id, deliveries.kind, deliveries.due_at
   )
-  SELECT coalesce(jsonb_agg(jsonb_build_object('id', stored.id, 'kind', stored.kind)), '[]'::jsonb) INTO v_emails FROM stored;
+  -- Each with its due time as its job carries it (server-shared/jobs.ts).
+  SELECT coalesce(jsonb_agg(jsonb_build_object('id', stored.id, 'kind', stored.kind,
+      'due', (extract(epoch FROM stored.due_at) * 1000)::bigint)), '[]'::jsonb) INTO v_emails FROM stored;
   -- Its webhook event (db/functions/webhooks.sql), in the same transaction as the booking and its e-mails.
   v_webhooks := webhook_raise(p_id, 'booking.created');
 

@@ -25,10 +25,9 @@ import { migrateLatest, migrateSchema } from '../../api/db.js';
 import { knexConfig } from '../../knexfile.js';
 import { availableSlots, calendarDayOf, formatCalendarDay } from '../../domain/booking.js';
 import { bookingToken } from '../../server-shared/booking-link.js';
-import { SEND_EMAIL_JOB, SWEEP_GRACE_MS } from '../../server-shared/jobs.js';
-import { MAX_EMAIL_ATTEMPTS } from '../../server-shared/delivery-kinds.js';
+import { SWEEP_GRACE_MS } from '../../server-shared/jobs.js';
 import { clearQueuePrefix } from '../../test/stack.js';
-import { claim, findDueEmails } from '../../worker/outbox.js';
+import { claim, findDue } from '../../worker/outbox.js';
 import { anonymiseBatch } from '../../worker/retention.js';
 import { cursorOf } from '../../api/admin/booking-routes.js';
 import {
@@ -39,7 +38,7 @@ import {
   type ListPosition,
 } from '../../api/bookings/repository.js';
 import { DEFAULT_RETENTION_DAYS } from '../../domain/retention.js';
-import { pendingJobs } from '../../worker/email-job.js';
+import { pendingJobs } from '../../worker/sweep.js';
 import { REPO_ROOT } from '../dev-services/config.js';
 import { cpuMs, delay, percentile, start, startWithPort, stop, waitUntil } from './processes.js';
 
@@ -387,15 +386,16 @@ async function explainHotQueries(
     );
     await explainWhat('GET /api/bookings/{token}', (db) => findBooking(db, ids.third));
     await explainWhat('GET /api/slots: bookings per slot of a day', (db) => bookingsPerSlot(db, day));
-    await explainWhat("the sweep's query for due e-mails of a kind", (db) =>
-      findDueEmails(db, 'update', SWEEP_GRACE_MS, MAX_EMAIL_ATTEMPTS),
-    );
-    const due = await findDueEmails(caught, 'update', SWEEP_GRACE_MS, MAX_EMAIL_ATTEMPTS);
+    await explainWhat("the sweep's query for due rows of every kind", (db) => findDue(db, SWEEP_GRACE_MS));
+    const due = (await findDue(caught, SWEEP_GRACE_MS)).slice(0, 500);
     await explainWhat(
       'a claim of 500 due e-mails',
-      (db) => Promise.all(due.map((id) => claim(db, id))),
+      (db) => Promise.all(due.map((row) => claim(db, row.id))),
       // Let go again, so that the claim explained finds them open, as the worker's does.
-      () => client.query('UPDATE deliveries SET claimed_until = NULL WHERE id = ANY($1::uuid[])', [due]),
+      () =>
+        client.query('UPDATE deliveries SET claimed_until = NULL WHERE id = ANY($1::uuid[])', [
+          due.map((row) => row.id),
+        ]),
     );
     const person = await findBooking(caught, ids.latest[0]!);
     for (const [title, sql, bindings] of BOOK_QUERIES) {
@@ -705,8 +705,8 @@ async function measure(size: number, options: ScaleOptions, run: string, explain
       sweeps.push(performance.now() - swept);
       const claimed = performance.now();
       // Claims made in one turn of the event loop go to the database as one statement, as a worker's do.
-      const emailIds = jobs.flatMap((job) => (job.name === SEND_EMAIL_JOB ? [job.payload.emailId] : []));
-      const got = await Promise.all(emailIds.slice(0, 500).map((emailId) => claim(db, emailId)));
+      const ids = jobs.map((job) => job.payload.deliveryId);
+      const got = await Promise.all(ids.slice(0, 500).map((id) => claim(db, id)));
       claims.push(performance.now() - claimed);
       if (got.filter((one) => one.claimed).length !== 500) throw new Error('the claim did not take 500 rows');
     }
