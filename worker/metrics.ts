@@ -5,6 +5,7 @@
  */
 import type { Knex } from 'knex';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { DELIVERY_KIND_NAMES, DELIVERY_KINDS } from '../server-shared/delivery-kinds.js';
 import { programRegistry } from '../server-shared/metrics.js';
 
 export type RowOutcome = 'sent' | 'failed' | 'refused' | 'dropped';
@@ -102,13 +103,17 @@ export function createWorkerMetrics(db: Knex, queue: JobCounts): WorkerMetrics {
 }
 
 /**
- * Each kind's e-mails and calendar writes due and open, and the age of the oldest; one query a scrape, by the sweep's
- * partial index. Webhook deliveries have their own measure (an endpoint's failing ones wait for a replay, not a worker).
+ * The kinds a worker drains by itself, retried with backoff (the registry says which). A webhook's tries have their
+ * own measure: a failing endpoint's wait for a replay, not for a worker.
  */
+const DRAINED_KINDS = DELIVERY_KIND_NAMES.filter((kind) => DELIVERY_KINDS[kind].retry.policy === 'backoff');
+
+/** Each drained kind's rows due and open, and the age of the oldest; one query a scrape, by the sweep's partial index. */
 async function openRows(db: Knex): Promise<{ kind: string; count: number; oldest: number }[]> {
   const { rows } = (await db.raw(
     `SELECT kind, count(*)::int AS count, extract(epoch FROM now() - min(due_at))::float AS oldest FROM deliveries
-      WHERE channel IN ('email', 'calendar') AND sent_at IS NULL AND failed_at IS NULL AND dropped_at IS NULL AND due_at <= now() GROUP BY kind`,
+      WHERE kind = ANY(?) AND sent_at IS NULL AND failed_at IS NULL AND dropped_at IS NULL AND due_at <= now() GROUP BY kind`,
+    [DRAINED_KINDS],
   )) as { rows: { kind: string; count: number; oldest: number }[] };
   return rows;
 }
