@@ -10,19 +10,13 @@ import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
 import type * as oas from 'openapi3-ts/oas31';
 import { ATTRIBUTION_MAX_LENGTH } from '../../domain/attribution.js';
-import {
-  formatCalendarDay,
-  parseCalendarDay,
-  zonedIsoString,
-  zonedTimeToInstant,
-  calendarDayOf,
-} from '../../domain/booking.js';
+import { formatCalendarDay, parseCalendarDay, zonedTimeToInstant, calendarDayOf } from '../../domain/booking.js';
 import { aliasOf } from '../route-alias.js';
 import { readUnlessDatabaseDown, unlessDatabaseDown, type Db } from '../db.js';
 import { enqueueStored, type EmailQueue } from '../email-queue.js';
 import { ApiError } from '../errors.js';
 import { validateBody } from '../validation.js';
-import { LIST_STATUSES, type BookingSummary, type ListStatus } from '../../domain/sales.js';
+import { LIST_STATUSES, type ListStatus } from '../../domain/sales.js';
 import {
   listBookings,
   SearchTooBroad,
@@ -30,7 +24,7 @@ import {
   type BookingPage,
   type ListPosition,
 } from '../bookings/repository.js';
-import { csvLine } from './csv.js';
+import { bookingsCsv, EXPORT_PAGE } from './bookings-csv.js';
 import { markAttendance, readBookingDetail } from './repository.js';
 import {
   adminOrSession,
@@ -48,8 +42,6 @@ import { csrfParameter, csrfRefusal } from './sessions.js';
 import { bookingDetailSchema, demoRequestListSchema, markSchema, type MarkRequest } from './schemas.js';
 
 export const LIST_LIMIT = 100;
-/** Bookings read per statement while exporting: each page costs what the list's first does. */
-const EXPORT_PAGE = 1000;
 export const SEARCH_MAX_LENGTH = 200;
 
 /** The `next` cursor of the operations list: its page's last position, as opaque text. */
@@ -114,69 +106,6 @@ export function filtersOf(ctx: Context, timeZone: string): BookingFilters {
   const source = textParameter(ctx, 'source', ATTRIBUTION_MAX_LENGTH);
   if (source) filters.source = source;
   return filters;
-}
-
-const CSV_COLUMNS = [
-  'id',
-  'created_at',
-  'time_slot',
-  'status',
-  'attendance',
-  'name',
-  'email',
-  'company',
-  'phone',
-  'message',
-  'host_name',
-  'host_email',
-  'utm_source',
-  'utm_medium',
-  'utm_campaign',
-  'utm_term',
-  'utm_content',
-  'referrer',
-  'confirmation_sent_at',
-] as const;
-
-/** Times as the sales page shows them, in the booking zone, with the offset that makes each one exact. */
-function csvRow(booking: BookingSummary, timeZone: string): string {
-  const attribution = booking.attribution ?? {};
-  const zoned = (iso: string | null) => (iso === null ? null : zonedIsoString(new Date(iso), timeZone));
-  return csvLine([
-    booking.id,
-    zoned(booking.createdAt),
-    zoned(booking.timeSlot),
-    booking.status,
-    booking.attendance,
-    booking.name,
-    booking.email,
-    booking.company,
-    booking.phone,
-    booking.message,
-    booking.host?.name,
-    booking.host?.email,
-    attribution.utm_source,
-    attribution.utm_medium,
-    attribution.utm_campaign,
-    attribution.utm_term,
-    attribution.utm_content,
-    attribution.referrer,
-    zoned(booking.confirmation.sentAt),
-  ]);
-}
-
-/**
- * Every booking the filters select, newest first, as CSV lines: the first page (read already), then one keyset page
- * at a time while the client reads.
- */
-async function* csvOf(db: Db, filters: BookingFilters, first: BookingPage, timeZone: string): AsyncGenerator<string> {
-  yield csvLine(CSV_COLUMNS);
-  let page = first;
-  for (;;) {
-    yield page.bookings.map((booking) => csvRow(booking, timeZone)).join('');
-    if (!page.next) return;
-    page = await listBookings(db, EXPORT_PAGE, page.next, filters);
-  }
 }
 
 const noBooking = () => new ApiError(404, 'Not found', 'There is no booking with this id.');
@@ -258,7 +187,7 @@ export function adminBookingRoutes(deps: AdminBookingDeps): Router {
         'Content-Disposition',
         `attachment; filename="bookings-${formatCalendarDay(calendarDayOf(deps.now(), deps.timeZone))}.csv"`,
       );
-      ctx.body = Readable.from(csvOf(deps.db, filters, first, deps.timeZone));
+      ctx.body = Readable.from(bookingsCsv(deps.db, filters, first, deps.timeZone));
     },
   ] as const;
   router.get(`${BOOKING_LIST_PATH}.csv`, ...csvExport);
