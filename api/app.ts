@@ -6,7 +6,7 @@ import compress from 'koa-compress';
 import { constants as zlib } from 'node:zlib';
 import type { Logger } from 'pino';
 import type { Db } from './db.js';
-import type { EmailQueue } from './email-queue.js';
+import type { DeliveryQueue } from './delivery-queue.js';
 import { ApiError, errorMiddleware } from './errors.js';
 import { requestLog } from './request-log.js';
 import { healthRoutes } from './health.js';
@@ -41,7 +41,7 @@ import { adminBookingRoutes } from './admin/booking-routes.js';
 
 export interface AppDeps {
   db: Db;
-  queue: EmailQueue;
+  queue: DeliveryQueue;
   logger: Logger;
   timeZone: string;
   /** How long before a slot bookings close (MIN_NOTICE_MINUTES); two hours when unset. */

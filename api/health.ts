@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { withTimeout } from '../server-shared/time-limits.js';
 import type { Db } from './db.js';
-import type { EmailQueue } from './email-queue.js';
+import type { DeliveryQueue } from './delivery-queue.js';
 import { endpointsNeedingCare } from './webhooks/repository.js';
 
 const CHECK_TIMEOUT_MS = 2000;
@@ -22,7 +22,7 @@ function webhookEndpointsNeedingCare(db: Db): Promise<Awaited<ReturnType<typeof 
   return withTimeout(endpointsNeedingCare(db), CHECK_TIMEOUT_MS, 'webhook endpoints').catch(() => null);
 }
 
-export function healthRoutes(deps: { db: Db; queue: EmailQueue }): Router {
+export function healthRoutes(deps: { db: Db; queue: DeliveryQueue }): Router {
   const router = new Router();
   // Liveness: the process is up and its event loop turns.
   router.get('/healthz', (ctx) => {

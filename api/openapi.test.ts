@@ -11,7 +11,7 @@ import { demoRequestSchema, normaliseDemoRequestBody } from '../domain/demo-requ
 import { bookingToken } from '../server-shared/booking-link.js';
 import { createApiRouter } from './app.js';
 import { createDb } from './db.js';
-import type { EmailQueue } from './email-queue.js';
+import type { DeliveryQueue } from './delivery-queue.js';
 import { rescheduleSchema } from './bookings/schemas.js';
 import { emailCheckSchema } from './email-check/schemas.js';
 import { OPENAPI_PARTS, OPENAPI_PATH, openApiDocument } from './openapi.js';
@@ -120,7 +120,7 @@ describe('OpenAPI 3.1 document', () => {
   });
 
   it('documents every route the API answers under /api, and nothing it does not', () => {
-    const queue: EmailQueue = { enqueue: async () => {}, isReachable: async () => true, close: async () => {} };
+    const queue: DeliveryQueue = { enqueue: async () => {}, isReachable: async () => true, close: async () => {} };
     const db = createDb('postgres://127.0.0.1:1/never-connected', { min: 0, max: 1 }, silentLogger);
     const router = createApiRouter({
       db,

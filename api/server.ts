@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { settlesWithin } from '../server-shared/time-limits.js';
 import { createApp } from './app.js';
 import type { ApiConfig } from './config.js';
-import { createEmailQueue } from './email-queue.js';
+import { createDeliveryQueue } from './delivery-queue.js';
 import { createDb, type Db } from './db.js';
 import { createRateLimiter } from './rate-limit.js';
 import { purgeExpiredIdempotencyKeys } from './idempotency.js';
@@ -70,7 +70,7 @@ export async function startApiServer(config: ApiConfig, logger: Logger): Promise
   // WEBHOOK_URL's endpoint as set now (or none), written before the first request so that every booking's event
   // reaches it; with PostgreSQL away at start, tried again every few seconds until it answers.
   const webhookEndpointWritten = registerEnvironmentEndpointUntilDone(db, config.webhooks.endpoint, logger);
-  const queue = createEmailQueue(config.redisUrl, config.queuePrefix);
+  const queue = createDeliveryQueue(config.redisUrl, config.queuePrefix);
   const limiter = await createRateLimiter(config.redisUrl, config.queuePrefix);
   // The team's calendars are read at once and then in the background; until a host's first read it is not offered.
   const hostCalendars = config.team

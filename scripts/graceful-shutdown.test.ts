@@ -9,7 +9,7 @@ import type { Knex } from 'knex';
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { SMTPServer } from 'smtp-server';
-import { createEmailQueue } from '../api/email-queue.js';
+import { createDeliveryQueue } from '../api/delivery-queue.js';
 import { createTestDatabase, type TestDatabase } from '../test/database.js';
 import { TEST_LINK_SECRET, TEST_REDIS_URL, clearQueuePrefix, silentLogger, testQueuePrefix } from '../test/stack.js';
 import { DELIVERY_QUEUE, jobIdOf } from '../server-shared/jobs.js';
@@ -186,7 +186,7 @@ function workerScenario(answerAfterMs: number) {
       scenario.database.db,
       companies.map((company) => ({ name, email, company, time_slot: timeSlot })),
     );
-    const producer = createEmailQueue(TEST_REDIS_URL, scenario.queuePrefix);
+    const producer = createDeliveryQueue(TEST_REDIS_URL, scenario.queuePrefix);
     await delay(200); // the producer's connection must be ready: it refuses to wait for Redis by design
     const arriving = scenario.smtp.nextArriving();
     for (const row of rows) await producer.enqueue(await jobOfRow(scenario.database.db, row.emailId));

@@ -5,7 +5,7 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { createApp } from '../api/app.js';
 import type { FollowUpSettings } from '../api/bookings/emails.js';
-import { createEmailQueue, type EmailQueue } from '../api/email-queue.js';
+import { createDeliveryQueue, type DeliveryQueue } from '../api/delivery-queue.js';
 import { createDb } from '../api/db.js';
 import { createRateLimiter } from '../api/rate-limit.js';
 import type { BookingLimits } from '../api/bookings/book.js';
@@ -56,7 +56,7 @@ export async function startAppUnderTest(
 ): Promise<AppUnderTest> {
   const database = await createTestDatabase();
   const queuePrefix = testQueuePrefix();
-  const queue: EmailQueue = createEmailQueue(options.redisUrl ?? TEST_REDIS_URL, queuePrefix);
+  const queue: DeliveryQueue = createDeliveryQueue(options.redisUrl ?? TEST_REDIS_URL, queuePrefix);
   const db = options.databaseUrl
     ? createDb(options.databaseUrl, { min: 0, max: 2, acquireTimeoutMillis: 3000 } as Knex.PoolConfig, silentLogger)
     : database.db;

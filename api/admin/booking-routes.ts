@@ -13,7 +13,7 @@ import { ATTRIBUTION_MAX_LENGTH } from '../../domain/attribution.js';
 import { formatCalendarDay, parseCalendarDay, zonedTimeToInstant, calendarDayOf } from '../../domain/booking.js';
 import { aliasOf } from '../route-alias.js';
 import { readUnlessDatabaseDown, unlessDatabaseDown, type Db } from '../db.js';
-import { enqueueStored, type EmailQueue } from '../email-queue.js';
+import { enqueueStored, type DeliveryQueue } from '../delivery-queue.js';
 import { ApiError } from '../errors.js';
 import { validateBody } from '../validation.js';
 import { LIST_STATUSES, type ListStatus } from '../../domain/sales.js';
@@ -132,7 +132,7 @@ async function listPage(
 
 export interface AdminBookingDeps {
   db: Db;
-  queue: EmailQueue;
+  queue: DeliveryQueue;
   logger: Logger;
   timeZone: string;
   now: () => Date;

@@ -10,7 +10,7 @@ import type { DemoRequestInput } from '../../domain/demo-request.js';
 import { invitePathOf } from '../../server-shared/booking-link.js';
 import { canonicalRecipient } from '../email-rules.js';
 import { unlessDatabaseDown, type Db } from '../db.js';
-import { enqueueAfterAnswer, type EmailQueue } from '../email-queue.js';
+import { enqueueAfterAnswer, type DeliveryQueue } from '../delivery-queue.js';
 import { emailJobs, emailRows, type FollowUpSettings } from './emails.js';
 import { hostCandidates } from './hosts.js';
 import { meetingUrlOf } from './meeting.js';
@@ -41,7 +41,7 @@ export const DEFAULT_BOOKING_LIMITS: BookingLimits = {
 
 export interface DemoRequestDeps {
   db: Db;
-  queue: EmailQueue;
+  queue: DeliveryQueue;
   logger: Logger;
   bookingLimits: BookingLimits;
   /** Signs the booking's links (the invitation's download in the answer). */

@@ -10,7 +10,7 @@ import type { BookingView } from '../../domain/demo-request.js';
 import { canonicalRecipient, type CanonicalRecipient } from '../email-rules.js';
 import type { QueuedJob } from '../../server-shared/jobs.js';
 import { unlessDatabaseDown, type Db } from '../db.js';
-import { enqueueStored, type EmailQueue } from '../email-queue.js';
+import { enqueueStored, type DeliveryQueue } from '../delivery-queue.js';
 import { ApiError } from '../errors.js';
 import { emailCeilingError, refusalError } from './refusals.js';
 import { storeEmails, type BookingChange, type FollowUpSettings } from './emails.js';
@@ -32,7 +32,7 @@ import type { HostCalendars } from '../hosts/calendars.js';
 
 export interface BookingChangeDeps {
   db: Db;
-  queue: EmailQueue;
+  queue: DeliveryQueue;
   logger: Logger;
   now: () => Date;
   slotCapacity: number;

@@ -9,7 +9,7 @@ import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import pino from 'pino';
 import { createApp } from '../app.js';
-import type { EmailQueue } from '../email-queue.js';
+import type { DeliveryQueue } from '../delivery-queue.js';
 import { DELIVER_JOB, type QueuedJob } from '../../server-shared/jobs.js';
 import { confirmationOf } from '../../test/outbox.js';
 import { createTestDatabase, type TestDatabase } from '../../test/database.js';
@@ -23,7 +23,7 @@ const SLOT = '2026-11-24T08:00:00.000Z'; // Tuesday 09:00 Berlin
 /** A queue whose every add stays pending until the test settles it. */
 function heldQueue() {
   const adds: { job: QueuedJob; fail(err: Error): void }[] = [];
-  const queue: EmailQueue = {
+  const queue: DeliveryQueue = {
     enqueue: (job) =>
       new Promise<void>((_resolve, reject) => {
         adds.push({ job, fail: reject });
@@ -109,7 +109,7 @@ describe('POST /api/demo-request with the queue not answering', () => {
 
     add.fail(new Error('Redis is not connected (reconnecting)'));
     const warning = await until(
-      async () => logLines.find((line) => line.msg === 'queue unreachable: e-mail left to the sweep'),
+      async () => logLines.find((line) => line.msg === 'queue unreachable: delivery left to the sweep'),
       'the failure logged',
     );
     expect(warning.job).to.equal(DELIVER_JOB);

@@ -10,7 +10,7 @@ import { TargetRefused, checkTargetUrl, resolveTarget } from '../../server-share
 import { newWebhookSecret, parseWebhookSecret } from '../../server-shared/webhooks.js';
 import { requireAdminToken } from '../admin/auth.js';
 import { readUnlessDatabaseDown, unlessDatabaseDown, type Db } from '../db.js';
-import { enqueueStored, type EmailQueue } from '../email-queue.js';
+import { enqueueStored, type DeliveryQueue } from '../delivery-queue.js';
 import { ApiError } from '../errors.js';
 import type { RateLimiter } from '../rate-limit.js';
 import { validateBody } from '../validation.js';
@@ -58,7 +58,7 @@ const messageFor = (field: string) => (field === 'url' ? 'url must be a URL.' : 
 
 export interface WebhookRouteDeps {
   db: Db;
-  queue: EmailQueue;
+  queue: DeliveryQueue;
   logger: Logger;
   adminToken: string | undefined;
   adminLimiter: RateLimiter;

@@ -1,4 +1,4 @@
-/** The producer side of the queue: the API puts each e-mail's job, and each webhook delivery's, on it once its row is stored. */
+/** The producer side of the deliveries queue: the API puts each delivery's job (e-mail, calendar write, webhook) on it once its row is stored. */
 import type { Logger } from 'pino';
 import { Queue } from 'bullmq';
 import { queueTelemetry } from '../server-shared/telemetry.js';
@@ -6,16 +6,16 @@ import { withTimeout } from '../server-shared/time-limits.js';
 import { createFailFastRedis, whenReady } from './redis.js';
 import { DELIVERY_QUEUE, deliveryJobOptions, enqueueJob, type QueuedJob } from '../server-shared/jobs.js';
 
-export interface EmailQueue {
+export interface DeliveryQueue {
   enqueue(job: QueuedJob): Promise<void>;
   isReachable(): Promise<boolean>;
   close(): Promise<void>;
 }
 
-/** How long a request may wait on Redis before the e-mail is left to the sweep. */
+/** How long a request may wait on Redis before the delivery is left to the sweep. */
 const ENQUEUE_TIMEOUT_MS = 2000;
 
-export function createEmailQueue(redisUrl: string, prefix: string): EmailQueue {
+export function createDeliveryQueue(redisUrl: string, prefix: string): DeliveryQueue {
   // Fail fast when Redis is away: the row is already safe and the sweep will enqueue it later.
   const connection = createFailFastRedis(redisUrl);
   // With tracing on, each job carries its request's trace on to the worker.
@@ -58,15 +58,15 @@ export function createEmailQueue(redisUrl: string, prefix: string): EmailQueue {
 
 /**
  * Puts the jobs of rows just committed on the queue. One that cannot be queued is not an error for the request:
- * its row records the e-mail as pending, and the worker's sweep enqueues it later.
+ * its row records the delivery as pending, and the worker's sweep enqueues it later.
  */
-export async function enqueueStored(queue: EmailQueue, jobs: readonly QueuedJob[], logger: Logger): Promise<void> {
+export async function enqueueStored(queue: DeliveryQueue, jobs: readonly QueuedJob[], logger: Logger): Promise<void> {
   await Promise.all(
     jobs.map((job) =>
       queue
         .enqueue(job)
         .catch((err: unknown) =>
-          logger.warn({ err, job: job.name, payload: job.payload }, 'queue unreachable: e-mail left to the sweep'),
+          logger.warn({ err, job: job.name, payload: job.payload }, 'queue unreachable: delivery left to the sweep'),
         ),
     ),
   );
@@ -75,12 +75,12 @@ export async function enqueueStored(queue: EmailQueue, jobs: readonly QueuedJob[
 /**
  * Queues the jobs of rows just committed without holding up the answer: the add starts once the current answer has
  * been written (setImmediate runs after the microtasks that send it). Its failure is logged, never thrown, and never
- * an unhandled rejection: the rows record their e-mails as pending, so the worker's sweep enqueues them later.
+ * an unhandled rejection: the rows record their deliveries as pending, so the worker's sweep enqueues them later.
  */
-export function enqueueAfterAnswer(queue: EmailQueue, jobs: readonly QueuedJob[], logger: Logger): void {
+export function enqueueAfterAnswer(queue: DeliveryQueue, jobs: readonly QueuedJob[], logger: Logger): void {
   setImmediate(() => {
     enqueueStored(queue, jobs, logger).catch((err: unknown) =>
-      logger.warn({ err }, 'queueing failed: e-mails left to the sweep'),
+      logger.warn({ err }, 'queueing failed: deliveries left to the sweep'),
     );
   });
 }
