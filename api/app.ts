@@ -1,7 +1,6 @@
 /** Builds the Koa application. It never listens: server.ts does, and tests drive it in-process. */
 import Koa from 'koa';
 import Router from '@koa/router';
-import { bodyParser } from '@koa/bodyparser';
 import compress from 'koa-compress';
 import { constants as zlib } from 'node:zlib';
 import type { Logger } from 'pino';
@@ -33,7 +32,6 @@ import type { HostCalendars } from './hosts/calendars.js';
 import { hostRoutes } from './hosts/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
 import { funnelAdminRoutes, funnelBeaconRoutes } from './funnel/routes.js';
-import { FUNNEL_PATH } from '../domain/funnel.js';
 import { FUNNEL_SOURCE_DAYS, KnownFunnelSources } from './funnel/known-sources.js';
 import { bookingSourcesSince } from './funnel/repository.js';
 import { adminAccess } from './admin/sessions.js';
@@ -86,7 +84,6 @@ export interface AppDeps {
   now?: () => Date;
 }
 
-export const BODY_LIMIT = '16kb';
 const CLIENT_GONE = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE', 'ECONNABORTED']);
 
 /** Every route the API answers (health, booking, e-mail check, slots, operations and the sales page's, the OpenAPI document). */
@@ -246,10 +243,6 @@ export function createApp(deps: AppDeps): Koa {
     }),
   );
   app.use(serialiseJsonOnce);
-  const parseJson = bodyParser({ enableTypes: ['json'], jsonLimit: BODY_LIMIT, encoding: 'utf-8' });
-  // The funnel's beacons come as text/plain (navigator.sendBeacon), and are read by their route, at most 1 KB (its
-  // path as the router matches it: any case, a trailing slash).
-  app.use((ctx, next) => (ctx.path.toLowerCase().replace(/\/$/, '') === FUNNEL_PATH ? next() : parseJson(ctx, next)));
 
   const routes = createApiRouter(deps);
   app.use(routes.routes());

@@ -17,7 +17,7 @@ import { demoRequestProblems } from './demo-request-rules.js';
 import { idempotencyKeyOf } from '../idempotency.js';
 import { rateLimit, type RequestLimits } from '../rate-limit.js';
 import type { ParameterizedContext } from 'koa';
-import { validateBody, type ValidatedBody } from '../validation.js';
+import { readJsonBody, validateBody, type ValidatedBody } from '../validation.js';
 import { answerTrapped, honeypot } from './honeypot.js';
 import { submitDemoRequest, type DemoRequestDeps } from './book.js';
 import type { KnownFunnelSources } from '../funnel/known-sources.js';
@@ -66,6 +66,7 @@ export function demoRequestRoutes(
       details: (minutes) =>
         `Several demo requests came from your network in the last hour. Please try again in about ${minutes} minutes.`,
     }),
+    readJsonBody,
     honeypot(),
     validateBody<DemoRequestInput>({
       schema: demoRequestSchema,
