@@ -5,20 +5,23 @@
  * and every row of the booking ends sent or dropped, none pending, failed or sent twice.
  */
 import { expect } from 'chai';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { bookingToken } from '../server-shared/booking-link.js';
 import { newWebhookSecret } from '../server-shared/webhooks.js';
 import { bookableSlots, icsProperties } from '../test/booking.js';
-import { CALDAV_PASSWORD, CALDAV_USER, eventIcs, startCalDavServer, type CalDavServer } from '../test/caldav-server.js';
+import {
+  eventIcs,
+  startCalDavServer,
+  storedDemoEvent,
+  writeTeamFile,
+  type CalDavServer,
+  type TeamFile,
+} from '../test/caldav-server.js';
 import { TEST_LINK_SECRET, startStack, type Stack } from '../test/stack.js';
 import { until } from '../test/until.js';
 import { startReceiver, type Receiver } from '../test/webhook-receiver.js';
 
 const SALES = 'sales@converge.test';
 const PROSPECT = 'grace@hopper-systems.com';
-const basic = `Basic ${Buffer.from(`${CALDAV_USER}:${CALDAV_PASSWORD}`).toString('base64')}`;
 const compact = (iso: string) => iso.replace(/[-:]/g, '').replace('.000Z', 'Z');
 
 interface Row {
@@ -37,7 +40,7 @@ describe('every delivery of a booking, its move and its cancellation, counted at
   let caldav: CalDavServer;
   let receiver: Receiver;
   let stack: Stack;
-  let folder: string;
+  let team: TeamFile;
   let ana: string;
   let ben: string;
   const [first, second] = bookableSlots(2);
@@ -47,20 +50,13 @@ describe('every delivery of a booking, its move and its cancellation, counted at
     ana = await caldav.makeCalendar('ana');
     ben = await caldav.makeCalendar('ben');
     receiver = await startReceiver(newWebhookSecret());
-    folder = await mkdtemp(path.join(tmpdir(), 'converge-every-delivery-'));
-    const teamFile = path.join(folder, 'team.json');
-    const host = (name: string, url: string) => ({
-      name,
-      title: 'Solutions Engineer',
-      email: `${name.toLowerCase()}@converge.test`,
-      calendarUrl: url,
-      calendarUsername: CALDAV_USER,
-      calendarPassword: CALDAV_PASSWORD,
-    });
-    await writeFile(teamFile, JSON.stringify({ hosts: [host('Ana', ana), host('Ben', ben)] }));
+    team = await writeTeamFile([
+      { name: 'Ana', calendarUrl: ana },
+      { name: 'Ben', calendarUrl: ben },
+    ]);
     stack = await startStack({
       env: {
-        TEAM_FILE: teamFile,
+        TEAM_FILE: team.path,
         SALES_NOTIFY_EMAIL: SALES,
         WEBHOOK_URL: receiver.url,
         WEBHOOK_SECRET: receiver.secret,
@@ -73,7 +69,7 @@ describe('every delivery of a booking, its move and its cancellation, counted at
     await stack?.close();
     await receiver?.close();
     await caldav?.stop();
-    await rm(folder, { recursive: true, force: true });
+    await team?.remove();
   });
 
   const post = async (url: string, body: unknown) => {
@@ -93,12 +89,6 @@ describe('every delivery of a booking, its move and its cancellation, counted at
       const open = rows.filter((row) => !row.sent_at && !row.dropped_at && !row.failed_at && row.kind !== 'reminder');
       return open.length === 0 ? rows : undefined;
     }, 'the outbox drained');
-  const storedEvent = async (calendarUrl: string, id: string): Promise<string | undefined> => {
-    const answer = await fetch(`${calendarUrl}${encodeURIComponent(`demo-${id}@converge.localhost`)}.ics`, {
-      headers: { Authorization: basic },
-    });
-    return answer.status === 404 ? undefined : answer.text();
-  };
 
   it('sends each once, in order, to the prospect, the sales desk, each host (mail and calendar) and the endpoint', async () => {
     const booked = await post('/api/bookings', {
@@ -111,7 +101,10 @@ describe('every delivery of a booking, its move and its cancellation, counted at
     const id = String(booked.body.id);
     const token = bookingToken(id, TEST_LINK_SECRET);
     await drained(id);
-    expect(icsProperties((await storedEvent(ana, id))!)).to.include({ DTSTART: compact(first!.iso), SEQUENCE: '0' });
+    expect(icsProperties((await storedDemoEvent(ana, id))!)).to.include({
+      DTSTART: compact(first!.iso),
+      SEQUENCE: '0',
+    });
 
     // Ana busy at the new time: Ben takes the demo.
     const end = new Date(new Date(second!.iso).getTime() + 3_600_000).toISOString();
@@ -123,12 +116,15 @@ describe('every delivery of a booking, its move and its cancellation, counted at
     const moved = await post(`/api/bookings/${token}/reschedule`, { timeSlot: second!.iso });
     expect(moved.body.host).to.deep.include({ name: 'Ben' });
     await drained(id);
-    expect(await storedEvent(ana, id)).to.equal(undefined);
-    expect(icsProperties((await storedEvent(ben, id))!)).to.include({ DTSTART: compact(second!.iso), SEQUENCE: '1' });
+    expect(await storedDemoEvent(ana, id)).to.equal(undefined);
+    expect(icsProperties((await storedDemoEvent(ben, id))!)).to.include({
+      DTSTART: compact(second!.iso),
+      SEQUENCE: '1',
+    });
 
     expect((await post(`/api/bookings/${token}/cancel`, {})).status).to.equal(200);
     const rows = await drained(id);
-    expect(await storedEvent(ben, id)).to.equal(undefined);
+    expect(await storedDemoEvent(ben, id)).to.equal(undefined);
 
     // The outbox: every row ended, sent on its first try or dropped (the reminders, by the changes after them).
     const ended = rows.map(

@@ -1,21 +1,24 @@
 import { expect } from 'chai';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { bookingToken } from '../server-shared/booking-link.js';
 import { bookableSlots, icsProperties } from '../test/booking.js';
-import { CALDAV_PASSWORD, CALDAV_USER, eventIcs, startCalDavServer, type CalDavServer } from '../test/caldav-server.js';
+import {
+  eventIcs,
+  startCalDavServer,
+  storedDemoEvent,
+  writeTeamFile,
+  type CalDavServer,
+  type TeamFile,
+} from '../test/caldav-server.js';
 import { TEST_LINK_SECRET, startStack, type Stack } from '../test/stack.js';
 import { until } from '../test/until.js';
 
-const basic = `Basic ${Buffer.from(`${CALDAV_USER}:${CALDAV_PASSWORD}`).toString('base64')}`;
 const compact = (iso: string) => iso.replace(/[-:]/g, '').replace('.000Z', 'Z');
 
 describe("the demo in its host's own calendar, over CalDAV, from the outbox", function () {
   this.timeout(90_000);
   let server: CalDavServer;
   let stack: Stack;
-  let folder: string;
+  let team: TeamFile;
   let ana: string;
   let ben: string;
   const [first, second, third] = bookableSlots(3);
@@ -24,37 +27,21 @@ describe("the demo in its host's own calendar, over CalDAV, from the outbox", fu
     server = await startCalDavServer();
     ana = await server.makeCalendar('ana');
     ben = await server.makeCalendar('ben');
-    folder = await mkdtemp(path.join(tmpdir(), 'converge-team-'));
-    const teamFile = path.join(folder, 'team.json');
-    const host = (name: string, url: string) => ({
-      name,
-      title: 'Solutions Engineer',
-      email: `${name.toLowerCase()}@converge.test`,
-      calendarUrl: url,
-      calendarUsername: CALDAV_USER,
-      calendarPassword: CALDAV_PASSWORD,
-    });
-    await writeFile(teamFile, JSON.stringify({ hosts: [host('Ana', ana), host('Ben', ben)] }));
+    team = await writeTeamFile([
+      { name: 'Ana', calendarUrl: ana },
+      { name: 'Ben', calendarUrl: ben },
+    ]);
     stack = await startStack({
-      env: { TEAM_FILE: teamFile },
+      env: { TEAM_FILE: team.path },
       workerOptions: { sweepEveryMs: 500, sweepGraceMs: 2000 },
     });
   });
   after(async () => {
     await stack?.close();
     await server?.stop();
-    await rm(folder, { recursive: true, force: true });
+    await team?.remove();
   });
 
-  /** The booking's event as the host's calendar holds it, or undefined when it holds none. */
-  async function storedEvent(calendarUrl: string, id: string): Promise<string | undefined> {
-    const answer = await fetch(`${calendarUrl}${encodeURIComponent(`demo-${id}@converge.localhost`)}.ics`, {
-      headers: { Authorization: basic },
-    });
-    if (answer.status === 404) return undefined;
-    expect(answer.status).to.equal(200);
-    return answer.text();
-  }
   const post = async (url: string, body: unknown) => {
     const answer = await fetch(`${stack.url}${url}`, {
       method: 'POST',
@@ -76,7 +63,7 @@ describe("the demo in its host's own calendar, over CalDAV, from the outbox", fu
     const id = String(booked.body.id);
     const token = bookingToken(id, TEST_LINK_SECRET);
 
-    const written = icsProperties(await until(() => storedEvent(ana, id), "the event in Ana's calendar"));
+    const written = icsProperties(await until(() => storedDemoEvent(ana, id), "the event in Ana's calendar"));
     expect(written).to.include({
       UID: `demo-${id}@converge.localhost`,
       DTSTART: compact(first!.iso),
@@ -91,10 +78,10 @@ describe("the demo in its host's own calendar, over CalDAV, from the outbox", fu
       name: 'Ana',
     });
     await until(
-      async () => ((await storedEvent(ana, id))?.includes(`DTSTART:${compact(second!.iso)}`) ? true : undefined),
+      async () => ((await storedDemoEvent(ana, id))?.includes(`DTSTART:${compact(second!.iso)}`) ? true : undefined),
       "Ana's event moved",
     );
-    expect(icsProperties((await storedEvent(ana, id))!)).to.include({ SEQUENCE: '1' });
+    expect(icsProperties((await storedDemoEvent(ana, id))!)).to.include({ SEQUENCE: '1' });
 
     // Ana busy at the third slot: Ben takes the demo, his calendar gains it and Ana's loses it.
     await server.putEvent(
@@ -109,16 +96,16 @@ describe("the demo in its host's own calendar, over CalDAV, from the outbox", fu
     expect((await post(`/api/bookings/${token}/reschedule`, { timeSlot: third!.iso })).body.host).to.deep.include({
       name: 'Ben',
     });
-    const handed = icsProperties(await until(() => storedEvent(ben, id), "the event in Ben's calendar"));
+    const handed = icsProperties(await until(() => storedDemoEvent(ben, id), "the event in Ben's calendar"));
     expect(handed).to.include({ DTSTART: compact(third!.iso), SEQUENCE: '2' });
     await until(
-      async () => ((await storedEvent(ana, id)) === undefined ? true : undefined),
+      async () => ((await storedDemoEvent(ana, id)) === undefined ? true : undefined),
       "the event out of Ana's calendar",
     );
 
     expect((await post(`/api/bookings/${token}/cancel`, {})).status).to.equal(200);
     await until(
-      async () => ((await storedEvent(ben, id)) === undefined ? true : undefined),
+      async () => ((await storedDemoEvent(ben, id)) === undefined ? true : undefined),
       "the event out of Ben's calendar",
     );
 
@@ -166,7 +153,7 @@ describe("the demo in its host's own calendar, over CalDAV, from the outbox", fu
     }, 'a failed write on the row');
     expect(failing.last_error).to.contain('500');
     server.setFault('none', `${ben}${encodeURIComponent(`demo-${id}@converge.localhost`)}.ics`);
-    await until(() => storedEvent(ben, id), "the event in Ben's calendar after the retry", 60_000);
+    await until(() => storedDemoEvent(ben, id), "the event in Ben's calendar after the retry", 60_000);
     const row = await until(async () => {
       const current = await stack.db('deliveries').where({ booking_id: id, kind: 'host-calendar' }).first();
       return current?.sent_at ? current : undefined;
