@@ -20,7 +20,7 @@ export type OrderGroup = 'prospect' | 'host-calendar' | 'endpoint';
 /**
  * How a failed try is tried again. 'backoff': the queue's retries with exponential backoff, then the sweep, until
  * `maxAttempts` failed tries; 'window': the next try queued at its time, doubling with jitter and never before the
- * receiver's Retry-After, for a whole window (worker/webhook-retry.ts), then given up and its endpoint marked failing.
+ * receiver's Retry-After, for a whole window (worker/retry-window.ts), then given up and its endpoint marked failing.
  */
 export type RetryPolicy = { policy: 'backoff'; maxAttempts: number } | { policy: 'window' };
 

@@ -11,12 +11,40 @@ import {
   type EmailKindData,
   type WebhookKindData,
 } from '../server-shared/delivery-kinds.js';
+import { brand, type Contact } from '../domain/brand.js';
+import { invitePathOf, managePathOf } from '../server-shared/booking-link.js';
 import { bookingInvitation, bookingUid, type Booking } from '../server-shared/invitation.js';
 import { renderCancellation, renderReminder, renderUpdate } from './email/booking-changes.js';
 import { renderConfirmation, type ProspectEmailOptions } from './email/confirmation.js';
 import { renderHostCancellation, renderHostInvitation } from './email/host-emails.js';
 import { renderSalesNotice } from './email/sales-notice.js';
 import type { EmailRow, Lead } from './outbox.js';
+
+/** What writing a row needs: no database, no transport. */
+export interface ComposeDeps {
+  mailFrom: string;
+  timeZone: string;
+  publicUrl: string;
+  /** How buyers reach the sales desk (CONTACT_EMAIL, CONTACT_PHONE), in every e-mail's footer; the brand's own when unset. */
+  contact?: Contact;
+  /** Signs the booking's links (its manage page and the invitation's download). */
+  linkSecret: string;
+  now?: () => Date;
+}
+
+/** What a template is given besides the booking: the links, the zone, the contact and the change's sequence. */
+export function writeOptions(deps: ComposeDeps, bookingId: string, sequence: number): ProspectEmailOptions {
+  return {
+    timeZone: deps.timeZone,
+    mailFrom: deps.mailFrom,
+    publicUrl: deps.publicUrl,
+    contact: deps.contact ?? brand.company.contact,
+    now: deps.now?.() ?? new Date(),
+    inviteUrl: `${deps.publicUrl}${invitePathOf(bookingId, deps.linkSecret)}`,
+    manageUrl: `${deps.publicUrl}${managePathOf(bookingId, deps.linkSecret)}`,
+    sequence,
+  };
+}
 
 /** What a template gives: the message's words, and the event as an .ics when it carries one. */
 export interface Written {
@@ -43,7 +71,7 @@ export interface EmailKindWriter extends EmailKindData, Truth {
   messageId?(lead: Booking, mailFrom: string): string;
 }
 
-/** A webhook delivery: its event is written by the change that raised it (db/functions/webhooks.sql), signed and posted by webhook-job.ts. */
+/** A webhook delivery: its event is written by the change that raised it (db/functions/webhooks.sql), signed and posted by channels/webhook.ts. */
 export type WebhookKindWriter = WebhookKindData;
 
 export type KindWriter = EmailKindWriter | CalendarKindWriter | WebhookKindWriter;

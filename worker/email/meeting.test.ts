@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { icsProperties } from '../../test/booking.js';
 import { TEST_LINK_SECRET } from '../../test/stack.js';
-import { composeEmail, type ComposeDeps } from '../email-job.js';
+import { composeEmail } from '../channels/email.js';
+import type { ComposeDeps } from '../kind-writers.js';
 import type { EmailRow, Lead } from '../outbox.js';
 
 const deps: ComposeDeps = {
