@@ -9,7 +9,7 @@ import { UnrecoverableError } from 'bullmq';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { withoutAddresses } from '../domain/text.js';
-import type { DeliveryKindData } from '../server-shared/delivery-kinds.js';
+import { ORDER_GROUPS, type DeliveryKindData } from '../server-shared/delivery-kinds.js';
 import { deliveryJob, type QueuedJob } from '../server-shared/jobs.js';
 import { SendFailure, type Sender, type Senders, type Tried } from './channels/sender.js';
 import type { WorkerMetrics, RowOutcome } from './metrics.js';
@@ -188,11 +188,12 @@ async function deliverClaimed(
   const { row } = claimed;
   const label = row.kind;
   const line = context.kinds[row.kind];
+  const order = line?.order && ORDER_GROUPS[line.order];
   if (await behindEarlier(db, row, line?.order)) {
     await releaseClaim(db, row.id);
-    if (line?.order === 'endpoint') {
+    if (order?.by === 'event') {
       // The earlier one's delivery enqueues this one; the sweep stands behind that.
-      log.info(`${label} waits for an earlier event of its booking to reach the endpoint`);
+      log.info(`${label} waits for an earlier event of its booking to reach ${sender?.receiver ?? 'its receiver'}`);
       return 'in-line';
     }
     // A message never overtakes one its recipient should read first: asked once the row is held, before anything goes.
@@ -249,8 +250,8 @@ async function deliverClaimed(
   switch (tried.outcome) {
     case 'sent': {
       log.info(fields, `${label} sent`);
-      // The next event of an endpoint's line waits for this one: its turn has come.
-      const next = line!.order === 'endpoint' ? await nextInLine(db, row) : null;
+      // The next event of its line waits for this one: its turn has come.
+      const next = order?.by === 'event' ? await nextInLine(db, row) : null;
       if (next) await context.enqueue(deliveryJob(next.id, next.due));
       return 'sent';
     }

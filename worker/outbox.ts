@@ -10,13 +10,14 @@ import {
   DELIVERY_KIND_NAMES,
   type DeliveryKind,
   type DeliveryKindData,
+  ORDER_GROUPS,
   type OrderGroup,
 } from '../server-shared/delivery-kinds.js';
 import type { Booking } from '../server-shared/invitation.js';
 import {
   CONFIRMATION_SEQUENCE,
   settleEarlierProspectEmails,
-  unsettledEarlierProspectEmails,
+  unsettledBefore,
   type OrderedLine,
 } from '../server-shared/prospect-emails.js';
 import type { Attribution } from '../domain/attribution.js';
@@ -332,37 +333,36 @@ export async function markDropped(db: Knex, id: string): Promise<void> {
 }
 
 /**
- * Whether the claimed row must wait its turn in its line (the registry's `order` group). The prospect's e-mails and a
- * host's calendar writes are lines of the booking's changes: an earlier row (a lower sequence) still in flight holds
- * this one, and earlier ones still to send under no live claim are dropped first, since this row's change has
- * overtaken them (server-shared/prospect-emails.ts); nothing comes before sequence 0 (the booking itself). An
- * endpoint's line is its booking's events: every earlier one must reach the endpoint first, and none is dropped.
+ * Whether the claimed row must wait its turn in its line, as its order group keeps it (the registry's ORDER_GROUPS):
+ * the prospect's e-mails and a host's calendar writes are lines of the booking's changes, where an earlier row (a lower
+ * sequence) still in flight holds this one, and earlier ones still to send under no live claim are dropped first,
+ * since this row's change has overtaken them (nothing comes before sequence 0, the booking itself); an endpoint's line
+ * is its booking's events, where every earlier one must be delivered first and none is dropped.
  */
 export async function behindEarlier(db: Knex, row: DeliveryRow, order: OrderGroup | undefined): Promise<boolean> {
-  if (order === 'endpoint') return behindEarlierEvent(db, row);
-  const change = changeOf(row);
-  if (!order || !change || change.sequence <= CONFIRMATION_SEQUENCE) return false;
-  if (order === 'prospect' && row.recipient !== null) return false;
-  if (order !== 'prospect' && row.recipient === null) return false;
-  const line: OrderedLine = order === 'prospect' ? { prospect: true } : { kind: row.kind, recipient: row.recipient! };
-  await settleEarlierProspectEmails(db, row.booking_id, change.sequence, line);
-  return (await unsettledEarlierProspectEmails(db, row.booking_id, change.sequence, line)) > 0;
-}
-
-async function behindEarlierEvent(db: Knex, row: DeliveryRow): Promise<boolean> {
-  const earlier = await db('deliveries')
-    .where({ channel: 'webhook', endpoint_id: row.endpoint_id, booking_id: row.booking_id })
-    .where('position', '<', row.position)
-    .whereNull('sent_at')
-    .first('id');
+  const place = order && lineOf(row, order);
+  if (!place) return false;
+  if (!('endpoint' in place.line)) await settleEarlierProspectEmails(db, row.booking_id, Number(place.at), place.line);
+  const earlier = await unsettledBefore(db, row.booking_id, place.at, place.line).first('id');
   return earlier !== undefined;
 }
 
-/** The next row of an endpoint's line after `row` still to deliver: its turn has come. */
+/** The row's line in its order group, and its place in it; none for a row that has nothing before it. */
+function lineOf(row: DeliveryRow, order: OrderGroup): { line: OrderedLine; at: number | string } | null {
+  if (ORDER_GROUPS[order].by === 'event')
+    return row.endpoint_id === null || row.position === null
+      ? null
+      : { line: { endpoint: row.endpoint_id }, at: row.position };
+  if (row.sequence === null || row.sequence <= CONFIRMATION_SEQUENCE) return null;
+  if (order === 'prospect') return row.recipient === null ? { line: { prospect: true }, at: row.sequence } : null;
+  return row.recipient === null ? null : { line: { kind: row.kind, recipient: row.recipient }, at: row.sequence };
+}
+
+/** The next row still to deliver after `row` in a line of events (an endpoint's): its turn has come. */
 export async function nextInLine(db: Knex, row: DeliveryRow): Promise<DueRow | null> {
   const { rows } = (await db.raw(
     `SELECT d.id, ${DUE_MS('d')} AS due FROM deliveries d
-      WHERE d.channel = 'webhook' AND d.endpoint_id = ? AND d.booking_id = ? AND d.position > ? AND d.sent_at IS NULL AND d.failed_at IS NULL
+      WHERE d.endpoint_id = ? AND d.booking_id = ? AND d.position > ? AND d.sent_at IS NULL AND d.failed_at IS NULL
       ORDER BY d.position LIMIT 1`,
     [row.endpoint_id, row.booking_id, row.position],
   )) as { rows: { id: string; due: string }[] };
@@ -419,7 +419,7 @@ export interface DueRow {
  * The rows the sweep enqueues again, kind by kind as the registry says (server-shared/delivery-kinds.ts), in one
  * statement: those sent at once (which the API enqueued) once they have waited out the grace period, those sent when
  * due (reminders, which only the sweep enqueues, so that Redis holds no timer that could be lost) from their due time;
- * under no live claim; with tries left under a 'backoff' policy; and of the 'endpoint' order group only while the
+ * under no live claim; with tries left under a 'backoff' policy; and of a line of events (ORDER_GROUPS) only while the
  * endpoint takes tries and the row is first in its booking's line to it. Oldest first, at most `limit` of each kind.
  */
 export async function findDue(db: Knex, graceMs: number, limit = 500): Promise<DueRow[]> {
@@ -429,18 +429,18 @@ export async function findDue(db: Knex, graceMs: number, limit = 500): Promise<D
       kind,
       sent === 'at once' ? graceMs / 1000 : 0,
       retry.policy === 'backoff' ? retry.maxAttempts : null,
-      order === 'endpoint',
+      order !== undefined && ORDER_GROUPS[order].by === 'event',
     ] as const;
   });
   const { rows } = (await db.raw(
     `SELECT due.id, due.due FROM (VALUES ${kinds.map(() => '(?::text, ?::float8, ?::int, ?::boolean)').join(', ')})
-       AS k(kind, grace, max_attempts, by_endpoint)
+       AS k(kind, grace, max_attempts, by_event)
      CROSS JOIN LATERAL (
        SELECT d.id, ${DUE_MS('d')} AS due FROM deliveries d LEFT JOIN webhook_endpoints e ON e.id = d.endpoint_id
        WHERE d.kind = k.kind AND ${OPEN('d')} AND d.due_at <= now() - make_interval(secs => k.grace)
          AND (k.max_attempts IS NULL OR d.attempts < k.max_attempts)
-         AND (NOT k.by_endpoint OR (${ENDPOINT_TAKES} AND NOT EXISTS (SELECT 1 FROM deliveries p
-           WHERE p.channel = 'webhook' AND p.endpoint_id = d.endpoint_id AND p.booking_id = d.booking_id
+         AND (NOT k.by_event OR (${ENDPOINT_TAKES} AND NOT EXISTS (SELECT 1 FROM deliveries p
+           WHERE p.endpoint_id = d.endpoint_id AND p.booking_id = d.booking_id
              AND p.position < d.position AND p.sent_at IS NULL)))
        ORDER BY d.due_at LIMIT ?) due`,
     [...kinds.flat(), limit],
