@@ -15,7 +15,7 @@ import type { DeliveryDeps } from './job.js';
 import { startWorker } from './index.js';
 import { composeEmail } from './channels/email.js';
 import type { ComposeDeps } from './kind-writers.js';
-import type { EmailRow, Lead } from './outbox.js';
+import type { ChangeRow, Lead } from './outbox.js';
 import type { OutgoingMail } from './send-mail.js';
 
 const prospect = { name: 'Grace Hopper', email: 'grace@hopper-systems.com', company: 'Hopper Systems' };
@@ -55,7 +55,7 @@ describe('composing the messages of one booking', () => {
     sequence: 1,
     ...overrides,
   });
-  const emailRow = (overrides: Partial<EmailRow>): EmailRow => ({
+  const emailRow = (overrides: Partial<ChangeRow>): ChangeRow => ({
     id: '0c0e7a2b-5d4f-4f7e-8b1a-2c3d4e5f6a7b',
     booking_id: id,
     kind: 'update',

@@ -18,7 +18,7 @@ import { renderCancellation, renderReminder, renderUpdate } from './email/bookin
 import { renderConfirmation, type ProspectEmailOptions } from './email/confirmation.js';
 import { renderHostCancellation, renderHostInvitation } from './email/host-emails.js';
 import { renderSalesNotice } from './email/sales-notice.js';
-import type { EmailRow, Lead } from './outbox.js';
+import type { ChangeRow, Lead } from './outbox.js';
 
 /** What writing a row needs: no database, no transport. */
 export interface ComposeDeps {
@@ -56,17 +56,17 @@ export interface Written {
 
 interface Truth {
   /** Whether the row still tells the truth when it is about to be sent; false: dropped, never sent. */
-  stillTrue(row: EmailRow, lead: Lead, now: Date): boolean;
+  stillTrue(row: ChangeRow, lead: Lead, now: Date): boolean;
 }
 
 /** A write into the host's calendar: the event to store, or null to take it out. */
 export interface CalendarKindWriter extends CalendarKindData, Truth {
-  event(booking: Lead, row: EmailRow, options: ProspectEmailOptions): string | null;
+  event(booking: Lead, row: ChangeRow, options: ProspectEmailOptions): string | null;
 }
 
 export interface EmailKindWriter extends EmailKindData, Truth {
   /** Writes the message about `booking` (the lead with the slot the row tells of). */
-  write(booking: Lead, row: EmailRow, options: ProspectEmailOptions): Written;
+  write(booking: Lead, row: ChangeRow, options: ProspectEmailOptions): Written;
   /** Its Message-ID, when it is not one of its own row. */
   messageId?(lead: Booking, mailFrom: string): string;
 }
@@ -143,7 +143,7 @@ export const KIND_WRITERS: { readonly [K in DeliveryKind]: KindWriter } = {
 };
 
 /** The booking as the row's host has it: a demo handed on names its earlier host, whose name the row does not keep. */
-function asTheirs(booking: Lead, row: EmailRow): Lead {
+function asTheirs(booking: Lead, row: ChangeRow): Lead {
   if (row.recipient === null || booking.host?.email === row.recipient) return booking;
   return { ...booking, host: { email: row.recipient, name: row.recipient, title: '' } };
 }

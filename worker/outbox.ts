@@ -36,15 +36,16 @@ export const CLAIM_LEASE_MS = 60_000;
  * its own); 'claimed-elsewhere': held by a live claim, or a webhook whose endpoint takes no tries now.
  */
 export type ClaimRefusal = 'missing' | 'rescheduled' | 'already-sent' | 'refused' | 'dropped' | 'claimed-elsewhere';
-/** An e-mail not sent now because an earlier one about its booking is still in flight; its job tries again shortly. */
-export type Postponed = 'waiting';
-
-/** An outbox row as its worker claims it. `kind` is what the row says; the registry may not know it. */
-export interface EmailRow {
+/**
+ * A claimed row that tells a change of its booking (an e-mail's, a calendar write's: every row but a webhook
+ * delivery's), as its template reads it. `kind` is what the row says; the registry may not know it. Not the API's
+ * EmailRow (api/bookings/emails.ts), a row about to be stored, without its id.
+ */
+export interface ChangeRow {
   id: string;
   booking_id: string;
   kind: DeliveryKind | (string & {});
-  /** The slot and the sequence of the change the e-mail tells. */
+  /** The slot and the sequence of the change the row tells. */
   time_slot: Date;
   sequence: number;
   /** Its own recipient (the sales desk's address); null: the booking's prospect. */
@@ -75,7 +76,7 @@ export interface DeliveryRow {
   time_slot: Date | null;
   sequence: number | null;
   recipient: string | null;
-  change: EmailRow['change'];
+  change: ChangeRow['change'];
   previous_time_slot: Date | null;
   /** A webhook delivery's endpoint and event, and the event's place among its booking's. */
   endpoint_id: string | null;
@@ -105,7 +106,7 @@ export interface Claimed {
 }
 
 /** The change the row tells, for a row that tells one (every row but a webhook delivery's). */
-export function changeOf(row: DeliveryRow): EmailRow | null {
+export function changeOf(row: DeliveryRow): ChangeRow | null {
   if (row.time_slot === null || row.sequence === null) return null;
   const { id, booking_id, kind, time_slot, sequence, recipient, change, previous_time_slot, created_at } = row;
   return { id, booking_id, kind, time_slot, sequence, recipient, change, previous_time_slot, created_at };

@@ -9,7 +9,7 @@ import { bookingUid } from '../../server-shared/invitation.js';
 import { mailDomain } from '../../server-shared/sender.js';
 import { singleLine, withoutAddresses } from '../../domain/text.js';
 import { KIND_WRITERS, writeOptions, type ComposeDeps, type EmailKindWriter, type Written } from '../kind-writers.js';
-import { changeOf, type Claimed, type EmailRow, type Lead } from '../outbox.js';
+import { changeOf, type Claimed, type ChangeRow, type Lead } from '../outbox.js';
 import type { OutgoingMail, SendMail } from '../send-mail.js';
 import type { Sender } from './sender.js';
 
@@ -22,7 +22,7 @@ export interface EmailSenderDeps extends ComposeDeps {
 }
 
 /** The e-mail for a row of an e-mail kind, or null when it no longer tells the truth about its booking. */
-export function composeEmail(deps: ComposeDeps, row: EmailRow, lead: Lead): Composed | null {
+export function composeEmail(deps: ComposeDeps, row: ChangeRow, lead: Lead): Composed | null {
   if (!isDeliveryKind(row.kind)) throw new UnrecoverableError(`no kind "${row.kind}" in this worker's registry`);
   const kind = KIND_WRITERS[row.kind];
   if (kind.channel !== 'email') throw new UnrecoverableError(`a ${row.kind} row is not an e-mail`);
@@ -35,7 +35,7 @@ export function composeEmail(deps: ComposeDeps, row: EmailRow, lead: Lead): Comp
 function composeMessage(
   deps: ComposeDeps,
   kind: EmailKindWriter,
-  row: EmailRow,
+  row: ChangeRow,
   lead: Lead,
   written: Written,
 ): Composed | null {
