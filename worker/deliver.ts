@@ -268,12 +268,9 @@ async function deliverClaimed(
       log.warn(fields, `${label} refused for good by ${sender!.receiver}; no more tries`);
       throw withBooking(new UnrecoverableError(tried.error ?? 'refused'), row.booking_id);
     case 'exhausted':
-      // Never given up silently: the receiver is marked failing (the health endpoint and the admin API show it), and
-      // its rows wait until an operator replays them.
-      log.error(
-        fields,
-        `${label} tried for its whole retry window: ${sender!.receiver} is marked failing; its rows wait for a replay`,
-      );
+      // Never given up silently: an error line, and the channel's own mark (a webhook's endpoint marked failing, which
+      // the health endpoint and the admin API show); the row waits until an operator replays it.
+      log.error(fields, `${label} tried for its whole retry window; given up, it waits for a replay`);
       return 'exhausted';
     case 'gone':
       log.error(fields, `${label} not sent: ${sender!.receiver} is gone; nothing more is sent to it`);

@@ -160,9 +160,9 @@ describe('one webhook try (deliver)', function () {
     ).to.equal('exhausted');
     expect(await deliveryRow(job.deliveryId)).to.include({ attempts: 2, last_status: 500, sent_at: null });
     expect((await endpointRow(endpointId)).failing_since).to.be.an.instanceOf(Date);
-    expect(lines.find((line) => line.msg.startsWith('webhook tried for its whole retry window'))).to.include({
-      level: 50,
-    });
+    expect(
+      lines.find((line) => line.msg === 'webhook tried for its whole retry window; given up, it waits for a replay'),
+    ).to.include({ level: 50, endpointId });
     // The first try's job, run again, finds its row given up: it does nothing.
     expect(await tryDelivery({}, job)).to.equal('refused');
     expect(await deliveryRow(job.deliveryId)).to.include({ attempts: 2 });

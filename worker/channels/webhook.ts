@@ -24,6 +24,8 @@ export interface WebhookSenderDeps {
 
 export interface WebhookPost {
   target: WebhookTarget;
+  /** The ids its log lines name: its endpoint's and its event's, and the event's type. */
+  ids: { endpointId: string; eventId: string; event: string };
   /** The event's id and body; signed with the time it is sent. */
   event: Omit<WebhookMessage, 'timestamp'>;
 }
@@ -39,14 +41,15 @@ export function webhookSender(deps: WebhookSenderDeps): Sender<WebhookPost> {
       'converge.webhook.event.type': event?.type,
     }),
     compose({ row, event }: Claimed): WebhookPost {
-      if (!event || row.event_id === null)
+      if (!event || row.event_id === null || row.endpoint_id === null)
         throw new UnrecoverableError(`a ${row.kind} row without its endpoint and event`);
       return {
         target: { url: event.url, secret: event.secret },
+        ids: { endpointId: row.endpoint_id, eventId: row.event_id, event: event.type },
         event: { id: row.event_id, body: JSON.stringify(event.payload) },
       };
     },
-    async send({ target, event }, signal) {
+    async send({ target, ids, event }, signal) {
       // Receivers check that the signature's time is recent, so a retry is signed with the time it is sent.
       const result = await postWebhook(
         target,
@@ -59,6 +62,7 @@ export function webhookSender(deps: WebhookSenderDeps): Sender<WebhookPost> {
       );
       const excerpt = result.excerpt && withoutAddresses(result.excerpt);
       const fields = {
+        ...ids,
         status: result.status,
         durationMs: result.durationMs,
         ...(result.refused ? { refused: true } : {}),
