@@ -75,8 +75,9 @@ describe('migrations', () => {
         })
         .returning('id');
       const [email] = await database
-        .db('booking_emails')
+        .db('deliveries')
         .insert({
+          channel: 'email',
           booking_id: booking.id,
           kind: 'confirmation',
           time_slot: new Date('2026-12-01T09:00:00Z'),
@@ -167,6 +168,7 @@ describe('migration history', () => {
         '20261203100000_time_ordered_ids',
         '20261204200000_trapped_bookings_as_booked',
         '20261205100000_one_outbox_for_every_delivery',
+        '20261206100000_drop_outbox_compatibility_views',
       ]);
     } finally {
       await database.drop();
@@ -208,6 +210,7 @@ describe('the migration to one outbox', () => {
     const { db } = database;
     try {
       // The outbox as it was then: booking_emails a table of its own.
+      await db.migrate.down({ name: '20261206100000_drop_outbox_compatibility_views' });
       await db.migrate.down({ name: '20261205100000_one_outbox_for_every_delivery' });
       await db.migrate.down({ name: '20261130110000_booking_host_and_meeting' });
       await db.migrate.down({ name: '20261130100000_one_email_outbox' });
@@ -246,7 +249,7 @@ describe('the migration to one outbox', () => {
       ).map((row: { id: string }) => row.id);
       await db.migrate.latest();
 
-      const rows = await db('booking_emails').whereIn('booking_id', ids).orderBy('booking_id');
+      const rows = await db('deliveries').whereIn('booking_id', ids).orderBy('booking_id');
       expect(rows).to.have.length(states.length);
       const byBooking = new Map(rows.map((row) => [row.booking_id, row]));
       const expected = [
@@ -267,6 +270,7 @@ describe('the migration to one outbox', () => {
       expect(columns.filter((column: string) => column.startsWith('confirmation_'))).to.deep.equal([]);
 
       // The outbox as it was then: booking_emails a table of its own.
+      await db.migrate.down({ name: '20261206100000_drop_outbox_compatibility_views' });
       await db.migrate.down({ name: '20261205100000_one_outbox_for_every_delivery' });
       await db.migrate.down({ name: '20261130110000_booking_host_and_meeting' });
       await db.migrate.down({ name: '20261130100000_one_email_outbox' });

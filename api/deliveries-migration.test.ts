@@ -4,6 +4,8 @@ import { migrateSchema } from './db.js';
 import { createTestDatabase, type TestDatabase } from '../test/database.js';
 
 const MIGRATION = '20261205100000_one_outbox_for_every_delivery';
+/** The later migration that drops the former names this one keeps. */
+const FORMER_NAMES_DROPPED = '20261206100000_drop_outbox_compatibility_views';
 const SLOT = new Date('2026-12-01T09:00:00Z');
 
 /** Every row of both former tables, as their former names show them, in the order of their ids. */
@@ -32,6 +34,7 @@ describe('the migration to one outbox (deliveries), with deliveries in flight', 
     database = await createTestDatabase();
     db = database.db;
     // The schema of before, holding rows in every state a delivery can be in.
+    await db.migrate.down({ name: FORMER_NAMES_DROPPED });
     await db.migrate.down({ name: MIGRATION });
     expect(await relationKind(db, 'booking_emails')).to.equal('r');
     const [booking] = await db('bookings')
@@ -206,7 +209,76 @@ describe('the migration to one outbox (deliveries), with deliveries in flight', 
       "SELECT confrelid::regclass::text AS target FROM pg_constraint WHERE conname = 'webhook_attempts_delivery_id_foreign'",
     );
     expect(rows).to.deep.equal([{ target: 'webhook_deliveries' }]);
-    await migrateSchema(db);
+    await db.migrate.up({ name: MIGRATION });
     expect(await snapshot(db)).to.deep.equal(before);
+  });
+});
+
+describe("the migration that drops the outbox's former names (views and trigger), and its down", function () {
+  this.timeout(60_000);
+  let database: TestDatabase;
+  let db: Knex;
+
+  before(async () => {
+    database = await createTestDatabase();
+    db = database.db;
+  });
+
+  after(async () => {
+    await database.drop();
+  });
+
+  const trigger = async () =>
+    (
+      (await db.raw("SELECT count(*)::int AS n FROM pg_trigger WHERE tgname = 'deliveries_channel_of_row'")) as {
+        rows: { n: number }[];
+      }
+    ).rows[0]!.n;
+
+  it('leaves deliveries alone, its rows as they were; a row without its channel is refused', async () => {
+    expect(await relationKind(db, 'booking_emails')).to.equal(null);
+    expect(await relationKind(db, 'webhook_deliveries')).to.equal(null);
+    expect(await trigger()).to.equal(0);
+    const [booking] = await db('bookings')
+      .insert({ name: 'Ada', email: 'ada@acme.com', company: 'Acme', time_slot: SLOT })
+      .returning('id');
+    let refused: unknown;
+    try {
+      await db('deliveries').insert({ booking_id: booking.id, kind: 'confirmation', time_slot: SLOT, sequence: 0 });
+    } catch (err) {
+      refused = err;
+    }
+    expect((refused as { code?: string } | undefined)?.code, 'not null violation').to.equal('23502');
+    await db('deliveries').insert({
+      channel: 'email',
+      booking_id: booking.id,
+      kind: 'confirmation',
+      time_slot: SLOT,
+      sequence: 0,
+    });
+    expect(await db('deliveries').where({ booking_id: booking.id }).pluck('channel')).to.deep.equal(['email']);
+  });
+
+  it('makes the views and the trigger again with its down, which show the rows under their former names; up drops them again', async () => {
+    const rows = await db('deliveries').orderBy('id');
+    await db.migrate.down({ name: FORMER_NAMES_DROPPED });
+    expect(await relationKind(db, 'booking_emails')).to.equal('v');
+    expect(await relationKind(db, 'webhook_deliveries')).to.equal('v');
+    expect(await trigger()).to.equal(1);
+    expect(await db('booking_emails').pluck('id')).to.deep.equal(rows.map((row: { id: string }) => row.id));
+    // A row written through a former name, as the code of before writes it, takes its channel from its shape.
+    await db('booking_emails').insert({
+      booking_id: rows[0].booking_id,
+      kind: 'host-calendar',
+      time_slot: SLOT,
+      sequence: 0,
+      recipient: 'host@converge.test',
+    });
+    expect(await db('deliveries').where({ kind: 'host-calendar' }).pluck('channel')).to.deep.equal(['calendar']);
+    await migrateSchema(db);
+    expect(await relationKind(db, 'booking_emails')).to.equal(null);
+    expect(await relationKind(db, 'webhook_deliveries')).to.equal(null);
+    expect(await trigger()).to.equal(0);
+    expect(await db('deliveries').count({ n: '*' }).first()).to.deep.equal({ n: String(rows.length + 1) });
   });
 });

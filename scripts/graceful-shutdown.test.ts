@@ -229,7 +229,7 @@ describe('SIGTERM to the worker process (worker/main.ts)', function () {
     expect(smtp.received[0]).to.include('First Co').and.not.include('Second Co');
     const sent = await database.db('deliveries').where({ id: first }).first();
     expect(sent.sent_at).to.be.instanceOf(Date);
-    expect(worker.logs.some((line) => line.msg === 'confirmation sent' && line.emailId === first)).to.equal(true);
+    expect(worker.logs.some((line) => line.msg === 'confirmation sent' && line.deliveryId === first)).to.equal(true);
 
     // The next one was not started, and waits in the queue for the next worker.
     const pending = await database.db('deliveries').where({ id: second }).first();

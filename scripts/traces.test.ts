@@ -194,12 +194,18 @@ describe('traces and logs of a booking, moved and cancelled (OTEL_EXPORTER_OTLP_
         `a delivery of the job that ended ${outcome}`,
       );
     const refused = deliveryBy('failed');
-    expect(refused.attributes).to.include({ 'converge.booking.id': bookingId, 'converge.email.kind': 'confirmation' });
+    expect(refused.attributes).to.include({
+      'converge.booking.id': bookingId,
+      'converge.delivery.kind': 'confirmation',
+    });
     expect(
       one((span) => span.name === 'smtp send' && parentOf(span) === refused, 'the refused send').attributes,
     ).to.include({ 'smtp.response_code': 451 });
     const delivery = deliveryBy('sent');
-    expect(delivery.attributes).to.include({ 'converge.booking.id': bookingId, 'converge.email.kind': 'confirmation' });
+    expect(delivery.attributes).to.include({
+      'converge.booking.id': bookingId,
+      'converge.delivery.kind': 'confirmation',
+    });
     expect(parentOf(delivery)?.service).to.equal('converge-worker');
     const send = one((span) => span.name === 'smtp send' && parentOf(span) === delivery, 'the SMTP send');
     expect(send.attributes).to.include({ 'converge.delivery.outcome': 'sent' });
@@ -226,13 +232,13 @@ describe('traces and logs of a booking, moved and cancelled (OTEL_EXPORTER_OTLP_
       }, `the ${what} trace with its SMTP send`);
       expect(spans.map((span) => span.service)).to.include.members(['converge-api', 'converge-worker']);
       expect(
-        spans.find((span) => span.name === 'deliver email')?.attributes['converge.email.kind'],
+        spans.find((span) => span.name === 'deliver email')?.attributes['converge.delivery.kind'],
         tree(spans),
       ).to.equal(kind);
     }
   });
 
-  it("continues each change into its webhook's delivery: the try, its POST beneath it with the receiver's origin only", async () => {
+  it("continues each change into its webhook's delivery: the try, its POST beneath its send with the receiver's origin only", async () => {
     for (const [what, type] of [
       ['book', 'booking.created'],
       ['move', 'booking.rescheduled'],
@@ -241,13 +247,13 @@ describe('traces and logs of a booking, moved and cancelled (OTEL_EXPORTER_OTLP_
       const spans = await until(async () => {
         const found = traceOf(what);
         return found.some(
-          (span) => span.name === 'deliver webhook' && span.attributes['converge.delivery.outcome'] === 'delivered',
+          (span) => span.name === 'deliver webhook' && span.attributes['converge.delivery.outcome'] === 'sent',
         )
           ? found
           : undefined;
       }, `the ${what} trace with its webhook delivered`);
       const delivered = spans.find(
-        (span) => span.name === 'deliver webhook' && span.attributes['converge.delivery.outcome'] === 'delivered',
+        (span) => span.name === 'deliver webhook' && span.attributes['converge.delivery.outcome'] === 'sent',
       )!;
       expect(delivered.service).to.equal('converge-worker');
       expect(delivered.attributes, tree(spans)).to.include({
@@ -255,11 +261,13 @@ describe('traces and logs of a booking, moved and cancelled (OTEL_EXPORTER_OTLP_
         'converge.booking.id': bookingId,
         'http.response.status_code': 200,
       });
+      // The POST beneath the transport's span, `webhook post`, beneath the delivery's.
+      const transport = spans.find((span) => span.name === 'webhook post' && span.parentSpanId === delivered.spanId);
       const post = spans.find(
         (span) =>
           span.kind === CLIENT &&
           span.attributes['http.request.method'] === 'POST' &&
-          span.parentSpanId === delivered.spanId,
+          span.parentSpanId === transport?.spanId,
       );
       expect(post?.attributes['url.full'], tree(spans)).to.equal(`${new URL(hooks.url).origin}/:path`);
     }
@@ -289,14 +297,14 @@ describe('traces and logs of a booking, moved and cancelled (OTEL_EXPORTER_OTLP_
   });
 
   it("gives every line about the booking its id and its trace's, in the API and the worker alike", async () => {
-    const emailIds = new Set(
+    const deliveryIds = new Set(
       (await database.db('deliveries').where({ booking_id: bookingId }).pluck('id')).map(String),
     );
     // The manage page's own request is left out: the server hands every token the same page, and reads none.
     const traceIds = new Set(['book', 'move', 'cancel', 'view'].map((what) => String(requests[what]?.traceId)));
     const about = (line: LogLine) =>
       line.bookingId === bookingId ||
-      emailIds.has(String(line.emailId)) ||
+      deliveryIds.has(String(line.deliveryId)) ||
       traceIds.has(String(line.traceId)) ||
       String(line.path).startsWith('/api/bookings/:token');
     const lines = [...api!.logs, ...worker!.logs].filter(about);

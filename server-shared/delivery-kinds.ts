@@ -18,9 +18,21 @@ export type Channel = 'email' | 'calendar' | 'webhook';
 export type OrderGroup = 'prospect' | 'host-calendar' | 'endpoint';
 
 /**
+ * How each order group keeps its line. 'change': rows in the order of the booking's changes (their sequence); an
+ * earlier row not yet claimed is dropped, and one in flight is waited for (a lease at most: the job looks again
+ * shortly). 'event': rows in the order of the booking's events (their position); none is dropped, and a row waits for
+ * every earlier one to be delivered, whose delivery hands the turn on (enqueues the next).
+ */
+export const ORDER_GROUPS: Readonly<Record<OrderGroup, { by: 'change' | 'event' }>> = {
+  prospect: { by: 'change' },
+  'host-calendar': { by: 'change' },
+  endpoint: { by: 'event' },
+};
+
+/**
  * How a failed try is tried again. 'backoff': the queue's retries with exponential backoff, then the sweep, until
  * `maxAttempts` failed tries; 'window': the next try queued at its time, doubling with jitter and never before the
- * receiver's Retry-After, for a whole window (worker/webhook-retry.ts), then given up and its endpoint marked failing.
+ * receiver's Retry-After, for a whole window (worker/retry-window.ts), then given up and its endpoint marked failing.
  */
 export type RetryPolicy = { policy: 'backoff'; maxAttempts: number } | { policy: 'window' };
 

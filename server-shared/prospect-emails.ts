@@ -12,22 +12,29 @@ import type { Knex } from 'knex';
 export const CONFIRMATION_SEQUENCE = 0;
 
 /**
- * A line of rows about one booking that must go out in the order of its changes: the prospect's e-mails (rows with
- * no recipient of their own), or one kind of row to one recipient (a host's calendar writes).
+ * A line of rows about one booking that must go out in order: of its changes, the prospect's e-mails (rows with no
+ * recipient of their own) or one kind of row to one recipient (a host's calendar writes); of its events, the webhook
+ * deliveries to one endpoint.
  */
-export type OrderedLine = { prospect: true } | { kind: string; recipient: string };
+export type OrderedLine = { prospect: true } | { kind: string; recipient: string } | { endpoint: string };
 
-/** The line's rows of a lower sequence than `sequence`, neither sent, refused for good nor dropped. */
-function unsettledBefore(
+/**
+ * The line's rows before `place` (a sequence; an event's position) still unsettled: of a line of changes, neither
+ * sent, refused for good nor dropped; of an endpoint's, not delivered (one given up on waits for a replay, and
+ * holds the later ones with it).
+ */
+export function unsettledBefore(
   db: Knex | Knex.Transaction,
   bookingId: string,
-  sequence: number,
+  place: number | string,
   line: OrderedLine,
 ): Knex.QueryBuilder {
   const rows = db('deliveries').where({ booking_id: bookingId });
+  if ('endpoint' in line)
+    return rows.where({ endpoint_id: line.endpoint }).where('position', '<', place).whereNull('sent_at');
   if ('prospect' in line) rows.where({ channel: 'email' }).whereNull('recipient');
   else rows.where({ kind: line.kind, recipient: line.recipient });
-  return rows.where('sequence', '<', sequence).whereNull('sent_at').whereNull('failed_at').whereNull('dropped_at');
+  return rows.where('sequence', '<', place).whereNull('sent_at').whereNull('failed_at').whereNull('dropped_at');
 }
 
 /**
@@ -40,23 +47,9 @@ export async function settleEarlierProspectEmails(
   db: Knex | Knex.Transaction,
   bookingId: string,
   sequence: number,
-  line: OrderedLine = { prospect: true },
+  line: Exclude<OrderedLine, { endpoint: string }> = { prospect: true },
 ): Promise<void> {
   await unsettledBefore(db, bookingId, sequence, line)
     .where((unclaimed) => unclaimed.whereNull('claimed_until').orWhere('claimed_until', '<', db.fn.now()))
     .update({ dropped_at: db.fn.now() });
-}
-
-/**
- * How many of the booking's prospect e-mails of a lower sequence are still unsettled. Once it is 0 it stays 0: an
- * e-mail is never stored below a sequence already reached, and a settled one never becomes unsettled again.
- */
-export async function unsettledEarlierProspectEmails(
-  db: Knex,
-  bookingId: string,
-  sequence: number,
-  line: OrderedLine = { prospect: true },
-): Promise<number> {
-  const emails = await unsettledBefore(db, bookingId, sequence, line).first(db.raw('count(*)::int AS unsettled'));
-  return emails?.unsettled ?? 0;
 }

@@ -1,6 +1,8 @@
 /** Bookings stored the way `book` stores them, each with its confirmation in the outbox, for tests of the worker. */
 import type { Knex } from 'knex';
 import { deliveryJob, type QueuedJob } from '../server-shared/jobs.js';
+import { deliver, type DeliveryOutcome } from '../worker/deliver.js';
+import { deliveryContext, type DeliveryDeps } from '../worker/job.js';
 
 export interface StoredBooking {
   /** The booking's id. */
@@ -48,4 +50,9 @@ export async function jobOfRow(db: Knex, id: string): Promise<QueuedJob> {
   const row: { due_at: Date } | undefined = await db('deliveries').where({ id }).first('due_at');
   if (!row) throw new Error(`no outbox row ${id}`);
   return deliveryJob(id, row.due_at.getTime());
+}
+
+/** One try of the row, whatever its due time, as a `deliver` job makes it, without the queue. */
+export function deliverRow(deps: DeliveryDeps, id: string, signal?: AbortSignal): Promise<DeliveryOutcome> {
+  return deliver(deliveryContext(deps), id, undefined, signal);
 }

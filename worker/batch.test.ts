@@ -110,9 +110,7 @@ describe('claims and marks of many rows at once', () => {
     );
     const won = claims.filter((outcome) => outcome.claimed);
     expect(won).to.have.length(ids.length);
-    expect(
-      new Set(won.map((outcome) => (outcome.claimed && outcome.channel !== 'webhook' ? outcome.email.row.id : ''))),
-    ).to.deep.equal(new Set(ids));
+    expect(new Set(won.map((outcome) => (outcome.claimed ? outcome.row.id : '')))).to.deep.equal(new Set(ids));
     const refusals: Record<string, number> = {};
     for (const outcome of claims) if (!outcome.claimed) refusals[outcome.reason] = (refusals[outcome.reason] ?? 0) + 1;
     expect(refusals).to.deep.equal({ 'claimed-elsewhere': 2 * ids.length, missing: 2 });
@@ -138,13 +136,7 @@ describe('claims and marks of many rows at once', () => {
     const refused = await insert({ failed_at: database.db.fn.now() });
     const claims = await Promise.all([open, leaseRanOut, held, sent, refused].map((id) => claim(database.db, id)));
     expect(
-      claims.map((outcome) =>
-        !outcome.claimed
-          ? outcome.reason
-          : outcome.channel === 'webhook'
-            ? 'a webhook'
-            : `claimed ${outcome.email.lead?.email}`,
-      ),
+      claims.map((outcome) => (!outcome.claimed ? outcome.reason : `claimed ${outcome.lead?.email}`)),
     ).to.deep.equal(['claimed p@example.com', 'claimed p@example.com', 'claimed-elsewhere', 'already-sent', 'refused']);
     const leases: { id: string; ms: number }[] = await database
       .db('deliveries')

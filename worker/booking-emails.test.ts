@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import { bookableSlots } from '../test/booking.js';
 import { createTestDatabase, type TestDatabase } from '../test/database.js';
 import { TEST_LINK_SECRET, silentLogger } from '../test/stack.js';
-import type { DeliveryDeps } from './deliver.js';
-import { processEmail } from './email-job.js';
+import type { DeliveryDeps } from './job.js';
+import { deliverRow } from '../test/outbox.js';
 import type { OutgoingMail } from './send-mail.js';
 
 const prospect = { name: 'Grace Hopper', email: 'grace@hopper-systems.com', company: 'Hopper Systems' };
@@ -63,26 +63,26 @@ describe('a booking e-mail that no longer tells the truth', () => {
   it('drops a reminder for a slot the booking no longer holds, or for a cancelled booking, and sends nothing', async () => {
     const moved = await bookingWithEmail('reminder', { emailSlot: 'other' });
     const cancelled = await bookingWithEmail('reminder', { status: 'cancelled' });
-    expect(await processEmail(deps, moved)).to.equal('dropped');
-    expect(await processEmail(deps, cancelled)).to.equal('dropped');
+    expect(await deliverRow(deps, moved)).to.equal('dropped');
+    expect(await deliverRow(deps, cancelled)).to.equal('dropped');
     expect(sent).to.deep.equal([]);
     expect(await droppedAt(moved)).to.be.instanceOf(Date);
     // Dropped for good: a second job for the row does nothing.
-    expect(await processEmail(deps, moved)).to.equal('dropped');
+    expect(await deliverRow(deps, moved)).to.equal('dropped');
   });
 
   it('drops an update overtaken by a later change, and sends the current one', async () => {
     const overtaken = await bookingWithEmail('update', { sequence: 2 });
-    expect(await processEmail(deps, overtaken)).to.equal('dropped');
+    expect(await deliverRow(deps, overtaken)).to.equal('dropped');
     const current = await bookingWithEmail('update');
-    expect(await processEmail(deps, current)).to.equal('sent');
+    expect(await deliverRow(deps, current)).to.equal('sent');
     expect(sent.map((mail) => mail.subject)).to.have.length(1);
     expect(sent[0]!.icalEvent?.method).to.equal('REQUEST');
   });
 
   it('refuses for good a row of a kind the registry does not know, and keeps it for operations to see', async () => {
     const unknown = await bookingWithEmail('fax');
-    const failure = await processEmail(deps, unknown).catch((err: unknown) => err);
+    const failure = await deliverRow(deps, unknown).catch((err: unknown) => err);
     expect(failure).to.be.instanceOf(Error).with.property('message').that.contains('no kind "fax"');
     expect(sent).to.deep.equal([]);
     const row = await database.db('deliveries').where({ id: unknown }).first();

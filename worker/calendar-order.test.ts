@@ -5,15 +5,17 @@ import { DELIVERY_QUEUE, jobIdOf } from '../server-shared/jobs.js';
 import { settleEarlierProspectEmails } from '../server-shared/prospect-emails.js';
 import { bookableSlots, icsProperties } from '../test/booking.js';
 import { createTestDatabase, type TestDatabase } from '../test/database.js';
-import { insertBookings, jobOfRow } from '../test/outbox.js';
+import { insertBookings, jobOfRow, deliverRow } from '../test/outbox.js';
 import { startSmtpSink } from '../test/smtp-sink.js';
 import { TEST_LINK_SECRET, TEST_REDIS_URL, clearQueuePrefix, silentLogger, testQueuePrefix } from '../test/stack.js';
 import { until } from '../test/until.js';
 import { loadWorkerConfig } from './config.js';
-import type { Composed, DeliveryDeps } from './deliver.js';
+import type { Composed } from './channels/email.js';
+import type { DeliveryDeps } from './job.js';
 import { startWorker } from './index.js';
-import { composeEmail, processEmail, type ComposeDeps } from './email-job.js';
-import type { EmailRow, Lead } from './outbox.js';
+import { composeEmail } from './channels/email.js';
+import type { ComposeDeps } from './kind-writers.js';
+import type { ChangeRow, Lead } from './outbox.js';
 import type { OutgoingMail } from './send-mail.js';
 
 const prospect = { name: 'Grace Hopper', email: 'grace@hopper-systems.com', company: 'Hopper Systems' };
@@ -53,7 +55,7 @@ describe('composing the messages of one booking', () => {
     sequence: 1,
     ...overrides,
   });
-  const emailRow = (overrides: Partial<EmailRow>): EmailRow => ({
+  const emailRow = (overrides: Partial<ChangeRow>): ChangeRow => ({
     id: '0c0e7a2b-5d4f-4f7e-8b1a-2c3d4e5f6a7b',
     booking_id: id,
     kind: 'update',
@@ -179,8 +181,8 @@ describe('the messages of one booking go out in the order of its changes', () =>
     const { bookingId, confirmation } = await book();
     const cancellation = await cancel(bookingId);
     expect((await emailState(confirmation)).dropped_at).to.be.instanceOf(Date);
-    expect(await processEmail(deps, confirmation)).to.equal('dropped');
-    expect(await processEmail(deps, cancellation)).to.equal('sent');
+    expect(await deliverRow(deps, confirmation)).to.equal('dropped');
+    expect(await deliverRow(deps, cancellation)).to.equal('sent');
     expect(methods()).to.deep.equal(['CANCEL/1']);
   });
 
@@ -188,18 +190,18 @@ describe('the messages of one booking go out in the order of its changes', () =>
     const { bookingId, confirmation } = await book();
     let release!: () => void;
     const confirmationSending = new Promise<void>((resolve) => (release = resolve));
-    const confirming = processEmail(
+    const confirming = deliverRow(
       { ...deps, sendMail: async (mail) => (await confirmationSending, sent.push(mail), {}) },
       confirmation,
     );
     await until(async () => ((await emailState(confirmation)).claimed_until ? true : undefined), 'the claim');
 
     const cancellation = await cancel(bookingId);
-    expect(await processEmail(deps, cancellation)).to.equal('waiting');
+    expect(await deliverRow(deps, cancellation)).to.equal('waiting');
     expect(sent).to.deep.equal([]);
     release();
     expect(await confirming).to.equal('sent');
-    expect(await processEmail(deps, cancellation)).to.equal('sent');
+    expect(await deliverRow(deps, cancellation)).to.equal('sent');
     expect(methods()).to.deep.equal(['REQUEST/0', 'CANCEL/1']);
   });
 
@@ -207,7 +209,7 @@ describe('the messages of one booking go out in the order of its changes', () =>
     const { bookingId, confirmation } = await book();
     let fail!: (err: Error) => void;
     const confirmationSending = new Promise<never>((_resolve, reject) => (fail = reject));
-    const confirming = processEmail({ ...deps, sendMail: () => confirmationSending }, confirmation).catch(
+    const confirming = deliverRow({ ...deps, sendMail: () => confirmationSending }, confirmation).catch(
       (err: unknown) => err,
     );
     await until(async () => ((await emailState(confirmation)).claimed_until ? true : undefined), 'the claim');
@@ -215,8 +217,8 @@ describe('the messages of one booking go out in the order of its changes', () =>
     const cancellation = await cancel(bookingId);
     fail(new Error('connect ECONNREFUSED 127.0.0.1:25'));
     expect(await confirming).to.be.instanceOf(Error);
-    expect(await processEmail(deps, cancellation)).to.equal('sent');
-    expect(await processEmail(deps, confirmation), "the confirmation's retry").to.equal('dropped');
+    expect(await deliverRow(deps, cancellation)).to.equal('sent');
+    expect(await deliverRow(deps, confirmation), "the confirmation's retry").to.equal('dropped');
     expect(methods()).to.deep.equal(['CANCEL/1']);
   });
 });

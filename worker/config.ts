@@ -24,7 +24,7 @@ import type { DkimKey } from './send-mail.js';
 import { readTeamFile, type Host } from '../server-shared/hosts/team.js';
 import { parseMetricsPort } from '../server-shared/metrics.js';
 import { parseAllowPrivate } from '../server-shared/webhooks.js';
-import { DEFAULT_RETRY_SCHEDULE, type RetrySchedule } from './webhook-retry.js';
+import { DEFAULT_RETRY_SCHEDULE, type RetrySchedule } from './retry-window.js';
 
 export interface WorkerConfig {
   databaseUrl: string;

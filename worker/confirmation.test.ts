@@ -17,13 +17,12 @@ import {
   type Stack,
 } from '../test/stack.js';
 import { createTestDatabase, type TestDatabase } from '../test/database.js';
-import { insertBookings, jobOfRow } from '../test/outbox.js';
+import { insertBookings, jobOfRow, deliverRow } from '../test/outbox.js';
 import { startSmtpSink, type SmtpSink } from '../test/smtp-sink.js';
 import { loadWorkerConfig } from './config.js';
 import { startWorker } from './index.js';
 import { createSendMail } from './send-mail.js';
-import { processEmail } from './email-job.js';
-import type { DeliveryDeps } from './deliver.js';
+import type { DeliveryDeps } from './job.js';
 import { findDue } from './outbox.js';
 import { sweepOutbox } from './sweep.js';
 
@@ -184,7 +183,7 @@ describe('confirmation when Redis was down at submit time', () => {
   });
 });
 
-describe('processEmail, for a confirmation', () => {
+describe('one try of a confirmation (deliver)', () => {
   let database: TestDatabase;
   let smtp: SmtpSink;
   let mailer: ReturnType<typeof createSendMail>;
@@ -226,9 +225,9 @@ describe('processEmail, for a confirmation', () => {
 
   it('sends once when the same job is delivered twice, even at the same moment', async () => {
     const { emailId } = await insert();
-    const outcomes = await Promise.all([processEmail(deps, emailId), processEmail(deps, emailId)]);
+    const outcomes = await Promise.all([deliverRow(deps, emailId), deliverRow(deps, emailId)]);
     expect(outcomes.sort()).to.deep.equal(['claimed-elsewhere', 'sent']);
-    expect(await processEmail(deps, emailId)).to.equal('already-sent');
+    expect(await deliverRow(deps, emailId)).to.equal('already-sent');
     expect(smtp.messages).to.have.length(1);
     const row = await emailRow(emailId);
     expect(row.attempts).to.equal(1);
@@ -236,7 +235,7 @@ describe('processEmail, for a confirmation', () => {
 
   it("marks the confirmation as the booking's own automatic message", async () => {
     const { id, emailId } = await insert();
-    await processEmail(deps, emailId);
+    await deliverRow(deps, emailId);
     const [mail] = smtp.messages;
     expect(mail!.parsed.messageId).to.equal(`<demo-${id}@converge.test>`);
     expect(mail!.parsed.replyTo).to.deep.equal([{ name: 'Converge Sales', address: 'sales@converge.test' }]);
@@ -251,7 +250,7 @@ describe('processEmail, for a confirmation', () => {
       .db('deliveries')
       .where({ id: emailId })
       .update({ claimed_until: database.db.raw("now() + interval '1 minute'") });
-    expect(await processEmail(deps, emailId)).to.equal('claimed-elsewhere');
+    expect(await deliverRow(deps, emailId)).to.equal('claimed-elsewhere');
     expect(await findDue(database.db, 0)).to.not.deep.include(await dueRow(emailId));
     expect(smtp.messages).to.have.length(0);
     await database
@@ -259,7 +258,7 @@ describe('processEmail, for a confirmation', () => {
       .where({ id: emailId })
       .update({ claimed_until: database.db.raw("now() - interval '1 second'") });
     expect(await findDue(database.db, 0)).to.deep.include(await dueRow(emailId));
-    expect(await processEmail(deps, emailId)).to.equal('sent');
+    expect(await deliverRow(deps, emailId)).to.equal('sent');
     const row = await emailRow(emailId);
     expect(row.claimed_until).to.equal(null);
     expect(smtp.messages).to.have.length(1);
@@ -281,7 +280,7 @@ describe('processEmail, for a confirmation', () => {
   });
 
   it('does nothing for a row that no longer exists', async () => {
-    expect(await processEmail(deps, '00000000-0000-4000-8000-000000000000')).to.equal('missing');
+    expect(await deliverRow(deps, '00000000-0000-4000-8000-000000000000')).to.equal('missing');
     expect(smtp.messages).to.have.length(0);
   });
 
@@ -289,7 +288,7 @@ describe('processEmail, for a confirmation', () => {
     const { emailId } = await insert();
     smtp.failNext(1);
     let thrown: unknown;
-    await processEmail(deps, emailId).catch((err: unknown) => (thrown = err));
+    await deliverRow(deps, emailId).catch((err: unknown) => (thrown = err));
     expect(thrown).to.be.instanceOf(Error);
     const row = await emailRow(emailId);
     expect(row).to.include({ sent_at: null, attempts: 1 });
@@ -300,7 +299,7 @@ describe('processEmail, for a confirmation', () => {
     const { emailId } = await insert({ email: 'nobody.here@hopper-systems.com' });
     smtp.failNext(1, { code: 550, message: '5.1.1 <nobody.here@hopper-systems.com>: Recipient address rejected' });
     let thrown: unknown;
-    await processEmail(deps, emailId).catch((err: unknown) => (thrown = err));
+    await deliverRow(deps, emailId).catch((err: unknown) => (thrown = err));
     expect(thrown).to.be.instanceOf(UnrecoverableError);
     expect((thrown as Error).message).to.not.contain('nobody.here');
     const row = await emailRow(emailId);
@@ -317,7 +316,7 @@ describe('processEmail, for a confirmation', () => {
       name: 'Eve<script>alert(1)</script>\r\nBcc: victim@example.com',
       company: 'Evil & Co "<b>"\nX-Injected: yes',
     });
-    await processEmail(deps, emailId);
+    await deliverRow(deps, emailId);
     const [mail] = smtp.messages;
     expect(mail?.envelopeTo).to.deep.equal([prospect.email]);
     const headerBlock = mail!.raw.slice(0, mail!.raw.indexOf('\r\n\r\n'));
@@ -369,7 +368,7 @@ async function withLoneWorker(
 
 describe('a job for a row this database does not hold (another deployment on the same Redis)', () => {
   it('is said once and handed back through its retries rather than consumed at once', async () => {
-    const lines: { msg: string; emailId?: string }[] = [];
+    const lines: { msg: string; deliveryId?: string }[] = [];
     const sink = new Writable({
       write(chunk: Buffer, _encoding, done) {
         lines.push(JSON.parse(chunk.toString()) as { msg: string });
@@ -390,7 +389,7 @@ describe('a job for a row this database does not hold (another deployment on the
       }, 'the job to run out of tries');
       expect(job.returnvalue).to.equal('missing');
       expect(job.attemptsMade).to.equal(3);
-      expect(lines.filter((line) => line.emailId === id && /does not hold/.test(line.msg))).to.have.length(1);
+      expect(lines.filter((line) => line.deliveryId === id && /does not hold/.test(line.msg))).to.have.length(1);
       expect(lines.filter((line) => line.msg === 'job failed')).to.have.length(0);
       expect(smtp.messages).to.have.length(0);
     });

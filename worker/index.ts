@@ -1,4 +1,4 @@
-/** Starts the e-mail worker: sends e-mails from the queue and sweeps the outbox on a schedule. */
+/** Starts the worker: makes the outbox's deliveries from the queue and sweeps the outbox on a schedule. */
 import { Queue, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import knex from 'knex';
@@ -9,7 +9,7 @@ import { queueTelemetry } from '../server-shared/telemetry.js';
 import { settlesWithin } from '../server-shared/time-limits.js';
 import type { WorkerConfig } from './config.js';
 import { bookingIdOfFailure } from './deliver.js';
-import { runJob, type JobContext } from './email-job.js';
+import { deliveryContext, runJob, type JobContext } from './job.js';
 import { createHostCalendarWriter } from './host-calendar.js';
 import { createWorkerMetrics } from './metrics.js';
 import { createSendMail } from './send-mail.js';
@@ -22,7 +22,7 @@ const JOB_FINISH_GRACE_MS = 6000;
 /** Thrown to hand a job back to the queue, unlogged: its row is not in this worker's database. */
 class NotInThisDatabase extends Error {
   constructor(id: string) {
-    super(`e-mail ${id} is not in this database`);
+    super(`delivery ${id} is not in this database`);
   }
 }
 
@@ -88,6 +88,8 @@ export async function startWorker(
     writeHostCalendar: createHostCalendarWriter(config.team),
     ...(metrics ? { metrics } : {}),
     logger,
+    enqueue,
+    webhooks: config.webhooks,
   };
 
   // A job for a row this worker's database does not hold belongs to another deployment on the same Redis (or its
@@ -98,22 +100,14 @@ export async function startWorker(
       if (notMine.size >= 10_000) notMine.clear();
       notMine.add(id);
       logger.warn(
-        { emailId: id, queuePrefix: config.queuePrefix },
-        'job for an e-mail this database does not hold: left to its owner',
+        { deliveryId: id, queuePrefix: config.queuePrefix },
+        'job for a delivery this database does not hold: left to its owner',
       );
     }
     if (job.attemptsMade + 1 < (job.opts.attempts ?? 1)) throw new NotInThisDatabase(id);
     return 'missing';
   };
-  const webhooks = {
-    db,
-    logger,
-    enqueue,
-    allowPrivate: config.webhooks.allowPrivate,
-    retry: config.webhooks.retry,
-    ...(metrics ? { metrics } : {}),
-  };
-  const context: JobContext = { deps, webhooks, leaveToOwner };
+  const context: JobContext = { ...deliveryContext(deps), leaveToOwner };
 
   const worker = new Worker(
     DELIVERY_QUEUE,

@@ -11,12 +11,40 @@ import {
   type EmailKindData,
   type WebhookKindData,
 } from '../server-shared/delivery-kinds.js';
+import { brand, type Contact } from '../domain/brand.js';
+import { invitePathOf, managePathOf } from '../server-shared/booking-link.js';
 import { bookingInvitation, bookingUid, type Booking } from '../server-shared/invitation.js';
 import { renderCancellation, renderReminder, renderUpdate } from './email/booking-changes.js';
 import { renderConfirmation, type ProspectEmailOptions } from './email/confirmation.js';
 import { renderHostCancellation, renderHostInvitation } from './email/host-emails.js';
 import { renderSalesNotice } from './email/sales-notice.js';
-import type { EmailRow, Lead } from './outbox.js';
+import type { ChangeRow, Lead } from './outbox.js';
+
+/** What writing a row needs: no database, no transport. */
+export interface ComposeDeps {
+  mailFrom: string;
+  timeZone: string;
+  publicUrl: string;
+  /** How buyers reach the sales desk (CONTACT_EMAIL, CONTACT_PHONE), in every e-mail's footer; the brand's own when unset. */
+  contact?: Contact;
+  /** Signs the booking's links (its manage page and the invitation's download). */
+  linkSecret: string;
+  now?: () => Date;
+}
+
+/** What a template is given besides the booking: the links, the zone, the contact and the change's sequence. */
+export function writeOptions(deps: ComposeDeps, bookingId: string, sequence: number): ProspectEmailOptions {
+  return {
+    timeZone: deps.timeZone,
+    mailFrom: deps.mailFrom,
+    publicUrl: deps.publicUrl,
+    contact: deps.contact ?? brand.company.contact,
+    now: deps.now?.() ?? new Date(),
+    inviteUrl: `${deps.publicUrl}${invitePathOf(bookingId, deps.linkSecret)}`,
+    manageUrl: `${deps.publicUrl}${managePathOf(bookingId, deps.linkSecret)}`,
+    sequence,
+  };
+}
 
 /** What a template gives: the message's words, and the event as an .ics when it carries one. */
 export interface Written {
@@ -28,22 +56,22 @@ export interface Written {
 
 interface Truth {
   /** Whether the row still tells the truth when it is about to be sent; false: dropped, never sent. */
-  stillTrue(row: EmailRow, lead: Lead, now: Date): boolean;
+  stillTrue(row: ChangeRow, lead: Lead, now: Date): boolean;
 }
 
 /** A write into the host's calendar: the event to store, or null to take it out. */
 export interface CalendarKindWriter extends CalendarKindData, Truth {
-  event(booking: Lead, row: EmailRow, options: ProspectEmailOptions): string | null;
+  event(booking: Lead, row: ChangeRow, options: ProspectEmailOptions): string | null;
 }
 
 export interface EmailKindWriter extends EmailKindData, Truth {
   /** Writes the message about `booking` (the lead with the slot the row tells of). */
-  write(booking: Lead, row: EmailRow, options: ProspectEmailOptions): Written;
+  write(booking: Lead, row: ChangeRow, options: ProspectEmailOptions): Written;
   /** Its Message-ID, when it is not one of its own row. */
   messageId?(lead: Booking, mailFrom: string): string;
 }
 
-/** A webhook delivery: its event is written by the change that raised it (db/functions/webhooks.sql), signed and posted by webhook-job.ts. */
+/** A webhook delivery: its event is written by the change that raised it (db/functions/webhooks.sql), signed and posted by channels/webhook.ts. */
 export type WebhookKindWriter = WebhookKindData;
 
 export type KindWriter = EmailKindWriter | CalendarKindWriter | WebhookKindWriter;
@@ -115,7 +143,7 @@ export const KIND_WRITERS: { readonly [K in DeliveryKind]: KindWriter } = {
 };
 
 /** The booking as the row's host has it: a demo handed on names its earlier host, whose name the row does not keep. */
-function asTheirs(booking: Lead, row: EmailRow): Lead {
+function asTheirs(booking: Lead, row: ChangeRow): Lead {
   if (row.recipient === null || booking.host?.email === row.recipient) return booking;
   return { ...booking, host: { email: row.recipient, name: row.recipient, title: '' } };
 }

@@ -10,7 +10,7 @@ import { programRegistry } from '../server-shared/metrics.js';
 
 export type RowOutcome = 'sent' | 'failed' | 'refused' | 'dropped';
 
-/** What a webhook try came to (webhook-job.ts), `refused` for a target refused before connecting (its address). */
+/** What a webhook try came to (channels/webhook.ts), `refused` for a target refused before connecting (its address). */
 export type WebhookTryOutcome = 'delivered' | 'retry' | 'exhausted' | 'gone' | 'refused';
 
 export interface WorkerMetrics {

@@ -1,8 +1,8 @@
 /**
  * The worker's SQL for the outbox, `deliveries`: every delivery a booking causes is a row, claimed with a lease, marked
- * sent, failed or dropped. Here the lease, its release and the open rows' predicate, and the one claim of every
- * channel, which returns the row with its booking as it stands at that moment, and a webhook delivery's with its
- * endpoint and event (whose tries and marks are webhook-outbox.ts's).
+ * sent, failed or dropped. Here the lease, its release and the open rows' predicate; the one claim of every channel,
+ * which returns the row with its booking as it stands at that moment (and a webhook delivery's endpoint and event);
+ * the marks of a try; the order of a row's line; and the sweep's query.
  */
 import type { Knex } from 'knex';
 import {
@@ -10,17 +10,19 @@ import {
   DELIVERY_KIND_NAMES,
   type DeliveryKind,
   type DeliveryKindData,
+  ORDER_GROUPS,
   type OrderGroup,
 } from '../server-shared/delivery-kinds.js';
 import type { Booking } from '../server-shared/invitation.js';
 import {
   CONFIRMATION_SEQUENCE,
   settleEarlierProspectEmails,
-  unsettledEarlierProspectEmails,
+  unsettledBefore,
   type OrderedLine,
 } from '../server-shared/prospect-emails.js';
 import type { Attribution } from '../domain/attribution.js';
 import { batched } from './batch.js';
+import type { Tried } from './channels/sender.js';
 
 /**
  * How long a claim holds, on every channel. Longer than a send may take (the transport gives up on a silent server
@@ -34,15 +36,16 @@ export const CLAIM_LEASE_MS = 60_000;
  * its own); 'claimed-elsewhere': held by a live claim, or a webhook whose endpoint takes no tries now.
  */
 export type ClaimRefusal = 'missing' | 'rescheduled' | 'already-sent' | 'refused' | 'dropped' | 'claimed-elsewhere';
-/** An e-mail not sent now because an earlier one about its booking is still in flight; its job tries again shortly. */
-export type Postponed = 'waiting';
-
-/** An outbox row as its worker claims it. `kind` is what the row says; the registry may not know it. */
-export interface EmailRow {
+/**
+ * A claimed row that tells a change of its booking (an e-mail's, a calendar write's: every row but a webhook
+ * delivery's), as its template reads it. `kind` is what the row says; the registry may not know it. Not the API's
+ * EmailRow (api/bookings/emails.ts), a row about to be stored, without its id.
+ */
+export interface ChangeRow {
   id: string;
   booking_id: string;
   kind: DeliveryKind | (string & {});
-  /** The slot and the sequence of the change the e-mail tells. */
+  /** The slot and the sequence of the change the row tells. */
   time_slot: Date;
   sequence: number;
   /** Its own recipient (the sales desk's address); null: the booking's prospect. */
@@ -63,36 +66,55 @@ export interface Lead extends Booking {
   sequence: number;
 }
 
-export interface Claimed {
-  row: EmailRow;
-  /** Null when the booking is gone. */
-  lead: Lead | null;
-}
-
-/** A webhook delivery as its worker claims it: the row with its endpoint and event. */
-export interface ClaimedDelivery {
+/** A row as its worker claims it, of any channel. */
+export interface DeliveryRow {
   id: string;
-  event_id: string;
-  endpoint_id: string;
+  channel: string;
+  kind: DeliveryKind | (string & {});
   booking_id: string;
-  position: string;
+  /** The change an e-mail or a calendar write tells (null on a webhook delivery's row). */
+  time_slot: Date | null;
+  sequence: number | null;
+  recipient: string | null;
+  change: ChangeRow['change'];
+  previous_time_slot: Date | null;
+  /** A webhook delivery's endpoint and event, and the event's place among its booking's. */
+  endpoint_id: string | null;
+  event_id: string | null;
+  position: string | null;
   attempts: number;
   /** When the current run of failures began; null before the first failure (or after a replay). */
   failing_since: Date | null;
+  created_at: Date;
+}
+
+/** A webhook delivery's endpoint and event, as the claim reads them. */
+export interface EndpointEvent {
   url: string;
   secret: string;
   type: string;
   payload: unknown;
-  event_created_at: Date;
+  created_at: Date;
 }
 
-/** A claimed row, by its channel: an e-mail or calendar write with its booking, or a webhook delivery. */
-export type ClaimedRow =
-  { channel: 'email' | 'calendar'; email: Claimed } | { channel: 'webhook'; delivery: ClaimedDelivery };
+export interface Claimed {
+  row: DeliveryRow;
+  /** The booking as it stands at the claim; null when it is gone. */
+  lead: Lead | null;
+  /** Its endpoint and event, for a row that has them. */
+  event: EndpointEvent | null;
+}
+
+/** The change the row tells, for a row that tells one (every row but a webhook delivery's). */
+export function changeOf(row: DeliveryRow): ChangeRow | null {
+  if (row.time_slot === null || row.sequence === null) return null;
+  const { id, booking_id, kind, time_slot, sequence, recipient, change, previous_time_slot, created_at } = row;
+  return { id, booking_id, kind, time_slot, sequence, recipient, change, previous_time_slot, created_at };
+}
 
 /** A refused claim names the row's channel and booking when there is a row (for the log line about it). */
 export type Claim =
-  ({ claimed: true } & ClaimedRow) | { claimed: false; reason: ClaimRefusal; channel?: string; bookingId?: string };
+  ({ claimed: true } & Claimed) | { claimed: false; reason: ClaimRefusal; channel?: string; bookingId?: string };
 
 /** Row ids are UUIDs; anything else would fail the whole batch it went to the database in. */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -122,7 +144,7 @@ const CLAIM_SQL = `
     UPDATE deliveries d SET claimed_until = now() + make_interval(secs => ?)
     WHERE d.id IN (
       SELECT o.id FROM deliveries o JOIN wanted w ON w.id = o.id LEFT JOIN webhook_endpoints e ON e.id = o.endpoint_id
-      WHERE (w.due IS NULL OR ${DUE_MS('o')} = w.due) AND ${OPEN('o')} AND (o.channel <> 'webhook' OR (${ENDPOINT_TAKES}))
+      WHERE (w.due IS NULL OR ${DUE_MS('o')} = w.due) AND ${OPEN('o')} AND (o.endpoint_id IS NULL OR (${ENDPOINT_TAKES}))
       ORDER BY o.id FOR UPDATE OF o) AND ${OPEN('d')}
     RETURNING d.id, d.channel, d.booking_id, d.kind, d.time_slot, d.sequence, d.recipient, d.change, d.previous_time_slot,
       d.created_at, d.event_id, d.endpoint_id, d.position, d.attempts, d.failing_since)
@@ -132,8 +154,7 @@ const CLAIM_SQL = `
   FROM claimed c LEFT JOIN bookings b ON b.id = c.booking_id LEFT JOIN webhook_endpoints e ON e.id = c.endpoint_id
     LEFT JOIN webhook_events ev ON ev.id = c.event_id`;
 
-interface JoinedRow extends EmailRow, Omit<ClaimedDelivery, 'id' | 'booking_id'> {
-  channel: string;
+interface JoinedRow extends DeliveryRow {
   name: string | null;
   email: string;
   company: string;
@@ -148,27 +169,15 @@ interface JoinedRow extends EmailRow, Omit<ClaimedDelivery, 'id' | 'booking_id'>
   host_email: string | null;
   host_name: string | null;
   host_title: string | null;
+  url: string | null;
+  secret: string | null;
+  type: string | null;
+  payload: unknown;
+  event_created_at: Date | null;
 }
 
-function claimedOf(joined: JoinedRow): ClaimedRow {
-  if (joined.channel === 'webhook') {
-    const { id, event_id, endpoint_id, booking_id, position, attempts, failing_since } = joined;
-    const { url, secret, type, payload, event_created_at } = joined;
-    const delivery = { id, event_id, endpoint_id, booking_id, position, attempts, failing_since };
-    return { channel: 'webhook', delivery: { ...delivery, url, secret, type, payload, event_created_at } };
-  }
+function claimedOf(joined: JoinedRow): Claimed {
   const {
-    channel,
-    event_id: _event,
-    endpoint_id: _endpoint,
-    position: _position,
-    attempts: _attempts,
-    failing_since: _failing,
-    url: _url,
-    secret: _secret,
-    type: _type,
-    payload: _payload,
-    event_created_at: _created,
     name,
     email,
     company,
@@ -183,6 +192,11 @@ function claimedOf(joined: JoinedRow): ClaimedRow {
     host_email: hostEmail,
     host_name: hostName,
     host_title: hostTitle,
+    url,
+    secret,
+    type,
+    payload,
+    event_created_at: eventCreatedAt,
     ...row
   } = joined;
   const host = hostEmail === null ? null : { email: hostEmail, name: hostName ?? '', title: hostTitle ?? '' };
@@ -204,13 +218,17 @@ function claimedOf(joined: JoinedRow): ClaimedRow {
           meetingUrl,
           host,
         };
-  return { channel: channel === 'calendar' ? 'calendar' : 'email', email: { row, lead } };
+  const event =
+    url === null || secret === null || type === null || eventCreatedAt === null
+      ? null
+      : { url, secret, type, payload, created_at: eventCreatedAt };
+  return { row, lead, event };
 }
 
 /** A batch's key: the row's id and the due time its job carries (empty: whichever is due). */
 const keyOf = (id: string, dueAt: number | undefined) => `${id}@${dueAt ?? ''}`;
 
-async function claimMany(db: Knex, keys: string[], leaseMs: number): Promise<Map<string, ClaimedRow>> {
+async function claimMany(db: Knex, keys: string[], leaseMs: number): Promise<Map<string, Claimed>> {
   const wanted = keys.map((key) => key.split('@') as [string, string]);
   const dues = wanted.map(([, due]) => (due === '' ? 'NULL' : String(Number(due))));
   const { rows } = (await db.raw(CLAIM_SQL, [
@@ -220,7 +238,7 @@ async function claimMany(db: Knex, keys: string[], leaseMs: number): Promise<Map
   ])) as { rows: JoinedRow[] };
   // A row is claimed at most once however many keys name it; its key is the first that asked for it.
   const byId = new Map(rows.map((row) => [row.id, claimedOf(row)]));
-  const claimed = new Map<string, ClaimedRow>();
+  const claimed = new Map<string, Claimed>();
   for (const [key, [id]] of keys.map((one, i) => [one, wanted[i]!] as const)) {
     const row = byId.get(id);
     if (row) {
@@ -241,7 +259,7 @@ function uuidArray(ids: readonly string[]): string {
 }
 
 /** Per database handle and lease, the batch of claims; per database handle, the batch of marks. */
-const claimBatches = new WeakMap<Knex, Map<number, (key: string) => Promise<ClaimedRow | undefined>>>();
+const claimBatches = new WeakMap<Knex, Map<number, (key: string) => Promise<Claimed | undefined>>>();
 const markBatches = new WeakMap<Knex, (id: string) => Promise<true | undefined>>();
 
 /**
@@ -316,19 +334,80 @@ export async function markDropped(db: Knex, id: string): Promise<void> {
 }
 
 /**
- * Whether the claimed row must wait its turn: it belongs to an ordered line (`order`: the prospect's e-mails, or a
- * host's calendar writes) and an earlier row of that line about its booking (a lower sequence) is still in flight.
- * Earlier ones still to send and under no live claim are dropped first, since this row's change has overtaken them
- * (server-shared/prospect-emails.ts). Nothing comes before sequence 0 (the booking itself): such a row never waits.
+ * Whether the claimed row must wait its turn in its line, as its order group keeps it (the registry's ORDER_GROUPS):
+ * the prospect's e-mails and a host's calendar writes are lines of the booking's changes, where an earlier row (a lower
+ * sequence) still in flight holds this one, and earlier ones still to send under no live claim are dropped first,
+ * since this row's change has overtaken them (nothing comes before sequence 0, the booking itself); an endpoint's line
+ * is its booking's events, where every earlier one must be delivered first and none is dropped.
  */
-export async function behindEarlierEmail(db: Knex, row: EmailRow, order: OrderGroup | undefined): Promise<boolean> {
-  // The 'endpoint' line (webhook deliveries) is webhook-outbox.ts's behindEarlierEvent, which waits and drops none.
-  if (!order || order === 'endpoint' || row.sequence <= CONFIRMATION_SEQUENCE) return false;
-  if (order === 'prospect' && row.recipient !== null) return false;
-  if (order !== 'prospect' && row.recipient === null) return false;
-  const line: OrderedLine = order === 'prospect' ? { prospect: true } : { kind: row.kind, recipient: row.recipient! };
-  await settleEarlierProspectEmails(db, row.booking_id, row.sequence, line);
-  return (await unsettledEarlierProspectEmails(db, row.booking_id, row.sequence, line)) > 0;
+export async function behindEarlier(db: Knex, row: DeliveryRow, order: OrderGroup | undefined): Promise<boolean> {
+  const place = order && lineOf(row, order);
+  if (!place) return false;
+  if (!('endpoint' in place.line)) await settleEarlierProspectEmails(db, row.booking_id, Number(place.at), place.line);
+  const earlier = await unsettledBefore(db, row.booking_id, place.at, place.line).first('id');
+  return earlier !== undefined;
+}
+
+/** The row's line in its order group, and its place in it; none for a row that has nothing before it. */
+function lineOf(row: DeliveryRow, order: OrderGroup): { line: OrderedLine; at: number | string } | null {
+  if (ORDER_GROUPS[order].by === 'event')
+    return row.endpoint_id === null || row.position === null
+      ? null
+      : { line: { endpoint: row.endpoint_id }, at: row.position };
+  if (row.sequence === null || row.sequence <= CONFIRMATION_SEQUENCE) return null;
+  if (order === 'prospect') return row.recipient === null ? { line: { prospect: true }, at: row.sequence } : null;
+  return row.recipient === null ? null : { line: { kind: row.kind, recipient: row.recipient }, at: row.sequence };
+}
+
+/** The next row still to deliver after `row` in a line of events (an endpoint's): its turn has come. */
+export async function nextInLine(db: Knex, row: DeliveryRow): Promise<DueRow | null> {
+  const { rows } = (await db.raw(
+    `SELECT d.id, ${DUE_MS('d')} AS due FROM deliveries d
+      WHERE d.endpoint_id = ? AND d.booking_id = ? AND d.position > ? AND d.sent_at IS NULL AND d.failed_at IS NULL
+      ORDER BY d.position LIMIT 1`,
+    [row.endpoint_id, row.booking_id, row.position],
+  )) as { rows: { id: string; due: string }[] };
+  const next = rows[0];
+  return next ? { id: next.id, due: Number(next.due) } : null;
+}
+
+/**
+ * Records a try on its row (the claim let go, the try counted, the receiver's status and error kept) with what it
+ * came to: sent; to try again, at `at` under a retry window; given up (refused, or tried for its whole window); or
+ * nothing more, its receiver gone. `alsoRecord` writes the channel's own record of it in the same transaction.
+ */
+export async function recordTry(
+  db: Knex,
+  id: string,
+  tried: Tried,
+  alsoRecord?: (trx: Knex.Transaction) => Promise<void>,
+): Promise<void> {
+  await db.transaction(async (trx) => {
+    const common = {
+      claimed_until: null,
+      attempts: trx.raw('attempts + 1'),
+      last_status: tried.status,
+      last_error: tried.error?.slice(0, 2000) ?? null,
+    };
+    const failing = { failing_since: trx.raw('coalesce(failing_since, now())') };
+    const row = trx('deliveries').where({ id });
+    switch (tried.outcome) {
+      case 'sent':
+        await row.update({ ...common, sent_at: trx.fn.now(), failing_since: null });
+        break;
+      case 'retry':
+        await row.update({ ...common, ...failing, ...(tried.at ? { due_at: tried.at } : {}) });
+        break;
+      case 'refused':
+      case 'exhausted':
+        await row.update({ ...common, ...failing, failed_at: trx.fn.now() });
+        break;
+      case 'gone':
+        await row.update(common);
+        break;
+    }
+    await alsoRecord?.(trx);
+  });
 }
 
 /** A row the sweep enqueues again: its id and its due time as its job carries it. */
@@ -341,7 +420,7 @@ export interface DueRow {
  * The rows the sweep enqueues again, kind by kind as the registry says (server-shared/delivery-kinds.ts), in one
  * statement: those sent at once (which the API enqueued) once they have waited out the grace period, those sent when
  * due (reminders, which only the sweep enqueues, so that Redis holds no timer that could be lost) from their due time;
- * under no live claim; with tries left under a 'backoff' policy; and of the 'endpoint' order group only while the
+ * under no live claim; with tries left under a 'backoff' policy; and of a line of events (ORDER_GROUPS) only while the
  * endpoint takes tries and the row is first in its booking's line to it. Oldest first, at most `limit` of each kind.
  */
 export async function findDue(db: Knex, graceMs: number, limit = 500): Promise<DueRow[]> {
@@ -351,18 +430,18 @@ export async function findDue(db: Knex, graceMs: number, limit = 500): Promise<D
       kind,
       sent === 'at once' ? graceMs / 1000 : 0,
       retry.policy === 'backoff' ? retry.maxAttempts : null,
-      order === 'endpoint',
+      order !== undefined && ORDER_GROUPS[order].by === 'event',
     ] as const;
   });
   const { rows } = (await db.raw(
     `SELECT due.id, due.due FROM (VALUES ${kinds.map(() => '(?::text, ?::float8, ?::int, ?::boolean)').join(', ')})
-       AS k(kind, grace, max_attempts, by_endpoint)
+       AS k(kind, grace, max_attempts, by_event)
      CROSS JOIN LATERAL (
        SELECT d.id, ${DUE_MS('d')} AS due FROM deliveries d LEFT JOIN webhook_endpoints e ON e.id = d.endpoint_id
        WHERE d.kind = k.kind AND ${OPEN('d')} AND d.due_at <= now() - make_interval(secs => k.grace)
          AND (k.max_attempts IS NULL OR d.attempts < k.max_attempts)
-         AND (NOT k.by_endpoint OR (${ENDPOINT_TAKES} AND NOT EXISTS (SELECT 1 FROM deliveries p
-           WHERE p.channel = 'webhook' AND p.endpoint_id = d.endpoint_id AND p.booking_id = d.booking_id
+         AND (NOT k.by_event OR (${ENDPOINT_TAKES} AND NOT EXISTS (SELECT 1 FROM deliveries p
+           WHERE p.endpoint_id = d.endpoint_id AND p.booking_id = d.booking_id
              AND p.position < d.position AND p.sent_at IS NULL)))
        ORDER BY d.due_at LIMIT ?) due`,
     [...kinds.flat(), limit],

@@ -7,14 +7,13 @@ import { createTestDatabase, type TestDatabase } from '../test/database.js';
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../test/smtp-sink.js';
 import { TEST_LINK_SECRET, silentLogger } from '../test/stack.js';
 import { loadWorkerConfig } from './config.js';
-import type { DeliveryDeps } from './deliver.js';
+import type { DeliveryDeps } from './job.js';
 import { DELIVERY_KIND_NAMES } from '../server-shared/delivery-kinds.js';
 import { KIND_WRITERS } from './kind-writers.js';
 
 /** The kinds that are e-mails: all but the host's calendar write, which goes over CalDAV (host-calendar.test.ts). */
 const KINDS_BY_MAIL = DELIVERY_KIND_NAMES.filter((kind) => KIND_WRITERS[kind].channel === 'email');
-import { insertBookings } from '../test/outbox.js';
-import { processEmail } from './email-job.js';
+import { insertBookings, deliverRow } from '../test/outbox.js';
 import { createSendMail, type MailTransport } from './send-mail.js';
 
 const DOMAIN = 'converge.test';
@@ -128,7 +127,7 @@ describe('every kind of e-mail as received: signed with DKIM, its calendar parts
       expect(await outcome, kind).to.equal('sent');
       received.set(kind, smtp.messages.at(-1)!);
     };
-    await send('confirmation', processEmail(deps, booking!.emailId));
+    await send('confirmation', deliverRow(deps, booking!.emailId));
     for (const kind of KINDS_BY_MAIL.filter((one) => one !== 'confirmation')) {
       const [row] = await database
         .db('deliveries')
@@ -144,7 +143,7 @@ describe('every kind of e-mail as received: signed with DKIM, its calendar parts
             : {}),
         })
         .returning('id');
-      await send(kind, processEmail(deps, String(row.id)));
+      await send(kind, deliverRow(deps, String(row.id)));
     }
   });
   after(async () => {

@@ -4,9 +4,8 @@ import { SMTPServer, type SMTPServerOptions, type SMTPServerSession } from 'smtp
 import { createTestDatabase, type TestDatabase } from '../test/database.js';
 import { TEST_LINK_SECRET, silentLogger } from '../test/stack.js';
 import { until } from '../test/until.js';
-import type { DeliveryDeps } from './deliver.js';
-import { insertBookings } from '../test/outbox.js';
-import { processEmail } from './email-job.js';
+import type { DeliveryDeps } from './job.js';
+import { insertBookings, deliverRow } from '../test/outbox.js';
 import { createSendMail, type OutgoingMail } from './send-mail.js';
 
 const ROWS = 40;
@@ -119,7 +118,7 @@ describe('a connection dropped while a message is handed over (pooled SMTP conne
         rows.map(async (row) => {
           for (let attempt = 1; attempt <= 5; attempt += 1) {
             try {
-              expect(await processEmail(deps, row.emailId)).to.equal('sent');
+              expect(await deliverRow(deps, row.emailId)).to.equal('sent');
               return;
             } catch (err) {
               failures.push(row.id);

@@ -1,6 +1,6 @@
 /**
  * The worker's own spans (when OTEL_EXPORTER_OTLP_ENDPOINT is set; without it the API's no-op tracer makes them
- * cost nothing): each delivery of the outbox (worker/deliver.ts) and of a webhook (worker/webhook-job.ts), with its
+ * cost nothing): each delivery of the outbox, of any channel (worker/deliver.ts), with its
  * outcome. Their attributes name rows, bookings, kinds and endpoints by id; never an address or a URL's path.
  */
 import { SpanStatusCode, trace, type Span, type SpanOptions } from '@opentelemetry/api';

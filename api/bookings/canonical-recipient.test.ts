@@ -266,6 +266,7 @@ describe('the migration to canonical recipients', () => {
     try {
       const { db } = database;
       // The migrations after it first, latest first.
+      await db.migrate.down({ name: '20261206100000_drop_outbox_compatibility_views' });
       await db.migrate.down({ name: '20261205100000_one_outbox_for_every_delivery' });
       await db.migrate.down({ name: '20261130110000_booking_host_and_meeting' });
       await db.migrate.down({ name: '20261130100000_one_email_outbox' });

@@ -79,7 +79,7 @@ async function bookAndChange(
 /** The prospect e-mails of these bookings still to be sent (neither sent, refused for good, nor dropped). */
 async function unsettled(stack: FaultStack, ids: string[]): Promise<number> {
   const { rows } = (await stack.db.raw(
-    `SELECT count(*) AS open FROM booking_emails WHERE booking_id = ANY(?::uuid[]) AND kind IN ('confirmation', 'update', 'cancellation')
+    `SELECT count(*) AS open FROM deliveries WHERE booking_id = ANY(?::uuid[]) AND kind IN ('confirmation', 'update', 'cancellation')
        AND sent_at IS NULL AND failed_at IS NULL AND dropped_at IS NULL`,
     [ids],
   )) as { rows: Array<{ open: string }> };
@@ -114,7 +114,7 @@ async function calendarsOf(stack: FaultStack, booked: readonly Booked[]): Promis
 async function announcedSequences(stack: FaultStack, booked: readonly Booked[]): Promise<Map<string, number>> {
   const ids = booked.map((booking) => booking.id);
   const rows: Array<{ id: string; kind: string; sequence: number }> = await stack
-    .db('booking_emails')
+    .db('deliveries')
     .whereIn('booking_id', ids)
     .select('id', 'kind', 'sequence');
   const sequences = new Map<string, number>(ids.map((id) => [`<demo-${id}@converge.localhost>`, 0]));

@@ -47,7 +47,7 @@ describe('fault 1: Redis down when the request arrives, back empty', function ()
     const id = answer.id as string;
     const row = await stack.db('bookings').where({ id }).first();
     expect(row, 'the booking is stored').to.not.equal(undefined);
-    const confirmation = () => stack.db('booking_emails').where({ booking_id: id, kind: 'confirmation' }).first();
+    const confirmation = () => stack.db('deliveries').where({ booking_id: id, kind: 'confirmation' }).first();
     expect((await confirmation()).sent_at).to.equal(null);
 
     // Several sweep rounds with Redis away: nothing can be sent, nothing may be lost.

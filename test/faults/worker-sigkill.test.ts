@@ -57,7 +57,7 @@ describe('fault 3: two worker processes, one SIGKILLed mid-flow, 500 jobs, slow 
     // can ever be sent twice.
     const receivedIds = [...new Set(smtp.messages.map((message) => message.messageId))];
     const unmarked = (await stack
-      .db('booking_emails')
+      .db('deliveries')
       .where({ kind: 'confirmation' })
       .whereNull('sent_at')
       .pluck('booking_id')) as string[];
@@ -68,7 +68,7 @@ describe('fault 3: two worker processes, one SIGKILLed mid-flow, 500 jobs, slow 
     // the survivor's sends in hand are answered, the unsent rows with a claim taken before the kill are the dead one's.
     await delay(ANSWER_DELAY_MS * 4);
     const { rows: heldRows } = (await stack.db.raw(
-      `SELECT count(*)::int AS held FROM booking_emails
+      `SELECT count(*)::int AS held FROM deliveries
         WHERE kind = 'confirmation' AND sent_at IS NULL AND claimed_until > now()
           AND claimed_until <= to_timestamp(?::double precision / 1000) + interval '60 seconds'`,
       [killedAt],

@@ -1,8 +1,9 @@
 import { expect } from 'chai';
 import { icsProperties } from '../../test/booking.js';
 import { TEST_LINK_SECRET } from '../../test/stack.js';
-import { composeEmail, type ComposeDeps } from '../email-job.js';
-import type { EmailRow, Lead } from '../outbox.js';
+import { composeEmail } from '../channels/email.js';
+import type { ComposeDeps } from '../kind-writers.js';
+import type { ChangeRow, Lead } from '../outbox.js';
 
 const deps: ComposeDeps = {
   mailFrom: 'Converge Demos <demos@converge.test>',
@@ -27,7 +28,7 @@ const lead: Lead = {
   meetingUrl: room,
   host: { name: 'Dana Whitfield', title: 'Solutions Engineer', email: 'dana@converge.test' },
 };
-const row = (kind: string, overrides: Partial<EmailRow> = {}): EmailRow => ({
+const row = (kind: string, overrides: Partial<ChangeRow> = {}): ChangeRow => ({
   id: '0c0e7a2b-5d4f-4f7e-8b1a-2c3d4e5f6a7b',
   booking_id: lead.id,
   kind,

@@ -132,7 +132,7 @@ export async function startFaultStack(
         return child;
       },
       async confirmationState() {
-        const [row] = (await db('booking_emails')
+        const [row] = (await db('deliveries')
           .where({ kind: 'confirmation' })
           .select(
             db.raw('count(*)::int AS rows'),

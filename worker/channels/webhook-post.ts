@@ -9,7 +9,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { TargetRefused, checkTargetUrl, resolveTarget } from '../server-shared/webhook-targets.js';
+import { TargetRefused, checkTargetUrl, resolveTarget } from '../../server-shared/webhook-targets.js';
 
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 export const WEBHOOK_MAX_RESPONSE_BYTES = 64 * 1024;

@@ -1,5 +1,5 @@
 /**
- * One webhook try at a time, called directly (processWebhook) against a real database and a real receiver: what each
+ * One webhook try at a time, called directly (deliver, with the worker's senders) against a real database and a real receiver: what each
  * answer leaves on the delivery and its endpoint, and what is refused before any connection. The retry schedule is
  * tested as plain functions (the address ranges in server-shared/webhook-targets.test.ts).
  */
@@ -8,13 +8,15 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { Writable } from 'node:stream';
-import { DELIVER_JOB, deliveryJob, type QueuedJob } from '../server-shared/jobs.js';
-import { newWebhookSecret } from '../server-shared/webhooks.js';
-import { createTestDatabase, type TestDatabase } from '../test/database.js';
-import { insertBookings } from '../test/outbox.js';
-import { processWebhook, type WebhookDeps } from './webhook-job.js';
+import { DELIVER_JOB, deliveryJob, type QueuedJob } from '../../server-shared/jobs.js';
+import { newWebhookSecret } from '../../server-shared/webhooks.js';
+import { createTestDatabase, type TestDatabase } from '../../test/database.js';
+import { insertBookings } from '../../test/outbox.js';
+import { deliver } from '../deliver.js';
+import { deliveryContext } from '../job.js';
+import type { RetrySchedule } from '../retry-window.js';
 import { postWebhook, RESPONSE_EXCERPT_BYTES } from './webhook-post.js';
-import { DEFAULT_RETRY_SCHEDULE, nextTry, parseRetryAfter, retryDelayMs, triesWithin } from './webhook-retry.js';
+import { DEFAULT_RETRY_SCHEDULE, nextTry, parseRetryAfter, retryDelayMs, triesWithin } from '../retry-window.js';
 
 describe('webhook retry schedule', () => {
   const schedule = DEFAULT_RETRY_SCHEDULE;
@@ -46,7 +48,7 @@ describe('webhook retry schedule', () => {
   });
 });
 
-describe('one webhook try (processWebhook)', function () {
+describe('one webhook try (deliver)', function () {
   this.timeout(30_000);
   let database: TestDatabase;
   let server: Server;
@@ -89,16 +91,33 @@ describe('one webhook try (processWebhook)', function () {
     await database.drop();
   });
 
-  const deps = (overrides: Partial<WebhookDeps> = {}): WebhookDeps => ({
-    db: database.db,
-    logger,
-    enqueue: async (job) => {
-      queued.push(job);
-    },
-    allowPrivate: true,
-    retry: { firstDelayMs: 50, maxDelayMs: 100, windowMs: 60_000 },
-    ...overrides,
-  });
+  /** One try of the delivery as its job carries it, by the worker's own senders and registry. */
+  const tryDelivery = (
+    options: { retry?: RetrySchedule; timeoutMs?: number; allowPrivate?: boolean },
+    job: { deliveryId: string; dueAt: number },
+  ) =>
+    deliver(
+      deliveryContext({
+        db: database.db,
+        logger,
+        enqueue: async (queuedJob) => {
+          queued.push(queuedJob);
+        },
+        webhooks: {
+          allowPrivate: options.allowPrivate ?? true,
+          retry: options.retry ?? { firstDelayMs: 50, maxDelayMs: 100, windowMs: 60_000 },
+          ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+        },
+        sendMail: () => Promise.reject(new Error('no e-mail in these tests')),
+        mailFrom: 'Converge <demo@converge.example>',
+        replyTo: 'sales@converge.example',
+        timeZone: 'UTC',
+        publicUrl: 'https://converge.example',
+        linkSecret: 'test-link-secret',
+      }),
+      job.deliveryId,
+      job.dueAt,
+    );
 
   /** A booking, an endpoint at `path`, and the booking's event raised: its one delivery's job. */
   async function deliveryTo(
@@ -132,35 +151,33 @@ describe('one webhook try (processWebhook)', function () {
 
   it('marks the endpoint failing once a delivery has failed for its whole window, with an error log line, and keeps it', async () => {
     const { endpointId, job } = await deliveryTo(`${url}/fail`);
-    expect(await processWebhook(deps({ retry: { firstDelayMs: 50, maxDelayMs: 100, windowMs: 1 } }), job)).to.equal(
-      'retry',
-    );
+    expect(await tryDelivery({ retry: { firstDelayMs: 50, maxDelayMs: 100, windowMs: 1 } }, job)).to.equal('retry');
     const retry = queued.at(-1)!;
     expect(retry.name).to.equal(DELIVER_JOB);
     await new Promise((resolve) => setTimeout(resolve, 60));
     expect(
-      await processWebhook(
-        deps({ retry: { firstDelayMs: 50, maxDelayMs: 100, windowMs: 1 } }),
-        retry.payload as typeof job,
-      ),
+      await tryDelivery({ retry: { firstDelayMs: 50, maxDelayMs: 100, windowMs: 1 } }, retry.payload as typeof job),
     ).to.equal('exhausted');
     expect(await deliveryRow(job.deliveryId)).to.include({ attempts: 2, last_status: 500, sent_at: null });
     expect((await endpointRow(endpointId)).failing_since).to.be.an.instanceOf(Date);
-    expect(lines.find((line) => line.msg.startsWith('webhook endpoint failing'))).to.include({ level: 50 });
-    // A stale job (the try it carries was rescheduled) does nothing.
-    expect(await processWebhook(deps(), job)).to.equal('not-claimed');
+    expect(
+      lines.find((line) => line.msg === 'webhook tried for its whole retry window; given up, it waits for a replay'),
+    ).to.include({ level: 50, endpointId });
+    // The first try's job, run again, finds its row given up: it does nothing.
+    expect(await tryDelivery({}, job)).to.equal('refused');
+    expect(await deliveryRow(job.deliveryId)).to.include({ attempts: 2 });
   });
 
   it('stops an endpoint that answers 410 Gone', async () => {
     const { endpointId, job } = await deliveryTo(`${url}/gone`);
-    expect(await processWebhook(deps(), job)).to.equal('gone');
+    expect(await tryDelivery({}, job)).to.equal('gone');
     expect((await endpointRow(endpointId)).stopped_at).to.be.an.instanceOf(Date);
   });
 
   it('follows no redirect and reads at most 64 KB of an answer, keeping its first bytes', async () => {
     const before = requests.length;
     const { job } = await deliveryTo(`${url}/redirect`);
-    expect(await processWebhook(deps(), job)).to.equal('retry');
+    expect(await tryDelivery({}, job)).to.equal('retry');
     expect(requests.slice(before).map((request) => request.path)).to.deep.equal(['/redirect']);
     expect(await deliveryRow(job.deliveryId)).to.include({ last_status: 302 });
     const huge = await postWebhook(
@@ -176,7 +193,7 @@ describe('one webhook try (processWebhook)', function () {
     const { job } = await deliveryTo(`${url}/trickle`);
     const before = lines.length;
     // A 2xx status is the receiver's word that it has the event (Standard Webhooks); the body is not read for it.
-    expect(await processWebhook(deps({ timeoutMs: 400 }), job)).to.equal('delivered');
+    expect(await tryDelivery({ timeoutMs: 400 }, job)).to.equal('sent');
     const unfinished = "the answer's body did not finish within 0.4 s";
     const row = await deliveryRow(job.deliveryId);
     expect(row).to.include({ attempts: 1, last_status: 200, last_error: unfinished });
@@ -189,20 +206,20 @@ describe('one webhook try (processWebhook)', function () {
     expect(attempts[0]).to.include({ status: 200, error: unfinished });
     expect(attempts[0].response_excerpt).to.match(/^received\.*$/);
     expect(attempts[0].duration_ms).to.be.within(350, 5000);
-    const line = lines.slice(before).find((entry) => entry.msg === 'webhook delivered');
+    const line = lines.slice(before).find((entry) => entry.msg === 'webhook sent');
     expect(line).to.include({ level: 30, status: 200, error: unfinished });
   });
 
   it('records the status of a receiver that answers 503 and then trickles: not delivered, tried again', async () => {
     const { job } = await deliveryTo(`${url}/trickle-503`);
     const before = lines.length;
-    expect(await processWebhook(deps({ timeoutMs: 400 }), job)).to.equal('retry');
+    expect(await tryDelivery({ timeoutMs: 400 }, job)).to.equal('retry');
     expect(await deliveryRow(job.deliveryId)).to.include({
       last_status: 503,
       last_error: "the answer's body did not finish within 0.4 s",
       sent_at: null,
     });
-    expect(lines.slice(before).find((entry) => entry.msg === 'webhook not delivered; will retry')).to.include({
+    expect(lines.slice(before).find((entry) => entry.msg === 'webhook not sent; will retry')).to.include({
       status: 503,
     });
   });
@@ -210,7 +227,7 @@ describe('one webhook try (processWebhook)', function () {
   it('refuses a target on 127.0.0.1 without WEBHOOK_ALLOW_PRIVATE, before any connection, and records why', async () => {
     const before = requests.length;
     const { job } = await deliveryTo(`${url.replace('http:', 'https:')}/ok`);
-    expect(await processWebhook(deps({ allowPrivate: false }), job)).to.equal('retry');
+    expect(await tryDelivery({ allowPrivate: false }, job)).to.equal('retry');
     const row = await deliveryRow(job.deliveryId);
     expect(row.last_error).to.equal(
       'target refused: 127.0.0.1 is a loopback address (allowed only with WEBHOOK_ALLOW_PRIVATE=true)',
