@@ -3,8 +3,9 @@
  * (SEQUENCE 0), then an update or the cancellation per change (each with the sequence of its change), and reminders,
  * all e-mails (rows of deliveries) with no recipient of their own. What the prospect's calendar ends with must be what the
  * booking is, so an e-mail overtaken by a later change is never sent once that change exists, and none goes out while
- * an earlier one is still in flight. The API settles a booking's earlier e-mails in the change's own transaction; the
- * worker settles them again, and waits for the ones in flight, before it sends a later one. Both use this file.
+ * an earlier one is still in flight. A change's own statement settles a booking's earlier e-mails (booking_move and
+ * booking_cancel); the worker settles them again, and waits for the ones in flight, before it sends a later one. Both
+ * ask the same functions (db/functions/deliveries.sql).
  */
 import type { Knex } from 'knex';
 
@@ -17,24 +18,16 @@ export const CONFIRMATION_SEQUENCE = 0;
  */
 export type OrderedLine = { prospect: true } | { kind: string; recipient: string };
 
-/** The line's rows of a lower sequence than `sequence`, neither sent, refused for good nor dropped. */
-function unsettledBefore(
-  db: Knex | Knex.Transaction,
-  bookingId: string,
-  sequence: number,
-  line: OrderedLine,
-): Knex.QueryBuilder {
-  const rows = db('deliveries').where({ booking_id: bookingId });
-  if ('prospect' in line) rows.where({ channel: 'email' }).whereNull('recipient');
-  else rows.where({ kind: line.kind, recipient: line.recipient });
-  return rows.where('sequence', '<', sequence).whereNull('sent_at').whereNull('failed_at').whereNull('dropped_at');
+/** The line as the database's functions take it (db/functions/deliveries.sql): a kind and recipient, or null for the prospect's. */
+function lineParameters(line: OrderedLine): [string | null, string | null] {
+  return 'prospect' in line ? [null, null] : [line.kind, line.recipient];
 }
 
 /**
- * Drops the booking's prospect e-mails of a lower sequence than `sequence` that are still to send and under no live
- * claim: a change of that sequence has been made, so they no longer tell the truth (the confirmation of a booking
- * moved or cancelled, an update overtaken, a reminder of a slot given up). One held by a live claim is being sent
- * right now and is left to its worker, which drops it if its send fails (the later e-mail waits for it meanwhile).
+ * Drops the booking's rows of the line of a lower sequence than `sequence` that are still to send and under no live
+ * claim (deliveries_settle_before): a change of that sequence has been made, so they no longer tell the truth (the
+ * confirmation of a booking moved or cancelled, an update overtaken, a reminder of a slot given up). One held by a
+ * live claim is being sent right now and is left to its worker, which drops it if its send fails.
  */
 export async function settleEarlierProspectEmails(
   db: Knex | Knex.Transaction,
@@ -42,14 +35,13 @@ export async function settleEarlierProspectEmails(
   sequence: number,
   line: OrderedLine = { prospect: true },
 ): Promise<void> {
-  await unsettledBefore(db, bookingId, sequence, line)
-    .where((unclaimed) => unclaimed.whereNull('claimed_until').orWhere('claimed_until', '<', db.fn.now()))
-    .update({ dropped_at: db.fn.now() });
+  await db.raw('SELECT deliveries_settle_before(?, ?, ?, ?)', [bookingId, sequence, ...lineParameters(line)]);
 }
 
 /**
- * How many of the booking's prospect e-mails of a lower sequence are still unsettled. Once it is 0 it stays 0: an
- * e-mail is never stored below a sequence already reached, and a settled one never becomes unsettled again.
+ * How many of the booking's rows of the line of a lower sequence are still unsettled (deliveries_unsettled_before).
+ * Once it is 0 it stays 0: a row is never stored below a sequence already reached, and a settled one never becomes
+ * unsettled again.
  */
 export async function unsettledEarlierProspectEmails(
   db: Knex,
@@ -57,6 +49,10 @@ export async function unsettledEarlierProspectEmails(
   sequence: number,
   line: OrderedLine = { prospect: true },
 ): Promise<number> {
-  const emails = await unsettledBefore(db, bookingId, sequence, line).first(db.raw('count(*)::int AS unsettled'));
-  return emails?.unsettled ?? 0;
+  const { rows } = (await db.raw('SELECT count(*)::int AS unsettled FROM deliveries_unsettled_before(?, ?, ?, ?)', [
+    bookingId,
+    sequence,
+    ...lineParameters(line),
+  ])) as { rows: { unsettled: number }[] };
+  return rows[0]?.unsettled ?? 0;
 }
