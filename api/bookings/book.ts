@@ -89,9 +89,7 @@ export async function submitDemoRequest(
           ...deps.bookingLimits,
           emailsPerRecipientPerDay: deps.bookingLimits.emailsPerRecipientPerDay ?? DEFAULT_EMAILS_PER_RECIPIENT_PER_DAY,
         },
-        emails: emailRows({ id, timeSlot, sequence: 0 }, 'booked', deps.followUps, deps.now(), {
-          team: hosts !== undefined,
-        }),
+        emails: emailRows('booked', deps.followUps, deps.now(), timeSlot),
         ...(idempotencyKey ? { idempotency: { key: idempotencyKey, hash: requestHash({ ...input }) } } : {}),
         invitePath,
         meetingUrl: meetingUrlOf(deps.meetingUrlTemplate),

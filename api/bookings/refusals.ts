@@ -1,5 +1,7 @@
 /**
- * The answers to a refused booking or change, in one place: the ceilings' 429 with its Retry-After, the slot's 409.
+ * The answers to a refused booking or change, in one place: the ceilings' 429 with its Retry-After, the slot's 409,
+ * a change's 404, 409 and 410. The rules themselves are the database's (db/functions/bookings.sql), which raises each
+ * refusal with its reason.
  *
  * EMAILS_PER_RECIPIENT_PER_DAY: how many e-mails the form sends one recipient (in its canonical form, see
  * canonicalRecipient) in 24 hours, whatever their kind: confirmations, updates, cancellations and reminders, each
@@ -11,7 +13,7 @@
 import { SLOT_ALREADY_BOOKED_MESSAGE, SLOT_TAKEN_MESSAGE } from '../../domain/booking.js';
 import { ApiError, TooManyRequestsError } from '../errors.js';
 import { idempotencyKeyReused } from '../idempotency.js';
-import type { BookingRefusal } from './repository.js';
+import type { BookingRefusal, ChangeRefusal } from './repository.js';
 
 export const DEFAULT_EMAILS_PER_RECIPIENT_PER_DAY = 10;
 
@@ -70,4 +72,45 @@ export function refusalError(refusal: BookingRefusal): ApiError {
 /** Until the oldest of the bookings that make the ceiling is a day old (by the database's clock). */
 function retryAfterMs(ceiling: { oldest: number | null; now: number }): number {
   return ceiling.oldest === null ? DAY_MS : ceiling.oldest + DAY_MS - ceiling.now;
+}
+
+export const notFound = () => new ApiError(404, 'Not found', 'There is no booking at this link.');
+/** A booking past RETENTION_DAYS: its personal data is gone, and so is what its link showed. */
+export const gone = () =>
+  new ApiError(
+    410,
+    'Gone',
+    'This demo took place long ago and its details are no longer kept. Please book a new demo from our home page.',
+  );
+
+/** The answer to a refused move or cancellation through the booking's link. */
+export function changeRefusalError(refusal: ChangeRefusal): ApiError {
+  switch (refusal.reason) {
+    case 'not-found':
+      return notFound();
+    case 'gone':
+      return gone();
+    case 'cancelled':
+      return new ApiError(
+        409,
+        'Booking cancelled',
+        'This demo was cancelled, so it cannot be moved. Please book a new demo from our home page.',
+      );
+    case 'started':
+      return new ApiError(
+        409,
+        'Demo already started',
+        'This demo has already started, so it can no longer be changed here.',
+      );
+    case 'too-many-changes':
+      return new ApiError(
+        409,
+        'Too many changes',
+        `This booking has been changed ${refusal.count} times, the most we take through its link. Please reply to your confirmation e-mail and we will find a time with you.`,
+      );
+    case 'recipient-emails':
+      return emailCeilingError(refusal, 'change');
+    default:
+      return refusalError(refusal);
+  }
 }
