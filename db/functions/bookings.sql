@@ -206,10 +206,14 @@ $fn$;
 -- (p_time_slot, p_sequence). A row marked to_host goes to the booking's host (p_host), and to nobody without one; one
 -- marked to_previous_host to the host a move took the demo from (p_previous_host), and to nobody when the demo stayed
 -- with them; one marked previous_slot names the slot a move gave up. Returns them as their jobs carry them
--- (server-shared/jobs.ts): [{ id, kind, due }], due in epoch milliseconds.
+-- (server-shared/jobs.ts): [{ id, kind, due }], due in epoch milliseconds. PL/pgSQL rather than SQL, so that its
+-- statement's plan is kept for the session instead of made again at every booking.
 CREATE OR REPLACE FUNCTION booking_store_deliveries(p_booking uuid, p_time_slot timestamptz, p_sequence integer,
   p_previous_time_slot timestamptz, p_host text, p_previous_host text, p_emails jsonb)
-RETURNS jsonb LANGUAGE sql VOLATILE AS $fn$
+RETURNS jsonb LANGUAGE plpgsql VOLATILE AS $fn$
+DECLARE
+  v_stored jsonb;
+BEGIN
   WITH stored AS (
     INSERT INTO deliveries (channel, booking_id, kind, time_slot, sequence, recipient, change, due_at, previous_time_slot)
       SELECT f.channel, p_booking, f.kind, p_time_slot, p_sequence,
@@ -219,12 +223,13 @@ RETURNS jsonb LANGUAGE sql VOLATILE AS $fn$
         FROM jsonb_to_recordset(p_emails) AS f(kind text, channel text, recipient text, to_host boolean,
           to_previous_host boolean, previous_slot boolean, change text, due_at timestamptz)
         WHERE (NOT coalesce(f.to_host, false) OR p_host IS NOT NULL)
-          AND (NOT coalesce(f.to_previous_host, false) OR p_previous_host IS DISTINCT FROM p_host)
-          AND (NOT coalesce(f.to_previous_host, false) OR p_previous_host IS NOT NULL)
+          AND (NOT coalesce(f.to_previous_host, false) OR (p_previous_host IS NOT NULL AND p_previous_host IS DISTINCT FROM p_host))
       RETURNING deliveries.id, deliveries.kind, deliveries.due_at
   )
   SELECT coalesce(jsonb_agg(jsonb_build_object('id', stored.id, 'kind', stored.kind,
-      'due', (extract(epoch FROM stored.due_at) * 1000)::bigint)), '[]'::jsonb) FROM stored
+      'due', (extract(epoch FROM stored.due_at) * 1000)::bigint)), '[]'::jsonb) INTO v_stored FROM stored;
+  RETURN v_stored;
+END;
 $fn$;
 
 -- A new booking, in one statement: the idempotency key, the locks, the 24-hour ceilings (bookings per recipient and
