@@ -19,10 +19,17 @@ export const DEFAULT_EMAILS_PER_RECIPIENT_PER_DAY = 10;
 
 const DAY_MS = 86_400_000;
 
-/** When a refused request could pass: `freeAt` by the database's clock, `now` its reading (null: not within a day). */
-export interface EmailCeilingReached {
+/**
+ * When a request a ceiling refused could pass: `freeAt` by the database's clock, which knows the ceilings' window
+ * (booking_ceiling_window), and `now` its reading; null: not within a day, so Retry-After says a day.
+ */
+export interface CeilingReached {
   freeAt: number | null;
   now: number;
+}
+
+function retryInMs(reached: CeilingReached): number {
+  return reached.freeAt === null ? DAY_MS : Math.max(0, reached.freeAt - reached.now);
 }
 
 function waitInWords(ms: number): string {
@@ -32,16 +39,16 @@ function waitInWords(ms: number): string {
 }
 
 /** The 429 of a booking (`fields.email`) or of a change to one, with its Retry-After. */
-export function emailCeilingError(reached: EmailCeilingReached, during: 'booking' | 'change'): TooManyRequestsError {
-  const retryInMs = reached.freeAt === null ? DAY_MS : Math.max(0, reached.freeAt - reached.now);
-  const wait = waitInWords(retryInMs);
+export function emailCeilingError(reached: CeilingReached, during: 'booking' | 'change'): TooManyRequestsError {
+  const retryMs = retryInMs(reached);
+  const wait = waitInWords(retryMs);
   if (during === 'booking') {
     const details = `This email address has had the most e-mails about demos we send to one address in 24 hours. Please try again in about ${wait}.`;
-    return new TooManyRequestsError(details, retryInMs, { email: details });
+    return new TooManyRequestsError(details, retryMs, { email: details });
   }
   return new TooManyRequestsError(
     `This booking's email address has had the most e-mails about demos we send to one address in 24 hours, and this change would send another. Nothing was changed. Please try again in about ${wait}, or reply to your confirmation e-mail.`,
-    retryInMs,
+    retryMs,
   );
 }
 
@@ -50,13 +57,13 @@ export function refusalError(refusal: BookingRefusal): ApiError {
   switch (refusal.reason) {
     case 'email-ceiling': {
       const details = `This email address has already booked ${refusal.count} demos in the last 24 hours, the most we confirm to one address in a day. Please try again later.`;
-      return new TooManyRequestsError(details, retryAfterMs(refusal), { email: details });
+      return new TooManyRequestsError(details, retryInMs(refusal), { email: details });
     }
     case 'recipient-emails':
       return emailCeilingError(refusal, 'booking');
     case 'domain-ceiling': {
       const details = `Your company's email domain has reached the most demo bookings we take from one domain in 24 hours. Please try again later, or ask a colleague who already booked to add you to their demo.`;
-      return new TooManyRequestsError(details, retryAfterMs(refusal), { email: details });
+      return new TooManyRequestsError(details, retryInMs(refusal), { email: details });
     }
     case 'already-booked':
       return new ApiError(409, 'Already booked', SLOT_ALREADY_BOOKED_MESSAGE, {
@@ -67,11 +74,6 @@ export function refusalError(refusal: BookingRefusal): ApiError {
     case 'key-reused':
       return idempotencyKeyReused();
   }
-}
-
-/** Until the oldest of the bookings that make the ceiling is a day old (by the database's clock). */
-function retryAfterMs(ceiling: { oldest: number | null; now: number }): number {
-  return ceiling.oldest === null ? DAY_MS : ceiling.oldest + DAY_MS - ceiling.now;
 }
 
 export const notFound = () => new ApiError(404, 'Not found', 'There is no booking at this link.');

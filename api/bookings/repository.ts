@@ -229,7 +229,8 @@ export interface BookingRequest {
 
 /** Why a booking, or a move to a slot, was refused; nothing was stored. */
 export type BookingRefusal =
-  | { reason: 'email-ceiling' | 'domain-ceiling'; count: number; oldest: number | null; now: number }
+  /** The bookings of the last 24 hours, and when the oldest of them leaves the window (by the database's clock). */
+  | { reason: 'email-ceiling' | 'domain-ceiling'; count: number; freeAt: number | null; now: number }
   /** The recipient's e-mails of the last 24 hours, and when there will be room for this booking's (null: never). */
   | { reason: 'recipient-emails'; count: number; freeAt: number | null; now: number }
   | SlotRefusal

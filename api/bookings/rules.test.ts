@@ -154,11 +154,27 @@ describe("the booking's rules in the database", function () {
   });
 
   describe('the 24-hour ceilings', () => {
-    it('refuses a booking past the bookings per address, with their count', async () => {
+    it('count in one window of 24 hours, written once in the database', async () => {
+      const { rows } = (await database.db.raw('SELECT extract(epoch FROM booking_ceiling_window()) AS s')) as {
+        rows: { s: string }[];
+      };
+      expect(Number(rows[0]!.s)).to.equal(24 * 3600);
+    });
+
+    it('refuses a booking past the bookings per address, with their count and when the oldest leaves the window', async () => {
       const limits = { perEmailPerDay: 1 };
-      expect((await bookAt(slotIn(5), { email: 'one@ceiling.test', limits })).outcome).to.equal('stored');
+      const stored = await bookAt(slotIn(5), { email: 'one@ceiling.test', limits });
+      expect(stored.outcome).to.equal('stored');
       const refused = await bookAt(slotIn(5, 1), { email: 'one@ceiling.test', limits });
       expect(refused.outcome === 'refused' && refused.refusal).to.include({ reason: 'email-ceiling', count: 1 });
+      const { created_at: createdAt } = (await database
+        .db('bookings')
+        .where({ id: stored.id })
+        .first('created_at')) as {
+        created_at: Date;
+      };
+      const freeAt = refused.outcome === 'refused' && 'freeAt' in refused.refusal ? refused.refusal.freeAt : null;
+      expect(freeAt).to.be.closeTo(createdAt.getTime() + DAY, 1);
     });
 
     it('refuses a booking past the bookings per domain', async () => {

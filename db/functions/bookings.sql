@@ -22,6 +22,14 @@ RETURNS interval LANGUAGE sql IMMUTABLE AS $fn$
   SELECT interval '24 hours'
 $fn$;
 
+-- The window the ceilings count in: bookings per address and per domain (book), e-mails per recipient
+-- (recipient_email_ceiling). A refusal says when the window frees a place (freeAt), so the API's Retry-After needs
+-- no window of its own.
+CREATE OR REPLACE FUNCTION booking_ceiling_window()
+RETURNS interval LANGUAGE sql IMMUTABLE AS $fn$
+  SELECT interval '24 hours'
+$fn$;
+
 -- Whether a demo of p_time_slot has begun at p_now: a begun demo is changed no more through its link, and only a
 -- begun one is marked attended or no-show. p_now is the API's clock, which the tests may hold.
 CREATE OR REPLACE FUNCTION booking_started(p_time_slot timestamptz, p_now timestamptz)
@@ -193,10 +201,10 @@ BEGIN
   SELECT coalesce(array_agg(b.created_at ORDER BY b.created_at), '{}') INTO v_stored
     FROM bookings d JOIN deliveries b ON b.booking_id = d.id
     WHERE d.recipient = p_recipient AND b.channel = 'email' AND b.recipient IS NULL AND b.dropped_at IS NULL
-      AND b.created_at > now() - interval '24 hours';
+      AND b.created_at > now() - booking_ceiling_window();
   counted := cardinality(v_stored);
   refused := counted + p_adding > p_ceiling;
-  free_at := CASE WHEN refused THEN v_stored[counted + p_adding - p_ceiling] + interval '24 hours' END;
+  free_at := CASE WHEN refused THEN v_stored[counted + p_adding - p_ceiling] + booking_ceiling_window() END;
   RETURN NEXT;
 END;
 $fn$;
@@ -298,20 +306,22 @@ BEGIN
 
   IF p_per_email > 0 THEN
     SELECT count(*)::int, min(d.created_at) INTO v_by_email, v_oldest_by_email FROM bookings d
-      WHERE d.recipient = p_recipient AND d.created_at > now() - interval '24 hours';
+      WHERE d.recipient = p_recipient AND d.created_at > now() - booking_ceiling_window();
     IF v_by_email >= p_per_email THEN
       PERFORM booking_refuse(jsonb_build_object(
         'reason', 'email-ceiling', 'count', v_by_email,
-        'oldest', extract(epoch FROM v_oldest_by_email) * 1000, 'now', extract(epoch FROM now()) * 1000));
+        'freeAt', extract(epoch FROM v_oldest_by_email + booking_ceiling_window()) * 1000,
+        'now', extract(epoch FROM now()) * 1000));
     END IF;
   END IF;
   IF p_per_domain > 0 THEN
     SELECT count(*)::int, min(d.created_at) INTO v_by_domain, v_oldest_by_domain FROM bookings d
-      WHERE d.recipient_domain = p_recipient_domain AND d.created_at > now() - interval '24 hours';
+      WHERE d.recipient_domain = p_recipient_domain AND d.created_at > now() - booking_ceiling_window();
     IF v_by_domain >= p_per_domain THEN
       PERFORM booking_refuse(jsonb_build_object(
         'reason', 'domain-ceiling', 'count', v_by_domain,
-        'oldest', extract(epoch FROM v_oldest_by_domain) * 1000, 'now', extract(epoch FROM now()) * 1000));
+        'freeAt', extract(epoch FROM v_oldest_by_domain + booking_ceiling_window()) * 1000,
+        'now', extract(epoch FROM now()) * 1000));
     END IF;
   END IF;
   IF p_emails_per_recipient > 0 THEN
