@@ -21,12 +21,8 @@ import { networksTrappedRecently, trappedByNetwork } from './bookings/trapped-re
 import { bookingsPerSlot, hostBookingsAround } from './bookings/repository.js';
 import { openApiRoutes } from './openapi.js';
 import { bookingRoutes, bookingViewReader } from './bookings/routes.js';
-import { DEFAULT_BOOKING_LIMITS, type BookingLimits } from './bookings/book.js';
-import { DEFAULT_FOLLOW_UPS, type FollowUpSettings } from './bookings/emails.js';
-import { DEFAULT_MEETING_URL_TEMPLATE } from './bookings/meeting.js';
 import type { ApiMetrics } from './metrics.js';
-import { DEFAULT_EMAILS_PER_RECIPIENT_PER_DAY } from './bookings/refusals.js';
-import { DEFAULT_MIN_NOTICE_MINUTES } from '../domain/booking.js';
+import type { BookingSettings } from './config.js';
 import { brand, type Contact } from '../domain/brand.js';
 import type { HostCalendars } from './hosts/calendars.js';
 import { hostRoutes } from './hosts/routes.js';
@@ -42,8 +38,8 @@ export interface AppDeps {
   queue: DeliveryQueue;
   logger: Logger;
   timeZone: string;
-  /** How long before a slot bookings close (MIN_NOTICE_MINUTES); two hours when unset. */
-  minNoticeMinutes?: number;
+  /** The booking's settings, resolved once (api/config.ts: loadApiConfig, or bookingSettings for a test). */
+  booking: BookingSettings;
   webRoot: string;
   /** PUBLIC_URL: the pages' link-preview addresses are absolute under it. */
   publicUrl: string;
@@ -59,10 +55,6 @@ export interface AppDeps {
   adminToken?: string;
   /** Per-client limits; none when unset. */
   limits?: RequestLimits;
-  /** Slot capacity and the recipient ceilings; the defaults when unset. */
-  bookingLimits?: BookingLimits;
-  /** The reminder and the sales desk's notices; a day-ahead reminder and no notices when unset. */
-  followUps?: FollowUpSettings;
   /**
    * Proxies in front of the API that append to X-Forwarded-For (0: none). The client is the address that many
    * entries from the right, never one the client wrote itself; X-Forwarded-Proto is believed only then.
@@ -70,8 +62,6 @@ export interface AppDeps {
   trustProxy?: number;
   /** The team's calendars (TEAM_FILE); unset: slots by SLOT_CAPACITY and no host. */
   hostCalendars?: HostCalendars;
-  /** Each booking's video room (MEETING_URL_TEMPLATE); a Jitsi Meet room when unset. */
-  meetingUrlTemplate?: string;
   /**
    * FUNNEL_SOURCES (parsed): sources the funnel counts under their own name, beside those the bookings of the last 90
    * days carry; none listed when unset.
@@ -89,11 +79,7 @@ const CLIENT_GONE = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE'
 /** Every route the API answers (health, booking, e-mail check, slots, operations and the sales page's, the OpenAPI document). */
 export function createApiRouter(deps: AppDeps): Router {
   const now = deps.now ?? (() => new Date());
-  const bookingLimits = deps.bookingLimits ?? DEFAULT_BOOKING_LIMITS;
-  const emailsPerRecipientPerDay = bookingLimits.emailsPerRecipientPerDay ?? DEFAULT_EMAILS_PER_RECIPIENT_PER_DAY;
-  const followUps = deps.followUps ?? DEFAULT_FOLLOW_UPS;
-  const minNoticeMinutes = deps.minNoticeMinutes ?? DEFAULT_MIN_NOTICE_MINUTES;
-  const meetingUrlTemplate = deps.meetingUrlTemplate ?? DEFAULT_MEETING_URL_TEMPLATE;
+  const { minNoticeMinutes, limits: bookingLimits, followUps, meetingUrlTemplate } = deps.booking;
   const slotCounts = createSlotCounts((starts) => bookingsPerSlot(deps.db, starts));
   // With a team, each host's own bookings: a slot is offered while one host is free in it.
   const hostBookings = deps.hostCalendars
@@ -190,7 +176,7 @@ export function createApiRouter(deps: AppDeps): Router {
       bookingsChanged,
       minNoticeMinutes,
       slotCapacity: bookingLimits.slotCapacity,
-      emailsPerRecipientPerDay,
+      emailsPerRecipientPerDay: bookingLimits.emailsPerRecipientPerDay,
       followUps,
     }).routes(),
     openApiRoutes().routes(),
@@ -261,7 +247,7 @@ export function createApp(deps: AppDeps): Koa {
   });
   const pageRules = {
     timeZone: deps.timeZone,
-    minNoticeMinutes: deps.minNoticeMinutes ?? DEFAULT_MIN_NOTICE_MINUTES,
+    minNoticeMinutes: deps.booking.minNoticeMinutes,
     publicUrl: deps.publicUrl,
     contact: deps.contact ?? brand.company.contact,
   };

@@ -24,12 +24,11 @@ import {
   type Env,
 } from '../server-shared/settings.js';
 import { KEPT_SECRET_FILES, PREVIOUS_LINK_SECRETS_FILE } from '../server-shared/kept-secrets.js';
-import { DEFAULT_BOOKING_LIMITS } from './bookings/book.js';
-import { DEFAULT_REMINDER_MINUTES_BEFORE } from './bookings/emails.js';
-import { DEFAULT_EMAILS_PER_RECIPIENT_PER_DAY } from './bookings/refusals.js';
+import { DEFAULT_BOOKING_LIMITS, type BookingLimits } from './bookings/book.js';
+import { DEFAULT_FOLLOW_UPS, type FollowUpSettings } from './bookings/emails.js';
 import { DEFAULT_MIN_NOTICE_MINUTES } from '../domain/booking.js';
 import { readTeamFile, type Host } from '../server-shared/hosts/team.js';
-import { parseMeetingUrlTemplate } from './bookings/meeting.js';
+import { DEFAULT_MEETING_URL_TEMPLATE, parseMeetingUrlTemplate } from './bookings/meeting.js';
 import { parseMetricsPort } from '../server-shared/metrics.js';
 import type { Contact } from '../domain/brand.js';
 import { parseWebhookSettings, type WebhookSettings } from '../server-shared/webhooks.js';
@@ -60,19 +59,8 @@ export interface ApiConfig {
   /** Per client address; 0 turns the limit off. */
   demoRequestsPerHour: number;
   emailChecksPerMinute: number;
-  /** Bookings per recipient address, and per recipient domain, in 24 hours; 0 turns a ceiling off. */
-  bookingsPerEmailPerDay: number;
-  bookingsPerDomainPerDay: number;
-  /** E-mails of every kind the form sends one recipient in 24 hours; 0 turns the ceiling off. */
-  emailsPerRecipientPerDay: number;
-  /** How many bookings one slot takes. */
-  slotCapacity: number;
-  /** How long before a slot bookings and moves close. */
-  minNoticeMinutes: number;
-  /** The sales desk's address: a notice of every booking, move and cancellation; unset: none. */
-  salesNotifyEmail: string | undefined;
-  /** How long before the slot the prospect is reminded; 0: no reminders. */
-  reminderMinutesBefore: number;
+  /** The booking's settings, resolved (each unset one at its default). */
+  booking: BookingSettings;
   /** Proxies in front of the API that append to X-Forwarded-For: the client is that many entries from the right. */
   trustProxy: number;
   /** A client must send its request's headers within this long, and the whole request (body included) within the other. */
@@ -82,8 +70,6 @@ export interface ApiConfig {
   connectionsPerClient: number;
   /** The team that gives the demos (TEAM_FILE), validated; unset: slots by slotCapacity and no host. */
   team: Host[] | undefined;
-  /** Each booking's video room (MEETING_URL_TEMPLATE, `{room}` for its name). */
-  meetingUrlTemplate: string;
   /** The Prometheus endpoint's port (METRICS_PORT); unset: none. */
   metricsPort: number | undefined;
   /** Where it listens (METRICS_HOST): this machine only unless told. */
@@ -108,6 +94,68 @@ function projectRoot(): string {
   return dir;
 }
 export const DEFAULT_WEB_ROOT = path.join(projectRoot(), 'dist', 'web');
+
+/**
+ * The booking's settings, resolved: what the booking's routes and rules are given, each unset one at its default.
+ * Resolved here once (from the environment by loadApiConfig, from a program's own choices by bookingSettings) and
+ * passed down as they are.
+ */
+export interface BookingSettings {
+  /** How long before a slot bookings and moves close (MIN_NOTICE_MINUTES). */
+  minNoticeMinutes: number;
+  /** The slot's capacity and the 24-hour ceilings (SLOT_CAPACITY, BOOKINGS_PER_*, EMAILS_PER_RECIPIENT_PER_DAY). */
+  limits: BookingLimits;
+  /** The reminder and the sales desk's notices (REMINDER_MINUTES_BEFORE, SALES_NOTIFY_EMAIL). */
+  followUps: FollowUpSettings;
+  /** Each booking's video room (MEETING_URL_TEMPLATE, `{room}` for its name). */
+  meetingUrlTemplate: string;
+}
+
+/** The settings a program (a test, a script) chooses, each at its default when unset. */
+export function bookingSettings(
+  given: {
+    minNoticeMinutes?: number | undefined;
+    limits?: Partial<BookingLimits> | undefined;
+    followUps?: FollowUpSettings | undefined;
+    meetingUrlTemplate?: string | undefined;
+  } = {},
+): BookingSettings {
+  const limits = given.limits ?? {};
+  return {
+    minNoticeMinutes: given.minNoticeMinutes ?? DEFAULT_MIN_NOTICE_MINUTES,
+    limits: {
+      slotCapacity: limits.slotCapacity ?? DEFAULT_BOOKING_LIMITS.slotCapacity,
+      perEmailPerDay: limits.perEmailPerDay ?? DEFAULT_BOOKING_LIMITS.perEmailPerDay,
+      perDomainPerDay: limits.perDomainPerDay ?? DEFAULT_BOOKING_LIMITS.perDomainPerDay,
+      emailsPerRecipientPerDay: limits.emailsPerRecipientPerDay ?? DEFAULT_BOOKING_LIMITS.emailsPerRecipientPerDay,
+    },
+    followUps: given.followUps ?? DEFAULT_FOLLOW_UPS,
+    meetingUrlTemplate: given.meetingUrlTemplate ?? DEFAULT_MEETING_URL_TEMPLATE,
+  };
+}
+
+function parseBookingSettings(env: Env): BookingSettings {
+  const count = (name: string, fallback: number) => parseCount(name, setting(env, name), fallback);
+  const salesNotifyEmail = parseNotifyAddress('SALES_NOTIFY_EMAIL', setting(env, 'SALES_NOTIFY_EMAIL'));
+  return {
+    minNoticeMinutes: count('MIN_NOTICE_MINUTES', DEFAULT_MIN_NOTICE_MINUTES),
+    limits: {
+      slotCapacity: parsePositiveInt(
+        'SLOT_CAPACITY',
+        setting(env, 'SLOT_CAPACITY'),
+        DEFAULT_BOOKING_LIMITS.slotCapacity,
+      ),
+      perEmailPerDay: count('BOOKINGS_PER_EMAIL_PER_DAY', DEFAULT_BOOKING_LIMITS.perEmailPerDay),
+      perDomainPerDay: count('BOOKINGS_PER_DOMAIN_PER_DAY', DEFAULT_BOOKING_LIMITS.perDomainPerDay),
+      emailsPerRecipientPerDay: count('EMAILS_PER_RECIPIENT_PER_DAY', DEFAULT_BOOKING_LIMITS.emailsPerRecipientPerDay),
+    },
+    followUps: {
+      reminderMinutesBefore: count('REMINDER_MINUTES_BEFORE', DEFAULT_FOLLOW_UPS.reminderMinutesBefore),
+      ...(salesNotifyEmail ? { salesNotifyEmail } : {}),
+    },
+    meetingUrlTemplate: parseMeetingUrlTemplate(setting(env, 'MEETING_URL_TEMPLATE')),
+  };
+}
 
 export function loadApiConfig(env: Env = process.env): ApiConfig {
   const port = parsePort(setting(env, 'PORT'), DEFAULT_PORT);
@@ -135,29 +183,7 @@ export function loadApiConfig(env: Env = process.env): ApiConfig {
     mailFrom: setting(env, 'MAIL_FROM') ?? DEFAULT_MAIL_FROM,
     demoRequestsPerHour: parseCount('DEMO_REQUESTS_PER_HOUR', setting(env, 'DEMO_REQUESTS_PER_HOUR'), 5),
     emailChecksPerMinute: parseCount('EMAIL_CHECKS_PER_MINUTE', setting(env, 'EMAIL_CHECKS_PER_MINUTE'), 30),
-    bookingsPerEmailPerDay: parseCount(
-      'BOOKINGS_PER_EMAIL_PER_DAY',
-      setting(env, 'BOOKINGS_PER_EMAIL_PER_DAY'),
-      DEFAULT_BOOKING_LIMITS.perEmailPerDay,
-    ),
-    bookingsPerDomainPerDay: parseCount(
-      'BOOKINGS_PER_DOMAIN_PER_DAY',
-      setting(env, 'BOOKINGS_PER_DOMAIN_PER_DAY'),
-      DEFAULT_BOOKING_LIMITS.perDomainPerDay,
-    ),
-    emailsPerRecipientPerDay: parseCount(
-      'EMAILS_PER_RECIPIENT_PER_DAY',
-      setting(env, 'EMAILS_PER_RECIPIENT_PER_DAY'),
-      DEFAULT_EMAILS_PER_RECIPIENT_PER_DAY,
-    ),
-    slotCapacity: parsePositiveInt('SLOT_CAPACITY', setting(env, 'SLOT_CAPACITY'), DEFAULT_BOOKING_LIMITS.slotCapacity),
-    minNoticeMinutes: parseCount('MIN_NOTICE_MINUTES', setting(env, 'MIN_NOTICE_MINUTES'), DEFAULT_MIN_NOTICE_MINUTES),
-    salesNotifyEmail: parseNotifyAddress('SALES_NOTIFY_EMAIL', setting(env, 'SALES_NOTIFY_EMAIL')),
-    reminderMinutesBefore: parseCount(
-      'REMINDER_MINUTES_BEFORE',
-      setting(env, 'REMINDER_MINUTES_BEFORE'),
-      DEFAULT_REMINDER_MINUTES_BEFORE,
-    ),
+    booking: parseBookingSettings(env),
     trustProxy: parseProxyHops(setting(env, 'TRUST_PROXY')),
     ...parseClientTimeouts(env),
     connectionsPerClient: parseCount(
@@ -166,7 +192,6 @@ export function loadApiConfig(env: Env = process.env): ApiConfig {
       DEFAULT_CONNECTIONS_PER_CLIENT,
     ),
     team: readTeamFile(env),
-    meetingUrlTemplate: parseMeetingUrlTemplate(setting(env, 'MEETING_URL_TEMPLATE')),
     metricsPort: parseMetricsPort(setting(env, 'METRICS_PORT')),
     metricsHost: setting(env, 'METRICS_HOST') ?? '127.0.0.1',
     funnelSources: parseFunnelSources(setting(env, 'FUNNEL_SOURCES')),

@@ -1,14 +1,13 @@
 /**
- * Idempotency keys, on Stripe's model: the first answer to a key is kept for 24 hours with a hash of the request,
- * and the same key with the same request gets that answer again, without doing the work twice. A request that
- * failed leaves nothing behind, so it can be retried with its key.
+ * Idempotency keys, on Stripe's model: the first answer to a key is kept for its lifetime (24 hours, written once:
+ * idempotency_key_lifetime in db/functions/bookings.sql, which `book` and the purge here both read) with a hash of
+ * the request, and the same key with the same request gets that answer again, without doing the work twice. A
+ * request that failed leaves nothing behind, so it can be retried with its key.
  */
 import { createHash } from 'node:crypto';
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_PATTERN } from '../domain/demo-request.js';
 import type { Db } from './db.js';
 import { ApiError } from './errors.js';
-
-const IDEMPOTENCY_KEY_LIFETIME_HOURS = 24;
 
 export interface IdempotentAnswer {
   status: number;
@@ -56,7 +55,7 @@ export async function purgeExpiredIdempotencyKeys(db: Db): Promise<number> {
   for (;;) {
     const { rowCount } = (await db.raw(
       `DELETE FROM idempotency_keys WHERE key IN (
-         SELECT key FROM idempotency_keys WHERE created_at < now() - interval '${IDEMPOTENCY_KEY_LIFETIME_HOURS} hours'
+         SELECT key FROM idempotency_keys WHERE created_at < now() - idempotency_key_lifetime()
            ORDER BY created_at LIMIT ? FOR UPDATE SKIP LOCKED)`,
       [PURGE_BATCH],
     )) as { rowCount: number };

@@ -10,6 +10,7 @@ import { TEST_LINK_SECRET, silentLogger } from '../test/stack.js';
 import { demoRequestSchema, normaliseDemoRequestBody } from '../domain/demo-request.js';
 import { bookingToken } from '../server-shared/booking-link.js';
 import { createApiRouter } from './app.js';
+import { bookingSettings } from './config.js';
 import { createDb } from './db.js';
 import type { DeliveryQueue } from './delivery-queue.js';
 import { rescheduleSchema } from './bookings/schemas.js';
@@ -132,6 +133,7 @@ describe('OpenAPI 3.1 document', () => {
       adminToken: ADMIN_TOKEN,
       linkSecret: TEST_LINK_SECRET,
       mailFrom: 'demos@converge.test',
+      booking: bookingSettings(),
     });
     const served = router.stack
       .filter((layer) => typeof layer.path === 'string' && layer.path.startsWith('/api/'))

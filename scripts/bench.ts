@@ -217,7 +217,7 @@ async function bookingsWithoutHttp(slots: readonly string[], env: BookingSetting
           emailsPerRecipientPerDay: Number(env.EMAILS_PER_RECIPIENT_PER_DAY),
           slotCapacity: Number(env.SLOT_CAPACITY),
         },
-        emails: emailRows({ id, timeSlot, sequence: 0 }, 'booked', DEFAULT_FOLLOW_UPS, new Date()),
+        emails: emailRows('booked', DEFAULT_FOLLOW_UPS, new Date(), timeSlot),
         invitePath: invitePathOf(id, env.BOOKING_LINK_SECRET),
         meetingUrl: meetingUrlOf(DEFAULT_MEETING_URL_TEMPLATE),
       }).catch(() => undefined);

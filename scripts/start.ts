@@ -148,7 +148,7 @@ async function main(): Promise<void> {
   logger.info(
     planned.team
       ? `hosts: ${planned.team.length} from TEAM_FILE (${planned.team.map((host) => host.name).join(', ')}); each booking gets a free host, written into their calendar`
-      : `hosts: none (TEAM_FILE not set); slots take SLOT_CAPACITY=${planned.slotCapacity} bookings each, with no host named`,
+      : `hosts: none (TEAM_FILE not set); slots take SLOT_CAPACITY=${planned.booking.limits.slotCapacity} bookings each, with no host named`,
   );
 
   if (!settings.webRoot && !isWebBuilt(planned.webRoot)) await buildWeb(logger, stopping.signal);

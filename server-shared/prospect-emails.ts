@@ -3,8 +3,9 @@
  * (SEQUENCE 0), then an update or the cancellation per change (each with the sequence of its change), and reminders,
  * all e-mails (rows of deliveries) with no recipient of their own. What the prospect's calendar ends with must be what the
  * booking is, so an e-mail overtaken by a later change is never sent once that change exists, and none goes out while
- * an earlier one is still in flight. The API settles a booking's earlier e-mails in the change's own transaction; the
- * worker settles them again, and waits for the ones in flight, before it sends a later one. Both use this file.
+ * an earlier one is still in flight. A change's own statement settles a booking's earlier e-mails (booking_move and
+ * booking_cancel); the worker settles them again, and waits for the ones in flight, before it sends a later one. Both
+ * ask the same functions (db/functions/deliveries.sql).
  */
 import type { Knex } from 'knex';
 
@@ -18,30 +19,36 @@ export const CONFIRMATION_SEQUENCE = 0;
  */
 export type OrderedLine = { prospect: true } | { kind: string; recipient: string } | { endpoint: string };
 
+/** The line as the database's functions take it (db/functions/deliveries.sql): kind, recipient, endpoint. */
+function lineParameters(line: OrderedLine): [string | null, string | null, string | null] {
+  if ('endpoint' in line) return [null, null, line.endpoint];
+  return 'prospect' in line ? [null, null, null] : [line.kind, line.recipient, null];
+}
+
 /**
- * The line's rows before `place` (a sequence; an event's position) still unsettled: of a line of changes, neither
- * sent, refused for good nor dropped; of an endpoint's, not delivered (one given up on waits for a replay, and
- * holds the later ones with it).
+ * Whether the line holds rows before `place` (a sequence; an event's position) still unsettled
+ * (deliveries_unsettled_before): of a line of changes, neither sent, refused for good nor dropped; of an endpoint's,
+ * not delivered (one given up on waits for a replay, and holds the later ones with it).
  */
-export function unsettledBefore(
+export async function unsettledBefore(
   db: Knex | Knex.Transaction,
   bookingId: string,
   place: number | string,
   line: OrderedLine,
-): Knex.QueryBuilder {
-  const rows = db('deliveries').where({ booking_id: bookingId });
-  if ('endpoint' in line)
-    return rows.where({ endpoint_id: line.endpoint }).where('position', '<', place).whereNull('sent_at');
-  if ('prospect' in line) rows.where({ channel: 'email' }).whereNull('recipient');
-  else rows.where({ kind: line.kind, recipient: line.recipient });
-  return rows.where('sequence', '<', place).whereNull('sent_at').whereNull('failed_at').whereNull('dropped_at');
+): Promise<boolean> {
+  const { rows } = (await db.raw('SELECT EXISTS (SELECT 1 FROM deliveries_unsettled_before(?, ?, ?, ?, ?)) AS held', [
+    bookingId,
+    place,
+    ...lineParameters(line),
+  ])) as { rows: { held: boolean }[] };
+  return rows[0]?.held ?? false;
 }
 
 /**
- * Drops the booking's prospect e-mails of a lower sequence than `sequence` that are still to send and under no live
- * claim: a change of that sequence has been made, so they no longer tell the truth (the confirmation of a booking
- * moved or cancelled, an update overtaken, a reminder of a slot given up). One held by a live claim is being sent
- * right now and is left to its worker, which drops it if its send fails (the later e-mail waits for it meanwhile).
+ * Drops the booking's rows of the line of a lower sequence than `sequence` that are still to send and under no live
+ * claim (deliveries_settle_before): a change of that sequence has been made, so they no longer tell the truth (the
+ * confirmation of a booking moved or cancelled, an update overtaken, a reminder of a slot given up). One held by a
+ * live claim is being sent right now and is left to its worker, which drops it if its send fails.
  */
 export async function settleEarlierProspectEmails(
   db: Knex | Knex.Transaction,
@@ -49,7 +56,9 @@ export async function settleEarlierProspectEmails(
   sequence: number,
   line: Exclude<OrderedLine, { endpoint: string }> = { prospect: true },
 ): Promise<void> {
-  await unsettledBefore(db, bookingId, sequence, line)
-    .where((unclaimed) => unclaimed.whereNull('claimed_until').orWhere('claimed_until', '<', db.fn.now()))
-    .update({ dropped_at: db.fn.now() });
+  await db.raw('SELECT deliveries_settle_before(?, ?, ?, ?)', [
+    bookingId,
+    sequence,
+    ...lineParameters(line).slice(0, 2),
+  ]);
 }

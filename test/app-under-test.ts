@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { createApp } from '../api/app.js';
+import { bookingSettings } from '../api/config.js';
 import type { FollowUpSettings } from '../api/bookings/emails.js';
 import { createDeliveryQueue, type DeliveryQueue } from '../api/delivery-queue.js';
 import { createDb } from '../api/db.js';
@@ -35,7 +36,7 @@ export async function startAppUnderTest(
     adminToken?: string;
     limits?: { demoRequestsPerHour: number; emailChecksPerMinute: number };
     trustProxy?: number;
-    bookingLimits?: BookingLimits;
+    bookingLimits?: Partial<BookingLimits>;
     followUps?: FollowUpSettings;
     logger?: Logger;
     webRoot?: string;
@@ -66,7 +67,11 @@ export async function startAppUnderTest(
     queue,
     logger: options.logger ?? silentLogger,
     timeZone: options.timeZone ?? 'Europe/Berlin',
-    minNoticeMinutes: options.minNoticeMinutes,
+    booking: bookingSettings({
+      minNoticeMinutes: options.minNoticeMinutes,
+      limits: options.bookingLimits,
+      followUps: options.followUps,
+    }),
     webRoot: options.webRoot ?? '/nonexistent',
     publicUrl: options.publicUrl ?? 'https://converge.test',
     contact: options.contact,
@@ -76,8 +81,6 @@ export async function startAppUnderTest(
     previousLinkSecrets: options.previousLinkSecrets,
     mailFrom: 'Converge Demos <demos@converge.test>',
     trustProxy: options.trustProxy,
-    bookingLimits: options.bookingLimits,
-    followUps: options.followUps,
     limits: options.limits && { limiter, ...options.limits },
     hostCalendars: options.hostCalendars,
     funnelSources: options.funnelSources,

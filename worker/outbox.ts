@@ -344,8 +344,7 @@ export async function behindEarlier(db: Knex, row: DeliveryRow, order: OrderGrou
   const place = order && lineOf(row, order);
   if (!place) return false;
   if (!('endpoint' in place.line)) await settleEarlierProspectEmails(db, row.booking_id, Number(place.at), place.line);
-  const earlier = await unsettledBefore(db, row.booking_id, place.at, place.line).first('id');
-  return earlier !== undefined;
+  return unsettledBefore(db, row.booking_id, place.at, place.line);
 }
 
 /** The row's line in its order group, and its place in it; none for a row that has nothing before it. */

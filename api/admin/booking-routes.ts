@@ -221,7 +221,7 @@ export function adminBookingRoutes(deps: AdminBookingDeps): Router {
         'We could not reach our records right now. Nothing was changed; please try again in a few minutes.',
       );
       if (marked.outcome === 'refused') {
-        if (marked.refusal === 'missing') throw noBooking();
+        if (marked.refusal === 'not-found') throw noBooking();
         if (marked.refusal === 'cancelled')
           throw new ApiError(
             409,

@@ -2,13 +2,12 @@
  * The sales page's SQL beyond the operations list (bookings/repository.ts): one booking with its history, what it
  * sent and its webhook deliveries, and marking after the demo whether the prospect came.
  */
-import type { Knex } from 'knex';
 import type { Attribution } from '../../domain/attribution.js';
 import type { Attendance, BookingDetail, HistoryEntry } from '../../domain/sales.js';
 import type { QueuedJob } from '../../server-shared/jobs.js';
 import type { Db } from '../db.js';
-import type { BookingRow } from '../bookings/repository.js';
-import { listDeliveries, raiseWebhookEvent } from '../webhooks/repository.js';
+import { refusalOf, type BookingRow } from '../bookings/repository.js';
+import { listDeliveries, webhookJobs, type StoredDelivery } from '../webhooks/repository.js';
 
 const iso = (date: Date | null): string | null => date?.toISOString() ?? null;
 /** The booking's webhook deliveries the page shows, newest first. */
@@ -152,30 +151,29 @@ export async function readBookingDetail(db: Db, id: string): Promise<BookingDeta
   };
 }
 
-/** Why a mark was refused; nothing was changed. */
-export type MarkRefusal = 'missing' | 'cancelled' | 'not-yet';
+/** Why a mark was refused (booking_mark); nothing was changed. */
+export type MarkRefusal = 'not-found' | 'cancelled' | 'not-yet';
 
 export type MarkOutcome =
   { outcome: 'refused'; refusal: MarkRefusal } | { outcome: 'marked' | 'unchanged'; jobs: QueuedJob[] };
 
 /**
- * Marks whether the prospect came, under the booking's row lock (two marks at once take turns): refused for a
- * cancelled booking and before the demo's time; the same mark again changes nothing and raises nothing; a new one
- * (a first mark, or a correction) is stored with its webhook event in one transaction, whose jobs the caller queues
- * after the commit.
+ * Marks whether the prospect came, in one statement (booking_mark of db/functions/bookings.sql, under the booking's
+ * row lock): refused for a cancelled booking and before the demo's time; the same mark again changes nothing and
+ * raises nothing; a new one (a first mark, or a correction) is stored with its webhook event, whose jobs the caller
+ * queues after the commit.
  */
 export async function markAttendance(db: Db, id: string, attendance: Attendance, now: Date): Promise<MarkOutcome> {
-  return db.transaction(async (trx: Knex.Transaction): Promise<MarkOutcome> => {
-    const row: { status: string; time_slot: Date; attendance: Attendance | null } | undefined = await trx('bookings')
-      .where({ id })
-      .forUpdate()
-      .first('status', 'time_slot', 'attendance');
-    if (!row) return { outcome: 'refused', refusal: 'missing' };
-    if (row.status === 'cancelled') return { outcome: 'refused', refusal: 'cancelled' };
-    if (row.time_slot.getTime() > now.getTime()) return { outcome: 'refused', refusal: 'not-yet' };
-    if (row.attendance === attendance) return { outcome: 'unchanged', jobs: [] };
-    await trx('bookings').where({ id }).update({ attendance, attendance_marked_at: now });
-    const jobs = await raiseWebhookEvent(trx, id, attendance === 'attended' ? 'booking.attended' : 'booking.no_show');
-    return { outcome: 'marked', jobs };
-  });
+  try {
+    const { rows } = (await db.raw('SELECT * FROM booking_mark(?, ?, ?)', [id, attendance, now])) as {
+      rows: { changed: boolean; webhooks: StoredDelivery[] }[];
+    };
+    const row = rows[0];
+    if (!row) throw new Error('booking_mark gave no row');
+    return { outcome: row.changed ? 'marked' : 'unchanged', jobs: webhookJobs(row.webhooks) };
+  } catch (err) {
+    const refusal = refusalOf<{ reason: MarkRefusal }>(err);
+    if (refusal) return { outcome: 'refused', refusal: refusal.reason };
+    throw err;
+  }
 }

@@ -28,8 +28,8 @@ export interface BookingLimits {
   /** Bookings (so confirmations) per recipient address, and per recipient domain, in 24 hours; 0: no ceiling. */
   perEmailPerDay: number;
   perDomainPerDay: number;
-  /** E-mails of every kind to one recipient in 24 hours (bookings and changes); 0: no ceiling, unset: the default. */
-  emailsPerRecipientPerDay?: number;
+  /** E-mails of every kind to one recipient in 24 hours (bookings and changes); 0: no ceiling. */
+  emailsPerRecipientPerDay: number;
 }
 
 export const DEFAULT_BOOKING_LIMITS: BookingLimits = {
@@ -85,13 +85,8 @@ export async function submitDemoRequest(
         id,
         input,
         recipient: canonicalRecipient(input.email),
-        limits: {
-          ...deps.bookingLimits,
-          emailsPerRecipientPerDay: deps.bookingLimits.emailsPerRecipientPerDay ?? DEFAULT_EMAILS_PER_RECIPIENT_PER_DAY,
-        },
-        emails: emailRows({ id, timeSlot, sequence: 0 }, 'booked', deps.followUps, deps.now(), {
-          team: hosts !== undefined,
-        }),
+        limits: deps.bookingLimits,
+        emails: emailRows('booked', deps.followUps, deps.now(), timeSlot),
         ...(idempotencyKey ? { idempotency: { key: idempotencyKey, hash: requestHash({ ...input }) } } : {}),
         invitePath,
         meetingUrl: meetingUrlOf(deps.meetingUrlTemplate),

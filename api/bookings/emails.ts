@@ -1,14 +1,12 @@
 /**
- * The e-mails and host-calendar writes a booking or its change leaves in the outbox (deliveries), stored in the same transaction: the
- * prospect's confirmation, update or cancellation, the reminder before the slot, the sales desk's notice; a change's
- * transaction also drops the prospect's earlier e-mails still unsent (server-shared/prospect-emails.ts). Whatever is
- * due at once is returned, for the caller to enqueue after the commit; a reminder waits for the worker's sweep to
- * find it due.
+ * The e-mails and host-calendar writes a booking or its change leaves in the outbox (deliveries), listed here and
+ * stored by the booking's or the change's own statement (db/functions/bookings.sql), which also drops the prospect's
+ * earlier e-mails a change overtakes: the prospect's confirmation, update or cancellation, the reminder before the
+ * slot, the sales desk's notice, the host's. Whatever is due at once comes back, for the caller to enqueue after the
+ * commit; a reminder waits for the worker's sweep to find it due.
  */
-import type { Knex } from 'knex';
 import { deliveryJob, type QueuedJob } from '../../server-shared/jobs.js';
 import { DELIVERY_KINDS, sentAtOnce, type Channel, type DeliveryKind } from '../../server-shared/delivery-kinds.js';
-import { settleEarlierProspectEmails } from '../../server-shared/prospect-emails.js';
 
 export interface FollowUpSettings {
   /** The sales desk's address (SALES_NOTIFY_EMAIL): a notice for every booking, move and cancellation. */
@@ -22,45 +20,25 @@ export const DEFAULT_FOLLOW_UPS: FollowUpSettings = { reminderMinutesBefore: DEF
 
 export type BookingChange = 'booked' | 'rescheduled' | 'cancelled';
 
-/** A booking as it stands after the change. */
-export interface ChangedBooking {
-  id: string;
-  timeSlot: Date;
-  sequence: number;
-  /** Its host after the change; null without a team. */
-  host?: { email: string } | null;
-}
-
 /**
- * Who hosts the demo around the change: `before`, the host until now (a move may hand the demo on); `team`, for a new
- * booking, whose host `book` chooses in the database and writes into its rows.
+ * An outbox row as the booking's or the change's statement is given it (booking_store_deliveries,
+ * db/functions/bookings.sql): what it is and to whom. The database adds the booking, its slot and its sequence as
+ * the statement leaves them, and the hosts' addresses, which only it knows: it chooses the host.
  */
-export interface HostChange {
-  before?: string;
-  team?: boolean;
-}
-
-/** Where a moved booking was: the slot its move's e-mails name as the earlier one, and its host until now. */
-export interface BookingBefore {
-  timeSlot: Date;
-  host?: string;
-}
-
 export interface EmailRow {
-  booking_id: string;
   kind: DeliveryKind;
   /** The kind's, as the registry says. */
   channel: Channel;
-  time_slot: Date;
-  sequence: number;
-  /** Absent for an e-mail to the booking's prospect. */
+  /** Absent for an e-mail to the booking's prospect, or to a host. */
   recipient?: string;
-  /** To the host `book` chooses: the database writes their address in. */
+  /** To the booking's host after the change; stored only when it has one. */
   toHost?: true;
+  /** To the host a move took the demo from; stored only when the demo left them. */
+  toPreviousHost?: true;
+  /** Names the slot a move gave up. */
+  previousSlot?: true;
   change?: BookingChange;
   due_at?: Date;
-  /** A move's slot before it, on the e-mails that tell of the move. */
-  previous_time_slot?: Date;
 }
 
 const PROSPECT_EMAIL: Record<BookingChange, DeliveryKind> = {
@@ -69,46 +47,48 @@ const PROSPECT_EMAIL: Record<BookingChange, DeliveryKind> = {
   cancelled: 'cancellation',
 };
 
-/** The outbox rows a booking or a change leaves (without their ids), in the order they are stored. */
-export function emailRows(
-  booking: ChangedBooking,
-  change: BookingChange,
-  settings: FollowUpSettings,
-  now: Date,
-  hosts: HostChange = {},
-  previousTimeSlot?: Date,
-): EmailRow[] {
-  const event = { booking_id: booking.id, time_slot: booking.timeSlot, sequence: booking.sequence };
-  const moved = change === 'rescheduled' && previousTimeSlot ? { previous_time_slot: previousTimeSlot } : {};
-  const rows: Omit<EmailRow, 'channel'>[] = [{ ...event, ...moved, kind: PROSPECT_EMAIL[change] }];
-  const reminderAt = new Date(booking.timeSlot.getTime() - settings.reminderMinutesBefore * 60_000);
+/**
+ * The outbox rows a booking or a change leaves, in the order they are stored: the prospect's e-mail, the reminder of
+ * `timeSlot` (the slot booked or moved to; a cancellation has none), the sales desk's notice, then the host's copy by e-mail and in their own calendar (and both taken
+ * back from a host a move takes the demo from; the worker's registry tells a write from a removal by the booking as
+ * it then stands).
+ */
+export function emailRows(change: BookingChange, settings: FollowUpSettings, now: Date, timeSlot?: Date): EmailRow[] {
+  const moved = change === 'rescheduled' ? { previousSlot: true as const } : {};
+  const rows: Omit<EmailRow, 'channel'>[] = [{ ...moved, kind: PROSPECT_EMAIL[change] }];
+  const reminderAt = timeSlot && new Date(timeSlot.getTime() - settings.reminderMinutesBefore * 60_000);
   // None for a booking made later than the reminder would go out.
-  if (change !== 'cancelled' && settings.reminderMinutesBefore > 0 && reminderAt > now)
-    rows.push({ ...event, kind: 'reminder', due_at: reminderAt });
+  if (reminderAt && settings.reminderMinutesBefore > 0 && reminderAt > now)
+    rows.push({ kind: 'reminder', due_at: reminderAt });
   if (settings.salesNotifyEmail)
-    rows.push({ ...event, ...moved, kind: 'sales-notice', recipient: settings.salesNotifyEmail, change });
-  // The host's copy of the event by e-mail and in their own calendar, and both taken back from a host the demo is no
-  // longer with (the worker's registry tells a write from a removal by the booking as it then stands).
-  const host = booking.host?.email;
-  if (change === 'booked' && hosts.team) {
+    rows.push({ ...moved, kind: 'sales-notice', recipient: settings.salesNotifyEmail, change });
+  rows.push(
+    { kind: change === 'cancelled' ? 'host-cancellation' : 'host-invitation', toHost: true, change },
+    { kind: 'host-calendar', toHost: true, change },
+  );
+  if (change === 'rescheduled') {
     rows.push(
-      { ...event, kind: 'host-invitation', toHost: true, change },
-      { ...event, kind: 'host-calendar', toHost: true, change },
-    );
-  }
-  if (host && change !== 'booked') {
-    rows.push(
-      { ...event, kind: change === 'cancelled' ? 'host-cancellation' : 'host-invitation', recipient: host, change },
-      { ...event, kind: 'host-calendar', recipient: host, change },
-    );
-  }
-  if (hosts.before && hosts.before !== host && change === 'rescheduled') {
-    rows.push(
-      { ...event, kind: 'host-cancellation', recipient: hosts.before, change },
-      { ...event, kind: 'host-calendar', recipient: hosts.before, change },
+      { kind: 'host-cancellation', toPreviousHost: true, change },
+      { kind: 'host-calendar', toPreviousHost: true, change },
     );
   }
   return rows.map((row) => ({ ...row, channel: DELIVERY_KINDS[row.kind].channel }));
+}
+
+/** The rows as the statements take them (jsonb, read by booking_store_deliveries). */
+export function emailsParameter(rows: readonly EmailRow[]): string {
+  return JSON.stringify(
+    rows.map((row) => ({
+      kind: row.kind,
+      channel: row.channel,
+      recipient: row.recipient ?? null,
+      to_host: row.toHost ?? false,
+      to_previous_host: row.toPreviousHost ?? false,
+      previous_slot: row.previousSlot ?? false,
+      change: row.change ?? null,
+      due_at: row.due_at ?? null,
+    })),
+  );
 }
 
 /** A stored row as the jobs need it: its id, kind and due time (epoch milliseconds; bigint comes back as text). */
@@ -124,24 +104,4 @@ export interface StoredRow {
  */
 export function emailJobs(stored: readonly StoredRow[]): QueuedJob[] {
   return stored.filter((row) => sentAtOnce(row.kind)).map((row) => deliveryJob(row.id, Number(row.due)));
-}
-
-/** Stores a change's e-mails; the new booking's are stored by `book` (db/functions/bookings.sql) with the booking. */
-export async function storeEmails(
-  trx: Knex.Transaction,
-  booking: ChangedBooking,
-  change: BookingChange,
-  settings: FollowUpSettings,
-  now: Date,
-  before?: BookingBefore,
-): Promise<QueuedJob[]> {
-  // The prospect's e-mails the change has overtaken and that are not being sent right now (the confirmation, an
-  // earlier update, the reminder of the slot given up) are never to go out: the change's own e-mail says where the
-  // booking stands. One being sent right now goes first; the worker holds this change's e-mail until it has.
-  await settleEarlierProspectEmails(trx, booking.id, booking.sequence);
-  const rows = emailRows(booking, change, settings, now, before?.host ? { before: before.host } : {}, before?.timeSlot);
-  const stored: { id: string; kind: DeliveryKind; due_at: Date }[] = await trx('deliveries')
-    .insert(rows)
-    .returning(['id', 'kind', 'due_at']);
-  return emailJobs(stored.map(({ id, kind, due_at }) => ({ id, kind, due: due_at.getTime() })));
 }

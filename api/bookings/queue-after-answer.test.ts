@@ -9,6 +9,7 @@ import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import pino from 'pino';
 import { createApp } from '../app.js';
+import { bookingSettings } from '../config.js';
 import type { DeliveryQueue } from '../delivery-queue.js';
 import { DELIVER_JOB, type QueuedJob } from '../../server-shared/jobs.js';
 import { confirmationOf } from '../../test/outbox.js';
@@ -61,6 +62,7 @@ describe('POST /api/demo-request with the queue not answering', () => {
       now: () => NOW,
       linkSecret: TEST_LINK_SECRET,
       mailFrom: 'Converge Demos <demos@converge.test>',
+      booking: bookingSettings(),
     });
     server = await new Promise((resolve) => {
       const listening = app.listen(0, '127.0.0.1', () => resolve(listening));

@@ -1,7 +1,7 @@
 /**
- * The bookings' SQL, here and nowhere else in the API: a new booking in one statement (`book`, of
- * db/functions/bookings.sql, where the booking's rules and locks live), the slot's question that a move and the
- * honeypot ask too, a booking read, locked, moved and cancelled through its link, and the operations list.
+ * The bookings' SQL, here and nowhere else in the API: a new booking, a move and a cancellation through its link,
+ * each in one statement (`book`, booking_move and booking_cancel, of db/functions/bookings.sql, where the booking's
+ * rules and locks live), a booking read, and the operations list.
  */
 import type { Knex } from 'knex';
 import type { BookingSummary, ListStatus } from '../../domain/sales.js';
@@ -9,7 +9,7 @@ import type { BookingCreated, BookingHost, DemoRequestInput } from '../../domain
 import type { CanonicalRecipient } from '../email-rules.js';
 import type { Booking } from '../../server-shared/invitation.js';
 import { preparedQuery, type Db } from '../db.js';
-import type { EmailRow, StoredRow } from './emails.js';
+import { emailsParameter, type EmailRow, type StoredRow } from './emails.js';
 import type { StoredDelivery } from '../webhooks/repository.js';
 import type { HostCandidate } from './hosts.js';
 
@@ -229,7 +229,8 @@ export interface BookingRequest {
 
 /** Why a booking, or a move to a slot, was refused; nothing was stored. */
 export type BookingRefusal =
-  | { reason: 'email-ceiling' | 'domain-ceiling'; count: number; oldest: number | null; now: number }
+  /** The bookings of the last 24 hours, and when the oldest of them leaves the window (by the database's clock). */
+  | { reason: 'email-ceiling' | 'domain-ceiling'; count: number; freeAt: number | null; now: number }
   /** The recipient's e-mails of the last 24 hours, and when there will be room for this booking's (null: never). */
   | { reason: 'recipient-emails'; count: number; freeAt: number | null; now: number }
   | SlotRefusal
@@ -239,6 +240,14 @@ export type BookingRefusal =
 export interface SlotRefusal {
   reason: 'already-booked' | 'slot-taken';
 }
+
+/** Why a change through the booking's link was refused (booking_move, booking_cancel); nothing was changed. */
+export type ChangeRefusal =
+  | BookingRefusal
+  /** No such booking; its personal data gone with retention; cancelled (a move); begun. */
+  | { reason: 'not-found' | 'gone' | 'cancelled' | 'started' }
+  /** Moved too often through its link: `count` changes already. */
+  | { reason: 'too-many-changes'; count: number };
 
 /** What `book` came to: stored, the key's earlier answer replayed, or refused. */
 export type BookResult =
@@ -290,16 +299,7 @@ export async function book(db: Db, request: BookingRequest): Promise<BookResult>
       request.limits.perDomainPerDay,
       request.limits.emailsPerRecipientPerDay,
       request.limits.slotCapacity,
-      JSON.stringify(
-        request.emails.map((row) => ({
-          kind: row.kind,
-          channel: row.channel,
-          recipient: row.recipient ?? null,
-          to_host: row.toHost ?? false,
-          change: row.change ?? null,
-          due_at: row.due_at ?? null,
-        })),
-      ),
+      emailsParameter(request.emails),
       hostsParameter(request.hosts),
       request.meetingUrl,
       request.idempotency?.key ?? null,
@@ -316,7 +316,7 @@ export async function book(db: Db, request: BookingRequest): Promise<BookResult>
       webhooks: row.webhooks ?? [],
     };
   } catch (err) {
-    const refusal = refusalOf(err);
+    const refusal = refusalOf<BookingRefusal>(err);
     if (refusal) return { outcome: 'refused', refusal };
     throw err;
   }
@@ -341,8 +341,11 @@ export function hostsParameter(hosts: readonly HostCandidate[] | undefined): str
   );
 }
 
-/** The refusal `book` or book_trapped raised ('booking refused', its reason in the detail); undefined for any other error. */
-export function refusalOf(err: unknown): BookingRefusal | undefined {
+/**
+ * The refusal a statement of db/functions/bookings.sql raised ('booking refused', its reason in the detail: booking_refuse),
+ * as `Refusal`, the reasons that statement raises; undefined for any other error.
+ */
+export function refusalOf<Refusal extends { reason: string }>(err: unknown): Refusal | undefined {
   if (typeof err !== 'object' || err === null) return undefined;
   const { code, message, detail, constraint } = err as {
     code?: unknown;
@@ -351,7 +354,7 @@ export function refusalOf(err: unknown): BookingRefusal | undefined {
     constraint?: unknown;
   };
   // The database's own guard against one host twice at a time: what the locks already prevent, should it ever fire.
-  if (code === '23P01' && constraint === 'bookings_host_once_at_a_time') return { reason: 'slot-taken' };
+  if (code === '23P01' && constraint === 'bookings_host_once_at_a_time') return { reason: 'slot-taken' } as Refusal;
   if (
     code !== 'P0001' ||
     typeof message !== 'string' ||
@@ -359,23 +362,7 @@ export function refusalOf(err: unknown): BookingRefusal | undefined {
     typeof detail !== 'string'
   )
     return undefined;
-  return JSON.parse(detail) as BookingRefusal;
-}
-
-/**
- * Why the recipient (its canonical address) cannot have the slot, or undefined: the question `book` asks of a slot
- * (booking_slot_refusal), asked by a move under the slot's lock.
- */
-export async function slotRefusal(
-  db: Db | Knex.Transaction,
-  recipient: string,
-  timeSlot: Date,
-  /** Null with a team: the hosts decide. */
-  capacity: number | null,
-): Promise<SlotRefusal | undefined> {
-  const { rows } = await db.raw('SELECT booking_slot_refusal(?, ?, ?) AS reason', [recipient, timeSlot, capacity]);
-  const reason = (rows[0] as { reason: SlotRefusal['reason'] | null }).reason;
-  return reason === null ? undefined : { reason };
+  return JSON.parse(detail) as Refusal;
 }
 
 /** How far either side of the slots asked a host's bookings are read: a day in any zone, for their daily limits. */
@@ -480,108 +467,80 @@ export async function findBooking(db: Db | Knex.Transaction, id: string): Promis
   return row && stateOf(row);
 }
 
-/** The booking, locked until the transaction ends: two changes to one booking take turns. */
-export async function lockBooking(trx: Knex.Transaction, id: string): Promise<BookingState | undefined> {
-  const row: BookingRow | undefined = await trx('bookings')
-    .where({ id })
-    .forUpdate()
-    .first(...COLUMNS);
-  return row && stateOf(row);
+/** What a change through the booking's link is given: the booking, the API's clock, its ceiling and its e-mails. */
+export interface ChangeRequest {
+  id: string;
+  /** The API's clock: whether the demo has begun. */
+  now: Date;
+  /** EMAILS_PER_RECIPIENT_PER_DAY; 0: no ceiling. */
+  emailsPerRecipientPerDay: number;
+  /** Its e-mails and calendar writes (emailRows), stored with it. */
+  emails: readonly EmailRow[];
 }
 
-/**
- * Serialises the bookings of one slot until the transaction ends: the lock `book` takes for its slot
- * (booking_lock_slot, db/functions/bookings.sql), so a move and a booking never both take the last place.
- */
-export async function lockSlot(trx: Knex.Transaction, timeSlot: Date): Promise<void> {
-  await trx.raw('SELECT booking_lock_slot(?)', [timeSlot]);
+/** A move: the new slot (its notice and grid already checked), and the slot's rules as `book` is given them. */
+export interface MoveRequest extends ChangeRequest {
+  timeSlot: Date;
+  slotCapacity: number;
+  /** With a team: the hosts who could take the new slot, as hostCandidates found them. */
+  hosts?: readonly HostCandidate[];
 }
 
-/**
- * Serialises what is counted per recipient until the transaction ends: the lock `book` takes first, per recipient
- * domain (booking_lock_recipient_domain), so a change and a booking, or two changes, never both pass a ceiling.
- */
-export async function lockRecipientDomain(trx: Knex.Transaction, domain: string): Promise<void> {
-  await trx.raw('SELECT booking_lock_recipient_domain(?)', [domain]);
+/** What a change came to: the booking as it now stands, and the rows stored (none when nothing changed); or refused. */
+export type ChangeResult =
+  | { outcome: 'changed' | 'unchanged'; booking: BookingState; emails: StoredRow[]; webhooks: StoredDelivery[] }
+  | { outcome: 'refused'; refusal: ChangeRefusal };
+
+interface ChangeRow {
+  changed: boolean;
+  /** The row as booking_state gives it: its instants as JSON strings. */
+  booking: Omit<BookingRow, 'time_slot' | 'anonymised_at'> & { time_slot: string; anonymised_at: string | null };
+  emails: StoredRow[];
+  webhooks: StoredDelivery[];
 }
 
-/**
- * Whether the recipient's e-mails of the last 24 hours, the change's own already stored, pass `ceiling`; if they do,
- * when they will not (by the database's clock, in ms; null: not within a day) and the database's reading of now.
- */
-export async function recipientEmailsPast(
-  trx: Knex.Transaction,
-  recipient: string,
-  ceiling: number,
-): Promise<{ refused: boolean; freeAt: number | null; now: number }> {
-  const { rows } = await trx.raw(
-    'SELECT refused, extract(epoch FROM free_at) * 1000 AS free_at, extract(epoch FROM now()) * 1000 AS now FROM recipient_email_ceiling(?, 0, ?)',
-    [recipient, ceiling],
-  );
-  const row = rows[0] as { refused: boolean; free_at: string | null; now: string };
-  return { refused: row.refused, freeAt: row.free_at === null ? null : Number(row.free_at), now: Number(row.now) };
+async function change(db: Db, sql: string, values: readonly Knex.RawBinding[]): Promise<ChangeResult> {
+  try {
+    const { rows } = (await db.raw(sql, values)) as { rows: ChangeRow[] };
+    const row = rows[0];
+    if (!row) throw new Error('the change gave no row');
+    const { booking } = row;
+    return {
+      outcome: row.changed ? 'changed' : 'unchanged',
+      booking: stateOf({
+        ...booking,
+        time_slot: new Date(booking.time_slot),
+        anonymised_at: booking.anonymised_at === null ? null : new Date(booking.anonymised_at),
+      }),
+      emails: row.emails,
+      webhooks: row.webhooks,
+    };
+  } catch (err) {
+    const refusal = refusalOf<ChangeRefusal>(err);
+    if (refusal) return { outcome: 'refused', refusal };
+    throw err;
+  }
 }
 
-/** A host as booking_choose_host gives it: who, and why. */
-export interface ChosenHost extends BookingHost {
-  email: string;
-  why: Record<string, unknown>;
-}
-
-/** Serialises, until the transaction ends, the bookings of these hosts (booking_lock_hosts), as `book` does. */
-export async function lockHosts(trx: Knex.Transaction, hosts: readonly HostCandidate[]): Promise<void> {
-  await trx.raw('SELECT booking_lock_hosts(?::jsonb)', [hostsParameter(hosts)]);
-}
-
-/**
- * With a team, the host for `timeSlot` among `hosts` (booking_choose_host, the question `book` asks), or undefined
- * when no host is left. When moving, `moving` names the booking (it does not count against its host) and its host
- * (kept when still free). A move asks it under the slot's and the hosts' locks.
- */
-export async function hostFor(
-  db: Db | Knex.Transaction,
-  timeSlot: Date,
-  hosts: readonly HostCandidate[],
-  moving?: { booking: string; prefer: string | undefined },
-): Promise<ChosenHost | undefined> {
-  const { rows } = await db.raw('SELECT booking_choose_host(?, ?::jsonb, ?, ?) AS host', [
-    timeSlot,
-    hostsParameter(hosts),
-    moving?.booking ?? null,
-    moving?.prefer ?? null,
+/** Moves the booking in one statement (booking_move): under the locks `book` takes, asked what a booking asks. */
+export function moveBooking(db: Db, request: MoveRequest): Promise<ChangeResult> {
+  return change(db, 'SELECT * FROM booking_move(?, ?, ?, ?, ?::jsonb, ?, ?::jsonb)', [
+    request.id,
+    request.timeSlot,
+    request.now,
+    request.slotCapacity,
+    hostsParameter(request.hosts),
+    request.emailsPerRecipientPerDay,
+    emailsParameter(request.emails),
   ]);
-  return (rows[0] as { host: ChosenHost | null }).host ?? undefined;
 }
 
-/** Moves the booking to `timeSlot`, with the host chosen for it there (unchanged without a team). */
-export async function moveBooking(
-  trx: Knex.Transaction,
-  id: string,
-  timeSlot: Date,
-  host?: ChosenHost,
-): Promise<BookingState> {
-  const [row] = await trx('bookings')
-    .where({ id })
-    .update({
-      time_slot: timeSlot,
-      sequence: trx.raw('sequence + 1'),
-      ...(host
-        ? {
-            host_email: host.email,
-            host_name: host.name,
-            host_title: host.title,
-            host_choice: JSON.stringify(host.why),
-          }
-        : {}),
-    })
-    .returning([...COLUMNS]);
-  return stateOf(row);
-}
-
-export async function cancelBooking(trx: Knex.Transaction, id: string): Promise<BookingState> {
-  const [row] = await trx('bookings')
-    .where({ id })
-    .update({ status: 'cancelled', cancelled_at: trx.fn.now(), sequence: trx.raw('sequence + 1') })
-    .returning([...COLUMNS]);
-  return stateOf(row);
+/** Cancels the booking in one statement (booking_cancel); its slot is free again once it commits. */
+export function cancelBooking(db: Db, request: ChangeRequest): Promise<ChangeResult> {
+  return change(db, 'SELECT * FROM booking_cancel(?, ?, ?, ?::jsonb)', [
+    request.id,
+    request.now,
+    request.emailsPerRecipientPerDay,
+    emailsParameter(request.emails),
+  ]);
 }

@@ -17,7 +17,8 @@ import { rateLimit, type RequestLimits } from '../rate-limit.js';
 import { validateBody } from '../validation.js';
 import { findBooking } from './repository.js';
 import { findTrapped } from './trapped-repository.js';
-import { cancelBookingAt, gone, notFound, rescheduleBooking, viewOf, type BookingChangeDeps } from './changes.js';
+import { cancelBookingAt, rescheduleBooking, viewOf, type BookingChangeDeps } from './changes.js';
+import { gone, notFound } from './refusals.js';
 import {
   answer,
   bodyRefusals,

@@ -59,7 +59,7 @@ export async function storeTrapped(db: Db, request: TrappedRequest): Promise<Boo
     if (!answer) throw new Error('the trapped request was not stored');
     return answer;
   } catch (err) {
-    const refusal = refusalOf(err);
+    const refusal = refusalOf<SlotRefusal>(err);
     if (refusal?.reason === 'slot-taken' || refusal?.reason === 'already-booked') return refusal;
     throw err;
   }

@@ -1,11 +1,10 @@
 /**
- * The API's SQL for webhooks: raising a booking's event in its change's transaction (webhook_raise in
- * db/functions/webhooks.sql), the endpoints (WEBHOOK_URL's, written at start, and those operators add), the delivery
+ * The API's SQL for webhooks (a booking's event is raised by its change's own statement, with webhook_raise of
+ * db/functions/webhooks.sql): the jobs of the deliveries it stored, the endpoints (WEBHOOK_URL's, written at start, and those operators add), the delivery
  * log, and replays, which put deliveries back to be tried now and return their jobs for the caller to queue.
  */
-import type { Knex } from 'knex';
 import { deliveryJob, type QueuedJob } from '../../server-shared/jobs.js';
-import type { EnvironmentEndpoint, WebhookEventType } from '../../server-shared/webhooks.js';
+import type { EnvironmentEndpoint } from '../../server-shared/webhooks.js';
 import type { WebhookDeliveryView } from '../../domain/sales.js';
 import type { Db } from '../db.js';
 
@@ -17,23 +16,6 @@ export interface StoredDelivery {
 
 export function webhookJobs(deliveries: readonly StoredDelivery[]): QueuedJob[] {
   return deliveries.map((delivery) => deliveryJob(delivery.id, Number(delivery.due)));
-}
-
-/** Raises the booking's event (after its change, in the change's transaction); returns its deliveries' jobs. */
-export async function raiseWebhookEvent(
-  trx: Knex.Transaction,
-  bookingId: string,
-  type: WebhookEventType,
-  previousTimeSlot?: Date,
-): Promise<QueuedJob[]> {
-  const { rows } = (await trx.raw('SELECT webhook_raise(?, ?, ?) AS deliveries', [
-    bookingId,
-    type,
-    previousTimeSlot ?? null,
-  ])) as {
-    rows: { deliveries: StoredDelivery[] }[];
-  };
-  return webhookJobs(rows[0]?.deliveries ?? []);
 }
 
 /**

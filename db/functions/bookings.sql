@@ -1,9 +1,41 @@
 -- The booking's rules as they run today: one file, applied after the migrations by the migration step
 -- (migrateSchema in api/db.ts) with CREATE OR REPLACE, so a reader opens this file and not the newest of several
--- migrations. Book, move and the honeypot's look-alike ask the same questions here: book and move under the same
--- locks, the honeypot under its own (book_trapped).
+-- migrations. Booking, moving, cancelling and marking are each one statement here (book, booking_move,
+-- booking_cancel, booking_mark), and the honeypot's look-alike too (book_trapped); the API calls them and queues the
+-- jobs they return after the commit (docs/architecture.md, "The booking's rules").
 --
--- The order every writer takes the locks in: the recipient's domain (what the ceilings count), then the slot.
+-- The order every writer takes the locks in: a change's booking row first (two changes of one booking take turns),
+-- then the recipient's domain (what the ceilings count), then the slot, then the hosts in their addresses' order.
+
+-- Raises a refusal as every rule here raises it: 'booking refused', its reason and figures as JSON in the detail
+-- (the API reads it with refusalOf, api/bookings/repository.ts, and answers it in api/bookings/refusals.ts).
+CREATE OR REPLACE FUNCTION booking_refuse(p_detail jsonb)
+RETURNS void LANGUAGE plpgsql VOLATILE AS $fn$
+BEGIN
+  RAISE EXCEPTION USING MESSAGE = 'booking refused', DETAIL = p_detail::text;
+END;
+$fn$;
+
+-- How long an idempotency key keeps the first answer given to it (book, and the purge in api/idempotency.ts).
+CREATE OR REPLACE FUNCTION idempotency_key_lifetime()
+RETURNS interval LANGUAGE sql IMMUTABLE AS $fn$
+  SELECT interval '24 hours'
+$fn$;
+
+-- The window the ceilings count in: bookings per address and per domain (book), e-mails per recipient
+-- (recipient_email_ceiling). A refusal says when the window frees a place (freeAt), so the API's Retry-After needs
+-- no window of its own.
+CREATE OR REPLACE FUNCTION booking_ceiling_window()
+RETURNS interval LANGUAGE sql IMMUTABLE AS $fn$
+  SELECT interval '24 hours'
+$fn$;
+
+-- Whether a demo of p_time_slot has begun at p_now: a begun demo is changed no more through its link, and only a
+-- begun one is marked attended or no-show. p_now is the API's clock, which the tests may hold.
+CREATE OR REPLACE FUNCTION booking_started(p_time_slot timestamptz, p_now timestamptz)
+RETURNS boolean LANGUAGE sql IMMUTABLE AS $fn$
+  SELECT p_time_slot <= p_now
+$fn$;
 
 -- The 201 answer to a booking, the one place it is built: the API sends it, an Idempotency-Key keeps it, the
 -- honeypot gives the same. Instants to the millisecond, as JavaScript writes them. The host ({ name, title }) only
@@ -130,6 +162,31 @@ RETURNS jsonb LANGUAGE sql STABLE AS $fn$
     LIMIT 1
 $fn$;
 
+-- The slot's question every booking and move asks, under the slot's and the hosts' locks: refused (slot-taken) when
+-- the slot is full or, with a team (p_hosts), no host is left, or (already-booked) when the recipient holds it
+-- already; else the host chosen, null without a team. A move names its booking (p_booking, which does not count
+-- against its host) and its host (p_prefer, kept when free). p_trapped: the honeypot's question (book_trapped).
+CREATE OR REPLACE FUNCTION booking_slot_host(p_recipient text, p_time_slot timestamptz, p_capacity integer, p_hosts jsonb,
+  p_booking uuid DEFAULT NULL, p_prefer text DEFAULT NULL, p_trapped boolean DEFAULT false)
+RETURNS jsonb LANGUAGE plpgsql STABLE AS $fn$
+DECLARE
+  v_refusal text;
+  v_host jsonb;
+BEGIN
+  v_refusal := booking_slot_refusal(p_recipient, p_time_slot, CASE WHEN p_hosts IS NULL THEN p_capacity END, p_trapped);
+  IF v_refusal IS NULL AND p_hosts IS NOT NULL THEN
+    v_host := booking_choose_host(p_time_slot, p_hosts, p_booking, p_prefer, p_trapped);
+    IF v_host IS NULL THEN
+      v_refusal := 'slot-taken';
+    END IF;
+  END IF;
+  IF v_refusal IS NOT NULL THEN
+    PERFORM booking_refuse(jsonb_build_object('reason', v_refusal));
+  END IF;
+  RETURN v_host;
+END;
+$fn$;
+
 -- The e-mails that went or will go to one recipient in the last 24 hours, each from when it was stored: every
 -- e-mail (a row of deliveries) addressed to the booking's prospect (recipient null: the confirmation, updates, cancellations,
 -- reminders), except those dropped unsent. Rows with their own recipient (the sales desk's notices) are not counted.
@@ -144,11 +201,42 @@ BEGIN
   SELECT coalesce(array_agg(b.created_at ORDER BY b.created_at), '{}') INTO v_stored
     FROM bookings d JOIN deliveries b ON b.booking_id = d.id
     WHERE d.recipient = p_recipient AND b.channel = 'email' AND b.recipient IS NULL AND b.dropped_at IS NULL
-      AND b.created_at > now() - interval '24 hours';
+      AND b.created_at > now() - booking_ceiling_window();
   counted := cardinality(v_stored);
   refused := counted + p_adding > p_ceiling;
-  free_at := CASE WHEN refused THEN v_stored[counted + p_adding - p_ceiling] + interval '24 hours' END;
+  free_at := CASE WHEN refused THEN v_stored[counted + p_adding - p_ceiling] + booking_ceiling_window() END;
   RETURN NEXT;
+END;
+$fn$;
+
+-- Stores the e-mails and calendar writes of a booking or of its change (p_emails, as api/bookings/emails.ts lists
+-- them: kind, channel, recipient, change, due_at) in the outbox, in their order, for the booking as it now stands
+-- (p_time_slot, p_sequence). A row marked to_host goes to the booking's host (p_host), and to nobody without one; one
+-- marked to_previous_host to the host a move took the demo from (p_previous_host), and to nobody when the demo stayed
+-- with them; one marked previous_slot names the slot a move gave up. Returns them as their jobs carry them
+-- (server-shared/jobs.ts): [{ id, kind, due }], due in epoch milliseconds. PL/pgSQL rather than SQL, so that its
+-- statement's plan is kept for the session instead of made again at every booking.
+CREATE OR REPLACE FUNCTION booking_store_deliveries(p_booking uuid, p_time_slot timestamptz, p_sequence integer,
+  p_previous_time_slot timestamptz, p_host text, p_previous_host text, p_emails jsonb)
+RETURNS jsonb LANGUAGE plpgsql VOLATILE AS $fn$
+DECLARE
+  v_stored jsonb;
+BEGIN
+  WITH stored AS (
+    INSERT INTO deliveries (channel, booking_id, kind, time_slot, sequence, recipient, change, due_at, previous_time_slot)
+      SELECT f.channel, p_booking, f.kind, p_time_slot, p_sequence,
+          CASE WHEN f.to_host THEN p_host WHEN f.to_previous_host THEN p_previous_host ELSE f.recipient END,
+          f.change, coalesce(f.due_at, date_trunc('milliseconds', now())),
+          CASE WHEN f.previous_slot THEN p_previous_time_slot END
+        FROM jsonb_to_recordset(p_emails) AS f(kind text, channel text, recipient text, to_host boolean,
+          to_previous_host boolean, previous_slot boolean, change text, due_at timestamptz)
+        WHERE (NOT coalesce(f.to_host, false) OR p_host IS NOT NULL)
+          AND (NOT coalesce(f.to_previous_host, false) OR (p_previous_host IS NOT NULL AND p_previous_host IS DISTINCT FROM p_host))
+      RETURNING deliveries.id, deliveries.kind, deliveries.due_at
+  )
+  SELECT coalesce(jsonb_agg(jsonb_build_object('id', stored.id, 'kind', stored.kind,
+      'due', (extract(epoch FROM stored.due_at) * 1000)::bigint)), '[]'::jsonb) INTO v_stored FROM stored;
+  RETURN v_stored;
 END;
 $fn$;
 
@@ -187,7 +275,6 @@ DECLARE
   v_by_domain integer;
   v_oldest_by_domain timestamptz;
   v_mailed record;
-  v_refusal text;
   v_created timestamptz;
   v_answer jsonb;
   v_emails jsonb;
@@ -195,7 +282,7 @@ DECLARE
   v_webhooks jsonb;
 BEGIN
   IF p_key IS NOT NULL THEN
-    DELETE FROM idempotency_keys k WHERE k.key = p_key AND k.created_at < now() - interval '24 hours';
+    DELETE FROM idempotency_keys k WHERE k.key = p_key AND k.created_at < now() - idempotency_key_lifetime();
     INSERT INTO idempotency_keys (key, request_hash, status_code, response) VALUES (p_key, p_hash, 0, 'null'::jsonb)
       ON CONFLICT (key) DO NOTHING;
     IF NOT FOUND THEN
@@ -204,7 +291,7 @@ BEGIN
         RAISE EXCEPTION 'idempotency key neither claimed nor found';
       END IF;
       IF v_earlier.request_hash <> p_hash THEN
-        RAISE EXCEPTION USING MESSAGE = 'booking refused', DETAIL = json_build_object('reason', 'key-reused')::text;
+        PERFORM booking_refuse(jsonb_build_object('reason', 'key-reused'));
       END IF;
       RETURN QUERY SELECT 'replayed'::text, v_earlier.response, NULL::jsonb, NULL::jsonb, v_earlier.status_code;
       RETURN;
@@ -219,44 +306,37 @@ BEGIN
 
   IF p_per_email > 0 THEN
     SELECT count(*)::int, min(d.created_at) INTO v_by_email, v_oldest_by_email FROM bookings d
-      WHERE d.recipient = p_recipient AND d.created_at > now() - interval '24 hours';
+      WHERE d.recipient = p_recipient AND d.created_at > now() - booking_ceiling_window();
     IF v_by_email >= p_per_email THEN
-      RAISE EXCEPTION USING MESSAGE = 'booking refused', DETAIL = json_build_object(
+      PERFORM booking_refuse(jsonb_build_object(
         'reason', 'email-ceiling', 'count', v_by_email,
-        'oldest', extract(epoch FROM v_oldest_by_email) * 1000, 'now', extract(epoch FROM now()) * 1000)::text;
+        'freeAt', extract(epoch FROM v_oldest_by_email + booking_ceiling_window()) * 1000,
+        'now', extract(epoch FROM now()) * 1000));
     END IF;
   END IF;
   IF p_per_domain > 0 THEN
     SELECT count(*)::int, min(d.created_at) INTO v_by_domain, v_oldest_by_domain FROM bookings d
-      WHERE d.recipient_domain = p_recipient_domain AND d.created_at > now() - interval '24 hours';
+      WHERE d.recipient_domain = p_recipient_domain AND d.created_at > now() - booking_ceiling_window();
     IF v_by_domain >= p_per_domain THEN
-      RAISE EXCEPTION USING MESSAGE = 'booking refused', DETAIL = json_build_object(
+      PERFORM booking_refuse(jsonb_build_object(
         'reason', 'domain-ceiling', 'count', v_by_domain,
-        'oldest', extract(epoch FROM v_oldest_by_domain) * 1000, 'now', extract(epoch FROM now()) * 1000)::text;
+        'freeAt', extract(epoch FROM v_oldest_by_domain + booking_ceiling_window()) * 1000,
+        'now', extract(epoch FROM now()) * 1000));
     END IF;
   END IF;
   IF p_emails_per_recipient > 0 THEN
     -- This booking's own e-mails to the prospect (those with no recipient of their own, nor to its host).
     SELECT * INTO v_mailed FROM recipient_email_ceiling(p_recipient,
-      (SELECT count(*)::int FROM jsonb_to_recordset(p_emails) AS f(recipient text, to_host boolean)
-        WHERE f.recipient IS NULL AND NOT coalesce(f.to_host, false)),
+      (SELECT count(*)::int FROM jsonb_to_recordset(p_emails) AS f(recipient text, to_host boolean, to_previous_host boolean)
+        WHERE f.recipient IS NULL AND NOT coalesce(f.to_host, false) AND NOT coalesce(f.to_previous_host, false)),
       p_emails_per_recipient);
     IF v_mailed.refused THEN
-      RAISE EXCEPTION USING MESSAGE = 'booking refused', DETAIL = json_build_object(
+      PERFORM booking_refuse(jsonb_build_object(
         'reason', 'recipient-emails', 'count', v_mailed.counted,
-        'freeAt', extract(epoch FROM v_mailed.free_at) * 1000, 'now', extract(epoch FROM now()) * 1000)::text;
+        'freeAt', extract(epoch FROM v_mailed.free_at) * 1000, 'now', extract(epoch FROM now()) * 1000));
     END IF;
   END IF;
-  v_refusal := booking_slot_refusal(p_recipient, p_time_slot, CASE WHEN p_hosts IS NULL THEN p_capacity END);
-  IF v_refusal IS NULL AND p_hosts IS NOT NULL THEN
-    v_host := booking_choose_host(p_time_slot, p_hosts, NULL, NULL);
-    IF v_host IS NULL THEN
-      v_refusal := 'slot-taken';
-    END IF;
-  END IF;
-  IF v_refusal IS NOT NULL THEN
-    RAISE EXCEPTION USING MESSAGE = 'booking refused', DETAIL = json_build_object('reason', v_refusal)::text;
-  END IF;
+  v_host := booking_slot_host(p_recipient, p_time_slot, p_capacity, p_hosts);
 
   -- The booking and its e-mails land together: the outbox holds them before any queue hears of them.
   INSERT INTO bookings (id, name, email, recipient, recipient_domain, company, phone, message, time_slot, attribution,
@@ -264,17 +344,7 @@ BEGIN
     VALUES (p_id, p_name, p_email, p_recipient, p_recipient_domain, p_company, p_phone, p_message, p_time_slot, p_attribution,
       p_visitor_time_zone, p_meeting_url, v_host->>'email', v_host->>'name', v_host->>'title', v_host->'why')
     RETURNING bookings.created_at INTO v_created;
-  WITH stored AS (
-    INSERT INTO deliveries (channel, booking_id, kind, time_slot, sequence, recipient, change, due_at)
-      -- An e-mail to the host goes to the one chosen above, and to nobody without one.
-      SELECT f.channel, p_id, f.kind, p_time_slot, 0, CASE WHEN f.to_host THEN v_host->>'email' ELSE f.recipient END, f.change, coalesce(f.due_at, date_trunc('milliseconds', now()))
-        FROM jsonb_to_recordset(p_emails) AS f(kind text, channel text, recipient text, to_host boolean, change text, due_at timestamptz)
-        WHERE NOT coalesce(f.to_host, false) OR v_host IS NOT NULL
-      RETURNING deliveries.id, deliveries.kind, deliveries.due_at
-  )
-  -- Each with its due time as its job carries it (server-shared/jobs.ts).
-  SELECT coalesce(jsonb_agg(jsonb_build_object('id', stored.id, 'kind', stored.kind,
-      'due', (extract(epoch FROM stored.due_at) * 1000)::bigint)), '[]'::jsonb) INTO v_emails FROM stored;
+  v_emails := booking_store_deliveries(p_id, p_time_slot, 0, NULL, v_host->>'email', NULL, p_emails);
   -- Its webhook event (db/functions/webhooks.sql), in the same transaction as the booking and its e-mails.
   v_webhooks := webhook_raise(p_id, 'booking.created');
 
@@ -307,7 +377,6 @@ CREATE OR REPLACE FUNCTION book_trapped(
   p_client_network text
 ) RETURNS jsonb LANGUAGE plpgsql VOLATILE AS $fn$
 DECLARE
-  v_refusal text;
   v_host jsonb;
   v_created timestamptz;
 BEGIN
@@ -316,20 +385,174 @@ BEGIN
     PERFORM pg_advisory_xact_lock(hashtextextended('trapped-host:' || h.email, 0))
       FROM (SELECT DISTINCT f.email FROM jsonb_to_recordset(p_hosts) AS f(email text) ORDER BY f.email) AS h;
   END IF;
-  v_refusal := booking_slot_refusal(p_recipient, p_time_slot, CASE WHEN p_hosts IS NULL THEN p_capacity END, true);
-  IF v_refusal IS NULL AND p_hosts IS NOT NULL THEN
-    v_host := booking_choose_host(p_time_slot, p_hosts, NULL, NULL, true);
-    IF v_host IS NULL THEN
-      v_refusal := 'slot-taken';
-    END IF;
-  END IF;
-  IF v_refusal IS NOT NULL THEN
-    RAISE EXCEPTION USING MESSAGE = 'booking refused', DETAIL = json_build_object('reason', v_refusal)::text;
-  END IF;
+  v_host := booking_slot_host(p_recipient, p_time_slot, p_capacity, p_hosts, NULL, NULL, true);
   INSERT INTO trapped_bookings (id, name, email, recipient, company, time_slot, meeting_url, host_email, host_name, host_title, client_network)
     VALUES (p_id, p_name, p_email, p_recipient, p_company, p_time_slot, p_meeting_url, v_host->>'email', v_host->>'name', v_host->>'title',
       p_client_network)
     RETURNING trapped_bookings.created_at INTO v_created;
   RETURN booking_answer(p_id, v_created, p_time_slot, p_invite_path, p_meeting_url, v_host);
+END;
+$fn$;
+
+-- A booking as its link shows it after a change (api/bookings/repository.ts reads it back: stateOf).
+CREATE OR REPLACE FUNCTION booking_state(p_id uuid)
+RETURNS jsonb LANGUAGE sql STABLE AS $fn$
+  SELECT jsonb_build_object('id', b.id, 'name', b.name, 'email', b.email, 'company', b.company,
+      'time_slot', b.time_slot, 'status', b.status, 'sequence', b.sequence, 'meeting_url', b.meeting_url,
+      'host_email', b.host_email, 'host_name', b.host_name, 'host_title', b.host_title, 'anonymised_at', b.anonymised_at)
+    FROM bookings b WHERE b.id = p_id
+$fn$;
+
+-- The booking a change through its link is about, locked until the transaction ends (two changes of one booking
+-- take turns), then its recipient domain's lock, as `book` takes it: a change's e-mails count against the same
+-- ceiling. Refused: no such booking (not-found), or its personal data gone with retention (gone).
+CREATE OR REPLACE FUNCTION booking_lock_for_change(p_id uuid)
+RETURNS TABLE (status text, time_slot timestamptz, sequence integer, recipient text, host_email text)
+LANGUAGE plpgsql VOLATILE AS $fn$
+DECLARE
+  v_row record;
+BEGIN
+  SELECT b.status, b.time_slot, b.sequence, b.recipient, b.recipient_domain, b.host_email, b.anonymised_at INTO v_row
+    FROM bookings b WHERE b.id = p_id FOR UPDATE;
+  IF NOT FOUND THEN
+    PERFORM booking_refuse(jsonb_build_object('reason', 'not-found'));
+  END IF;
+  IF v_row.anonymised_at IS NOT NULL THEN
+    PERFORM booking_refuse(jsonb_build_object('reason', 'gone'));
+  END IF;
+  PERFORM booking_lock_recipient_domain(v_row.recipient_domain);
+  RETURN QUERY SELECT v_row.status, v_row.time_slot, v_row.sequence, v_row.recipient, v_row.host_email;
+END;
+$fn$;
+
+-- What every change leaves in its transaction, once the row is changed: the prospect's earlier e-mails it overtakes
+-- dropped (db/functions/deliveries.sql), its own e-mails and calendar writes stored (p_emails, see
+-- booking_store_deliveries), its webhook event p_event raised (db/functions/webhooks.sql). Refused (recipient-emails)
+-- when the prospect's e-mails of 24 hours, this change's counted, pass p_emails_per_recipient (0: no ceiling); the
+-- whole change is then undone. Returns the booking as it now stands and the rows stored, for their jobs.
+CREATE OR REPLACE FUNCTION booking_change_store(p_id uuid, p_event text, p_previous_time_slot timestamptz,
+  p_previous_host text, p_emails jsonb, p_emails_per_recipient integer)
+RETURNS TABLE (booking jsonb, emails jsonb, webhooks jsonb)
+LANGUAGE plpgsql VOLATILE AS $fn$
+DECLARE
+  v_after record;
+  v_mailed record;
+BEGIN
+  SELECT b.time_slot, b.sequence, b.recipient, b.host_email INTO v_after FROM bookings b WHERE b.id = p_id;
+  PERFORM deliveries_settle_before(p_id, v_after.sequence);
+  emails := booking_store_deliveries(p_id, v_after.time_slot, v_after.sequence, p_previous_time_slot, v_after.host_email,
+    p_previous_host, p_emails);
+  webhooks := webhook_raise(p_id, p_event, p_previous_time_slot);
+  IF p_emails_per_recipient > 0 THEN
+    SELECT * INTO v_mailed FROM recipient_email_ceiling(v_after.recipient, 0, p_emails_per_recipient);
+    IF v_mailed.refused THEN
+      PERFORM booking_refuse(jsonb_build_object(
+        'reason', 'recipient-emails', 'count', v_mailed.counted,
+        'freeAt', extract(epoch FROM v_mailed.free_at) * 1000, 'now', extract(epoch FROM now()) * 1000));
+    END IF;
+  END IF;
+  booking := booking_state(p_id);
+  RETURN NEXT;
+END;
+$fn$;
+
+-- Moves a booking through its link to p_time_slot (its notice and grid checked by the API before), in one statement,
+-- under the locks `book` takes: refused when cancelled, begun by p_now, or moved too often; the same slot changes
+-- nothing. The new slot is asked what a new booking asks (booking_slot_host): its capacity, the person's own
+-- bookings and, with a team (p_hosts, the hosts' calendars read by the API just before), the host, kept when free at
+-- the new time, else the fairest free one. Then its sequence is raised (the calendar event's SEQUENCE) and its e-mails,
+-- calendar writes and booking.rescheduled event stored (booking_change_store).
+CREATE OR REPLACE FUNCTION booking_move(p_id uuid, p_time_slot timestamptz, p_now timestamptz, p_capacity integer,
+  p_hosts jsonb, p_emails_per_recipient integer, p_emails jsonb)
+RETURNS TABLE (changed boolean, booking jsonb, emails jsonb, webhooks jsonb)
+LANGUAGE plpgsql VOLATILE AS $fn$
+DECLARE
+  -- Each move e-mails the prospect: past this many changes a booking is moved no more through its link (it can
+  -- still be cancelled, and the prospect can reply to their confirmation).
+  c_most_changes CONSTANT integer := 10;
+  v_before record;
+  v_host jsonb;
+BEGIN
+  SELECT * INTO v_before FROM booking_lock_for_change(p_id);
+  IF v_before.status = 'cancelled' THEN
+    PERFORM booking_refuse(jsonb_build_object('reason', 'cancelled'));
+  END IF;
+  IF v_before.time_slot = p_time_slot THEN
+    RETURN QUERY SELECT false, booking_state(p_id), '[]'::jsonb, '[]'::jsonb;
+    RETURN;
+  END IF;
+  IF booking_started(v_before.time_slot, p_now) THEN
+    PERFORM booking_refuse(jsonb_build_object('reason', 'started'));
+  END IF;
+  IF v_before.sequence >= c_most_changes THEN
+    PERFORM booking_refuse(jsonb_build_object('reason', 'too-many-changes', 'count', v_before.sequence));
+  END IF;
+  PERFORM booking_lock_slot(p_time_slot);
+  IF p_hosts IS NOT NULL THEN
+    PERFORM booking_lock_hosts(p_hosts);
+  END IF;
+  v_host := booking_slot_host(v_before.recipient, p_time_slot, p_capacity, p_hosts, p_id, v_before.host_email);
+  UPDATE bookings b SET time_slot = p_time_slot, sequence = b.sequence + 1,
+      host_email = CASE WHEN p_hosts IS NULL THEN b.host_email ELSE v_host->>'email' END,
+      host_name = CASE WHEN p_hosts IS NULL THEN b.host_name ELSE v_host->>'name' END,
+      host_title = CASE WHEN p_hosts IS NULL THEN b.host_title ELSE v_host->>'title' END,
+      host_choice = CASE WHEN p_hosts IS NULL THEN b.host_choice ELSE v_host->'why' END
+    WHERE b.id = p_id;
+  RETURN QUERY SELECT true, s.booking, s.emails, s.webhooks
+    FROM booking_change_store(p_id, 'booking.rescheduled', v_before.time_slot, v_before.host_email, p_emails,
+      p_emails_per_recipient) AS s;
+END;
+$fn$;
+
+-- Cancels a booking through its link, in one statement: its slot is free again the moment it commits. Refused once
+-- the demo has begun by p_now; cancelling a cancelled booking changes nothing. Its e-mails, calendar writes and
+-- booking.cancelled event are stored as a move's are (booking_change_store).
+CREATE OR REPLACE FUNCTION booking_cancel(p_id uuid, p_now timestamptz, p_emails_per_recipient integer, p_emails jsonb)
+RETURNS TABLE (changed boolean, booking jsonb, emails jsonb, webhooks jsonb)
+LANGUAGE plpgsql VOLATILE AS $fn$
+DECLARE
+  v_before record;
+BEGIN
+  SELECT * INTO v_before FROM booking_lock_for_change(p_id);
+  IF v_before.status = 'cancelled' THEN
+    RETURN QUERY SELECT false, booking_state(p_id), '[]'::jsonb, '[]'::jsonb;
+    RETURN;
+  END IF;
+  IF booking_started(v_before.time_slot, p_now) THEN
+    PERFORM booking_refuse(jsonb_build_object('reason', 'started'));
+  END IF;
+  UPDATE bookings b SET status = 'cancelled', cancelled_at = now(), sequence = b.sequence + 1 WHERE b.id = p_id;
+  RETURN QUERY SELECT true, s.booking, s.emails, s.webhooks
+    FROM booking_change_store(p_id, 'booking.cancelled', NULL, v_before.host_email, p_emails, p_emails_per_recipient) AS s;
+END;
+$fn$;
+
+-- Marks after the demo whether the prospect came (p_attendance: attended or no_show), in one statement, under the
+-- booking's row lock (two marks at once take turns): refused when there is no such booking (not-found), it was
+-- cancelled, or it has not begun by p_now (not-yet); the same mark again changes nothing and raises nothing; a new
+-- one (a first mark, or a correction) is stored, at p_now, with its webhook event. Returns that event's deliveries.
+CREATE OR REPLACE FUNCTION booking_mark(p_id uuid, p_attendance text, p_now timestamptz)
+RETURNS TABLE (changed boolean, webhooks jsonb)
+LANGUAGE plpgsql VOLATILE AS $fn$
+DECLARE
+  v_row record;
+BEGIN
+  SELECT b.status, b.time_slot, b.attendance INTO v_row FROM bookings b WHERE b.id = p_id FOR UPDATE;
+  IF NOT FOUND THEN
+    PERFORM booking_refuse(jsonb_build_object('reason', 'not-found'));
+  END IF;
+  IF v_row.status = 'cancelled' THEN
+    PERFORM booking_refuse(jsonb_build_object('reason', 'cancelled'));
+  END IF;
+  IF NOT booking_started(v_row.time_slot, p_now) THEN
+    PERFORM booking_refuse(jsonb_build_object('reason', 'not-yet'));
+  END IF;
+  IF v_row.attendance IS NOT DISTINCT FROM p_attendance THEN
+    RETURN QUERY SELECT false, '[]'::jsonb;
+    RETURN;
+  END IF;
+  UPDATE bookings b SET attendance = p_attendance, attendance_marked_at = p_now WHERE b.id = p_id;
+  RETURN QUERY SELECT true,
+    webhook_raise(p_id, CASE p_attendance WHEN 'attended' THEN 'booking.attended' ELSE 'booking.no_show' END);
 END;
 $fn$;

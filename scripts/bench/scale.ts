@@ -280,12 +280,12 @@ async function memoryAfterGc(port: number): Promise<{ heapMb: number; rssMb: num
 const BOOK_QUERIES: [title: string, sql: string, bindings: (domain: string, recipient: string) => unknown[]][] = [
   [
     "book: the recipient's bookings of the last 24 hours (its ceiling)",
-    "SELECT count(*)::int, min(d.created_at) FROM bookings d WHERE d.recipient = $1 AND d.created_at > now() - interval '24 hours'",
+    'SELECT count(*)::int, min(d.created_at) FROM bookings d WHERE d.recipient = $1 AND d.created_at > now() - booking_ceiling_window()',
     (_domain, recipient) => [recipient],
   ],
   [
     "book: the domain's bookings of the last 24 hours (its ceiling)",
-    "SELECT count(*)::int, min(d.created_at) FROM bookings d WHERE d.recipient_domain = $1 AND d.created_at > now() - interval '24 hours'",
+    'SELECT count(*)::int, min(d.created_at) FROM bookings d WHERE d.recipient_domain = $1 AND d.created_at > now() - booking_ceiling_window()',
     (domain) => [domain],
   ],
   [
