@@ -64,7 +64,7 @@ export interface PageSettings {
  * The footer's contact as the build wrote it (the brand's) turned into the one configured: the address in its
  * mailto: link and its text, the phone in its tel: link and its text. Both are attribute and text values, escaped.
  */
-function withContact(html: string, contact: Contact): string {
+export function withContact(html: string, contact: Contact): string {
   const built = brand.company.contact;
   if (contact.email === built.email && contact.phone === built.phone) return html;
   return html
@@ -80,7 +80,7 @@ function withContact(html: string, contact: Contact): string {
 const SHARE_ADDRESS = /(<meta (?:property|name)="(?:og:image|og:url|twitter:image)" content=")(\/[^"]*")/g;
 
 /** The policy that lets the page's own inline style blocks and scripts apply (by their hashes), and nothing else inline. */
-function policyOf(html: string): string {
+export function policyOf(html: string): string {
   const hashesOf = (blocks: RegExp) => [...html.matchAll(blocks)].map((match) => sourceHash(match[1] ?? ''));
   return contentSecurityPolicy(hashesOf(STYLE_BLOCK), hashesOf(INLINE_SCRIPT));
 }
@@ -115,7 +115,7 @@ function pageReader(webRoot: string, rules: PageSettings) {
 }
 
 /** The site's footer in a rendered page: where the booking page's render puts the contact. */
-const FOOTER = /<footer\b[\s\S]*<\/footer>/;
+export const FOOTER = /<footer\b[\s\S]*<\/footer>/;
 
 /** A booking's manage page, the token its one segment. */
 const BOOKING_PAGE = /^\/booking\/([^/]+)\/?$/;
