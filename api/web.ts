@@ -15,6 +15,7 @@ import serve from 'koa-static';
 import type { Context, Middleware, Next } from 'koa';
 import { BOOKING_MIN_NOTICE_META, BOOKING_TIME_ZONE_META } from '../domain/booking.js';
 import type { BookingView } from '../domain/demo-request.js';
+import { BOOKING_STEP_PARAMETER } from '../domain/no-script-pages.js';
 import { brand, telHref, type Contact } from '../domain/brand.js';
 import { escapeHtml } from '../domain/text.js';
 import { ApiError, ServiceUnavailableError } from './errors.js';
@@ -320,6 +321,15 @@ export function webRoutes(webRoot: string, rules: PageSettings, readBooking?: Bo
 
   const pages = async (ctx: Context, next: Next): Promise<void> => {
     const file = pageFile(ctx.path);
+    // The booking page's Reschedule and Cancel without script: its buttons' forms ask for the step (its markup never
+    // holds the token), which is a page of its own (api/no-script/routes.ts).
+    const step = ctx.query[BOOKING_STEP_PARAMETER];
+    if (file === BOOKING_FILE && (step === 'move' || step === 'cancel')) {
+      ctx.status = 303;
+      ctx.redirect(`${ctx.path.replace(/\/$/, '')}/${step}`);
+      ctx.set(BOOKING_PAGE_HEADERS);
+      return;
+    }
     const page = file ? await readPage(file) : undefined;
     if (page && file === BOOKING_FILE) {
       const rendered = await renderBookingPage(ctx, page, tokenOf(ctx.path));

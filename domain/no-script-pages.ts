@@ -11,6 +11,12 @@ export const FORM_KEY_FIELD = 'idempotencyKey';
 /** Working days the form offers slots of: those with a slot free, from the first bookable one. */
 export const FORM_DAYS = 5;
 
+/**
+ * The query parameter by which the manage page's buttons ask for a step without script (?step=move, ?step=cancel): the
+ * server sends the browser on to the step's own page, so the manage page's markup never holds the token.
+ */
+export const BOOKING_STEP_PARAMETER = 'step';
+
 /** The paths of a booking's own pages: the manage page, its confirmation, its move and cancel steps. */
 export const bookingPaths = (token: string) => {
   const manage = `/booking/${encodeURIComponent(token)}`;

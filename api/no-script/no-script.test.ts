@@ -175,6 +175,12 @@ describe('the booking pages without script', function () {
     const booked = await post('/book', visitor(slot(26, 8)));
     const token = tokenOf(booked.headers.get('location'));
     const id = bookingIdOf(token, TEST_LINK_SECRET);
+    // The manage page's Reschedule and Cancel ask it for their step, which is a page of its own.
+    for (const step of ['move', 'cancel']) {
+      const asked = await fetch(`${app.url}/booking/${token}?step=${step}`, { redirect: 'manual' });
+      expect(asked.status).to.equal(303);
+      expect(asked.headers.get('location')).to.equal(`/booking/${token}/${step}`);
+    }
     const moveForm = await page(`/booking/${token}/move`);
     expect(moveForm.status).to.equal(200);
     expect(moveForm.html).to.match(new RegExp(`<form [^>]*action="/booking/${token}/move" method="post"`));

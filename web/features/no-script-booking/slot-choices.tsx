@@ -49,6 +49,8 @@ const Choice = styled.div<{ $invalid: boolean }>`
   border-radius: ${({ theme }) => theme.radius.sm};
   background: #fff;
   input {
+    position: relative;
+    z-index: 1;
     flex: none;
     width: 1.125rem;
     height: 1.125rem;
@@ -63,7 +65,7 @@ const Choice = styled.div<{ $invalid: boolean }>`
     font-weight: 600;
     cursor: pointer;
   }
-  /* The label covers the box, so a press anywhere in it chooses the time. */
+  /* The label covers the box (under the radio itself), so a press anywhere in it chooses the time. */
   label::after {
     content: '';
     position: absolute;
