@@ -221,3 +221,35 @@ describe('the booking pages without script', function () {
     expect((await page('/booking/not-a-token/move')).status).to.equal(404);
   });
 });
+
+describe("the booking form without script shares the API's rate limit", function () {
+  this.timeout(30_000);
+  let app: AppUnderTest;
+  before(async () => {
+    app = await startAppUnderTest({
+      now: () => NOW,
+      webRoot: WEB_ROOT,
+      publicUrl: SITE,
+      limits: { demoRequestsPerHour: 1, emailChecksPerMinute: 0 },
+    });
+  });
+  after(async () => {
+    await app.close();
+  });
+
+  it('refuses a form post past the hour allowance the JSON booking used, with the form again and Retry-After', async () => {
+    const { idempotencyKey: _key, website: _trap, phone: _phone, message: _message, ...json } = visitor(slot(24, 8));
+    expect((await app.post('/api/bookings', json)).status).to.equal(201);
+    const answer = await fetch(`${app.url}/book`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...fromSite },
+      body: new URLSearchParams(visitor(slot(24, 9))).toString(),
+    });
+    expect(answer.status).to.equal(429);
+    expect(Number(answer.headers.get('retry-after'))).to.be.greaterThan(0);
+    const html = markup(await answer.text());
+    expect(html).to.include('Several demo requests came from your network in the last hour.');
+    expect(html).to.match(/<form [^>]*action="\/book" method="post"/);
+    expect(Number(((await app.db('bookings').count({ n: '*' }).first()) as { n: string }).n)).to.equal(1);
+  });
+});
