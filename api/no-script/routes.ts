@@ -35,7 +35,7 @@ import { clientKeyOf } from '../client-network.js';
 import { ApiError, ServiceUnavailableError, TooManyRequestsError } from '../errors.js';
 import { fromAnotherSite } from '../same-site.js';
 import type { DaySlotsRead } from '../slots/routes.js';
-import { FOOTER, policyOf, withContact, type BookingViewReader } from '../web.js';
+import { BOOKING_RETRY_AFTER_SECONDS, FOOTER, policyOf, withContact, type BookingViewReader } from '../web.js';
 import type { demoRequestSteps, FormIdempotencyKey } from '../bookings/request-routes.js';
 import type { bookingChangeSteps } from '../bookings/routes.js';
 
@@ -225,7 +225,7 @@ export function noScriptRoutes(deps: NoScriptDeps): Router {
       await send(ctx, 404, NOT_FOUND_PAGE);
     } catch (error) {
       if (!(error instanceof ServiceUnavailableError)) throw error;
-      ctx.set('Retry-After', '30');
+      ctx.set('Retry-After', String(BOOKING_RETRY_AFTER_SECONDS));
       await send(ctx, 503, unavailablePage(error.details));
     }
     return undefined;
