@@ -160,6 +160,21 @@ describe('the booking pages without script', function () {
     expect(await count('bookings')).to.equal(1);
   });
 
+  it('answers a body that is no form, or a form past its size, with the form again and nothing stored', async () => {
+    const before = await count('bookings');
+    const json = await fetch(`${app.url}/book`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...fromSite },
+      body: JSON.stringify(visitor(slot(24, 11))),
+    });
+    expect(json.status).to.equal(415);
+    expect(markup(await json.text())).to.match(/<form [^>]*action="\/book" method="post"/);
+    const long = await post('/book', { ...visitor(slot(24, 11)), message: 'é'.repeat(20_000) });
+    expect(long.status).to.equal(413);
+    expect(await long.text()).to.include('The form is longer than we take.');
+    expect(await count('bookings')).to.equal(before);
+  });
+
   it('shows the fresh choices when the slot was taken meanwhile', async () => {
     const taken = slot(25, 8);
     expect((await post('/book', visitor(taken))).status).to.equal(303);

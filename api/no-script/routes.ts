@@ -114,6 +114,18 @@ const CROSS_SITE_PAGE: NoScriptPage = {
   title: 'This form came from another site',
   text: 'It was refused, and nothing was booked or changed. Please use the form on our own site.',
 };
+/**
+ * An error a form's page shows: the steps' ApiErrors, and the body parser's refusal of a form past its size; anything
+ * else is a fault, for the error middleware.
+ */
+function pageError(caught: unknown): ApiError {
+  if (caught instanceof ApiError) return caught;
+  const status = (caught as { status?: unknown } | null)?.status;
+  if (status === 413)
+    return new ApiError(413, 'Payload too large', 'The form is longer than we take. Please shorten your message.');
+  throw caught;
+}
+
 const tokenOf = (ctx: Context): string => String(ctx.params.token ?? '');
 const unavailablePage = (text: string): NoScriptPage => ({ kind: 'notice', title: 'Please try again shortly', text });
 
@@ -261,11 +273,12 @@ export function noScriptRoutes(deps: NoScriptDeps): Router {
   router.get(BOOK_PATH, async (ctx) => send(ctx, 200, await bookForm(ctx, {}, { fields: {} })));
 
   const bookAnswer: Middleware = async (ctx, next) => {
-    const values = typedValues(ctx.request.body);
     try {
       await next();
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
+    } catch (caught) {
+      const error = pageError(caught);
+      // What was typed, as it came: the steps take off only the key and the honeypot, and check a copy.
+      const values = typedValues(ctx.request.body);
       return refused(ctx, error, () => bookForm(ctx, values, problemsOf(error, DEMO_REQUEST_FIELDS)));
     }
     // The booking made, the one this key made before, or the honeypot's answer, which opens like one.
@@ -273,7 +286,7 @@ export function noScriptRoutes(deps: NoScriptDeps): Router {
     ctx.status = 303;
     ctx.redirect(bookingPaths(tokenOfInvitePath(invitePath)).confirmation);
   };
-  router.post(BOOK_PATH, fromThisSite, formBody, bookAnswer, ...deps.bookSteps);
+  router.post(BOOK_PATH, fromThisSite, bookAnswer, formBody, ...deps.bookSteps);
 
   router.get('/booking/:token/confirmation', async (ctx) => {
     const booking = await bookingOr(ctx, tokenOf(ctx));
@@ -305,14 +318,13 @@ export function noScriptRoutes(deps: NoScriptDeps): Router {
   router.post(
     '/booking/:token/move',
     fromThisSite,
-    formBody,
     async (ctx, next) => {
       const token = tokenOf(ctx);
-      const chosen = typedValues(ctx.request.body).timeSlot;
       try {
         await next();
-      } catch (error) {
-        if (!(error instanceof ApiError)) throw error;
+      } catch (caught) {
+        const error = pageError(caught);
+        const chosen = typedValues(ctx.request.body).timeSlot;
         if (error.status === 404 || error.status === 410 || error.status === 503)
           return refused(ctx, error, () => Promise.resolve(noticeFor(error)));
         const booking = await bookingOr(ctx, token);
@@ -322,6 +334,7 @@ export function noScriptRoutes(deps: NoScriptDeps): Router {
       }
       await send(ctx, 200, { kind: 'moved', token, booking: ctx.body as BookingView });
     },
+    formBody,
     ...deps.changeSteps.reschedule,
   );
 
@@ -340,13 +353,12 @@ export function noScriptRoutes(deps: NoScriptDeps): Router {
   router.post(
     '/booking/:token/cancel',
     fromThisSite,
-    formBody,
     async (ctx, next) => {
       const token = tokenOf(ctx);
       try {
         await next();
-      } catch (error) {
-        if (!(error instanceof ApiError)) throw error;
+      } catch (caught) {
+        const error = pageError(caught);
         if (error.status === 404 || error.status === 410 || error.status === 503)
           return refused(ctx, error, () => Promise.resolve(noticeFor(error)));
         const booking = await bookingOr(ctx, token);
@@ -358,6 +370,7 @@ export function noScriptRoutes(deps: NoScriptDeps): Router {
       }
       await send(ctx, 200, { kind: 'cancelled', token, booking: ctx.body as BookingView });
     },
+    formBody,
     ...deps.changeSteps.cancel,
   );
   return router;
