@@ -9,18 +9,19 @@ import type { DeliveryQueue } from './delivery-queue.js';
 import { ApiError, errorMiddleware } from './errors.js';
 import { requestLog } from './request-log.js';
 import { healthRoutes } from './health.js';
-import { demoRequestRoutes } from './bookings/request-routes.js';
+import { demoRequestRoutes, demoRequestSteps, type DemoRequestRouteDeps } from './bookings/request-routes.js';
 import { emailCheckRoutes } from './email-check/routes.js';
 import { webRoutes } from './web.js';
 import { createMemoryLimiter, type RequestLimits } from './rate-limit.js';
 import { securityHeaders } from './security-headers.js';
-import { slotRoutes } from './slots/routes.js';
+import { daySlotsReader, slotRoutes, type SlotDeps } from './slots/routes.js';
 import { createSlotCounts } from './slots/slot-counts.js';
 import { createTrappedSlots } from './slots/trapped-slots.js';
 import { networksTrappedRecently, trappedByNetwork } from './bookings/trapped-repository.js';
 import { bookingsPerSlot, hostBookingsAround } from './bookings/repository.js';
 import { openApiRoutes } from './openapi.js';
-import { bookingRoutes, bookingViewReader } from './bookings/routes.js';
+import { bookingChangeSteps, bookingRoutes, bookingViewReader, type BookingLinkDeps } from './bookings/routes.js';
+import { noScriptRoutes } from './no-script/routes.js';
 import type { ApiMetrics } from './metrics.js';
 import type { BookingSettings } from './config.js';
 import { brand, type Contact } from '../domain/brand.js';
@@ -109,6 +110,38 @@ export function createApiRouter(deps: AppDeps): Router {
     publicUrl: deps.publicUrl,
     now,
   });
+  const slotDeps: SlotDeps = {
+    slotCounts,
+    timeZone: deps.timeZone,
+    minNoticeMinutes,
+    now,
+    slotCapacity: bookingLimits.slotCapacity,
+    logger: deps.logger,
+    ...(deps.hostCalendars && hostBookings ? { team: { calendars: deps.hostCalendars, bookings: hostBookings } } : {}),
+    salesDesk: followUps.salesNotifyEmail,
+    trapped: trappedSlots,
+  };
+  const bookingDeps: DemoRequestRouteDeps = {
+    ...deps,
+    now,
+    bookingsChanged,
+    trapped: () => trappedSlots.changed(),
+    minNoticeMinutes,
+    bookingLimits,
+    followUps,
+    meetingUrlTemplate,
+    funnelSources,
+    ...(deps.metrics ? { bookingOutcome: deps.metrics.booking } : {}),
+  };
+  const linkDeps: BookingLinkDeps = {
+    ...deps,
+    now,
+    bookingsChanged,
+    minNoticeMinutes,
+    slotCapacity: bookingLimits.slotCapacity,
+    emailsPerRecipientPerDay: bookingLimits.emailsPerRecipientPerDay,
+    followUps,
+  };
   const routes = new Router();
   routes.use(
     admin.routes.routes(),
@@ -121,32 +154,9 @@ export function createApiRouter(deps: AppDeps): Router {
       requireAdmin: admin.requireAdmin,
     }).routes(),
     healthRoutes(deps).routes(),
-    demoRequestRoutes({
-      ...deps,
-      now,
-      bookingsChanged,
-      trapped: () => trappedSlots.changed(),
-      minNoticeMinutes,
-      bookingLimits,
-      followUps,
-      meetingUrlTemplate,
-      funnelSources,
-      ...(deps.metrics ? { bookingOutcome: deps.metrics.booking } : {}),
-    }).routes(),
+    demoRequestRoutes(bookingDeps).routes(),
     emailCheckRoutes(deps.limits).routes(),
-    slotRoutes({
-      slotCounts,
-      timeZone: deps.timeZone,
-      minNoticeMinutes,
-      now,
-      slotCapacity: bookingLimits.slotCapacity,
-      logger: deps.logger,
-      ...(deps.hostCalendars && hostBookings
-        ? { team: { calendars: deps.hostCalendars, bookings: hostBookings } }
-        : {}),
-      salesDesk: followUps.salesNotifyEmail,
-      trapped: trappedSlots,
-    }).routes(),
+    slotRoutes(slotDeps).routes(),
     hostRoutes({ hostCalendars: deps.hostCalendars, adminToken: deps.adminToken, adminLimiter }).routes(),
     webhookRoutes({
       db: deps.db,
@@ -170,14 +180,18 @@ export function createApiRouter(deps: AppDeps): Router {
       timeZone: deps.timeZone,
       requireAdmin: admin.requireAdmin,
     }).routes(),
-    bookingRoutes({
-      ...deps,
+    bookingRoutes(linkDeps).routes(),
+    noScriptRoutes({
+      webRoot: deps.webRoot,
+      publicUrl: deps.publicUrl,
+      contact: deps.contact ?? brand.company.contact,
+      timeZone: deps.timeZone,
       now,
-      bookingsChanged,
-      minNoticeMinutes,
-      slotCapacity: bookingLimits.slotCapacity,
-      emailsPerRecipientPerDay: bookingLimits.emailsPerRecipientPerDay,
-      followUps,
+      logger: deps.logger,
+      readDay: daySlotsReader(slotDeps),
+      readBooking: bookingViewReader(deps),
+      bookSteps: demoRequestSteps(bookingDeps, { form: true }),
+      changeSteps: bookingChangeSteps(linkDeps, { form: true }),
     }).routes(),
     openApiRoutes().routes(),
   );

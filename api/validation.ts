@@ -36,6 +36,11 @@ export interface BodyRules<T> {
   summary: string;
   /** Also a text/plain body, read as JSON: what navigator.sendBeacon sends a string as. */
   textAsJson?: boolean;
+  /**
+   * Also an application/x-www-form-urlencoded body, parsed by its route into an object of texts: what a page's form
+   * posts without script (api/no-script/routes.ts).
+   */
+  form?: boolean;
 }
 
 function fieldOf(error: ErrorObject): string {
@@ -83,7 +88,8 @@ export function validateBody<T>(rules: BodyRules<T>) {
   const validate = ajv.compile<T>(rules.schema);
   return async (ctx: ParameterizedContext<ValidatedBody<T>>, next: Next): Promise<void> => {
     const asText = rules.textAsJson === true && Boolean(ctx.is('text/plain'));
-    if (!asText && !ctx.is('application/json')) {
+    const asForm = rules.form === true && Boolean(ctx.is('application/x-www-form-urlencoded'));
+    if (!asText && !asForm && !ctx.is('application/json')) {
       throw new ApiError(
         415,
         'Unsupported media type',

@@ -15,6 +15,7 @@ import serve from 'koa-static';
 import type { Context, Middleware, Next } from 'koa';
 import { BOOKING_MIN_NOTICE_META, BOOKING_TIME_ZONE_META } from '../domain/booking.js';
 import type { BookingView } from '../domain/demo-request.js';
+import { BOOKING_STEP_PARAMETER } from '../domain/no-script-pages.js';
 import { brand, telHref, type Contact } from '../domain/brand.js';
 import { escapeHtml } from '../domain/text.js';
 import { ApiError, ServiceUnavailableError } from './errors.js';
@@ -64,7 +65,7 @@ export interface PageSettings {
  * The footer's contact as the build wrote it (the brand's) turned into the one configured: the address in its
  * mailto: link and its text, the phone in its tel: link and its text. Both are attribute and text values, escaped.
  */
-function withContact(html: string, contact: Contact): string {
+export function withContact(html: string, contact: Contact): string {
   const built = brand.company.contact;
   if (contact.email === built.email && contact.phone === built.phone) return html;
   return html
@@ -80,7 +81,7 @@ function withContact(html: string, contact: Contact): string {
 const SHARE_ADDRESS = /(<meta (?:property|name)="(?:og:image|og:url|twitter:image)" content=")(\/[^"]*")/g;
 
 /** The policy that lets the page's own inline style blocks and scripts apply (by their hashes), and nothing else inline. */
-function policyOf(html: string): string {
+export function policyOf(html: string): string {
   const hashesOf = (blocks: RegExp) => [...html.matchAll(blocks)].map((match) => sourceHash(match[1] ?? ''));
   return contentSecurityPolicy(hashesOf(STYLE_BLOCK), hashesOf(INLINE_SCRIPT));
 }
@@ -115,7 +116,7 @@ function pageReader(webRoot: string, rules: PageSettings) {
 }
 
 /** The site's footer in a rendered page: where the booking page's render puts the contact. */
-const FOOTER = /<footer\b[\s\S]*<\/footer>/;
+export const FOOTER = /<footer\b[\s\S]*<\/footer>/;
 
 /** A booking's manage page, the token its one segment. */
 const BOOKING_PAGE = /^\/booking\/([^/]+)\/?$/;
@@ -320,6 +321,15 @@ export function webRoutes(webRoot: string, rules: PageSettings, readBooking?: Bo
 
   const pages = async (ctx: Context, next: Next): Promise<void> => {
     const file = pageFile(ctx.path);
+    // The booking page's Reschedule and Cancel without script: its buttons' forms ask for the step (its markup never
+    // holds the token), which is a page of its own (api/no-script/routes.ts).
+    const step = ctx.query[BOOKING_STEP_PARAMETER];
+    if (file === BOOKING_FILE && (step === 'move' || step === 'cancel')) {
+      ctx.status = 303;
+      ctx.redirect(`${ctx.path.replace(/\/$/, '')}/${step}`);
+      ctx.set(BOOKING_PAGE_HEADERS);
+      return;
+    }
     const page = file ? await readPage(file) : undefined;
     if (page && file === BOOKING_FILE) {
       const rendered = await renderBookingPage(ctx, page, tokenOf(ctx.path));

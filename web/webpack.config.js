@@ -366,6 +366,8 @@ const ssr = {
   entry: {
     prerender: './web/app/prerender.tsx',
     'booking-prerender': { import: './web/app/booking-prerender.tsx', library: { type: 'commonjs2' } },
+    // The booking pages without script (the form at /book, a booking's move and cancel), which the API renders.
+    'no-script-prerender': { import: './web/app/no-script-prerender.tsx', library: { type: 'commonjs2' } },
   },
   output: { path: ssrOut, filename: '[name].cjs', chunkFilename: '[name].[contenthash:8].cjs' },
   // A native module (the build's SVG-to-PNG step, web/app/brand-images.tsx): loaded from node_modules, not bundled.

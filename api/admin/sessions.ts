@@ -16,6 +16,7 @@ import type { Logger } from 'pino';
 import { adminTokenCheck, checkBearer, digest, noAdminEndpoint, sameSecret, type AdminTokenCheck } from './auth.js';
 import { readUnlessDatabaseDown, unlessDatabaseDown, type Db } from '../db.js';
 import { ApiError } from '../errors.js';
+import { fromAnotherSite } from '../same-site.js';
 import type { RateLimiter } from '../rate-limit.js';
 import { validateBody } from '../validation.js';
 import { answer, bodyRefusals, json, refused, tooMany, unreadable, type OpenApiPart } from '../openapi-parts.js';
@@ -81,26 +82,13 @@ const crossSiteRefused = () =>
   );
 
 /**
- * Refuses (403) a request that a page of another site made the browser send: a second lock behind SameSite=Strict and
- * the CSRF token, for a browser that sends the cookie anyway or a token that got out. A browser says where a request
- * comes from in two headers no page can set: Sec-Fetch-Site, of which only `same-origin` (the sales page itself) and
- * `none` (the person typed or bookmarked the address) pass, so `same-site` (another subdomain of the domain, which
- * can be someone else's) is refused with `cross-site`; and Origin, which must be the site's own: PUBLIC_URL's, or the
- * request's own scheme and host (how the browser reached it: 127.0.0.1 or localhost under `npm start`, whatever
- * PUBLIC_URL says). `Origin: null` (a sandboxed frame, a redirect) is no origin of ours. A client that sends neither
- * header (curl, a script) is not a browser led by another site, and passes to the token's and the CSRF token's checks.
+ * Refuses (403) a request that a page of another site made the browser send (fromAnotherSite): a second lock behind
+ * SameSite=Strict and the CSRF token, for a browser that sends the cookie anyway or a token that got out.
  */
 function sameSiteOnly(ctx: Context, publicOrigin: string): void {
-  const fetchSite = ctx.get('Sec-Fetch-Site').toLowerCase();
-  const origin = ctx.get('Origin');
-  const siteRefused = fetchSite !== '' && fetchSite !== 'same-origin' && fetchSite !== 'none';
-  // Koa's ctx.origin is the Origin header itself (Koa 3): the request's own is its scheme and host.
-  const originRefused = origin !== '' && origin !== publicOrigin && origin !== `${ctx.protocol}://${ctx.host}`;
-  if (!siteRefused && !originRefused) return;
-  (ctx.state.log as Logger).warn(
-    { ip: ctx.ip, origin: origin || undefined, fetchSite: fetchSite || undefined },
-    'admin change from another site refused',
-  );
+  const elsewhere = fromAnotherSite(ctx, publicOrigin);
+  if (!elsewhere) return;
+  (ctx.state.log as Logger).warn({ ip: ctx.ip, ...elsewhere }, 'admin change from another site refused');
   throw crossSiteRefused();
 }
 

@@ -44,21 +44,30 @@ function messageFor(error: ErrorObject, field: string): string {
   }
 }
 
-export function demoRequestRoutes(
-  deps: DemoRequestDeps & {
-    timeZone: string;
-    minNoticeMinutes: number;
-    now: () => Date;
-    limits?: RequestLimits;
-    /** Told of every request the honeypot caught and stored (the slot list of its network). */
-    trapped?: () => void;
-    /** Told the source of each booking stored, which the funnel then counts under its name. */
-    funnelSources?: Pick<KnownFunnelSources, 'booked'>;
-  },
-): Router {
-  const router = new Router();
-  // One route at both paths: one rate limit, one idempotency key space.
-  const chain = [
+export type DemoRequestRouteDeps = DemoRequestDeps & {
+  timeZone: string;
+  minNoticeMinutes: number;
+  now: () => Date;
+  limits?: RequestLimits;
+  /** Told of every request the honeypot caught and stored (the slot list of its network). */
+  trapped?: () => void;
+  /** Told the source of each booking stored, which the funnel then counts under its name. */
+  funnelSources?: Pick<KnownFunnelSources, 'booked'>;
+};
+
+/** What the form's route (api/no-script/routes.ts) leaves for the steps: the key of its hidden field. */
+export interface FormIdempotencyKey {
+  idempotencyKey?: string;
+}
+
+/**
+ * The steps of a booking request, from the rate limit to the answer (201 and BookingCreated, or an ApiError thrown):
+ * the API's JSON body with its Idempotency-Key header, or (`form`) a page's form posted without script, its body
+ * parsed by its route and its key in ctx.state.idempotencyKey. One rate limit (by its name), one honeypot, one
+ * validation, one booking, whichever way the request came.
+ */
+export function demoRequestSteps(deps: DemoRequestRouteDeps, { form = false }: { form?: boolean } = {}) {
+  return [
     rateLimit(deps.limits?.limiter, {
       name: 'demo-request',
       limit: deps.limits?.demoRequestsPerHour ?? 0,
@@ -74,10 +83,14 @@ export function demoRequestRoutes(
       messages: messageFor,
       problems: (body) => demoRequestProblems(body, deps.now(), deps.timeZone, deps.minNoticeMinutes),
       summary: 'Invalid demo request',
+      form,
     }),
     answerTrapped(deps),
-    async (ctx: ParameterizedContext<ValidatedBody<DemoRequestInput> & { logFields?: LogFields }>) => {
-      const answer = await submitDemoRequest(deps, ctx.state.body, idempotencyKeyOf(ctx.get(IDEMPOTENCY_HEADER)));
+    async (
+      ctx: ParameterizedContext<ValidatedBody<DemoRequestInput> & FormIdempotencyKey & { logFields?: LogFields }>,
+    ) => {
+      const key = form ? (ctx.state.idempotencyKey ?? '') : ctx.get(IDEMPOTENCY_HEADER);
+      const answer = await submitDemoRequest(deps, ctx.state.body, idempotencyKeyOf(key));
       if (answer.replayed) ctx.set('Idempotent-Replayed', 'true');
       // The booking stored goes on the request's one log line (one write per booking, with its request id).
       if (answer.stored) {
@@ -88,6 +101,12 @@ export function demoRequestRoutes(
       ctx.body = answer.body;
     },
   ] as const;
+}
+
+export function demoRequestRoutes(deps: DemoRequestRouteDeps): Router {
+  const router = new Router();
+  // One route at both paths: one rate limit, one idempotency key space.
+  const chain = demoRequestSteps(deps);
   router.post(BOOKINGS_PATH, ...chain);
   router.post(DEMO_REQUEST_PATH, ...aliasOf(chain));
   return router;

@@ -77,8 +77,12 @@ export function bookingViewReader(deps: Pick<BookingLinkDeps, 'db' | 'logger' | 
   };
 }
 
-export function bookingRoutes(deps: BookingLinkDeps): Router {
-  const router = new Router();
+/**
+ * The steps of a move and of a cancellation through a booking's link, from the token's check to the answer (the
+ * booking as it now stands, or an ApiError thrown): the API's JSON body, or (`form`) a page's form posted without
+ * script, its body parsed by its route (api/no-script/routes.ts). One rate limit (by its name) whichever way.
+ */
+export function bookingChangeSteps(deps: BookingLinkDeps, { form = false }: { form?: boolean } = {}) {
   const link = bookingLink(deps.linkSecret, deps.previousLinkSecrets ?? []);
   const idOf = (ctx: Context) => String(ctx.state.bookingId);
   // Each change e-mails the prospect: changes count against the client's hourly allowance of bookings.
@@ -89,6 +93,39 @@ export function bookingRoutes(deps: BookingLinkDeps): Router {
     details: (minutes) =>
       `Several changes came from your network in the last hour. Please try again in about ${minutes} minutes.`,
   });
+  return {
+    reschedule: [
+      link,
+      changeLimit,
+      validateBody<RescheduleInput>({
+        schema: rescheduleSchema,
+        messages: () => 'Please select a date and time.',
+        problems: (body) => ({
+          timeSlot: timeSlotProblem(body.timeSlot, deps.now(), deps.timeZone, deps.minNoticeMinutes) ?? undefined,
+        }),
+        summary: 'Invalid reschedule',
+        form,
+      }),
+      async (ctx: Context) => {
+        const { timeSlot } = ctx.state.body as RescheduleInput;
+        ctx.body = await rescheduleBooking(deps, idOf(ctx), new Date(timeSlot));
+      },
+    ],
+    cancel: [
+      link,
+      changeLimit,
+      async (ctx: Context) => {
+        ctx.body = await cancelBookingAt(deps, idOf(ctx));
+      },
+    ],
+  } as const;
+}
+
+export function bookingRoutes(deps: BookingLinkDeps): Router {
+  const router = new Router();
+  const link = bookingLink(deps.linkSecret, deps.previousLinkSecrets ?? []);
+  const idOf = (ctx: Context) => String(ctx.state.bookingId);
+  const changes = bookingChangeSteps(deps);
 
   // A request the honeypot caught opens like a booking, so that its link does not give the honeypot away.
   const read = async (ctx: Context) => {
@@ -114,26 +151,8 @@ export function bookingRoutes(deps: BookingLinkDeps): Router {
       cancelled: booking.status === 'cancelled',
     });
   });
-  router.post(
-    '/api/bookings/:token/reschedule',
-    link,
-    changeLimit,
-    validateBody<RescheduleInput>({
-      schema: rescheduleSchema,
-      messages: () => 'Please select a date and time.',
-      problems: (body) => ({
-        timeSlot: timeSlotProblem(body.timeSlot, deps.now(), deps.timeZone, deps.minNoticeMinutes) ?? undefined,
-      }),
-      summary: 'Invalid reschedule',
-    }),
-    async (ctx) => {
-      const { timeSlot } = ctx.state.body as RescheduleInput;
-      ctx.body = await rescheduleBooking(deps, idOf(ctx), new Date(timeSlot));
-    },
-  );
-  router.post('/api/bookings/:token/cancel', link, changeLimit, async (ctx) => {
-    ctx.body = await cancelBookingAt(deps, idOf(ctx));
-  });
+  router.post('/api/bookings/:token/reschedule', ...changes.reschedule);
+  router.post('/api/bookings/:token/cancel', ...changes.cancel);
   return router;
 }
 

@@ -68,7 +68,7 @@ export function keptSlotStarts(
   return (date, day) => days.memo(date, { context: day });
 }
 
-export function slotRoutes(deps: {
+export interface SlotDeps {
   slotCounts: SlotCounts;
   timeZone: string;
   minNoticeMinutes: number;
@@ -81,13 +81,24 @@ export function slotRoutes(deps: {
   salesDesk?: string;
   /** What the honeypot's catches took, shown to their own network for an hour; none when unset. */
   trapped?: TrappedSlots;
-}): Router {
-  const router = new Router();
+}
+
+/** A day's slots as GET /api/slots answers them, and with a team the names of the hosts free in each slot. */
+export interface DaySlotsRead {
+  answer: DaySlots;
+  /** With a team: who could give the demo at each slot offered, by its ISO start (the database picks among them). */
+  hostNames?: ReadonlyMap<string, readonly string[]>;
+}
+
+/**
+ * A booking-zone day's slots and which of them can be booked, for the client `clientKey` (clientKeyOf): what the slot
+ * list answers, and what the booking page without script offers (api/no-script/routes.ts).
+ */
+export function daySlotsReader(
+  deps: SlotDeps,
+): (date: string, day: CalendarDay, clientKey: string) => Promise<DaySlotsRead> {
   const startsOf = keptSlotStarts(deps.timeZone);
-  router.get('/api/slots', async (ctx) => {
-    const date = typeof ctx.query.date === 'string' ? ctx.query.date : '';
-    const day = parseCalendarDay(date);
-    if (!day) throw new ApiError(400, 'Invalid date', 'Give the day as date=YYYY-MM-DD, for example date=2026-11-24.');
+  return async (date, day, clientKey) => {
     const { starts, isos } = startsOf(date, day);
     // What the booking rules allow at all (far enough ahead, inside the window, a weekday); only those are counted.
     const open = new Set(
@@ -101,7 +112,7 @@ export function slotRoutes(deps: {
       if (!trapped) return Promise.resolve([]);
       const from = new Date(starts[0]!.getTime() - margin);
       const to = new Date(starts[starts.length - 1]!.getTime() + margin);
-      return readUnlessDatabaseDown(() => trapped.of(clientKeyOf(ctx), from, to), deps.logger, 'slots');
+      return readUnlessDatabaseDown(() => trapped.of(clientKey, from, to), deps.logger, 'slots');
     };
     if (deps.team && open.size > 0) {
       const { calendars, bookings } = deps.team;
@@ -112,7 +123,7 @@ export function slotRoutes(deps: {
       const asked = starts.map((start, index) => ({ start, iso: isos[index]! })).filter(({ iso }) => open.has(iso));
       team = await teamSlots(calendars, asked, hostsWithTrapped(held, trapped), deps.timeZone);
       const { freeHosts } = team;
-      available = (iso) => (freeHosts.get(iso) ?? 0) > 0;
+      available = (iso) => (freeHosts.get(iso)?.length ?? 0) > 0;
     } else {
       const [counts, trapped] =
         open.size > 0
@@ -132,6 +143,18 @@ export function slotRoutes(deps: {
         ? { calendarsUnreadable: true, ...(deps.salesDesk ? { salesDesk: deps.salesDesk } : {}) }
         : {}),
     };
+    return team ? { answer, hostNames: team.freeHosts } : { answer };
+  };
+}
+
+export function slotRoutes(deps: SlotDeps): Router {
+  const router = new Router();
+  const readDay = daySlotsReader(deps);
+  router.get('/api/slots', async (ctx) => {
+    const date = typeof ctx.query.date === 'string' ? ctx.query.date : '';
+    const day = parseCalendarDay(date);
+    if (!day) throw new ApiError(400, 'Invalid date', 'Give the day as date=YYYY-MM-DD, for example date=2026-11-24.');
+    const { answer } = await readDay(date, day, clientKeyOf(ctx));
     // Availability changes with every booking: never kept by a cache.
     ctx.set('Cache-Control', 'no-store');
     ctx.body = answer;

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -85,7 +86,7 @@ describe('GET /api/slots with a team: a slot when a host is free in their own ca
     await server.stop();
   });
 
-  async function appWith(hosts: Parameters<typeof teamOf>[0]) {
+  async function appWith(hosts: Parameters<typeof teamOf>[0], options: { webRoot?: string } = {}) {
     const hostCalendars = new HostCalendars(teamOf(hosts), {
       logger: silentLogger,
       now: () => clock,
@@ -97,6 +98,7 @@ describe('GET /api/slots with a team: a slot when a host is free in their own ca
       adminToken: TOKEN,
       hostCalendars,
       followUps: { salesNotifyEmail: 'sales@converge.test', reminderMinutesBefore: 0 },
+      ...options,
     });
     apps.push(app);
     return app;
@@ -117,6 +119,26 @@ describe('GET /api/slots with a team: a slot when a host is free in their own ca
     expect(offered).to.not.include('2026-10-21T08:00:00.000Z');
     expect(offered).to.include('2026-10-21T09:00:00.000Z');
     expect(offered).to.have.length(16);
+  });
+
+  it('names the hosts free in each slot on the booking form without script (needs `npm run build:web`)', async () => {
+    const webRoot = path.resolve('dist/web');
+    if (!existsSync(path.join(webRoot, 'no-script.html')))
+      throw new Error('No production build (no-script.html): run `npm run build:web` first.');
+    const app = await appWith(
+      [
+        { name: 'Anna', url: anna },
+        { name: 'Ben', url: ben },
+      ],
+      { webRoot },
+    );
+    const html = (await (await fetch(`${app.url}/book`)).text()).replaceAll('<!-- -->', '');
+    const labelOf = (start: string) =>
+      new RegExp(`value="${start}"/><label for="[^"]+">([^<]+)<span[^>]*>([^<]+)</span>`).exec(html)?.slice(1);
+    // Wednesday 21 October, Berlin: 07:00 both free, 09:00 Anna busy, 10:00 both busy.
+    expect(labelOf('2026-10-21T05:00:00.000Z')).to.deep.equal(['07:00', 'with Anna or Ben']);
+    expect(labelOf('2026-10-21T07:00:00.000Z')).to.deep.equal(['09:00', 'with Ben']);
+    expect(html).not.to.include('value="2026-10-21T08:00:00.000Z"');
   });
 
   it('a weekly meeting blocks each week for its host', async () => {

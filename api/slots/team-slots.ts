@@ -9,8 +9,8 @@ import { HostCalendars } from '../hosts/calendars.js';
 import { hostDay, withinWorkingHours } from '../../server-shared/hosts/team.js';
 
 export interface TeamSlots {
-  /** The hosts free in each slot asked, by its ISO start. */
-  freeHosts: ReadonlyMap<string, number>;
+  /** The names of the hosts free in each slot asked, by its ISO start, in the team file's order. */
+  freeHosts: ReadonlyMap<string, readonly string[]>;
   /** True when not one host's calendar could be read: no slot is offered, and the dialog says why. */
   calendarsUnreadable: boolean;
 }
@@ -23,10 +23,10 @@ export async function teamSlots(
   bookingTimeZone: string,
 ): Promise<TeamSlots> {
   const busyTimes = await calendars.busyTimes();
-  const freeHosts = new Map<string, number>();
+  const freeHosts = new Map<string, readonly string[]>();
   for (const { start, iso } of starts) {
     const end = slotEnd(start);
-    let free = 0;
+    const free: string[] = [];
     calendars.hosts.forEach((host, index) => {
       const busy = busyTimes[index];
       if (!busy || !withinWorkingHours(host, start, end) || !HostCalendars.isFree(busy, start, end)) return;
@@ -38,7 +38,7 @@ export async function teamSlots(
         if (theirs.filter((at) => at >= day.start.getTime() && at < day.end.getTime()).length >= host.dailyLimit)
           return;
       }
-      free += 1;
+      free.push(host.name);
     });
     freeHosts.set(iso, free);
   }

@@ -66,10 +66,13 @@ else {
   document.addEventListener('pointerover', (event) => {
     if (event.target instanceof Element && event.target.closest(`[${BOOKING_ACTION_ATTRIBUTE}]`)) onIntent();
   });
-  // Until React runs, a press is kept for it; after, React replays presses itself.
+  // Until React runs, a press is kept for it; after, React replays presses itself. Either way the press opens its
+  // panel on this page, not the page its button's form asks for (the step's own page, for a browser without script).
   document.addEventListener('click', (event) => {
     const button = event.target instanceof Element ? event.target.closest(`[${BOOKING_ACTION_ATTRIBUTE}]`) : null;
-    if (!button || state.started) return;
+    if (!button) return;
+    event.preventDefault();
+    if (state.started) return;
     state.pressed = button.getAttribute(BOOKING_ACTION_ATTRIBUTE) as BookingAction;
     onIntent();
   });

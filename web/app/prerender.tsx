@@ -133,6 +133,17 @@ async function main(): Promise<void> {
       },
       scripts: [],
     },
+    // The shell of the booking pages without script (/book, a booking's move and cancel): the API renders each into
+    // its root, with its styles and title (api/no-script/routes.ts). No script, so the font is preloaded.
+    {
+      file: 'no-script.html',
+      page: { body: '', styles: '' },
+      meta: {
+        title: `Book a demo | ${brand.product}`,
+        description: `Book a ${brand.product} demo at a time that suits you.`,
+      },
+      scripts: [],
+    },
     // Served at /admin: the sales page draws itself (web/app/sales-main.tsx); it shows times in the booking zone.
     {
       file: 'admin.html',

@@ -3,6 +3,7 @@ import { useEffect, useId, useRef, useState, type ReactNode, type RefObject } fr
 import { styled } from 'styled-components';
 import { brand } from '../../../domain/brand.js';
 import type { BookingView } from '../../../domain/demo-request.js';
+import { BOOKING_STEP_PARAMETER } from '../../../domain/no-script-pages.js';
 import { useBookingQuery } from '../../store/api.js';
 import { Button } from '../../components/button.js';
 import { AlertIcon, CheckCircleIcon, Spinner } from '../../components/icons.js';
@@ -291,28 +292,44 @@ function BookingDetails({
         </>
       ) : (
         <>
+          {/* Each button submits a form that asks this page for its step (?step=move), which the server answers with
+              the step's own page, working without script; with script, the press opens its panel here instead. */}
           <Actions>
-            <Button
-              ref={rescheduleButton}
-              type="button"
-              {...{ [BOOKING_ACTION_ATTRIBUTE]: 'reschedule' }}
-              aria-expanded={open === 'reschedule'}
-              aria-controls={panelId}
-              onClick={() => toggle('reschedule')}
-            >
-              Reschedule
-            </Button>
-            <Button
-              ref={cancelButton}
-              type="button"
-              {...{ [BOOKING_ACTION_ATTRIBUTE]: 'cancel' }}
-              $variant="secondary"
-              aria-expanded={open === 'cancel'}
-              aria-controls={panelId}
-              onClick={() => toggle('cancel')}
-            >
-              Cancel demo
-            </Button>
+            <form method="get">
+              <Button
+                ref={rescheduleButton}
+                type="submit"
+                name={BOOKING_STEP_PARAMETER}
+                value="move"
+                {...{ [BOOKING_ACTION_ATTRIBUTE]: 'reschedule' }}
+                aria-expanded={open === 'reschedule'}
+                aria-controls={panelId}
+                onClick={(event) => {
+                  event.preventDefault();
+                  toggle('reschedule');
+                }}
+              >
+                Reschedule
+              </Button>
+            </form>
+            <form method="get">
+              <Button
+                ref={cancelButton}
+                type="submit"
+                name={BOOKING_STEP_PARAMETER}
+                value="cancel"
+                {...{ [BOOKING_ACTION_ATTRIBUTE]: 'cancel' }}
+                $variant="secondary"
+                aria-expanded={open === 'cancel'}
+                aria-controls={panelId}
+                onClick={(event) => {
+                  event.preventDefault();
+                  toggle('cancel');
+                }}
+              >
+                Cancel demo
+              </Button>
+            </form>
           </Actions>
           {/* Always there, so the buttons' aria-controls name an element even while their panel is closed. */}
           <div id={panelId}>
