@@ -112,15 +112,9 @@ export function notifySuccess(
   );
 }
 
-/**
- * The notifications shown inside the Request Demo dialog while it is open (the page around a modal dialog is inert,
- * its notifications out of reach and unheard): those of the form, which stays open when a submit fails.
- */
-export const DIALOG_TOASTS = 'dialog';
-
-/** The destructive toast; `containerId` names the notifications' place when it is not the page's (DIALOG_TOASTS). */
-export function notifyError(title: string, text: string, containerId?: string): void {
-  toast.error(<ToastBody title={title} text={text} />, { role: 'alert', ...(containerId ? { containerId } : {}) });
+/** The destructive toast. */
+export function notifyError(title: string, text: string): void {
+  toast.error(<ToastBody title={title} text={text} />, { role: 'alert' });
 }
 
 /**
@@ -185,17 +179,14 @@ const Region = styled.div<{ $besideFrom: number }>`
 interface ToastsProps {
   /** The widest the dialog beside the toasts gets, for the width from which a toast fits beside it. */
   dialogMaxWidthPx: number;
-  /** The place's name, for the toasts sent to it alone (DIALOG_TOASTS); none for the page's. */
-  containerId?: string;
 }
 
 /** One toast at a time, 5 s (or until dismissed when it holds links), swipe to dismiss, F8 moves focus to the notifications. */
-export function Toasts({ dialogMaxWidthPx, containerId }: ToastsProps) {
+export function Toasts({ dialogMaxWidthPx }: ToastsProps) {
   return (
     <Region $besideFrom={dialogMaxWidthPx + 2 * (TOAST_WIDTH_PX + 2 * TOAST_GAP_PX)}>
       <ToastifyStyles />
       <ToastContainer
-        {...(containerId ? { containerId } : {})}
         position="bottom-right"
         limit={1}
         autoClose={TOAST_DURATION_MS}

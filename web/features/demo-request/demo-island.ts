@@ -34,8 +34,8 @@ const parts = [
   () => import('../date-time-picker/booking-rules-meta.js').then((meta) => meta.readBookingTimeZone()),
 ] as const;
 
-/** Hydrates the dialog, prerendered in `container`; the toasts shown with the dialog closed go in `pageToasts`. */
-export async function mountDemo(container: HTMLElement, pageToasts: HTMLElement): Promise<void> {
+/** Hydrates the dialog, prerendered in `container`; the toasts go in `toasts`, an element of their own. */
+export async function mountDemo(container: HTMLElement, toasts: HTMLElement): Promise<void> {
   for (const part of parts) {
     await part();
     await nextTask();
@@ -49,7 +49,7 @@ export async function mountDemo(container: HTMLElement, pageToasts: HTMLElement)
   // In slices that what the visitor does can come between: a key typed meanwhile goes in the field as ever, and
   // the form takes in what its fields hold when hydration ends (use-demo-request-form.ts).
   startTransition(() => {
-    hydrateRoot(container, demoTree(pageToasts), {
+    hydrateRoot(container, demoTree(toasts), {
       onRecoverableError: (error) => console.error('The Request Demo dialog was rendered anew.', error),
     });
   });

@@ -100,8 +100,9 @@ function triggerOf(target: EventTarget | null): HTMLElement | null {
 export function startDemoLauncher(doc: Document): void {
   const layer = doc.getElementById(DEMO_LAYER_ID);
   if (!layer) return;
-  // The toasts shown with the dialog closed (a booking's confirmation) have a place of their own on the page.
-  const pageToasts = doc.body.appendChild(doc.createElement('div'));
+  // The toasts' element, moved into the dialog while it is open (demo-request-dialog.tsx); no box of its own.
+  const toasts = doc.body.appendChild(doc.createElement('div'));
+  toasts.style.display = 'contents';
 
   let entry: Promise<typeof DemoIslandModule> | undefined;
   let island: Promise<void> | undefined;
@@ -122,7 +123,7 @@ export function startDemoLauncher(doc: Document): void {
       throw error;
     });
     island ??= entry
-      .then((module) => module.mountDemo(layer, pageToasts))
+      .then((module) => module.mountDemo(layer, toasts))
       .catch((error: unknown) => {
         island = undefined;
         const shown = status();

@@ -4,7 +4,8 @@ import { styled } from 'styled-components';
 import { SLOT_DURATION_MINUTES } from '../../../domain/booking.js';
 import { DEMO_DIALOG_ID } from '../../components/demo-trigger-attribute.js';
 import { CrossIcon } from '../../components/icons.js';
-import { DIALOG_TOASTS, Toasts } from '../../components/notify.js';
+import { Toasts } from '../../components/notify.js';
+import { useHydrated } from '../../components/use-hydrated.js';
 import { ACTION_BAR_HEIGHT, DemoRequestForm } from './demo-request-form.js';
 
 /** The dialog's width on a wide screen; the toasts sit beside it where there is room for them. */
@@ -12,8 +13,8 @@ export const DIALOG_MAX_WIDTH_PX = 760;
 
 /**
  * The native dialog, shown modal (dialog-opener.ts) in the browser's top layer: the page behind it is inert and
- * Escape closes it. It is a full-screen column, as the layer it replaces was: the toasts it shows while open head it
- * (notify.tsx places them), and the panel is centred in the room they leave.
+ * Escape closes it. It is a full-screen column: while it is open the toasts are moved into it and head it (notify.tsx
+ * places them), and the panel is centred in the room they leave.
  */
 const Layer = styled.dialog`
   position: fixed;
@@ -115,16 +116,9 @@ function tabbables(root: HTMLElement): HTMLElement[] {
 /** How often the closed dialog's form takes the time again (the slots it offers depend on it). */
 const CLOCK_REFRESH_MS = 60_000;
 
-/** True from the first render after hydration on: what only the browser renders (the toasts) waits for it. */
-function useHydrated(): boolean {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
-}
-
 interface DemoRequestDialogProps {
-  /** Where the toasts shown after the dialog has closed go (a booking's confirmation); none on the server. */
-  pageToasts?: HTMLElement | undefined;
+  /** The toasts' element, none on the server: on the page while the dialog is closed, in it while it is open. */
+  toasts?: HTMLElement | undefined;
 }
 
 /**
@@ -133,7 +127,7 @@ interface DemoRequestDialogProps {
  * (use-demo-request-form.ts takes the typed values in). It stays in the page while closed, so a half-filled form
  * survives closing it.
  */
-export function DemoRequestDialog({ pageToasts }: DemoRequestDialogProps) {
+export function DemoRequestDialog({ toasts }: DemoRequestDialogProps) {
   const id = useId();
   const titleId = `${id}-title`;
   const introId = `${id}-intro`;
@@ -150,6 +144,22 @@ export function DemoRequestDialog({ pageToasts }: DemoRequestDialogProps) {
     }, CLOCK_REFRESH_MS);
     return () => clearInterval(timer);
   }, []);
+
+  // Around a modal dialog the page is inert: its toasts would be out of reach and unheard. So they go into the
+  // dialog when it opens (its opener is the page's head script) and back when it closes, the same element, so a toast
+  // stays up through both. An observer's callback runs before the next frame is drawn.
+  useEffect(() => {
+    const element = dialog.current;
+    if (!element || !toasts) return;
+    const place = () => {
+      if (element.open) element.prepend(toasts);
+      else document.body.append(toasts);
+    };
+    place();
+    const observer = new MutationObserver(place);
+    observer.observe(element, { attributes: true, attributeFilter: ['open'] });
+    return () => observer.disconnect();
+  }, [toasts]);
 
   const close = () => dialog.current?.close();
 
@@ -172,9 +182,7 @@ export function DemoRequestDialog({ pageToasts }: DemoRequestDialogProps) {
 
   return (
     <Layer ref={dialog} id={DEMO_DIALOG_ID} aria-labelledby={titleId} aria-describedby={introId}>
-      {/* Shown inside the dialog, the only part of the page not inert while it is open. */}
-      {hydrated && <Toasts containerId={DIALOG_TOASTS} dialogMaxWidthPx={DIALOG_MAX_WIDTH_PX} />}
-      {hydrated && pageToasts && createPortal(<PageToasts />, pageToasts)}
+      {hydrated && toasts && createPortal(<ToastsPlace />, toasts)}
       <Backdrop>
         <Panel ref={panel} onKeyDown={onKeyDown}>
           <Header>
@@ -199,8 +207,11 @@ export function DemoRequestDialog({ pageToasts }: DemoRequestDialogProps) {
   );
 }
 
-/** The layer the toasts shown with the dialog closed go in: full-screen, letting every click through to the page. */
-const PageToastsLayer = styled.div`
+/**
+ * The toasts' place. On the page, a full-screen layer letting every click through; in the open dialog, nothing of
+ * its own, so the toasts head the dialog's column. Its element (the island's) lays out no box of its own either.
+ */
+const ToastsLayer = styled.div`
   position: fixed;
   inset: 0;
   z-index: 50;
@@ -208,12 +219,15 @@ const PageToastsLayer = styled.div`
   flex-direction: column;
   justify-content: flex-start;
   pointer-events: none;
+  dialog & {
+    display: contents;
+  }
 `;
 
-function PageToasts() {
+function ToastsPlace() {
   return (
-    <PageToastsLayer>
+    <ToastsLayer>
       <Toasts dialogMaxWidthPx={DIALOG_MAX_WIDTH_PX} />
-    </PageToastsLayer>
+    </ToastsLayer>
   );
 }

@@ -10,14 +10,14 @@ const store = makeStore();
 
 /**
  * The Request Demo dialog's tree: prerendered into the landing page (web/app/prerender.tsx), then hydrated by the
- * island (demo-island.ts), each as a root of its own so that the form's ids come out the same. `pageToasts` is where
- * the toasts shown with the dialog closed go, in the browser.
+ * island (demo-island.ts), each as a root of its own so that the form's ids come out the same. `toasts` is the toasts'
+ * element, in the browser.
  */
-export function demoTree(pageToasts?: HTMLElement): ReactElement {
+export function demoTree(toasts?: HTMLElement): ReactElement {
   return (
     <ThemeProvider theme={theme}>
       <Provider store={store}>
-        <DemoRequestDialog pageToasts={pageToasts} />
+        <DemoRequestDialog toasts={toasts} />
       </Provider>
     </ThemeProvider>
   );

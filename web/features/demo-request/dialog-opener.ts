@@ -1,7 +1,7 @@
 /**
  * The Request Demo dialog's opener, written into the landing page's head (web/app/prerender.tsx) so that a press on
  * any Request Demo link answers from the first paint on, with none of the page's script files fetched: the link
- * opens the prerendered dialog (demo-shell.tsx) instead of the booking page it points to, and its first field takes
+ * opens the prerendered dialog (demo-request-dialog.tsx) instead of the booking page it points to, and its first field takes
  * typing at once. It stays the dialog's opener once the dialog's code has arrived (demo-island.ts), which takes
  * over the form inside it. Closing (Escape, the Close button, a booking) puts focus back on the link.
  */

@@ -15,7 +15,7 @@ import {
   type DemoRequestField,
 } from '../../../domain/demo-request.js';
 import { companyLinkProblem, nameLinkProblem } from '../../../domain/links-in-text.js';
-import { DIALOG_TOASTS, notifyError, notifySuccess, type ToastDetails } from '../../components/notify.js';
+import { notifyError, notifySuccess, type ToastDetails } from '../../components/notify.js';
 import { isSlotConflict, serverFieldErrors, submitErrorMessage } from '../../store/api-errors.js';
 import { useSubmitDemoRequestMutation, useValidateEmailMutation, type DemoRequestBody } from '../../store/api.js';
 import { visitorTimeZone } from '../date-time-picker/booking-calendar.js';
@@ -173,7 +173,7 @@ export function useDemoRequestForm(onSubmitted: () => void) {
       openAttempt.current = mayRetryWithSameKey(error) ? attempt : null;
       const fieldErrors = serverFieldErrors(error);
       setErrors(fieldErrors);
-      notifyError('Error', submitErrorMessage(error), DIALOG_TOASTS);
+      notifyError('Error', submitErrorMessage(error));
       if (isSlotConflict(error)) {
         // Only the time has to change: the rest of the form, the day included, stays as typed. The mutation has
         // already asked for the day's slots again, and the refused one will show as taken.
