@@ -2,9 +2,9 @@
  * Brings the Request Demo dialog's code (React, the store, the form, the calendar and the toasts:
  * web/features/demo-request/demo-island.ts), without React itself. The dialog is prerendered and opens before its
  * code has come (dialog-opener.ts), its fields taking typing at once; the code is fetched and run once the page has
- * loaded and the browser is idle, or at once on a press after the page's load event, and hydrates the dialog. Nothing
- * of it is fetched before the page's load event. If it cannot be fetched, the calendar's place says so, and the next
- * press tries again.
+ * loaded and the browser is idle, and hydrates the dialog: a press does not hurry it, since the form takes typing
+ * without it. Nothing of it is fetched before the page's load event. If it cannot be fetched, the calendar's place
+ * says so, and the next press tries again.
  */
 import type * as DemoIslandModule from './demo-island.js';
 import { DEMO_CODE_STATUS_ATTRIBUTE, DEMO_TRIGGER_ATTRIBUTE } from '../../components/demo-trigger-attribute.js';
@@ -141,8 +141,8 @@ export function startDemoLauncher(doc: Document): void {
   doc.addEventListener('click', (event) => {
     if (!triggerOf(event.target)) return;
     countFunnelStep('dialogOpened');
-    // A visitor waiting for the form: its code comes now, or with the page's load event.
-    afterLoad(doc, loadOrSay);
+    // The form takes typing without its code, so a press does not hurry it; a fetch that failed is tried again.
+    if (!island) whenPageIdle(doc, loadOrSay);
   });
   // Nothing the page shows waits on the dialog's code: it comes once the page has loaded and the browser is idle.
   whenPageIdle(doc, loadOrSay);
