@@ -216,7 +216,7 @@ describe('the site in Chromium', function () {
   });
 
   describe('Request Demo dialog', () => {
-    it('opens from each of the three buttons, and Escape or Close returns focus to it', async () => {
+    it('opens from each of the three links, and Escape or Close returns focus to it', async () => {
       const { page } = await visit();
       const triggers = [
         page.getByRole('banner').getByRole('link', { name: 'Get Started' }),
