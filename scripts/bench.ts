@@ -14,9 +14,10 @@
  *      transport sending the same messages to the same SMTP server (scripts/bench/nodemailer-floor.ts), and the ratio,
  *      of the rates and of each process's CPU time an e-mail;
  *   4. submit-to-SMTP-accepted latency p50/p95 at 100 bookings per second;
- *   5. Lighthouse mobile, median of 5 runs: LCP, TBT, JavaScript bytes; beside it, the Request Demo button's click to
- *      a form field that takes typing (scripts/bench/click-to-typing.ts), 5 fresh contexts on desktop and 5 with the
- *      CPU slowed 4x, median and range; then a booking's manage page (/booking/{token}, a booking the bench makes):
+ *   5. Lighthouse mobile, median of 5 runs: LCP, TBT, JavaScript bytes; beside it, the Request Demo link's click to
+ *      a form field that takes typing (scripts/bench/click-to-typing.ts), the click at the load event and 2 s after
+ *      it, 5 fresh contexts each on desktop and 5 with the CPU slowed 4x, median and range, and the script files
+ *      fetched before the load event; each beside its goal, with the machine's load average; then a booking's manage page (/booking/{token}, a booking the bench makes):
  *      Lighthouse mobile median of 5 (LCP, TBT, script bytes) and, in 5 fresh contexts on desktop and 5 with the CPU
  *      slowed 4x, the time from the navigation to the booking's details on screen and the script fetched before any
  *      interaction (scripts/bench/details-visible.ts);
@@ -39,6 +40,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
@@ -427,8 +429,14 @@ async function main(): Promise<void> {
   if (parts.has('booking')) {
     say(`\n2. POST /api/demo-request, ${connections} connections, a new person and slot each request`);
     const booking = routes.find((route) => route.path === '/api/demo-request')!;
-    say(`    worker stopped   ${show(await loadWithCpu(api, booking, apiProcess.pid))}`);
-    say(`    database alone   ${show(await bookingsWithoutHttp(slots, env))}`);
+    const throughApi = await loadWithCpu(api, booking, apiProcess.pid);
+    say(`    worker stopped   ${show(throughApi)}`);
+    const statementAlone = await bookingsWithoutHttp(slots, env);
+    say(`    database alone   ${show(statementAlone)}`);
+    // No longer a goal (issue 41): on two shared cores the load generator and the server share the CPU.
+    say(
+      `    ratio            ${(throughApi.rps / statementAlone.rps).toFixed(2)}x (the API against the statement alone)`,
+    );
     const worker = startWorker();
     await delay(1500);
     say(`    worker draining  ${show(await loadWithCpu(api, booking, apiProcess.pid))}`);
@@ -599,21 +607,45 @@ async function main(): Promise<void> {
     const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
     const spread = (figures: { runs: number[]; median: number }) =>
       `median ${figures.median.toFixed(0)} ms (${Math.min(...figures.runs).toFixed(0)}–${Math.max(...figures.runs).toFixed(0)}: ${figures.runs.map((ms) => ms.toFixed(0)).join(', ')})`;
+    const mark = (met: boolean) => (met ? 'met' : 'NOT met');
+    const load = () =>
+      os
+        .loadavg()
+        .map((value) => value.toFixed(2))
+        .join(' / ');
     say(
-      `\n5. The landing page: Lighthouse mobile (simulated throttling), 5 runs; the hero's Request Demo clicked ${READING_MS} ms after load, 5 fresh contexts at 1440 x 900`,
+      `\n5. The landing page: Lighthouse mobile (simulated throttling), 5 runs; the hero's Request Demo clicked at the load event and ${READING_MS} ms after it, 5 fresh contexts at 1440 x 900 each`,
     );
     for (const site of sites) {
-      const desktop = await clickToTyping(`${site.url}/`, 5, 1);
-      const slowed = await clickToTyping(`${site.url}/`, 5, 4);
+      say(`  ${site.label} (load average over 1 / 5 / 15 min before: ${load()}):`);
+      const clicks = [
+        { label: 'desktop, at the load event', slowdown: 1, after: 0, goal: 100 },
+        { label: `desktop, ${READING_MS / 1000} s after it`, slowdown: 1, after: READING_MS, goal: 100 },
+        { label: 'CPU 4x slower, at the load event', slowdown: 4, after: 0, goal: 300 },
+        { label: `CPU 4x slower, ${READING_MS / 1000} s after it`, slowdown: 4, after: READING_MS, goal: 300 },
+      ];
+      const scriptsBeforeLoad = new Set<string>();
+      for (const click of clicks) {
+        const figures = await clickToTyping(`${site.url}/`, 5, click.slowdown, click.after);
+        for (const script of figures.scriptsBeforeLoad) scriptsBeforeLoad.add(script);
+        say(
+          `    click to typing, ${click.label}: ${spread(figures)} (goal <= ${click.goal} ms: ${mark(figures.median <= click.goal)})`,
+        );
+      }
+      say(
+        `    script files fetched before the load event, in any of those runs: ${scriptsBeforeLoad.size === 0 ? 'none' : [...scriptsBeforeLoad].join(', ')} (goal: none: ${mark(scriptsBeforeLoad.size === 0)})`,
+      );
       const median = await medianLighthouse(`${site.url}/`, 5);
-      say(`  ${site.label}:`);
-      say(`    click to typing, desktop: ${spread(desktop)} (goal <= 100 ms)`);
-      say(`    click to typing, CPU 4x slower: ${spread(slowed)} (goal <= 300 ms)`);
-      say(`    LCP ${median.lcp.map(seconds).join(', ')}: median ${seconds(median.medianLcp)} (goal <= 0.80 s)`);
-      say(`    TBT median ${median.medianTbt.toFixed(0)} ms; performance score median ${median.medianScore}`);
+      say(
+        `    LCP ${median.lcp.map(seconds).join(', ')}: median ${seconds(median.medianLcp)} (goal <= 0.80 s: ${mark(median.medianLcp <= 800)})`,
+      );
+      say(
+        `    TBT median ${median.medianTbt.toFixed(0)} ms (goal <= 200 ms: ${mark(median.medianTbt <= 200)}); performance score median ${median.medianScore}`,
+      );
       say(
         `    JavaScript transferred while Lighthouse watched the page (whatever came after its load event too): ${(median.scriptBytes / 1024).toFixed(1)} KB`,
       );
+      say(`    load average after: ${load()}`);
     }
 
     // A booking's manage page, opened from its e-mail's link: one booking, made through the API, seen by every site.

@@ -20,6 +20,7 @@ ${INTER_FALLBACK}
 *,*::before,*::after{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%;scroll-padding-top:${theme.layout.topBarHeight}}
 @media (prefers-reduced-motion:no-preference){html{scroll-behavior:smooth}}
+html:has(dialog:modal){overflow:hidden;scrollbar-gutter:stable}
 body{margin:0;font-family:${theme.font.family};font-size:${theme.text.md};line-height:1.6;color:${theme.colors.ink};background:${theme.colors.surface};-webkit-font-smoothing:antialiased}
 .${FONT_LATER_CLASS} body{font-family:${theme.font.fallback}}
 h1,h2,h3,h4,p,ul,ol,figure,blockquote{margin:0}

@@ -30,6 +30,11 @@ export interface DocumentParts {
    * first paint waits on no second request (the server allows each by its hash, see api/web.ts).
    */
   inlineScripts?: readonly string[];
+  /**
+   * Scripts written into the head, run before the body is parsed: the landing page's Request Demo opener, which
+   * answers a press from the first paint on (dialog-opener.ts). The server allows each by its hash too.
+   */
+  headScripts?: readonly string[];
   /** Scripts the page fetches ahead when a visitor shows an intent, named in a meta tag (see demo-launcher.ts). */
   dialogScripts?: readonly string[];
   /** The booking page's React code, which its first script fetches on a visitor's first intent (booking-main.ts). */
@@ -54,6 +59,7 @@ export function htmlDocument({
   styles,
   scripts,
   inlineScripts = [],
+  headScripts = [],
   dialogScripts,
   bookingAppScripts,
   favicon,
@@ -61,7 +67,7 @@ export function htmlDocument({
   fontLoading,
   bookingTimeZone,
 }: DocumentParts): string {
-  for (const code of inlineScripts) {
+  for (const code of [...inlineScripts, ...headScripts]) {
     if (/<\/script|<!--/i.test(code)) throw new Error('an inline script must not contain </script or <!--');
   }
   const title = escapeHtml(meta.title);
@@ -103,6 +109,7 @@ export function htmlDocument({
       ? [`<meta name="${BOOKING_APP_META}" content="${escapeHtml(bookingAppScripts.join(' '))}">`]
       : []),
     ...scripts.map((src) => `<script defer src="${src}"></script>`),
+    ...headScripts.map((code) => `<script>${code}</script>`),
     `<style>${font.css}\n${globalCss}</style>`,
     styles,
     '</head>',

@@ -1,8 +1,8 @@
 /**
- * The landing page's one script before any interaction. The page is prerendered and stays as it is: nothing is
- * hydrated. This wires the little it needs at once (the section menu, the counters, the Request Demo buttons) and
- * keeps where the visit came from; the dialog's React code is fetched once the page is idle after its load
- * (demo-launcher.ts).
+ * The landing page's script before any interaction, beside the Request Demo dialog's opener in its head
+ * (dialog-opener.ts). The page is prerendered and stays as it is: nothing of it is hydrated. This wires the little it
+ * needs at once (the section menu, the counters) and keeps where the visit came from; the dialog's React code, which
+ * hydrates the dialog, is fetched once the page is idle after its load (demo-launcher.ts).
  */
 import { rememberAttribution, visitStorage } from '../features/demo-request/attribution.js';
 import { startDemoLauncher } from '../features/demo-request/demo-launcher.js';

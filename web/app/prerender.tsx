@@ -16,11 +16,14 @@ import { LEGAL_DOCUMENTS } from '../features/legal/legal-documents.js';
 import type * as BookingPrerender from './booking-prerender.js';
 import { htmlDocument } from './html-document.js';
 import { renderWithStyles, staticPage, type RenderedPage } from './render-with-styles.js';
+import { demoTree } from '../features/demo-request/demo-runtime.js';
 import { Root } from './root.js';
 import { pageMeta, routeFor, type PageMeta } from './routes.js';
 
 interface ClientManifest {
   scripts: string[];
+  /** The Request Demo dialog's opener (dialog-opener.ts), written into the landing page's head. */
+  openerScripts: string[];
   /** The Request Demo dialog's entry script(s), fetched once the page is idle after its load (demo-launcher.ts). */
   dialogScripts: string[];
   favicon: string;
@@ -64,6 +67,10 @@ async function main(): Promise<void> {
   await writeFile(path.join(outDir, EMAIL_LOGO.path), emailLogoPng());
   // The landing page's script is small: written into the page, it costs no request before the page is drawn.
   const inlineScripts = await Promise.all(manifest.scripts.map((src) => readFile(path.join(outDir, src), 'utf8')));
+  const headScripts = await Promise.all(manifest.openerScripts.map((src) => readFile(path.join(outDir, src), 'utf8')));
+  // The dialog is a root of its own, as the browser hydrates it (demo-island.ts); its markup goes in its layer.
+  const dialog = staticPage(renderWithStyles(demoTree()));
+  const landing = staticPage(renderWithStyles(<Root pathname="/" dialogMarkup={dialog.body} />));
   // So is the booking page's first script (booking-main.ts): the booking shows with the page's first paint.
   const bookingInlineScripts = await Promise.all(
     bookingManifest.scripts.map((src) => readFile(path.join(outDir, src), 'utf8')),
@@ -80,6 +87,7 @@ async function main(): Promise<void> {
     meta: PageMeta;
     scripts: readonly string[];
     inlineScripts?: readonly string[];
+    headScripts?: readonly string[];
     dialogScripts?: readonly string[];
     bookingAppScripts?: readonly string[];
     bookingTimeZone?: string;
@@ -88,10 +96,11 @@ async function main(): Promise<void> {
     {
       file: 'index.html',
       address: '/',
-      page: staticPage(renderWithStyles(<Root pathname="/" />)),
+      page: { body: landing.body, styles: landing.styles + dialog.styles },
       meta: pageMeta[routeFor('/')],
       scripts: [],
       inlineScripts,
+      headScripts,
       dialogScripts: manifest.dialogScripts,
       bookingTimeZone: DEFAULT_BOOKING_TIME_ZONE,
     },
@@ -163,6 +172,7 @@ async function main(): Promise<void> {
       styles,
       scripts: page.scripts,
       inlineScripts: page.inlineScripts,
+      headScripts: page.headScripts,
       dialogScripts: page.dialogScripts,
       bookingAppScripts: page.bookingAppScripts,
       favicon: manifest.favicon,

@@ -68,9 +68,9 @@ describe('prerendered landing page', () => {
     expect(lengths).to.deep.equal([SLOT_DURATION_MINUTES]);
   });
 
-  it('has three buttons that open the Request Demo dialog', () => {
-    const triggers = page.html.match(/<button[^>]*aria-haspopup="dialog"[^>]*>[^<]*/g) ?? [];
-    expect(triggers.map((button) => button.replace(/.*>/, ''))).to.deep.equal([
+  it('has three links that open the Request Demo dialog, to the booking page without script', () => {
+    const triggers = page.html.match(/<a href="\/book" aria-haspopup="dialog" data-demo-trigger=""[^>]*>[^<]*/g) ?? [];
+    expect(triggers.map((link) => link.replace(/.*>/, ''))).to.deep.equal([
       'Get Started',
       'Request Demo',
       'Request Demo',
@@ -111,7 +111,7 @@ describe('prerendered landing page', () => {
     expect(rulesOf(/<a href="#main" class="([^"]*)"/), 'skip link').to.include('top:-100px');
     expect(rulesOf(/<h1 id="hero-title" class="([^"]*)"/), 'hero heading').to.include('font-size:clamp(');
     expect(
-      rulesOf(/<button type="button" aria-haspopup="dialog" data-demo-trigger="" class="([^"]*)"/),
+      rulesOf(/<a href="\/book" aria-haspopup="dialog" data-demo-trigger="" class="([^"]*)"/),
       'Get Started',
     ).to.include('min-height:44px');
   });

@@ -21,7 +21,7 @@ const SLOTS_NEEDED = 8;
 
 /** Opens the dialog with the hero's button (or the one given) and waits for the form, and for its calendar, which can follow the form's first frame. */
 export async function openDialog(page: Page, button?: Locator): Promise<Locator> {
-  await (button ?? page.getByRole('main').getByRole('button', { name: 'Request Demo' }).first()).click();
+  await (button ?? page.getByRole('main').getByRole('link', { name: 'Request Demo' }).first()).click();
   const dialog = page.getByRole('dialog', { name: 'Request Demo' });
   await dialog.getByLabel('Name', { exact: true }).waitFor();
   await dialog.getByRole('button', { name: 'Next month' }).waitFor();

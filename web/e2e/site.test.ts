@@ -115,8 +115,8 @@ describe('the site in Chromium', function () {
       open.push(watched);
       const { page } = watched;
       await page.goto(stack.url);
-      // The dialog's code comes once the page is idle after its load, and renders the closed dialog into its layer.
-      await page.locator('#demo-layer > *').first().waitFor({ state: 'attached' });
+      // The dialog's code comes once the page is idle after its load, and hydrates the dialog.
+      await page.waitForFunction(() => 'convergeDemoIsland' in window);
       const [loadedAt, scripts] = await page.evaluate(
         () =>
           [
@@ -138,7 +138,7 @@ describe('the site in Chromium', function () {
         'script files asked for before the page had loaded',
       ).to.deep.equal([]);
       // Pressed now, the dialog opens with the first field focused: what the visitor types goes there.
-      await page.getByRole('main').getByRole('button', { name: 'Request Demo' }).first().click();
+      await page.getByRole('main').getByRole('link', { name: 'Request Demo' }).first().click();
       await page.keyboard.type('Ada Lovelace');
       const dialog = page.getByRole('dialog', { name: 'Request Demo' });
       expect(await dialog.getByLabel('Name', { exact: true }).inputValue()).to.equal('Ada Lovelace');
@@ -156,8 +156,8 @@ describe('the site in Chromium', function () {
       const cards = await page.locator('#results li p:first-child span[aria-hidden]').allInnerTexts();
       expect(cards).to.deep.equal(['40%', '2x', '100%', '30%', '1 platform']);
       // Nothing of the page is re-rendered in the browser: the dialog's code, run once the page is idle after its
-      // load, renders only into its own layer. The page's markup stays the prerendered one.
-      await page.locator('#demo-layer > *').first().waitFor({ state: 'attached' });
+      // load, hydrates only its own layer. The page's markup stays the prerendered one.
+      await page.waitForFunction(() => 'convergeDemoIsland' in window);
       const [prerendered, live] = await page.evaluate(async () => {
         const html = await (await fetch('/')).text();
         return [
@@ -202,7 +202,7 @@ describe('the site in Chromium', function () {
         expect(overflowingCards, `cards whose content spills out at ${width}px`).to.deep.equal([]);
         // What the first screen shows: the headline and the button that opens the form, neither covered.
         expect(await inViewUncovered(page.getByRole('heading', { level: 1 })), `h1 at ${width}px`).to.deep.equal(SHOWN);
-        const getStarted = page.getByRole('banner').getByRole('button', { name: 'Get Started' });
+        const getStarted = page.getByRole('banner').getByRole('link', { name: 'Get Started' });
         expect(await inViewUncovered(getStarted), `Get Started at ${width}px`).to.deep.equal(SHOWN);
         await page.screenshot({ path: path.join(ARTIFACTS, `page-${width}.png`), fullPage: true });
       }
@@ -216,14 +216,14 @@ describe('the site in Chromium', function () {
   });
 
   describe('Request Demo dialog', () => {
-    it('opens from each of the three buttons, and Escape or Close returns focus to it', async () => {
+    it('opens from each of the three links, and Escape or Close returns focus to it', async () => {
       const { page } = await visit();
       const triggers = [
-        page.getByRole('banner').getByRole('button', { name: 'Get Started' }),
-        page.locator('#hero-title').locator('..').getByRole('button', { name: 'Request Demo' }),
+        page.getByRole('banner').getByRole('link', { name: 'Get Started' }),
+        page.locator('#hero-title').locator('..').getByRole('link', { name: 'Request Demo' }),
         page
           .getByRole('region', { name: 'See Converge on your own customer journeys' })
-          .getByRole('button', { name: 'Request Demo' }),
+          .getByRole('link', { name: 'Request Demo' }),
       ];
       for (const [index, trigger] of triggers.entries()) {
         const dialog = await openDialog(page, trigger);
@@ -241,62 +241,47 @@ describe('the site in Chromium', function () {
       }
     });
 
-    it('keeps the page usable when the form cannot be loaded, and loads it on the next try', async () => {
+    it("says so where the calendar goes when the form's code cannot be loaded, and loads it on the next press", async () => {
       const watched = await openPage(browser);
       open.push(watched);
       const { page } = watched;
       const dialogCode = /\/assets\/(demo|react|\d+)\.[0-9a-f]+\.js$/;
       await page.route(dialogCode, (route) => route.abort('internetdisconnected'));
       await page.goto(stack.url);
-      const trigger = page.locator('#hero-title').locator('..').getByRole('button', { name: 'Request Demo' });
+      const trigger = page.locator('#hero-title').locator('..').getByRole('link', { name: 'Request Demo' });
       await trigger.click();
-      await page.getByRole('alert').filter({ hasText: 'The demo request form could not be loaded' }).waitFor();
-      expect(await page.getByRole('heading', { level: 1 }).isVisible()).to.equal(true);
-      expect(await page.locator('[inert]').count()).to.equal(0);
-      expect(await trigger.evaluate((button) => button === document.activeElement)).to.equal(true);
+      const dialog = page.getByRole('dialog', { name: 'Request Demo' });
+      // The form is there and takes typing all the same; only the calendar's place says what went wrong.
+      await page.keyboard.type('Ada Lovelace');
+      await dialog.getByRole('status').filter({ hasText: 'The demo request form could not be loaded' }).waitFor();
+      expect(await dialog.getByLabel('Name', { exact: true }).inputValue()).to.equal('Ada Lovelace');
+      await page.keyboard.press('Escape');
+      expect(await trigger.evaluate((link) => link === document.activeElement)).to.equal(true);
 
       await page.unroute(dialogCode);
       await trigger.click();
-      await page.getByRole('dialog', { name: 'Request Demo' }).getByLabel('Name', { exact: true }).waitFor();
-      expect(await page.getByRole('alert').filter({ hasText: 'could not be loaded' }).count()).to.equal(0);
-    });
-
-    it('says the form is loading when its code is slow, and can be cancelled', async () => {
-      const watched = await openPage(browser);
-      open.push(watched);
-      const { page } = watched;
-      await page.route(/\/assets\/(demo|\d+)\.[0-9a-f]+\.js$/, async (route) => {
-        await new Promise((resolve) => setTimeout(resolve, 1500));
-        await route.continue();
-      });
-      await page.goto(stack.url);
-      const trigger = page.getByRole('banner').getByRole('button', { name: 'Get Started' });
-      await trigger.click();
-      const loading = page.getByRole('dialog', { name: 'Request Demo' }).getByText('Loading the form…');
-      await loading.waitFor();
-      await page.keyboard.press('Escape');
-      await loading.waitFor({ state: 'hidden' });
-      expect(await trigger.evaluate((button) => button === document.activeElement)).to.equal(true);
-      await trigger.click();
-      await page.getByRole('dialog', { name: 'Request Demo' }).getByLabel('Name', { exact: true }).waitFor();
+      await dialog.getByRole('button', { name: 'Next month' }).waitFor();
+      expect(await dialog.getByText('could not be loaded').count()).to.equal(0);
+      expect(await dialog.getByLabel('Name', { exact: true }).inputValue()).to.equal('Ada Lovelace');
     });
 
     it('opens even when Get Started is pressed while the page is still starting', async () => {
       const watched = await openPage(browser);
       open.push(watched);
-      // DOMContentLoaded comes right after the page's deferred script ran, long before the dialog's code has arrived.
+      // DOMContentLoaded comes right after the page's own script ran, long before the dialog's code has arrived.
       await watched.page.addInitScript(() => {
         document.addEventListener('DOMContentLoaded', () =>
-          document.querySelector<HTMLElement>('header button')?.click(),
+          document.querySelector<HTMLElement>('header [data-demo-trigger]')?.click(),
         );
       });
       await watched.page.goto(stack.url);
       await watched.page.getByRole('dialog', { name: 'Request Demo' }).getByLabel('Name', { exact: true }).waitFor();
+      expect(new URL(watched.page.url()).pathname).to.equal('/');
     });
 
     it('has the fields in order, each with a visible label, and keeps the page still behind it', async () => {
       const { page } = await visit();
-      const dialog = await openDialog(page, page.getByRole('banner').getByRole('button', { name: 'Get Started' }));
+      const dialog = await openDialog(page, page.getByRole('banner').getByRole('link', { name: 'Get Started' }));
       // Playwright's click scrolls on its own, so the page is put somewhere in the middle afterwards.
       await page.evaluate(() => window.scrollTo({ top: 400, behavior: 'instant' }));
       const scrolled = await page.evaluate(() => window.scrollY);
@@ -326,7 +311,8 @@ describe('the site in Chromium', function () {
       await page.mouse.wheel(0, 800);
       await page.waitForTimeout(200);
       expect(await page.evaluate(() => window.scrollY)).to.equal(scrolled);
-      expect(await page.locator('#main').evaluate((main) => main.closest('[inert]') !== null)).to.equal(true);
+      // A modal dialog: the browser keeps the page behind it out of reach.
+      expect(await dialog.evaluate((element) => element.matches(':modal'))).to.equal(true);
     });
 
     it('traps focus: Tab from the last control goes to the first, Shift+Tab back', async () => {

@@ -1,5 +1,6 @@
 import { Component, lazy, Suspense, useMemo, useState, type ComponentType, type ReactNode } from 'react';
 import { Button } from '../../components/button.js';
+import { useHydrated } from '../../components/use-hydrated.js';
 
 export const CALENDAR_LOADING = 'Loading the calendar…';
 export const CALENDAR_LOAD_PROBLEM = 'The calendar could not be loaded. Please check your connection and try again.';
@@ -43,13 +44,16 @@ interface LazyCalendarProps<P> {
 }
 
 /**
- * A part holding the calendar, its code fetched when it is first rendered, so what is around it renders without
- * waiting for react-calendar; a failed fetch can be tried again.
+ * A part holding the calendar, its code fetched when it is first rendered in the browser, so what is around it renders
+ * without waiting for react-calendar; a failed fetch can be tried again. Prerendered (the landing page's dialog), it
+ * is its fallback, and stays so through hydration.
  */
 export function LazyCalendar<P extends object>({ load, props, fallback, problem }: LazyCalendarProps<P>) {
   // lazy() remembers a failed load, so each try needs its own.
   const [attempt, setAttempt] = useState(0);
   const Loaded = useMemo(() => lazy(load), [load, attempt]);
+  const hydrated = useHydrated();
+  if (!hydrated) return fallback;
   return (
     <CalendarBoundary key={attempt} problem={problem} onRetry={() => setAttempt((count) => count + 1)}>
       <Suspense fallback={fallback}>

@@ -1,16 +1,12 @@
 /**
- * The dialog's island: React renders the Request Demo dialog and the toasts into their own layer of the prerendered
- * page (nothing else of the page is React's in the browser). demo-launcher.ts runs this small entry once the page is
- * idle after its load, and opens and closes the dialog through what it gives back. The rest of the dialog's code is
- * fetched from here, all at once, and run part by part, each in a task of its own (React, the libraries, the dialog,
- * then the closed dialog's first render, in slices), so the page never stops answering a visitor for long. The
+ * The dialog's island: React hydrates the Request Demo dialog, prerendered into the landing page, and renders the
+ * toasts (nothing else of the page is React's in the browser). demo-launcher.ts runs this small entry once the page
+ * is idle after its load; the dialog may be open by then (dialog-opener.ts), with fields typed into. The rest of the
+ * dialog's code is fetched from here, all at once, and run part by part, each in a task of its own (React, the
+ * libraries, the dialog, then the hydration, in slices), so the page never stops answering a visitor for long. The
  * calendar's code follows in a chunk of its own, which the form renders without waiting for
  * (date-time-picker/lazy-calendar.tsx).
  */
-export interface DemoIsland {
-  setOpen: (open: boolean) => void;
-}
-
 /** Lets the browser handle what waits (a key, a click, a frame) before the next part of the dialog's code runs. */
 const nextTask = () =>
   new Promise<void>((resolve) => {
@@ -38,22 +34,23 @@ const parts = [
   () => import('../date-time-picker/booking-rules-meta.js').then((meta) => meta.readBookingTimeZone()),
 ] as const;
 
-export async function mountDemo(container: HTMLElement, onClose: () => void): Promise<DemoIsland> {
+/** Hydrates the dialog, prerendered in `container`; the toasts go in `toasts`, an element of their own. */
+export async function mountDemo(container: HTMLElement, toasts: HTMLElement): Promise<void> {
   for (const part of parts) {
     await part();
     await nextTask();
   }
-  const [{ startTransition }, { flushSync }, { createRoot }, { demoTree }] = await Promise.all([
+  const [{ startTransition }, { hydrateRoot }, { demoTree }] = await Promise.all([
     import('react'),
-    import('react-dom'),
     import('react-dom/client'),
     import(/* webpackPrefetch: true */ './demo-runtime.js'),
   ]);
   await nextTask();
-  const root = createRoot(container);
-  // The closed dialog is rendered in the background, in slices that what the visitor does can come between.
-  startTransition(() => root.render(demoTree(false, onClose)));
-  // Opening and closing are rendered at once, so when the dialog closes its focus trap is gone before focus goes back
-  // to the page.
-  return { setOpen: (isOpen) => flushSync(() => root.render(demoTree(isOpen, onClose))) };
+  // In slices that what the visitor does can come between: a key typed meanwhile goes in the field as ever, and
+  // the form takes in what its fields hold when hydration ends (use-demo-request-form.ts).
+  startTransition(() => {
+    hydrateRoot(container, demoTree(toasts), {
+      onRecoverableError: (error) => console.error('The Request Demo dialog was rendered anew.', error),
+    });
+  });
 }

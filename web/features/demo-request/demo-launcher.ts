@@ -1,14 +1,13 @@
 /**
- * The Request Demo buttons of the prerendered page, without React: the dialog's code (React, the store, the form,
- * the calendar and the toasts: web/features/demo-request/demo-island.ts) is fetched and run once the page has loaded
- * and the browser is idle, so the dialog is ready when a visitor presses a button; nothing of it is fetched before
- * the page's load event unless a button is pressed first. Until it is ready, a prerendered "Loading the form…" panel
- * stands in, with a way out; if it cannot be fetched, the page says so and the next press tries again. While the
- * dialog is open the page behind it is inert; when it closes, focus goes back to the button that opened it.
+ * Brings the Request Demo dialog's code (React, the store, the form, the calendar and the toasts:
+ * web/features/demo-request/demo-island.ts), without React itself. The dialog is prerendered and opens before its
+ * code has come (dialog-opener.ts), its fields taking typing at once; the code is fetched and run once the page has
+ * loaded and the browser is idle, and hydrates the dialog: a press does not hurry it, since the form takes typing
+ * without it. Nothing of it is fetched before the page's load event. If it cannot be fetched, the calendar's place
+ * says so, and the next press tries again.
  */
 import type * as DemoIslandModule from './demo-island.js';
-import type { DemoIsland } from './demo-island.js';
-import { DEMO_TRIGGER_ATTRIBUTE } from '../../components/demo-trigger-attribute.js';
+import { DEMO_CODE_STATUS_ATTRIBUTE, DEMO_TRIGGER_ATTRIBUTE } from '../../components/demo-trigger-attribute.js';
 import { countFunnelStep } from './funnel-beacon.js';
 
 declare global {
@@ -19,9 +18,8 @@ declare global {
 }
 
 export const DEMO_PAGE_ATTRIBUTE = 'data-demo-page';
+/** The element the dialog is prerendered in, and hydrated. */
 export const DEMO_LAYER_ID = 'demo-layer';
-export const DEMO_LOADING_ID = 'demo-loading';
-export const DEMO_PROBLEM_ID = 'demo-load-problem';
 /** The meta tag naming the dialog's entry script(s), which fetch the rest of its code themselves. */
 export const DIALOG_CODE_META = 'demo-code';
 export const LOAD_PROBLEM_MESSAGE =
@@ -75,19 +73,24 @@ function afterFirstPaint(then: () => void): void {
   observer.observe({ type: 'paint', buffered: true });
 }
 
+/** Runs `work` once the page has loaded (at once if it has). */
+function afterLoad(doc: Document, work: () => void): void {
+  if (doc.readyState === 'complete') work();
+  else window.addEventListener('load', work, { once: true });
+}
+
 /**
  * Runs `work` once the page has loaded and been shown, and the browser has nothing more pressing to do (at once
  * then where it cannot tell): so the dialog's code never competes with what the page shows first.
  */
 function whenPageIdle(doc: Document, work: () => void): void {
-  const idle = () =>
+  afterLoad(doc, () =>
     afterFirstPaint(() => {
       if (typeof window.requestIdleCallback === 'function')
         window.requestIdleCallback(work, { timeout: IDLE_TIMEOUT_MS });
       else work();
-    });
-  if (doc.readyState === 'complete') idle();
-  else window.addEventListener('load', idle, { once: true });
+    }),
+  );
 }
 
 function triggerOf(target: EventTarget | null): HTMLElement | null {
@@ -95,94 +98,52 @@ function triggerOf(target: EventTarget | null): HTMLElement | null {
 }
 
 export function startDemoLauncher(doc: Document): void {
-  const page = doc.querySelector<HTMLElement>(`[${DEMO_PAGE_ATTRIBUTE}]`);
   const layer = doc.getElementById(DEMO_LAYER_ID);
-  const loading = doc.getElementById(DEMO_LOADING_ID);
-  const problem = doc.getElementById(DEMO_PROBLEM_ID);
-  if (!page || !layer || !loading || !problem) return;
+  if (!layer) return;
+  // The toasts' element, moved into the dialog while it is open (demo-request-dialog.tsx); no box of its own.
+  const toasts = doc.body.appendChild(doc.createElement('div'));
+  toasts.style.display = 'contents';
 
   let entry: Promise<typeof DemoIslandModule> | undefined;
-  let island: Promise<DemoIsland> | undefined;
-  let ready: DemoIsland | undefined;
-  let isOpen = false;
-  let opener: HTMLElement | null = null;
-
-  const showLoading = (shown: boolean) => {
-    loading.hidden = !shown;
-    if (shown) loading.querySelector('button')?.focus();
-  };
-
-  const close = () => {
-    if (!isOpen) return;
-    isOpen = false;
-    showLoading(false);
-    ready?.setOpen(false);
-    page.inert = false;
-    opener?.focus();
-  };
+  let island: Promise<void> | undefined;
+  /** What the calendar's place said before a failed fetch replaced it, said again on the next try. */
+  let waitingMarkup: string | undefined;
+  const status = () => layer.querySelector<HTMLElement>(`[${DEMO_CODE_STATUS_ATTRIBUTE}]`);
 
   // One fetch at a time; a failed one is forgotten, so the next press fetches again (the entry script only if it
   // was that which failed: once run, it fetches what it lacks itself).
-  const load = (): Promise<DemoIsland> => {
+  const load = (): Promise<void> => {
+    const place = status();
+    if (place && waitingMarkup !== undefined) {
+      place.innerHTML = waitingMarkup;
+      waitingMarkup = undefined;
+    }
     entry ??= loadIsland(doc).catch((error: unknown) => {
       entry = undefined;
       throw error;
     });
     island ??= entry
-      .then((module) => module.mountDemo(layer, close))
-      .then(
-        (demo) => (ready = demo),
-        (error: unknown) => {
-          island = undefined;
-          throw error;
-        },
-      );
+      .then((module) => module.mountDemo(layer, toasts))
+      .catch((error: unknown) => {
+        island = undefined;
+        const shown = status();
+        if (shown) {
+          waitingMarkup ??= shown.innerHTML;
+          shown.textContent = LOAD_PROBLEM_MESSAGE;
+        }
+        throw error;
+      });
     return island;
   };
-
-  const open = (trigger: HTMLElement) => {
-    opener = trigger;
-    isOpen = true;
-    countFunnelStep('dialogOpened');
-    problem.textContent = '';
-    page.inert = true;
-    if (ready) {
-      ready.setOpen(true);
-      return;
-    }
-    showLoading(true);
-    load().then(
-      (demo) => {
-        if (!isOpen) return;
-        showLoading(false);
-        demo.setOpen(true);
-      },
-      (error: unknown) => {
-        console.error('The Request Demo form could not be loaded.', error);
-        if (!isOpen) return;
-        close();
-        problem.textContent = LOAD_PROBLEM_MESSAGE;
-      },
-    );
-  };
+  const loadOrSay = () =>
+    void load().catch((error: unknown) => console.error("The Request Demo form's code could not be fetched.", error));
 
   doc.addEventListener('click', (event) => {
-    const trigger = triggerOf(event.target);
-    if (trigger) open(trigger);
+    if (!triggerOf(event.target)) return;
+    countFunnelStep('dialogOpened');
+    // The form takes typing without its code, so a press does not hurry it; a fetch that failed is tried again.
+    if (!island) whenPageIdle(doc, loadOrSay);
   });
-  // Nothing the page shows waits on the dialog's code: it comes once the page has loaded and the browser is idle. A
-  // failed fetch is logged here and tried again on a press.
-  whenPageIdle(
-    doc,
-    () =>
-      void load().catch((error: unknown) =>
-        console.warn("The Request Demo form's code could not be fetched yet.", error),
-      ),
-  );
-  loading.addEventListener('click', (event) => {
-    if (event.target instanceof Element && event.target.closest('button')) close();
-  });
-  loading.addEventListener('keydown', (event) => {
-    if (event.key === 'Escape') close();
-  });
+  // Nothing the page shows waits on the dialog's code: it comes once the page has loaded and the browser is idle.
+  whenPageIdle(doc, loadOrSay);
 }

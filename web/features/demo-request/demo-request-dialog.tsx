@@ -1,13 +1,45 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { createPortal } from 'react-dom';
 import { styled } from 'styled-components';
 import { SLOT_DURATION_MINUTES } from '../../../domain/booking.js';
+import { DEMO_DIALOG_ID } from '../../components/demo-trigger-attribute.js';
 import { CrossIcon } from '../../components/icons.js';
+import { Toasts } from '../../components/notify.js';
+import { useHydrated } from '../../components/use-hydrated.js';
 import { ACTION_BAR_HEIGHT, DemoRequestForm } from './demo-request-form.js';
 
 /** The dialog's width on a wide screen; the toasts sit beside it where there is room for them. */
 export const DIALOG_MAX_WIDTH_PX = 760;
 
-/** The room the toasts leave in the layer the dialog shares with them (demo-runtime.tsx); the panel is centred in it. */
+/**
+ * The native dialog, shown modal (dialog-opener.ts) in the browser's top layer: the page behind it is inert and
+ * Escape closes it. It is a full-screen column: while it is open the toasts are moved into it and head it (notify.tsx
+ * places them), and the panel is centred in the room they leave.
+ */
+const Layer = styled.dialog`
+  position: fixed;
+  inset: 0;
+  width: 100%;
+  height: 100%;
+  max-width: none;
+  max-height: none;
+  margin: 0;
+  padding: 0;
+  border: 0;
+  background: transparent;
+  color: inherit;
+  overflow: hidden;
+  &[open] {
+    display: flex;
+    flex-direction: column;
+    justify-content: flex-start;
+  }
+  &::backdrop {
+    background: rgba(11, 21, 48, 0.6);
+  }
+`;
+
+/** The room the toasts leave in the dialog; the panel is centred in it. */
 const Backdrop = styled.div`
   flex: 1 1 auto;
   min-height: 0;
@@ -15,9 +47,6 @@ const Backdrop = styled.div`
   grid-template-rows: minmax(0, 1fr);
   place-items: center;
   padding: ${({ theme }) => theme.space[3]};
-  &[hidden] {
-    display: none;
-  }
 `;
 
 /**
@@ -84,78 +113,58 @@ function tabbables(root: HTMLElement): HTMLElement[] {
   );
 }
 
-/** Stops the page behind from scrolling, keeping its width so nothing jumps when the scroll bar goes. */
-function lockScroll(): () => void {
-  const { body, documentElement } = document;
-  const scrollBar = window.innerWidth - documentElement.clientWidth;
-  const previous = { overflow: body.style.overflow, paddingRight: body.style.paddingRight };
-  body.style.overflow = 'hidden';
-  if (scrollBar > 0) body.style.paddingRight = `${scrollBar}px`;
-  return () => {
-    body.style.overflow = previous.overflow;
-    body.style.paddingRight = previous.paddingRight;
-  };
-}
-
-/** How often the closed dialog's form takes the time again (the slots it offers depend on it), and the lateness allowed. */
+/** How often the closed dialog's form takes the time again (the slots it offers depend on it). */
 const CLOCK_REFRESH_MS = 60_000;
-const CLOCK_SLACK_MS = 5_000;
 
 interface DemoRequestDialogProps {
-  isOpen: boolean;
-  onClose: () => void;
+  /** The toasts' element, none on the server: on the page while the dialog is closed, in it while it is open. */
+  toasts?: HTMLElement | undefined;
 }
 
 /**
- * The Request Demo dialog. It stays mounted while closed, so a half-filled form survives closing it;
- * the page behind is made inert by the host while it is open.
+ * The Request Demo dialog. The landing page holds it prerendered, closed, and its opener (dialog-opener.ts) shows it
+ * before this code has come; this code hydrates it, so what was typed, the focus and the caret stay as they are
+ * (use-demo-request-form.ts takes the typed values in). It stays in the page while closed, so a half-filled form
+ * survives closing it.
  */
-export function DemoRequestDialog({ isOpen, onClose }: DemoRequestDialogProps) {
+export function DemoRequestDialog({ toasts }: DemoRequestDialogProps) {
   const id = useId();
   const titleId = `${id}-title`;
   const introId = `${id}-intro`;
+  const dialog = useRef<HTMLDialogElement>(null);
   const panel = useRef<HTMLDivElement>(null);
   const [now, setNow] = useState(() => new Date());
+  const hydrated = useHydrated();
 
-  // The form's clock is kept fresh while the dialog is closed (its hidden render needs no layout), so that opening
-  // it shows the form as it is, without a second render of the whole form in the click's task.
+  // The form's clock is kept fresh while the dialog is closed; while it is open the slots shown stay as they are
+  // (a slot gone stale meanwhile is refused when the form is sent).
   useEffect(() => {
-    if (isOpen) return;
-    const timer = setInterval(() => setNow(new Date()), CLOCK_REFRESH_MS);
+    const timer = setInterval(() => {
+      if (!dialog.current?.open) setNow(new Date());
+    }, CLOCK_REFRESH_MS);
     return () => clearInterval(timer);
-  }, [isOpen]);
+  }, []);
 
+  // Around a modal dialog the page is inert: its toasts would be out of reach and unheard. So they go into the
+  // dialog when it opens (its opener is the page's head script) and back when it closes, the same element, so a toast
+  // stays up through both. An observer's callback runs before the next frame is drawn.
   useEffect(() => {
-    if (!isOpen) return;
-    // A background tab's timers may have been held back (or the computer's clock set): a clock further off than its
-    // refresh allows is renewed now.
-    setNow((shown) =>
-      Math.abs(Date.now() - shown.getTime()) > CLOCK_REFRESH_MS + CLOCK_SLACK_MS ? new Date() : shown,
-    );
-    const unlock = lockScroll();
-    const first = panel.current?.querySelector<HTMLElement>('input, textarea');
-    first?.focus();
-    // Focus that lands outside (a click on the backdrop, say) is brought back, except into the notifications.
-    const keepFocusInside = (event: FocusEvent) => {
-      const target = event.target as Node | null;
-      const root = panel.current;
-      if (!root || !target || root.contains(target)) return;
-      if (target instanceof Element && target.closest('.Toastify')) return;
-      tabbables(root)[0]?.focus();
+    const element = dialog.current;
+    if (!element || !toasts) return;
+    const place = () => {
+      if (element.open) element.prepend(toasts);
+      else document.body.append(toasts);
     };
-    document.addEventListener('focusin', keepFocusInside);
-    return () => {
-      document.removeEventListener('focusin', keepFocusInside);
-      unlock();
-    };
-  }, [isOpen]);
+    place();
+    const observer = new MutationObserver(place);
+    observer.observe(element, { attributes: true, attributeFilter: ['open'] });
+    return () => observer.disconnect();
+  }, [toasts]);
 
+  const close = () => dialog.current?.close();
+
+  // The modal dialog keeps the page out of reach, but Tab from its last control would leave for the browser's own.
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (event.key === 'Escape') {
-      event.stopPropagation();
-      onClose();
-      return;
-    }
     if (event.key !== 'Tab' || !panel.current) return;
     const items = tabbables(panel.current);
     const first = items[0];
@@ -172,29 +181,53 @@ export function DemoRequestDialog({ isOpen, onClose }: DemoRequestDialogProps) {
   };
 
   return (
-    <Backdrop hidden={!isOpen}>
-      <Panel
-        ref={panel}
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        aria-describedby={introId}
-        onKeyDown={onKeyDown}
-      >
-        <Header>
-          <div>
-            <Title id={titleId}>Request Demo</Title>
-            <Intro id={introId}>
-              Pick a time that suits you: a {SLOT_DURATION_MINUTES}-minute walkthrough of Converge on your own use case,
-              with a solutions engineer.
-            </Intro>
-          </div>
-          <CloseButton type="button" aria-label="Close" onClick={onClose}>
-            <CrossIcon size={20} />
-          </CloseButton>
-        </Header>
-        <DemoRequestForm now={now} onSubmitted={onClose} />
-      </Panel>
-    </Backdrop>
+    <Layer ref={dialog} id={DEMO_DIALOG_ID} aria-labelledby={titleId} aria-describedby={introId}>
+      {hydrated && toasts && createPortal(<ToastsPlace />, toasts)}
+      <Backdrop>
+        <Panel ref={panel} onKeyDown={onKeyDown}>
+          <Header>
+            <div>
+              <Title id={titleId}>Request Demo</Title>
+              <Intro id={introId}>
+                Pick a time that suits you: a {SLOT_DURATION_MINUTES}-minute walkthrough of Converge on your own use
+                case, with a solutions engineer.
+              </Intro>
+            </div>
+            {/* A form of the dialog's own closes it without script. */}
+            <form method="dialog">
+              <CloseButton type="submit" aria-label="Close">
+                <CrossIcon size={20} />
+              </CloseButton>
+            </form>
+          </Header>
+          <DemoRequestForm now={now} onSubmitted={close} />
+        </Panel>
+      </Backdrop>
+    </Layer>
+  );
+}
+
+/**
+ * The toasts' place. On the page, a full-screen layer letting every click through; in the open dialog, nothing of
+ * its own, so the toasts head the dialog's column. Its element (the island's) lays out no box of its own either.
+ */
+const ToastsLayer = styled.div`
+  position: fixed;
+  inset: 0;
+  z-index: 50;
+  display: flex;
+  flex-direction: column;
+  justify-content: flex-start;
+  pointer-events: none;
+  dialog & {
+    display: contents;
+  }
+`;
+
+function ToastsPlace() {
+  return (
+    <ToastsLayer>
+      <Toasts dialogMaxWidthPx={DIALOG_MAX_WIDTH_PX} />
+    </ToastsLayer>
   );
 }

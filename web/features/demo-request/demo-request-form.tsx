@@ -9,7 +9,8 @@ import {
 import { Button } from '../../components/button.js';
 import { FieldError, TextField } from '../../components/form-parts.js';
 import { Spinner } from '../../components/icons.js';
-import { CALENDAR_LOADING, CALENDAR_LOAD_PROBLEM, LazyCalendar } from '../date-time-picker/lazy-calendar.js';
+import { DEMO_CODE_STATUS_ATTRIBUTE } from '../../components/demo-trigger-attribute.js';
+import { CALENDAR_LOAD_PROBLEM, LazyCalendar } from '../date-time-picker/lazy-calendar.js';
 import { EmailField } from './email-field.js';
 import { useDemoRequestForm } from './use-demo-request-form.js';
 
@@ -31,6 +32,9 @@ const Form = styled.form`
     }
   }
 `;
+
+/** What the calendar's place says while its code is on its way, the prerendered form's included. */
+export const AVAILABLE_TIMES_LOADING = 'Loading available times…';
 
 /** Where the calendar will be, about its height, so the fields below do not move when it comes. */
 const CalendarLoading = styled.p`
@@ -126,9 +130,9 @@ export function DemoRequestForm({ now, onSubmitted }: DemoRequestFormProps) {
           onSlotChange: form.onSlotChange,
         }}
         fallback={
-          <CalendarLoading role="status">
+          <CalendarLoading role="status" {...{ [DEMO_CODE_STATUS_ATTRIBUTE]: '' }}>
             <Spinner />
-            {CALENDAR_LOADING}
+            {AVAILABLE_TIMES_LOADING}
           </CalendarLoading>
         }
         problem={

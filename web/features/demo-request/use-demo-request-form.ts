@@ -3,7 +3,7 @@
  * before a submit (the same as the API's, in the domain's words), the e-mail check on leaving the field, the submit
  * with its Idempotency-Key, and what a success or a refusal does to the form.
  */
-import { useCallback, useId, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useId, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { timeSlotProblem, type CalendarDay } from '../../../domain/booking.js';
 import { demoEvent, googleCalendarLink, outlookCalendarLink } from '../../../domain/calendar-links.js';
 import {
@@ -51,6 +51,7 @@ export function bookedDetails(
 
 export type TextFieldName = 'name' | 'email' | 'company' | 'phone' | 'message';
 type Values = Record<TextFieldName, string>;
+const TEXT_FIELDS: readonly TextFieldName[] = ['name', 'email', 'company', 'phone', 'message'];
 type Errors = Partial<Record<DemoRequestField, string>>;
 
 const EMPTY: Values = { name: '', email: '', company: '', phone: '', message: '' };
@@ -96,6 +97,24 @@ export function useDemoRequestForm(onSubmitted: () => void) {
     },
     [validateEmail],
   );
+
+  // The form is hydrated from the prerendered one, which takes typing before this code comes (dialog-opener.ts):
+  // hydration keeps the fields as they are, caret and focus included, and what they hold becomes the form's state
+  // here, before the browser can take another key. An address typed and left meanwhile is checked now.
+  useLayoutEffect(() => {
+    const form = formRef.current;
+    if (!form) return;
+    const typedIn = (name: string) => {
+      const field = form.elements.namedItem(name);
+      return field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement ? field.value : '';
+    };
+    const typed = Object.fromEntries(TEXT_FIELDS.map((field) => [field, typedIn(field)])) as Values;
+    if (TEXT_FIELDS.some((field) => typed[field] !== '')) setValues(typed);
+    setTrap(typedIn(HONEYPOT_FIELD));
+    if (typed.email.trim() !== '' && document.activeElement !== form.elements.namedItem('email'))
+      void runEmailCheck(typed.email);
+    // Once, on hydration: later the fields hold the state's values.
+  }, []);
 
   /** Focuses a field; for the time, a slot that can be chosen (not `avoidSlot`, the one just refused), else the calendar. */
   const focusField = (field: DemoRequestField, avoidSlot?: string) => {
