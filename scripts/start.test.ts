@@ -142,7 +142,7 @@ describe('npm start (scripts/start.ts)', function () {
     expect(eml).to.match(/^Subject: /m);
     expect(eml).to.include('text/calendar');
     const sent = await start.waitForLog((line) => line.msg === 'confirmation sent' && line.bookingId === id);
-    expect(String(sent.smtpResponse)).to.match(
+    expect(String(sent.response)).to.match(
       new RegExp(`^250 Stored as .*${path.basename(file).replace(/\./g, '\\.')}$`),
     );
     // Only the two secrets and the mail folder: nothing of PostgreSQL or Redis was started here.
