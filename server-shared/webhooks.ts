@@ -4,6 +4,7 @@
  * `webhooks` section and the tests read this one), and the endpoints' signing secrets.
  */
 import { randomBytes } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
 import { ATTRIBUTION_KEYS } from '../domain/attribution.js';
 import { ConfigError, setting, type Env } from './settings.js';
 import { withTimeout } from './time-limits.js';
@@ -170,6 +171,26 @@ export function parseWebhookSecret(name: string, value: string): string {
     );
   }
   return value;
+}
+
+/** A message signed as a webhook is: the webhooks' events, and the owner lookup's questions (api/routing/). */
+export interface SignedMessage {
+  /** The webhook-id header: an event's id, or a question's. */
+  id: string;
+  /** The exact bytes signed and sent. */
+  body: string;
+  timestamp: Date;
+}
+
+/** The headers that sign `message` with `secret` (webhook-id, webhook-timestamp, webhook-signature), and its type. */
+export function signedHeaders(secret: string, message: SignedMessage): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    'user-agent': 'Converge-Webhooks/1',
+    'webhook-id': message.id,
+    'webhook-timestamp': String(Math.floor(message.timestamp.getTime() / 1000)),
+    'webhook-signature': new Webhook(secret).sign(message.id, message.timestamp, message.body),
+  };
 }
 
 /** A new secret for an endpoint added without one: 32 random bytes. */

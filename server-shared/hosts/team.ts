@@ -3,7 +3,7 @@
  * Read and validated with Ajv once at start; a bad file stops start-up with a message naming the field.
  */
 import { readFileSync } from 'node:fs';
-import { Ajv, type JSONSchemaType } from 'ajv';
+import { Ajv, type ErrorObject, type JSONSchemaType } from 'ajv';
 import { calendarDayOf, isValidTimeZone, zonedParts, zonedTimeToInstant } from '../../domain/booking.js';
 import { ConfigError, type Env } from '../settings.js';
 
@@ -93,6 +93,32 @@ const teamSchema: JSONSchemaType<{ hosts: HostEntry[] }> = {
 
 const validate = new Ajv({ allErrors: false }).compile(teamSchema);
 
+/**
+ * A file's first schema error as a person reads it: the field's path and what is wrong with it; `eitherShape`, what
+ * a field of two shapes (a oneOf) takes.
+ */
+export function fileProblem(
+  errors: ErrorObject[] | null | undefined,
+  source: string,
+  eitherShape = 'does not have a shape the field takes',
+): ConfigError {
+  // A field of two shapes (oneOf) fails each shape before the oneOf itself: say what the field takes.
+  const problem = errors?.find((error) => error.keyword === 'oneOf') ?? errors?.[0];
+  const field =
+    problem?.keyword === 'required'
+      ? `${problem.instancePath}/${String(problem.params.missingProperty)}`
+      : problem?.instancePath || '/';
+  const detail =
+    problem?.keyword === 'required'
+      ? 'is missing'
+      : problem?.keyword === 'additionalProperties'
+        ? `has an unknown field "${String(problem.params.additionalProperty)}"`
+        : problem?.keyword === 'oneOf'
+          ? eitherShape
+          : (problem?.message ?? 'is not valid');
+  return new ConfigError(`${source}: ${field} ${detail}`);
+}
+
 const minutesOf = (clockTime: string): number => Number(clockTime.slice(0, 2)) * 60 + Number(clockTime.slice(3, 5));
 
 /** The team in `text` (the file's content); `env` gives the passwords named by `calendarPasswordEnv`. */
@@ -103,20 +129,7 @@ export function parseTeam(text: string, env: Env, source = 'TEAM_FILE'): Host[] 
   } catch (error) {
     throw new ConfigError(`${source} is not JSON: ${(error as Error).message}`);
   }
-  if (!validate(data)) {
-    const problem = validate.errors?.[0];
-    const field =
-      problem?.keyword === 'required'
-        ? `${problem.instancePath}/${String(problem.params.missingProperty)}`
-        : problem?.instancePath || '/';
-    const detail =
-      problem?.keyword === 'required'
-        ? 'is missing'
-        : problem?.keyword === 'additionalProperties'
-          ? `has an unknown field "${String(problem.params.additionalProperty)}"`
-          : (problem?.message ?? 'is not valid');
-    throw new ConfigError(`${source}: ${field} ${detail}`);
-  }
+  if (!validate(data)) throw fileProblem(validate.errors, source);
   return data.hosts.map((entry, index) => {
     const at = `${source}: /hosts/${index}`;
     if ((entry.calendarPassword === undefined) === (entry.calendarPasswordEnv === undefined)) {

@@ -8,8 +8,8 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { Webhook } from 'standardwebhooks';
 import { TargetRefused, checkTargetUrl, resolveTarget } from '../../server-shared/webhook-targets.js';
+import { signedHeaders, type SignedMessage } from '../../server-shared/webhooks.js';
 
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 export const WEBHOOK_MAX_RESPONSE_BYTES = 64 * 1024;
@@ -21,13 +21,8 @@ export interface WebhookTarget {
   secret: string;
 }
 
-export interface WebhookMessage {
-  /** The event id: the webhook-id header. */
-  id: string;
-  /** The exact bytes signed and sent. */
-  body: string;
-  timestamp: Date;
-}
+/** The event id is its webhook-id. */
+export type WebhookMessage = SignedMessage;
 
 export interface PostResult {
   /** The receiver's status; null when no answer came. */
@@ -49,16 +44,6 @@ export interface PostOptions {
   allowPrivate: boolean;
   timeoutMs?: number;
   signal?: AbortSignal;
-}
-
-export function signedHeaders(target: WebhookTarget, message: WebhookMessage): Record<string, string> {
-  return {
-    'content-type': 'application/json',
-    'user-agent': 'Converge-Webhooks/1',
-    'webhook-id': message.id,
-    'webhook-timestamp': String(Math.floor(message.timestamp.getTime() / 1000)),
-    'webhook-signature': new Webhook(target.secret).sign(message.id, message.timestamp, message.body),
-  };
 }
 
 export async function postWebhook(
@@ -85,7 +70,10 @@ export async function postWebhook(
     else callback(null, checked.address, checked.family);
   };
   const transport = url.protocol === 'https:' ? https : http;
-  const headers = { ...signedHeaders(target, message), 'content-length': String(Buffer.byteLength(message.body)) };
+  const headers = {
+    ...signedHeaders(target.secret, message),
+    'content-length': String(Buffer.byteLength(message.body)),
+  };
   const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
   return new Promise<PostResult>((resolve) => {
     let settled = false;

@@ -1,0 +1,50 @@
+/**
+ * Who may host a prospect's demo, and why: the first route that matches their answers and domain decides; when it
+ * disqualifies them, that is the end (no owner is asked). Otherwise the account's owner (from OWNER_LOOKUP_URL, else
+ * ACCOUNTS_FILE), a host of the team, comes first: a slot is theirs when they are free in it, the route's otherwise.
+ * Without routes in the team file, every host takes every prospect.
+ */
+import { decideRoute, type RouteDecision, type RoutingAnswers } from '../../domain/routing.js';
+import type { TeamRouting } from '../../server-shared/hosts/routing-file.js';
+import { canonicalRecipient } from '../email-rules.js';
+import type { AccountOwners } from './accounts.js';
+import type { OwnerLookup } from './owner-lookup.js';
+
+/** Where the owner came from: the company's service, the accounts file, or nowhere (with why when it failed). */
+export type OwnerSource = 'lookup' | 'accounts' | 'none' | 'lookup-failed';
+
+export interface ProspectRoute {
+  /** The route decided by the answers and the domain ('unrouted': no host at all). */
+  decision: RouteDecision;
+  /** The account's owner (their e-mail as the team file writes it), offered first; none when disqualified. */
+  owner: string | undefined;
+  ownerSource: OwnerSource;
+}
+
+export interface ProspectRouter {
+  routeOf(email: string, answers: RoutingAnswers): Promise<ProspectRoute>;
+}
+
+export function createProspectRouter(
+  team: Pick<TeamRouting, 'routes'> & { hosts: readonly { email: string }[] },
+  owners: { accounts?: AccountOwners; lookup?: OwnerLookup },
+): ProspectRouter {
+  const emails = team.hosts.map((host) => host.email);
+  const routes = team.routes ?? [{ hosts: '*' as const }];
+  return {
+    async routeOf(email, answers) {
+      const { domain } = canonicalRecipient(email);
+      const decision = decideRoute(routes, answers, domain, emails);
+      if (decision.kind === 'disqualified') return { decision, owner: undefined, ownerSource: 'none' };
+      let lookupFailed = false;
+      if (owners.lookup) {
+        const owner = await owners.lookup.ownerOf(email, domain);
+        if (owner) return { decision, owner, ownerSource: 'lookup' };
+        lookupFailed = owner === undefined;
+      }
+      const owner = owners.accounts?.ownerOf(domain);
+      if (owner) return { decision, owner, ownerSource: 'accounts' };
+      return { decision, owner: undefined, ownerSource: lookupFailed ? 'lookup-failed' : 'none' };
+    },
+  };
+}

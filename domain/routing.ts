@@ -1,0 +1,92 @@
+/**
+ * Routing: which hosts may take a prospect's demo, from the answers the dialog asks for (the team file's questions)
+ * and the domain of their e-mail address, by the team file's routes tried in order. Pure, for the API and the
+ * browser alike: the browser asks the questions, the API decides.
+ */
+
+/** A question the dialog asks before the calendar: one choice among its options, required. */
+export interface RoutingQuestion {
+  /** The key of its answer ("companySize"). */
+  id: string;
+  label: string;
+  options: string[];
+}
+
+/** A prospect's answers, by question id. */
+export type RoutingAnswers = Record<string, string>;
+
+/**
+ * A route of the team file. `when` holds, for each key (a question id, or `emailDomain`), the values any of which
+ * matches; no `when` matches everyone. Either `hosts` (host e-mails of the file, or "*" for the whole team) or
+ * `disqualify` (the message the prospect reads instead of a calendar).
+ */
+export interface RouteRule {
+  label?: string;
+  when?: Record<string, string[]>;
+  hosts?: string[] | '*';
+  disqualify?: string;
+}
+
+/** The key of `when` that matches the prospect's e-mail domain rather than an answer. */
+export const EMAIL_DOMAIN_KEY = 'emailDomain';
+
+/** What the routes decide for a prospect. */
+export type RouteDecision =
+  | { kind: 'hosts'; rule: number; label: string; hosts: readonly string[] }
+  | { kind: 'disqualified'; rule: number; label: string; message: string }
+  /** No route matched and there is no catch-all: no host, never every host. */
+  | { kind: 'unrouted' };
+
+/** Whether `domain` is `listed` or one of its subdomains (both lower case). */
+export function withinDomain(domain: string, listed: string): boolean {
+  return domain === listed || domain.endsWith(`.${listed}`);
+}
+
+/** The words for a route: its own label, else what it matches ("companySize: 5000+; region: Europe"), else "everyone". */
+export function routeLabel(rule: RouteRule): string {
+  if (rule.label) return rule.label;
+  const conditions = Object.entries(rule.when ?? {}).map(([key, values]) => `${key}: ${values.join(' or ')}`);
+  return conditions.length > 0 ? conditions.join('; ') : 'everyone';
+}
+
+function matches(rule: RouteRule, answers: RoutingAnswers, emailDomain: string): boolean {
+  return Object.entries(rule.when ?? {}).every(([key, values]) => {
+    if (key === EMAIL_DOMAIN_KEY) return values.some((listed) => withinDomain(emailDomain, listed.toLowerCase()));
+    const answer = answers[key];
+    return answer !== undefined && values.includes(answer);
+  });
+}
+
+/**
+ * The first route whose `when` matches the answers and the e-mail's domain (canonical, lower case) decides; `team`
+ * is every host's e-mail, in the file's order, for a route of "*".
+ */
+export function decideRoute(
+  routes: readonly RouteRule[],
+  answers: RoutingAnswers,
+  emailDomain: string,
+  team: readonly string[],
+): RouteDecision {
+  const rule = routes.findIndex((route) => matches(route, answers, emailDomain));
+  const route = routes[rule];
+  if (!route) return { kind: 'unrouted' };
+  const label = routeLabel(route);
+  if (route.disqualify !== undefined) return { kind: 'disqualified', rule, label, message: route.disqualify };
+  return { kind: 'hosts', rule, label, hosts: route.hosts === '*' ? team : (route.hosts ?? []) };
+}
+
+/** For each question unanswered or answered with no option of its own, the words to show beside it. */
+export function answerProblems(questions: readonly RoutingQuestion[], answers: RoutingAnswers): Record<string, string> {
+  const problems: Record<string, string> = {};
+  for (const question of questions) {
+    const answer = answers[question.id];
+    if (answer === undefined || answer === '')
+      problems[question.id] = `Please choose your ${question.label.toLowerCase()}.`;
+    else if (!question.options.includes(answer))
+      problems[question.id] = `${question.label} must be one of: ${question.options.join(', ')}.`;
+  }
+  for (const id of Object.keys(answers)) {
+    if (!questions.some((question) => question.id === id)) problems[id] = `"${id}" is not a question of this form.`;
+  }
+  return problems;
+}
