@@ -15,36 +15,11 @@ import { CancelConfirmation } from './cancel-confirmation.js';
 import type { ChangeOutcome } from './change-outcome.js';
 import { LazyReschedulePanel } from './lazy-reschedule-panel.js';
 import { LoadingLine } from './parts.js';
+import { BookingCard, BookingFacts, BookingPageColumn, BookingPageMain } from '../../components/booking-page.js';
 
 export const NOT_FOUND_TITLE = 'This link does not open a booking';
 export const LOADING_TEXT = 'Loading your booking…';
 export const UNAVAILABLE_TITLE = 'Please try again shortly';
-
-const Main = styled.main`
-  /* A screen tall at least: the card grows once the booking has loaded, and the footer must not jump up the screen. */
-  min-height: 100vh;
-  background: ${({ theme }) => theme.colors.surfaceAlt};
-  padding: ${({ theme }) => `${theme.space[8]} 0 ${theme.space[16]}`};
-  ${({ theme }) => theme.media.sm} {
-    padding-top: ${({ theme }) => theme.space[12]};
-  }
-`;
-
-const Column = styled.div`
-  max-width: 52rem;
-  margin: 0 auto;
-`;
-
-const Card = styled.div`
-  padding: ${({ theme }) => theme.space[5]};
-  background: ${({ theme }) => theme.colors.surface};
-  border: 1px solid ${({ theme }) => theme.colors.border};
-  border-radius: ${({ theme }) => theme.radius.lg};
-  box-shadow: ${({ theme }) => theme.shadow.card};
-  ${({ theme }) => theme.media.sm} {
-    padding: ${({ theme }) => theme.space[8]};
-  }
-`;
 
 const Title = styled.h1`
   font-size: ${({ theme }) => theme.text['3xl']};
@@ -54,28 +29,6 @@ const Title = styled.h1`
 const Lead = styled.p`
   margin: ${({ theme }) => `${theme.space[3]} 0 ${theme.space[6]}`};
   color: ${({ theme }) => theme.colors.inkSoft};
-`;
-
-const Details = styled.dl`
-  display: grid;
-  gap: ${({ theme }) => theme.space[1]};
-  margin: ${({ theme }) => `${theme.space[6]} 0 0`};
-  dt {
-    font-size: ${({ theme }) => theme.text.sm};
-    font-weight: 600;
-    color: ${({ theme }) => theme.colors.muted};
-  }
-  dd {
-    margin: 0 0 ${({ theme }) => theme.space[3]};
-    overflow-wrap: anywhere;
-  }
-  ${({ theme }) => theme.media.sm} {
-    grid-template-columns: 8rem minmax(0, 1fr);
-    gap: ${({ theme }) => theme.space[3]};
-    dd {
-      margin: 0;
-    }
-  }
 `;
 
 const When = styled.span`
@@ -245,7 +198,7 @@ function BookingDetails({
       <Title ref={title} tabIndex={-1}>
         Your {brand.product} demo
       </Title>
-      <Details>
+      <BookingFacts>
         <dt>Status</dt>
         <dd>
           <Status $cancelled={cancelled}>{cancelled ? 'Cancelled' : 'Booked'}</Status>
@@ -282,7 +235,7 @@ function BookingDetails({
             </dd>
           </>
         ) : null}
-      </Details>
+      </BookingFacts>
       {cancelled ? (
         <>
           <Aside>This demo is cancelled. If another time suits you, book a new demo and choose it.</Aside>
@@ -424,9 +377,9 @@ export function ManageBooking({
   }
 
   return (
-    <Main id="main">
+    <BookingPageMain id="main">
       <Container>
-        <Column>
+        <BookingPageColumn>
           <div role="status">
             {notice ? (
               <NoticeBox $tone={notice.tone}>
@@ -435,9 +388,9 @@ export function ManageBooking({
               </NoticeBox>
             ) : null}
           </div>
-          <Card aria-busy={!booking && !error && !opensNothing && !unavailable}>{content}</Card>
-        </Column>
+          <BookingCard aria-busy={!booking && !error && !opensNothing && !unavailable}>{content}</BookingCard>
+        </BookingPageColumn>
       </Container>
-    </Main>
+    </BookingPageMain>
   );
 }

@@ -22,6 +22,7 @@ import {
   type NoScriptPage,
 } from '../../../domain/no-script-pages.js';
 import { Button } from '../../components/button.js';
+import { BookingFacts } from '../../components/booking-page.js';
 import { TextField } from '../../components/form-parts.js';
 import { describeBookingTime } from '../date-time-picker/booking-time.js';
 import { Actions, DangerButton, ErrorSummary, Lead, PageCard, Title } from './page-parts.js';
@@ -46,28 +47,6 @@ const Honeypot = styled.div`
   width: 1px;
   height: 1px;
   overflow: hidden;
-`;
-
-const Details = styled.dl`
-  display: grid;
-  gap: ${({ theme }) => theme.space[1]};
-  margin: ${({ theme }) => `${theme.space[6]} 0 0`};
-  dt {
-    font-size: ${({ theme }) => theme.text.sm};
-    font-weight: 600;
-    color: ${({ theme }) => theme.colors.muted};
-  }
-  dd {
-    margin: 0 0 ${({ theme }) => theme.space[3]};
-    overflow-wrap: anywhere;
-  }
-  ${({ theme }) => theme.media.sm} {
-    grid-template-columns: 8rem minmax(0, 1fr);
-    gap: ${({ theme }) => theme.space[3]};
-    dd {
-      margin: 0;
-    }
-  }
 `;
 
 const TextLink = styled.a`
@@ -170,7 +149,7 @@ function BookForm({ page, zone }: { page: BookFormPage; zone: string }) {
 function BookingDetails({ booking, zone }: { booking: BookingView; zone: string }) {
   const cancelled = booking.status === 'cancelled';
   return (
-    <Details>
+    <BookingFacts>
       <dt>When</dt>
       <dd>{describeBookingTime(booking.timeSlot, zone, zone).text}</dd>
       <dt>Name</dt>
@@ -196,7 +175,7 @@ function BookingDetails({ booking, zone }: { booking: BookingView; zone: string 
           </dd>
         </>
       ) : null}
-    </Details>
+    </BookingFacts>
   );
 }
 

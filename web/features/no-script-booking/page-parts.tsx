@@ -3,43 +3,19 @@ import { styled } from 'styled-components';
 import type { FormProblems } from '../../../domain/no-script-pages.js';
 import { Button } from '../../components/button.js';
 import { Container } from '../../components/layout.js';
+import { BookingCard, BookingPageColumn, BookingPageMain } from '../../components/booking-page.js';
 
 /** The box, title and buttons of the booking pages without script, in the manage page's look. */
 
-const Main = styled.main`
-  min-height: 100vh;
-  background: ${({ theme }) => theme.colors.surfaceAlt};
-  padding: ${({ theme }) => `${theme.space[8]} 0 ${theme.space[16]}`};
-  ${({ theme }) => theme.media.sm} {
-    padding-top: ${({ theme }) => theme.space[12]};
-  }
-`;
-
-const Column = styled.div`
-  max-width: 52rem;
-  margin: 0 auto;
-`;
-
-const Card = styled.div`
-  padding: ${({ theme }) => theme.space[5]};
-  background: ${({ theme }) => theme.colors.surface};
-  border: 1px solid ${({ theme }) => theme.colors.border};
-  border-radius: ${({ theme }) => theme.radius.lg};
-  box-shadow: ${({ theme }) => theme.shadow.card};
-  ${({ theme }) => theme.media.sm} {
-    padding: ${({ theme }) => theme.space[8]};
-  }
-`;
-
 export function PageCard({ children }: { children: ReactNode }) {
   return (
-    <Main id="main">
+    <BookingPageMain id="main">
       <Container>
-        <Column>
-          <Card>{children}</Card>
-        </Column>
+        <BookingPageColumn>
+          <BookingCard>{children}</BookingCard>
+        </BookingPageColumn>
       </Container>
-    </Main>
+    </BookingPageMain>
   );
 }
 
