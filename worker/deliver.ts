@@ -15,17 +15,16 @@ import { SendFailure, type Sender, type Senders, type Tried } from './channels/s
 import type { WorkerMetrics, RowOutcome } from './metrics.js';
 import {
   CLAIM_LEASE_MS,
-  behindEarlier,
   claim,
   markDropped,
   markSent,
-  nextInLine,
   recordFailure,
   recordTry,
   releaseClaim,
   type Claimed,
   type ClaimRefusal,
 } from './outbox.js';
+import { behindEarlier, nextInLine } from './delivery-order.js';
 import { nextTry, type RetrySchedule } from './retry-window.js';
 import { OUTCOME, inSpan } from './spans.js';
 
