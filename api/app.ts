@@ -25,6 +25,7 @@ import { noScriptRoutes } from './no-script/routes.js';
 import type { ApiMetrics } from './metrics.js';
 import type { BookingSettings } from './config.js';
 import { brand, type Contact } from '../domain/brand.js';
+import type { ProspectRouting } from './routing/prospect-route.js';
 import type { HostCalendars } from './hosts/calendars.js';
 import { hostRoutes } from './hosts/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
@@ -63,6 +64,8 @@ export interface AppDeps {
   trustProxy?: number;
   /** The team's calendars (TEAM_FILE); unset: slots by SLOT_CAPACITY and no host. */
   hostCalendars?: HostCalendars;
+  /** The team's routing (TEAM_FILE's questions and routes, ACCOUNTS_FILE, OWNER_LOOKUP_URL); with hostCalendars. */
+  routing?: ProspectRouting;
   /**
    * FUNNEL_SOURCES (parsed): sources the funnel counts under their own name, beside those the bookings of the last 90
    * days carry; none listed when unset.

@@ -27,7 +27,8 @@ import { KEPT_SECRET_FILES, PREVIOUS_LINK_SECRETS_FILE } from '../server-shared/
 import { DEFAULT_BOOKING_LIMITS, type BookingLimits } from './bookings/book.js';
 import { DEFAULT_FOLLOW_UPS, type FollowUpSettings } from './bookings/emails.js';
 import { DEFAULT_MIN_NOTICE_MINUTES } from '../domain/booking.js';
-import { readTeamFile, type Host } from '../server-shared/hosts/team.js';
+import { readTeamFile, type Team } from '../server-shared/hosts/team.js';
+import { parseRoutingSettings, type RoutingSettings } from './routing/settings.js';
 import { DEFAULT_MEETING_URL_TEMPLATE, parseMeetingUrlTemplate } from './bookings/meeting.js';
 import { parseMetricsPort } from '../server-shared/metrics.js';
 import type { Contact } from '../domain/brand.js';
@@ -68,8 +69,10 @@ export interface ApiConfig {
   requestTimeoutMs: number;
   /** Open connections one client (an IPv4 address, an IPv6 /64) may hold; 0: no bound. Not applied behind a proxy. */
   connectionsPerClient: number;
-  /** The team that gives the demos (TEAM_FILE), validated; unset: slots by slotCapacity and no host. */
-  team: Host[] | undefined;
+  /** The team that gives the demos (TEAM_FILE), validated, with its routing; unset: slots by slotCapacity and no host. */
+  team: Team | undefined;
+  /** Where an account's owner is found (ACCOUNTS_FILE, OWNER_LOOKUP_URL); both unset: no owner is looked for. */
+  routing: RoutingSettings;
   /** The Prometheus endpoint's port (METRICS_PORT); unset: none. */
   metricsPort: number | undefined;
   /** Where it listens (METRICS_HOST): this machine only unless told. */
@@ -191,13 +194,18 @@ export function loadApiConfig(env: Env = process.env): ApiConfig {
       setting(env, 'CONNECTIONS_PER_CLIENT'),
       DEFAULT_CONNECTIONS_PER_CLIENT,
     ),
-    team: readTeamFile(env),
+    ...teamSettings(env),
     metricsPort: parseMetricsPort(setting(env, 'METRICS_PORT')),
     metricsHost: setting(env, 'METRICS_HOST') ?? '127.0.0.1',
     funnelSources: parseFunnelSources(setting(env, 'FUNNEL_SOURCES')),
     webhooks: parseWebhookSettings(env),
     logLevel: setting(env, 'LOG_LEVEL') ?? 'info',
   };
+}
+
+function teamSettings(env: Env): { team: Team | undefined; routing: RoutingSettings } {
+  const team = readTeamFile(env);
+  return { team, routing: parseRoutingSettings(env, team !== undefined) };
 }
 
 function parseClientTimeouts(env: Env): { headersTimeoutMs: number; requestTimeoutMs: number } {

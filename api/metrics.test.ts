@@ -21,7 +21,7 @@ describe("the API's metrics of the hosts' calendars", () => {
         ],
       }),
       {},
-    );
+    ).hosts;
     const calendars = new HostCalendars(team, {
       logger: silentLogger,
       bookingTimeZone: 'Europe/Berlin',

@@ -6,6 +6,7 @@ import type { Context, Next } from 'koa';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { HostCalendars } from './hosts/calendars.js';
 import { programRegistry } from '../server-shared/metrics.js';
+import type { OwnerLookupFailure } from './routing/owner-lookup.js';
 
 /** What a booking came to: the outcome label of converge_bookings_total. */
 export type BookingOutcomeLabel = 'created' | 'refused' | 'slot_taken' | 'replayed' | 'honeypot';
@@ -15,6 +16,8 @@ export interface ApiMetrics {
   /** Koa middleware: counts and times every request by its route's pattern. */
   requests(ctx: Context, next: Next): Promise<void>;
   booking(outcome: BookingOutcomeLabel): void;
+  /** OWNER_LOOKUP_URL did not answer (routing went on with the accounts file and the routes). */
+  ownerLookupFailed(why: OwnerLookupFailure): void;
 }
 
 /** Routes as the router names them (patterns, `:token` never a token); the page and its files as one. */
@@ -45,6 +48,12 @@ export function createApiMetrics(hostCalendars?: HostCalendars): ApiMetrics {
     name: 'converge_bookings_total',
     help: 'Booking requests by outcome: created, refused by a rule (a ceiling, a reused key), slot_taken, replayed (an Idempotency-Key seen before), honeypot.',
     labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  const ownerLookupFailures = new Counter({
+    name: 'converge_owner_lookup_failures_total',
+    help: 'Times OWNER_LOOKUP_URL gave no owner in time, by why: timeout, unreachable, status (not 200 or 404), answer (no host of the team); the accounts file and the routes decided.',
+    labelNames: ['why'] as const,
     registers: [registry],
   });
   if (hostCalendars) {
@@ -92,6 +101,9 @@ export function createApiMetrics(hostCalendars?: HostCalendars): ApiMetrics {
     },
     booking(outcome) {
       bookings.inc({ outcome });
+    },
+    ownerLookupFailed(why) {
+      ownerLookupFailures.inc({ why });
     },
   };
 }

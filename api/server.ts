@@ -14,6 +14,7 @@ import { purgeTrapped } from './bookings/trapped-repository.js';
 import { HostCalendars } from './hosts/calendars.js';
 import { serveMetrics } from '../server-shared/metrics.js';
 import { createApiMetrics } from './metrics.js';
+import { createProspectRouting } from './routing/prospect-route.js';
 import { registerEnvironmentEndpoint } from './webhooks/repository.js';
 
 export interface RunningApi {
@@ -74,10 +75,16 @@ export async function startApiServer(config: ApiConfig, logger: Logger): Promise
   const limiter = await createRateLimiter(config.redisUrl, config.queuePrefix);
   // The team's calendars are read at once and then in the background; until a host's first read it is not offered.
   const hostCalendars = config.team
-    ? new HostCalendars(config.team, { logger, bookingTimeZone: config.bookingTimeZone })
+    ? new HostCalendars(config.team.hosts, { logger, bookingTimeZone: config.bookingTimeZone })
     : undefined;
   hostCalendars?.start();
   const metrics = config.metricsPort === undefined ? undefined : createApiMetrics(hostCalendars);
+  const routing = config.team
+    ? createProspectRouting(config.team, config.routing, logger, (why) => {
+        logger.warn({ why }, 'owner lookup failed: the accounts file and the routes decide');
+        metrics?.ownerLookupFailed(why);
+      })
+    : undefined;
   const app = createApp({
     metrics,
     db,
@@ -94,6 +101,7 @@ export async function startApiServer(config: ApiConfig, logger: Logger): Promise
     mailFrom: config.mailFrom,
     trustProxy: config.trustProxy,
     hostCalendars,
+    ...(routing ? { routing } : {}),
     webhookAllowPrivate: config.webhooks.allowPrivate,
     funnelSources: config.funnelSources,
     limits: {
@@ -154,6 +162,7 @@ export async function startApiServer(config: ApiConfig, logger: Logger): Promise
       webhookEndpointWritten.stop();
       clearInterval(purge);
       hostCalendars?.stop();
+      routing?.close();
       await metricsEndpoint?.close();
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);

@@ -382,7 +382,7 @@ describe('docker-compose.yml', () => {
       expect(service(name).environment?.TEAM_FILE, name).to.equal(`\${TEAM_FILE-${TEAM_PATH}}`);
       expect(service(name).volumes, name).to.include(`./${DEMO_TEAM}:${TEAM_PATH}:ro`);
     }
-    const team = loadApiConfig(environmentOf('api')).team;
+    const team = loadApiConfig(environmentOf('api')).team?.hosts;
     expect(team?.map((host) => host.name)).to.have.length(3);
     for (const host of team ?? []) {
       const url = new URL(host.calendarUrl);
@@ -622,7 +622,7 @@ describe('docker/caldav: the demo team’s calendars, seeded into a real xandiko
     );
     seed();
     const text = readFileSync(path.join(REPO_ROOT, DEMO_TEAM), 'utf8').replaceAll(/http:\/\/caldav:\d+/g, base);
-    const hosts = parseTeam(text, {});
+    const hosts = parseTeam(text, {}).hosts;
     const calendars = new HostCalendars(hosts, { logger: pino({ level: 'silent' }), bookingTimeZone: 'Europe/Berlin' });
     const busy = await calendars.busyTimes();
     expect(calendars.status().map((host) => host.state)).to.deep.equal(['readable', 'readable', 'readable']);

@@ -50,7 +50,7 @@ function exported(): Set<string> {
       ],
     }),
     {},
-  );
+  ).hosts;
   const api = createApiMetrics(
     new HostCalendars(team, { logger: silentLogger, bookingTimeZone: 'Europe/Berlin' }),
   ).registry;

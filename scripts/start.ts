@@ -147,7 +147,7 @@ async function main(): Promise<void> {
   );
   logger.info(
     planned.team
-      ? `hosts: ${planned.team.length} from TEAM_FILE (${planned.team.map((host) => host.name).join(', ')}); each booking gets a free host, written into their calendar`
+      ? `hosts: ${planned.team.hosts.length} from TEAM_FILE (${planned.team.hosts.map((host) => host.name).join(', ')}); each booking gets a free host, written into their calendar`
       : `hosts: none (TEAM_FILE not set); slots take SLOT_CAPACITY=${planned.booking.limits.slotCapacity} bookings each, with no host named`,
   );
 

@@ -85,7 +85,7 @@ export function loadWorkerConfig(env: Env = process.env): WorkerConfig {
     secretsMade: kept?.made ?? [],
     concurrency: parsePositiveInt('WORKER_CONCURRENCY', setting(env, 'WORKER_CONCURRENCY'), DEFAULT_WORKER_CONCURRENCY),
     dkim: parseDkim(env),
-    team: readTeamFile(env),
+    team: readTeamFile(env)?.hosts,
     metricsPort: parseMetricsPort(setting(env, 'METRICS_PORT')),
     metricsHost: setting(env, 'METRICS_HOST') ?? '127.0.0.1',
     webhooks: {

@@ -43,7 +43,7 @@ const teamOf = (hosts: TeamMember[]) =>
       })),
     }),
     {},
-  );
+  ).hosts;
 
 describe('bookings with a team: a fair choice of host, one demo per host at a time', function () {
   this.timeout(60_000);

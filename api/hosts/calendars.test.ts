@@ -60,7 +60,7 @@ const hostOn = (calendarUrl: string, name: string, extra: Record<string, unknown
       ],
     }),
     {},
-  )[0]!;
+  ).hosts[0]!;
 
 const REASONS = {
   'refuse-login': 'the login was refused (401)',

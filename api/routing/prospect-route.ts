@@ -4,11 +4,14 @@
  * ACCOUNTS_FILE), a host of the team, comes first: a slot is theirs when they are free in it, the route's otherwise.
  * Without routes in the team file, every host takes every prospect.
  */
-import { decideRoute, type RouteDecision, type RoutingAnswers } from '../../domain/routing.js';
+import type { Logger } from 'pino';
+import { decideRoute, type RouteDecision, type RoutingAnswers, type RoutingQuestion } from '../../domain/routing.js';
 import type { TeamRouting } from '../../server-shared/hosts/routing-file.js';
+import type { Team } from '../../server-shared/hosts/team.js';
 import { canonicalRecipient } from '../email-rules.js';
-import type { AccountOwners } from './accounts.js';
-import type { OwnerLookup } from './owner-lookup.js';
+import { readAccountsFile, type AccountOwners } from './accounts.js';
+import { createOwnerLookup, type OwnerLookup, type OwnerLookupFailure } from './owner-lookup.js';
+import type { RoutingSettings } from './settings.js';
 
 /** Where the owner came from: the company's service, the accounts file, or nowhere (with why when it failed). */
 export type OwnerSource = 'lookup' | 'accounts' | 'none' | 'lookup-failed';
@@ -46,5 +49,42 @@ export function createProspectRouter(
       if (owner) return { decision, owner, ownerSource: 'accounts' };
       return { decision, owner: undefined, ownerSource: lookupFailed ? 'lookup-failed' : 'none' };
     },
+  };
+}
+
+/** The team's routing as the API's routes use it: the questions the dialog asks, and who may host whom. */
+export interface ProspectRouting {
+  questions: readonly RoutingQuestion[];
+  router: ProspectRouter;
+  /** Stops watching ACCOUNTS_FILE. */
+  close(): void;
+}
+
+/**
+ * The routing of `team` with its owners: ACCOUNTS_FILE read now (a bad file stops start-up) and again when it
+ * changes; OWNER_LOOKUP_URL asked first when set, `lookupFailed` told each time it fails.
+ */
+export function createProspectRouting(
+  team: Team,
+  settings: RoutingSettings,
+  logger: Logger,
+  lookupFailed: (why: OwnerLookupFailure) => void,
+): ProspectRouting {
+  const emails = team.hosts.map((host) => host.email);
+  const accounts = settings.accountsFile ? readAccountsFile(settings.accountsFile, emails, logger) : undefined;
+  const lookup = settings.ownerLookup
+    ? createOwnerLookup({
+        ...settings.ownerLookup,
+        team: new Map(emails.map((email) => [email.toLowerCase(), email])),
+        failed: lookupFailed,
+      })
+    : undefined;
+  return {
+    questions: team.routing.questions,
+    router: createProspectRouter(
+      { hosts: team.hosts, routes: team.routing.routes },
+      { ...(accounts ? { accounts } : {}), ...(lookup ? { lookup } : {}) },
+    ),
+    close: () => accounts?.close(),
   };
 }

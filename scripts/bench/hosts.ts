@@ -56,7 +56,7 @@ try {
       calendarPassword: CALDAV_PASSWORD,
     });
   }
-  const team = parseTeam(JSON.stringify({ hosts }), {});
+  const team = parseTeam(JSON.stringify({ hosts }), {}).hosts;
   const logger = pino({ level: 'silent' });
   // A weekday a week ahead, its open slots.
   const dayDate = new Date(now.getTime() + 7 * 86_400_000);

@@ -7,7 +7,7 @@
 import { Ajv } from 'ajv';
 import { EMAIL_DOMAIN_KEY, type RouteRule, type RoutingQuestion } from '../../domain/routing.js';
 import { ConfigError } from '../settings.js';
-import { fileProblem } from './team.js';
+import { fileProblem } from './file-problem.js';
 
 export interface TeamRouting {
   /** Asked in the dialog before the calendar; none without the key. */

@@ -26,7 +26,7 @@ describe('the team file', () => {
         }),
       ),
       {},
-    );
+    ).hosts;
     expect(anna).to.deep.include({
       index: 0,
       name: 'Anna Berg',
@@ -46,7 +46,7 @@ describe('the team file', () => {
   it('takes a password from the environment variable the host names', () => {
     const [anna] = parseTeam(team(host({ calendarPassword: undefined, calendarPasswordEnv: 'ANNA_CALDAV_PASSWORD' })), {
       ANNA_CALDAV_PASSWORD: 'from-env',
-    });
+    }).hosts;
     expect(anna!.calendarPassword).to.equal('from-env');
     expect(() =>
       parseTeam(team(host({ calendarPassword: undefined, calendarPasswordEnv: 'ANNA_CALDAV_PASSWORD' })), {}),
@@ -81,13 +81,29 @@ describe('the team file', () => {
     for (const [text, message] of cases) expect(() => parseTeam(text, {}), message).to.throw(ConfigError, message);
   });
 
+  it('gives its routing with the hosts, and stops start-up on a route naming no host of the file', () => {
+    const questions = [{ id: 'companySize', label: 'Company size', options: ['1-49', '5000+'] }];
+    const routes = [{ when: { companySize: ['5000+'] }, hosts: ['anna@dav.example'] }, { hosts: '*' }];
+    const parsed = parseTeam(JSON.stringify({ hosts: [host({ email: 'anna@dav.example' })], questions, routes }), {});
+    expect(parsed.hosts).to.have.length(1);
+    expect(parsed.routing).to.deep.equal({ questions, routes });
+    expect(parseTeam(team(host()), {}).routing).to.deep.equal({ questions: [], routes: undefined });
+    expect(() =>
+      parseTeam(JSON.stringify({ hosts: [host()], routes: [{ hosts: ['lina@dav.example'] }] }), {}, 'TEAM_FILE'),
+    ).to.throw(ConfigError, 'TEAM_FILE: /routes/0/hosts "lina@dav.example" is not a host of the file');
+    expect(() => parseTeam(JSON.stringify({ hosts: [host()], colour: 'red' }), {})).to.throw(
+      ConfigError,
+      'has an unknown field "colour"',
+    );
+  });
+
   it('is read from TEAM_FILE, and without it there is no team', async () => {
     expect(readTeamFile({})).to.equal(undefined);
     const folder = await mkdtemp(path.join(tmpdir(), 'converge-team-'));
     try {
       const file = path.join(folder, 'team.json');
       await writeFile(file, team(host()));
-      expect(readTeamFile({ TEAM_FILE: file })).to.have.length(1);
+      expect(readTeamFile({ TEAM_FILE: file })?.hosts).to.have.length(1);
       expect(() => readTeamFile({ TEAM_FILE: path.join(folder, 'missing.json') })).to.throw(
         ConfigError,
         'cannot be read: ENOENT',

@@ -1,11 +1,14 @@
 /**
- * The team that gives the demos (TEAM_FILE): each host's CalDAV calendar, daily limit, weight and working hours.
- * Read and validated with Ajv once at start; a bad file stops start-up with a message naming the field.
+ * The team that gives the demos (TEAM_FILE): each host's CalDAV calendar, daily limit, weight and working hours, and
+ * the routing's questions and routes (routing-file.ts). Read and validated with Ajv once at start; a bad file stops
+ * start-up with a message naming the field.
  */
 import { readFileSync } from 'node:fs';
-import { Ajv, type ErrorObject, type JSONSchemaType } from 'ajv';
+import { Ajv, type JSONSchemaType } from 'ajv';
 import { calendarDayOf, isValidTimeZone, zonedParts, zonedTimeToInstant } from '../../domain/booking.js';
 import { ConfigError, type Env } from '../settings.js';
+import { fileProblem } from './file-problem.js';
+import { parseTeamRouting, type TeamRouting } from './routing-file.js';
 
 export interface WorkingHours {
   /** ISO weekdays, 1 = Monday … 7 = Sunday. */
@@ -42,6 +45,12 @@ export interface Host {
   dailyLimit: number | undefined;
   weight: number;
   workingHours: WorkingHours | undefined;
+}
+
+/** The team file: its hosts, and who of them may take which prospect. */
+export interface Team {
+  hosts: Host[];
+  routing: TeamRouting;
 }
 
 const clock = '^([01][0-9]|2[0-3]):[0-5][0-9]$|^24:00$';
@@ -93,44 +102,33 @@ const teamSchema: JSONSchemaType<{ hosts: HostEntry[] }> = {
 
 const validate = new Ajv({ allErrors: false }).compile(teamSchema);
 
-/**
- * A file's first schema error as a person reads it: the field's path and what is wrong with it; `eitherShape`, what
- * a field of two shapes (a oneOf) takes.
- */
-export function fileProblem(
-  errors: ErrorObject[] | null | undefined,
-  source: string,
-  eitherShape = 'does not have a shape the field takes',
-): ConfigError {
-  // A field of two shapes (oneOf) fails each shape before the oneOf itself: say what the field takes.
-  const problem = errors?.find((error) => error.keyword === 'oneOf') ?? errors?.[0];
-  const field =
-    problem?.keyword === 'required'
-      ? `${problem.instancePath}/${String(problem.params.missingProperty)}`
-      : problem?.instancePath || '/';
-  const detail =
-    problem?.keyword === 'required'
-      ? 'is missing'
-      : problem?.keyword === 'additionalProperties'
-        ? `has an unknown field "${String(problem.params.additionalProperty)}"`
-        : problem?.keyword === 'oneOf'
-          ? eitherShape
-          : (problem?.message ?? 'is not valid');
-  return new ConfigError(`${source}: ${field} ${detail}`);
-}
-
 const minutesOf = (clockTime: string): number => Number(clockTime.slice(0, 2)) * 60 + Number(clockTime.slice(3, 5));
 
 /** The team in `text` (the file's content); `env` gives the passwords named by `calendarPasswordEnv`. */
-export function parseTeam(text: string, env: Env, source = 'TEAM_FILE'): Host[] {
+export function parseTeam(text: string, env: Env, source = 'TEAM_FILE'): Team {
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (error) {
     throw new ConfigError(`${source} is not JSON: ${(error as Error).message}`);
   }
-  if (!validate(data)) throw fileProblem(validate.errors, source);
-  return data.hosts.map((entry, index) => {
+  // The routing's keys are routing-file.ts's to check; the hosts are checked here without them.
+  const { questions, routes, ...rest } = (typeof data === 'object' && data !== null ? data : {}) as Record<
+    string,
+    unknown
+  >;
+  const hostsPart = typeof data === 'object' && data !== null ? rest : data;
+  if (!validate(hostsPart)) throw fileProblem(validate.errors, source);
+  const hosts = hostsOf(hostsPart.hosts, env, source);
+  const routingPart = {
+    ...(questions === undefined ? {} : { questions }),
+    ...(routes === undefined ? {} : { routes }),
+  };
+  return { hosts, routing: parseTeamRouting(routingPart, hosts, source) };
+}
+
+function hostsOf(entries: HostEntry[], env: Env, source: string): Host[] {
+  return entries.map((entry, index) => {
     const at = `${source}: /hosts/${index}`;
     if ((entry.calendarPassword === undefined) === (entry.calendarPasswordEnv === undefined)) {
       throw new ConfigError(`${at} needs one of calendarPassword and calendarPasswordEnv`);
@@ -159,7 +157,7 @@ export function parseTeam(text: string, env: Env, source = 'TEAM_FILE'): Host[] 
 }
 
 /** The team named by TEAM_FILE, or undefined when it is unset (slots by SLOT_CAPACITY, no host). */
-export function readTeamFile(env: Env): Host[] | undefined {
+export function readTeamFile(env: Env): Team | undefined {
   const file = env.TEAM_FILE?.trim();
   if (!file) return undefined;
   let text: string;
