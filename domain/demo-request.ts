@@ -6,6 +6,7 @@ import type { JSONSchemaType } from 'ajv';
 import { ATTRIBUTION_MAX_LENGTH, type Attribution } from './attribution.js';
 import { knownTimeZone } from './booking.js';
 import { EMAIL_MAX_LENGTH } from './email-messages.js';
+import { ROUTING_QUESTIONS_MAX, ROUTING_TEXT_MAX_LENGTH, type RoutingAnswers } from './routing.js';
 import { multiLine, nameText, singleLine } from './text.js';
 
 export const NAME_MAX_LENGTH = 200;
@@ -27,6 +28,11 @@ export interface DemoRequestInput {
    * in it too. A zone this server does not know is left out, not refused.
    */
   visitorTimeZone?: string;
+  /**
+   * The answers to the team file's questions (domain/routing.ts), by question id: chosen by the visitor, checked by
+   * the API against the file's options, and what the routes read.
+   */
+  answers?: RoutingAnswers;
 }
 
 /** The answer to a booking (201). */
@@ -48,8 +54,8 @@ export interface BookingHost {
   title: string;
 }
 
-/** What the page adds to a request, which the visitor does not type. */
-const PAGE_FIELDS = ['attribution', 'visitorTimeZone'] as const;
+/** What the page adds to a request, which the visitor does not type, and the answers, which have their own step. */
+const PAGE_FIELDS = ['attribution', 'visitorTimeZone', 'answers'] as const;
 type PageField = (typeof PAGE_FIELDS)[number];
 const isPageField = (key: string): key is PageField => (PAGE_FIELDS as readonly string[]).includes(key);
 
@@ -103,6 +109,13 @@ export const demoRequestSchema: JSONSchemaType<DemoRequestInput> = {
       },
     },
     visitorTimeZone: { type: 'string', maxLength: TIME_ZONE_MAX_LENGTH, nullable: true },
+    answers: {
+      type: 'object',
+      nullable: true,
+      required: [],
+      maxProperties: ROUTING_QUESTIONS_MAX,
+      additionalProperties: { type: 'string', maxLength: ROUTING_TEXT_MAX_LENGTH },
+    },
   },
 };
 

@@ -4,6 +4,10 @@
  * browser alike: the browser asks the questions, the API decides.
  */
 
+/** Questions a team file may ask at most, and the longest label or option. */
+export const ROUTING_QUESTIONS_MAX = 10;
+export const ROUTING_TEXT_MAX_LENGTH = 100;
+
 /** A question the dialog asks before the calendar: one choice among its options, required. */
 export interface RoutingQuestion {
   /** The key of its answer ("companySize"). */
@@ -89,4 +93,32 @@ export function answerProblems(questions: readonly RoutingQuestion[], answers: R
     if (!questions.some((question) => question.id === id)) problems[id] = `"${id}" is not a question of this form.`;
   }
   return problems;
+}
+
+/** Why a host of the route did not get the demo, or that they did. */
+export type CandidateOutcome =
+  | 'chosen'
+  /** Their calendar holds something over the slot, or they give another demo then. */
+  | 'busy'
+  | 'over-daily-limit'
+  | 'outside-hours'
+  | 'calendar-unreadable'
+  /** Free, but another free host had fewer demos in the rolling window, by weight. */
+  | 'fewer-demos-elsewhere';
+
+/**
+ * How a booking's host was chosen, stored with it (bookings.routing) and shown to sales ("Why Dana?"): the route that
+ * matched, the account's owner, and each host who could have taken it.
+ */
+export interface RoutingRecord {
+  /** The matching route's index in the team file's routes; null when the file has none (every host). */
+  rule: number | null;
+  /** routeLabel of that route, or "every host" without routes. */
+  label: string;
+  /** The account's owner (a host's e-mail) and where it was found; null when none was. */
+  owner: { email: string; source: 'lookup' | 'accounts' } | null;
+  /** The owner lookup failed (OWNER_LOOKUP_URL) and the accounts file and routes decided. */
+  ownerLookupFailed: boolean;
+  /** The route's hosts (the owner first when there is one), each with what became of them. */
+  candidates: { email: string; name: string; outcome: CandidateOutcome }[];
 }

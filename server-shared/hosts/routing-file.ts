@@ -5,7 +5,13 @@
  * each route sends to hosts or disqualifies. A bad key stops start-up naming the field.
  */
 import { Ajv } from 'ajv';
-import { EMAIL_DOMAIN_KEY, type RouteRule, type RoutingQuestion } from '../../domain/routing.js';
+import {
+  EMAIL_DOMAIN_KEY,
+  ROUTING_QUESTIONS_MAX,
+  ROUTING_TEXT_MAX_LENGTH,
+  type RouteRule,
+  type RoutingQuestion,
+} from '../../domain/routing.js';
 import { ConfigError } from '../settings.js';
 import { fileProblem } from './file-problem.js';
 
@@ -25,15 +31,21 @@ const routingSchema = {
   properties: {
     questions: {
       type: 'array',
-      maxItems: 10,
+      maxItems: ROUTING_QUESTIONS_MAX,
       items: {
         type: 'object',
         additionalProperties: false,
         required: ['id', 'label', 'options'],
         properties: {
           id: { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_]{0,39}$' },
-          label: text(100),
-          options: { type: 'array', minItems: 2, maxItems: 20, uniqueItems: true, items: text(100) },
+          label: text(ROUTING_TEXT_MAX_LENGTH),
+          options: {
+            type: 'array',
+            minItems: 2,
+            maxItems: 20,
+            uniqueItems: true,
+            items: text(ROUTING_TEXT_MAX_LENGTH),
+          },
         },
       },
     },
