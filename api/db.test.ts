@@ -169,6 +169,7 @@ describe('migration history', () => {
         '20261204200000_trapped_bookings_as_booked',
         '20261205100000_one_outbox_for_every_delivery',
         '20261206100000_drop_outbox_compatibility_views',
+        '20261207100000_booking_routing',
       ]);
     } finally {
       await database.drop();
