@@ -4,9 +4,15 @@
  */
 export const FUNNEL_PATH = '/api/funnel';
 
-/** In the order a visitor takes them. */
+/** In the order a visitor takes them: the steps the page's beacons count. */
 export const FUNNEL_STEPS = ['dialogOpened', 'emailAccepted', 'slotChosen', 'booked'] as const;
 export type FunnelStep = (typeof FUNNEL_STEPS)[number];
+
+/** Counted by the API itself, never by a beacon: a prospect the team file's routes turned away (422, nothing stored). */
+export const FUNNEL_DISQUALIFIED = 'disqualified';
+/** Every step the daily counts keep: the beacons' in the order a visitor takes them, then the API's own. */
+export const COUNTED_STEPS = [...FUNNEL_STEPS, FUNNEL_DISQUALIFIED] as const;
+export type CountedStep = (typeof COUNTED_STEPS)[number];
 
 /** The longest utm_source a beacon carries (the page cuts it there; the API refuses a longer one). */
 export const FUNNEL_SOURCE_SENT_MAX_LENGTH = 100;
@@ -39,7 +45,7 @@ export function funnelSource(utmSource: string | null | undefined): string | nul
   return PLAIN_SOURCE.test(source) ? source : FUNNEL_OTHER_SOURCE;
 }
 
-export type StepCounts = Record<FunnelStep, number>;
+export type StepCounts = Record<CountedStep, number>;
 
 /** One day's counts from one source (null: visits without one). */
 export interface FunnelDay {
@@ -63,7 +69,7 @@ export interface SourceAttendance {
 export interface FunnelReport {
   from: string;
   to: string;
-  steps: FunnelStep[];
+  steps: CountedStep[];
   days: FunnelDay[];
   attendance: SourceAttendance[];
 }

@@ -3,7 +3,8 @@
  * ceilings (bookings and e-mails, by the recipient's canonical form), the slot's capacity and the person's own
  * bookings while holding the locks that make those counts final, stores the row with its e-mails in the outbox (the
  * confirmation first), its webhook event with a delivery per endpoint, and the answer to its idempotency key; after the commit the answer is sent and the e-mails
- * queued behind it, never waited for.
+ * queued behind it, never waited for. With a team, the host is one of the prospect's route (routed-hosts.ts), the
+ * account's owner first when free, and the booking keeps its answers and how its host was chosen.
  */
 import type { Logger } from 'pino';
 import type { DemoRequestInput } from '../../domain/demo-request.js';
@@ -12,10 +13,12 @@ import { canonicalRecipient } from '../email-rules.js';
 import { unlessDatabaseDown, type Db } from '../db.js';
 import { enqueueAfterAnswer, type DeliveryQueue } from '../delivery-queue.js';
 import { emailJobs, emailRows, type FollowUpSettings } from './emails.js';
-import { hostCandidates } from './hosts.js';
+import { routedHosts } from './routed-hosts.js';
 import { meetingUrlOf } from './meeting.js';
 import type { BookingOutcomeLabel } from '../metrics.js';
 import type { HostCalendars } from '../hosts/calendars.js';
+import type { ProspectRouting } from '../routing/prospect-route.js';
+import type { Contact } from '../../domain/brand.js';
 import { DEFAULT_EMAILS_PER_RECIPIENT_PER_DAY, refusalError } from './refusals.js';
 import { requestHash, type IdempotentAnswer } from '../idempotency.js';
 import { book } from './repository.js';
@@ -55,6 +58,10 @@ export interface DemoRequestDeps {
   timeZone: string;
   /** The team's calendars (TEAM_FILE): each booking then gets a host; unset, the slot's capacity alone. */
   hostCalendars?: HostCalendars;
+  /** The team's routing (its questions and routes, the accounts' owners): the host is one of the prospect's route. */
+  routing?: ProspectRouting;
+  /** CONTACT_EMAIL: where an unrouted prospect is asked to write without SALES_NOTIFY_EMAIL. */
+  contact?: Contact;
   /** Each booking's video room (MEETING_URL_TEMPLATE). */
   meetingUrlTemplate: string;
   /** Told what each booking request came to (the metrics). */
@@ -77,8 +84,9 @@ export async function submitDemoRequest(
   // The row's id is made here, so that its invitation link (in the answer kept with the key) is known up front.
   const id = newBookingId();
   const invitePath = invitePathOf(id, deps.linkSecret);
-  // With a team, who could give the demo: their calendars read again now; the database chooses among them.
-  const hosts = deps.hostCalendars ? await hostCandidates(deps.hostCalendars, timeSlot, deps.timeZone) : undefined;
+  // With a team, who could give the demo: the prospect's route and owner (or the 400 or 422 of routing), their
+  // calendars read again now; the database chooses among them.
+  const team = await routedHosts(deps, input.email, input.answers, timeSlot);
   const outcome = await unlessDatabaseDown(
     () =>
       book(deps.db, {
@@ -90,7 +98,14 @@ export async function submitDemoRequest(
         ...(idempotencyKey ? { idempotency: { key: idempotencyKey, hash: requestHash({ ...input }) } } : {}),
         invitePath,
         meetingUrl: meetingUrlOf(deps.meetingUrlTemplate),
-        ...(hosts ? { hosts } : {}),
+        ...(team
+          ? {
+              hosts: team.hosts,
+              answers: team.answers,
+              routing: team.routing,
+              ...(team.owner ? { owner: team.owner } : {}),
+            }
+          : {}),
       }),
     deps.logger,
     'demo request not stored',

@@ -15,7 +15,7 @@ import { clientKeyOf } from '../client-network.js';
 import { invitePathOf } from '../../server-shared/booking-link.js';
 import type { DemoRequestDeps } from './book.js';
 import { refusalError } from './refusals.js';
-import { hostCandidates } from './hosts.js';
+import { routedHosts } from './routed-hosts.js';
 import { meetingUrlOf } from './meeting.js';
 import { storeTrapped } from './trapped-repository.js';
 import { newBookingId } from './booking-id.js';
@@ -48,6 +48,9 @@ export function answerTrapped(
     | 'linkSecret'
     | 'timeZone'
     | 'hostCalendars'
+    | 'routing'
+    | 'followUps'
+    | 'contact'
     | 'meetingUrlTemplate'
     | 'bookingOutcome'
   > & {
@@ -60,7 +63,8 @@ export function answerTrapped(
     const input = ctx.state.body as DemoRequestInput;
     const timeSlot = new Date(input.timeSlot);
     const id = newBookingId();
-    const hosts = deps.hostCalendars ? await hostCandidates(deps.hostCalendars, timeSlot, deps.timeZone) : undefined;
+    // Routed as a booking is: the same 400 or 422, the same hosts and owner.
+    const team = await routedHosts(deps, input.email, input.answers, timeSlot);
     const outcome = await unlessDatabaseDown(
       () =>
         storeTrapped(deps.db, {
@@ -70,7 +74,8 @@ export function answerTrapped(
           invitePath: invitePathOf(id, deps.linkSecret),
           meetingUrl: meetingUrlOf(deps.meetingUrlTemplate),
           slotCapacity: deps.bookingLimits.slotCapacity,
-          hosts,
+          hosts: team?.hosts,
+          ...(team?.owner ? { owner: team.owner } : {}),
           clientNetwork: clientKeyOf(ctx),
         }),
       deps.logger,

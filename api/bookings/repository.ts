@@ -12,6 +12,8 @@ import { preparedQuery, type Db } from '../db.js';
 import { emailsParameter, type EmailRow, type StoredRow } from './emails.js';
 import type { StoredDelivery } from '../webhooks/repository.js';
 import type { HostCandidate } from './hosts.js';
+import type { RoutingAnswers } from '../../domain/routing.js';
+import type { RoutingDraft } from './routed-hosts.js';
 
 /** A place in the operations list: the last booking of a page, as (created_at, id), the order the list is read in. */
 export interface ListPosition {
@@ -225,6 +227,10 @@ export interface BookingRequest {
   meetingUrl: string;
   /** With a team: the hosts who could take the slot, as hostCandidates found them; the host is chosen among them. */
   hosts?: readonly HostCandidate[];
+  /** With a team: the account's owner among `hosts`, chosen when free; the answers and the routing record kept. */
+  owner?: string;
+  answers?: RoutingAnswers;
+  routing?: RoutingDraft;
 }
 
 /** Why a booking, or a move to a slot, was refused; nothing was stored. */
@@ -271,7 +277,7 @@ interface BookRow {
 
 /** Prepared once per connection (by the name book), then only bound and executed. */
 const BOOK =
-  'SELECT * FROM book($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)';
+  'SELECT * FROM book($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24)';
 
 /**
  * Books in one statement (one round trip): under the recipient domain's lock, the slot's lock and the hosts' locks,
@@ -305,6 +311,9 @@ export async function book(db: Db, request: BookingRequest): Promise<BookResult>
       request.idempotency?.key ?? null,
       request.idempotency?.hash ?? null,
       request.invitePath,
+      request.answers ? JSON.stringify(request.answers) : null,
+      request.routing ? JSON.stringify(request.routing) : null,
+      request.owner ?? null,
     ]);
     const row = rows[0];
     if (!row) throw new Error('book gave no row');
@@ -484,6 +493,9 @@ export interface MoveRequest extends ChangeRequest {
   slotCapacity: number;
   /** With a team: the hosts who could take the new slot, as hostCandidates found them. */
   hosts?: readonly HostCandidate[];
+  /** With a team: the account's owner, chosen when free after the booking's own host; the new routing record. */
+  owner?: string;
+  routing?: RoutingDraft;
 }
 
 /** What a change came to: the booking as it now stands, and the rows stored (none when nothing changed); or refused. */
@@ -524,7 +536,7 @@ async function change(db: Db, sql: string, values: readonly Knex.RawBinding[]): 
 
 /** Moves the booking in one statement (booking_move): under the locks `book` takes, asked what a booking asks. */
 export function moveBooking(db: Db, request: MoveRequest): Promise<ChangeResult> {
-  return change(db, 'SELECT * FROM booking_move(?, ?, ?, ?, ?::jsonb, ?, ?::jsonb)', [
+  return change(db, 'SELECT * FROM booking_move(?, ?, ?, ?, ?::jsonb, ?, ?::jsonb, ?, ?::jsonb)', [
     request.id,
     request.timeSlot,
     request.now,
@@ -532,6 +544,8 @@ export function moveBooking(db: Db, request: MoveRequest): Promise<ChangeResult>
     hostsParameter(request.hosts),
     request.emailsPerRecipientPerDay,
     emailsParameter(request.emails),
+    request.owner ?? null,
+    request.routing ? JSON.stringify(request.routing) : null,
   ]);
 }
 

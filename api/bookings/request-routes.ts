@@ -25,6 +25,10 @@ import { aliasOf } from '../route-alias.js';
 import { answer, bodyRefusals, json, refused, tooMany, type OpenApiPart } from '../openapi-parts.js';
 import type { OperationObject } from 'openapi3-ts/oas31';
 import { bookingCreatedSchema } from './schemas.js';
+import { NotRoutedError } from '../routing/route-answer.js';
+import { countStep } from '../funnel/repository.js';
+import { FUNNEL_DISQUALIFIED } from '../../domain/funnel.js';
+import { calendarDayOf, formatCalendarDay } from '../../domain/booking.js';
 
 function messageFor(error: ErrorObject, field: string): string {
   if (field === 'attribution')
@@ -51,9 +55,23 @@ export type DemoRequestRouteDeps = DemoRequestDeps & {
   limits?: RequestLimits;
   /** Told of every request the honeypot caught and stored (the slot list of its network). */
   trapped?: () => void;
-  /** Told the source of each booking stored, which the funnel then counts under its name. */
-  funnelSources?: Pick<KnownFunnelSources, 'booked'>;
+  /** Told the source of each booking stored, which the funnel then counts under its name; asked how to count one. */
+  funnelSources?: Pick<KnownFunnelSources, 'booked' | 'counted'>;
 };
+
+/**
+ * A prospect the routes turned away leaves nothing but one more in the funnel's 'disqualified' count of the day and
+ * source; a count that cannot be stored is logged, and the 422 answered all the same.
+ */
+async function countDisqualified(deps: DemoRequestRouteDeps, input: DemoRequestInput): Promise<void> {
+  try {
+    const source = deps.funnelSources ? await deps.funnelSources.counted(input.attribution?.utm_source) : null;
+    const day = formatCalendarDay(calendarDayOf(deps.now(), deps.timeZone));
+    await countStep(deps.db, day, source, FUNNEL_DISQUALIFIED);
+  } catch (err) {
+    deps.logger.warn({ err }, 'disqualified prospect not counted in the funnel');
+  }
+}
 
 /** What the form's route (api/no-script/routes.ts) leaves for the steps: the key of its hidden field. */
 export interface FormIdempotencyKey {
@@ -90,7 +108,13 @@ export function demoRequestSteps(deps: DemoRequestRouteDeps, { form = false }: {
       ctx: ParameterizedContext<ValidatedBody<DemoRequestInput> & FormIdempotencyKey & { logFields?: LogFields }>,
     ) => {
       const key = form ? (ctx.state.idempotencyKey ?? '') : ctx.get(IDEMPOTENCY_HEADER);
-      const answer = await submitDemoRequest(deps, ctx.state.body, idempotencyKeyOf(key));
+      const answer = await submitDemoRequest(deps, ctx.state.body, idempotencyKeyOf(key)).catch(
+        async (err: unknown) => {
+          if (err instanceof NotRoutedError && err.kind === 'disqualified')
+            await countDisqualified(deps, ctx.state.body);
+          throw err;
+        },
+      );
       if (answer.replayed) ctx.set('Idempotent-Replayed', 'true');
       // The booking stored goes on the request's one log line (one write per booking, with its request id).
       if (answer.stored) {

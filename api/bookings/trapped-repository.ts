@@ -31,6 +31,8 @@ export interface TrappedRequest {
   slotCapacity: number;
   /** With a team: the hosts who could take the slot, as hostCandidates found them. */
   hosts: readonly HostCandidate[] | undefined;
+  /** With routing: the account's owner among `hosts`, chosen when free, as `book` chooses. */
+  owner?: string;
   /** The client's network (clientNetwork), whose slot list shows the catch. */
   clientNetwork: string;
 }
@@ -42,7 +44,7 @@ export interface TrappedRequest {
 export async function storeTrapped(db: Db, request: TrappedRequest): Promise<BookingCreated | SlotRefusal> {
   const { input } = request;
   try {
-    const { rows } = (await db.raw('SELECT book_trapped(?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?) AS answer', [
+    const { rows } = (await db.raw('SELECT book_trapped(?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?) AS answer', [
       request.id,
       input.name,
       input.email,
@@ -54,6 +56,7 @@ export async function storeTrapped(db: Db, request: TrappedRequest): Promise<Boo
       request.meetingUrl,
       request.invitePath,
       request.clientNetwork,
+      request.owner ?? null,
     ])) as { rows: { answer: BookingCreated }[] };
     const answer = rows[0]?.answer;
     if (!answer) throw new Error('the trapped request was not stored');

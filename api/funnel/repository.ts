@@ -1,9 +1,9 @@
 /** The funnel's daily counts (funnel_daily_counts) and the attendance of the bookings per source, for the admin read. */
 import {
-  FUNNEL_STEPS,
+  COUNTED_STEPS,
   funnelSource,
+  type CountedStep,
   type FunnelDay,
-  type FunnelStep,
   type SourceAttendance,
   type StepCounts,
 } from '../../domain/funnel.js';
@@ -13,7 +13,7 @@ import type { Db } from '../db.js';
 const NO_SOURCE = '';
 
 /** One more visit reached `step` on `day` (YYYY-MM-DD) from `source` (funnelSource's, null for none). */
-export async function countStep(db: Db, day: string, source: string | null, step: FunnelStep): Promise<void> {
+export async function countStep(db: Db, day: string, source: string | null, step: CountedStep): Promise<void> {
   await db('funnel_daily_counts')
     .insert({ day, source: source ?? NO_SOURCE, step, count: 1 })
     .onConflict(['day', 'source', 'step'])
@@ -32,7 +32,7 @@ export async function bookingSourcesSince(db: Db, days: number): Promise<string[
   return rows.map((row) => row.source);
 }
 
-const noCounts = (): StepCounts => Object.fromEntries(FUNNEL_STEPS.map((step) => [step, 0])) as StepCounts;
+const noCounts = (): StepCounts => Object.fromEntries(COUNTED_STEPS.map((step) => [step, 0])) as StepCounts;
 
 /** The counts of the days from `from` to `to` (YYYY-MM-DD, both included), a row per day and source that has any. */
 export async function funnelDays(db: Db, from: string, to: string): Promise<FunnelDay[]> {
@@ -42,7 +42,7 @@ export async function funnelDays(db: Db, from: string, to: string): Promise<Funn
     .orderBy([{ column: 'day' }, { column: 'source' }])) as {
     day: string;
     source: string;
-    step: FunnelStep;
+    step: CountedStep;
     count: string;
   }[];
   const days = new Map<string, FunnelDay>();

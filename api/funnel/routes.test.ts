@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import pino from 'pino';
 import { startAppUnderTest, type AppUnderTest } from '../../test/app-under-test.js';
-import { FUNNEL_PATH, FUNNEL_STEPS } from '../../domain/funnel.js';
+import { COUNTED_STEPS, FUNNEL_PATH } from '../../domain/funnel.js';
 
 const ADMIN_TOKEN = 'an-operations-token-of-32-characters-at-least';
 /** 23:30 UTC on 3 December is 00:30 on the 4th in the booking zone (Europe/Berlin): the count's day is the zone's. */
@@ -292,11 +292,11 @@ describe('the funnel', function () {
       const answer = await admin('?from=2026-12-01&to=2026-12-02');
       expect(answer.status).to.equal(200);
       expect(answer.headers.get('cache-control')).to.equal('no-store');
-      const zero = { dialogOpened: 0, emailAccepted: 0, slotChosen: 0, booked: 0 };
+      const zero = { dialogOpened: 0, emailAccepted: 0, slotChosen: 0, booked: 0, disqualified: 0 };
       expect(await answer.json()).to.deep.equal({
         from: '2026-12-01',
         to: '2026-12-02',
-        steps: [...FUNNEL_STEPS],
+        steps: [...COUNTED_STEPS],
         days: [
           { day: '2026-12-01', source: null, counts: { ...zero, dialogOpened: 3 } },
           { day: '2026-12-01', source: 'newsletter', counts: { ...zero, dialogOpened: 5, booked: 2 } },

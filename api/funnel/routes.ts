@@ -14,7 +14,7 @@ import {
   zonedTimeToInstant,
   type CalendarDay,
 } from '../../domain/booking.js';
-import { FUNNEL_PATH, FUNNEL_STEPS, type FunnelBeacon, type FunnelReport } from '../../domain/funnel.js';
+import { COUNTED_STEPS, FUNNEL_PATH, FUNNEL_STEPS, type FunnelBeacon, type FunnelReport } from '../../domain/funnel.js';
 import { readUnlessDatabaseDown, unlessDatabaseDown, type Db } from '../db.js';
 import { ApiError } from '../errors.js';
 import type { Middleware } from 'koa';
@@ -150,7 +150,7 @@ export function funnelAdminRoutes(deps: FunnelAdminRouteDeps): Router {
       deps.logger,
       'funnel',
     );
-    const report: FunnelReport = { from: fromText, to: toText, steps: [...FUNNEL_STEPS], days, attendance };
+    const report: FunnelReport = { from: fromText, to: toText, steps: [...COUNTED_STEPS], days, attendance };
     ctx.body = report;
   });
   return router;

@@ -1,6 +1,7 @@
 /** The funnel's JSON Schemas: the beacon Ajv validates (routes.ts), and the report the admin read answers. */
 import type { JSONSchemaType } from 'ajv';
 import {
+  COUNTED_STEPS,
   FUNNEL_SOURCE_MAX_LENGTH,
   FUNNEL_SOURCE_SENT_MAX_LENGTH,
   FUNNEL_STEPS,
@@ -27,8 +28,8 @@ export const funnelBeaconSchema: JSONSchemaType<FunnelBeacon> = {
 const stepCounts = {
   type: 'object',
   additionalProperties: false,
-  required: [...FUNNEL_STEPS],
-  properties: Object.fromEntries(FUNNEL_STEPS.map((step) => [step, { type: 'integer', minimum: 0 }])),
+  required: [...COUNTED_STEPS],
+  properties: Object.fromEntries(COUNTED_STEPS.map((step) => [step, { type: 'integer', minimum: 0 }])),
 };
 const funnelSourceProperty = stringOrNull(
   "The utm_source as counted (lower case; 'other' for one that is not a short plain name, or, in the days' counts, one not known: listed in FUNNEL_SOURCES or carried by a stored booking); null: the visit had none.",
@@ -43,8 +44,9 @@ export const funnelReportSchema = {
     to: { type: 'string', format: 'date' },
     steps: {
       type: 'array',
-      items: { type: 'string', enum: [...FUNNEL_STEPS] },
-      description: 'The steps in the order a visitor takes them.',
+      items: { type: 'string', enum: [...COUNTED_STEPS] },
+      description:
+        "The steps in the order a visitor takes them, then those the API counts itself ('disqualified': turned away by the team file's routes).",
     },
     days: {
       type: 'array',

@@ -56,6 +56,8 @@ export function createProspectRouter(
 export interface ProspectRouting {
   questions: readonly RoutingQuestion[];
   router: ProspectRouter;
+  /** The team file has routes; false: every host takes every prospect, and a booking's routing record names no rule. */
+  hasRoutes?: boolean;
   /** Stops watching ACCOUNTS_FILE. */
   close(): void;
 }
@@ -81,6 +83,7 @@ export function createProspectRouting(
     : undefined;
   return {
     questions: team.routing.questions,
+    hasRoutes: team.routing.routes !== undefined,
     router: createProspectRouter(
       { hosts: team.hosts, routes: team.routing.routes },
       { ...(accounts ? { accounts } : {}), ...(lookup ? { lookup } : {}) },

@@ -109,20 +109,22 @@ RETURNS void LANGUAGE sql VOLATILE AS $fn$
     FROM (SELECT DISTINCT f.email FROM jsonb_to_recordset(p_hosts) AS f(email text) ORDER BY f.email) AS h
 $fn$;
 
--- The host for a booking of p_time_slot, or null when none is left. p_hosts are the team's hosts the API found inside
--- their working hours and free in their own calendars, read at booking time, in the team file's order, each with
--- their weight, daily limit and the bounds of their day. A host is left out who holds another booking over the slot's
--- span or has reached their daily limit; of the rest, p_prefer (a moved booking's host) is kept when still free, else
--- the one with the fewest demos whose slots lie within 28 days either side, divided by their weight; ties go to the
--- earlier in the file. p_booking, when moving, is the booking itself, which does not count against its host. The
--- answer records why: the host's demos, weight and score, and how many hosts could take the slot. Asked under the
--- slot's and the hosts' locks; the exclusion constraint bookings_host_once_at_a_time stands behind it. With p_trapped
--- (the honeypot's question, book_trapped), the trap's own catches count as their host's bookings too (each CASE
--- reads them only then); a booking's question never counts them.
+-- The host for a booking of p_time_slot, or null when none is left. p_hosts are the hosts the API found inside their
+-- working hours and free in their own calendars, read at booking time (with routing, only the route's hosts and the
+-- account's owner), in the team file's order, each with their weight, daily limit and the bounds of their day. A
+-- host is left out who holds another booking over the slot's span (busy) or has reached their daily limit; of the
+-- rest, p_prefer (a moved booking's host) is kept when still free, else p_owner (the account's owner) when free,
+-- else the one with the fewest demos whose slots lie within 28 days either side, divided by their weight (fairness
+-- counted among p_hosts alone); ties go to the earlier in the file. p_booking, when moving, is the booking itself,
+-- which does not count against its host. The answer records why: the host's demos, weight and score, how many hosts
+-- could take the slot, and each host's outcome (chosen, busy, over-daily-limit, fewer-demos-elsewhere: the routing
+-- record's words). Asked under the slot's and the hosts' locks; the exclusion constraint bookings_host_once_at_a_time
+-- stands behind it. With p_trapped (the honeypot's question, book_trapped), the trap's own catches count as their
+-- host's bookings too (each CASE reads them only then); a booking's question never counts them.
 CREATE OR REPLACE FUNCTION booking_choose_host(p_time_slot timestamptz, p_hosts jsonb, p_booking uuid, p_prefer text,
-  p_trapped boolean DEFAULT false)
+  p_trapped boolean DEFAULT false, p_owner text DEFAULT NULL)
 RETURNS jsonb LANGUAGE sql STABLE AS $fn$
-  WITH candidates AS (
+  WITH hosts AS (
     SELECT h.email, h.name, h.title, h.weight, h.position,
       (SELECT count(*) FROM bookings b
         WHERE b.host_email = h.email AND b.status = 'booked' AND b.id IS DISTINCT FROM p_booking
@@ -130,44 +132,64 @@ RETURNS jsonb LANGUAGE sql STABLE AS $fn$
       + CASE WHEN p_trapped THEN (SELECT count(*) FROM trapped_bookings t
           WHERE t.host_email = h.email
             AND t.time_slot > p_time_slot - interval '28 days' AND t.time_slot < p_time_slot + interval '28 days')::int
-        ELSE 0 END AS demos
-    FROM jsonb_to_recordset(p_hosts) AS h(email text, name text, title text, weight numeric,
-      daily_limit integer, day_start timestamptz, day_end timestamptz, position integer)
-    WHERE NOT EXISTS (
+        ELSE 0 END AS demos,
+      EXISTS (
         SELECT 1 FROM bookings b
           WHERE b.host_email = h.email AND b.status = 'booked' AND b.id IS DISTINCT FROM p_booking
             AND booking_span(b.time_slot) && booking_span(p_time_slot))
-      AND NOT CASE WHEN p_trapped THEN EXISTS (
+      OR CASE WHEN p_trapped THEN EXISTS (
         SELECT 1 FROM trapped_bookings t
           WHERE t.host_email = h.email
             -- The spans' overlap, as a range of starts the index can find.
             AND t.time_slot > p_time_slot - interval '60 minutes' AND t.time_slot < p_time_slot + interval '60 minutes'
-            AND booking_span(t.time_slot) && booking_span(p_time_slot)) ELSE false END
-      AND (h.daily_limit IS NULL OR (
+            AND booking_span(t.time_slot) && booking_span(p_time_slot)) ELSE false END AS busy,
+      h.daily_limit IS NOT NULL AND (
         SELECT count(*) FROM bookings b
           WHERE b.host_email = h.email AND b.status = 'booked' AND b.id IS DISTINCT FROM p_booking
             AND b.time_slot >= h.day_start AND b.time_slot < h.day_end)
         + CASE WHEN p_trapped THEN (SELECT count(*) FROM trapped_bookings t
             WHERE t.host_email = h.email AND t.time_slot >= h.day_start AND t.time_slot < h.day_end) ELSE 0 END
-        < h.daily_limit)
+        >= h.daily_limit AS over_limit
+    FROM jsonb_to_recordset(p_hosts) AS h(email text, name text, title text, weight numeric,
+      daily_limit integer, day_start timestamptz, day_end timestamptz, position integer)
+  ),
+  candidates AS (SELECT * FROM hosts WHERE NOT hosts.busy AND NOT hosts.over_limit),
+  chosen AS (
+    SELECT c.* FROM candidates c
+      ORDER BY c.email = p_prefer DESC NULLS LAST, c.email = p_owner DESC NULLS LAST, c.demos / c.weight, c.position
+      LIMIT 1
   )
   SELECT jsonb_build_object('email', c.email, 'name', c.name, 'title', c.title,
       'why', jsonb_build_object(
         'rule', CASE WHEN c.email = p_prefer THEN 'kept: the booking''s host is free at the new time'
+                     WHEN c.email = p_owner THEN 'the account''s owner, free at the slot'
                      ELSE 'fewest demos within 28 days of the slot, divided by weight; ties to the earlier in the team file' END,
         'demos', c.demos, 'weight', c.weight, 'score', round(c.demos / c.weight, 4),
-        'freeHosts', (SELECT count(*) FROM candidates)))
-    FROM candidates c
-    ORDER BY c.email = p_prefer DESC NULLS LAST, c.demos / c.weight, c.position
-    LIMIT 1
+        'freeHosts', (SELECT count(*) FROM candidates)),
+      'outcomes', (SELECT jsonb_object_agg(h.email, CASE WHEN h.email = c.email THEN 'chosen' WHEN h.busy THEN 'busy'
+          WHEN h.over_limit THEN 'over-daily-limit' ELSE 'fewer-demos-elsewhere' END) FROM hosts h))
+    FROM chosen c
+$fn$;
+
+-- A booking's routing record (RoutingRecord, domain/routing.ts) as stored: p_routing as the API wrote it (the route,
+-- the owner, and the candidates in their order, with the outcome of those its calendars' reading passed over), each
+-- candidate the database chose among given its outcome from p_outcomes (booking_choose_host's). Null without one.
+CREATE OR REPLACE FUNCTION booking_routing_record(p_routing jsonb, p_outcomes jsonb)
+RETURNS jsonb LANGUAGE sql IMMUTABLE AS $fn$
+  SELECT p_routing || jsonb_build_object('candidates', coalesce((
+      SELECT jsonb_agg(CASE WHEN coalesce(jsonb_typeof(c.value->'outcome'), 'null') = 'null'
+          THEN c.value || jsonb_build_object('outcome', p_outcomes->(c.value->>'email')) ELSE c.value END
+        ORDER BY c.ordinality)
+      FROM jsonb_array_elements(p_routing->'candidates') WITH ORDINALITY AS c), '[]'::jsonb))
 $fn$;
 
 -- The slot's question every booking and move asks, under the slot's and the hosts' locks: refused (slot-taken) when
 -- the slot is full or, with a team (p_hosts), no host is left, or (already-booked) when the recipient holds it
--- already; else the host chosen, null without a team. A move names its booking (p_booking, which does not count
--- against its host) and its host (p_prefer, kept when free). p_trapped: the honeypot's question (book_trapped).
+-- already; else the host chosen (booking_choose_host's answer), null without a team. A move names its booking
+-- (p_booking, which does not count against its host) and its host (p_prefer, kept when free); p_owner, the
+-- account's owner, comes next. p_trapped: the honeypot's question (book_trapped).
 CREATE OR REPLACE FUNCTION booking_slot_host(p_recipient text, p_time_slot timestamptz, p_capacity integer, p_hosts jsonb,
-  p_booking uuid DEFAULT NULL, p_prefer text DEFAULT NULL, p_trapped boolean DEFAULT false)
+  p_booking uuid DEFAULT NULL, p_prefer text DEFAULT NULL, p_trapped boolean DEFAULT false, p_owner text DEFAULT NULL)
 RETURNS jsonb LANGUAGE plpgsql STABLE AS $fn$
 DECLARE
   v_refusal text;
@@ -175,7 +197,7 @@ DECLARE
 BEGIN
   v_refusal := booking_slot_refusal(p_recipient, p_time_slot, CASE WHEN p_hosts IS NULL THEN p_capacity END, p_trapped);
   IF v_refusal IS NULL AND p_hosts IS NOT NULL THEN
-    v_host := booking_choose_host(p_time_slot, p_hosts, p_booking, p_prefer, p_trapped);
+    v_host := booking_choose_host(p_time_slot, p_hosts, p_booking, p_prefer, p_trapped, p_owner);
     IF v_host IS NULL THEN
       v_refusal := 'slot-taken';
     END IF;
@@ -244,6 +266,9 @@ $fn$;
 -- per domain, e-mails per recipient), the slot, then the row, its e-mails in the outbox (p_emails: the confirmation,
 -- the reminder, the sales desk's notice), its webhook event with a delivery per endpoint (webhook_raise,
 -- db/functions/webhooks.sql) and the answer kept for the key, all or nothing. A refusal is raised as 'booking refused' with its reason as JSON.
+-- With a team, the prospect's answers (p_answers) are kept, and the routing record (p_routing, completed with the
+-- database's outcome for each host it chose among: booking_routing_record); p_owner, the account's owner among
+-- p_hosts, is chosen when free.
 CREATE OR REPLACE FUNCTION book(
   p_id uuid,
   p_name text,
@@ -265,7 +290,10 @@ CREATE OR REPLACE FUNCTION book(
   p_meeting_url text,
   p_key text,
   p_hash text,
-  p_invite_path text
+  p_invite_path text,
+  p_answers jsonb,
+  p_routing jsonb,
+  p_owner text
 ) RETURNS TABLE (outcome text, answer jsonb, emails jsonb, webhooks jsonb, replay_status integer)
 LANGUAGE plpgsql VOLATILE AS $fn$
 DECLARE
@@ -336,13 +364,14 @@ BEGIN
         'freeAt', extract(epoch FROM v_mailed.free_at) * 1000, 'now', extract(epoch FROM now()) * 1000));
     END IF;
   END IF;
-  v_host := booking_slot_host(p_recipient, p_time_slot, p_capacity, p_hosts);
+  v_host := booking_slot_host(p_recipient, p_time_slot, p_capacity, p_hosts, NULL, NULL, false, p_owner);
 
   -- The booking and its e-mails land together: the outbox holds them before any queue hears of them.
   INSERT INTO bookings (id, name, email, recipient, recipient_domain, company, phone, message, time_slot, attribution,
-      visitor_time_zone, meeting_url, host_email, host_name, host_title, host_choice)
+      visitor_time_zone, meeting_url, host_email, host_name, host_title, host_choice, answers, routing)
     VALUES (p_id, p_name, p_email, p_recipient, p_recipient_domain, p_company, p_phone, p_message, p_time_slot, p_attribution,
-      p_visitor_time_zone, p_meeting_url, v_host->>'email', v_host->>'name', v_host->>'title', v_host->'why')
+      p_visitor_time_zone, p_meeting_url, v_host->>'email', v_host->>'name', v_host->>'title', v_host->'why', p_answers,
+      booking_routing_record(p_routing, v_host->'outcomes'))
     RETURNING bookings.created_at INTO v_created;
   v_emails := booking_store_deliveries(p_id, p_time_slot, 0, NULL, v_host->>'email', NULL, p_emails);
   -- Its webhook event (db/functions/webhooks.sql), in the same transaction as the booking and its e-mails.
@@ -362,7 +391,8 @@ $fn$;
 -- trapped_bookings, never in bookings: it takes no real place, and no booking ever counts it. Its locks are the
 -- trap's own, of the slot and then of the hosts in the addresses' order, so that two catches never both take a last
 -- place while a bot never waits on a booking nor a booking on a bot. No ceilings, e-mails nor idempotency key: a
--- refusal is raised as `book` raises it.
+-- refusal is raised as `book` raises it. With routing, p_hosts are the route's and p_owner the account's owner, as
+-- `book` is given them; neither answers nor routing record are kept.
 CREATE OR REPLACE FUNCTION book_trapped(
   p_id uuid,
   p_name text,
@@ -374,7 +404,8 @@ CREATE OR REPLACE FUNCTION book_trapped(
   p_hosts jsonb,
   p_meeting_url text,
   p_invite_path text,
-  p_client_network text
+  p_client_network text,
+  p_owner text
 ) RETURNS jsonb LANGUAGE plpgsql VOLATILE AS $fn$
 DECLARE
   v_host jsonb;
@@ -385,7 +416,7 @@ BEGIN
     PERFORM pg_advisory_xact_lock(hashtextextended('trapped-host:' || h.email, 0))
       FROM (SELECT DISTINCT f.email FROM jsonb_to_recordset(p_hosts) AS f(email text) ORDER BY f.email) AS h;
   END IF;
-  v_host := booking_slot_host(p_recipient, p_time_slot, p_capacity, p_hosts, NULL, NULL, true);
+  v_host := booking_slot_host(p_recipient, p_time_slot, p_capacity, p_hosts, NULL, NULL, true, p_owner);
   INSERT INTO trapped_bookings (id, name, email, recipient, company, time_slot, meeting_url, host_email, host_name, host_title, client_network)
     VALUES (p_id, p_name, p_email, p_recipient, p_company, p_time_slot, p_meeting_url, v_host->>'email', v_host->>'name', v_host->>'title',
       p_client_network)
@@ -460,10 +491,12 @@ $fn$;
 -- under the locks `book` takes: refused when cancelled, begun by p_now, or moved too often; the same slot changes
 -- nothing. The new slot is asked what a new booking asks (booking_slot_host): its capacity, the person's own
 -- bookings and, with a team (p_hosts, the hosts' calendars read by the API just before), the host, kept when free at
--- the new time, else the fairest free one. Then its sequence is raised (the calendar event's SEQUENCE) and its e-mails,
--- calendar writes and booking.rescheduled event stored (booking_change_store).
+-- the new time, else the account's owner (p_owner) when free, else the fairest free one. With routing, p_hosts are
+-- those of the booking's route (routed again from its stored answers) and p_routing the new routing record, stored
+-- in place of the old (booking_routing_record). Then its sequence is raised (the calendar event's SEQUENCE) and its
+-- e-mails, calendar writes and booking.rescheduled event stored (booking_change_store).
 CREATE OR REPLACE FUNCTION booking_move(p_id uuid, p_time_slot timestamptz, p_now timestamptz, p_capacity integer,
-  p_hosts jsonb, p_emails_per_recipient integer, p_emails jsonb)
+  p_hosts jsonb, p_emails_per_recipient integer, p_emails jsonb, p_owner text, p_routing jsonb)
 RETURNS TABLE (changed boolean, booking jsonb, emails jsonb, webhooks jsonb)
 LANGUAGE plpgsql VOLATILE AS $fn$
 DECLARE
@@ -491,8 +524,10 @@ BEGIN
   IF p_hosts IS NOT NULL THEN
     PERFORM booking_lock_hosts(p_hosts);
   END IF;
-  v_host := booking_slot_host(v_before.recipient, p_time_slot, p_capacity, p_hosts, p_id, v_before.host_email);
+  v_host := booking_slot_host(v_before.recipient, p_time_slot, p_capacity, p_hosts, p_id, v_before.host_email, false,
+    p_owner);
   UPDATE bookings b SET time_slot = p_time_slot, sequence = b.sequence + 1,
+      routing = CASE WHEN p_routing IS NULL THEN b.routing ELSE booking_routing_record(p_routing, v_host->'outcomes') END,
       host_email = CASE WHEN p_hosts IS NULL THEN b.host_email ELSE v_host->>'email' END,
       host_name = CASE WHEN p_hosts IS NULL THEN b.host_name ELSE v_host->>'name' END,
       host_title = CASE WHEN p_hosts IS NULL THEN b.host_title ELSE v_host->>'title' END,
