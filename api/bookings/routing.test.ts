@@ -296,3 +296,70 @@ describe('booking with routing: the route of the answers and the e-mail, the acc
     expect(await app.db('funnel_daily_counts').count({ n: '*' }).first()).to.deep.equal({ n: '0' });
   });
 });
+
+describe('booking with a team file that has neither questions nor routes', function () {
+  this.timeout(60_000);
+  let server: CalDavServer;
+  let app: AppUnderTest;
+
+  before(async () => {
+    server = await startCalDavServer();
+    const hosts = await Promise.all(
+      ['Anna', 'Dana'].map(async (name) => ({
+        name,
+        title: 'Solutions Engineer',
+        email: `${name.toLowerCase()}@converge.test`,
+        calendarUrl: await server.makeCalendar(name.toLowerCase()),
+        calendarUsername: CALDAV_USER,
+        calendarPassword: CALDAV_PASSWORD,
+      })),
+    );
+    const team = parseTeam(JSON.stringify({ hosts }), {});
+    app = await startAppUnderTest({
+      now: () => NOW,
+      hostCalendars: new HostCalendars(team.hosts, {
+        logger: silentLogger,
+        now: () => NOW,
+        bookingTimeZone: 'Europe/Berlin',
+        timeoutMs: 2000,
+      }),
+      routing: createProspectRouting(team, { accountsFile: undefined, ownerLookup: undefined }, silentLogger, () => {}),
+      bookingLimits: { slotCapacity: 1, perEmailPerDay: 0, perDomainPerDay: 0, emailsPerRecipientPerDay: 0 },
+      followUps: { reminderMinutesBefore: 0 },
+    });
+  });
+  after(async () => {
+    await app.close();
+    await server.stop();
+  });
+
+  it('books as before, every host a candidate, and records that no route chose them', async () => {
+    const body = { name: 'Ada Park', email: 'ada@northwind.io', company: 'Northwind', timeSlot: at(21, 11) };
+    const first = await app.post('/api/demo-request', body);
+    expect(first.status, JSON.stringify(first.body)).to.equal(201);
+    expect(first.body.host).to.deep.equal({ name: 'Anna', title: 'Solutions Engineer' });
+    const row = (await app.db('bookings').where({ id: first.body.id }).first('answers', 'routing')) as {
+      answers: object;
+      routing: RoutingRecord;
+    };
+    expect(row.answers).to.deep.equal({});
+    expect(row.routing).to.deep.equal({
+      rule: null,
+      label: 'every host',
+      owner: null,
+      ownerLookupFailed: false,
+      candidates: [
+        { email: 'anna@converge.test', name: 'Anna', outcome: 'chosen' },
+        { email: 'dana@converge.test', name: 'Dana', outcome: 'fewer-demos-elsewhere' },
+      ],
+    });
+    const second = await app.post('/api/demo-request', { ...body, email: 'bo@northwind.io' });
+    expect(second.body.host).to.deep.equal({ name: 'Dana', title: 'Solutions Engineer' });
+    const third = await app.post('/api/demo-request', { ...body, email: 'cy@northwind.io' });
+    expect(third.status).to.equal(409);
+    // No question is asked: an answer is to none of them.
+    const answered = await app.post('/api/demo-request', { ...body, timeSlot: at(21, 12), answers: { size: 'big' } });
+    expect(answered.status).to.equal(400);
+    expect(answered.body.fields).to.deep.equal({ 'answers.size': '"size" is not a question of this form.' });
+  });
+});
