@@ -193,6 +193,7 @@ export function createApiRouter(deps: AppDeps): Router {
       logger: deps.logger,
       readDay: daySlotsReader(slotDeps),
       readBooking: bookingViewReader(deps),
+      questions: deps.routing?.questions ?? [],
       bookSteps: demoRequestSteps(bookingDeps, { form: true }),
       changeSteps: bookingChangeSteps(linkDeps, { form: true }),
     }).routes(),

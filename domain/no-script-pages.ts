@@ -4,6 +4,7 @@
  * build's server render (web/app/no-script-prerender.tsx), from what is described here.
  */
 import type { BookingView, DemoRequestField } from './demo-request.js';
+import type { RoutingAnswers, RoutingQuestion } from './routing.js';
 
 export const BOOK_PATH = '/book';
 /** The form's hidden field that carries its one-time idempotency key (the API's Idempotency-Key header). */
@@ -62,7 +63,11 @@ export interface FormProblems {
 export interface BookFormPage {
   kind: 'book';
   choices: SlotChoices;
+  /** The team file's questions, each a required choice before the slots; none without them. */
+  questions: readonly RoutingQuestion[];
   values: FormValues;
+  /** The answers chosen, kept when the form comes back. */
+  answers: RoutingAnswers;
   problems: FormProblems;
   idempotencyKey: string;
 }

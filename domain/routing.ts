@@ -79,6 +79,9 @@ export function decideRoute(
   return { kind: 'hosts', rule, label, hosts: route.hosts === '*' ? team : (route.hosts ?? []) };
 }
 
+/** The field key of a question's answer: in a refusal's `fields`, and the name of its control in the form without script. */
+export const answerField = (questionId: string): string => `answers.${questionId}`;
+
 /** For each question unanswered or answered with no option of its own, the words to show beside it. */
 export function answerProblems(questions: readonly RoutingQuestion[], answers: RoutingAnswers): Record<string, string> {
   const problems: Record<string, string> = {};

@@ -102,7 +102,7 @@ export async function submitDemoRequest(
           ? {
               hosts: team.hosts,
               answers: team.answers,
-              routing: team.routing,
+              ...(team.routing ? { routing: team.routing } : {}),
               ...(team.owner ? { owner: team.owner } : {}),
             }
           : {}),

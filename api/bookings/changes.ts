@@ -7,12 +7,16 @@
  */
 import type { Logger } from 'pino';
 import type { BookingView } from '../../domain/demo-request.js';
-import { unlessDatabaseDown, type Db } from '../db.js';
+import { readUnlessDatabaseDown, unlessDatabaseDown, type Db } from '../db.js';
 import { enqueueStored, type DeliveryQueue } from '../delivery-queue.js';
 import { changeRefusalError } from './refusals.js';
 import { emailJobs, emailRows, type FollowUpSettings } from './emails.js';
-import { cancelBooking, moveBooking, type BookingState, type ChangeResult } from './repository.js';
-import { hostCandidates } from './hosts.js';
+import { cancelBooking, moveBooking, routingInputOf, type BookingState, type ChangeResult } from './repository.js';
+import { hostsAtSlot } from './hosts.js';
+import { routedHosts, type RoutedHosts } from './routed-hosts.js';
+import type { ProspectRouting } from '../routing/prospect-route.js';
+import type { Contact } from '../../domain/brand.js';
+import { ApiError } from '../errors.js';
 import { webhookJobs } from '../webhooks/repository.js';
 import type { HostCalendars } from '../hosts/calendars.js';
 
@@ -31,6 +35,31 @@ export interface BookingChangeDeps {
   timeZone: string;
   /** The team's calendars (TEAM_FILE): a move keeps its host when free at the new time, else takes another. */
   hostCalendars?: HostCalendars;
+  /** The team's routing: a move stays within the booking's route, routed again from its answers and e-mail. */
+  routing?: ProspectRouting;
+  /** CONTACT_EMAIL (routing's words for an unrouted prospect; a move never shows them). */
+  contact?: Contact;
+}
+
+/**
+ * With a team, the hosts a move may give the booking to: those of its route again, from its stored answers and
+ * e-mail, and its account's owner, with a new routing record. A booking made without routing (no answers kept) may
+ * go to any host, as before; one the routes no longer take (the team file changed) keeps its host or is refused.
+ */
+async function hostsForMove(deps: BookingChangeDeps, id: string, timeSlot: Date): Promise<RoutedHosts | undefined> {
+  const calendars = deps.hostCalendars;
+  if (!calendars) return undefined;
+  const stored = await readUnlessDatabaseDown(() => routingInputOf(deps.db, id), deps.logger, 'booking');
+  if (!stored?.answers) return routedHosts({ ...deps, routing: undefined }, '', undefined, timeSlot);
+  try {
+    return await routedHosts(deps, stored.email, stored.answers, timeSlot);
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.status >= 500) throw err;
+    deps.logger.warn({ bookingId: id, status: err.status }, 'booking no longer routed: a move keeps its host or none');
+    const own = stored.hostEmail ? [stored.hostEmail] : [];
+    const { free } = await hostsAtSlot(calendars, timeSlot, deps.timeZone, own);
+    return { hosts: free, owner: undefined, answers: stored.answers, routing: undefined };
+  }
 }
 
 export function viewOf(booking: BookingState): BookingView {
@@ -76,10 +105,10 @@ async function changeBooking(
 /**
  * Moves the booking to `timeSlot` (its notice and grid already checked, domain/booking.ts); the same slot changes
  * nothing. With a team, the hosts' calendars are read now, before the statement chooses among them: its host is kept
- * when free at the new time, else another free host takes it.
+ * when free at the new time, else the account's owner, else the fairest free host of the booking's route.
  */
 export async function rescheduleBooking(deps: BookingChangeDeps, id: string, timeSlot: Date): Promise<BookingView> {
-  const hosts = deps.hostCalendars ? await hostCandidates(deps.hostCalendars, timeSlot, deps.timeZone) : undefined;
+  const team = await hostsForMove(deps, id, timeSlot);
   const now = deps.now();
   return changeBooking(deps, id, 'rescheduled', () =>
     moveBooking(deps.db, {
@@ -87,7 +116,13 @@ export async function rescheduleBooking(deps: BookingChangeDeps, id: string, tim
       timeSlot,
       now,
       slotCapacity: deps.slotCapacity,
-      ...(hosts ? { hosts } : {}),
+      ...(team
+        ? {
+            hosts: team.hosts,
+            ...(team.owner ? { owner: team.owner } : {}),
+            ...(team.routing ? { routing: team.routing } : {}),
+          }
+        : {}),
       emailsPerRecipientPerDay: deps.emailsPerRecipientPerDay,
       emails: emailRows('rescheduled', deps.followUps, now, timeSlot),
     }),

@@ -476,6 +476,19 @@ export async function findBooking(db: Db | Knex.Transaction, id: string): Promis
   return row && stateOf(row);
 }
 
+/** What routes a booking again when it moves: its prospect's e-mail, their answers (null: booked without routing), its host. */
+export async function routingInputOf(
+  db: Db,
+  id: string,
+): Promise<{ email: string; answers: RoutingAnswers | null; hostEmail: string | null } | undefined> {
+  const row: { email: string; answers: RoutingAnswers | null; host_email: string | null } | undefined = await db(
+    'bookings',
+  )
+    .where({ id })
+    .first('email', 'answers', 'host_email');
+  return row && { email: row.email, answers: row.answers, hostEmail: row.host_email };
+}
+
 /** What a change through the booking's link is given: the booking, the API's clock, its ceiling and its e-mails. */
 export interface ChangeRequest {
   id: string;

@@ -27,7 +27,8 @@ export interface RoutedHosts {
   owner: string | undefined;
   /** The answers checked against the questions ({} when none are asked). */
   answers: RoutingAnswers;
-  routing: RoutingDraft;
+  /** Undefined: the record stored stays as it is (a move of a booking its route no longer takes). */
+  routing: RoutingDraft | undefined;
 }
 
 export interface RoutedHostsDeps {

@@ -3,7 +3,8 @@
  * into the build's no-script.html): GET /book, the booking form with the free slots of the next working days as radio
  * buttons and a one-time idempotency key; POST /book, the form posted, through the very steps of POST /api/bookings
  * (its rate limit, honeypot, validation, ceilings and idempotency: request-routes.ts), answered with 303 to the
- * booking's confirmation (GET /booking/{token}/confirmation) or the form again with each error beside its field;
+ * booking's confirmation (GET /booking/{token}/confirmation) or the form again with each error beside its field
+ * (the team file's questions asked on it too; a prospect the routes turn away reads their words as a page, 422);
  * and a booking's move and cancel (GET and POST /booking/{token}/move and /cancel), through the steps of the API's
  * reschedule and cancel (bookings/routes.ts). A post must come from the site itself (same-site.ts), or it is refused
  * with a 403 page and nothing is read.
@@ -38,6 +39,8 @@ import type { DaySlotsRead } from '../slots/routes.js';
 import { BOOKING_RETRY_AFTER_SECONDS, FOOTER, policyOf, withContact, type BookingViewReader } from '../web.js';
 import type { demoRequestSteps, FormIdempotencyKey } from '../bookings/request-routes.js';
 import type { bookingChangeSteps } from '../bookings/routes.js';
+import { NotRoutedError } from '../routing/route-answer.js';
+import { answerField, type RoutingAnswers, type RoutingQuestion } from '../../domain/routing.js';
 
 /** The render the web build bundles for Node beside the web root (dist/web-ssr/no-script-prerender.cjs). */
 interface NoScriptRenderer {
@@ -66,6 +69,8 @@ export interface NoScriptDeps {
   /** The day's slots, as the slot list answers them (slots/routes.ts). */
   readDay: (date: string, day: CalendarDay, clientKey: string) => Promise<DaySlotsRead>;
   readBooking: BookingViewReader;
+  /** The team file's questions, asked on the form before its slots; none without them. */
+  questions: readonly RoutingQuestion[];
   bookSteps: ReturnType<typeof demoRequestSteps>;
   changeSteps: ReturnType<typeof bookingChangeSteps>;
 }
@@ -87,6 +92,37 @@ function typedValues(body: unknown): FormValues {
   }
   return values;
 }
+
+/** The answers chosen on the form (after formBody gathered them), kept when the form comes back. */
+function chosenAnswers(body: unknown): RoutingAnswers {
+  const answers = (body as { answers?: unknown } | null)?.answers;
+  if (typeof answers !== 'object' || answers === null) return {};
+  return Object.fromEntries(
+    Object.entries(answers).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
+}
+
+/**
+ * The form's answers, each posted as its own field `answers.<id>` (a native select), gathered into the `answers`
+ * the API's body has; none when the form asks no question.
+ */
+function gatherAnswers(body: Record<string, unknown>): void {
+  const answers: Record<string, unknown> = {};
+  for (const key of Object.keys(body)) {
+    if (!key.startsWith(ANSWER_PREFIX)) continue;
+    answers[key.slice(ANSWER_PREFIX.length)] = body[key];
+    delete body[key];
+  }
+  if (Object.keys(answers).length > 0) body.answers = answers;
+}
+const ANSWER_PREFIX = answerField('');
+
+/** The page a prospect the routes turned away reads instead of the form: the route's words, or where to write. */
+const notRoutedPage = (error: NotRoutedError): NoScriptPage => ({
+  kind: 'notice',
+  title: error.kind === 'disqualified' ? 'Thank you for your interest' : 'We cannot book this demo online',
+  text: error.details,
+});
 
 /** A refusal as the form shows it: each known field's message beside it, anything else above the form. */
 function problemsOf(error: ApiError, fields: readonly string[]): FormProblems {
@@ -208,10 +244,17 @@ export function noScriptRoutes(deps: NoScriptDeps): Router {
     };
   };
 
-  const bookForm = async (ctx: Context, values: FormValues, problems: FormProblems): Promise<NoScriptPage> => ({
+  const bookForm = async (
+    ctx: Context,
+    values: FormValues,
+    problems: FormProblems,
+    answers: RoutingAnswers = {},
+  ): Promise<NoScriptPage> => ({
     kind: 'book',
     choices: await slotChoices(ctx),
+    questions: deps.questions,
     values,
+    answers,
     problems,
     // A new key for each form shown: a post of it is one submission, however often the browser sends it.
     idempotencyKey: randomUUID(),
@@ -254,6 +297,7 @@ export function noScriptRoutes(deps: NoScriptDeps): Router {
       const body = ctx.request.body as Record<string, unknown>;
       const key = body[FORM_KEY_FIELD];
       delete body[FORM_KEY_FIELD];
+      gatherAnswers(body);
       (ctx.state as FormIdempotencyKey).idempotencyKey = typeof key === 'string' ? key : '';
       await next();
     });
@@ -273,9 +317,13 @@ export function noScriptRoutes(deps: NoScriptDeps): Router {
       await next();
     } catch (caught) {
       const error = pageError(caught);
+      if (error instanceof NotRoutedError) return refused(ctx, error, () => Promise.resolve(notRoutedPage(error)));
       // What was typed, as it came: the steps take off only the key and the honeypot, and check a copy.
       const values = typedValues(ctx.request.body);
-      return refused(ctx, error, () => bookForm(ctx, values, problemsOf(error, DEMO_REQUEST_FIELDS)));
+      const fields = [...DEMO_REQUEST_FIELDS, ...deps.questions.map((question) => answerField(question.id))];
+      return refused(ctx, error, () =>
+        bookForm(ctx, values, problemsOf(error, fields), chosenAnswers(ctx.request.body)),
+      );
     }
     // The booking made, the one this key made before, or the honeypot's answer, which opens like one.
     const { invitePath } = ctx.body as BookingCreated;

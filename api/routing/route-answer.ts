@@ -4,12 +4,11 @@
  * are 400 beside each question ("answers.<id>"), a disqualifying route or no route at all is 422 with the words the
  * prospect reads instead of a calendar. Never every host when nothing matched.
  */
-import { answerProblems, type RoutingAnswers } from '../../domain/routing.js';
+import { answerField, answerProblems, type RoutingAnswers } from '../../domain/routing.js';
 import { ApiError, type ErrorBody } from '../errors.js';
 import type { ProspectRoute, ProspectRouting } from './prospect-route.js';
 
-/** The field key of a question's answer in an answer's `fields`. */
-export const answerField = (questionId: string): string => `answers.${questionId}`;
+export { answerField };
 
 export interface NotRoutedBody extends ErrorBody {
   /** The route that matched turns the prospect away, with its message. */

@@ -27,6 +27,8 @@ import { TextField } from '../../components/form-parts.js';
 import { describeBookingTime } from '../date-time-picker/booking-time.js';
 import { Actions, DangerButton, ErrorSummary, Lead, PageCard, Title } from './page-parts.js';
 import { SlotChoiceField, slotChoicesTarget } from './slot-choices.js';
+import { QuestionFields, questionFieldId } from './question-fields.js';
+import { answerField } from '../../../domain/routing.js';
 
 /**
  * The booking pages a visitor without script uses: the booking form (GET /book), and what its post and a booking's
@@ -77,6 +79,9 @@ function BookForm({ page, zone }: { page: BookFormPage; zone: string }) {
     phone: fieldId('phone'),
     message: fieldId('message'),
     timeSlot: slotChoicesTarget(SLOT_ID_PREFIX, page.choices),
+    ...Object.fromEntries(
+      page.questions.map((question) => [answerField(question.id), questionFieldId(FIELD_ID_PREFIX, question)]),
+    ),
   };
   return (
     <>
@@ -99,6 +104,12 @@ function BookForm({ page, zone }: { page: BookFormPage; zone: string }) {
           maxLength={EMAIL_MAX_LENGTH}
         />
         <TextField {...field('company')} label="Company" autoComplete="organization" maxLength={COMPANY_MAX_LENGTH} />
+        <QuestionFields
+          idPrefix={FIELD_ID_PREFIX}
+          questions={page.questions}
+          answers={page.answers}
+          errors={problems.fields}
+        />
         <SlotChoiceField
           idPrefix={SLOT_ID_PREFIX}
           name="timeSlot"
