@@ -10,7 +10,8 @@ import {
   type CalDavServer,
 } from '../../test/caldav-server.js';
 import { startAppUnderTest, type AppUnderTest } from '../../test/app-under-test.js';
-import { silentLogger } from '../../test/stack.js';
+import { silentLogger, TEST_LINK_SECRET } from '../../test/stack.js';
+import { bookingToken } from '../../server-shared/booking-link.js';
 import { HostCalendars } from '../hosts/calendars.js';
 import { parseTeam } from '../../server-shared/hosts/team.js';
 import { createProspectRouting } from '../routing/prospect-route.js';
@@ -39,10 +40,11 @@ describe('booking with routing: the route of the answers and the e-mail, the acc
   let folder: string;
   let app: AppUnderTest;
   let routing: ReturnType<typeof createProspectRouting>;
+  let calendars: Record<string, string>;
 
   before(async () => {
     server = await startCalDavServer();
-    const calendars = Object.fromEntries(
+    calendars = Object.fromEntries(
       await Promise.all(['anna', 'dana', 'lina', 'omar'].map(async (name) => [name, await server.makeCalendar(name)])),
     ) as Record<string, string>;
     // Thursday 14:00 Berlin: Lina, who owns owned.example, has a meeting of her own.
@@ -231,6 +233,38 @@ describe('booking with routing: the route of the answers and the e-mail, the acc
           .pluck('host_email')) as string[]
       ).sort(),
     ).to.deep.equal(['anna@converge.test', 'dana@converge.test', 'lina@converge.test']);
+  });
+
+  it("moves a booking within its route: its host kept when free, else the route's, never a host outside it", async () => {
+    const booked = await app.post('/api/demo-request', prospect('mover', at(21, 9), enterprise));
+    expect(booked.body.host).to.deep.equal({ name: 'Anna', title: 'Solutions Engineer' });
+    const token = bookingToken(String(booked.body.id), TEST_LINK_SECRET);
+    const move = (timeSlot: string) => app.post(`/api/bookings/${token}/reschedule`, { timeSlot });
+    const kept = await move(at(21, 10));
+    expect(kept.status, JSON.stringify(kept.body)).to.equal(200);
+    expect(kept.body.host).to.deep.equal({ name: 'Anna', title: 'Solutions Engineer' });
+    // Both of the route's hosts give a demo at 13:00; Lina and Omar are free then, outside the route.
+    for (const n of [1, 2]) {
+      const other = await app.post('/api/demo-request', prospect(`full${n}`, at(21, 13), enterprise));
+      expect(other.status).to.equal(201);
+    }
+    expect((await move(at(21, 13))).status).to.equal(409);
+    // 15:00: Anna has a meeting of her own; Dana, of the route, takes the moved one.
+    await server.putEvent(
+      calendars.anna!,
+      'a15',
+      eventIcs('a15@test', 'DTSTART:20261021T130000Z', 'DTEND:20261021T140000Z'),
+    );
+    const handed = await move(at(21, 15));
+    expect(handed.status).to.equal(200);
+    expect(handed.body.host).to.deep.equal({ name: 'Dana', title: 'Solutions Engineer' });
+    expect((await stored(booked.body.id)).routing).to.deep.include({
+      rule: 1,
+      candidates: [
+        { email: 'dana@converge.test', name: 'Dana', outcome: 'chosen' },
+        { email: 'anna@converge.test', name: 'Anna', outcome: 'busy' },
+      ],
+    });
   });
 
   it('turns a competitor away with 422 and its message: nothing stored but the funnel count', async () => {
