@@ -157,8 +157,12 @@ const bookOperation: OperationObject = {
   responses: {
     '201': answer('Stored; the confirmation is on its way.', 'BookingCreated'),
     ...bodyRefusals,
-    '409': refused('The slot is full, or this person already holds it.'),
-    '422': refused('The idempotency key was used with another body.'),
+    '409': refused(
+      "The slot is full (with a team: no host of the prospect's route, nor the account's owner, is free then), or this person already holds it.",
+    ),
+    '422': refused(
+      'The team file\'s routes turn the prospect away ({ disqualified: true, message }: nothing stored but a funnel count) or no route takes them ({ unrouted: true, message }); or the idempotency key was used with another body. An unanswered routing question, or an answer that is none of its options, is a 400 with fields["answers.<id>"].',
+    ),
     '429': tooMany,
     '503': refused('The database does not answer; nothing was stored.'),
   },
