@@ -13,7 +13,7 @@ import { changeRefusalError } from './refusals.js';
 import { emailJobs, emailRows, type FollowUpSettings } from './emails.js';
 import { cancelBooking, moveBooking, routingInputOf, type BookingState, type ChangeResult } from './repository.js';
 import { hostsAtSlot } from './hosts.js';
-import { routedHosts, type RoutedHosts } from './routed-hosts.js';
+import { everyHost, routedHosts, type RoutedHosts } from './routed-hosts.js';
 import type { ProspectRouting } from '../routing/prospect-route.js';
 import type { Contact } from '../../domain/brand.js';
 import { ApiError } from '../errors.js';
@@ -50,7 +50,7 @@ async function hostsForMove(deps: BookingChangeDeps, id: string, timeSlot: Date)
   const calendars = deps.hostCalendars;
   if (!calendars) return undefined;
   const stored = await readUnlessDatabaseDown(() => routingInputOf(deps.db, id), deps.logger, 'booking');
-  if (!stored?.answers) return routedHosts({ ...deps, routing: undefined }, '', undefined, timeSlot);
+  if (!stored?.answers) return everyHost(calendars, timeSlot, deps.timeZone);
   try {
     return await routedHosts(deps, stored.email, stored.answers, timeSlot);
   } catch (err) {

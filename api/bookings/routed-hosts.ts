@@ -9,7 +9,7 @@ import type { CandidateOutcome, RoutingAnswers, RoutingRecord } from '../../doma
 import type { HostCalendars } from '../hosts/calendars.js';
 import type { ProspectRouting } from '../routing/prospect-route.js';
 import { routeProspect } from '../routing/route-answer.js';
-import { hostsAtSlot, type HostCandidate } from './hosts.js';
+import { hostsAtSlot, type HostCandidate, type HostsAtSlot } from './hosts.js';
 
 /** The words of a routing record without routes in the team file. */
 export const EVERY_HOST_LABEL = 'every host';
@@ -48,6 +48,20 @@ export function writeToOf(deps: Pick<RoutedHostsDeps, 'followUps' | 'contact'>):
   return deps.followUps.salesNotifyEmail ?? (deps.contact ?? brand.company.contact).email;
 }
 
+const draftOf = (asked: HostsAtSlot['asked']): RoutingDraft['candidates'] =>
+  asked.map((host) => ({ email: host.email, name: host.name, outcome: host.outcome ?? null }));
+
+/** Every host of the team at `timeSlot`, as without routes: no answers asked, no owner, the record naming no rule. */
+export async function everyHost(calendars: HostCalendars, timeSlot: Date, timeZone: string): Promise<RoutedHosts> {
+  const { free, asked } = await hostsAtSlot(calendars, timeSlot, timeZone);
+  return {
+    hosts: free,
+    owner: undefined,
+    answers: {},
+    routing: { rule: null, label: EVERY_HOST_LABEL, owner: null, ownerLookupFailed: false, candidates: draftOf(asked) },
+  };
+}
+
 /**
  * The hosts who may take `email`'s demo at `timeSlot`, and the routing record's draft; undefined without a team.
  * Throws the routing's 400 or 422 (ApiError, NotRoutedError) when the answers are refused or no host is routed.
@@ -60,17 +74,7 @@ export async function routedHosts(
 ): Promise<RoutedHosts | undefined> {
   const calendars = deps.hostCalendars;
   if (!calendars) return undefined;
-  const draft = (asked: Awaited<ReturnType<typeof hostsAtSlot>>['asked']) =>
-    asked.map((host) => ({ email: host.email, name: host.name, outcome: host.outcome ?? null }));
-  if (!deps.routing) {
-    const { free, asked } = await hostsAtSlot(calendars, timeSlot, deps.timeZone);
-    return {
-      hosts: free,
-      owner: undefined,
-      answers: {},
-      routing: { rule: null, label: EVERY_HOST_LABEL, owner: null, ownerLookupFailed: false, candidates: draft(asked) },
-    };
-  }
+  if (!deps.routing) return everyHost(calendars, timeSlot, deps.timeZone);
   const route = await routeProspect(deps.routing, email, answers, writeToOf(deps));
   const owner = route.owner?.toLowerCase();
   // The owner first, then the route's hosts in its order, each once.
@@ -89,7 +93,7 @@ export async function routedHosts(
           ? { email: owner, source: route.ownerSource }
           : null,
       ownerLookupFailed: route.ownerSource === 'lookup-failed',
-      candidates: draft(asked),
+      candidates: draftOf(asked),
     },
   };
 }
