@@ -106,6 +106,10 @@ export type CandidateOutcome =
   | 'over-daily-limit'
   | 'outside-hours'
   | 'calendar-unreadable'
+  /** Free, but the account's owner was free too and comes first. */
+  | 'owner-first'
+  /** Free, but a moved booking's host was free at the new time and kept it. */
+  | 'host-kept'
   /** Free, but another free host had fewer demos in the rolling window, by weight. */
   | 'fewer-demos-elsewhere';
 

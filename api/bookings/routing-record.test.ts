@@ -1,7 +1,7 @@
 /**
  * The routing record as `book` completes it (db/functions/bookings.sql: booking_choose_host, booking_routing_record):
  * the API's draft names each candidate, with the outcome its calendars' reading found; the database gives each host
- * it chose among theirs (chosen, busy, over-daily-limit, fewer-demos-elsewhere) and prefers the account's owner.
+ * it chose among theirs (chosen, busy, over-daily-limit, owner-first, fewer-demos-elsewhere) and prefers the account's owner.
  */
 import { expect } from 'chai';
 import { createTestDatabase, type TestDatabase } from '../../test/database.js';
@@ -111,9 +111,6 @@ describe("a booking's routing record, completed by the database", function () {
     const owned = await bookAt(slotIn(6, 1), [fay, gus], { ...draft(['fay', 'gus']) }, 'fay@converge.test');
     expect(owned.host_email).to.equal('fay@converge.test');
     expect(owned.host_choice.rule).to.equal("the account's owner, free at the slot");
-    expect(owned.routing.candidates.map((candidate) => candidate.outcome)).to.deep.equal([
-      'chosen',
-      'fewer-demos-elsewhere',
-    ]);
+    expect(owned.routing.candidates.map((candidate) => candidate.outcome)).to.deep.equal(['chosen', 'owner-first']);
   });
 });

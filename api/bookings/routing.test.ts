@@ -201,8 +201,8 @@ describe('booking with routing: the route of the answers and the e-mail, the acc
       ownerLookupFailed: false,
       candidates: [
         { email: 'lina@converge.test', name: 'Lina', outcome: 'chosen' },
-        { email: 'dana@converge.test', name: 'Dana', outcome: 'fewer-demos-elsewhere' },
-        { email: 'anna@converge.test', name: 'Anna', outcome: 'fewer-demos-elsewhere' },
+        { email: 'dana@converge.test', name: 'Dana', outcome: 'owner-first' },
+        { email: 'anna@converge.test', name: 'Anna', outcome: 'owner-first' },
       ],
     });
     const why = (await app.db('bookings').where({ id: free.body.id }).first('host_choice')) as {
@@ -243,6 +243,11 @@ describe('booking with routing: the route of the answers and the e-mail, the acc
     const kept = await move(at(21, 10));
     expect(kept.status, JSON.stringify(kept.body)).to.equal(200);
     expect(kept.body.host).to.deep.equal({ name: 'Anna', title: 'Solutions Engineer' });
+    expect((await stored(booked.body.id)).routing.candidates).to.deep.include({
+      email: 'dana@converge.test',
+      name: 'Dana',
+      outcome: 'host-kept',
+    });
     // Both of the route's hosts give a demo at 13:00; Lina and Omar are free then, outside the route.
     for (const n of [1, 2]) {
       const other = await app.post('/api/demo-request', prospect(`full${n}`, at(21, 13), enterprise));

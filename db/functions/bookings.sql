@@ -117,8 +117,8 @@ $fn$;
 -- else the one with the fewest demos whose slots lie within 28 days either side, divided by their weight (fairness
 -- counted among p_hosts alone); ties go to the earlier in the file. p_booking, when moving, is the booking itself,
 -- which does not count against its host. The answer records why: the host's demos, weight and score, how many hosts
--- could take the slot, and each host's outcome (chosen, busy, over-daily-limit, fewer-demos-elsewhere: the routing
--- record's words). Asked under the slot's and the hosts' locks; the exclusion constraint bookings_host_once_at_a_time
+-- could take the slot, and each host's outcome (chosen, busy, over-daily-limit, host-kept, owner-first,
+-- fewer-demos-elsewhere: the routing record's words). Asked under the slot's and the hosts' locks; the exclusion constraint bookings_host_once_at_a_time
 -- stands behind it. With p_trapped (the honeypot's question, book_trapped), the trap's own catches count as their
 -- host's bookings too (each CASE reads them only then); a booking's question never counts them.
 CREATE OR REPLACE FUNCTION booking_choose_host(p_time_slot timestamptz, p_hosts jsonb, p_booking uuid, p_prefer text,
@@ -167,7 +167,8 @@ RETURNS jsonb LANGUAGE sql STABLE AS $fn$
         'demos', c.demos, 'weight', c.weight, 'score', round(c.demos / c.weight, 4),
         'freeHosts', (SELECT count(*) FROM candidates)),
       'outcomes', (SELECT jsonb_object_agg(h.email, CASE WHEN h.email = c.email THEN 'chosen' WHEN h.busy THEN 'busy'
-          WHEN h.over_limit THEN 'over-daily-limit' ELSE 'fewer-demos-elsewhere' END) FROM hosts h))
+          WHEN h.over_limit THEN 'over-daily-limit' WHEN c.email = p_prefer THEN 'host-kept'
+          WHEN c.email = p_owner THEN 'owner-first' ELSE 'fewer-demos-elsewhere' END) FROM hosts h))
     FROM chosen c
 $fn$;
 
