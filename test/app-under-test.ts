@@ -12,6 +12,7 @@ import { createRateLimiter } from '../api/rate-limit.js';
 import type { BookingLimits } from '../api/bookings/book.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import type { HostCalendars } from '../api/hosts/calendars.js';
+import type { ProspectRouting } from '../api/routing/prospect-route.js';
 import type { Contact } from '../domain/brand.js';
 import { TEST_LINK_SECRET, TEST_REDIS_URL, clearQueuePrefix, silentLogger, testQueuePrefix } from './stack.js';
 
@@ -51,6 +52,8 @@ export async function startAppUnderTest(
     previousLinkSecrets?: string[];
     /** The team's calendars (TEAM_FILE); none when unset. */
     hostCalendars?: HostCalendars;
+    /** The team's routing (TEAM_FILE's questions and routes), with hostCalendars; none when unset. */
+    routing?: ProspectRouting;
     /** FUNNEL_SOURCES, parsed; none listed when unset. */
     funnelSources?: readonly string[];
   } = {},
@@ -83,6 +86,7 @@ export async function startAppUnderTest(
     trustProxy: options.trustProxy,
     limits: options.limits && { limiter, ...options.limits },
     hostCalendars: options.hostCalendars,
+    routing: options.routing,
     funnelSources: options.funnelSources,
   });
   const server: Server = await new Promise((resolve) => {
