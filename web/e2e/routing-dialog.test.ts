@@ -180,4 +180,38 @@ describe('the dialog with routing questions, in Chromium', function () {
     expect(await dialog.locator('input[name="timeSlot"]').count()).to.equal(0);
     expect(await axeViolations(page)).to.deep.equal([]);
   });
+
+  it('asks the questions again when the slot list refuses the route key, and forgets the route with the address', async () => {
+    const { page } = await visit();
+    // The key altered on its way, as a stale or forged one would be: the real slot list refuses it.
+    const forged = /\/api\/slots\?.*route=/;
+    await page.route(forged, (route) => {
+      const url = new URL(route.request().url());
+      url.searchParams.set('route', `${url.searchParams.get('route')!.slice(0, -3)}AAA`);
+      return route.continue({ url: url.toString() });
+    });
+    const dialog = await openWithQuestions(page);
+    await fillRequired(dialog, 'Grace Hopper', 'grace@bank.example', 'Big Bank');
+    await dialog.getByRole('group', { name: 'Company size' }).getByRole('radio', { name: '5000+' }).check();
+    await dialog.getByRole('group', { name: 'Region' }).getByRole('radio', { name: 'Europe' }).check();
+    const showTimes = dialog.getByRole('button', { name: 'Show available times' });
+    await showTimes.click();
+    await dialog.getByRole('button', { name: 'Next month' }).waitFor();
+    for (let i = 0; i < 2 && (await dayTile(dialog, label).count()) === 0; i += 1)
+      await dialog.getByRole('button', { name: 'Next month' }).click();
+    await dayTile(dialog, label).click();
+    await dialog.getByText('Answer the questions again').waitFor();
+    expect(await dialog.locator('input[name="timeSlot"]').count(), 'no slot of a refused key').to.equal(0);
+    await page.unroute(forged);
+    await showTimes.click();
+    // The day stays chosen, and its slots come with the new key.
+    await slotInput(dialog, slots[1]!).waitFor();
+    await dialog.locator('fieldset[aria-busy="true"]').waitFor({ state: 'detached' });
+    expect(await slotInput(dialog, slots[1]!).isDisabled()).to.equal(false);
+    expect(await dialog.getByText('Answer the questions again').count()).to.equal(0);
+    // Another address may have another route: the calendar goes until the times are asked for again.
+    await dialog.getByLabel('Email', { exact: true }).fill('grace@other-bank.example');
+    await showTimes.waitFor();
+    expect(await dialog.getByRole('button', { name: 'Next month' }).count()).to.equal(0);
+  });
 });

@@ -260,9 +260,17 @@ export function DateTimePicker({
     currentData: daySlots,
     isFetching: checkingSlots,
     error: slotsError,
+    startedTimeStamp,
   } = useDaySlotsQuery(day ? (route ? { date: formatCalendarDay(day), route } : formatCalendarDay(day)) : skipToken);
+  // A refusal of the route key counts when asked since this picker came: one kept from an earlier one is asked again.
+  const [mountedAt] = useState(() => Date.now());
   const routeRefused =
-    route !== undefined && slotsError !== undefined && 'status' in slotsError && slotsError.status === 400;
+    route !== undefined &&
+    !checkingSlots &&
+    (startedTimeStamp ?? 0) >= mountedAt &&
+    slotsError !== undefined &&
+    'status' in slotsError &&
+    slotsError.status === 400;
   useEffect(() => {
     if (routeRefused) onRouteRefused?.();
   }, [routeRefused]);

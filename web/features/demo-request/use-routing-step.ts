@@ -14,7 +14,12 @@ export const ASK_AGAIN = 'Answer the questions again';
 
 const NO_QUESTIONS: readonly RoutingQuestion[] = [];
 
-export type RouteOutcome = { kind: 'routed' } | { kind: 'refused' } | { kind: 'invalid'; error: unknown };
+/**
+ * What asking for the route came to: a key, a 422 shown instead of the calendar, an answer overtaken by a change of
+ * address or answer, or another failure for the caller to show (a 400's answer problems are shown already).
+ */
+export type RouteOutcome =
+  { kind: 'routed' } | { kind: 'refused' } | { kind: 'overtaken' } | { kind: 'invalid'; error: unknown };
 
 export function useRoutingStep() {
   const { data, isError } = useRoutingQuestionsQuery();
@@ -69,12 +74,12 @@ export function useRoutingStep() {
     setAskAgain(false);
     try {
       const { route: key } = await routeProspect({ email, answers }).unwrap();
-      if (attempt !== asked.current) return { kind: 'refused' };
+      if (attempt !== asked.current) return { kind: 'overtaken' };
       setRoute(key);
       routedRef.current?.focus();
       return { kind: 'routed' };
     } catch (error) {
-      if (attempt !== asked.current) return { kind: 'refused' };
+      if (attempt !== asked.current) return { kind: 'overtaken' };
       return refused(error) ? { kind: 'refused' } : { kind: 'invalid', error };
     }
   };
