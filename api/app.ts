@@ -26,12 +26,15 @@ import type { ApiMetrics } from './metrics.js';
 import type { BookingSettings } from './config.js';
 import { brand, type Contact } from '../domain/brand.js';
 import type { ProspectRouting } from './routing/prospect-route.js';
+import { routingRoutes } from './routing/routes.js';
+import { routeKeyReader } from './routing/route-key.js';
 import type { HostCalendars } from './hosts/calendars.js';
 import { hostRoutes } from './hosts/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
 import { funnelAdminRoutes, funnelBeaconRoutes } from './funnel/routes.js';
 import { FUNNEL_SOURCE_DAYS, KnownFunnelSources } from './funnel/known-sources.js';
 import { bookingSourcesSince } from './funnel/repository.js';
+import { disqualifiedCounter } from './funnel/disqualified.js';
 import { adminAccess } from './admin/sessions.js';
 import { adminBookingRoutes } from './admin/booking-routes.js';
 
@@ -123,6 +126,7 @@ export function createApiRouter(deps: AppDeps): Router {
     ...(deps.hostCalendars && hostBookings ? { team: { calendars: deps.hostCalendars, bookings: hostBookings } } : {}),
     salesDesk: followUps.salesNotifyEmail,
     trapped: trappedSlots,
+    ...(deps.routing ? { routeOf: routeKeyReader(deps.routing.team, deps, now) } : {}),
   };
   const bookingDeps: DemoRequestRouteDeps = {
     ...deps,
@@ -159,6 +163,14 @@ export function createApiRouter(deps: AppDeps): Router {
     healthRoutes(deps).routes(),
     demoRequestRoutes(bookingDeps).routes(),
     emailCheckRoutes(deps.limits).routes(),
+    routingRoutes({
+      ...(deps.routing ? { routing: deps.routing } : {}),
+      ...(deps.limits ? { limits: deps.limits } : {}),
+      linkSecret: deps.linkSecret,
+      writeTo: followUps.salesNotifyEmail ?? (deps.contact ?? brand.company.contact).email,
+      now,
+      countDisqualified: disqualifiedCounter({ ...deps, now, funnelSources }),
+    }).routes(),
     slotRoutes(slotDeps).routes(),
     hostRoutes({ hostCalendars: deps.hostCalendars, adminToken: deps.adminToken, adminLimiter }).routes(),
     webhookRoutes({

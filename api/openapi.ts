@@ -15,6 +15,7 @@ import { emailCheckOpenApi } from './email-check/routes.js';
 import { funnelOpenApi } from './funnel/routes.js';
 import { hostsOpenApi } from './hosts/routes.js';
 import { sharedOpenApi, toOpenApiSchema, type OpenApiPart } from './openapi-parts.js';
+import { routingOpenApi } from './routing/routes.js';
 import { slotsOpenApi } from './slots/routes.js';
 import { webhooksOpenApi } from './webhooks/routes.js';
 
@@ -39,6 +40,7 @@ export const OPENAPI_PARTS: readonly OpenApiPart[] = [
   sharedOpenApi,
   demoRequestOpenApi,
   emailCheckOpenApi,
+  routingOpenApi,
   slotsOpenApi,
   hostsOpenApi,
   adminBookingsOpenApi,

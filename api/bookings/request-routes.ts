@@ -26,9 +26,7 @@ import { answer, bodyRefusals, json, refused, tooMany, type OpenApiPart } from '
 import type { OperationObject } from 'openapi3-ts/oas31';
 import { bookingCreatedSchema } from './schemas.js';
 import { NotRoutedError } from '../routing/route-answer.js';
-import { countStep } from '../funnel/repository.js';
-import { FUNNEL_DISQUALIFIED } from '../../domain/funnel.js';
-import { calendarDayOf, formatCalendarDay } from '../../domain/booking.js';
+import { disqualifiedCounter } from '../funnel/disqualified.js';
 
 function messageFor(error: ErrorObject, field: string): string {
   if (field === 'attribution')
@@ -59,20 +57,6 @@ export type DemoRequestRouteDeps = DemoRequestDeps & {
   funnelSources?: Pick<KnownFunnelSources, 'booked' | 'counted'>;
 };
 
-/**
- * A prospect the routes turned away leaves nothing but one more in the funnel's 'disqualified' count of the day and
- * source; a count that cannot be stored is logged, and the 422 answered all the same.
- */
-async function countDisqualified(deps: DemoRequestRouteDeps, input: DemoRequestInput): Promise<void> {
-  try {
-    const source = deps.funnelSources ? await deps.funnelSources.counted(input.attribution?.utm_source) : null;
-    const day = formatCalendarDay(calendarDayOf(deps.now(), deps.timeZone));
-    await countStep(deps.db, day, source, FUNNEL_DISQUALIFIED);
-  } catch (err) {
-    deps.logger.warn({ err }, 'disqualified prospect not counted in the funnel');
-  }
-}
-
 /** What the form's route (api/no-script/routes.ts) leaves for the steps: the key of its hidden field. */
 export interface FormIdempotencyKey {
   idempotencyKey?: string;
@@ -85,6 +69,7 @@ export interface FormIdempotencyKey {
  * validation, one booking, whichever way the request came.
  */
 export function demoRequestSteps(deps: DemoRequestRouteDeps, { form = false }: { form?: boolean } = {}) {
+  const countDisqualified = disqualifiedCounter(deps);
   return [
     rateLimit(deps.limits?.limiter, {
       name: 'demo-request',
@@ -111,7 +96,7 @@ export function demoRequestSteps(deps: DemoRequestRouteDeps, { form = false }: {
       const answer = await submitDemoRequest(deps, ctx.state.body, idempotencyKeyOf(key)).catch(
         async (err: unknown) => {
           if (err instanceof NotRoutedError && err.kind === 'disqualified')
-            await countDisqualified(deps, ctx.state.body);
+            await countDisqualified(ctx.state.body.attribution?.utm_source);
           throw err;
         },
       );

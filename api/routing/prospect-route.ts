@@ -5,7 +5,13 @@
  * Without routes in the team file, every host takes every prospect.
  */
 import type { Logger } from 'pino';
-import { decideRoute, type RouteDecision, type RoutingAnswers, type RoutingQuestion } from '../../domain/routing.js';
+import {
+  decideRoute,
+  type RouteDecision,
+  type RouteRule,
+  type RoutingAnswers,
+  type RoutingQuestion,
+} from '../../domain/routing.js';
 import type { TeamRouting } from '../../server-shared/hosts/routing-file.js';
 import type { Team } from '../../server-shared/hosts/team.js';
 import { canonicalRecipient } from '../email-rules.js';
@@ -28,12 +34,22 @@ export interface ProspectRouter {
   routeOf(email: string, answers: RoutingAnswers): Promise<ProspectRoute>;
 }
 
+/** The hosts' e-mails in the team file's order, and the routes tried in order (without any in the file, one of every host). */
+export interface RoutedTeam {
+  hosts: readonly string[];
+  routes: readonly RouteRule[];
+}
+
+/** The team's hosts and routes as the router tries them. */
+export function routedTeam(team: Pick<TeamRouting, 'routes'> & { hosts: readonly { email: string }[] }): RoutedTeam {
+  return { hosts: team.hosts.map((host) => host.email), routes: team.routes ?? [{ hosts: '*' }] };
+}
+
 export function createProspectRouter(
   team: Pick<TeamRouting, 'routes'> & { hosts: readonly { email: string }[] },
   owners: { accounts?: AccountOwners; lookup?: OwnerLookup },
 ): ProspectRouter {
-  const emails = team.hosts.map((host) => host.email);
-  const routes = team.routes ?? [{ hosts: '*' as const }];
+  const { hosts: emails, routes } = routedTeam(team);
   return {
     async routeOf(email, answers) {
       const { domain } = canonicalRecipient(email);
@@ -58,6 +74,8 @@ export interface ProspectRouting {
   router: ProspectRouter;
   /** The team file has routes; false: every host takes every prospect, and a booking's routing record names no rule. */
   hasRoutes?: boolean;
+  /** The team as the routes read it: each host's e-mail in the file's order, and the routes (route keys point into both). */
+  team: RoutedTeam;
   /** Stops watching ACCOUNTS_FILE. */
   close(): void;
 }
@@ -84,6 +102,7 @@ export function createProspectRouting(
   return {
     questions: team.routing.questions,
     hasRoutes: team.routing.routes !== undefined,
+    team: routedTeam({ hosts: team.hosts, routes: team.routing.routes }),
     router: createProspectRouter(
       { hosts: team.hosts, routes: team.routing.routes },
       { ...(accounts ? { accounts } : {}), ...(lookup ? { lookup } : {}) },

@@ -1,15 +1,14 @@
 import { expect } from 'chai';
 import { ApiError } from '../errors.js';
-import { createProspectRouter, type ProspectRouting } from './prospect-route.js';
+import { createProspectRouter, routedTeam, type ProspectRouting } from './prospect-route.js';
 import { NotRoutedError, routeProspect } from './route-answer.js';
 
 const questions = [{ id: 'companySize', label: 'Company size', options: ['1-49', '5000+'] }];
+const hosts = [{ email: 'anna@converge.test' }, { email: 'dana@converge.test' }];
 const routing = (routes: Parameters<typeof createProspectRouter>[0]['routes']): ProspectRouting => ({
   questions,
-  router: createProspectRouter(
-    { hosts: [{ email: 'anna@converge.test' }, { email: 'dana@converge.test' }], routes },
-    {},
-  ),
+  router: createProspectRouter({ hosts, routes }, {}),
+  team: routedTeam({ hosts, routes }),
   close: () => {},
 });
 const routed = routing([

@@ -1,6 +1,7 @@
 /**
  * GET /api/slots?date=YYYY-MM-DD: a booking-zone day's 17 slots and which of them can still be booked, to the client
- * asking (the honeypot's catches of its network count for it alone: trapped-slots.ts).
+ * asking (the honeypot's catches of its network count for it alone: trapped-slots.ts). With &route=<key> (POST
+ * /api/routing's), a slot counts as free only while the owner or a host of that route is.
  */
 import Router from '@koa/router';
 import {
@@ -22,6 +23,7 @@ import { HOST_BOOKINGS_MARGIN_MS } from '../bookings/repository.js';
 import type { TrappedSlot, TrappedSlots } from './trapped-slots.js';
 import { answer, refused, unreadable, type OpenApiPart } from '../openapi-parts.js';
 import { daySlotsSchema } from './schemas.js';
+import { STALE_ROUTE_MESSAGE, type KeyedRoute } from '../routing/route-key.js';
 
 /** The slots' counts with what a network's catches took added, as they would be had the catches been bookings. */
 function countsWithTrapped(
@@ -81,6 +83,13 @@ export interface SlotDeps {
   salesDesk?: string;
   /** What the honeypot's catches took, shown to their own network for an hour; none when unset. */
   trapped?: TrappedSlots;
+  /** The hosts' e-mails (the owner first) a route key leads to, or undefined for a key refused; none without routing. */
+  routeOf?: (key: string) => KeyedRoute | undefined;
+}
+
+/** A slot list asked with a route key that does not hold (altered, too old, or from before the team changed). */
+export function staleRoute(): ApiError {
+  return new ApiError(400, 'Invalid route', STALE_ROUTE_MESSAGE);
 }
 
 /** A day's slots as GET /api/slots answers them, and with a team the names of the hosts free in each slot. */
@@ -92,13 +101,14 @@ export interface DaySlotsRead {
 
 /**
  * A booking-zone day's slots and which of them can be booked, for the client `clientKey` (clientKeyOf): what the slot
- * list answers, and what the booking page without script offers (api/no-script/routes.ts).
+ * list answers, and what the booking page without script offers (api/no-script/routes.ts). With `route` (a route
+ * key's hosts), only they count.
  */
 export function daySlotsReader(
   deps: SlotDeps,
-): (date: string, day: CalendarDay, clientKey: string) => Promise<DaySlotsRead> {
+): (date: string, day: CalendarDay, clientKey: string, route?: KeyedRoute) => Promise<DaySlotsRead> {
   const startsOf = keptSlotStarts(deps.timeZone);
-  return async (date, day, clientKey) => {
+  return async (date, day, clientKey, route) => {
     const { starts, isos } = startsOf(date, day);
     // What the booking rules allow at all (far enough ahead, inside the window, a weekday); only those are counted.
     const open = new Set(
@@ -121,7 +131,7 @@ export function daySlotsReader(
         trappedAround(HOST_BOOKINGS_MARGIN_MS),
       ]);
       const asked = starts.map((start, index) => ({ start, iso: isos[index]! })).filter(({ iso }) => open.has(iso));
-      team = await teamSlots(calendars, asked, hostsWithTrapped(held, trapped), deps.timeZone);
+      team = await teamSlots(calendars, asked, hostsWithTrapped(held, trapped), deps.timeZone, route?.hosts);
       const { freeHosts } = team;
       available = (iso) => (freeHosts.get(iso)?.length ?? 0) > 0;
     } else {
@@ -154,7 +164,13 @@ export function slotRoutes(deps: SlotDeps): Router {
     const date = typeof ctx.query.date === 'string' ? ctx.query.date : '';
     const day = parseCalendarDay(date);
     if (!day) throw new ApiError(400, 'Invalid date', 'Give the day as date=YYYY-MM-DD, for example date=2026-11-24.');
-    const { answer } = await readDay(date, day, clientKeyOf(ctx));
+    const key = ctx.query.route;
+    let route: KeyedRoute | undefined;
+    if (key !== undefined) {
+      route = typeof key === 'string' && deps.team ? deps.routeOf?.(key) : undefined;
+      if (!route) throw staleRoute();
+    }
+    const { answer } = await readDay(date, day, clientKeyOf(ctx), route);
     // Availability changes with every booking: never kept by a cache.
     ctx.set('Cache-Control', 'no-store');
     ctx.body = answer;
@@ -168,10 +184,22 @@ export const slotsOpenApi: OpenApiPart = {
       get: {
         operationId: 'daySlots',
         summary: "A booking-zone day's 17 hourly slots and which can still be booked.",
-        parameters: [{ name: 'date', in: 'query', required: true, schema: { type: 'string', format: 'date' } }],
+        parameters: [
+          { name: 'date', in: 'query', required: true, schema: { type: 'string', format: 'date' } },
+          {
+            name: 'route',
+            in: 'query',
+            required: false,
+            description:
+              "A route key (POST /api/routing): a slot is then available only while the account's owner or a host of the route is free.",
+            schema: { type: 'string' },
+          },
+        ],
         responses: {
           '200': answer('The slots.', 'DaySlots'),
-          '400': refused('The date is not a YYYY-MM-DD day.'),
+          '400': refused(
+            `The date is not a YYYY-MM-DD day, or the route key does not hold (altered, too old, or made before the team changed): "${STALE_ROUTE_MESSAGE}".`,
+          ),
           '503': unreadable,
         },
       },

@@ -32,20 +32,21 @@ export function dayTile(dialog: Locator, label: string): Locator {
   return dialog.getByRole('button', { name: label });
 }
 
-/** The first day the real clock leaves enough slots on, as react-calendar labels it. */
-export function firstBookableLabel(now = new Date()): { label: string } {
+/** The first day the real clock leaves enough slots on, as react-calendar labels it, with its slots still open then. */
+export function firstBookableLabel(now = new Date()): { label: string; slots: readonly string[] } {
   const today = calendarDayOf(now, ZONE);
   const cursor = new Date(Date.UTC(today.year, today.month - 1, today.day));
   for (let i = 0; i < 40; i += 1, cursor.setUTCDate(cursor.getUTCDate() + 1)) {
     const day = { year: cursor.getUTCFullYear(), month: cursor.getUTCMonth() + 1, day: cursor.getUTCDate() };
-    if (isBookableDay(day, now, ZONE) && availableSlots(day, now, ZONE).length >= SLOTS_NEEDED) {
+    const slots = isBookableDay(day, now, ZONE) ? availableSlots(day, now, ZONE).map((slot) => slot.iso) : [];
+    if (slots.length >= SLOTS_NEEDED) {
       const label = new Intl.DateTimeFormat('en-GB', {
         day: 'numeric',
         month: 'long',
         year: 'numeric',
         timeZone: 'UTC',
       }).format(cursor);
-      return { label };
+      return { label, slots };
     }
   }
   throw new Error('no bookable day in the next 40 days');

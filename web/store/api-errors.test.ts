@@ -1,6 +1,12 @@
 import { expect } from 'chai';
 import { SLOT_ALREADY_BOOKED_MESSAGE, SLOT_TAKEN_MESSAGE } from '../../domain/booking.js';
-import { isSlotConflict, serverFieldErrors, submitErrorMessage } from './api-errors.js';
+import {
+  isSlotConflict,
+  notRoutedMessage,
+  serverAnswerErrors,
+  serverFieldErrors,
+  submitErrorMessage,
+} from './api-errors.js';
 
 describe('submit error messages', () => {
   it("shows the server's details first", () => {
@@ -61,5 +67,30 @@ describe('submit error messages', () => {
     expect(isSlotConflict({ status: 409, data: { error: 'Conflict', details: 'Something else.' } })).to.equal(false);
     expect(isSlotConflict({ status: 400, data: { error: 'x', fields: { timeSlot: 'Too late' } } })).to.equal(false);
     expect(isSlotConflict({ status: 'FETCH_ERROR', message: 'Failed to fetch' })).to.equal(false);
+  });
+});
+
+describe("the routing's refusals", () => {
+  it("reads a 422's words to show instead of the calendar, and nothing else as one", () => {
+    const disqualified = {
+      error: 'Not offered a demo online',
+      details: 'Thanks',
+      disqualified: true,
+      message: 'Thanks',
+    };
+    expect(notRoutedMessage({ status: 422, message: '422: x', data: disqualified })).to.equal('Thanks');
+    // An Idempotency-Key come back with another body is a 422 too, with no words for the calendar's place.
+    expect(notRoutedMessage({ status: 422, message: '422: x', data: { error: 'Key reused', details: 'x' } })).to.equal(
+      undefined,
+    );
+    expect(notRoutedMessage({ status: 400, message: '400: x', data: disqualified })).to.equal(undefined);
+  });
+
+  it("gives the answers' problems by question id, and no other field", () => {
+    const fields = { 'answers.companySize': 'Please choose your company size.', email: 'Bad', 'answers.region': ' ' };
+    expect(serverAnswerErrors({ status: 400, message: '400: x', data: { fields } })).to.deep.equal({
+      companySize: 'Please choose your company size.',
+    });
+    expect(serverAnswerErrors({ status: 400, message: '400: x', data: {} })).to.deep.equal({});
   });
 });

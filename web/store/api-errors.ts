@@ -1,5 +1,8 @@
 import { DEMO_REQUEST_FIELDS, type DemoRequestField } from '../../domain/demo-request.js';
 
+/** The field key of a routing question's answer in an error's `fields` ("answers.companySize"). */
+const ANSWER_FIELD_PREFIX = 'answers.';
+
 const SUBMIT_FALLBACK_MESSAGE = 'Failed to submit demo request. Please try again.';
 const SUBMIT_INNER_FALLBACK_MESSAGE = 'Failed to submit demo request';
 
@@ -59,4 +62,23 @@ export function isSlotConflict(error: unknown): boolean {
     (error as { status: number }).status === 409 &&
     serverFieldErrors(error).timeSlot !== undefined
   );
+}
+
+/** The message of a 422 that offers no calendar (disqualified, or no route for the request), else undefined. */
+export function notRoutedMessage(error: unknown): string | undefined {
+  if (!hasHttpStatus(error) || (error as { status: number }).status !== 422) return undefined;
+  const body = bodyOf(error) as (ErrorBody & { message?: unknown }) | undefined;
+  return nonEmpty(body?.message) ? body.message : undefined;
+}
+
+/** The messages a 400 gives beside the routing questions ("answers.<id>"), by question id. */
+export function serverAnswerErrors(error: unknown): Record<string, string> {
+  const fields = bodyOf(error)?.fields;
+  if (typeof fields !== 'object' || fields === null) return {};
+  const result: Record<string, string> = {};
+  for (const [key, message] of Object.entries(fields as Record<string, unknown>)) {
+    if (key.startsWith(ANSWER_FIELD_PREFIX) && nonEmpty(message))
+      result[key.slice(ANSWER_FIELD_PREFIX.length)] = message;
+  }
+  return result;
 }

@@ -10,6 +10,7 @@ import {
   type RescheduleInput,
 } from '../../domain/demo-request.js';
 import type { EmailValidationResult } from '../../domain/email-messages.js';
+import type { RoutingAnswers, RoutingQuestion } from '../../domain/routing.js';
 import { baseQuery, type ApiCallFailure } from './api-base-query.js';
 
 /** A booking-zone day's slots, one tag per day (id YYYY-MM-DD). */
@@ -25,6 +26,14 @@ export interface DemoRequestSubmission {
   /** The same for a retry of the same submission, so the API books it once (see idempotency-key.ts). */
   idempotencyKey: string;
 }
+
+/**
+ * A day's slots to ask for: its date (YYYY-MM-DD), or the date and a route key (POST /api/routing's answer), with
+ * which only the slots of the prospect's route count.
+ */
+export type DaySlotsArg = string | { date: string; route: string };
+
+const dateOf = (arg: DaySlotsArg): string => (typeof arg === 'string' ? arg : arg.date);
 
 /** A change's answer is the booking as it now stands: it replaces the cached one, with no second GET. */
 const showAnswer: TypedMutationOnQueryStarted<BookingView, { token: string }, typeof baseQuery, 'api'> = async (
@@ -52,9 +61,22 @@ export const api = createApi({
   refetchOnMountOrArgChange: false,
   endpoints: (build) => ({
     /** Which slots of a booking-zone day (YYYY-MM-DD) can still be booked. */
-    daySlots: build.query<DaySlots, string>({
-      query: (date) => ({ url: `/api/slots?date=${encodeURIComponent(date)}` }),
-      providesTags: (_result, _error, date) => [{ type: SLOTS_TAG, id: date }],
+    daySlots: build.query<DaySlots, DaySlotsArg>({
+      query: (arg) => ({
+        url:
+          typeof arg === 'string'
+            ? `/api/slots?date=${encodeURIComponent(arg)}`
+            : `/api/slots?date=${encodeURIComponent(arg.date)}&route=${encodeURIComponent(arg.route)}`,
+      }),
+      providesTags: (_result, _error, arg) => [{ type: SLOTS_TAG, id: dateOf(arg) }],
+    }),
+    /** The questions the dialog asks before its calendar; none without a team that asks any. */
+    routingQuestions: build.query<{ questions: RoutingQuestion[] }, void>({
+      query: () => ({ url: '/api/routing' }),
+    }),
+    /** The prospect's route: its key, for the slots; the e-mail address goes in the body, never in a URL. */
+    routeProspect: build.mutation<{ route: string }, { email: string; answers: RoutingAnswers; source?: string }>({
+      query: (body) => ({ url: '/api/routing', method: 'POST', body }),
     }),
     submitDemoRequest: build.mutation<BookingCreated, DemoRequestSubmission>({
       query: ({ body, idempotencyKey }) => ({
@@ -113,6 +135,8 @@ export const {
   useCancelBookingMutation,
   useDaySlotsQuery,
   useRescheduleBookingMutation,
+  useRouteProspectMutation,
+  useRoutingQuestionsQuery,
   useSubmitDemoRequestMutation,
   useValidateEmailMutation,
 } = api;

@@ -33,6 +33,10 @@ interface DateTimePickerProps {
   currentSlot?: string;
   onDayChange: (day: CalendarDay) => void;
   onSlotChange: (iso: string) => void;
+  /** The prospect's route key (POST /api/routing): only its hosts' free slots are offered. */
+  route?: string;
+  /** The slot list refused the route key (altered, or stale): the questions are to be answered again. */
+  onRouteRefused?: () => void;
 }
 
 /** Its width, the dialog's or the manage page's, decides whether the calendar and the times fit side by side. */
@@ -241,6 +245,8 @@ export function DateTimePicker({
   currentSlot,
   onDayChange,
   onSlotChange,
+  route,
+  onRouteRefused,
 }: DateTimePickerProps) {
   const id = useId();
   const hintId = `${id}-hint`;
@@ -250,9 +256,24 @@ export function DateTimePicker({
   const slots = useMemo(() => (day ? slotOptions(day, now, zone, visitorZone) : []), [day, now, zone, visitorZone]);
   // The server's word on which slots are already full. Until it answers, or if it cannot, the domain rules alone
   // decide: booking never waits on this call, and the API checks the slot again anyway.
-  const { currentData: daySlots, isFetching: checkingSlots } = useDaySlotsQuery(
-    day ? formatCalendarDay(day) : skipToken,
-  );
+  const {
+    currentData: daySlots,
+    isFetching: checkingSlots,
+    error: slotsError,
+    startedTimeStamp,
+  } = useDaySlotsQuery(day ? (route ? { date: formatCalendarDay(day), route } : formatCalendarDay(day)) : skipToken);
+  // A refusal of the route key counts when asked since this picker came: one kept from an earlier one is asked again.
+  const [mountedAt] = useState(() => Date.now());
+  const routeRefused =
+    route !== undefined &&
+    !checkingSlots &&
+    (startedTimeStamp ?? 0) >= mountedAt &&
+    slotsError !== undefined &&
+    'status' in slotsError &&
+    slotsError.status === 400;
+  useEffect(() => {
+    if (routeRefused) onRouteRefused?.();
+  }, [routeRefused]);
   const taken = useMemo(() => takenSlotTimes(daySlots), [daySlots]);
   // No team member's calendar could be read: the server offers nothing, and the visitor is told why and whom to
   // write to, instead of a day that looks fully booked.

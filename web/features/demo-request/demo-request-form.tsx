@@ -7,12 +7,14 @@ import {
   PHONE_MAX_LENGTH,
 } from '../../../domain/demo-request.js';
 import { Button } from '../../components/button.js';
-import { FieldError, TextField } from '../../components/form-parts.js';
+import { FieldError, Hint, TextField } from '../../components/form-parts.js';
 import { Spinner } from '../../components/icons.js';
 import { DEMO_CODE_STATUS_ATTRIBUTE } from '../../components/demo-trigger-attribute.js';
 import { CALENDAR_LOAD_PROBLEM, LazyCalendar } from '../date-time-picker/lazy-calendar.js';
 import { EmailField } from './email-field.js';
+import { RoutingQuestions } from './routing-questions.js';
 import { useDemoRequestForm } from './use-demo-request-form.js';
+import { ASK_AGAIN } from './use-routing-step.js';
 
 /**
  * On a dialog wide enough, its first two fields, Name and Email, share a row: the form is shorter by a field, so on a
@@ -90,6 +92,31 @@ const Honeypot = styled.div`
   overflow: hidden;
 `;
 
+/** The routing step's place: where the focus goes once the route is known, so Tab goes on into the calendar. */
+const RoutingArea = styled.div`
+  display: grid;
+  gap: ${({ theme }) => theme.space[3]};
+  &:focus {
+    outline: none;
+  }
+`;
+
+const ShowTimes = styled(Button)`
+  justify-self: start;
+`;
+
+/** The words of a route that offers no calendar, in the calendar's place. */
+const Refusal = styled.div`
+  padding: ${({ theme }) => theme.space[4]};
+  border: 1px solid ${({ theme }) => theme.colors.border};
+  border-radius: ${({ theme }) => theme.radius.md};
+  background: ${({ theme }) => theme.colors.surfaceAlt};
+  &:focus-visible {
+    outline: 3px solid ${({ theme }) => theme.colors.focus};
+    outline-offset: 2px;
+  }
+`;
+
 interface DemoRequestFormProps {
   now: Date;
   onSubmitted: () => void;
@@ -98,6 +125,36 @@ interface DemoRequestFormProps {
 /** The Request Demo form's markup; its state and behaviour are useDemoRequestForm's. */
 export function DemoRequestForm({ now, onSubmitted }: DemoRequestFormProps) {
   const form = useDemoRequestForm(onSubmitted);
+  const { routing } = form;
+  const calendarLoading = (
+    <CalendarLoading role="status" {...{ [DEMO_CODE_STATUS_ATTRIBUTE]: '' }}>
+      <Spinner />
+      {AVAILABLE_TIMES_LOADING}
+    </CalendarLoading>
+  );
+  /** The calendar, of the route's hosts when there is a route key. */
+  const calendar = (route?: string) => (
+    <LazyCalendar
+      load={loadDateTimePicker}
+      props={{
+        now,
+        zone: form.zone,
+        visitorZone: form.visitorZone,
+        day: form.day,
+        slotIso: form.slotIso,
+        error: form.errors.timeSlot,
+        onDayChange: form.onDayChange,
+        onSlotChange: form.onSlotChange,
+        ...(route ? { route, onRouteRefused: routing.onRouteRefused } : {}),
+      }}
+      fallback={calendarLoading}
+      problem={
+        <div role="alert">
+          <FieldError id={`${form.id}-calendar-problem`} message={CALENDAR_LOAD_PROBLEM} />
+        </div>
+      }
+    />
+  );
 
   return (
     <Form ref={form.formRef} noValidate onSubmit={(event) => void form.onSubmit(event)} aria-busy={form.isSubmitting}>
@@ -117,30 +174,49 @@ export function DemoRequestForm({ now, onSubmitted }: DemoRequestFormProps) {
         autoComplete="organization"
         maxLength={COMPANY_MAX_LENGTH}
       />
-      <LazyCalendar
-        load={loadDateTimePicker}
-        props={{
-          now,
-          zone: form.zone,
-          visitorZone: form.visitorZone,
-          day: form.day,
-          slotIso: form.slotIso,
-          error: form.errors.timeSlot,
-          onDayChange: form.onDayChange,
-          onSlotChange: form.onSlotChange,
-        }}
-        fallback={
-          <CalendarLoading role="status" {...{ [DEMO_CODE_STATUS_ATTRIBUTE]: '' }}>
-            <Spinner />
-            {AVAILABLE_TIMES_LOADING}
-          </CalendarLoading>
-        }
-        problem={
-          <div role="alert">
-            <FieldError id={`${form.id}-calendar-problem`} message={CALENDAR_LOAD_PROBLEM} />
-          </div>
-        }
-      />
+      {routing.pending ? (
+        calendarLoading
+      ) : routing.asks ? (
+        <>
+          <RoutingQuestions
+            idPrefix={form.id}
+            questions={routing.questions}
+            answers={routing.answers}
+            errors={routing.answerErrors}
+            onAnswer={routing.onAnswer}
+          />
+          <RoutingArea ref={routing.routedRef} tabIndex={-1}>
+            {routing.route ? (
+              calendar(routing.route)
+            ) : routing.refusal ? (
+              <Refusal ref={routing.refusalRef} role="alert" tabIndex={-1}>
+                {routing.refusal}
+              </Refusal>
+            ) : (
+              <>
+                <Hint id={`${form.showTimesId}-hint`} role="status">
+                  {routing.askAgain
+                    ? `${ASK_AGAIN}: the times shown were out of date.`
+                    : 'Answer the questions above to see the times our team has for you.'}
+                </Hint>
+                <ShowTimes
+                  id={form.showTimesId}
+                  type="button"
+                  $variant="secondary"
+                  aria-describedby={`${form.showTimesId}-hint ${form.showTimesId}-error`}
+                  disabled={routing.isRouting}
+                  onClick={() => void form.onShowTimes()}
+                >
+                  {routing.isRouting ? 'Finding times…' : 'Show available times'}
+                </ShowTimes>
+                <FieldError id={`${form.showTimesId}-error`} message={form.errors.timeSlot} />
+              </>
+            )}
+          </RoutingArea>
+        </>
+      ) : (
+        calendar()
+      )}
       <TextField
         {...form.fieldProps('phone')}
         label="Phone"

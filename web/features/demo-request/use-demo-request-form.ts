@@ -3,7 +3,7 @@
  * before a submit (the same as the API's, in the domain's words), the e-mail check on leaving the field, the submit
  * with its Idempotency-Key, and what a success or a refusal does to the form.
  */
-import { useCallback, useId, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { timeSlotProblem, type CalendarDay } from '../../../domain/booking.js';
 import { demoEvent, googleCalendarLink, outlookCalendarLink } from '../../../domain/calendar-links.js';
 import {
@@ -16,7 +16,7 @@ import {
 } from '../../../domain/demo-request.js';
 import { companyLinkProblem, nameLinkProblem } from '../../../domain/links-in-text.js';
 import { notifyError, notifySuccess, type ToastDetails } from '../../components/notify.js';
-import { isSlotConflict, serverFieldErrors, submitErrorMessage } from '../../store/api-errors.js';
+import { isSlotConflict, serverAnswerErrors, serverFieldErrors, submitErrorMessage } from '../../store/api-errors.js';
 import { useSubmitDemoRequestMutation, useValidateEmailMutation, type DemoRequestBody } from '../../store/api.js';
 import { visitorTimeZone } from '../date-time-picker/booking-calendar.js';
 import { describeBookingTime } from '../date-time-picker/booking-time.js';
@@ -26,9 +26,13 @@ import { rememberedAttribution, visitStorage } from './attribution.js';
 import { checkEmail, type EmailCheck } from './email-check.js';
 import { countFunnelStep } from './funnel-beacon.js';
 import { mayRetryWithSameKey, nextAttempt, type SubmissionAttempt } from './idempotency-key.js';
+import { questionGroupId } from './routing-questions.js';
+import { useRoutingStep } from './use-routing-step.js';
 
 export const SUCCESS_TITLE = 'Demo Request Submitted';
 export const SUCCESS_TEXT = "Thank you! We'll contact you soon to schedule your demo.";
+/** Under the routing step's button, when the form is sent before the times were shown. */
+export const SHOW_TIMES_FIRST = 'Please answer the questions and choose a time.';
 
 /** Whom the prospect will meet and where, when the answer says (a team's host; the video room). */
 /** The success toast's lines beyond the specification's words: when the demo is, whom the prospect meets, the room. */
@@ -79,6 +83,13 @@ export function useDemoRequestForm(onSubmitted: () => void) {
   const [submitDemoRequest, { isLoading: isSubmitting }] = useSubmitDemoRequestMutation();
   const [validateEmail] = useValidateEmailMutation();
   const zone = BOOKING_ZONE;
+  const routing = useRoutingStep();
+  const showTimesId = `${id}-show-times`;
+
+  // Another route may have other times: a time chosen for the one forgotten is chosen again.
+  useEffect(() => {
+    if (routing.route === null) setSlotIso(null);
+  }, [routing.route]);
 
   const setValue = (field: TextFieldName, value: string) => {
     setValues((current) => ({ ...current, [field]: value }));
@@ -116,7 +127,10 @@ export function useDemoRequestForm(onSubmitted: () => void) {
     // Once, on hydration: later the fields hold the state's values.
   }, []);
 
-  /** Focuses a field; for the time, a slot that can be chosen (not `avoidSlot`, the one just refused), else the calendar. */
+  /**
+   * Focuses a field; for the time, a slot that can be chosen (not `avoidSlot`, the one just refused), else the
+   * calendar, else (no route yet) the routing step's button or the words shown instead of a calendar.
+   */
   const focusField = (field: DemoRequestField, avoidSlot?: string) => {
     const form = formRef.current;
     if (!form) return;
@@ -124,7 +138,55 @@ export function useDemoRequestForm(onSubmitted: () => void) {
       form.querySelector<HTMLElement>(`#${CSS.escape(ids[field])}`)?.focus();
       return;
     }
+    if (routing.asks && routing.route === null) {
+      if (routing.refusal) routing.refusalRef.current?.focus();
+      else form.querySelector<HTMLElement>(`#${CSS.escape(showTimesId)}`)?.focus();
+      return;
+    }
     focusTimeChoice(form, avoidSlot);
+  };
+
+  /** Focuses a question's chosen option, else its first. */
+  const focusQuestion = (questionId: string) => {
+    const group = formRef.current?.querySelector(`#${CSS.escape(questionGroupId(id, questionId))}`);
+    (
+      group?.querySelector<HTMLInputElement>('input:checked') ?? group?.querySelector<HTMLInputElement>('input')
+    )?.focus();
+  };
+  /** The first question of `problems`, in the form's order. */
+  const firstQuestionOf = (problems: Record<string, string>) =>
+    routing.questions.find((question) => problems[question.id])?.id;
+
+  /** The routing step's button: the route of the address and answers, whose times the calendar then shows. */
+  const onShowTimes = async () => {
+    if (routing.isRouting) return;
+    const email = values.email.trim();
+    const answerProblems = routing.checkAnswers();
+    setErrors((current) => ({
+      ...current,
+      timeSlot: undefined,
+      ...(email === '' ? { email: requiredMessage('email') } : {}),
+    }));
+    if (email === '') {
+      focusField('email');
+      return;
+    }
+    const firstQuestion = firstQuestionOf(answerProblems);
+    if (firstQuestion) {
+      focusQuestion(firstQuestion);
+      return;
+    }
+    const outcome = await routing.ask(email);
+    if (outcome.kind !== 'invalid') return;
+    const emailProblem = serverFieldErrors(outcome.error).email;
+    if (emailProblem) {
+      setErrors((current) => ({ ...current, email: emailProblem }));
+      focusField('email');
+      return;
+    }
+    const firstRefused = firstQuestionOf(serverAnswerErrors(outcome.error));
+    if (firstRefused) focusQuestion(firstRefused);
+    else notifyError('Error', submitErrorMessage(outcome.error));
   };
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
@@ -139,16 +201,21 @@ export function useDemoRequestForm(onSubmitted: () => void) {
     if (nameLink) problems.name = nameLink;
     const companyLink = companyLinkProblem(values.company);
     if (companyLink) problems.company = companyLink;
-    if (!slotIso) problems.timeSlot = requiredMessage('timeSlot');
+    const answerProblems = routing.asks ? routing.checkAnswers() : {};
+    if (!slotIso) problems.timeSlot = routing.asks && !routing.route ? SHOW_TIMES_FIRST : requiredMessage('timeSlot');
     else {
       // The domain's one check of a slot: the dialog may have stayed open past the chosen hour.
       const problem = timeSlotProblem(slotIso, new Date(), zone, PAGE_MIN_NOTICE);
       if (problem) problems.timeSlot = problem;
     }
     const firstProblem = DEMO_REQUEST_FIELDS.find((field) => problems[field]);
-    if (firstProblem) {
+    // The questions come after the company and before the time.
+    const firstQuestion = firstQuestionOf(answerProblems);
+    if (firstProblem || firstQuestion) {
       setErrors(problems);
-      focusField(firstProblem);
+      if (firstProblem && ['name', 'email', 'company'].includes(firstProblem)) focusField(firstProblem);
+      else if (firstQuestion) focusQuestion(firstQuestion);
+      else if (firstProblem) focusField(firstProblem);
       return;
     }
     const body: DemoRequestBody = {
@@ -163,6 +230,7 @@ export function useDemoRequestForm(onSubmitted: () => void) {
     if (attribution) body.attribution = attribution;
     // The visitor's own zone, so the e-mails show the slot on their clock too (the server drops one it does not know).
     if (VISITOR_ZONE) body.visitorTimeZone = VISITOR_ZONE;
+    if (routing.asks) body.answers = routing.answers;
     if (trap !== '') body[HONEYPOT_FIELD] = trap;
     // The body is built in one fixed order, so its JSON text tells the same submission from a changed one.
     const attempt = nextAttempt(openAttempt.current, JSON.stringify(body));
@@ -171,6 +239,8 @@ export function useDemoRequestForm(onSubmitted: () => void) {
       created = await submitDemoRequest({ body, idempotencyKey: attempt.key }).unwrap();
     } catch (error) {
       openAttempt.current = mayRetryWithSameKey(error) ? attempt : null;
+      // A 422: the route turns the request away, in words shown (and focused) instead of the calendar.
+      if (routing.asks && routing.refused(error)) return;
       const fieldErrors = serverFieldErrors(error);
       setErrors(fieldErrors);
       notifyError('Error', submitErrorMessage(error));
@@ -182,7 +252,9 @@ export function useDemoRequestForm(onSubmitted: () => void) {
         return;
       }
       const firstServerProblem = DEMO_REQUEST_FIELDS.find((field) => fieldErrors[field]);
+      const firstRefused = firstQuestionOf(serverAnswerErrors(error));
       if (firstServerProblem) focusField(firstServerProblem);
+      else if (firstRefused) focusQuestion(firstRefused);
       return;
     }
     openAttempt.current = null;
@@ -209,6 +281,7 @@ export function useDemoRequestForm(onSubmitted: () => void) {
     setErrors({});
     setEmailCheck({ state: 'idle' });
     checkedEmail.current = null;
+    routing.reset();
     onSubmitted();
   };
 
@@ -223,6 +296,8 @@ export function useDemoRequestForm(onSubmitted: () => void) {
 
   const onEmailChange = (value: string) => {
     setValue('email', value);
+    // The route follows the address (its domain, its account's owner).
+    if (routing.asks) routing.forget();
     checkedEmail.current = null;
     setEmailCheck({ state: 'idle' });
   };
@@ -264,5 +339,8 @@ export function useDemoRequestForm(onSubmitted: () => void) {
     onUseSuggestion,
     onDayChange,
     onSlotChange,
+    routing,
+    showTimesId,
+    onShowTimes,
   };
 }
