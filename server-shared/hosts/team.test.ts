@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ConfigError } from '../settings.js';
-import { parseTeam, readTeamFile } from './team.js';
+import { hostDay, parseTeam, readTeamFile } from './team.js';
 
 const host = (extra: Record<string, unknown> = {}) => ({
   name: 'Anna Berg',
@@ -111,5 +111,20 @@ describe('the team file', () => {
     } finally {
       await rm(folder, { recursive: true, force: true });
     }
+  });
+
+  it("bounds a host's day on their clock on a day it starts at 01:00, west of UTC", () => {
+    const [havana] = parseTeam(
+      team(host({ workingHours: { days: [1, 2, 3, 4, 5], start: '09:00', end: '17:00', timeZone: 'America/Havana' } })),
+      {},
+    ).hosts;
+    // Havana's clock goes from 00:00 to 01:00 on 8 March 2026, so 7 March ends at 05:00 UTC, not an hour before.
+    const day = hostDay(havana!, new Date('2026-03-08T04:59:00Z'), 'Europe/Berlin');
+    expect([day.start.toISOString(), day.end.toISOString()]).to.deep.equal([
+      '2026-03-07T05:00:00.000Z',
+      '2026-03-08T05:00:00.000Z',
+    ]);
+    const next = hostDay(havana!, new Date('2026-03-08T05:00:00Z'), 'Europe/Berlin');
+    expect(next.start.toISOString()).to.equal('2026-03-08T05:00:00.000Z');
   });
 });
