@@ -6,7 +6,11 @@
 import fc from 'fast-check';
 
 /** Fixed, so a failure is the same on every machine; bounded, so the tests stay well inside the unit budget. */
-export const CLOCK_RUNS: fc.Parameters<unknown> = { seed: 20260329, numRuns: 300, endOnFailure: true };
+export const CLOCK_RUNS: fc.Parameters<unknown> = {
+  seed: Number(process.env.SEEDX ?? 20260329),
+  numRuns: Number(process.env.RUNSX ?? 300),
+  endOnFailure: true,
+};
 
 export const ZONES: readonly string[] = Intl.supportedValuesOf('timeZone');
 
@@ -152,6 +156,15 @@ export function expectedInstant(wall: Wall, zone: string): number {
   return instantsReading(wall, zone)[0] ?? instantAcrossGap(wall, zone);
 }
 
+/** The end of the booking window: the same reading a month on, the day clamped to the month's last. */
+export function windowEndOf(now: Date, zone: string): number {
+  const r = reading(now, zone);
+  const next = addDays({ year: r.year, month: r.month, day: 1 }, 32);
+  const last = new Date(Date.UTC(next.year, next.month, 0)).getUTCDate();
+  const wall = { year: next.year, month: next.month, day: Math.min(r.day, last), hour: r.hour, minute: r.minute };
+  return expectedInstant(wall, zone) + r.second * 1000 + now.getUTCMilliseconds();
+}
+
 /** HH:MM of a reading. */
 export const clockOf = (r: Reading) => `${String(r.hour).padStart(2, '0')}:${String(r.minute).padStart(2, '0')}`;
 
@@ -161,7 +174,30 @@ export function addDays(day: { year: number; month: number; day: number }, days:
   return { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() };
 }
 
-const zone = fc.constantFrom(...ZONES);
+/** Whether the zone's clock reads two offsets in 2026–2030, by a reading at the middle of each month. */
+function keepsChanging(zone: string): boolean {
+  const first = offsetMinutes(FIRST, zone);
+  for (let month = 0; month < 60; month += 1) {
+    if (offsetMinutes(Date.UTC(2026, month, 15), zone) !== first) return true;
+  }
+  return false;
+}
+
+/** Whether the zone's clock is off UTC's by part of an hour at some time of year (Kathmandu, Adelaide, Lord Howe). */
+const partHour = (zone: string) =>
+  offsetMinutes(Date.UTC(2026, 0, 15), zone) % 60 !== 0 || offsetMinutes(Date.UTC(2026, 6, 15), zone) % 60 !== 0;
+
+/**
+ * Every zone; those whose clock changes, and those off by part of an hour (whose slots straddle another zone's
+ * change of a whole hour), more often: the rest have less to be wrong about.
+ */
+const changingZone = fc.constantFrom(...ZONES.filter(keepsChanging));
+const partHourZone = fc.constantFrom(...ZONES.filter(partHour));
+const zone = fc.oneof(
+  { arbitrary: changingZone, weight: 2 },
+  { arbitrary: partHourZone, weight: 1 },
+  { arbitrary: fc.constantFrom(...ZONES), weight: 1 },
+);
 
 /**
  * An instant near a change of the zone's offset in 2026–2030 (within two days either side), or anywhere in those
@@ -171,8 +207,10 @@ export const instantNear = (of: string): fc.Arbitrary<number> => {
   const changes = transitions(of);
   const anywhere = fc.integer({ min: 0, max: (LAST - FIRST) / (15 * MINUTE) - 1 }).map((q) => FIRST + q * 15 * MINUTE);
   if (changes.length === 0) return anywhere;
+  // Within two days, and within the hour and a half either side where a slot straddles the change.
+  const quarters = fc.oneof(fc.integer({ min: -2 * 96, max: 2 * 96 }), fc.integer({ min: -6, max: 6 }));
   const near = fc
-    .tuple(fc.constantFrom(...changes), fc.integer({ min: -2 * 96, max: 2 * 96 }))
+    .tuple(fc.constantFrom(...changes), quarters)
     .map(([change, quarters]) => change + quarters * 15 * MINUTE);
   return fc.oneof({ arbitrary: near, weight: 4 }, { arbitrary: anywhere, weight: 1 });
 };
@@ -193,29 +231,66 @@ export interface ClockCase {
 export const clockCase: fc.Arbitrary<ClockCase> = fc
   .tuple(zone, zone, zone, fc.integer({ min: 0, max: 2 }))
   .chain(([bookingZone, visitorZone, hostZone, which]) =>
-    fc.record({
-      bookingZone: fc.constant(bookingZone),
-      visitorZone: fc.constant(visitorZone),
-      hostZone: fc.constant(hostZone),
-      day: instantNear([bookingZone, visitorZone, hostZone][which]!).map((at) => dayOf(at, bookingZone)),
-      slotIndex: fc.integer({ min: 0, max: 16 }),
-      bookedMinutesBefore: fc.integer({ min: -120, max: 33 * 24 * 60 }),
-    }),
+    fc
+      .tuple(
+        instantNear([bookingZone, visitorZone, hostZone][which]!),
+        fc.option(fc.integer({ min: 0, max: 16 }), { freq: 2 }),
+        fc.integer({ min: -120, max: 33 * 24 * 60 }),
+      )
+      .map(([at, slotIndex, bookedMinutesBefore]) => ({
+        bookingZone,
+        visitorZone,
+        hostZone,
+        day: dayOf(at, bookingZone),
+        // Half the time the slot nearest the change, where a slot straddles it or a clock crosses midnight.
+        slotIndex: slotIndex ?? slotHolding(at, bookingZone),
+        bookedMinutesBefore,
+      })),
   );
 
-/** A host's working hours on their clock: some weekdays, a start and a later end to the quarter hour. */
-export const workingHours = (timeZone: string) =>
-  fc
-    .tuple(
-      fc.uniqueArray(fc.integer({ min: 1, max: 7 }), { minLength: 1, maxLength: 7 }),
-      fc.integer({ min: 0, max: 95 }),
-      fc.integer({ min: 1, max: 96 }),
-    )
-    .map(([days, a, b]) => {
-      const [from, to] = a < b ? [a, b] : [b - 1, a + 1];
-      const clock = (quarters: number) =>
-        `${String(Math.floor(quarters / 4)).padStart(2, '0')}:${String((quarters % 4) * 15).padStart(2, '0')}`;
-      return { days, start: clock(Math.max(0, from)), end: clock(Math.min(96, to)), timeZone };
-    });
+/** The slot of the booking zone's day that holds the instant (the first or last where it is outside 07:00–23:59). */
+const slotHolding = (at: number, bookingZone: string) => Math.min(16, Math.max(0, reading(at, bookingZone).hour - 7));
+
+/**
+ * A case whose slot holds a change of the host's clock: the slot of a zone off by part of an hour (or any zone, for
+ * a change at the half hour such as Lord Howe's) that the host's clock is turned forward or back in.
+ */
+export const straddlingCase: fc.Arbitrary<ClockCase> = fc
+  .tuple(fc.oneof(partHourZone, zone), zone, changingZone)
+  .chain(([bookingZone, visitorZone, hostZone]) =>
+    fc
+      .tuple(fc.constantFrom(...transitions(hostZone)), fc.integer({ min: -120, max: 33 * 24 * 60 }))
+      .map(([change, bookedMinutesBefore]) => ({
+        bookingZone,
+        visitorZone,
+        hostZone,
+        day: dayOf(change, bookingZone),
+        slotIndex: slotHolding(change, bookingZone),
+        bookedMinutesBefore,
+      })),
+  );
+
+/**
+ * A host's working hours on their clock: some weekdays, a start and a later end to the quarter hour; half the time
+ * every day, with the start or the end within an hour and a half of the host's reading of `slot` (a slot's start).
+ */
+export const workingHours = (timeZone: string, slot: Date) => {
+  const read = reading(slot, timeZone);
+  const atSlot = Math.floor((read.hour * 60 + read.minute) / 15);
+  const quarter = fc.oneof(
+    fc.integer({ min: 0, max: 96 }),
+    fc.integer({ min: -6, max: 10 }).map((q) => Math.min(96, Math.max(0, atSlot + q))),
+  );
+  const days = fc.oneof(
+    fc.constant<number[]>([1, 2, 3, 4, 5, 6, 7]),
+    fc.uniqueArray(fc.integer({ min: 1, max: 7 }), { minLength: 1, maxLength: 7 }),
+  );
+  const clock = (quarters: number) =>
+    `${String(Math.floor(quarters / 4)).padStart(2, '0')}:${String((quarters % 4) * 15).padStart(2, '0')}`;
+  return fc.tuple(days, quarter, quarter).map(([weekdays, a, b]) => {
+    const [from, to] = a === b ? (a === 96 ? [95, 96] : [a, a + 1]) : [Math.min(a, b), Math.max(a, b)];
+    return { days: weekdays, start: clock(from), end: clock(to), timeZone };
+  });
+};
 
 export { MINUTE, HOUR, DAY };
