@@ -30,12 +30,8 @@ const MONTHS = [
 const TIME_LINE = /^ {2}(.+?): +(\w+),? (\d{1,2}) (\w+) (\d{4}), (\d{2}:\d{2})–(\d{2}:\d{2})(?: \(.+\)| UTC)$/;
 
 /** What the line should say for the slot on the zone's clock, from Intl's reading. */
-const expectedLine = (label: string, start: Reading, end: Reading) => ({
-  label,
-  day: `${WEEKDAYS[start.weekday]} ${start.day} ${MONTHS[start.month - 1]} ${start.year}`,
-  from: clockOf(start),
-  to: clockOf(end),
-});
+const expectedLine = (label: string, start: Reading, end: Reading) =>
+  `${label}: ${WEEKDAYS[start.weekday]} ${start.day} ${MONTHS[start.month - 1]} ${start.year}, ${clockOf(start)}–${clockOf(end)}`;
 
 describe('one clock in the e-mails, in every zone across the changes of 2026–2030', () => {
   it("writes the slot on the booking zone's clock, in UTC, and on the visitor's clock where it reads otherwise", () => {
@@ -53,19 +49,20 @@ describe('one clock in the e-mails, in every zone across the changes of 2026–2
           .slice(first, first + 3)
           .map((line) => TIME_LINE.exec(line))
           .filter((match) => match !== null)
-          .map(([, label, weekday, day, month, year, from, to]) => ({
-            label,
-            day: `${weekday} ${day} ${month} ${year}`,
-            from,
-            to,
-          }));
+          .map(
+            ([, label, weekday, day, month, year, from, to]) =>
+              `${label}: ${weekday} ${day} ${month} ${year}, ${from}–${to}`,
+          );
         const [booked, visitor] = [c.bookingZone, c.visitorZone].map((zone) => reading(start, zone));
         const differs = clockOf(booked!) !== clockOf(visitor!) || booked!.day !== visitor!.day;
-        expect(shown, `${start.toISOString()} in ${c.bookingZone}, visitor in ${c.visitorZone}`).to.deep.equal([
+        const expected = [
           expectedLine(bookingZoneLabel(c.bookingZone), booked!, reading(end, c.bookingZone)),
           expectedLine('UTC', reading(start, 'UTC'), reading(end, 'UTC')),
           ...(differs ? [expectedLine('Your time', visitor!, reading(end, c.visitorZone))] : []),
-        ]);
+        ].join(' | ');
+        const at = `${start.toISOString()} in ${c.bookingZone}, visitor in ${c.visitorZone}`;
+        // Both texts in the message whole: an assertion's own shortens them.
+        expect(shown.join(' | '), `${at}\n  e-mail: ${shown.join(' | ')}\n  Intl:   ${expected}\n`).to.equal(expected);
       }),
       CLOCK_RUNS,
     );
