@@ -1,12 +1,13 @@
 /**
- * One clock, proven (the e-mails): on the cases of server-shared/one-clock.test.ts, the prospect's confirmation writes
- * the slot on the booking zone's clock, in UTC, and on the visitor's own clock when it reads otherwise, each line as
- * Intl reads the instant there.
+ * One clock, proven (the e-mails): on the cases of server-shared/one-clock.test.ts, the prospect's confirmation and
+ * reminder write the slot on the booking zone's clock, in UTC, and on the visitor's own clock when it reads otherwise,
+ * each line as Intl reads the instant there.
  */
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { bookingZoneLabel, slotEnd, slotStartsOf } from '../../domain/booking.js';
 import { CLOCK_RUNS, clockCase, clockOf, reading, type Reading } from '../../test/one-clock.js';
+import { renderReminder } from './booking-changes.js';
 import { renderConfirmation } from './confirmation.js';
 import { SAMPLE_BOOKING, SAMPLE_RENDERING } from './sample-booking.js';
 
@@ -39,20 +40,19 @@ describe('one clock in the e-mails, in every zone across the changes of 2026–2
       fc.property(clockCase, (c) => {
         const start = slotStartsOf(c.day, c.bookingZone)[c.slotIndex]!;
         const end = slotEnd(start);
-        const email = renderConfirmation(
-          { ...SAMPLE_BOOKING, timeSlot: start, visitorTimeZone: c.visitorZone },
-          { ...SAMPLE_RENDERING, timeZone: c.bookingZone, now: new Date(start.getTime() - 86_400_000) },
-        );
-        const lines = email.text.split('\n');
-        const first = lines.findIndex((line) => line.endsWith('Your slot is confirmed:')) + 1;
-        const shown = lines
-          .slice(first, first + 3)
-          .map((line) => TIME_LINE.exec(line))
-          .filter((match) => match !== null)
-          .map(
-            ([, label, weekday, day, month, year, from, to]) =>
-              `${label}: ${weekday} ${day} ${month} ${year}, ${from}–${to}`,
-          );
+        const booking = { ...SAMPLE_BOOKING, timeSlot: start, visitorTimeZone: c.visitorZone };
+        const options = { ...SAMPLE_RENDERING, timeZone: c.bookingZone, now: new Date(start.getTime() - 86_400_000) };
+        // The time lines of the confirmation and of the reminder, each a row of the e-mail's text.
+        const timeLines = (text: string) =>
+          text
+            .split('\n')
+            .map((line) => TIME_LINE.exec(line))
+            .filter((match) => match !== null)
+            .map(
+              ([, label, weekday, day, month, year, from, to]) =>
+                `${label}: ${weekday} ${day} ${month} ${year}, ${from}–${to}`,
+            )
+            .join(' | ');
         const [booked, visitor] = [c.bookingZone, c.visitorZone].map((zone) => reading(start, zone));
         const differs = clockOf(booked!) !== clockOf(visitor!) || booked!.day !== visitor!.day;
         const expected = [
@@ -61,8 +61,11 @@ describe('one clock in the e-mails, in every zone across the changes of 2026–2
           ...(differs ? [expectedLine('Your time', visitor!, reading(end, c.visitorZone))] : []),
         ].join(' | ');
         const at = `${start.toISOString()} in ${c.bookingZone}, visitor in ${c.visitorZone}`;
-        // Both texts in the message whole: an assertion's own shortens them.
-        expect(shown.join(' | '), `${at}\n  e-mail: ${shown.join(' | ')}\n  Intl:   ${expected}\n`).to.equal(expected);
+        for (const email of [renderConfirmation(booking, options), renderReminder(booking, options)]) {
+          const shown = timeLines(email.text);
+          // Both texts in the message whole: an assertion's own shortens them.
+          expect(shown, `${at}: ${email.subject}\n  e-mail: ${shown}\n  Intl:   ${expected}\n`).to.equal(expected);
+        }
       }),
       CLOCK_RUNS,
     );
