@@ -42,6 +42,21 @@ describe('booking rules', () => {
     );
   });
 
+  it('reads a wall time the clock skips later by the gap, and one it reads twice as the earlier, west of UTC as east', () => {
+    const at = (zone: string, [year, month, day, hour, minute]: number[]) =>
+      zonedTimeToInstant({ year: year!, month: month!, day: day! }, hour!, zone, minute).toISOString();
+    // Santiago's clock goes from 00:00 to 01:00 on 6 September 2026: that day's midnight is its first instant, 01:00.
+    expect(at('America/Santiago', [2026, 9, 6, 0, 0])).to.equal('2026-09-06T04:00:00.000Z');
+    expect(at('America/Havana', [2026, 3, 8, 0, 30])).to.equal('2026-03-08T05:30:00.000Z');
+    // 02:30 does not exist in New York on 8 March 2026: 03:30 EDT, as in Berlin on 29 March (03:30 CEST).
+    expect(at('America/New_York', [2026, 3, 8, 2, 30])).to.equal('2026-03-08T07:30:00.000Z');
+    expect(at(BERLIN, [2026, 3, 29, 2, 30])).to.equal('2026-03-29T01:30:00.000Z');
+    // Cairo's clock reads Thursday 29 October 2026, 23:00 twice (+03:00, then +02:00): the grid's 23:00 is the first,
+    // an hour after its 22:00, as Berlin's 02:30 on 25 October is the one in CEST.
+    expect(at('Africa/Cairo', [2026, 10, 29, 23, 0])).to.equal('2026-10-29T20:00:00.000Z');
+    expect(at(BERLIN, [2026, 10, 25, 2, 30])).to.equal('2026-10-25T00:30:00.000Z');
+  });
+
   it('ends the window on the same day and time next month, clamped to the month end', () => {
     expect(oneMonthAfter(new Date('2026-11-23T09:30:00Z')).toISOString()).to.equal('2026-12-23T09:30:00.000Z');
     expect(oneMonthAfter(new Date('2027-01-31T12:00:00Z')).toISOString()).to.equal('2027-02-28T12:00:00.000Z');

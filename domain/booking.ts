@@ -83,6 +83,8 @@ export function isValidTimeZone(timeZone: string): boolean {
   return knownTimeZone(timeZone) !== undefined;
 }
 
+const DAY_MS = 86_400_000;
+
 /** Milliseconds the zone is ahead of UTC at the given instant (ms since the epoch), to the second. */
 const zoneOffsetMs = (instant: number, timeZone: string): number =>
   Math.round(tzOffset(timeZone, new Date(instant)) * 60) * 1000;
@@ -115,9 +117,12 @@ export function zonedIsoString(instant: Date, timeZone: string): string {
 }
 
 /**
- * The instant at which the booking zone's wall clock reads the given day and time. From the wall clock read as UTC,
- * the offset there gives a guess; the offset at the guess settles days on which it changes between the two. (Not
- * through the host's own clock, as TZDate's wall-clock constructor goes: that is off near the host's own changes.)
+ * The instant at which the booking zone's wall clock reads the given day and time. Where the clock is turned back over
+ * it and reads it twice, the earlier; where it is turned forward over it, the time read with the offset before the
+ * change, later by the gap (RFC 5545's rule, and Temporal's "compatible"), so midnight of a day whose clock starts at
+ * 01:00 is that day's first instant, west of UTC as east. The offsets a day either side are the only candidates: no
+ * zone changes twice within two days. (Not through the host's own clock, as TZDate's wall-clock constructor goes:
+ * that is off near the host's own changes.)
  */
 export function zonedTimeToInstant(
   day: CalendarDay,
@@ -128,7 +133,13 @@ export function zonedTimeToInstant(
   millisecond = 0,
 ): Date {
   const wallAsUtc = Date.UTC(day.year, day.month - 1, day.day, hour, minute, second, millisecond);
-  return new Date(wallAsUtc - zoneOffsetMs(wallAsUtc - zoneOffsetMs(wallAsUtc, timeZone), timeZone));
+  const before = zoneOffsetMs(wallAsUtc - DAY_MS, timeZone);
+  const after = zoneOffsetMs(wallAsUtc + DAY_MS, timeZone);
+  // With the earlier offset first: on a day the clock is turned back, both read the wall time and the first is earlier.
+  for (const offset of [before, after]) {
+    if (zoneOffsetMs(wallAsUtc - offset, timeZone) === offset) return new Date(wallAsUtc - offset);
+  }
+  return new Date(wallAsUtc - before);
 }
 
 function daysInMonth(year: number, month: number): number {
@@ -235,7 +246,7 @@ function parseIsoInstant(value: string): Date | undefined {
  * No window is shorter than this: a month of the zone's clock is at least 28 days (31 January to 28 February), and no
  * zone's offset has grown by more than a day within one (Samoa skipped 30 December 2011).
  */
-const SHORTEST_MONTH_MS = 26 * 86_400_000;
+const SHORTEST_MONTH_MS = 26 * DAY_MS;
 
 /**
  * The one check of a requested slot. Returns the message for a person, or null when the slot can be booked. A slot

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ConfigError } from '../settings.js';
-import { parseTeam, readTeamFile } from './team.js';
+import { hostDay, parseTeam, readTeamFile, withinWorkingHours } from './team.js';
 
 const host = (extra: Record<string, unknown> = {}) => ({
   name: 'Anna Berg',
@@ -111,5 +111,37 @@ describe('the team file', () => {
     } finally {
       await rm(folder, { recursive: true, force: true });
     }
+  });
+
+  it("bounds a host's day on their clock on a day it starts at 01:00, west of UTC", () => {
+    const [havana] = parseTeam(
+      team(host({ workingHours: { days: [1, 2, 3, 4, 5], start: '09:00', end: '17:00', timeZone: 'America/Havana' } })),
+      {},
+    ).hosts;
+    // Havana's clock goes from 00:00 to 01:00 on 8 March 2026, so 7 March ends at 05:00 UTC, not an hour before.
+    const day = hostDay(havana!, new Date('2026-03-08T04:59:00Z'), 'Europe/Berlin');
+    expect([day.start.toISOString(), day.end.toISOString()]).to.deep.equal([
+      '2026-03-07T05:00:00.000Z',
+      '2026-03-08T05:00:00.000Z',
+    ]);
+    const next = hostDay(havana!, new Date('2026-03-08T05:00:00Z'), 'Europe/Berlin');
+    expect(next.start.toISOString()).to.equal('2026-03-08T05:00:00.000Z');
+  });
+
+  it("keeps a slot within its host's hours throughout when their clock is turned back in it, not only at its ends", () => {
+    const hostIn = (timeZone: string, start: string, end: string) =>
+      parseTeam(team(host({ workingHours: { days: [1, 2, 3, 4, 5, 6, 7], start, end, timeZone } })), {}).hosts[0]!;
+    const slot = (iso: string): [Date, Date] => [new Date(iso), new Date(new Date(iso).getTime() + 3_600_000)];
+    // Amsterdam's clock reads 02:30–02:59 CEST, then 02:00–02:29 CET in this slot of 25 October 2026: before 02:30.
+    const amsterdam = hostIn('Europe/Amsterdam', '02:30', '23:00');
+    expect(withinWorkingHours(amsterdam, ...slot('2026-10-25T00:30:00Z'))).to.equal(false);
+    expect(withinWorkingHours(amsterdam, ...slot('2026-10-25T01:30:00Z'))).to.equal(true);
+    // Santiago's reads 23:30–23:59, then 23:00–23:29 on 6 April 2030: past an end of 23:45.
+    expect(withinWorkingHours(hostIn('America/Santiago', '15:15', '23:45'), ...slot('2030-04-07T02:30:00Z'))).to.equal(
+      false,
+    );
+    expect(withinWorkingHours(hostIn('America/Santiago', '15:15', '24:00'), ...slot('2030-04-07T02:30:00Z'))).to.equal(
+      true,
+    );
   });
 });

@@ -171,17 +171,50 @@ export function readTeamFile(env: Env): Team | undefined {
   return parseTeam(text, env, `TEAM_FILE ${file}`);
 }
 
-/** Whether a slot of `start`..`end` lies inside the host's working hours (no hours: the booking grid alone). */
+/** The zone's wall clock at the instant, read as UTC's (ms): two readings' difference is the time the clock shows between. */
+const wallTime = (instant: number, timeZone: string): number => {
+  const p = zonedParts(new Date(instant), timeZone);
+  return Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
+};
+
+/**
+ * The minutes of `start`..`end` at which the host's clock reads earliest and latest: the first and the last, and, where
+ * its clock is turned forward or back within the slot, the last before the change and the first after it (the
+ * reading rises with time but at a change, which a slot holds at most one of).
+ */
+function extremeMinutes(start: Date, end: Date, timeZone: string): number[] {
+  const first = start.getTime();
+  const last = end.getTime() - 60_000;
+  const minutes = [first, last];
+  if (wallTime(last, timeZone) - wallTime(first, timeZone) === last - first) return minutes;
+  // The first minute read with the later offset, halving the slot down to the minute.
+  let before = first;
+  let after = last;
+  while (after - before > 60_000) {
+    const middle = before + Math.floor((after - before) / 120_000) * 60_000;
+    if (wallTime(middle, timeZone) - wallTime(first, timeZone) === middle - first) before = middle;
+    else after = middle;
+  }
+  return [...minutes, before, after];
+}
+
+/**
+ * Whether a slot of `start`..`end` lies inside the host's working hours (no hours: the booking grid alone): every
+ * minute of it read on one working day of theirs, at or after `start` and ending at or before `end`.
+ */
 export function withinWorkingHours(host: Host, start: Date, end: Date): boolean {
   const hours = host.workingHours;
   if (!hours) return true;
   const from = zonedParts(start, hours.timeZone);
-  // The end is taken a minute before, so a slot ending at midnight counts on its own day.
-  const to = zonedParts(new Date(end.getTime() - 60_000), hours.timeZone);
-  if (from.year !== to.year || from.month !== to.month || from.day !== to.day) return false;
   const isoWeekday = from.weekday === 0 ? 7 : from.weekday;
   if (!hours.days.includes(isoWeekday)) return false;
-  return from.hour * 60 + from.minute >= minutesOf(hours.start) && to.hour * 60 + to.minute + 1 <= minutesOf(hours.end);
+  return extremeMinutes(start, end, hours.timeZone).every((minute) => {
+    const read = zonedParts(new Date(minute), hours.timeZone);
+    // A slot ending at midnight ends on its own day: its last minute is read, not its end.
+    if (read.year !== from.year || read.month !== from.month || read.day !== from.day) return false;
+    const clock = read.hour * 60 + read.minute;
+    return clock >= minutesOf(hours.start) && clock + 1 <= minutesOf(hours.end);
+  });
 }
 
 /**
