@@ -155,6 +155,7 @@ export function createApiRouter(deps: AppDeps): Router {
       timeZone: deps.timeZone,
       now,
       requireAdmin: admin.requireAdmin,
+      team: deps.hostCalendars?.hosts.map((host) => ({ email: host.email.toLowerCase(), name: host.name })),
     }).routes(),
     healthRoutes(deps).routes(),
     demoRequestRoutes(bookingDeps).routes(),

@@ -16,6 +16,7 @@ import {
   useSessionEnd,
 } from './parts.js';
 import { styled } from 'styled-components';
+import { RoutingExplained } from './routing-explained.js';
 
 const Facts = styled.dl`
   display: grid;
@@ -32,6 +33,8 @@ function historyText(entry: HistoryEntry, timeZone: string): string {
       return `Booked for ${formatInstant(entry.timeSlot, timeZone)}`;
     case 'moved':
       return `Moved from ${formatInstant(entry.from, timeZone)} to ${formatInstant(entry.to, timeZone)}`;
+    case 'reassigned':
+      return `Handed from ${entry.fromHost || 'no host'} to ${entry.toHost}`;
     case 'cancelled':
       return 'Cancelled';
     case 'attended':
@@ -104,6 +107,7 @@ export function BookingDetailView({ id, timeZone, csrfToken, onBack, onSessionEn
             <dt>Source</dt>
             <dd>{shown.attribution?.utm_source ?? '—'}</dd>
           </Facts>
+          <RoutingExplained booking={shown} timeZone={timeZone} />
           <section aria-labelledby="attendance-title">
             <h3 id="attendance-title">Attendance</h3>
             {shown.status === 'cancelled' ? (
