@@ -34,6 +34,7 @@ import { FUNNEL_SOURCE_DAYS, KnownFunnelSources } from './funnel/known-sources.j
 import { bookingSourcesSince } from './funnel/repository.js';
 import { adminAccess } from './admin/sessions.js';
 import { adminBookingRoutes } from './admin/booking-routes.js';
+import { reassignRoutes } from './admin/reassign.js';
 
 export interface AppDeps {
   db: Db;
@@ -156,6 +157,18 @@ export function createApiRouter(deps: AppDeps): Router {
       now,
       requireAdmin: admin.requireAdmin,
       team: deps.hostCalendars?.hosts.map((host) => ({ email: host.email.toLowerCase(), name: host.name })),
+    }).routes(),
+    reassignRoutes({
+      db: deps.db,
+      queue: deps.queue,
+      logger: deps.logger,
+      now,
+      timeZone: deps.timeZone,
+      followUps,
+      emailsPerRecipientPerDay: bookingLimits.emailsPerRecipientPerDay,
+      hostCalendars: deps.hostCalendars,
+      bookingsChanged,
+      requireAdmin: admin.requireAdmin,
     }).routes(),
     healthRoutes(deps).routes(),
     demoRequestRoutes(bookingDeps).routes(),

@@ -8,6 +8,7 @@ import Router from '@koa/router';
 import type * as oas from 'openapi3-ts/oas31';
 import { brand } from '../domain/brand.js';
 import { adminBookingsOpenApi } from './admin/booking-routes.js';
+import { reassignOpenApi } from './admin/reassign.js';
 import { adminSessionOpenApi } from './admin/sessions.js';
 import { bookingLinkOpenApi } from './bookings/routes.js';
 import { demoRequestOpenApi } from './bookings/request-routes.js';
@@ -42,6 +43,7 @@ export const OPENAPI_PARTS: readonly OpenApiPart[] = [
   slotsOpenApi,
   hostsOpenApi,
   adminBookingsOpenApi,
+  reassignOpenApi,
   adminSessionOpenApi,
   bookingLinkOpenApi,
   webhooksOpenApi,

@@ -14,7 +14,7 @@ import {
 import { brand, type Contact } from '../domain/brand.js';
 import { invitePathOf, managePathOf } from '../server-shared/booking-link.js';
 import { bookingInvitation, bookingUid, type Booking } from '../server-shared/invitation.js';
-import { renderCancellation, renderReminder, renderUpdate } from './email/booking-changes.js';
+import { renderCancellation, renderReassigned, renderReminder, renderUpdate } from './email/booking-changes.js';
 import { renderConfirmation, type ProspectEmailOptions } from './email/confirmation.js';
 import { renderHostCancellation, renderHostInvitation } from './email/host-emails.js';
 import { renderSalesNotice } from './email/sales-notice.js';
@@ -88,7 +88,10 @@ export const KIND_WRITERS: { readonly [K in DeliveryKind]: KindWriter } = {
   // A later change has its own e-mail, which tells the booking as it is now.
   update: {
     ...DELIVERY_KINDS.update,
-    write: (booking, row, options) => renderUpdate(booking, options, row.previous_time_slot),
+    write: (booking, row, options) =>
+      row.change === 'reassigned'
+        ? renderReassigned(booking, options)
+        : renderUpdate(booking, options, row.previous_time_slot),
     stillTrue: (row, lead) => lead.sequence <= row.sequence,
   },
   cancellation: {
@@ -121,7 +124,8 @@ export const KIND_WRITERS: { readonly [K in DeliveryKind]: KindWriter } = {
   // The event withdrawn from a host: the demo cancelled, or handed to another host.
   'host-cancellation': {
     ...DELIVERY_KINDS['host-cancellation'],
-    write: (booking, row, options) => renderHostCancellation(asTheirs(booking, row), options),
+    write: (booking, row, options) =>
+      renderHostCancellation(asTheirs(booking, row), options, row.change === 'reassigned'),
     stillTrue: (row) => row.recipient !== null,
   },
   // The event in the host's own calendar: written while the demo is theirs, taken out when it is cancelled or handed

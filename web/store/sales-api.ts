@@ -96,6 +96,17 @@ export const salesApi = api.enhanceEndpoints({ addTagTypes: [SALES_TAG] }).injec
       // The list shows the mark too; the booking's own view takes the answer as it is.
       invalidatesTags: (_result, error) => (error ? [] : [SALES_TAG]),
     }),
+    /** Hands the booking to another host of its route; the answer is the booking as it now stands. */
+    reassignBooking: build.mutation<BookingDetail, { id: string; host: string; csrfToken: string }>({
+      query: ({ id, host, csrfToken }) => ({
+        url: `/api/admin/bookings/${encodeURIComponent(id)}/reassign`,
+        method: 'POST',
+        body: { host },
+        headers: { [CSRF_HEADER]: csrfToken },
+      }),
+      // The list shows the host, and the hosts' shares count it.
+      invalidatesTags: (_result, error) => (error ? [] : [SALES_TAG]),
+    }),
   }),
 });
 
@@ -106,5 +117,6 @@ export const {
   useBookingListInfiniteQuery,
   useBookingDetailQuery,
   useMarkAttendanceMutation,
+  useReassignBookingMutation,
   useFunnelQuery,
 } = salesApi;

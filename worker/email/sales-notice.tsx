@@ -12,12 +12,13 @@ import { renderEmail } from './layout.js';
 import { Details, Heading, Message, Paragraph } from './parts.js';
 import { slotTimes } from './slot-times.js';
 
-export type SalesChange = 'booked' | 'rescheduled' | 'cancelled';
+export type SalesChange = 'booked' | 'rescheduled' | 'cancelled' | 'reassigned';
 
 const HEADINGS: Record<SalesChange, string> = {
   booked: 'New demo booking',
   rescheduled: 'Demo moved',
   cancelled: 'Demo cancelled',
+  reassigned: 'Demo handed to another host',
 };
 
 export interface SalesNotice {
