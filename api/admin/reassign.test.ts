@@ -12,7 +12,9 @@ import { expectDocumented } from '../../test/documented.js';
 import { startStack, type Stack } from '../../test/stack.js';
 import { until } from '../../test/until.js';
 import { startReceiver, type Receiver } from '../../test/webhook-receiver.js';
-import { newWebhookSecret } from '../../server-shared/webhooks.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { newWebhookSecret, webhookEventSchema } from '../../server-shared/webhooks.js';
 import type { RoutingRecord } from '../../domain/routing.js';
 import type { BookingDetail } from '../../domain/sales.js';
 
@@ -173,6 +175,9 @@ describe('handing a booking to another host from the sales page', function () {
       "the sales desk's notice",
     );
     expect(notice.parsed.text).to.contain('Ben');
+    // The desk's notice carries the answers and the route (by its place in the team file).
+    expect(notice.parsed.text).to.contain('Route: 1 (companySize: 5000+)');
+    expect(notice.parsed.text).to.match(/Their answers:\s+companySize: 5000\+/);
 
     const event = await until(
       async () => receiver.taken().find((taken) => taken.type === 'booking.reassigned'),
@@ -185,6 +190,13 @@ describe('handing a booking to another host from the sales page', function () {
     });
     expect(event.data.host).to.deep.include({ email: 'ben@converge.test' });
     expect(event.data.booking.sequence).to.equal(1);
+    const valid = addFormats.default(new Ajv2020({ strict: false })).compile(webhookEventSchema('booking.reassigned'));
+    expect(valid(event), JSON.stringify(valid.errors)).to.equal(true);
+    expect(event.data.answers).to.deep.equal({ companySize: '5000+' });
+    expect(event.data.route).to.deep.equal({ rule: 0, label: 'companySize: 5000+' });
+    // The booking's first event, before it had a routing record, carried neither.
+    const created = receiver.taken().find((taken) => taken.type === 'booking.created' && taken.data.booking.id === id);
+    expect(created?.data).to.not.have.any.keys('answers', 'route', 'previousHost');
   });
 
   it('refuses a host busy in their calendar with 409 and changes nothing; refuses a missing or forged CSRF token', async () => {
