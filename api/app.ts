@@ -35,6 +35,7 @@ import { bookingSourcesSince } from './funnel/repository.js';
 import { adminAccess } from './admin/sessions.js';
 import { adminBookingRoutes } from './admin/booking-routes.js';
 import { reassignRoutes } from './admin/reassign.js';
+import { hostShareRoutes } from './admin/host-share.js';
 
 export interface AppDeps {
   db: Db;
@@ -168,6 +169,13 @@ export function createApiRouter(deps: AppDeps): Router {
       emailsPerRecipientPerDay: bookingLimits.emailsPerRecipientPerDay,
       hostCalendars: deps.hostCalendars,
       bookingsChanged,
+      requireAdmin: admin.requireAdmin,
+    }).routes(),
+    hostShareRoutes({
+      db: deps.db,
+      logger: deps.logger,
+      now,
+      team: deps.hostCalendars?.hosts ?? [],
       requireAdmin: admin.requireAdmin,
     }).routes(),
     healthRoutes(deps).routes(),

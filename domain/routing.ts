@@ -152,3 +152,21 @@ export function reassignableHosts<H extends { email: string }>(
     return email !== currentHost?.toLowerCase() && (route === undefined || route.has(email));
   });
 }
+
+/** A host's demos of the window (GET /api/admin/hosts/share), across routes and by route. */
+export interface HostShare {
+  email: string;
+  name: string;
+  demos: number;
+  /** Their demos over the total, from 0 to 1. */
+  share: number;
+  routes: { rule: number | null; label: string; demos: number }[];
+}
+
+export interface HostShareReport {
+  /** The window's start (ISO 8601) and length. */
+  since: string;
+  days: number;
+  total: number;
+  hosts: HostShare[];
+}

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { startAppUnderTest, type AppUnderTest } from '../../test/app-under-test.js';
 import { expectDocumented } from '../../test/documented.js';
 import { silentLogger } from '../../test/stack.js';
-import type { RoutingRecord } from '../../domain/routing.js';
+import type { HostShareReport, RoutingRecord } from '../../domain/routing.js';
 import type { BookingDetail } from '../../domain/sales.js';
 import { HostCalendars } from '../hosts/calendars.js';
 import type { Host } from '../../server-shared/hosts/team.js';
@@ -99,5 +99,55 @@ describe("a booking's answers and routing record, as sales reads them", () => {
       await insert({ status: 'cancelled', time_slot: new Date('2026-12-01T11:00:00Z'), routing: ROUTING }),
     );
     expect(cancelled.reassignTo).to.deep.equal([]);
+  });
+});
+
+describe("each host's share of the demos, across routes, for the last 28 days", () => {
+  let app: AppUnderTest;
+  before(async () => {
+    app = await startAppUnderTest({
+      adminToken: TOKEN,
+      hostCalendars: new HostCalendars(TEAM, { logger: silentLogger, bookingTimeZone: 'Europe/Berlin' }),
+    });
+  });
+  after(() => app.close());
+
+  it('counts the bookings made in the window and not cancelled, by host and by route, each host listed', async () => {
+    const slot = new Date('2026-12-01T09:00:00Z');
+    const route = (rule: number, label: string) => ({ ...ROUTING, rule, label });
+    const rows = [
+      { host: 'dana', routing: route(0, 'companySize: 5000+') },
+      { host: 'dana', routing: route(0, 'companySize: 5000+') },
+      { host: 'anna', routing: route(0, 'companySize: 5000+') },
+      { host: 'anna', routing: route(2, 'everyone') },
+      // Outside the window, cancelled: not counted.
+      { host: 'dana', routing: route(0, 'companySize: 5000+'), created_at: new Date(Date.now() - 29 * 86_400_000) },
+      { host: 'lina', routing: route(2, 'everyone'), status: 'cancelled' },
+    ];
+    for (const [index, { host, ...fields }] of rows.entries())
+      await app.db('bookings').insert({
+        name: 'Someone',
+        email: `someone${index}@example.org`,
+        company: 'Example',
+        time_slot: new Date(slot.getTime() + index * 3_600_000),
+        host_email: `${host}@example.com`,
+        host_name: host,
+        ...fields,
+      });
+    const answer = await fetch(`${app.url}/api/admin/hosts/share`, { headers: { Authorization: `Bearer ${TOKEN}` } });
+    expect(answer.status).to.equal(200);
+    const body = (await answer.json()) as HostShareReport;
+    expectDocumented('/api/admin/hosts/share', 'get', 200, body);
+    expect(body.total).to.equal(4);
+    expect(body.hosts.map(({ email, demos, share }) => ({ email, demos, share }))).to.deep.equal([
+      { email: 'dana@example.com', demos: 2, share: 0.5 },
+      { email: 'anna@example.com', demos: 2, share: 0.5 },
+      { email: 'lina@example.com', demos: 0, share: 0 },
+    ]);
+    expect(body.hosts[1]!.routes).to.deep.equal([
+      { rule: 0, label: 'companySize: 5000+', demos: 1 },
+      { rule: 2, label: 'everyone', demos: 1 },
+    ]);
+    expect((await fetch(`${app.url}/api/admin/hosts/share`)).status).to.equal(401);
   });
 });
