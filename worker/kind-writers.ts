@@ -129,7 +129,8 @@ export const KIND_WRITERS: { readonly [K in DeliveryKind]: KindWriter } = {
     stillTrue: (row) => row.recipient !== null,
   },
   // The event in the host's own calendar: written while the demo is theirs, taken out when it is cancelled or handed
-  // on. Of one host's writes about one booking the latest change wins; earlier ones still waiting are dropped.
+  // on. Of one host's writes about one booking the latest change wins; earlier ones still waiting are dropped, but
+  // for a removal from a host the demo has left.
   'host-calendar': {
     ...DELIVERY_KINDS['host-calendar'],
     event: (booking, row, options) =>
@@ -141,7 +142,11 @@ export const KIND_WRITERS: { readonly [K in DeliveryKind]: KindWriter } = {
             method: null,
             sequence: row.sequence,
           }),
-    stillTrue: (row, lead) => row.recipient !== null && lead.sequence <= row.sequence,
+    // A removal stays true while the demo is not theirs, whatever came after: a later change (a second handover, say)
+    // stores no row for a host it never touched, so dropping this one would leave the event in their calendar.
+    stillTrue: (row, lead) =>
+      row.recipient !== null &&
+      (lead.sequence <= row.sequence || lead.status === 'cancelled' || lead.host?.email !== row.recipient),
   },
   webhook: DELIVERY_KINDS.webhook,
 };

@@ -228,7 +228,7 @@ describe('handing a booking to another host from the sales page', function () {
     );
   });
 
-  it('two reassignments racing for one host at one slot: one 200, one 409, the host holds one demo', async () => {
+  it('reassignments racing end consistent: two for one host at one slot (one 200, one 409), two of one booking (in turn)', async () => {
     const one = await book('one@racing.example', third!.iso);
     const two = await book('two@racing.example', third!.iso);
     // Whoever is left free at that slot.
@@ -241,5 +241,40 @@ describe('handing a booking to another host from the sales page', function () {
       .where({ time_slot: new Date(third!.iso), host_email: free })
       .pluck('id');
     expect(holders).to.have.length(1);
+
+    // One booking handed to two hosts at once: they take turns under its lock, and it ends with the one that went second, its
+    // sequence raised once each, one event per reassignment, its record naming both in order.
+    const fourth = bookableSlots(4)[3]!;
+    const id = await book('four@racing.example', fourth.iso);
+    const { host_email: from } = await hostOf(id);
+    const [a, b] = ['ana@converge.test', 'ben@converge.test', 'cy@converge.test'].filter((email) => email !== from);
+    const both = await Promise.all([reassign(id, a!), reassign(id, b!)]);
+    expect(both.map((answer) => answer.status)).to.deep.equal([200, 200]);
+    const { host_email: ended, sequence } = await hostOf(id);
+    expect(sequence).to.equal(2);
+    const events = (await stack
+      .db('webhook_events')
+      .where({ booking_id: id, type: 'booking.reassigned' })
+      .orderBy('position')
+      .select(
+        stack.db.raw("payload #>> '{data,previousHost,email}' AS previous"),
+        stack.db.raw("payload #>> '{data,host,email}' AS host"),
+      )) as {
+      previous: string;
+      host: string;
+    }[];
+    expect(events).to.have.length(2);
+    expect(events[0]!.previous).to.equal(from);
+    expect(events[1]!.previous).to.equal(events[0]!.host);
+    expect(events[1]!.host).to.equal(ended);
+    // Of the three calendars, only the last host's holds the event once the worker is done.
+    const holding = async () => {
+      const held = await Promise.all(
+        Object.entries(calendars).map(async ([name, url]) => ((await storedDemoEvent(url, id)) ? name : undefined)),
+      );
+      const names = held.filter((name) => name !== undefined);
+      return names.length === 1 && names[0] === ended.split('@')[0] ? names : undefined;
+    };
+    await until(holding, "the event in the last host's calendar alone");
   });
 });
