@@ -228,6 +228,31 @@ describe('handing a booking to another host from the sales page', function () {
     );
   });
 
+  it('answers 404, 410 and 409 as the other changes do, and 400 for a body without a host', async () => {
+    expect((await reassign('00000000-0000-4000-8000-000000000000', 'ben@converge.test')).status).to.equal(404);
+    const insert = async (fields: Record<string, unknown>) =>
+      (
+        (await stack
+          .db('bookings')
+          .insert({ name: 'X', email: 'x@old.example', company: 'Old', host_email: 'ana@converge.test', ...fields })
+          .returning('id')) as { id: string }[]
+      )[0]!.id;
+    const begun = await insert({ time_slot: new Date(Date.now() - 3_600_000) });
+    const started = await reassign(begun, 'ben@converge.test');
+    expect(started.status).to.equal(409);
+    expect(((await started.json()) as { details: string }).details).to.match(/already started/);
+    const anonymised = await insert({ time_slot: new Date(Date.now() - 90 * 86_400_000), anonymised_at: new Date() });
+    expect((await reassign(anonymised, 'ben@converge.test')).status).to.equal(410);
+    const cancelled = await insert({ time_slot: new Date(first!.iso), status: 'cancelled', email: 'y@old.example' });
+    expect((await reassign(cancelled, 'ben@converge.test')).status).to.equal(409);
+    const noHost = await fetch(`${stack.url}/api/admin/bookings/${cancelled}/reassign`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${TOKEN}` },
+      body: JSON.stringify({ who: 'ben' }),
+    });
+    expect(noHost.status).to.equal(400);
+  });
+
   it('reassignments racing end consistent: two for one host at one slot (one 200, one 409), two of one booking (in turn)', async () => {
     const one = await book('one@racing.example', third!.iso);
     const two = await book('two@racing.example', third!.iso);
@@ -238,7 +263,7 @@ describe('handing a booking to another host from the sales page', function () {
     expect(answers.map((answer) => answer.status).sort()).to.deep.equal([200, 409]);
     const holders = await stack
       .db('bookings')
-      .where({ time_slot: new Date(third!.iso), host_email: free })
+      .where({ time_slot: new Date(third!.iso), host_email: free, status: 'booked' })
       .pluck('id');
     expect(holders).to.have.length(1);
 

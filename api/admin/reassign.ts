@@ -186,11 +186,13 @@ export function reassignRoutes(deps: ReassignDeps): Router {
       if (!booking) throw noBooking();
       if (booking.anonymised_at) throw refusalError({ reason: 'gone' }, '');
       if (booking.status === 'cancelled') throw refusalError({ reason: 'cancelled' }, '');
+      // Asked again under the lock; said here before any calendar is read.
+      if (booking.time_slot <= deps.now()) throw refusalError({ reason: 'started' }, '');
       const index = team.findIndex((host) => host.email.toLowerCase() === wanted);
       const host = team[index];
       const sameHost = booking.host_email?.toLowerCase() === wanted;
       if (!calendars || !host || (!sameHost && !reassignableHosts(booking.routing, [host], booking.host_email).length))
-        throw new ApiError(422, 'Not a host of this route', `${wanted} cannot take this demo.`, {
+        throw new ApiError(422, 'Not a host of this route', 'This host cannot take this demo.', {
           host: team.length
             ? "Choose one of the hosts of this booking's route."
             : 'There is no team (TEAM_FILE) to hand the demo to.',
