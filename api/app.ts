@@ -37,6 +37,8 @@ import { bookingSourcesSince } from './funnel/repository.js';
 import { disqualifiedCounter } from './funnel/disqualified.js';
 import { adminAccess } from './admin/sessions.js';
 import { adminBookingRoutes } from './admin/booking-routes.js';
+import { reassignRoutes } from './admin/reassign.js';
+import { hostShareRoutes } from './admin/host-share.js';
 
 export interface AppDeps {
   db: Db;
@@ -158,6 +160,26 @@ export function createApiRouter(deps: AppDeps): Router {
       logger: deps.logger,
       timeZone: deps.timeZone,
       now,
+      requireAdmin: admin.requireAdmin,
+      team: deps.hostCalendars?.hosts.map((host) => ({ email: host.email.toLowerCase(), name: host.name })),
+    }).routes(),
+    reassignRoutes({
+      db: deps.db,
+      queue: deps.queue,
+      logger: deps.logger,
+      now,
+      timeZone: deps.timeZone,
+      followUps,
+      emailsPerRecipientPerDay: bookingLimits.emailsPerRecipientPerDay,
+      hostCalendars: deps.hostCalendars,
+      bookingsChanged,
+      requireAdmin: admin.requireAdmin,
+    }).routes(),
+    hostShareRoutes({
+      db: deps.db,
+      logger: deps.logger,
+      now,
+      team: deps.hostCalendars?.hosts ?? [],
       requireAdmin: admin.requireAdmin,
     }).routes(),
     healthRoutes(deps).routes(),

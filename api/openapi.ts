@@ -8,6 +8,8 @@ import Router from '@koa/router';
 import type * as oas from 'openapi3-ts/oas31';
 import { brand } from '../domain/brand.js';
 import { adminBookingsOpenApi } from './admin/booking-routes.js';
+import { reassignOpenApi } from './admin/reassign.js';
+import { hostShareOpenApi } from './admin/host-share.js';
 import { adminSessionOpenApi } from './admin/sessions.js';
 import { bookingLinkOpenApi } from './bookings/routes.js';
 import { demoRequestOpenApi } from './bookings/request-routes.js';
@@ -44,6 +46,8 @@ export const OPENAPI_PARTS: readonly OpenApiPart[] = [
   slotsOpenApi,
   hostsOpenApi,
   adminBookingsOpenApi,
+  reassignOpenApi,
+  hostShareOpenApi,
   adminSessionOpenApi,
   bookingLinkOpenApi,
   webhooksOpenApi,

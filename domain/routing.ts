@@ -128,4 +128,52 @@ export interface RoutingRecord {
   ownerLookupFailed: boolean;
   /** The route's hosts (the owner first when there is one), each with what became of them. */
   candidates: { email: string; name: string; outcome: CandidateOutcome }[];
+  /** Each time sales handed the booking to another host, oldest first; absent until the first. */
+  reassignments?: Reassignment[];
+}
+
+/** Sales handed a booking to another host (POST /api/admin/bookings/{id}/reassign). */
+export interface Reassignment {
+  /** When (an instant, ISO 8601). */
+  at: string;
+  /** The host it was taken from (e-mail), and the host it went to. */
+  from: string | null;
+  to: string;
+  /** Who did it: the sales page's session, or a script with the operations token. */
+  by: 'sales page' | 'operations token';
+}
+
+/**
+ * The hosts a booking may be handed to: its route's (the routing record's candidates) when a route chose it, else
+ * every host of the team; those no longer on the team left out, and its own host too.
+ */
+export function reassignableHosts<H extends { email: string }>(
+  routing: RoutingRecord | null,
+  team: readonly H[],
+  currentHost: string | null,
+): H[] {
+  const route =
+    routing && routing.rule !== null ? new Set(routing.candidates.map((c) => c.email.toLowerCase())) : undefined;
+  return team.filter((host) => {
+    const email = host.email.toLowerCase();
+    return email !== currentHost?.toLowerCase() && (route === undefined || route.has(email));
+  });
+}
+
+/** A host's demos of the window (GET /api/admin/hosts/share), across routes and by route. */
+export interface HostShare {
+  email: string;
+  name: string;
+  demos: number;
+  /** Their demos over the total, from 0 to 1. */
+  share: number;
+  routes: { rule: number | null; label: string; demos: number }[];
+}
+
+export interface HostShareReport {
+  /** The window's start (ISO 8601) and length. */
+  since: string;
+  days: number;
+  total: number;
+  hosts: HostShare[];
 }

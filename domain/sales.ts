@@ -3,6 +3,7 @@
  * the statuses it filters by, a booking's history, its e-mails and its webhook deliveries as its own view shows them.
  */
 import type { Attribution } from './attribution.js';
+import type { RoutingAnswers, RoutingRecord } from './routing.js';
 
 /** Marked by sales after the demo's time. */
 export type Attendance = 'attended' | 'no_show';
@@ -44,6 +45,8 @@ export type HistoryEntry =
   | { at: string; what: 'booked'; timeSlot: string }
   | { at: string; what: 'moved'; from: string; to: string }
   | { at: string; what: 'cancelled' }
+  /** Sales handed it to another host: their names. */
+  | { at: string; what: 'reassigned'; fromHost: string; toHost: string }
   | { at: string; what: Attendance };
 
 /** One e-mail of a booking's outbox, and where it stands. */
@@ -105,6 +108,12 @@ export interface BookingDetail {
   host: { name: string; title: string; email: string } | null;
   attribution: Attribution | null;
   anonymisedAt: string | null;
+  /** The prospect's answers to the team file's questions; null when none were asked. */
+  answers: RoutingAnswers | null;
+  /** How its host was chosen (the route, the owner, each candidate), and each reassignment; null without a team. */
+  routing: RoutingRecord | null;
+  /** The hosts it may be handed to now (its route's, or every host without routes), its own host left out. */
+  reassignTo: { email: string; name: string }[];
   history: HistoryEntry[];
   emails: SentEmail[];
   webhookDeliveries: WebhookDeliveryView[];

@@ -20,6 +20,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'booking.cancelled',
   'booking.attended',
   'booking.no_show',
+  'booking.reassigned',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -30,6 +31,7 @@ export const WEBHOOK_EVENT_DESCRIPTIONS: Record<WebhookEventType, string> = {
   'booking.cancelled': 'A booking was cancelled; its slot is free again.',
   'booking.attended': 'Sales marked the demo as held, after its time.',
   'booking.no_show': 'Sales marked the demo as missed by the prospect, after its time.',
+  'booking.reassigned': 'Sales handed the demo to another host (previousHost is the one it was taken from).',
 };
 
 export interface WebhookBooking {
@@ -62,12 +64,26 @@ export interface WebhookEventPayload {
     attribution: Partial<Record<(typeof ATTRIBUTION_KEYS)[number], string>> | null;
     /** Only for booking.rescheduled: the slot given up. */
     previousTimeSlot?: string;
+    /** Only for booking.reassigned: the host it was taken from, or null when it had none. */
+    previousHost?: { name: string; title: string; email: string } | null;
+    /** The prospect's answers to the team file's questions, by question id, when they were asked. */
+    answers?: Record<string, string>;
+    /** The route that chose its host, with a team: its index in the team file's routes (null without routes) and label. */
+    route?: { rule: number | null; label: string };
   };
 }
 
 const text = (description?: string) => ({ type: 'string', ...(description ? { description } : {}) });
 const instant = (description: string) => ({ type: 'string', format: 'date-time', description });
 const textOrNull = (description: string) => ({ type: ['string', 'null'], description });
+
+const hostSchema = (description: string) => ({
+  type: ['object', 'null'],
+  additionalProperties: false,
+  required: ['name', 'title', 'email'],
+  description,
+  properties: { name: text(), title: text(), email: text() },
+});
 
 /** The payload's JSON Schema (2020-12, as OpenAPI 3.1 has it); `type` narrowed to one event for each webhook. */
 export function webhookEventSchema(type?: WebhookEventType): Record<string, unknown> {
@@ -130,13 +146,7 @@ export function webhookEventSchema(type?: WebhookEventType): Record<string, unkn
               meetingUrl: textOrNull('The video room.'),
             },
           },
-          host: {
-            type: ['object', 'null'],
-            additionalProperties: false,
-            required: ['name', 'title', 'email'],
-            description: 'Who gives the demo (with a team, TEAM_FILE), or null.',
-            properties: { name: text(), title: text(), email: text() },
-          },
+          host: hostSchema('Who gives the demo (with a team, TEAM_FILE), or null.'),
           attribution: {
             type: ['object', 'null'],
             additionalProperties: false,
@@ -144,6 +154,26 @@ export function webhookEventSchema(type?: WebhookEventType): Record<string, unkn
             properties: Object.fromEntries(ATTRIBUTION_KEYS.map((key) => [key, text()])),
           },
           previousTimeSlot: instant('booking.rescheduled only: the slot given up.'),
+          previousHost: hostSchema('booking.reassigned only: the host the demo was taken from, or null.'),
+          answers: {
+            type: 'object',
+            description:
+              "The prospect's answers to the team file's questions, by question id; present when questions were asked.",
+            additionalProperties: text(),
+          },
+          route: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['rule', 'label'],
+            description: 'The route that chose the host; present with a team.',
+            properties: {
+              rule: {
+                type: ['integer', 'null'],
+                description: "Its index in the team file's routes, from 0; null when the file has none (every host).",
+              },
+              label: text("The route's label, or what it matches."),
+            },
+          },
         },
       },
     },

@@ -14,7 +14,7 @@ import {
 import { brand, type Contact } from '../domain/brand.js';
 import { invitePathOf, managePathOf } from '../server-shared/booking-link.js';
 import { bookingInvitation, bookingUid, type Booking } from '../server-shared/invitation.js';
-import { renderCancellation, renderReminder, renderUpdate } from './email/booking-changes.js';
+import { renderCancellation, renderReassigned, renderReminder, renderUpdate } from './email/booking-changes.js';
 import { renderConfirmation, type ProspectEmailOptions } from './email/confirmation.js';
 import { renderHostCancellation, renderHostInvitation } from './email/host-emails.js';
 import { renderSalesNotice } from './email/sales-notice.js';
@@ -88,7 +88,10 @@ export const KIND_WRITERS: { readonly [K in DeliveryKind]: KindWriter } = {
   // A later change has its own e-mail, which tells the booking as it is now.
   update: {
     ...DELIVERY_KINDS.update,
-    write: (booking, row, options) => renderUpdate(booking, options, row.previous_time_slot),
+    write: (booking, row, options) =>
+      row.change === 'reassigned'
+        ? renderReassigned(booking, options)
+        : renderUpdate(booking, options, row.previous_time_slot),
     stillTrue: (row, lead) => lead.sequence <= row.sequence,
   },
   cancellation: {
@@ -121,11 +124,13 @@ export const KIND_WRITERS: { readonly [K in DeliveryKind]: KindWriter } = {
   // The event withdrawn from a host: the demo cancelled, or handed to another host.
   'host-cancellation': {
     ...DELIVERY_KINDS['host-cancellation'],
-    write: (booking, row, options) => renderHostCancellation(asTheirs(booking, row), options),
+    write: (booking, row, options) =>
+      renderHostCancellation(asTheirs(booking, row), options, row.change === 'reassigned'),
     stillTrue: (row) => row.recipient !== null,
   },
   // The event in the host's own calendar: written while the demo is theirs, taken out when it is cancelled or handed
-  // on. Of one host's writes about one booking the latest change wins; earlier ones still waiting are dropped.
+  // on. Of one host's writes about one booking the latest change wins; earlier ones still waiting are dropped, but
+  // for a removal from a host the demo has left.
   'host-calendar': {
     ...DELIVERY_KINDS['host-calendar'],
     event: (booking, row, options) =>
@@ -137,7 +142,11 @@ export const KIND_WRITERS: { readonly [K in DeliveryKind]: KindWriter } = {
             method: null,
             sequence: row.sequence,
           }),
-    stillTrue: (row, lead) => row.recipient !== null && lead.sequence <= row.sequence,
+    // A removal stays true while the demo is not theirs, whatever came after: a later change (a second handover, say)
+    // stores no row for a host it never touched, so dropping this one would leave the event in their calendar.
+    stillTrue: (row, lead) =>
+      row.recipient !== null &&
+      (lead.sequence <= row.sequence || lead.status === 'cancelled' || lead.host?.email !== row.recipient),
   },
   webhook: DELIVERY_KINDS.webhook,
 };

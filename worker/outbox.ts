@@ -4,6 +4,7 @@
  * which returns the row with its booking as it stands at that moment (and a webhook delivery's endpoint and event);
  * the marks of a try; and the sweep's query. A row's turn in its line is delivery-order.ts.
  */
+import type { RoutingAnswers } from '../domain/routing.js';
 import type { Knex } from 'knex';
 import {
   DELIVERY_KINDS,
@@ -43,7 +44,7 @@ export interface ChangeRow {
   sequence: number;
   /** Its own recipient (the sales desk's address); null: the booking's prospect. */
   recipient: string | null;
-  change: 'booked' | 'rescheduled' | 'cancelled' | null;
+  change: 'booked' | 'rescheduled' | 'cancelled' | 'reassigned' | null;
   /** A move's e-mail: the slot the booking left. */
   previous_time_slot?: Date | null;
   /** When the row was stored: with its booking or its change, in the same transaction. */
@@ -57,6 +58,10 @@ export interface Lead extends Booking {
   attribution: Attribution | null;
   status: 'booked' | 'cancelled';
   sequence: number;
+  /** The prospect's answers to the team file's questions, when they were asked. */
+  answers?: RoutingAnswers | null;
+  /** The route that chose its host (its index in the team file, null without routes, and its label), with a team. */
+  route?: { rule: number | null; label: string } | null;
 }
 
 /** A row as its worker claims it, of any channel. */
@@ -143,6 +148,8 @@ const CLAIM_SQL = `
       d.created_at, d.event_id, d.endpoint_id, d.position, d.attempts, d.failing_since)
   SELECT c.*, b.name, b.email, b.company, b.phone, b.message, b.time_slot AS booking_time_slot, b.attribution,
     b.visitor_time_zone, b.status, b.sequence AS booking_sequence, b.meeting_url, b.host_email, b.host_name, b.host_title,
+    b.answers, CASE WHEN b.routing IS NULL THEN NULL
+      ELSE jsonb_build_object('rule', b.routing->'rule', 'label', b.routing->'label') END AS route,
     e.url, e.secret, ev.type, ev.payload, ev.created_at AS event_created_at
   FROM claimed c LEFT JOIN bookings b ON b.id = c.booking_id LEFT JOIN webhook_endpoints e ON e.id = c.endpoint_id
     LEFT JOIN webhook_events ev ON ev.id = c.event_id`;
@@ -162,6 +169,8 @@ interface JoinedRow extends DeliveryRow {
   host_email: string | null;
   host_name: string | null;
   host_title: string | null;
+  answers: RoutingAnswers | null;
+  route: { rule: number | null; label: string } | null;
   url: string | null;
   secret: string | null;
   type: string | null;
@@ -185,6 +194,8 @@ function claimedOf(joined: JoinedRow): Claimed {
     host_email: hostEmail,
     host_name: hostName,
     host_title: hostTitle,
+    answers,
+    route,
     url,
     secret,
     type,
@@ -210,6 +221,8 @@ function claimedOf(joined: JoinedRow): Claimed {
           sequence,
           meetingUrl,
           host,
+          answers,
+          route,
         };
   const event =
     url === null || secret === null || type === null || eventCreatedAt === null

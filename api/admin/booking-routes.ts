@@ -25,7 +25,7 @@ import {
   type ListPosition,
 } from '../bookings/repository.js';
 import { bookingsCsv, EXPORT_PAGE } from './bookings-csv.js';
-import { markAttendance, readBookingDetail } from './repository.js';
+import { markAttendance, readBookingDetail, type TeamMember } from './repository.js';
 import {
   adminOrSession,
   answer,
@@ -138,6 +138,8 @@ export interface AdminBookingDeps {
   now: () => Date;
   /** The operations token or the sales page's session (sessions.ts). */
   requireAdmin: (ctx: Context, next: Next) => Promise<void>;
+  /** The team's hosts (TEAM_FILE), whom a booking may be handed to; none without a team. */
+  team?: readonly TeamMember[];
 }
 
 /** The operations list of the bookings, beside each booking's own path (/api/admin/bookings/:id). */
@@ -196,7 +198,11 @@ export function adminBookingRoutes(deps: AdminBookingDeps): Router {
   router.get('/api/admin/bookings/:id', deps.requireAdmin, noStore, async (ctx) => {
     const id = ctx.params.id ?? '';
     if (!UUID.test(id)) throw noBooking();
-    const booking = await readUnlessDatabaseDown(() => readBookingDetail(deps.db, id), deps.logger, 'booking');
+    const booking = await readUnlessDatabaseDown(
+      () => readBookingDetail(deps.db, id, deps.team),
+      deps.logger,
+      'booking',
+    );
     if (!booking) throw noBooking();
     ctx.body = booking;
   });
@@ -232,7 +238,11 @@ export function adminBookingRoutes(deps: AdminBookingDeps): Router {
       }
       await enqueueStored(deps.queue, marked.jobs, deps.logger.child({ bookingId: id }));
       if (marked.outcome === 'marked') deps.logger.info({ bookingId: id, attendance }, 'booking attendance marked');
-      const booking = await readUnlessDatabaseDown(() => readBookingDetail(deps.db, id), deps.logger, 'booking');
+      const booking = await readUnlessDatabaseDown(
+        () => readBookingDetail(deps.db, id, deps.team),
+        deps.logger,
+        'booking',
+      );
       ctx.body = booking;
     },
   );
@@ -344,7 +354,7 @@ export const adminBookingsOpenApi: OpenApiPart = {
       get: {
         operationId: 'bookingDetail',
         summary:
-          'For operations and the sales page: one booking with its history (booked, moves, cancellation, marks), its e-mails and its webhook deliveries.',
+          "For operations and the sales page: one booking with its history (booked, moves, reassignments, cancellation, marks), its e-mails and its webhook deliveries, the prospect's answers and how its host was chosen (`routing`), and the hosts it may be handed to.",
         ...adminOrSession,
         parameters: [uuidParameter('id', "The booking's id.")],
         responses: {

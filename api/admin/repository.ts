@@ -4,6 +4,7 @@
  */
 import type { Attribution } from '../../domain/attribution.js';
 import type { Attendance, BookingDetail, HistoryEntry } from '../../domain/sales.js';
+import { reassignableHosts, type RoutingAnswers, type RoutingRecord } from '../../domain/routing.js';
 import type { QueuedJob } from '../../server-shared/jobs.js';
 import type { Db } from '../db.js';
 import { refusalOf, type BookingRow } from '../bookings/repository.js';
@@ -21,6 +22,14 @@ interface DetailRow extends BookingRow {
   created_at: Date;
   cancelled_at: Date | null;
   attribution: Attribution | null;
+  answers: RoutingAnswers | null;
+  routing: RoutingRecord | null;
+}
+
+/** A host of the team as the booking's view offers them for a reassignment. */
+export interface TeamMember {
+  email: string;
+  name: string;
 }
 
 /**
@@ -28,7 +37,11 @@ interface DetailRow extends BookingRow {
  * booking.rescheduled events: the slot given up and the one taken), the cancellation, the marks; every e-mail of its
  * outbox; its webhook deliveries with their latest tries. Undefined when there is no such booking.
  */
-export async function readBookingDetail(db: Db, id: string): Promise<BookingDetail | undefined> {
+export async function readBookingDetail(
+  db: Db,
+  id: string,
+  team: readonly TeamMember[] = [],
+): Promise<BookingDetail | undefined> {
   const row: DetailRow | undefined = await db('bookings')
     .where({ id })
     .first(
@@ -51,19 +64,32 @@ export async function readBookingDetail(db: Db, id: string): Promise<BookingDeta
       'host_email',
       'attribution',
       'anonymised_at',
+      'answers',
+      'routing',
     );
   if (!row) return undefined;
   const [events, emails, webhookDeliveries] = await Promise.all([
     db('webhook_events')
       .where({ booking_id: id })
-      .whereIn('type', ['booking.rescheduled', 'booking.attended', 'booking.no_show'])
+      .whereIn('type', ['booking.rescheduled', 'booking.reassigned', 'booking.attended', 'booking.no_show'])
       .orderBy('position')
       .select(
         'type',
         'created_at',
         db.raw("payload #>> '{data,previousTimeSlot}' AS previous"),
         db.raw("payload #>> '{data,booking,timeSlot}' AS slot"),
-      ) as Promise<{ type: string; created_at: Date; previous: string | null; slot: string }[]>,
+        db.raw("coalesce(payload #>> '{data,previousHost,name}', '') AS previous_host"),
+        db.raw("coalesce(payload #>> '{data,host,name}', '') AS host"),
+      ) as Promise<
+      {
+        type: string;
+        created_at: Date;
+        previous: string | null;
+        slot: string;
+        previous_host: string;
+        host: string;
+      }[]
+    >,
     db('deliveries')
       .where({ booking_id: id })
       .whereIn('channel', ['email', 'calendar'])
@@ -110,6 +136,8 @@ export async function readBookingDetail(db: Db, id: string): Promise<BookingDeta
         from: new Date(event.previous ?? event.slot).toISOString(),
         to: new Date(event.slot).toISOString(),
       });
+    else if (event.type === 'booking.reassigned')
+      history.push({ at, what: 'reassigned', fromHost: event.previous_host, toHost: event.host });
     else history.push({ at, what: event.type === 'booking.attended' ? 'attended' : 'no_show' });
   }
   if (row.cancelled_at) history.push({ at: row.cancelled_at.toISOString(), what: 'cancelled' });
@@ -134,6 +162,12 @@ export async function readBookingDetail(db: Db, id: string): Promise<BookingDeta
         : { name: row.host_name ?? '', title: row.host_title ?? '', email: row.host_email },
     attribution: row.attribution,
     anonymisedAt: iso(row.anonymised_at),
+    answers: row.answers,
+    routing: row.routing,
+    reassignTo:
+      row.status === 'cancelled'
+        ? []
+        : reassignableHosts(row.routing, team, row.host_email).map(({ email, name }) => ({ email, name })),
     history,
     emails: emails.map((email) => ({
       id: email.id,

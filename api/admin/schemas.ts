@@ -5,6 +5,7 @@
  */
 import type { JSONSchemaType } from 'ajv';
 import type { Attendance } from '../../domain/sales.js';
+import type { CandidateOutcome } from '../../domain/routing.js';
 import { stringOrNull } from '../openapi-parts.js';
 import { deliveryListSchema } from '../webhooks/schemas.js';
 
@@ -109,6 +110,63 @@ export const demoRequestListSchema = {
 };
 
 const instantSchema = { type: 'string', format: 'date-time' };
+
+/** How a booking's host was chosen (domain/routing.ts, RoutingRecord), as bookings.routing keeps it. */
+export const routingRecordSchema = {
+  type: ['object', 'null'],
+  description:
+    'How its host was chosen: the route that matched (its index in the team file and a label), the account owner and where it was found, each candidate with what became of them, and each reassignment. Null without a team.',
+  additionalProperties: false,
+  required: ['rule', 'label', 'owner', 'ownerLookupFailed', 'candidates'],
+  properties: {
+    rule: { type: ['integer', 'null'], description: "The route's index in the team file; null without routes." },
+    label: { type: 'string' },
+    owner: {
+      type: ['object', 'null'],
+      additionalProperties: false,
+      required: ['email', 'source'],
+      properties: { email: { type: 'string' }, source: { type: 'string', enum: ['lookup', 'accounts'] } },
+    },
+    ownerLookupFailed: { type: 'boolean' },
+    candidates: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['email', 'name', 'outcome'],
+        properties: {
+          email: { type: 'string' },
+          name: { type: 'string' },
+          outcome: {
+            type: 'string',
+            enum: [
+              'chosen',
+              'busy',
+              'over-daily-limit',
+              'outside-hours',
+              'calendar-unreadable',
+              'fewer-demos-elsewhere',
+            ] satisfies CandidateOutcome[],
+          },
+        },
+      },
+    },
+    reassignments: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['at', 'from', 'to', 'by'],
+        properties: {
+          at: instantSchema,
+          from: { type: ['string', 'null'], description: 'The earlier host (e-mail).' },
+          to: { type: 'string', description: 'The new host (e-mail).' },
+          by: { type: 'string', enum: ['sales page', 'operations token'] },
+        },
+      },
+    },
+  },
+};
 export const bookingDetailSchema = {
   type: 'object',
   additionalProperties: false,
@@ -129,6 +187,9 @@ export const bookingDetailSchema = {
     'host',
     'attribution',
     'anonymisedAt',
+    'answers',
+    'routing',
+    'reassignTo',
     'history',
     'emails',
     'webhookDeliveries',
@@ -155,19 +216,39 @@ export const bookingDetailSchema = {
     },
     attribution: { type: ['object', 'null'], additionalProperties: { type: 'string' } },
     anonymisedAt: stringOrNull('When retention removed its personal data (date-time), or null.'),
+    answers: {
+      type: ['object', 'null'],
+      description: "The prospect's answers to the team file's questions, by question id; null when none were asked.",
+      additionalProperties: { type: 'string' },
+    },
+    routing: routingRecordSchema,
+    reassignTo: {
+      type: 'array',
+      description:
+        "The hosts it may be handed to now (POST /api/admin/bookings/{id}/reassign): its route's, or every host of the team without routes, its own host left out; empty when cancelled or without a team.",
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['email', 'name'],
+        properties: { email: { type: 'string' }, name: { type: 'string' } },
+      },
+    },
     history: {
       type: 'array',
-      description: 'Oldest first: booked (at its first slot), each move (from, to), the cancellation, each mark.',
+      description:
+        'Oldest first: booked (at its first slot), each move (from, to), each reassignment (fromHost, toHost), the cancellation, each mark.',
       items: {
         type: 'object',
         additionalProperties: false,
         required: ['at', 'what'],
         properties: {
           at: instantSchema,
-          what: { type: 'string', enum: ['booked', 'moved', 'cancelled', 'attended', 'no_show'] },
+          what: { type: 'string', enum: ['booked', 'moved', 'reassigned', 'cancelled', 'attended', 'no_show'] },
           timeSlot: { ...instantSchema, description: 'booked: the slot it was booked at.' },
           from: { ...instantSchema, description: 'moved: the slot given up.' },
           to: { ...instantSchema, description: 'moved: the slot taken.' },
+          fromHost: { type: 'string', description: "reassigned: the earlier host's name." },
+          toHost: { type: 'string', description: "reassigned: the new host's name." },
         },
       },
     },

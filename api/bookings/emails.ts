@@ -18,7 +18,8 @@ export interface FollowUpSettings {
 export const DEFAULT_REMINDER_MINUTES_BEFORE = 1440;
 export const DEFAULT_FOLLOW_UPS: FollowUpSettings = { reminderMinutesBefore: DEFAULT_REMINDER_MINUTES_BEFORE };
 
-export type BookingChange = 'booked' | 'rescheduled' | 'cancelled';
+/** 'reassigned': sales handed the demo to another host (its slot unchanged). */
+export type BookingChange = 'booked' | 'rescheduled' | 'cancelled' | 'reassigned';
 
 /**
  * An outbox row as the booking's or the change's statement is given it (booking_store_deliveries,
@@ -45,17 +46,21 @@ const PROSPECT_EMAIL: Record<BookingChange, DeliveryKind> = {
   booked: 'confirmation',
   rescheduled: 'update',
   cancelled: 'cancellation',
+  reassigned: 'update',
 };
 
 /**
  * The outbox rows a booking or a change leaves, in the order they are stored: the prospect's e-mail, the reminder of
  * `timeSlot` (the slot booked or moved to; a cancellation has none), the sales desk's notice, then the host's copy by e-mail and in their own calendar (and both taken
- * back from a host a move takes the demo from; the worker's registry tells a write from a removal by the booking as
+ * back from a host a move or a reassignment takes the demo from; the worker's registry tells a write from a removal by the booking as
  * it then stands).
  */
 export function emailRows(change: BookingChange, settings: FollowUpSettings, now: Date, timeSlot?: Date): EmailRow[] {
   const moved = change === 'rescheduled' ? { previousSlot: true as const } : {};
-  const rows: Omit<EmailRow, 'channel'>[] = [{ ...moved, kind: PROSPECT_EMAIL[change] }];
+  // A reassignment's update says whom the prospect meets now rather than where the demo moved.
+  const rows: Omit<EmailRow, 'channel'>[] = [
+    { ...moved, kind: PROSPECT_EMAIL[change], ...(change === 'reassigned' ? { change } : {}) },
+  ];
   const reminderAt = timeSlot && new Date(timeSlot.getTime() - settings.reminderMinutesBefore * 60_000);
   // None for a booking made later than the reminder would go out.
   if (reminderAt && settings.reminderMinutesBefore > 0 && reminderAt > now)
@@ -66,7 +71,7 @@ export function emailRows(change: BookingChange, settings: FollowUpSettings, now
     { kind: change === 'cancelled' ? 'host-cancellation' : 'host-invitation', toHost: true, change },
     { kind: 'host-calendar', toHost: true, change },
   );
-  if (change === 'rescheduled') {
+  if (change === 'rescheduled' || change === 'reassigned') {
     rows.push(
       { kind: 'host-cancellation', toPreviousHost: true, change },
       { kind: 'host-calendar', toPreviousHost: true, change },

@@ -10,11 +10,12 @@ RETURNS text LANGUAGE sql IMMUTABLE AS $fn$
   SELECT to_char(p_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
 $fn$;
 
--- Raises the event p_type about booking p_booking (its row as it now stands, so call it after the change); for a
--- move, p_previous_time_slot is the slot given up. Returns the deliveries stored, [{ id, due }] (due: the epoch
--- milliseconds of their first try), for the caller to queue after the commit. Endpoints removed, or stopped by a
--- 410, take no new events; a failing one does (they wait for it).
-CREATE OR REPLACE FUNCTION webhook_raise(p_booking uuid, p_type text, p_previous_time_slot timestamptz DEFAULT NULL)
+-- Raises the event p_type about booking p_booking (its row as it now stands, so call it after the change), p_extra
+-- added to its data (a move's previousTimeSlot, a reassignment's previousHost). The prospect's answers and the
+-- route that matched (its index and label) come along when the booking has them. Returns the deliveries stored,
+-- [{ id, due }] (due: the epoch milliseconds of their first try), for the caller to queue after the commit.
+-- Endpoints removed, or stopped by a 410, take no new events; a failing one does (they wait for it).
+CREATE OR REPLACE FUNCTION webhook_raise_with(p_booking uuid, p_type text, p_extra jsonb)
 RETURNS jsonb LANGUAGE plpgsql VOLATILE AS $fn$
 DECLARE
   v_event uuid := time_ordered_uuid();
@@ -43,8 +44,10 @@ BEGIN
           'host', CASE WHEN b.host_email IS NULL THEN NULL
                        ELSE jsonb_build_object('name', b.host_name, 'title', b.host_title, 'email', b.host_email) END,
           'attribution', b.attribution)
-        || CASE WHEN p_previous_time_slot IS NULL THEN '{}'::jsonb
-                ELSE jsonb_build_object('previousTimeSlot', webhook_instant(p_previous_time_slot)) END)
+        || CASE WHEN b.answers IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('answers', b.answers) END
+        || CASE WHEN b.routing IS NULL THEN '{}'::jsonb
+                ELSE jsonb_build_object('route', jsonb_build_object('rule', b.routing->'rule', 'label', b.routing->'label')) END
+        || p_extra)
       FROM bookings b WHERE b.id = p_booking
     RETURNING position INTO v_position;
   IF v_position IS NULL THEN
@@ -60,4 +63,12 @@ BEGIN
     INTO v_deliveries FROM stored;
   RETURN v_deliveries;
 END;
+$fn$;
+
+-- Raises the event p_type about booking p_booking (its row as it now stands, so call it after the change); for a
+-- move, p_previous_time_slot is the slot given up. Returns the deliveries stored (webhook_raise_with).
+CREATE OR REPLACE FUNCTION webhook_raise(p_booking uuid, p_type text, p_previous_time_slot timestamptz DEFAULT NULL)
+RETURNS jsonb LANGUAGE sql VOLATILE AS $fn$
+  SELECT webhook_raise_with(p_booking, p_type, CASE WHEN p_previous_time_slot IS NULL THEN '{}'::jsonb
+    ELSE jsonb_build_object('previousTimeSlot', webhook_instant(p_previous_time_slot)) END)
 $fn$;

@@ -5,6 +5,7 @@
  */
 import type { FunnelReport } from '../../domain/funnel.js';
 import type { Attendance, BookingDetail, BookingSummary, ListStatus } from '../../domain/sales.js';
+import type { HostShareReport } from '../../domain/routing.js';
 import { api } from './api.js';
 
 export const CSRF_HEADER = 'X-CSRF-Token';
@@ -96,6 +97,23 @@ export const salesApi = api.enhanceEndpoints({ addTagTypes: [SALES_TAG] }).injec
       // The list shows the mark too; the booking's own view takes the answer as it is.
       invalidatesTags: (_result, error) => (error ? [] : [SALES_TAG]),
     }),
+    /** Each host's share of the demos of the last 28 days, across routes and by route. */
+    hostShare: build.query<HostShareReport, void>({
+      query: () => ({ url: '/api/admin/hosts/share' }),
+      // A reassignment or a cancellation changes the shares.
+      providesTags: [SALES_TAG],
+    }),
+    /** Hands the booking to another host of its route; the answer is the booking as it now stands. */
+    reassignBooking: build.mutation<BookingDetail, { id: string; host: string; csrfToken: string }>({
+      query: ({ id, host, csrfToken }) => ({
+        url: `/api/admin/bookings/${encodeURIComponent(id)}/reassign`,
+        method: 'POST',
+        body: { host },
+        headers: { [CSRF_HEADER]: csrfToken },
+      }),
+      // The list shows the host, and the hosts' shares count it.
+      invalidatesTags: (_result, error) => (error ? [] : [SALES_TAG]),
+    }),
   }),
 });
 
@@ -106,5 +124,7 @@ export const {
   useBookingListInfiniteQuery,
   useBookingDetailQuery,
   useMarkAttendanceMutation,
+  useReassignBookingMutation,
+  useHostShareQuery,
   useFunnelQuery,
 } = salesApi;

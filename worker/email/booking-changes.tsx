@@ -69,6 +69,39 @@ export function renderUpdate(
   return { subject, text, html, ics, toName: name };
 }
 
+/**
+ * Sales handed the demo to another host, at the same time: the same event, its SEQUENCE raised and its organiser the
+ * new host, sent as a new REQUEST, saying whom the prospect meets now.
+ */
+export function renderReassigned(booking: Booking, options: ProspectEmailOptions): RenderedEmail {
+  const { times, links } = calendarOf(booking, options);
+  const name = singleLine(booking.name);
+  const host = booking.host ? singleLine(booking.host.name) : 'another member of our team';
+  const subject = `Your ${brand.product} demo is now with ${host}: ${times.zoned}`;
+  const lead = `Your demo of ${brand.product} for ${singleLine(booking.company)} is now given by ${host}, at the same time:`;
+  const note =
+    'The calendar invitation attached replaces the earlier one; accept it to update the event in your calendar.';
+  const { text, html } = renderEmail(
+    {
+      subject,
+      heading: 'Who you meet has changed',
+      name: firstName(name),
+      publicUrl: options.publicUrl,
+      contact: options.contact,
+      manageUrl: options.manageUrl,
+    },
+    <>
+      <Paragraph>{lead}</Paragraph>
+      <Times rows={slotRows(times)} />
+      <Meeting booking={booking} />
+      <Paragraph>{note}</Paragraph>
+      <Buttons style={{ margin: '0 0 16px' }} buttons={[{ href: links.ics, label: UPDATE_FILE_LABEL }]} />
+    </>,
+  );
+  const ics = bookingInvitation(booking, { mailFrom: options.mailFrom, now: options.now, sequence: options.sequence });
+  return { subject, text, html, ics, toName: name };
+}
+
 /** The booking is cancelled: the event withdrawn (METHOD:CANCEL), and a way to book again. */
 export function renderCancellation(booking: Booking, options: ProspectEmailOptions): RenderedEmail {
   const { times } = calendarOf(booking, options);

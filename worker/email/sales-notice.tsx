@@ -12,12 +12,13 @@ import { renderEmail } from './layout.js';
 import { Details, Heading, Message, Paragraph } from './parts.js';
 import { slotTimes } from './slot-times.js';
 
-export type SalesChange = 'booked' | 'rescheduled' | 'cancelled';
+export type SalesChange = 'booked' | 'rescheduled' | 'cancelled' | 'reassigned';
 
 const HEADINGS: Record<SalesChange, string> = {
   booked: 'New demo booking',
   rescheduled: 'Demo moved',
   cancelled: 'Demo cancelled',
+  reassigned: 'Demo handed to another host',
 };
 
 export interface SalesNotice {
@@ -64,7 +65,22 @@ export function renderSalesNotice(
         ]
       : []),
     ...(lead.meetingUrl ? [['Video call', lead.meetingUrl] as [string, string]] : []),
+    // How the host was chosen: the route that matched, by its place in the team file and its label.
+    ...(lead.route
+      ? [
+          [
+            'Route',
+            lead.route.rule === null
+              ? singleLine(lead.route.label)
+              : `${lead.route.rule + 1} (${singleLine(lead.route.label)})`,
+          ] as [string, string],
+        ]
+      : []),
   ];
+  const answers = Object.entries(lead.answers ?? {}).map(([question, answer]): [string, string] => [
+    singleLine(question),
+    singleLine(answer),
+  ]);
   const attribution = ATTRIBUTION_KEYS.flatMap((key): [string, string][] => {
     const value = lead.attribution?.[key];
     return value ? [[key, singleLine(value)]] : [];
@@ -82,6 +98,12 @@ export function renderSalesNotice(
     <>
       <Paragraph>{intro}</Paragraph>
       <Details rows={rows} />
+      {answers.length > 0 ? (
+        <>
+          <Heading margin="16px 0 8px">Their answers</Heading>
+          <Details rows={answers} />
+        </>
+      ) : null}
       <Heading margin="16px 0 8px">Message</Heading>
       <Message>{lead.message || '(none)'}</Message>
       <Heading margin="16px 0 8px">Where the visit came from</Heading>

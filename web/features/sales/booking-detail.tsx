@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { Button } from '../../components/button.js';
 import { serverMessage } from '../../store/api-errors.js';
 import type { Attendance, BookingDetail, HistoryEntry } from '../../../domain/sales.js';
-import { useBookingDetailQuery, useMarkAttendanceMutation } from '../../store/sales-api.js';
+import { useBookingDetailQuery, useMarkAttendanceMutation, useReassignBookingMutation } from '../../store/sales-api.js';
 import {
   Alert,
   ColumnHeads,
@@ -16,6 +16,8 @@ import {
   useSessionEnd,
 } from './parts.js';
 import { styled } from 'styled-components';
+import { RoutingExplained } from './routing-explained.js';
+import { ReassignForm } from './reassign-form.js';
 
 const Facts = styled.dl`
   display: grid;
@@ -32,6 +34,8 @@ function historyText(entry: HistoryEntry, timeZone: string): string {
       return `Booked for ${formatInstant(entry.timeSlot, timeZone)}`;
     case 'moved':
       return `Moved from ${formatInstant(entry.from, timeZone)} to ${formatInstant(entry.to, timeZone)}`;
+    case 'reassigned':
+      return `Handed from ${entry.fromHost || 'no host'} to ${entry.toHost}`;
     case 'cancelled':
       return 'Cancelled';
     case 'attended':
@@ -68,10 +72,14 @@ interface BookingDetailViewProps {
 export function BookingDetailView({ id, timeZone, csrfToken, onBack, onSessionEnded }: BookingDetailViewProps) {
   const { data: booking, error, isLoading } = useBookingDetailQuery(id);
   const [mark, marking] = useMarkAttendanceMutation();
-  useSessionEnd(error ?? marking.error, onSessionEnded);
+  const [reassign, reassigning] = useReassignBookingMutation();
+  useSessionEnd(error ?? marking.error ?? reassigning.error, onSessionEnded);
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), [booking?.id]);
-  const shown = marking.data?.id === id ? marking.data : booking;
+  // The latest answer about this booking: a change's own, until the list's refetch brings it too.
+  const changes = [marking, reassigning].filter((change) => change.data?.id === id);
+  changes.sort((a, b) => (b.fulfilledTimeStamp ?? 0) - (a.fulfilledTimeStamp ?? 0));
+  const shown = changes[0]?.data ?? booking;
   const markAs = (attendance: Attendance) => void mark({ id, attendance, csrfToken });
   const started = shown ? Date.parse(shown.timeSlot) <= Date.now() : false;
   return (
@@ -104,6 +112,14 @@ export function BookingDetailView({ id, timeZone, csrfToken, onBack, onSessionEn
             <dt>Source</dt>
             <dd>{shown.attribution?.utm_source ?? '—'}</dd>
           </Facts>
+          <RoutingExplained booking={shown} timeZone={timeZone} />
+          <ReassignForm
+            booking={shown}
+            pending={reassigning.isLoading}
+            error={reassigning.error}
+            done={reassigning.isSuccess && reassigning.data.id === id ? reassigning.data.host?.name : undefined}
+            onReassign={(host) => void reassign({ id, host, csrfToken })}
+          />
           <section aria-labelledby="attendance-title">
             <h3 id="attendance-title">Attendance</h3>
             {shown.status === 'cancelled' ? (

@@ -5,6 +5,7 @@ import { useSalesSessionQuery, useSignOutMutation } from '../../store/sales-api.
 import { BookingDetailView } from './booking-detail.js';
 import { BookingList } from './booking-list.js';
 import { FunnelPanel } from './funnel.js';
+import { HostSharePanel } from './host-share.js';
 import { Heading, Toolbar } from './parts.js';
 import { SignInForm } from './sign-in-form.js';
 
@@ -35,7 +36,7 @@ const Header = styled.header`
 
 /**
  * The sales page (/admin): sign-in, then the bookings (search, filters, export) and one booking at a time (history,
- * marks), and the funnel (its steps per source and day, and the attendance per source).
+ * marks, routing, handing to another host), each host's share of the demos, and the funnel (its steps per source and day, and the attendance per source).
  */
 export function SalesPage({ timeZone }: { timeZone: string }) {
   const session = useSalesSessionQuery();
@@ -90,6 +91,7 @@ export function SalesPage({ timeZone }: { timeZone: string }) {
       ) : null}
       <Sections hidden={openId !== undefined}>
         <BookingList timeZone={timeZone} onOpen={setOpenId} onSessionEnded={sessionEnded} />
+        <HostSharePanel onSessionEnded={sessionEnded} />
         <FunnelPanel timeZone={timeZone} onSessionEnded={sessionEnded} />
       </Sections>
     </Main>
