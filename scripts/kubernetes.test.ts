@@ -249,7 +249,8 @@ describe('Kubernetes manifests (kubectl kustomize deploy/overlays/production)', 
       // REPLY_TO defaults to MAIL_FROM; DKIM signing is off unless its settings are added (docs/kubernetes.md).
       // SECRETS_DIR is for docker compose's shared volume: pods take their secrets from converge-secrets, since a
       // folder of each pod's own would give each pod a booking-link secret of its own. TEAM_FILE is a deployment's
-      // own team (docs/hosts-and-calendars.md): without it the slots are as before.
+      // own team (docs/hosts-and-calendars.md): without it the slots are as before; ACCOUNTS_FILE and OWNER_LOOKUP_*
+      // name owners among that team, so they come with it.
       const optional = [
         'REPLY_TO',
         'SECRETS_DIR',
@@ -258,6 +259,9 @@ describe('Kubernetes manifests (kubectl kustomize deploy/overlays/production)', 
         'DKIM_PRIVATE_KEY',
         'DKIM_PRIVATE_KEY_FILE',
         'TEAM_FILE',
+        'ACCOUNTS_FILE',
+        'OWNER_LOOKUP_URL',
+        'OWNER_LOOKUP_SECRET',
       ];
       const unset = variablesRead(load).filter(
         (variable) => !(variable in environment) && !IMAGE_ENV.includes(variable) && !optional.includes(variable),

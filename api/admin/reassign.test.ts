@@ -194,9 +194,10 @@ describe('handing a booking to another host from the sales page', function () {
     expect(valid(event), JSON.stringify(valid.errors)).to.equal(true);
     expect(event.data.answers).to.deep.equal({ companySize: '5000+' });
     expect(event.data.route).to.deep.equal({ rule: 0, label: 'companySize: 5000+' });
-    // The booking's first event, before it had a routing record, carried neither.
+    // The booking's first event, made by a team without questions or routes: every host's route, no answers.
     const created = receiver.taken().find((taken) => taken.type === 'booking.created' && taken.data.booking.id === id);
-    expect(created?.data).to.not.have.any.keys('answers', 'route', 'previousHost');
+    expect(created?.data).to.not.have.any.keys('answers', 'previousHost');
+    expect(created?.data.route).to.deep.equal({ rule: null, label: 'every host' });
   });
 
   it('refuses a host busy in their calendar with 409 and changes nothing; refuses a missing or forged CSRF token', async () => {

@@ -44,7 +44,7 @@ BEGIN
           'host', CASE WHEN b.host_email IS NULL THEN NULL
                        ELSE jsonb_build_object('name', b.host_name, 'title', b.host_title, 'email', b.host_email) END,
           'attribution', b.attribution)
-        || CASE WHEN b.answers IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('answers', b.answers) END
+        || CASE WHEN b.answers IS NULL OR b.answers = '{}'::jsonb THEN '{}'::jsonb ELSE jsonb_build_object('answers', b.answers) END
         || CASE WHEN b.routing IS NULL THEN '{}'::jsonb
                 ELSE jsonb_build_object('route', jsonb_build_object('rule', b.routing->'rule', 'label', b.routing->'label')) END
         || p_extra)
