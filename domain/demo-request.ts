@@ -6,7 +6,7 @@ import type { JSONSchemaType } from 'ajv';
 import { ATTRIBUTION_MAX_LENGTH, type Attribution } from './attribution.js';
 import { knownTimeZone } from './booking.js';
 import { EMAIL_MAX_LENGTH } from './email-messages.js';
-import { ROUTING_QUESTIONS_MAX, ROUTING_TEXT_MAX_LENGTH, type RoutingAnswers } from './routing.js';
+import { ROUTING_ANSWERS_SCHEMA, type RoutingAnswers } from './routing.js';
 import { multiLine, nameText, singleLine } from './text.js';
 
 export const NAME_MAX_LENGTH = 200;
@@ -109,13 +109,7 @@ export const demoRequestSchema: JSONSchemaType<DemoRequestInput> = {
       },
     },
     visitorTimeZone: { type: 'string', maxLength: TIME_ZONE_MAX_LENGTH, nullable: true },
-    answers: {
-      type: 'object',
-      nullable: true,
-      required: [],
-      maxProperties: ROUTING_QUESTIONS_MAX,
-      additionalProperties: { type: 'string', maxLength: ROUTING_TEXT_MAX_LENGTH },
-    },
+    answers: ROUTING_ANSWERS_SCHEMA,
   },
 };
 

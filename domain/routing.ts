@@ -8,6 +8,15 @@
 export const ROUTING_QUESTIONS_MAX = 10;
 export const ROUTING_TEXT_MAX_LENGTH = 100;
 
+/** The answers as a request carries them (a booking, the dialog's routing step): texts by question id. */
+export const ROUTING_ANSWERS_SCHEMA = {
+  type: 'object',
+  nullable: true,
+  required: [],
+  maxProperties: ROUTING_QUESTIONS_MAX,
+  additionalProperties: { type: 'string', maxLength: ROUTING_TEXT_MAX_LENGTH },
+} as const;
+
 /** A question the dialog asks before the calendar: one choice among its options, required. */
 export interface RoutingQuestion {
   /** The key of its answer ("companySize"). */

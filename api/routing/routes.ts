@@ -7,12 +7,7 @@ import Router from '@koa/router';
 import type { JSONSchemaType } from 'ajv';
 import { FUNNEL_SOURCE_SENT_MAX_LENGTH } from '../../domain/funnel.js';
 import { EMAIL_MAX_LENGTH, EMAIL_REQUIRED_MESSAGE } from '../../domain/email-messages.js';
-import {
-  ROUTING_QUESTIONS_MAX,
-  ROUTING_TEXT_MAX_LENGTH,
-  type RoutingAnswers,
-  type RoutingQuestion,
-} from '../../domain/routing.js';
+import { ROUTING_ANSWERS_SCHEMA, type RoutingAnswers, type RoutingQuestion } from '../../domain/routing.js';
 import { emailProblem } from '../email-rules.js';
 import { ApiError } from '../errors.js';
 import { answer, bodyRefusals, json, refused, tooMany, type OpenApiPart } from '../openapi-parts.js';
@@ -36,13 +31,7 @@ export const routingInputSchema: JSONSchemaType<RoutingInput> = {
   required: ['email'],
   properties: {
     email: { type: 'string', minLength: 1, maxLength: EMAIL_MAX_LENGTH },
-    answers: {
-      type: 'object',
-      nullable: true,
-      required: [],
-      maxProperties: ROUTING_QUESTIONS_MAX,
-      additionalProperties: { type: 'string', maxLength: ROUTING_TEXT_MAX_LENGTH },
-    },
+    answers: ROUTING_ANSWERS_SCHEMA,
     source: { type: 'string', maxLength: FUNNEL_SOURCE_SENT_MAX_LENGTH, nullable: true },
   },
 };
