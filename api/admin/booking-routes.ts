@@ -23,7 +23,7 @@ import {
   type BookingFilters,
   type BookingPage,
   type ListPosition,
-} from '../bookings/repository.js';
+} from './bookings-list.js';
 import { bookingsCsv, EXPORT_PAGE } from './bookings-csv.js';
 import { markAttendance, readBookingDetail, type TeamMember } from './repository.js';
 import {

@@ -1,7 +1,7 @@
 /** The bookings the sales page lists, as the CSV it exports: its columns, a row each, read a keyset page at a time. */
 import { zonedIsoString } from '../../domain/booking.js';
 import type { BookingSummary } from '../../domain/sales.js';
-import { listBookings, type BookingFilters, type BookingPage } from '../bookings/repository.js';
+import { listBookings, type BookingFilters, type BookingPage } from './bookings-list.js';
 import type { Db } from '../db.js';
 import { csvLine } from './csv.js';
 

@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { startAppUnderTest, type AppUnderTest } from '../../test/app-under-test.js';
 import { bookingToken } from '../../server-shared/booking-link.js';
 import { TEST_LINK_SECRET, TEST_REDIS_URL } from '../../test/stack.js';
-import { listBookings, SEARCH_MATCHES_READ, SearchTooBroad } from '../bookings/repository.js';
+import { listBookings, SEARCH_MATCHES_READ, SearchTooBroad } from './bookings-list.js';
 import { CSRF_HEADER, SESSION_COOKIE } from './sessions.js';
 
 const TOKEN = 'ops-secret-token-of-at-least-32-characters';

@@ -30,13 +30,8 @@ import { clearQueuePrefix } from '../../test/stack.js';
 import { claim, findDue } from '../../worker/outbox.js';
 import { anonymiseBatch } from '../../worker/retention.js';
 import { cursorOf } from '../../api/admin/booking-routes.js';
-import {
-  bookingsPerSlot,
-  findBooking,
-  listBookings,
-  SearchTooBroad,
-  type ListPosition,
-} from '../../api/bookings/repository.js';
+import { bookingsPerSlot, findBooking } from '../../api/bookings/repository.js';
+import { listBookings, SearchTooBroad, type ListPosition } from '../../api/admin/bookings-list.js';
 import { DEFAULT_RETENTION_DAYS } from '../../domain/retention.js';
 import { pendingJobs } from '../../worker/sweep.js';
 import { REPO_ROOT } from '../dev-services/config.js';
