@@ -4,7 +4,7 @@
  * rules and locks live), a booking read, and the operations list.
  */
 import type { Knex } from 'knex';
-import type { BookingSummary, ListStatus } from '../../domain/sales.js';
+import type { BookingSummary, ListStatus, NeedsNewTime } from '../../domain/sales.js';
 import type { BookingCreated, BookingHost, DemoRequestInput } from '../../domain/demo-request.js';
 import type { CanonicalRecipient } from '../email-rules.js';
 import type { Booking } from '../../server-shared/invitation.js';
@@ -112,7 +112,7 @@ export async function listBookings(
       'b.attribution',
       'b.anonymised_at',
     )
-    .select('b.host_email', 'b.host_name')
+    .select('b.host_email', 'b.host_name', 'b.needs_new_time_at', 'b.needs_new_time_reason')
     .orderBy([
       { column: 'b.created_at', order: 'desc' },
       { column: 'b.id', order: 'desc' },
@@ -190,6 +190,7 @@ export async function listBookings(
         lastError: row.confirmation_last_error,
       },
       anonymisedAt: row.anonymised_at ? row.anonymised_at.toISOString() : null,
+      needsNewTime: needsNewTimeOf(row),
     })),
     next: rows.length > limit && last ? { createdAt: last.position, id: last.id } : undefined,
   };
@@ -374,10 +375,23 @@ export function refusalOf<Refusal extends { reason: string }>(err: unknown): Ref
   return JSON.parse(detail) as Refusal;
 }
 
+/** The booking's "needs a new time" as the sales views show it, from its two columns. */
+export function needsNewTimeOf(row: {
+  status: string;
+  needs_new_time_at?: Date | null;
+  needs_new_time_reason?: string | null;
+}): NeedsNewTime | null {
+  if (row.status !== 'booked' || !row.needs_new_time_at) return null;
+  return {
+    since: row.needs_new_time_at.toISOString(),
+    reason: row.needs_new_time_reason === 'host-declined' ? 'host-declined' : 'host-deleted',
+  };
+}
+
 /** How far either side of the slots asked a host's bookings are read: a day in any zone, for their daily limits. */
 export const HOST_BOOKINGS_MARGIN_MS = 36 * 3_600_000;
 
-/** Each host's booked slots (their starts, in ms) from HOST_BOOKINGS_MARGIN_MS before the first of `slots` to as long after the last. */
+/** Each host's booked slots and the slots they gave up (their starts, in ms) from HOST_BOOKINGS_MARGIN_MS before the first of `slots` to as long after the last. */
 export async function hostBookingsAround(
   db: Db,
   slots: readonly Date[],
@@ -391,7 +405,12 @@ export async function hostBookingsAround(
     .whereNotNull('host_email')
     .where('time_slot', '>=', new Date(slots[0]!.getTime() - margin))
     .where('time_slot', '<=', new Date(slots[slots.length - 1]!.getTime() + margin));
-  for (const row of rows) {
+  // A slot a host gave up by deleting or declining its event (booking_host_answer) is never offered by them again.
+  const freed: { host_email: string; time_slot: Date }[] = await db('host_freed_slots')
+    .select('host_email', 'time_slot')
+    .where('time_slot', '>=', new Date(slots[0]!.getTime() - margin))
+    .where('time_slot', '<=', new Date(slots[slots.length - 1]!.getTime() + margin));
+  for (const row of [...rows, ...freed]) {
     const held = byHost.get(row.host_email) ?? [];
     held.push(row.time_slot.getTime());
     byHost.set(row.host_email, held);
