@@ -11,7 +11,9 @@ import {
   type TeamFile,
 } from '../../test/caldav-server.js';
 import { expectDocumented } from '../../test/documented.js';
-import { startStack, TEST_LINK_SECRET, type Stack } from '../../test/stack.js';
+import { silentLogger, startStack, TEST_LINK_SECRET, TEST_REDIS_URL, type Stack } from '../../test/stack.js';
+import { loadApiConfig } from '../config.js';
+import { startApiServer } from '../server.js';
 import { until } from '../../test/until.js';
 import { startReceiver, type Receiver } from '../../test/webhook-receiver.js';
 import { bookingToken } from '../../server-shared/booking-link.js';
@@ -292,6 +294,43 @@ describe("the host's answer in their own calendar (issue 39)", function () {
     expect(eventsOf(cancelled, 'booking.needs-new-time')).to.have.length(0);
     expect(await row(id)).to.include({ host_email: movedTo, sequence: 1, needs_new_time_at: null });
     expect(await stack.db('host_freed_slots').whereIn('booking_id', [id, cancelled])).to.have.length(0);
+  });
+
+  it('two API processes reading the same calendars hand the demo on once', async () => {
+    const second = await startApiServer(
+      loadApiConfig({
+        PORT: '0',
+        DATABASE_URL: stack.databaseUrl,
+        REDIS_URL: TEST_REDIS_URL,
+        QUEUE_PREFIX: stack.queuePrefix,
+        BOOKING_LINK_SECRET: TEST_LINK_SECRET,
+        TEAM_FILE: team.path,
+        SALES_NOTIFY_EMAIL: SALES,
+        HOST_CALENDAR_POLL_SECONDS: '1',
+        // The same endpoint: an API started without it would take the environment's endpoint away.
+        WEBHOOK_URL: receiver.url,
+        WEBHOOK_SECRET: receiver.secret,
+        WEBHOOK_ALLOW_PRIVATE: 'true',
+      }),
+      silentLogger,
+    );
+    try {
+      const prospect = 'frances@allen-compilers.com';
+      const id = await book(prospect, slots[9]!.iso);
+      const host = (await row(id)).host_email!;
+      const name = host.split('@')[0]!;
+      await inCalendar(name, id);
+      await caldav.deleteEvent(calendars[name]!, uidOf(id));
+      await until(async () => eventsOf(id, 'booking.reassigned')[0], 'booking.reassigned', 20_000);
+      // Several polls of both processes later: one handover, one update to the prospect.
+      await sleep(3000);
+      expect(eventsOf(id, 'booking.reassigned')).to.have.length(1);
+      expect((await row(id)).sequence).to.equal(1);
+      expect(mailsTo(prospect).filter((mail) => /is now with/.test(mail.parsed.subject ?? ''))).to.have.length(1);
+      expect(await stack.db('host_freed_slots').where({ booking_id: id })).to.have.length(1);
+    } finally {
+      await second.close();
+    }
   });
 
   it('a host deleting the event while the prospect moves it ends in one consistent outcome', async () => {
