@@ -29,6 +29,7 @@ import type { ProspectRouting } from './routing/prospect-route.js';
 import { routingRoutes } from './routing/routes.js';
 import { routeKeyReader } from './routing/route-key.js';
 import type { HostCalendars } from './hosts/calendars.js';
+import { watchHostAnswers } from './hosts/host-answers.js';
 import { hostRoutes } from './hosts/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
 import { funnelAdminRoutes, funnelBeaconRoutes } from './funnel/routes.js';
@@ -98,6 +99,19 @@ export function createApiRouter(deps: AppDeps): Router {
     slotCounts.changed();
     hostBookings?.changed();
   };
+  // A host deleting or declining a demo's event in their calendar hands it on, or asks the prospect for a new time.
+  if (deps.hostCalendars)
+    watchHostAnswers({
+      db: deps.db,
+      queue: deps.queue,
+      logger: deps.logger,
+      now,
+      timeZone: deps.timeZone,
+      mailFrom: deps.mailFrom,
+      followUps,
+      calendars: deps.hostCalendars,
+      bookingsChanged,
+    });
   // The honeypot's catches, shown to their own network's slot list.
   const trappedSlots = createTrappedSlots(
     () => networksTrappedRecently(deps.db),

@@ -29,6 +29,7 @@ import { DEFAULT_FOLLOW_UPS, type FollowUpSettings } from './bookings/emails.js'
 import { DEFAULT_MIN_NOTICE_MINUTES } from '../domain/booking.js';
 import { readTeamFile, type Team } from '../server-shared/hosts/team.js';
 import { parseRoutingSettings, type RoutingSettings } from './routing/settings.js';
+import { REFRESH_EVERY_MS } from './hosts/calendars.js';
 import { DEFAULT_MEETING_URL_TEMPLATE, parseMeetingUrlTemplate } from './bookings/meeting.js';
 import { parseMetricsPort } from '../server-shared/metrics.js';
 import type { Contact } from '../domain/brand.js';
@@ -73,6 +74,11 @@ export interface ApiConfig {
   team: Team | undefined;
   /** Where an account's owner is found (ACCOUNTS_FILE, OWNER_LOOKUP_URL); both unset: no owner is looked for. */
   routing: RoutingSettings;
+  /**
+   * How often each host's calendar is read in the background (HOST_CALENDAR_POLL_SECONDS, default 30): the busy
+   * times, and a host's deletion or decline of a demo's event (api/hosts/host-answers.ts) noticed within it.
+   */
+  calendarPollMs: number;
   /** The Prometheus endpoint's port (METRICS_PORT); unset: none. */
   metricsPort: number | undefined;
   /** Where it listens (METRICS_HOST): this machine only unless told. */
@@ -195,6 +201,12 @@ export function loadApiConfig(env: Env = process.env): ApiConfig {
       DEFAULT_CONNECTIONS_PER_CLIENT,
     ),
     ...teamSettings(env),
+    calendarPollMs:
+      parsePositiveInt(
+        'HOST_CALENDAR_POLL_SECONDS',
+        setting(env, 'HOST_CALENDAR_POLL_SECONDS'),
+        REFRESH_EVERY_MS / 1000,
+      ) * 1000,
     metricsPort: parseMetricsPort(setting(env, 'METRICS_PORT')),
     metricsHost: setting(env, 'METRICS_HOST') ?? '127.0.0.1',
     funnelSources: parseFunnelSources(setting(env, 'FUNNEL_SOURCES')),

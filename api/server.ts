@@ -77,7 +77,7 @@ export async function startApiServer(config: ApiConfig, logger: Logger): Promise
   const hostCalendars = config.team
     ? new HostCalendars(config.team.hosts, { logger, bookingTimeZone: config.bookingTimeZone })
     : undefined;
-  hostCalendars?.start();
+  hostCalendars?.start(config.calendarPollMs);
   const metrics = config.metricsPort === undefined ? undefined : createApiMetrics(hostCalendars);
   const routing = config.team
     ? createProspectRouting(config.team, config.routing, logger, (why) => {

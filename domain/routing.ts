@@ -137,19 +137,24 @@ export interface RoutingRecord {
   ownerLookupFailed: boolean;
   /** The route's hosts (the owner first when there is one), each with what became of them. */
   candidates: { email: string; name: string; outcome: CandidateOutcome }[];
-  /** Each time sales handed the booking to another host, oldest first; absent until the first. */
+  /** Each time the booking was handed to another host (by sales, or as its host withdrew), oldest first; absent until the first. */
   reassignments?: Reassignment[];
 }
 
-/** Sales handed a booking to another host (POST /api/admin/bookings/{id}/reassign). */
+/**
+ * A booking handed to another host: by sales (POST /api/admin/bookings/{id}/reassign), or because its host deleted or
+ * declined its event in their calendar (api/hosts/host-answers.ts).
+ */
 export interface Reassignment {
   /** When (an instant, ISO 8601). */
   at: string;
   /** The host it was taken from (e-mail), and the host it went to. */
   from: string | null;
   to: string;
-  /** Who did it: the sales page's session, or a script with the operations token. */
-  by: 'sales page' | 'operations token';
+  /** Who did it: the sales page's session, a script with the operations token, or the host in their calendar. */
+  by: 'sales page' | 'operations token' | 'the host';
+  /** With by 'the host': what they did. */
+  reason?: 'host-deleted' | 'host-declined';
 }
 
 /**

@@ -38,6 +38,14 @@ export interface BookingSummary {
   };
   /** When retention removed its personal data (name, e-mail and company are then empty); null until then. */
   anonymisedAt: string | null;
+  /** Its host deleted or declined the event and no other host was free: the prospect was asked for a new time. */
+  needsNewTime: NeedsNewTime | null;
+}
+
+/** Since when a booking needs a new time, and the host's reason (null once the prospect or sales gave it a host). */
+export interface NeedsNewTime {
+  since: string;
+  reason: 'host-deleted' | 'host-declined';
 }
 
 /** One step of a booking's life, oldest first. */
@@ -47,6 +55,8 @@ export type HistoryEntry =
   | { at: string; what: 'cancelled' }
   /** Sales handed it to another host: their names. */
   | { at: string; what: 'reassigned'; fromHost: string; toHost: string }
+  /** Its host deleted or declined the event and no other host was free: their name. */
+  | { at: string; what: 'needs-new-time'; fromHost: string }
   | { at: string; what: Attendance };
 
 /** One e-mail of a booking's outbox, and where it stands. */
@@ -114,6 +124,7 @@ export interface BookingDetail {
   routing: RoutingRecord | null;
   /** The hosts it may be handed to now (its route's, or every host without routes), its own host left out. */
   reassignTo: { email: string; name: string }[];
+  needsNewTime: NeedsNewTime | null;
   history: HistoryEntry[];
   emails: SentEmail[];
   webhookDeliveries: WebhookDeliveryView[];

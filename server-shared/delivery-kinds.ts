@@ -83,6 +83,8 @@ export const DELIVERY_KINDS = {
   confirmation: { ...prospectEmail, method: 'REQUEST', calendarAs: 'invitation', sent: 'at once' },
   update: { ...prospectEmail, method: 'REQUEST', calendarAs: 'invitation', sent: 'at once' },
   cancellation: { ...prospectEmail, method: 'CANCEL', calendarAs: 'invitation', sent: 'at once' },
+  // The host withdrew and no other host was free: an apology with the link to choose a new time, and no event.
+  'new-time-needed': { ...prospectEmail, method: null, calendarAs: 'invitation', sent: 'at once' },
   reminder: { ...prospectEmail, method: null, calendarAs: 'invitation', sent: 'when due' },
   'sales-notice': { ...hostEmail, recipientName: 'Sales', method: 'PUBLISH', calendarAs: 'file', sent: 'at once' },
   'host-invitation': { ...hostEmail, method: 'REQUEST', calendarAs: 'invitation', sent: 'at once' },

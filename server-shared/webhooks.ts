@@ -21,6 +21,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'booking.attended',
   'booking.no_show',
   'booking.reassigned',
+  'booking.needs-new-time',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -31,7 +32,10 @@ export const WEBHOOK_EVENT_DESCRIPTIONS: Record<WebhookEventType, string> = {
   'booking.cancelled': 'A booking was cancelled; its slot is free again.',
   'booking.attended': 'Sales marked the demo as held, after its time.',
   'booking.no_show': 'Sales marked the demo as missed by the prospect, after its time.',
-  'booking.reassigned': 'Sales handed the demo to another host (previousHost is the one it was taken from).',
+  'booking.reassigned':
+    'The demo was handed to another host (previousHost is the one it was taken from; reason: sales, or host-deleted / host-declined when its host deleted or declined the event in their calendar).',
+  'booking.needs-new-time':
+    'Its host deleted or declined the event in their calendar and no other host of its route was free: the booking has no host and the prospect was asked to choose a new time (reason, previousHost).',
 };
 
 export interface WebhookBooking {
@@ -66,6 +70,8 @@ export interface WebhookEventPayload {
     previousTimeSlot?: string;
     /** Only for booking.reassigned: the host it was taken from, or null when it had none. */
     previousHost?: { name: string; title: string; email: string } | null;
+    /** booking.reassigned: 'sales', 'host-deleted' or 'host-declined'; booking.needs-new-time: the host's. */
+    reason?: string;
     /** The prospect's answers to the team file's questions, by question id, when they were asked. */
     answers?: Record<string, string>;
     /** The route that chose its host, with a team: its index in the team file's routes (null without routes) and label. */
@@ -154,7 +160,12 @@ export function webhookEventSchema(type?: WebhookEventType): Record<string, unkn
             properties: Object.fromEntries(ATTRIBUTION_KEYS.map((key) => [key, text()])),
           },
           previousTimeSlot: instant('booking.rescheduled only: the slot given up.'),
-          previousHost: hostSchema('booking.reassigned only: the host the demo was taken from, or null.'),
+          previousHost: hostSchema(
+            'booking.reassigned and booking.needs-new-time only: the host the demo was taken from, or null.',
+          ),
+          reason: text(
+            "booking.reassigned: 'sales' (the sales page or the operations token), 'host-deleted' or 'host-declined' (its host deleted or declined the event in their calendar); booking.needs-new-time: the host's ('host-deleted' or 'host-declined').",
+          ),
           answers: {
             type: 'object',
             description:

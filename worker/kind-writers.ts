@@ -17,6 +17,7 @@ import { bookingInvitation, bookingUid, type Booking } from '../server-shared/in
 import { renderCancellation, renderReassigned, renderReminder, renderUpdate } from './email/booking-changes.js';
 import { renderConfirmation, type ProspectEmailOptions } from './email/confirmation.js';
 import { renderHostCancellation, renderHostInvitation } from './email/host-emails.js';
+import { renderNewTimeNeeded } from './email/new-time-needed.js';
 import { renderSalesNotice } from './email/sales-notice.js';
 import type { ChangeRow, Lead } from './outbox.js';
 
@@ -99,6 +100,12 @@ export const KIND_WRITERS: { readonly [K in DeliveryKind]: KindWriter } = {
     write: (booking, _row, options) => renderCancellation(booking, options),
     stillTrue: () => true,
   },
+  // The host withdrew and nobody took the demo; a later change (the prospect's new time) tells where it stands.
+  'new-time-needed': {
+    ...DELIVERY_KINDS['new-time-needed'],
+    write: (booking, _row, options) => renderNewTimeNeeded(booking, options),
+    stillTrue: (row, lead) => lead.status === 'booked' && lead.sequence <= row.sequence,
+  },
   // Dropped with its slot: moved, cancelled, or already begun (a worker that was away for long).
   reminder: {
     ...DELIVERY_KINDS.reminder,
@@ -125,7 +132,12 @@ export const KIND_WRITERS: { readonly [K in DeliveryKind]: KindWriter } = {
   'host-cancellation': {
     ...DELIVERY_KINDS['host-cancellation'],
     write: (booking, row, options) =>
-      renderHostCancellation(asTheirs(booking, row), options, row.change === 'reassigned'),
+      renderHostCancellation(
+        asTheirs(booking, row),
+        options,
+        row.change === 'reassigned',
+        row.change === 'needs-new-time',
+      ),
     stillTrue: (row) => row.recipient !== null,
   },
   // The event in the host's own calendar: written while the demo is theirs, taken out when it is cancelled or handed

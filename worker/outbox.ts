@@ -44,7 +44,7 @@ export interface ChangeRow {
   sequence: number;
   /** Its own recipient (the sales desk's address); null: the booking's prospect. */
   recipient: string | null;
-  change: 'booked' | 'rescheduled' | 'cancelled' | 'reassigned' | null;
+  change: 'booked' | 'rescheduled' | 'cancelled' | 'reassigned' | 'needs-new-time' | null;
   /** A move's e-mail: the slot the booking left. */
   previous_time_slot?: Date | null;
   /** When the row was stored: with its booking or its change, in the same transaction. */

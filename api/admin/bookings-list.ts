@@ -5,6 +5,7 @@
 import type { Knex } from 'knex';
 import type { BookingSummary, ListStatus } from '../../domain/sales.js';
 import type { Db } from '../db.js';
+import { needsNewTimeOf } from '../bookings/repository.js';
 
 /** A place in the operations list: the last booking of a page, as (created_at, id), the order the list is read in. */
 export interface ListPosition {
@@ -103,7 +104,7 @@ export async function listBookings(
       'b.attribution',
       'b.anonymised_at',
     )
-    .select('b.host_email', 'b.host_name')
+    .select('b.host_email', 'b.host_name', 'b.needs_new_time_at', 'b.needs_new_time_reason')
     .orderBy([
       { column: 'b.created_at', order: 'desc' },
       { column: 'b.id', order: 'desc' },
@@ -181,6 +182,7 @@ export async function listBookings(
         lastError: row.confirmation_last_error,
       },
       anonymisedAt: row.anonymised_at ? row.anonymised_at.toISOString() : null,
+      needsNewTime: needsNewTimeOf(row),
     })),
     next: rows.length > limit && last ? { createdAt: last.position, id: last.id } : undefined,
   };

@@ -165,7 +165,7 @@ describe('handing a booking to another host from the sales page', function () {
       async () => mailsTo('ana@converge.test').find((mail) => /method=CANCEL/i.test(mail.raw)),
       "Ana's withdrawal",
     );
-    expect(withdrawn.parsed.text).to.contain('Sales handed this demo to another host');
+    expect(withdrawn.parsed.text).to.contain('This demo was handed to another host');
     await until(
       async () => mailsTo('ben@converge.test').find((mail) => /method=REQUEST/i.test(mail.raw)),
       "Ben's invitation",

@@ -7,7 +7,7 @@ import type { Attendance, BookingDetail, HistoryEntry } from '../../domain/sales
 import { reassignableHosts, type RoutingAnswers, type RoutingRecord } from '../../domain/routing.js';
 import type { QueuedJob } from '../../server-shared/jobs.js';
 import type { Db } from '../db.js';
-import { refusalOf, type BookingRow } from '../bookings/repository.js';
+import { needsNewTimeOf, refusalOf, type BookingRow } from '../bookings/repository.js';
 import { listDeliveries, webhookJobs, type StoredDelivery } from '../webhooks/repository.js';
 
 const iso = (date: Date | null): string | null => date?.toISOString() ?? null;
@@ -24,6 +24,8 @@ interface DetailRow extends BookingRow {
   attribution: Attribution | null;
   answers: RoutingAnswers | null;
   routing: RoutingRecord | null;
+  needs_new_time_at: Date | null;
+  needs_new_time_reason: string | null;
 }
 
 /** A host of the team as the booking's view offers them for a reassignment. */
@@ -66,12 +68,20 @@ export async function readBookingDetail(
       'anonymised_at',
       'answers',
       'routing',
+      'needs_new_time_at',
+      'needs_new_time_reason',
     );
   if (!row) return undefined;
   const [events, emails, webhookDeliveries] = await Promise.all([
     db('webhook_events')
       .where({ booking_id: id })
-      .whereIn('type', ['booking.rescheduled', 'booking.reassigned', 'booking.attended', 'booking.no_show'])
+      .whereIn('type', [
+        'booking.rescheduled',
+        'booking.reassigned',
+        'booking.needs-new-time',
+        'booking.attended',
+        'booking.no_show',
+      ])
       .orderBy('position')
       .select(
         'type',
@@ -138,6 +148,8 @@ export async function readBookingDetail(
       });
     else if (event.type === 'booking.reassigned')
       history.push({ at, what: 'reassigned', fromHost: event.previous_host, toHost: event.host });
+    else if (event.type === 'booking.needs-new-time')
+      history.push({ at, what: 'needs-new-time', fromHost: event.previous_host });
     else history.push({ at, what: event.type === 'booking.attended' ? 'attended' : 'no_show' });
   }
   if (row.cancelled_at) history.push({ at: row.cancelled_at.toISOString(), what: 'cancelled' });
@@ -164,6 +176,7 @@ export async function readBookingDetail(
     anonymisedAt: iso(row.anonymised_at),
     answers: row.answers,
     routing: row.routing,
+    needsNewTime: needsNewTimeOf(row),
     reassignTo:
       row.status === 'cancelled'
         ? []

@@ -36,6 +36,19 @@ const attendanceSchema = {
  * Ajv's JSONSchemaType cannot spell a required value that may be null (`sentAt: string | null`), so this one is not
  * typed against BookingSummary; the tests hold the operations list's real answers to it.
  */
+/** A booking whose host withdrew with nobody free to take it (docs/hosts-and-calendars.md, "When the host answers"). */
+const needsNewTimeSchema = {
+  type: ['object', 'null'],
+  additionalProperties: false,
+  required: ['since', 'reason'],
+  description:
+    'Needs a new time: its host deleted or declined the event in their calendar and no other host of its route was free, so it has no host and the prospect was asked to choose a new time. Null otherwise, and again once the prospect moves it or sales hand it to a host.',
+  properties: {
+    since: { type: 'string', format: 'date-time' },
+    reason: { type: 'string', enum: ['host-deleted', 'host-declined'] },
+  },
+};
+
 export const demoRequestListSchema = {
   type: 'object',
   additionalProperties: false,
@@ -62,6 +75,7 @@ export const demoRequestListSchema = {
           'host',
           'confirmation',
           'anonymisedAt',
+          'needsNewTime',
         ],
         properties: {
           id: { type: 'string', format: 'uuid' },
@@ -103,6 +117,7 @@ export const demoRequestListSchema = {
           anonymisedAt: stringOrNull(
             'When retention (RETENTION_DAYS) removed its personal data (date-time): name, e-mail and company are then empty, attribution keeps only utm_source, utm_medium and utm_campaign. Null until then.',
           ),
+          needsNewTime: needsNewTimeSchema,
         },
       },
     },
@@ -161,7 +176,12 @@ export const routingRecordSchema = {
           at: instantSchema,
           from: { type: ['string', 'null'], description: 'The earlier host (e-mail).' },
           to: { type: 'string', description: 'The new host (e-mail).' },
-          by: { type: 'string', enum: ['sales page', 'operations token'] },
+          by: { type: 'string', enum: ['sales page', 'operations token', 'the host'] },
+          reason: {
+            type: 'string',
+            enum: ['host-deleted', 'host-declined'],
+            description: "Only when by is 'the host': they deleted or declined the event in their calendar.",
+          },
         },
       },
     },
@@ -190,6 +210,7 @@ export const bookingDetailSchema = {
     'answers',
     'routing',
     'reassignTo',
+    'needsNewTime',
     'history',
     'emails',
     'webhookDeliveries',
@@ -222,6 +243,7 @@ export const bookingDetailSchema = {
       additionalProperties: { type: 'string' },
     },
     routing: routingRecordSchema,
+    needsNewTime: needsNewTimeSchema,
     reassignTo: {
       type: 'array',
       description:
@@ -236,18 +258,21 @@ export const bookingDetailSchema = {
     history: {
       type: 'array',
       description:
-        'Oldest first: booked (at its first slot), each move (from, to), each reassignment (fromHost, toHost), the cancellation, each mark.',
+        'Oldest first: booked (at its first slot), each move (from, to), each reassignment (fromHost, toHost), its host withdrawing with nobody free (needs-new-time, fromHost), the cancellation, each mark.',
       items: {
         type: 'object',
         additionalProperties: false,
         required: ['at', 'what'],
         properties: {
           at: instantSchema,
-          what: { type: 'string', enum: ['booked', 'moved', 'reassigned', 'cancelled', 'attended', 'no_show'] },
+          what: {
+            type: 'string',
+            enum: ['booked', 'moved', 'reassigned', 'needs-new-time', 'cancelled', 'attended', 'no_show'],
+          },
           timeSlot: { ...instantSchema, description: 'booked: the slot it was booked at.' },
           from: { ...instantSchema, description: 'moved: the slot given up.' },
           to: { ...instantSchema, description: 'moved: the slot taken.' },
-          fromHost: { type: 'string', description: "reassigned: the earlier host's name." },
+          fromHost: { type: 'string', description: "reassigned, needs-new-time: the earlier host's name." },
           toHost: { type: 'string', description: "reassigned: the new host's name." },
         },
       },

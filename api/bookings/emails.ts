@@ -18,8 +18,11 @@ export interface FollowUpSettings {
 export const DEFAULT_REMINDER_MINUTES_BEFORE = 1440;
 export const DEFAULT_FOLLOW_UPS: FollowUpSettings = { reminderMinutesBefore: DEFAULT_REMINDER_MINUTES_BEFORE };
 
-/** 'reassigned': sales handed the demo to another host (its slot unchanged). */
-export type BookingChange = 'booked' | 'rescheduled' | 'cancelled' | 'reassigned';
+/**
+ * 'reassigned': the demo handed to another host (its slot unchanged), by sales or because its host deleted or declined
+ * its event; 'needs-new-time': its host did so and no other host could take it (api/hosts/host-answers.ts).
+ */
+export type BookingChange = 'booked' | 'rescheduled' | 'cancelled' | 'reassigned' | 'needs-new-time';
 
 /**
  * An outbox row as the booking's or the change's statement is given it (booking_store_deliveries,
@@ -47,6 +50,7 @@ const PROSPECT_EMAIL: Record<BookingChange, DeliveryKind> = {
   rescheduled: 'update',
   cancelled: 'cancellation',
   reassigned: 'update',
+  'needs-new-time': 'new-time-needed',
 };
 
 /**
@@ -56,6 +60,17 @@ const PROSPECT_EMAIL: Record<BookingChange, DeliveryKind> = {
  * it then stands).
  */
 export function emailRows(change: BookingChange, settings: FollowUpSettings, now: Date, timeSlot?: Date): EmailRow[] {
+  // The host withdrew and nobody took the demo: the prospect's apology, the sales desk's notice, and the event taken
+  // back from the host; no reminder of a slot the prospect no longer has a host for.
+  if (change === 'needs-new-time') {
+    const rows: Omit<EmailRow, 'channel'>[] = [{ kind: 'new-time-needed', change }];
+    if (settings.salesNotifyEmail) rows.push({ kind: 'sales-notice', recipient: settings.salesNotifyEmail, change });
+    rows.push(
+      { kind: 'host-cancellation', toPreviousHost: true, change },
+      { kind: 'host-calendar', toPreviousHost: true, change },
+    );
+    return rows.map((row) => ({ ...row, channel: DELIVERY_KINDS[row.kind].channel }));
+  }
   const moved = change === 'rescheduled' ? { previousSlot: true as const } : {};
   // A reassignment's update says whom the prospect meets now rather than where the demo moved.
   const rows: Omit<EmailRow, 'channel'>[] = [

@@ -4,6 +4,7 @@
  * booking read; the operations list's is api/admin/bookings-list.ts.
  */
 import type { Knex } from 'knex';
+import type { NeedsNewTime } from '../../domain/sales.js';
 import type { BookingCreated, BookingHost, DemoRequestInput } from '../../domain/demo-request.js';
 import type { CanonicalRecipient } from '../email-rules.js';
 import type { Booking } from '../../server-shared/invitation.js';
@@ -179,10 +180,23 @@ export function refusalOf<Refusal extends { reason: string }>(err: unknown): Ref
   return JSON.parse(detail) as Refusal;
 }
 
+/** The booking's "needs a new time" as the sales views show it, from its two columns. */
+export function needsNewTimeOf(row: {
+  status: string;
+  needs_new_time_at?: Date | null;
+  needs_new_time_reason?: string | null;
+}): NeedsNewTime | null {
+  if (row.status !== 'booked' || !row.needs_new_time_at) return null;
+  return {
+    since: row.needs_new_time_at.toISOString(),
+    reason: row.needs_new_time_reason === 'host-declined' ? 'host-declined' : 'host-deleted',
+  };
+}
+
 /** How far either side of the slots asked a host's bookings are read: a day in any zone, for their daily limits. */
 export const HOST_BOOKINGS_MARGIN_MS = 36 * 3_600_000;
 
-/** Each host's booked slots (their starts, in ms) from HOST_BOOKINGS_MARGIN_MS before the first of `slots` to as long after the last. */
+/** Each host's booked slots and the slots they gave up (their starts, in ms) from HOST_BOOKINGS_MARGIN_MS before the first of `slots` to as long after the last. */
 export async function hostBookingsAround(
   db: Db,
   slots: readonly Date[],
@@ -196,7 +210,12 @@ export async function hostBookingsAround(
     .whereNotNull('host_email')
     .where('time_slot', '>=', new Date(slots[0]!.getTime() - margin))
     .where('time_slot', '<=', new Date(slots[slots.length - 1]!.getTime() + margin));
-  for (const row of rows) {
+  // A slot a host gave up by deleting or declining its event (booking_host_answer) is never offered by them again.
+  const freed: { host_email: string; time_slot: Date }[] = await db('host_freed_slots')
+    .select('host_email', 'time_slot')
+    .where('time_slot', '>=', new Date(slots[0]!.getTime() - margin))
+    .where('time_slot', '<=', new Date(slots[slots.length - 1]!.getTime() + margin));
+  for (const row of [...rows, ...freed]) {
     const held = byHost.get(row.host_email) ?? [];
     held.push(row.time_slot.getTime());
     byHost.set(row.host_email, held);

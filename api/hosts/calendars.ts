@@ -11,6 +11,7 @@ import { calendarQuery, fetchCalendarObjects } from 'tsdav';
 import type { Logger } from 'pino';
 import { oneMonthAfter } from '../../domain/booking.js';
 import { busyIntervals, type Interval } from './busy-times.js';
+import { eventAnswers, type EventAnswers } from './event-answers.js';
 import type { Host } from '../../server-shared/hosts/team.js';
 
 /** Busy times offered to visitors are never older than this. */
@@ -35,10 +36,28 @@ export interface HostCalendarStatus {
   lastError: string | null;
 }
 
+/** One object of a calendar as its last good read left it. */
+interface KeptObject {
+  etag: string | undefined;
+  busy: Interval[];
+  events: EventAnswers[];
+}
+
+/**
+ * A good read of one host's calendar: when it began and every event in it, by UID (api/hosts/host-answers.ts
+ * compares them with what the database says the calendar holds).
+ */
+export interface CalendarRead {
+  began: Date;
+  events: ReadonlyMap<string, EventAnswers>;
+}
+
+export type CalendarReadListener = (index: number, read: CalendarRead) => void | Promise<void>;
+
 interface Kept {
   state: CalendarState;
-  /** Busy intervals of the last good read, by object URL, with the ETag they were read at. */
-  objects: Map<string, { etag: string | undefined; busy: Interval[] }>;
+  /** Busy intervals and events of the last good read, by object URL, with the ETag they were read at. */
+  objects: Map<string, KeptObject>;
   busy: Interval[];
   goodAt: number | undefined;
   triedAt: number | undefined;
@@ -108,6 +127,7 @@ export class HostCalendars {
   private readonly maxStalenessMs: number;
   private readonly timeoutMs: number;
   private timer: NodeJS.Timeout | undefined;
+  private readonly listeners: CalendarReadListener[] = [];
 
   constructor(hosts: readonly Host[], options: HostCalendarsOptions) {
     this.hosts = hosts;
@@ -133,6 +153,11 @@ export class HostCalendars {
     void this.refreshAll();
     this.timer = setInterval(() => void this.refreshAll(), everyMs);
     this.timer.unref();
+  }
+
+  /** Told after every good read of a host's calendar, in the background (a listener's failure is its own to log). */
+  onRead(listener: CalendarReadListener): void {
+    this.listeners.push(listener);
   }
 
   stop(): void {
@@ -218,6 +243,11 @@ export class HostCalendars {
         this.logger.info({ host: host.name, hostIndex: index }, 'host calendar readable again');
       kept.state = 'readable';
       kept.error = undefined;
+      if (this.listeners.length > 0) {
+        const events = new Map<string, EventAnswers>();
+        for (const object of objects.values()) for (const event of object.events) events.set(event.uid, event);
+        for (const listener of this.listeners) void listener(index, { began, events });
+      }
     } catch (error) {
       const reason =
         error instanceof ReadError ? error.message : `the answer could not be read (${(error as Error).message})`;
@@ -245,7 +275,7 @@ export class HostCalendars {
     const needed = oneMonthAfter(now, this.bookingTimeZone).getTime() + 86_400_000;
     const widened = kept.windowEnd === undefined || kept.windowEnd < needed;
     const to = new Date(widened ? needed + 7 * 86_400_000 : kept.windowEnd!);
-    const reusable = widened ? new Map<string, { etag: string | undefined; busy: Interval[] }>() : kept.objects;
+    const reusable = widened ? new Map<string, KeptObject>() : kept.objects;
     // Every event's URL and ETag, without a time range: a server's own range filter can miss a recurring event whose
     // first instance lies before the window (xandikos does), and a missed event would read as free time.
     const listed = await calendarQuery({
@@ -283,7 +313,11 @@ export class HostCalendars {
         if (!object || typeof object.data !== 'string' || object.data.trim() === '')
           throw new ReadError('an event listed could not be fetched');
         // The intervals are kept over the whole window; an object's ETag changes with its content.
-        objects.set(url, { etag: object.etag, busy: busyIntervals([object.data], from, to, zone) });
+        objects.set(url, {
+          etag: object.etag,
+          busy: busyIntervals([object.data], from, to, zone),
+          events: eventAnswers(object.data),
+        });
       }
     }
     const busy = [...objects.values()].flatMap((object) => object.busy).sort((a, b) => a.start - b.start);

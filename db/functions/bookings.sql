@@ -137,6 +137,8 @@ RETURNS jsonb LANGUAGE sql STABLE AS $fn$
         SELECT 1 FROM bookings b
           WHERE b.host_email = h.email AND b.status = 'booked' AND b.id IS DISTINCT FROM p_booking
             AND booking_span(b.time_slot) && booking_span(p_time_slot))
+      -- A slot the host gave up by deleting or declining its event (booking_host_answer) is not theirs again.
+      OR EXISTS (SELECT 1 FROM host_freed_slots f WHERE f.host_email = h.email AND f.time_slot = p_time_slot)
       OR CASE WHEN p_trapped THEN EXISTS (
         SELECT 1 FROM trapped_bookings t
           WHERE t.host_email = h.email
@@ -532,7 +534,9 @@ BEGIN
       host_email = CASE WHEN p_hosts IS NULL THEN b.host_email ELSE v_host->>'email' END,
       host_name = CASE WHEN p_hosts IS NULL THEN b.host_name ELSE v_host->>'name' END,
       host_title = CASE WHEN p_hosts IS NULL THEN b.host_title ELSE v_host->>'title' END,
-      host_choice = CASE WHEN p_hosts IS NULL THEN b.host_choice ELSE v_host->'why' END
+      host_choice = CASE WHEN p_hosts IS NULL THEN b.host_choice ELSE v_host->'why' END,
+      -- A new time chosen is what a booking that needed one (booking_host_answer) was waiting for.
+      needs_new_time_at = NULL, needs_new_time_reason = NULL
     WHERE b.id = p_id;
   RETURN QUERY SELECT true, s.booking, s.emails, s.webhooks
     FROM booking_change_store(p_id, 'booking.rescheduled', v_before.time_slot, v_before.host_email, p_emails,

@@ -11,6 +11,9 @@
 -- an update of the same event), the routing record gains the reassignment (p_by: who made it), and its e-mails and
 -- calendar writes (p_emails: to the prospect, the sales desk, both hosts) and the booking.reassigned event, naming
 -- the previous host, are stored; past the prospect's e-mail ceiling (p_emails_per_recipient, 0: none) all is undone.
+-- p_by is who made it ('sales page', 'operations token') or, from booking_host_answer (host-answers.sql), the host's
+-- own reason ('host-deleted', 'host-declined'): the record then says 'the host' made it, with that reason, and so
+-- does the webhook ('reason': 'sales' otherwise). A booking that needed a new time needs it no more.
 CREATE OR REPLACE FUNCTION booking_reassign(p_id uuid, p_time_slot timestamptz, p_hosts jsonb, p_by text,
   p_now timestamptz, p_emails_per_recipient integer, p_emails jsonb)
 RETURNS TABLE (changed boolean, booking jsonb, emails jsonb, webhooks jsonb)
@@ -47,11 +50,18 @@ BEGIN
   SELECT b.host_name, b.host_title INTO v_previous FROM bookings b WHERE b.id = p_id;
   UPDATE bookings b SET sequence = b.sequence + 1,
       host_email = v_host->>'email', host_name = v_host->>'name', host_title = v_host->>'title',
-      host_choice = jsonb_build_object('rule', 'reassigned by sales', 'by', p_by, 'previousHost', v_before.host_email),
+      host_choice = CASE WHEN p_by IN ('host-deleted', 'host-declined')
+        THEN jsonb_build_object('rule', CASE p_by WHEN 'host-deleted' THEN 'handed on: the host deleted the event'
+            ELSE 'handed on: the host declined the event' END, 'by', 'the host', 'reason', p_by,
+          'previousHost', v_before.host_email)
+        ELSE jsonb_build_object('rule', 'reassigned by sales', 'by', p_by, 'previousHost', v_before.host_email) END,
+      needs_new_time_at = NULL, needs_new_time_reason = NULL,
       routing = CASE WHEN b.routing IS NULL THEN NULL
         ELSE jsonb_set(b.routing, '{reassignments}', coalesce(b.routing->'reassignments', '[]'::jsonb)
           || jsonb_build_array(jsonb_build_object('at', webhook_instant(p_now), 'from', v_before.host_email,
-               'to', v_host->>'email', 'by', p_by))) END
+               'to', v_host->>'email')
+             || CASE WHEN p_by IN ('host-deleted', 'host-declined')
+                  THEN jsonb_build_object('by', 'the host', 'reason', p_by) ELSE jsonb_build_object('by', p_by) END)) END
     WHERE b.id = p_id
     RETURNING b.time_slot, b.sequence, b.recipient INTO v_after;
 
@@ -60,7 +70,8 @@ BEGIN
     v_before.host_email, p_emails);
   webhooks := webhook_raise_with(p_id, 'booking.reassigned', jsonb_build_object('previousHost',
     CASE WHEN v_before.host_email IS NULL THEN NULL ELSE jsonb_build_object('name', v_previous.host_name,
-      'title', v_previous.host_title, 'email', v_before.host_email) END));
+      'title', v_previous.host_title, 'email', v_before.host_email) END,
+    'reason', CASE WHEN p_by IN ('host-deleted', 'host-declined') THEN p_by ELSE 'sales' END));
   IF p_emails_per_recipient > 0 THEN
     SELECT * INTO v_mailed FROM recipient_email_ceiling(v_after.recipient, 0, p_emails_per_recipient);
     IF v_mailed.refused THEN

@@ -81,7 +81,16 @@ export function renderHostInvitation(lead: Lead, options: ProspectEmailOptions):
 }
 
 /** The demo is no longer theirs (cancelled, or handed to another host): a CANCEL of the same event. */
-export function renderHostCancellation(lead: Lead, options: ProspectEmailOptions, handedOn = false): HostEmail {
+/**
+ * `handedOn`: another host gives it now (by sales, or because this host deleted or declined it); `withdrew`: this host
+ * deleted or declined it and nobody else was free, so the prospect is choosing a new time.
+ */
+export function renderHostCancellation(
+  lead: Lead,
+  options: ProspectEmailOptions,
+  handedOn = false,
+  withdrew = false,
+): HostEmail {
   const event = demoEvent(lead.company, lead.timeSlot);
   const times = slotTimes(event.start, event.end, options.timeZone);
   const company = singleLine(lead.company);
@@ -89,15 +98,19 @@ export function renderHostCancellation(lead: Lead, options: ProspectEmailOptions
   const intro =
     lead.status === 'cancelled'
       ? 'The prospect cancelled this demo. The attached update removes it from your calendar.'
-      : handedOn
-        ? 'Sales handed this demo to another host. The attached update removes it from your calendar.'
-        : 'This demo moved to a time you are not free, and another host gives it. The attached update removes it from your calendar.';
+      : withdrew
+        ? 'You deleted or declined this demo in your calendar, and no other host was free at its time. The attached update removes it from your calendar.'
+        : handedOn
+          ? 'This demo was handed to another host. The attached update removes it from your calendar.'
+          : 'This demo moved to a time you are not free, and another host gives it. The attached update removes it from your calendar.';
   const after =
     lead.status === 'cancelled'
       ? 'The hour is free again for other bookings. Nothing more is needed from you; if you want to follow up, write to the prospect at the address below.'
-      : handedOn
-        ? 'The new host has the prospect’s details and message, and the prospect has been told who they meet now. Nothing more is needed from you.'
-        : 'The new host has the prospect’s details and message, and the prospect has been told the new time. Nothing more is needed from you.';
+      : withdrew
+        ? 'The prospect has been asked to choose a new time, and sales have been told. You will not be given this hour again.'
+        : handedOn
+          ? 'The new host has the prospect’s details and message, and the prospect has been told who they meet now. Nothing more is needed from you.'
+          : 'The new host has the prospect’s details and message, and the prospect has been told the new time. Nothing more is needed from you.';
   const { text, html } = renderEmail(
     {
       subject,

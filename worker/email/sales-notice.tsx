@@ -12,13 +12,14 @@ import { renderEmail } from './layout.js';
 import { Details, Heading, Message, Paragraph } from './parts.js';
 import { slotTimes } from './slot-times.js';
 
-export type SalesChange = 'booked' | 'rescheduled' | 'cancelled' | 'reassigned';
+export type SalesChange = 'booked' | 'rescheduled' | 'cancelled' | 'reassigned' | 'needs-new-time';
 
 const HEADINGS: Record<SalesChange, string> = {
   booked: 'New demo booking',
   rescheduled: 'Demo moved',
   cancelled: 'Demo cancelled',
   reassigned: 'Demo handed to another host',
+  'needs-new-time': 'Demo needs a new time: its host withdrew and no other host was free',
 };
 
 export interface SalesNotice {
@@ -55,7 +56,14 @@ export function renderSalesNotice(
     ...(before
       ? [['Moved from', slotTimes(before.start, before.end, options.timeZone).zoned] as [string, string]]
       : []),
-    ['Status', change === 'cancelled' ? 'Cancelled' : 'Booked'],
+    [
+      'Status',
+      change === 'cancelled'
+        ? 'Cancelled'
+        : change === 'needs-new-time'
+          ? 'Needs a new time (the prospect was asked to choose one)'
+          : 'Booked',
+    ],
     ...(lead.host
       ? [
           ['Host', `${singleLine(lead.host.name)}, ${singleLine(lead.host.title)} <${lead.host.email}>`] as [

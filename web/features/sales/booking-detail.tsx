@@ -36,6 +36,8 @@ function historyText(entry: HistoryEntry, timeZone: string): string {
       return `Moved from ${formatInstant(entry.from, timeZone)} to ${formatInstant(entry.to, timeZone)}`;
     case 'reassigned':
       return `Handed from ${entry.fromHost || 'no host'} to ${entry.toHost}`;
+    case 'needs-new-time':
+      return `${entry.fromHost || 'Its host'} withdrew and no other host was free: the prospect was asked for a new time`;
     case 'cancelled':
       return 'Cancelled';
     case 'attended':
@@ -100,7 +102,12 @@ export function BookingDetailView({ id, timeZone, csrfToken, onBack, onSessionEn
             <dt>Slot</dt>
             <dd>{formatInstant(shown.timeSlot, timeZone)}</dd>
             <dt>Status</dt>
-            <dd data-testid="booking-status">{statusOf(shown)}</dd>
+            <dd data-testid="booking-status">
+              {statusOf(shown)}
+              {shown.status === 'booked' && shown.needsNewTime
+                ? ` (its host ${shown.needsNewTime.reason === 'host-declined' ? 'declined' : 'deleted'} the event in their calendar on ${formatInstant(shown.needsNewTime.since, timeZone)}; the prospect was asked to choose a new time)`
+                : ''}
+            </dd>
             <dt>E-mail</dt>
             <dd>{shown.email}</dd>
             <dt>Phone</dt>

@@ -156,10 +156,16 @@ export const STATUS_LABELS = {
 } as const;
 
 /** What a booking's status reads as: cancelled, else its mark, else booked. */
+/** The words a booking that needs a new time shows in the list and in its view. */
+export const NEEDS_NEW_TIME_LABEL = 'Needs a new time';
+
 export function statusOf(booking: {
   status: 'booked' | 'cancelled';
   attendance: 'attended' | 'no_show' | null;
+  needsNewTime?: { reason: 'host-deleted' | 'host-declined' } | null;
 }): string {
+  // Its host withdrew and nobody was free: never shown as an ordinary booking.
+  if (booking.status === 'booked' && booking.needsNewTime) return NEEDS_NEW_TIME_LABEL;
   return STATUS_LABELS[booking.status === 'cancelled' ? 'cancelled' : (booking.attendance ?? 'booked')];
 }
 

@@ -83,7 +83,10 @@ export function RoutingExplained({ booking, timeZone }: { booking: BookingDetail
               {(routing.reassignments ?? []).map((handed) => (
                 <li key={handed.at}>
                   {formatInstant(handed.at, timeZone)}: handed from {handed.from ?? 'nobody'} to {handed.to} (
-                  {handed.by})
+                  {handed.reason
+                    ? `the host ${handed.reason === 'host-declined' ? 'declined' : 'deleted'} the event`
+                    : handed.by}
+                  )
                 </li>
               ))}
             </ul>

@@ -1,0 +1,161 @@
+/**
+ * The host's answer in their own calendar (issue 39): after every good read of a host's calendar (api/hosts/calendars.ts,
+ * every HOST_CALENDAR_POLL_SECONDS and before a stale slot list), the bookings the database says that calendar holds
+ * are compared with the events read. A booking counts when it is booked, not begun, has that host, and its event's
+ * latest write into that calendar (the outbox's host-calendar row of its current sequence) was done before the read
+ * began: so a write still on its way, the product's own removal after a move, cancel or reassignment (the booking then
+ * has another host, or none, or is cancelled) and a failed write are never taken for the host's. Its event missing is
+ * 'host-deleted'; the host's own ATTENDEE with PARTSTAT=DECLINED is 'host-declined'.
+ *
+ * Then the demo goes to another free host of its route (its routing record's, as the sales page's reassignment
+ * offers; every host without routes), their calendars read now and their working hours checked, through one
+ * statement (booking_host_answer, db/functions/host-answers.sql, which hands it on with booking_reassign under its
+ * locks and the exclusion constraint); with nobody free, the booking needs a new time. The statement acts only on a
+ * booking that still stands as read and whose row no other statement holds (SKIP LOCKED), so two API processes reading
+ * the same calendar act once. Log lines name the booking and the hosts' places in the team file, never an address.
+ */
+import type { Logger } from 'pino';
+import { slotEnd } from '../../domain/booking.js';
+import { reassignableHosts, type RoutingRecord } from '../../domain/routing.js';
+import { withinWorkingHours } from '../../server-shared/hosts/team.js';
+import { bookingUid } from '../../server-shared/invitation.js';
+import type { Db } from '../db.js';
+import { enqueueStored, type DeliveryQueue } from '../delivery-queue.js';
+import { emailJobs, emailRows, emailsParameter, type FollowUpSettings, type StoredRow } from '../bookings/emails.js';
+import { candidateOf } from '../bookings/hosts.js';
+import { hostsParameter } from '../bookings/repository.js';
+import { webhookJobs, type StoredDelivery } from '../webhooks/repository.js';
+import { HostCalendars, type CalendarRead } from './calendars.js';
+
+export type HostAnswerReason = 'host-deleted' | 'host-declined';
+export type HostAnswerOutcome = 'reassigned' | 'needs-new-time' | 'stale';
+
+export interface HostAnswersDeps {
+  db: Db;
+  queue: DeliveryQueue;
+  logger: Logger;
+  now: () => Date;
+  /** The booking zone (a host's day for their daily limit). */
+  timeZone: string;
+  /** MAIL_FROM: the domain of the events' UIDs. */
+  mailFrom: string;
+  followUps: FollowUpSettings;
+  calendars: HostCalendars;
+  /** Told once a booking changed (the hosts' bookings kept in memory for the slot list). */
+  bookingsChanged?: () => void;
+}
+
+interface Expected {
+  id: string;
+  time_slot: Date;
+  host_email: string;
+  routing: RoutingRecord | null;
+}
+
+interface AnswerResult {
+  outcome: HostAnswerOutcome;
+  emails: StoredRow[];
+  webhooks: StoredDelivery[];
+  booking: { host_email: string | null } | null;
+}
+
+/** The bookings `hostEmail`'s calendar holds by the database, as of a read that began at `began`. */
+async function expectedIn(db: Db, hostEmail: string, began: Date, now: Date): Promise<Expected[]> {
+  const { rows } = (await db.raw(
+    `SELECT b.id, b.time_slot, b.host_email, b.routing FROM bookings b
+      WHERE b.host_email = ? AND b.status = 'booked' AND b.time_slot > ? AND b.anonymised_at IS NULL
+        AND EXISTS (SELECT 1 FROM deliveries d
+          WHERE d.booking_id = b.id AND d.kind = 'host-calendar' AND d.recipient = b.host_email
+            AND d.sequence = b.sequence AND d.sent_at IS NOT NULL AND d.sent_at < ?)`,
+    [hostEmail, now, began],
+  )) as { rows: Expected[] };
+  return rows;
+}
+
+/** Watches every host's reads from now on; `answered` is for tests and the bench (each booking acted on). */
+export function watchHostAnswers(
+  deps: HostAnswersDeps,
+  answered?: (bookingId: string, reason: HostAnswerReason, outcome: HostAnswerOutcome) => void,
+): void {
+  const acting = new Set<string>();
+  const team = deps.calendars.hosts;
+
+  const act = async (booking: Expected, hostIndex: number, reason: HostAnswerReason): Promise<void> => {
+    const log = deps.logger.child({ bookingId: booking.id });
+    const timeSlot = booking.time_slot;
+    const end = slotEnd(timeSlot);
+    // The route's other hosts inside their working hours, each calendar read now; the database decides among them.
+    const free = [];
+    for (const host of reassignableHosts(booking.routing, team, booking.host_email)) {
+      const index = team.indexOf(host);
+      if (!withinWorkingHours(host, timeSlot, end)) continue;
+      const busy = await deps.calendars.freshBusyTimes(index);
+      if (busy !== undefined && HostCalendars.isFree(busy, timeSlot, end))
+        free.push(candidateOf(host, timeSlot, deps.timeZone));
+    }
+    const now = deps.now();
+    const { rows } = (await deps.db.raw(
+      'SELECT * FROM booking_host_answer(?, ?, ?, ?, ?::jsonb, ?, ?::jsonb, ?::jsonb)',
+      [
+        booking.id,
+        booking.host_email,
+        timeSlot,
+        reason,
+        hostsParameter(free),
+        now,
+        emailsParameter(emailRows('reassigned', deps.followUps, now, timeSlot)),
+        emailsParameter(emailRows('needs-new-time', deps.followUps, now, timeSlot)),
+      ],
+    )) as { rows: AnswerResult[] };
+    const result = rows[0];
+    if (!result) throw new Error('booking_host_answer gave no row');
+    if (result.outcome !== 'stale') {
+      deps.bookingsChanged?.();
+      await enqueueStored(deps.queue, [...emailJobs(result.emails), ...webhookJobs(result.webhooks)], log);
+      const to = result.booking?.host_email ?? null;
+      log.info(
+        {
+          hostIndex,
+          reason,
+          outcome: result.outcome,
+          ...(to ? { toHostIndex: team.findIndex((host) => host.email.toLowerCase() === to) } : {}),
+          freeHosts: free.length,
+        },
+        result.outcome === 'reassigned'
+          ? 'host withdrew from a demo: handed to another host'
+          : 'host withdrew from a demo: no other host free, the prospect is asked for a new time',
+      );
+    }
+    answered?.(booking.id, reason, result.outcome);
+  };
+
+  const onRead = async (index: number, read: CalendarRead): Promise<void> => {
+    const host = team[index]!;
+    const hostEmail = host.email.toLowerCase();
+    const expected = await expectedIn(deps.db, hostEmail, read.began, deps.now());
+    for (const booking of expected) {
+      const event = read.events.get(bookingUid(booking.id, deps.mailFrom));
+      const reason: HostAnswerReason | undefined = !event
+        ? 'host-deleted'
+        : event.partstats[hostEmail] === 'DECLINED'
+          ? 'host-declined'
+          : undefined;
+      if (!reason || acting.has(booking.id)) continue;
+      acting.add(booking.id);
+      try {
+        await act(booking, index, reason);
+      } finally {
+        acting.delete(booking.id);
+      }
+    }
+  };
+
+  deps.calendars.onRead((index, read) =>
+    onRead(index, read).catch((err: unknown) =>
+      deps.logger.error(
+        { hostIndex: index, error: (err as Error).message },
+        "host calendar's answers not compared: tried again at the next read",
+      ),
+    ),
+  );
+}
