@@ -228,6 +228,7 @@ export function createApiRouter(deps: AppDeps): Router {
       readDay: daySlotsReader(slotDeps),
       readBooking: bookingViewReader(deps),
       questions: deps.routing?.questions ?? [],
+      ...(deps.routing ? { routing: deps.routing } : {}),
       bookSteps: demoRequestSteps(bookingDeps, { form: true }),
       changeSteps: bookingChangeSteps(linkDeps, { form: true }),
     }).routes(),
