@@ -162,6 +162,7 @@ export function createApiRouter(deps: AppDeps): Router {
       now,
       requireAdmin: admin.requireAdmin,
       team: deps.hostCalendars?.hosts.map((host) => ({ email: host.email.toLowerCase(), name: host.name })),
+      questions: deps.routing?.questions ?? [],
     }).routes(),
     reassignRoutes({
       db: deps.db,
@@ -174,6 +175,7 @@ export function createApiRouter(deps: AppDeps): Router {
       hostCalendars: deps.hostCalendars,
       bookingsChanged,
       requireAdmin: admin.requireAdmin,
+      questions: deps.routing?.questions ?? [],
     }).routes(),
     hostShareRoutes({
       db: deps.db,

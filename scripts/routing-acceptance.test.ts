@@ -21,6 +21,7 @@ import { spawnProgram, type Spawned } from './dev-services/testing/spawned.js';
 const ADMIN_TOKEN = 'routing-acceptance-token-0123456789abcdef';
 const COMPETITOR_WORDS = 'Thank you! Our team will reach out by e-mail.';
 const HOSTS = ['Dana', 'Anna', 'Erik', 'Olga'];
+const SALES_DESK = 'sales@converge.test';
 const emailOf = (name: string) => `${name.toLowerCase()}@converge.test`;
 /** An instant as iCalendar's UTC form (20261021T070000Z). */
 const icsTime = (instant: Date) => instant.toISOString().replace(/[-:]/g, '').replace('.000', '');
@@ -42,6 +43,7 @@ function slotsOfADay(): string[] {
 interface AdminBooking {
   host: { name: string; email: string } | null;
   answers: Record<string, string> | null;
+  labelledAnswers: { id: string; label: string; answer: string }[];
   routing: RoutingRecord | null;
 }
 
@@ -121,6 +123,7 @@ describe('routing as an operator runs it (issue 38 acceptance)', function () {
       DATA_DIR: path.join(folder, 'data'),
       // Six requests from one address in a minute: the hourly limit per network has tests of its own.
       DEMO_REQUESTS_PER_HOUR: '0',
+      SALES_NOTIFY_EMAIL: SALES_DESK,
     };
     api = spawnProgram('api/main.ts', { ...env, PORT: String(port), WEB_ROOT: '/nonexistent' });
     worker = spawnProgram('worker/main.ts', env);
@@ -153,10 +156,14 @@ describe('routing as an operator runs it (issue 38 acceptance)', function () {
     expect(response.status).to.equal(200);
     return (await response.json()) as AdminBooking;
   }
-  async function confirmationTo(email: string): Promise<ReceivedMail> {
+  /** The first e-mail to `email` (about `company`, when given). */
+  async function confirmationTo(email: string, company?: string): Promise<ReceivedMail> {
     const deadline = Date.now() + 15_000;
     for (;;) {
-      const mail = smtp.messages.find((message) => message.envelopeTo.includes(email));
+      const mail = smtp.messages.find(
+        (message) =>
+          message.envelopeTo.includes(email) && (company === undefined || message.parsed.subject?.includes(company)),
+      );
       if (mail) return mail;
       if (Date.now() > deadline) throw new Error(`no e-mail to ${email}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -173,9 +180,18 @@ describe('routing as an operator runs it (issue 38 acceptance)', function () {
     const booking = await adminBooking(made.body.id);
     expect(booking.host?.email).to.equal(emailOf('Dana'));
     expect(booking.answers).to.deep.equal({ companySize: '5000+', region: 'Other' });
+    expect(booking.labelledAnswers.map(({ label, answer }) => `${label}: ${answer}`)).to.deep.equal([
+      'Company size: 5000+',
+      'Region: Other',
+    ]);
     expect(booking.routing).to.include({ rule: 1, label: 'Enterprise', owner: null, ownerLookupFailed: false });
     expect(outcomes(booking.routing)).to.deep.equal({ [emailOf('Dana')]: 'chosen', [emailOf('Anna')]: 'busy' });
     expect((await confirmationTo('cio@bigbank.example')).parsed.text).to.contain('You will meet Dana Host');
+    // The sales desk reads the answers by their questions' labels, and the route.
+    const notice = (await confirmationTo(SALES_DESK, 'Company 1')).parsed.text ?? '';
+    expect(notice)
+      .to.contain('Route: 2 (Enterprise)')
+      .and.contain('Their answers:\n  Company size: 5000+\n  Region: Other\n');
   });
 
   it("books a European prospect with the region's host", async () => {
