@@ -176,6 +176,7 @@ export function createApiRouter(deps: AppDeps): Router {
       now,
       requireAdmin: admin.requireAdmin,
       team: deps.hostCalendars?.hosts.map((host) => ({ email: host.email.toLowerCase(), name: host.name })),
+      questions: deps.routing?.questions ?? [],
     }).routes(),
     reassignRoutes({
       db: deps.db,
@@ -188,6 +189,7 @@ export function createApiRouter(deps: AppDeps): Router {
       hostCalendars: deps.hostCalendars,
       bookingsChanged,
       requireAdmin: admin.requireAdmin,
+      questions: deps.routing?.questions ?? [],
     }).routes(),
     hostShareRoutes({
       db: deps.db,
@@ -242,6 +244,7 @@ export function createApiRouter(deps: AppDeps): Router {
       readDay: daySlotsReader(slotDeps),
       readBooking: bookingViewReader(deps),
       questions: deps.routing?.questions ?? [],
+      ...(deps.routing ? { routing: deps.routing } : {}),
       bookSteps: demoRequestSteps(bookingDeps, { form: true }),
       changeSteps: bookingChangeSteps(linkDeps, { form: true }),
     }).routes(),

@@ -28,6 +28,32 @@ export interface RoutingQuestion {
 /** A prospect's answers, by question id. */
 export type RoutingAnswers = Record<string, string>;
 
+/** An answer as people read it: its question's label beside the option chosen ("Company size: 5000+"). */
+export interface LabelledAnswer {
+  id: string;
+  label: string;
+  answer: string;
+}
+
+/**
+ * The answers in the order of `questions`, each with its question's label; an answer to a question the team file no
+ * longer asks keeps its id for a label, after the others.
+ */
+export function labelledAnswers(
+  questions: readonly RoutingQuestion[],
+  answers: RoutingAnswers | null | undefined,
+): LabelledAnswer[] {
+  const given = answers ?? {};
+  const asked = questions
+    .filter((question) => typeof given[question.id] === 'string')
+    .map((question) => ({ id: question.id, label: question.label, answer: given[question.id]! }));
+  const known = new Set(questions.map((question) => question.id));
+  const others = Object.entries(given)
+    .filter(([id]) => !known.has(id))
+    .map(([id, answer]) => ({ id, label: id, answer }));
+  return [...asked, ...others];
+}
+
 /**
  * A route of the team file. `when` holds, for each key (a question id, or `emailDomain`), the values any of which
  * matches; no `when` matches everyone. Either `hosts` (host e-mails of the file, or "*" for the whole team) or

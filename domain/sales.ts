@@ -3,7 +3,7 @@
  * the statuses it filters by, a booking's history, its e-mails and its webhook deliveries as its own view shows them.
  */
 import type { Attribution } from './attribution.js';
-import type { RoutingAnswers, RoutingRecord } from './routing.js';
+import type { LabelledAnswer, RoutingAnswers, RoutingRecord } from './routing.js';
 
 /** Marked by sales after the demo's time. */
 export type Attendance = 'attended' | 'no_show';
@@ -118,6 +118,8 @@ export interface BookingDetail {
   host: { name: string; title: string; email: string } | null;
   attribution: Attribution | null;
   anonymisedAt: string | null;
+  /** The answers with their questions' labels, in the team file's order; empty when none were asked. */
+  labelledAnswers: LabelledAnswer[];
   /** The prospect's answers to the team file's questions; null when none were asked. */
   answers: RoutingAnswers | null;
   /** How its host was chosen (the route, the owner, each candidate), and each reassignment; null without a team. */

@@ -22,6 +22,7 @@ import {
 import { KEPT_SECRET_FILES } from '../server-shared/kept-secrets.js';
 import type { DkimKey } from './send-mail.js';
 import { readTeamFile, type Host } from '../server-shared/hosts/team.js';
+import type { RoutingQuestion } from '../domain/routing.js';
 import { parseMetricsPort } from '../server-shared/metrics.js';
 import { parseAllowPrivate } from '../server-shared/webhooks.js';
 import { DEFAULT_RETRY_SCHEDULE, type RetrySchedule } from './retry-window.js';
@@ -47,6 +48,8 @@ export interface WorkerConfig {
   dkim?: DkimKey;
   /** The team (TEAM_FILE, the API's): where each host's calendar is, for the event the worker writes into it. */
   team: Host[] | undefined;
+  /** The team file's questions, whose labels the sales notice shows beside the prospect's answers; none without. */
+  questions: readonly RoutingQuestion[];
   /** The Prometheus endpoint's port (METRICS_PORT); unset: none. */
   metricsPort: number | undefined;
   /** Where it listens (METRICS_HOST): this machine only unless told. */
@@ -65,6 +68,7 @@ export function loadWorkerConfig(env: Env = process.env): WorkerConfig {
   const mailFrom = setting(env, 'MAIL_FROM') ?? DEFAULT_MAIL_FROM;
   // The API's secret: set in the environment, else the one kept in SECRETS_DIR (whichever program starts first makes it).
   const kept = secretsFolderIn(env);
+  const teamFile = readTeamFile(env);
   return {
     databaseUrl: setting(env, 'DATABASE_URL') ?? DEFAULT_DATABASE_URL,
     redisUrl: setting(env, 'REDIS_URL') ?? DEFAULT_REDIS_URL,
@@ -85,7 +89,8 @@ export function loadWorkerConfig(env: Env = process.env): WorkerConfig {
     secretsMade: kept?.made ?? [],
     concurrency: parsePositiveInt('WORKER_CONCURRENCY', setting(env, 'WORKER_CONCURRENCY'), DEFAULT_WORKER_CONCURRENCY),
     dkim: parseDkim(env),
-    team: readTeamFile(env)?.hosts,
+    team: teamFile?.hosts,
+    questions: teamFile?.routing.questions ?? [],
     metricsPort: parseMetricsPort(setting(env, 'METRICS_PORT')),
     metricsHost: setting(env, 'METRICS_HOST') ?? '127.0.0.1',
     webhooks: {

@@ -85,6 +85,7 @@ export async function startWorker(
     publicUrl: config.publicUrl,
     contact: config.contact,
     linkSecret: config.bookingLinkSecret,
+    questions: config.questions,
     writeHostCalendar: createHostCalendarWriter(config.team),
     ...(metrics ? { metrics } : {}),
     logger,

@@ -12,6 +12,7 @@ import {
   type WebhookKindData,
 } from '../server-shared/delivery-kinds.js';
 import { brand, type Contact } from '../domain/brand.js';
+import type { RoutingQuestion } from '../domain/routing.js';
 import { invitePathOf, managePathOf } from '../server-shared/booking-link.js';
 import { bookingInvitation, bookingUid, type Booking } from '../server-shared/invitation.js';
 import { renderCancellation, renderReassigned, renderReminder, renderUpdate } from './email/booking-changes.js';
@@ -31,10 +32,15 @@ export interface ComposeDeps {
   /** Signs the booking's links (its manage page and the invitation's download). */
   linkSecret: string;
   now?: () => Date;
+  /** The team file's questions, whose labels the sales notice shows beside the answers. */
+  questions?: readonly RoutingQuestion[];
 }
 
+/** What a template is given besides the booking; the sales notice reads the questions too. */
+export type WriteOptions = ProspectEmailOptions & { questions: readonly RoutingQuestion[] };
+
 /** What a template is given besides the booking: the links, the zone, the contact and the change's sequence. */
-export function writeOptions(deps: ComposeDeps, bookingId: string, sequence: number): ProspectEmailOptions {
+export function writeOptions(deps: ComposeDeps, bookingId: string, sequence: number): WriteOptions {
   return {
     timeZone: deps.timeZone,
     mailFrom: deps.mailFrom,
@@ -44,6 +50,7 @@ export function writeOptions(deps: ComposeDeps, bookingId: string, sequence: num
     inviteUrl: `${deps.publicUrl}${invitePathOf(bookingId, deps.linkSecret)}`,
     manageUrl: `${deps.publicUrl}${managePathOf(bookingId, deps.linkSecret)}`,
     sequence,
+    questions: deps.questions ?? [],
   };
 }
 
@@ -67,7 +74,7 @@ export interface CalendarKindWriter extends CalendarKindData, Truth {
 
 export interface EmailKindWriter extends EmailKindData, Truth {
   /** Writes the message about `booking` (the lead with the slot the row tells of). */
-  write(booking: Lead, row: ChangeRow, options: ProspectEmailOptions): Written;
+  write(booking: Lead, row: ChangeRow, options: WriteOptions): Written;
   /** Its Message-ID, when it is not one of its own row. */
   messageId?(lead: Booking, mailFrom: string): string;
 }

@@ -25,6 +25,7 @@ import {
   type ListPosition,
 } from './bookings-list.js';
 import { bookingsCsv, EXPORT_PAGE } from './bookings-csv.js';
+import type { RoutingQuestion } from '../../domain/routing.js';
 import { markAttendance, readBookingDetail, type TeamMember } from './repository.js';
 import {
   adminOrSession,
@@ -140,6 +141,8 @@ export interface AdminBookingDeps {
   requireAdmin: (ctx: Context, next: Next) => Promise<void>;
   /** The team's hosts (TEAM_FILE), whom a booking may be handed to; none without a team. */
   team?: readonly TeamMember[];
+  /** The team file's questions, whose labels the booking's answers are shown with; none without them. */
+  questions?: readonly RoutingQuestion[];
 }
 
 /** The operations list of the bookings, beside each booking's own path (/api/admin/bookings/:id). */
@@ -199,7 +202,7 @@ export function adminBookingRoutes(deps: AdminBookingDeps): Router {
     const id = ctx.params.id ?? '';
     if (!UUID.test(id)) throw noBooking();
     const booking = await readUnlessDatabaseDown(
-      () => readBookingDetail(deps.db, id, deps.team),
+      () => readBookingDetail(deps.db, id, deps.team, deps.questions),
       deps.logger,
       'booking',
     );
@@ -239,7 +242,7 @@ export function adminBookingRoutes(deps: AdminBookingDeps): Router {
       await enqueueStored(deps.queue, marked.jobs, deps.logger.child({ bookingId: id }));
       if (marked.outcome === 'marked') deps.logger.info({ bookingId: id, attendance }, 'booking attendance marked');
       const booking = await readUnlessDatabaseDown(
-        () => readBookingDetail(deps.db, id, deps.team),
+        () => readBookingDetail(deps.db, id, deps.team, deps.questions),
         deps.logger,
         'booking',
       );

@@ -6,6 +6,7 @@ import type { HostShareReport, RoutingRecord } from '../../domain/routing.js';
 import type { BookingDetail } from '../../domain/sales.js';
 import { HostCalendars } from '../hosts/calendars.js';
 import type { Host } from '../../server-shared/hosts/team.js';
+import { createProspectRouter, routedTeam } from '../routing/prospect-route.js';
 
 const TOKEN = 'ops-secret-token-of-at-least-32-characters';
 const hostNamed = (index: number, name: string): Host => ({
@@ -40,6 +41,14 @@ describe("a booking's answers and routing record, as sales reads them", () => {
     app = await startAppUnderTest({
       adminToken: TOKEN,
       hostCalendars: new HostCalendars(TEAM, { logger: silentLogger, bookingTimeZone: 'Europe/Berlin' }),
+      // The file asks the company's size alone now: the region answered before keeps its id for a label.
+      routing: {
+        questions: [{ id: 'companySize', label: 'Company size', options: ['1-49', '5000+'] }],
+        routed: false,
+        router: createProspectRouter({ hosts: TEAM, routes: undefined }, {}),
+        team: routedTeam({ hosts: TEAM, routes: undefined }),
+        close: () => {},
+      },
     });
   });
   after(() => app.close());
@@ -77,6 +86,10 @@ describe("a booking's answers and routing record, as sales reads them", () => {
     });
     const body = await detail(id);
     expect(body.answers).to.deep.equal({ companySize: '5000+', region: 'Europe' });
+    expect(body.labelledAnswers).to.deep.equal([
+      { id: 'companySize', label: 'Company size', answer: '5000+' },
+      { id: 'region', label: 'region', answer: 'Europe' },
+    ]);
     expect(body.routing).to.deep.equal(ROUTING);
     // Lina is on the team but not on the route; Dana has it already.
     expect(body.reassignTo).to.deep.equal([{ email: 'anna@example.com', name: 'Anna Berg' }]);
@@ -93,7 +106,7 @@ describe("a booking's answers and routing record, as sales reads them", () => {
       'anna@example.com',
     ]);
     const bare = await detail(await insert({ time_slot: new Date('2026-12-01T10:00:00Z') }));
-    expect(bare).to.deep.include({ answers: null, routing: null });
+    expect(bare).to.deep.include({ answers: null, labelledAnswers: [], routing: null });
     expect(bare.reassignTo).to.have.length(3);
     const cancelled = await detail(
       await insert({ status: 'cancelled', time_slot: new Date('2026-12-01T11:00:00Z'), routing: ROUTING }),

@@ -11,7 +11,12 @@ import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
 import type { JSONSchemaType } from 'ajv';
 import { slotEnd } from '../../domain/booking.js';
-import { reassignableHosts, type Reassignment, type RoutingRecord } from '../../domain/routing.js';
+import {
+  reassignableHosts,
+  type Reassignment,
+  type RoutingQuestion,
+  type RoutingRecord,
+} from '../../domain/routing.js';
 import { withinWorkingHours } from '../../server-shared/hosts/team.js';
 import { readUnlessDatabaseDown, unlessDatabaseDown, type Db } from '../db.js';
 import { enqueueStored, type DeliveryQueue } from '../delivery-queue.js';
@@ -69,6 +74,8 @@ export interface ReassignDeps {
   /** Told once a reassignment is committed (the hosts' bookings kept in memory for the slot list). */
   bookingsChanged?: () => void;
   requireAdmin: (ctx: Context, next: Next) => Promise<void>;
+  /** The team file's questions, whose labels the booking's answers are shown with; none without them. */
+  questions?: readonly RoutingQuestion[];
 }
 
 /** Why booking_reassign refused; nothing was changed. */
@@ -235,6 +242,7 @@ export function reassignRoutes(deps: ReassignDeps): Router {
             deps.db,
             id,
             team.map((member) => ({ email: member.email.toLowerCase(), name: member.name })),
+            deps.questions,
           ),
         deps.logger,
         'booking',

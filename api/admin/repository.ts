@@ -4,7 +4,13 @@
  */
 import type { Attribution } from '../../domain/attribution.js';
 import type { Attendance, BookingDetail, HistoryEntry } from '../../domain/sales.js';
-import { reassignableHosts, type RoutingAnswers, type RoutingRecord } from '../../domain/routing.js';
+import {
+  labelledAnswers,
+  reassignableHosts,
+  type RoutingAnswers,
+  type RoutingQuestion,
+  type RoutingRecord,
+} from '../../domain/routing.js';
 import type { QueuedJob } from '../../server-shared/jobs.js';
 import type { Db } from '../db.js';
 import { needsNewTimeOf, refusalOf, type BookingRow } from '../bookings/repository.js';
@@ -37,12 +43,14 @@ export interface TeamMember {
 /**
  * The booking and its history, from what the tables record: booked (its creation, at its first slot), each move (the
  * booking.rescheduled events: the slot given up and the one taken), the cancellation, the marks; every e-mail of its
- * outbox; its webhook deliveries with their latest tries. Undefined when there is no such booking.
+ * outbox; its webhook deliveries with their latest tries; its answers with the labels of `questions` (the team
+ * file's). Undefined when there is no such booking.
  */
 export async function readBookingDetail(
   db: Db,
   id: string,
   team: readonly TeamMember[] = [],
+  questions: readonly RoutingQuestion[] = [],
 ): Promise<BookingDetail | undefined> {
   const row: DetailRow | undefined = await db('bookings')
     .where({ id })
@@ -174,6 +182,7 @@ export async function readBookingDetail(
         : { name: row.host_name ?? '', title: row.host_title ?? '', email: row.host_email },
     attribution: row.attribution,
     anonymisedAt: iso(row.anonymised_at),
+    labelledAnswers: labelledAnswers(questions, row.answers),
     answers: row.answers,
     routing: row.routing,
     needsNewTime: needsNewTimeOf(row),

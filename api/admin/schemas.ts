@@ -207,6 +207,7 @@ export const bookingDetailSchema = {
     'host',
     'attribution',
     'anonymisedAt',
+    'labelledAnswers',
     'answers',
     'routing',
     'reassignTo',
@@ -237,6 +238,17 @@ export const bookingDetailSchema = {
     },
     attribution: { type: ['object', 'null'], additionalProperties: { type: 'string' } },
     anonymisedAt: stringOrNull('When retention removed its personal data (date-time), or null.'),
+    labelledAnswers: {
+      type: 'array',
+      description:
+        "The answers in the team file's order, each with its question's label (its id when the file no longer asks it); empty when none were asked.",
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['id', 'label', 'answer'],
+        properties: { id: { type: 'string' }, label: { type: 'string' }, answer: { type: 'string' } },
+      },
+    },
     answers: {
       type: ['object', 'null'],
       description: "The prospect's answers to the team file's questions, by question id; null when none were asked.",

@@ -4,7 +4,8 @@
  * buttons and a one-time idempotency key; POST /book, the form posted, through the very steps of POST /api/bookings
  * (its rate limit, honeypot, validation, ceilings and idempotency: request-routes.ts), answered with 303 to the
  * booking's confirmation (GET /booking/{token}/confirmation) or the form again with each error beside its field
- * (the team file's questions asked on it too; a prospect the routes turn away reads their words as a page, 422);
+ * (the team file's questions asked on it too; a prospect the routes turn away reads their words as a page, 422; a
+ * slot the prospect's route cannot take comes back with the route's free slots offered, from that day on);
  * and a booking's move and cancel (GET and POST /booking/{token}/move and /cancel), through the steps of the API's
  * reschedule and cancel (bookings/routes.ts). A post must come from the site itself (same-site.ts), or it is refused
  * with a 403 page and nothing is read.
@@ -39,7 +40,22 @@ import type { DaySlotsRead } from '../slots/routes.js';
 import { BOOKING_RETRY_AFTER_SECONDS, FOOTER, policyOf, withContact, type BookingViewReader } from '../web.js';
 import type { demoRequestSteps, FormIdempotencyKey } from '../bookings/request-routes.js';
 import type { bookingChangeSteps } from '../bookings/routes.js';
-import { NotRoutedError } from '../routing/route-answer.js';
+import type { ProspectRouting } from '../routing/prospect-route.js';
+import { NotRoutedError, routeProspect } from '../routing/route-answer.js';
+import {
+  CROSS_SITE_PAGE,
+  NOT_FOUND_PAGE,
+  chosenAnswers,
+  gatherAnswers,
+  notRoutedPage,
+  pageError,
+  problemsOf,
+  routeConflict,
+  tokenOfInvitePath,
+  typedValues,
+  type ChoicesFor,
+} from './form-parts.js';
+import { keyedRouteOf, type KeyedRoute } from '../routing/route-key.js';
 import { answerField, type RoutingAnswers, type RoutingQuestion } from '../../domain/routing.js';
 
 /** The render the web build bundles for Node beside the web root (dist/web-ssr/no-script-prerender.cjs). */
@@ -66,96 +82,15 @@ export interface NoScriptDeps {
   timeZone: string;
   now: () => Date;
   logger: Logger;
-  /** The day's slots, as the slot list answers them (slots/routes.ts). */
-  readDay: (date: string, day: CalendarDay, clientKey: string) => Promise<DaySlotsRead>;
+  /** The day's slots, as the slot list answers them (slots/routes.ts); with `route`, those its hosts can take. */
+  readDay: (date: string, day: CalendarDay, clientKey: string, route?: KeyedRoute) => Promise<DaySlotsRead>;
   readBooking: BookingViewReader;
   /** The team file's questions, asked on the form before its slots; none without them. */
   questions: readonly RoutingQuestion[];
+  /** The team's routing when who hosts depends on the prospect (ProspectRouting.routed); unset: every host's slots. */
+  routing?: ProspectRouting;
   bookSteps: ReturnType<typeof demoRequestSteps>;
   changeSteps: ReturnType<typeof bookingChangeSteps>;
-}
-
-/** The booking's token in the invitation path a booking's answer carries (/api/bookings/{token}/invite.ics). */
-function tokenOfInvitePath(invitePath: string): string {
-  const token = /^\/api\/bookings\/([^/]+)\/invite\.ics$/.exec(invitePath)?.[1];
-  if (!token) throw new Error('a booking answer without its invitation path');
-  return token;
-}
-
-/** The texts of the form's fields the visitor typed (a repeated field is no text: the validation says so). */
-function typedValues(body: unknown): FormValues {
-  const values: FormValues = {};
-  if (typeof body !== 'object' || body === null) return values;
-  for (const field of DEMO_REQUEST_FIELDS) {
-    const value = (body as Record<string, unknown>)[field];
-    if (typeof value === 'string') values[field] = value;
-  }
-  return values;
-}
-
-/** The answers chosen on the form (after formBody gathered them), kept when the form comes back. */
-function chosenAnswers(body: unknown): RoutingAnswers {
-  const answers = (body as { answers?: unknown } | null)?.answers;
-  if (typeof answers !== 'object' || answers === null) return {};
-  return Object.fromEntries(
-    Object.entries(answers).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
-  );
-}
-
-/**
- * The form's answers, each posted as its own field `answers.<id>` (a native select), gathered into the `answers`
- * the API's body has; none when the form asks no question.
- */
-function gatherAnswers(body: Record<string, unknown>): void {
-  const answers: Record<string, unknown> = {};
-  for (const key of Object.keys(body)) {
-    if (!key.startsWith(ANSWER_PREFIX)) continue;
-    answers[key.slice(ANSWER_PREFIX.length)] = body[key];
-    delete body[key];
-  }
-  if (Object.keys(answers).length > 0) body.answers = answers;
-}
-const ANSWER_PREFIX = answerField('');
-
-/** The page a prospect the routes turned away reads instead of the form: the route's words, or where to write. */
-const notRoutedPage = (error: NotRoutedError): NoScriptPage => ({
-  kind: 'notice',
-  title: error.kind === 'disqualified' ? 'Thank you for your interest' : 'We cannot book this demo online',
-  text: error.details,
-});
-
-/** A refusal as the form shows it: each known field's message beside it, anything else above the form. */
-function problemsOf(error: ApiError, fields: readonly string[]): FormProblems {
-  const beside: Partial<Record<string, string>> = {};
-  const elsewhere: string[] = [];
-  for (const [field, message] of Object.entries(error.fields ?? {})) {
-    if (fields.includes(field)) beside[field] = message;
-    else elsewhere.push(message);
-  }
-  const summary = elsewhere.length > 0 ? elsewhere.join(' ') : error.fields ? undefined : error.details;
-  return { fields: beside, ...(summary ? { summary } : {}) };
-}
-
-const NOT_FOUND_PAGE: NoScriptPage = {
-  kind: 'notice',
-  title: 'This link does not open a booking',
-  text: 'The link may be incomplete, or it was changed on the way. Open it again from your confirmation e-mail, or book a new demo on our home page.',
-};
-const CROSS_SITE_PAGE: NoScriptPage = {
-  kind: 'notice',
-  title: 'This form came from another site',
-  text: 'It was refused, and nothing was booked or changed. Please use the form on our own site.',
-};
-/**
- * An error a form's page shows: the steps' ApiErrors, and the body parser's refusal of a form past its size; anything
- * else is a fault, for the error middleware.
- */
-function pageError(caught: unknown): ApiError {
-  if (caught instanceof ApiError) return caught;
-  const status = (caught as { status?: unknown } | null)?.status;
-  if (status === 413)
-    return new ApiError(413, 'Payload too large', 'The form is longer than we take. Please shorten your message.');
-  throw caught;
 }
 
 const tokenOf = (ctx: Context): string => String(ctx.params.token ?? '');
@@ -201,13 +136,17 @@ export function noScriptRoutes(deps: NoScriptDeps): Router {
     ctx.body = html;
   };
 
-  /** The free slots of the next working days that have one, as the slot list answers them to this client. */
-  const slotChoices = async (ctx: Context): Promise<SlotChoices> => {
+  /**
+   * The free slots of the next working days that have one, as the slot list answers them to this client; `only`
+   * the route's, from its day on.
+   */
+  const slotChoices = async (ctx: Context, only?: ChoicesFor): Promise<SlotChoices> => {
     const now = deps.now();
     const last = calendarDayOf(oneMonthAfter(now, deps.timeZone), deps.timeZone);
     const lastDate = formatCalendarDay(last);
     const candidates: { date: string; day: CalendarDay }[] = [];
-    const first = calendarDayOf(now, deps.timeZone);
+    const today = calendarDayOf(now, deps.timeZone);
+    const first = only && formatCalendarDay(only.from) > formatCalendarDay(today) ? only.from : today;
     for (let offset = 0; ; offset += 1) {
       const at = new Date(Date.UTC(first.year, first.month - 1, first.day + offset));
       const day = { year: at.getUTCFullYear(), month: at.getUTCMonth() + 1, day: at.getUTCDate() };
@@ -222,7 +161,9 @@ export function noScriptRoutes(deps: NoScriptDeps): Router {
     // A batch of days at a time, until enough have a free slot: most days do, so one batch is the common case.
     for (let start = 0; start < candidates.length && days.length < FORM_DAYS; start += FORM_DAYS) {
       const read = await Promise.all(
-        candidates.slice(start, start + FORM_DAYS).map(({ date, day }) => deps.readDay(date, day, clientKey)),
+        candidates
+          .slice(start, start + FORM_DAYS)
+          .map(({ date, day }) => deps.readDay(date, day, clientKey, only?.route)),
       );
       for (const { answer, hostNames } of read) {
         if (answer.calendarsUnreadable) {
@@ -249,9 +190,10 @@ export function noScriptRoutes(deps: NoScriptDeps): Router {
     values: FormValues,
     problems: FormProblems,
     answers: RoutingAnswers = {},
+    only?: ChoicesFor,
   ): Promise<NoScriptPage> => ({
     kind: 'book',
-    choices: await slotChoices(ctx),
+    choices: await slotChoices(ctx, only),
     questions: deps.questions,
     values,
     answers,
@@ -312,6 +254,24 @@ export function noScriptRoutes(deps: NoScriptDeps): Router {
 
   router.get(BOOK_PATH, async (ctx) => send(ctx, 200, await bookForm(ctx, {}, { fields: {} })));
 
+  /**
+   * The route of a form posted with a slot its hosts could not take, and that slot's day; undefined without routing
+   * or when the route cannot be told (the steps refused the answers or the address before the slot).
+   */
+  const routeOfPost = async (values: FormValues, answers: RoutingAnswers): Promise<ChoicesFor | undefined> => {
+    const { routing } = deps;
+    const slot = values.timeSlot ? new Date(values.timeSlot) : undefined;
+    if (!routing?.routed || !values.email || !slot || Number.isNaN(slot.getTime())) return undefined;
+    try {
+      // No one is asked to write anywhere here: a prospect with no route never reached the slot's 409.
+      const route = await routeProspect(routing, values.email.trim(), answers, '');
+      return { route: keyedRouteOf(route), from: calendarDayOf(slot, deps.timeZone) };
+    } catch (error) {
+      if (error instanceof ApiError) return undefined;
+      throw error;
+    }
+  };
+
   const bookAnswer: Middleware = async (ctx, next) => {
     try {
       await next();
@@ -321,9 +281,10 @@ export function noScriptRoutes(deps: NoScriptDeps): Router {
       // What was typed, as it came: the steps take off only the key and the honeypot, and check a copy.
       const values = typedValues(ctx.request.body);
       const fields = [...DEMO_REQUEST_FIELDS, ...deps.questions.map((question) => answerField(question.id))];
-      return refused(ctx, error, () =>
-        bookForm(ctx, values, problemsOf(error, fields), chosenAnswers(ctx.request.body)),
-      );
+      const answers = chosenAnswers(ctx.request.body);
+      // The route's hosts were all taken at that slot: the form offers their free slots, that day's first.
+      const only = routeConflict(error) ? await routeOfPost(values, answers) : undefined;
+      return refused(ctx, error, () => bookForm(ctx, values, problemsOf(error, fields), answers, only));
     }
     // The booking made, the one this key made before, or the honeypot's answer, which opens like one.
     const { invitePath } = ctx.body as BookingCreated;

@@ -7,7 +7,14 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { startAppUnderTest, type AppUnderTest } from '../../test/app-under-test.js';
-import { CALDAV_PASSWORD, CALDAV_USER, startCalDavServer, type CalDavServer } from '../../test/caldav-server.js';
+import {
+  CALDAV_PASSWORD,
+  CALDAV_USER,
+  eventIcs,
+  startCalDavServer,
+  type CalDavServer,
+} from '../../test/caldav-server.js';
+import { SLOT_TAKEN_MESSAGE } from '../../domain/booking.js';
 import { silentLogger } from '../../test/stack.js';
 import { HONEYPOT_FIELD } from '../../domain/demo-request.js';
 import { parseTeam } from '../../server-shared/hosts/team.js';
@@ -19,6 +26,8 @@ const SITE = 'https://converge.test';
 // Monday 23 November 2026, 10:30 in Berlin; the slot booked is Wednesday's 11:00.
 const NOW = new Date('2026-11-23T09:30:00.000Z');
 const SLOT = '2026-11-25T10:00:00.000Z';
+// Thursday's 11:00, when Dana (the big companies' host) is busy in her calendar and Anna is free.
+const DANA_BUSY = '2026-11-26T10:00:00.000Z';
 const DISQUALIFY = 'Thank you! Our team will reach out by e-mail.';
 const fromSite = { Origin: SITE, 'Sec-Fetch-Site': 'same-origin' };
 const markup = (html: string) => html.replaceAll('<!-- -->', '');
@@ -42,6 +51,11 @@ describe('the booking form without script, with routing questions', function () 
         calendarUsername: CALDAV_USER,
         calendarPassword: CALDAV_PASSWORD,
       })),
+    );
+    await server.putEvent(
+      hosts[1]!.calendarUrl,
+      'busy',
+      eventIcs('busy@test', 'DTSTART:20261126T100000Z', 'DTEND:20261126T110000Z'),
     );
     const team = parseTeam(
       JSON.stringify({
@@ -146,5 +160,33 @@ describe('the booking form without script, with routing questions', function () 
     expect(rows).to.deep.equal([
       { host_email: 'dana@converge.test', answers: { companySize: '5000+', region: 'Other' } },
     ]);
+  });
+
+  it("offers the route's free slots, from that day on, when its hosts cannot take the slot posted", async () => {
+    const everyone = markup(await (await fetch(`${app.url}/book`)).text());
+    expect(everyone, 'the form first offers every host').to.include(`value="${DANA_BUSY}"`);
+    const answer = await post(
+      visitor({ 'answers.companySize': '5000+', 'answers.region': 'Europe', timeSlot: DANA_BUSY }),
+    );
+    expect(answer.status).to.equal(409);
+    // Beside the slots, the first of them that day.
+    expect(answer.html).to.match(
+      new RegExp(
+        `<p id="slot-error"[^>]*>.*?</svg>${SLOT_TAKEN_MESSAGE}</p><fieldset[^>]*><legend>Thursday, 26 November`,
+      ),
+    );
+    const offered = [...answer.html.matchAll(/name="timeSlot" value="([^"]+)"/g)].map((match) => match[1]!);
+    expect(offered, 'not the slot refused').not.to.include(DANA_BUSY);
+    // That day's first: its other slots, each Dana's alone, and no day before it.
+    expect(offered[0]!.slice(0, 10)).to.equal('2026-11-26');
+    expect(offered).to.include('2026-11-26T09:00:00.000Z');
+    expect(answer.html).not.to.match(/with Anna/);
+    expect(answer.html).to.include('<option value="5000+" selected="">5000+</option>');
+    expect(await count()).to.equal(1);
+    // A prospect every host may take gets Anna at that slot, as before.
+    const small = await post(
+      visitor({ 'answers.companySize': '1-49', 'answers.region': 'Europe', timeSlot: DANA_BUSY }),
+    );
+    expect(small.status, small.html).to.equal(303);
   });
 });

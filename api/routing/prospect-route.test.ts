@@ -1,6 +1,11 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { expect } from 'chai';
+import { silentLogger } from '../../test/stack.js';
 import type { TeamRouting } from '../../server-shared/hosts/routing-file.js';
-import { createProspectRouter } from './prospect-route.js';
+import { parseTeam } from '../../server-shared/hosts/team.js';
+import { createProspectRouter, createProspectRouting } from './prospect-route.js';
 import type { AccountOwners } from './accounts.js';
 import type { OwnerLookup } from './owner-lookup.js';
 
@@ -81,5 +86,51 @@ describe("routing a prospect: the route, then the account's owner", () => {
       label: 'everyone',
       hosts: ['anna@converge.test', 'dana@converge.test', 'lina@converge.test'],
     });
+  });
+});
+
+describe('whether a team routes (GET /api/routing answers it as `routed`)', () => {
+  let folder: string;
+  before(async () => {
+    folder = await mkdtemp(path.join(tmpdir(), 'converge-routed-'));
+  });
+  after(async () => {
+    await rm(folder, { recursive: true, force: true });
+  });
+  const teamOf = (file: object) =>
+    parseTeam(
+      JSON.stringify({
+        hosts: ['anna', 'dana'].map((name) => ({
+          name,
+          title: 'Solutions Engineer',
+          email: `${name}@converge.test`,
+          calendarUrl: `https://calendar.test/${name}/`,
+          calendarUsername: 'host',
+          calendarPassword: 'secret',
+        })),
+        ...file,
+      }),
+      {},
+    );
+  const routedOf = (file: object, accountsFile?: string) => {
+    const routing = createProspectRouting(
+      teamOf(file),
+      { accountsFile, ownerLookup: undefined },
+      silentLogger,
+      () => {},
+    );
+    routing.close();
+    return routing.routed;
+  };
+
+  it('routes with routes, or with an accounts file and no questions nor routes; not with questions alone', async () => {
+    const accountsFile = path.join(folder, 'accounts.csv');
+    await writeFile(accountsFile, 'domain,owner\nowned.example,dana@converge.test\n');
+    expect(routedOf({})).to.equal(false);
+    expect(routedOf({ questions: [{ id: 'region', label: 'Region', options: ['Europe', 'Other'] }] })).to.equal(false);
+    expect(routedOf({ routes: [{ when: { emailDomain: ['big.example'] }, hosts: ['dana@converge.test'] }] })).to.equal(
+      true,
+    );
+    expect(routedOf({}, accountsFile)).to.equal(true);
   });
 });

@@ -74,6 +74,12 @@ export interface ProspectRouting {
   router: ProspectRouter;
   /** The team file has routes; false: every host takes every prospect, and a booking's routing record names no rule. */
   hasRoutes?: boolean;
+  /**
+   * Who hosts depends on the prospect: the file has routes, or an account's owner can be found (ACCOUNTS_FILE,
+   * OWNER_LOOKUP_URL). The dialog then asks for the route before its calendar, with the e-mail alone when there are
+   * no questions.
+   */
+  routed: boolean;
   /** The team as the routes read it: each host's e-mail in the file's order, and the routes (route keys point into both). */
   team: RoutedTeam;
   /** Stops watching ACCOUNTS_FILE. */
@@ -102,6 +108,7 @@ export function createProspectRouting(
   return {
     questions: team.routing.questions,
     hasRoutes: team.routing.routes !== undefined,
+    routed: team.routing.routes !== undefined || accounts !== undefined || lookup !== undefined,
     team: routedTeam({ hosts: team.hosts, routes: team.routing.routes }),
     router: createProspectRouter(
       { hosts: team.hosts, routes: team.routing.routes },

@@ -7,6 +7,7 @@ const questions = [{ id: 'companySize', label: 'Company size', options: ['1-49',
 const hosts = [{ email: 'anna@converge.test' }, { email: 'dana@converge.test' }];
 const routing = (routes: Parameters<typeof createProspectRouter>[0]['routes']): ProspectRouting => ({
   questions,
+  routed: true,
   router: createProspectRouter({ hosts, routes }, {}),
   team: routedTeam({ hosts, routes }),
   close: () => {},

@@ -108,6 +108,14 @@ export function routeOfKey(
   return { hosts: [owner, ...others] };
 }
 
+/** The hosts a route leads to, as its key would give them back: the owner first, then the route's in its order. */
+export function keyedRouteOf(route: HostsRoute): KeyedRoute {
+  const owner = route.owner;
+  if (owner === undefined) return { hosts: route.decision.hosts };
+  const others = route.decision.hosts.filter((email) => email.toLowerCase() !== owner.toLowerCase());
+  return { hosts: [owner, ...others] };
+}
+
 /** Reads route keys against `team` with the booking link secrets, at the time `now` gives. */
 export function routeKeyReader(
   team: RoutedTeam,

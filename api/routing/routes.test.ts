@@ -20,6 +20,7 @@ const routes: RouteRule[] = [
 ];
 const routing: ProspectRouting = {
   questions,
+  routed: true,
   router: createProspectRouter(
     { hosts, routes },
     {
@@ -56,12 +57,12 @@ describe('/api/routing: the questions, and the route key from the e-mail and the
   });
   const hostsOf = (route: unknown) => routeOfKey(String(route), routing.team, NOW, TEST_LINK_SECRET)?.hosts;
 
-  it("answers the team file's questions, kept briefly by any cache; none without a team", async () => {
+  it("answers the team file's questions and that it routes, kept briefly by any cache; none without a team", async () => {
     const answer = await fetch(`${app.url}/api/routing`);
     expect(answer.status).to.equal(200);
     expect(answer.headers.get('cache-control')).to.equal('public, max-age=60');
-    expect(await answer.json()).to.deep.equal({ questions });
-    expect(await (await fetch(`${bare.url}/api/routing`)).json()).to.deep.equal({ questions: [] });
+    expect(await answer.json()).to.deep.equal({ questions, routed: true });
+    expect(await (await fetch(`${bare.url}/api/routing`)).json()).to.deep.equal({ questions: [], routed: false });
   });
 
   it("gives a key to the matching route's hosts, the account owner's first", async () => {

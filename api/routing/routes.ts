@@ -36,11 +36,16 @@ export const routingInputSchema: JSONSchemaType<RoutingInput> = {
   },
 };
 
-const questionsSchema: JSONSchemaType<{ questions: RoutingQuestion[] }> = {
+const questionsSchema: JSONSchemaType<{ questions: RoutingQuestion[]; routed: boolean }> = {
   type: 'object',
   additionalProperties: false,
-  required: ['questions'],
+  required: ['questions', 'routed'],
   properties: {
+    routed: {
+      type: 'boolean',
+      description:
+        'Who hosts depends on the prospect (the team file has routes, or an account owner can be found): ask POST /api/routing before showing slots, with the e-mail alone when there are no questions.',
+    },
     questions: {
       type: 'array',
       description: "The team file's questions, in its order; none without a team or questions.",
@@ -103,7 +108,7 @@ export function routingRoutes(deps: RoutingRouteDeps): Router {
   const router = new Router();
   router.get('/api/routing', (ctx) => {
     ctx.set('Cache-Control', `public, max-age=${QUESTIONS_MAX_AGE_SECONDS}`);
-    ctx.body = { questions: deps.routing?.questions ?? [] };
+    ctx.body = { questions: deps.routing?.questions ?? [], routed: deps.routing?.routed ?? false };
   });
   router.post(
     '/api/routing',
@@ -152,8 +157,11 @@ export const routingOpenApi: OpenApiPart = {
     '/api/routing': {
       get: {
         operationId: 'routingQuestions',
-        summary: 'The questions the dialog asks before its calendar (each a required single choice).',
-        responses: { '200': answer('The questions; an empty list when there are none.', 'RoutingQuestions') },
+        summary:
+          'The questions the dialog asks before its calendar (each a required single choice), and whether it routes first.',
+        responses: {
+          '200': answer('The questions (an empty list when there are none) and `routed`.', 'RoutingQuestions'),
+        },
       },
       post: {
         operationId: 'routeProspect',

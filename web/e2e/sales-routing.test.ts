@@ -41,7 +41,16 @@ describe("the sales page's routing: why a host, handing a demo on, each host's s
         calendarPassword: CALDAV_PASSWORD,
       });
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'converge-team-')), 'team.json');
-    writeFileSync(file, JSON.stringify({ hosts }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        hosts,
+        questions: [
+          { id: 'companySize', label: 'Company size', options: ['1-49', '5000+'] },
+          { id: 'region', label: 'Region', options: ['Europe', 'Other'] },
+        ],
+      }),
+    );
     stackOptions.env = { TEAM_FILE: file, ADMIN_TOKEN: TOKEN };
   });
   const visit: Visit = useBrowserSuite(open, (parts) => ({ stack } = parts), {
@@ -93,10 +102,10 @@ describe("the sales page's routing: why a host, handing a demo on, each host's s
     await page.getByRole('button', { name: 'Ada Lovelace' }).click();
     await page.getByRole('heading', { name: 'Ada Lovelace, Big Bank' }).waitFor();
     const answers = page.getByRole('list', { name: "The prospect's answers" });
-    // As stored (jsonb keeps its own order of keys).
-    expect((await answers.getByRole('listitem').allTextContents()).sort()).to.deep.equal([
-      'companySize: 5000+',
-      'region: Europe',
+    // By the questions' labels, in the team file's order.
+    expect(await answers.getByRole('listitem').allTextContents()).to.deep.equal([
+      'Company size: 5000+',
+      'Region: Europe',
     ]);
     // A native disclosure: closed until asked, opened from the keyboard.
     const why = page.locator('summary', { hasText: 'Why Dana?' });

@@ -5,6 +5,7 @@
 import { ATTRIBUTION_KEYS } from '../../domain/attribution.js';
 import type { Contact } from '../../domain/brand.js';
 import { demoEvent } from '../../domain/calendar-links.js';
+import { labelledAnswers, type RoutingQuestion } from '../../domain/routing.js';
 import { singleLine } from '../../domain/text.js';
 import { bookingInvitation } from '../../server-shared/invitation.js';
 import type { Lead } from '../outbox.js';
@@ -33,7 +34,16 @@ export interface SalesNotice {
 export function renderSalesNotice(
   lead: Lead,
   change: SalesChange,
-  options: { timeZone: string; mailFrom: string; publicUrl: string; contact: Contact; now: Date; sequence: number },
+  options: {
+    timeZone: string;
+    mailFrom: string;
+    publicUrl: string;
+    contact: Contact;
+    now: Date;
+    sequence: number;
+    /** The team file's questions, whose labels the answers are shown with; an answer to none keeps its id. */
+    questions?: readonly RoutingQuestion[];
+  },
   /** A move's slot before it, stored with the move. */
   previousTimeSlot?: Date | null,
 ): SalesNotice {
@@ -85,8 +95,8 @@ export function renderSalesNotice(
         ]
       : []),
   ];
-  const answers = Object.entries(lead.answers ?? {}).map(([question, answer]): [string, string] => [
-    singleLine(question),
+  const answers = labelledAnswers(options.questions ?? [], lead.answers).map(({ label, answer }): [string, string] => [
+    singleLine(label),
     singleLine(answer),
   ]);
   const attribution = ATTRIBUTION_KEYS.flatMap((key): [string, string][] => {

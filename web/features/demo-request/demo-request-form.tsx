@@ -176,15 +176,17 @@ export function DemoRequestForm({ now, onSubmitted }: DemoRequestFormProps) {
       />
       {routing.pending ? (
         calendarLoading
-      ) : routing.asks ? (
+      ) : routing.routesFirst ? (
         <>
-          <RoutingQuestions
-            idPrefix={form.id}
-            questions={routing.questions}
-            answers={routing.answers}
-            errors={routing.answerErrors}
-            onAnswer={routing.onAnswer}
-          />
+          {routing.asks && (
+            <RoutingQuestions
+              idPrefix={form.id}
+              questions={routing.questions}
+              answers={routing.answers}
+              errors={routing.answerErrors}
+              onAnswer={routing.onAnswer}
+            />
+          )}
           <RoutingArea ref={routing.routedRef} tabIndex={-1}>
             {routing.route ? (
               calendar(routing.route)
@@ -196,8 +198,12 @@ export function DemoRequestForm({ now, onSubmitted }: DemoRequestFormProps) {
               <>
                 <Hint id={`${form.showTimesId}-hint`} role="status">
                   {routing.askAgain
-                    ? `${ASK_AGAIN}: the times shown were out of date.`
-                    : 'Answer the questions above to see the times our team has for you.'}
+                    ? routing.byEmailAlone
+                      ? 'The times shown were out of date: please show them again.'
+                      : `${ASK_AGAIN}: the times shown were out of date.`
+                    : routing.byEmailAlone
+                      ? 'Enter your email above to see the times our team has for you.'
+                      : 'Answer the questions above to see the times our team has for you.'}
                 </Hint>
                 <ShowTimes
                   id={form.showTimesId}

@@ -33,6 +33,8 @@ export const SUCCESS_TITLE = 'Demo Request Submitted';
 export const SUCCESS_TEXT = "Thank you! We'll contact you soon to schedule your demo.";
 /** Under the routing step's button, when the form is sent before the times were shown. */
 export const SHOW_TIMES_FIRST = 'Please answer the questions and choose a time.';
+/** The same, when the route follows the e-mail alone. */
+export const EMAIL_BEFORE_TIMES = 'Please enter your email and choose a time.';
 
 /** Whom the prospect will meet and where, when the answer says (a team's host; the video room). */
 /** The success toast's lines beyond the specification's words: when the demo is, whom the prospect meets, the room. */
@@ -138,7 +140,7 @@ export function useDemoRequestForm(onSubmitted: () => void) {
       form.querySelector<HTMLElement>(`#${CSS.escape(ids[field])}`)?.focus();
       return;
     }
-    if (routing.asks && routing.route === null) {
+    if (routing.routesFirst && routing.route === null) {
       if (routing.refusal) routing.refusalRef.current?.focus();
       else form.querySelector<HTMLElement>(`#${CSS.escape(showTimesId)}`)?.focus();
       return;
@@ -157,8 +159,11 @@ export function useDemoRequestForm(onSubmitted: () => void) {
   const firstQuestionOf = (problems: Record<string, string>) =>
     routing.questions.find((question) => problems[question.id])?.id;
 
-  /** The routing step's button: the route of the address and answers, whose times the calendar then shows. */
-  const onShowTimes = async () => {
+  /**
+   * The routing step's button: the route of the address and answers, whose times the calendar then shows.
+   * `byVisitor` false: asked on its own, the e-mail accepted, so the answer does not move the focus.
+   */
+  const onShowTimes = async (byVisitor = true) => {
     if (routing.isRouting) return;
     const email = values.email.trim();
     const answerProblems = routing.checkAnswers();
@@ -176,8 +181,8 @@ export function useDemoRequestForm(onSubmitted: () => void) {
       focusQuestion(firstQuestion);
       return;
     }
-    const outcome = await routing.ask(email);
-    if (outcome.kind !== 'invalid') return;
+    const outcome = await routing.ask(email, byVisitor);
+    if (outcome.kind !== 'invalid' || !byVisitor) return;
     const emailProblem = serverFieldErrors(outcome.error).email;
     if (emailProblem) {
       setErrors((current) => ({ ...current, email: emailProblem }));
@@ -188,6 +193,13 @@ export function useDemoRequestForm(onSubmitted: () => void) {
     if (firstRefused) focusQuestion(firstRefused);
     else notifyError('Error', submitErrorMessage(outcome.error));
   };
+
+  // Without questions, the route follows the address alone: asked for once the e-mail check accepts it.
+  useEffect(() => {
+    if (routing.byEmailAlone && emailCheck.state === 'valid' && routing.route === null && !routing.refusal)
+      void onShowTimes(false);
+    // Once per accepted address: a change of address makes another check.
+  }, [emailCheck, routing.byEmailAlone]);
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -202,7 +214,13 @@ export function useDemoRequestForm(onSubmitted: () => void) {
     const companyLink = companyLinkProblem(values.company);
     if (companyLink) problems.company = companyLink;
     const answerProblems = routing.asks ? routing.checkAnswers() : {};
-    if (!slotIso) problems.timeSlot = routing.asks && !routing.route ? SHOW_TIMES_FIRST : requiredMessage('timeSlot');
+    if (!slotIso)
+      problems.timeSlot =
+        routing.routesFirst && !routing.route
+          ? routing.byEmailAlone
+            ? EMAIL_BEFORE_TIMES
+            : SHOW_TIMES_FIRST
+          : requiredMessage('timeSlot');
     else {
       // The domain's one check of a slot: the dialog may have stayed open past the chosen hour.
       const problem = timeSlotProblem(slotIso, new Date(), zone, PAGE_MIN_NOTICE);
@@ -240,7 +258,7 @@ export function useDemoRequestForm(onSubmitted: () => void) {
     } catch (error) {
       openAttempt.current = mayRetryWithSameKey(error) ? attempt : null;
       // A 422: the route turns the request away, in words shown (and focused) instead of the calendar.
-      if (routing.asks && routing.refused(error)) return;
+      if (routing.routesFirst && routing.refused(error)) return;
       const fieldErrors = serverFieldErrors(error);
       setErrors(fieldErrors);
       notifyError('Error', submitErrorMessage(error));
@@ -297,7 +315,7 @@ export function useDemoRequestForm(onSubmitted: () => void) {
   const onEmailChange = (value: string) => {
     setValue('email', value);
     // The route follows the address (its domain, its account's owner).
-    if (routing.asks) routing.forget();
+    if (routing.routesFirst) routing.forget();
     checkedEmail.current = null;
     setEmailCheck({ state: 'idle' });
   };

@@ -1,8 +1,9 @@
 /**
- * The dialog's routing step, when the team asks questions (GET /api/routing): the answers, then the route the
- * e-mail address and the answers select (POST /api/routing, the address in the body), whose key the calendar asks
- * its slots with; or the words of a 422 shown instead of a calendar. Without questions there is no step: the dialog
- * is as it always was.
+ * The dialog's routing step, when the team asks questions or routes (GET /api/routing): the answers, then the route
+ * the e-mail address and the answers select (POST /api/routing, the address in the body), whose key the calendar asks
+ * its slots with; or the words of a 422 shown instead of a calendar. A team that routes without questions (routes or
+ * account owners alone) is asked with the e-mail alone. Without either there is no step: the dialog is as it always
+ * was.
  */
 import { useEffect, useRef, useState } from 'react';
 import { answerProblems, type RoutingAnswers, type RoutingQuestion } from '../../../domain/routing.js';
@@ -29,6 +30,10 @@ export function useRoutingStep() {
   /** The questions are not known yet: the calendar waits, lest it offer every host's slots. */
   const pending = data === undefined && !isError;
   const asks = questions.length > 0;
+  /** The calendar waits for a route: the team asks questions, or who hosts depends on the e-mail. */
+  const routesFirst = asks || data?.routed === true;
+  /** The route follows the e-mail alone: asked for once the address is accepted. */
+  const byEmailAlone = routesFirst && !asks;
   const [answers, setAnswers] = useState<RoutingAnswers>({});
   const [answerErrors, setAnswerErrors] = useState<Record<string, string>>({});
   const [route, setRoute] = useState<string | null>(null);
@@ -39,10 +44,12 @@ export function useRoutingStep() {
   const routedRef = useRef<HTMLDivElement>(null);
   // What the last answer was for: a later change of address or answer makes an answer arriving late count for nothing.
   const asked = useRef(0);
+  // An answer asked for by the visitor takes the focus; one asked on its own (the e-mail accepted) leaves it be.
+  const focusAnswer = useRef(true);
 
   // The words shown instead of a calendar take the focus, so a screen reader reads them and the keyboard is there.
   useEffect(() => {
-    if (refusal) refusalRef.current?.focus();
+    if (refusal && focusAnswer.current) refusalRef.current?.focus();
   }, [refusal]);
 
   /** Forgets the route: the address or an answer changed, so it may be another. */
@@ -69,9 +76,13 @@ export function useRoutingStep() {
     return problems;
   };
 
-  /** Asks for the route of `email` with the answers; a 400's answer problems are shown, the rest is the caller's. */
-  const ask = async (email: string): Promise<RouteOutcome> => {
+  /**
+   * Asks for the route of `email` with the answers; a 400's answer problems are shown, the rest is the caller's.
+   * `moveFocus` false: the answer does not take the focus (the visitor is typing elsewhere).
+   */
+  const ask = async (email: string, moveFocus = true): Promise<RouteOutcome> => {
     forget();
+    focusAnswer.current = moveFocus;
     const attempt = asked.current;
     setAskAgain(false);
     try {
@@ -80,7 +91,7 @@ export function useRoutingStep() {
       const { route: key } = await routeProspect({ email, answers, ...(source ? { source } : {}) }).unwrap();
       if (attempt !== asked.current) return { kind: 'overtaken' };
       setRoute(key);
-      routedRef.current?.focus();
+      if (moveFocus) routedRef.current?.focus();
       return { kind: 'routed' };
     } catch (error) {
       if (attempt !== asked.current) return { kind: 'overtaken' };
@@ -90,6 +101,7 @@ export function useRoutingStep() {
 
   /** A booking's or a route's refusal: a 422 shows its words instead of a calendar, a 400 its answers' problems. */
   const refused = (error: unknown): boolean => {
+    focusAnswer.current = true;
     const message = notRoutedMessage(error);
     if (message !== undefined) {
       setRoute(null);
@@ -121,6 +133,8 @@ export function useRoutingStep() {
     questions,
     pending,
     asks,
+    routesFirst,
+    byEmailAlone,
     answers,
     answerErrors,
     route,

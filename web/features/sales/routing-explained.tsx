@@ -51,16 +51,16 @@ export function routeWords(routing: RoutingRecord): string {
 }
 
 export function RoutingExplained({ booking, timeZone }: { booking: BookingDetail; timeZone: string }) {
-  const { answers, routing, host } = booking;
-  const answered = Object.entries(answers ?? {});
+  const { routing, host } = booking;
+  const answered = booking.labelledAnswers;
   return (
     <section aria-labelledby="routing-title">
       <h3 id="routing-title">Answers and routing</h3>
       {answered.length > 0 ? (
         <ul aria-label="The prospect's answers">
-          {answered.map(([question, answer]) => (
-            <li key={question}>
-              {question}: {answer}
+          {answered.map(({ id, label, answer }) => (
+            <li key={id}>
+              {label}: {answer}
             </li>
           ))}
         </ul>
