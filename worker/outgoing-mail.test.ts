@@ -239,7 +239,7 @@ describe('every kind of e-mail as received: signed with DKIM, its calendar parts
       const entry = KIND_WRITERS[one];
       return entry.channel === 'email' && entry.to === 'prospect' && one !== 'confirmation';
     });
-    expect(later).to.deep.equal(['update', 'cancellation', 'reminder']);
+    expect(later).to.deep.equal(['update', 'cancellation', 'new-time-needed', 'reminder']);
     for (const kind of later) {
       const parsed = received.get(kind)!.parsed;
       expect(parsed.inReplyTo, kind).to.equal(confirmation.messageId);

@@ -33,6 +33,7 @@ describe('the sales page: a booking whose host withdrew (issue 39)', () => {
         ],
       },
       answers: null,
+      labelledAnswers: [],
     } as unknown as BookingDetail;
     const { text } = renderPage(
       <ThemeProvider theme={theme}>
