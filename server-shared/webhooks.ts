@@ -21,6 +21,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'booking.attended',
   'booking.no_show',
   'booking.reassigned',
+  'booking.accepted',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -32,6 +33,8 @@ export const WEBHOOK_EVENT_DESCRIPTIONS: Record<WebhookEventType, string> = {
   'booking.attended': 'Sales marked the demo as held, after its time.',
   'booking.no_show': 'Sales marked the demo as missed by the prospect, after its time.',
   'booking.reassigned': 'Sales handed the demo to another host (previousHost is the one it was taken from).',
+  'booking.accepted':
+    'The prospect answered the invitation from their calendar: partstat is ACCEPTED or TENTATIVE (a Decline cancels: booking.cancelled with reason declined).',
 };
 
 export interface WebhookBooking {
@@ -66,6 +69,10 @@ export interface WebhookEventPayload {
     previousTimeSlot?: string;
     /** Only for booking.reassigned: the host it was taken from, or null when it had none. */
     previousHost?: { name: string; title: string; email: string } | null;
+    /** Only for booking.cancelled by the prospect's Decline in their calendar: "declined". */
+    reason?: 'declined';
+    /** Only for booking.accepted: the prospect's answer in their calendar. */
+    partstat?: 'ACCEPTED' | 'TENTATIVE';
     /** The prospect's answers to the team file's questions, by question id, when they were asked. */
     answers?: Record<string, string>;
     /** The route that chose its host, with a team: its index in the team file's routes (null without routes) and label. */
@@ -155,6 +162,16 @@ export function webhookEventSchema(type?: WebhookEventType): Record<string, unkn
           },
           previousTimeSlot: instant('booking.rescheduled only: the slot given up.'),
           previousHost: hostSchema('booking.reassigned only: the host the demo was taken from, or null.'),
+          reason: {
+            type: 'string',
+            enum: ['declined'],
+            description: "booking.cancelled only, when the prospect's Decline in their calendar cancelled it.",
+          },
+          partstat: {
+            type: 'string',
+            enum: ['ACCEPTED', 'TENTATIVE'],
+            description: "booking.accepted only: the prospect's answer to the invitation in their calendar.",
+          },
           answers: {
             type: 'object',
             description:

@@ -19,6 +19,7 @@ import { renderConfirmation, type ProspectEmailOptions } from './email/confirmat
 import { renderHostCancellation, renderHostInvitation } from './email/host-emails.js';
 import { renderSalesNotice } from './email/sales-notice.js';
 import type { ChangeRow, Lead } from './outbox.js';
+import { taggedReplyAddress } from './replies/organizer.js';
 
 /** What writing a row needs: no database, no transport. */
 export interface ComposeDeps {
@@ -29,6 +30,8 @@ export interface ComposeDeps {
   contact?: Contact;
   /** Signs the booking's links (its manage page and the invitation's download). */
   linkSecret: string;
+  /** REPLY_MAILBOX_ADDRESS: the invitations' ORGANIZER, the prospect's tagged (replies/organizer.ts); unset: the host's. */
+  replyAddress?: string | undefined;
   now?: () => Date;
 }
 
@@ -43,6 +46,14 @@ export function writeOptions(deps: ComposeDeps, bookingId: string, sequence: num
     inviteUrl: `${deps.publicUrl}${invitePathOf(bookingId, deps.linkSecret)}`,
     manageUrl: `${deps.publicUrl}${managePathOf(bookingId, deps.linkSecret)}`,
     sequence,
+    ...(deps.replyAddress
+      ? {
+          replyOrganizer: {
+            prospect: taggedReplyAddress(deps.replyAddress, bookingId, deps.linkSecret),
+            team: deps.replyAddress,
+          },
+        }
+      : {}),
   };
 }
 
