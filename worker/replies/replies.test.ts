@@ -13,6 +13,7 @@ import { taggedReplyAddress } from './organizer.js';
 
 const REPLY_ADDRESS = 'demo-replies@converge.localhost';
 const SALES = 'sales-desk@converge.test';
+const ADMIN_TOKEN = 'ops-secret-token-of-at-least-32-characters';
 /** Where each prospect's mail server sends from, as their SPF says (documentation addresses). */
 const GOOGLE_IP = '192.0.2.41';
 const OUTLOOK_IP = '198.51.100.7';
@@ -50,6 +51,7 @@ describe("the prospect's answers from their calendar (iTIP REPLY read over IMAP)
         WEBHOOK_URL: receiver.url,
         WEBHOOK_SECRET: receiver.secret,
         WEBHOOK_ALLOW_PRIVATE: 'true',
+        ADMIN_TOKEN: ADMIN_TOKEN,
       },
       workerOptions: { sweepEveryMs: 200, replyResolver: dns.resolver },
     });
@@ -89,6 +91,11 @@ describe("the prospect's answers from their calendar (iTIP REPLY read over IMAP)
 
   const booking = (id: string) =>
     stack.db('bookings').where({ id }).first('status', 'prospect_reply', 'sequence', 'time_slot');
+  /** The sales page's read of the booking: its calendar answer. */
+  const adminRead = async (id: string) =>
+    (await (
+      await fetch(`${stack.url}/api/admin/bookings/${id}`, { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } })
+    ).json()) as { prospectReply: { answer: string; at: string } | null; status: string };
   const eventsOf = (id: string) => receiver.taken().filter((event) => event.data.booking.id === id);
   const slotAvailable = async (iso: string) => {
     const date = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin' }).format(new Date(iso));
@@ -134,6 +141,7 @@ describe("the prospect's answers from their calendar (iTIP REPLY read over IMAP)
     expect(accepted.data.partstat).to.equal('ACCEPTED');
     expect(accepted.data.booking.status).to.equal('booked');
     expect(await flagsOf(uid)).to.include.members(['\\Seen', READ_KEYWORD]);
+    expect((await adminRead(b.id)).prospectReply?.answer).to.equal('ACCEPTED');
 
     // The same reply again (a calendar sending twice) changes nothing and raises nothing.
     const again = await deliver(accept);
@@ -156,6 +164,8 @@ describe("the prospect's answers from their calendar (iTIP REPLY read over IMAP)
     });
     await until(async () => ((await booking(b.id))?.status === 'cancelled' ? true : undefined), 'cancelled');
     expect((await booking(b.id))?.prospect_reply).to.equal('DECLINED');
+    expect(await adminRead(b.id)).to.deep.include({ status: 'cancelled' });
+    expect((await adminRead(b.id)).prospectReply?.answer).to.equal('DECLINED');
     // Offered again (another process's change shows in the slot list within its counts' second).
     await until(async () => ((await slotAvailable(b.slot)) ? true : undefined), 'the slot offered again');
     const cancelled = await until(
@@ -230,6 +240,7 @@ describe("the prospect's answers from their calendar (iTIP REPLY read over IMAP)
     await readPast(uids.at(-1)!);
     expect((await booking(b.id))?.status).to.equal('booked');
     expect((await booking(b.id))?.prospect_reply).to.equal(null);
+    expect((await adminRead(b.id)).prospectReply).to.equal(null);
     expect(eventsOf(b.id).map((event) => event.type)).to.deep.equal(['booking.created']);
     const flags = await imap.flags();
     for (const uid of uids) expect([...(flags.get(uid) ?? [])], `message ${uid}`).to.not.include('\\Seen');

@@ -18,6 +18,7 @@ import {
 import { styled } from 'styled-components';
 import { RoutingExplained } from './routing-explained.js';
 import { ReassignForm } from './reassign-form.js';
+import { calendarAnswerText } from './calendar-answer.js';
 
 const Facts = styled.dl`
   display: grid;
@@ -101,6 +102,8 @@ export function BookingDetailView({ id, timeZone, csrfToken, onBack, onSessionEn
             <dd>{formatInstant(shown.timeSlot, timeZone)}</dd>
             <dt>Status</dt>
             <dd data-testid="booking-status">{statusOf(shown)}</dd>
+            <dt>Calendar answer</dt>
+            <dd data-testid="booking-calendar-answer">{calendarAnswerText(shown.prospectReply, timeZone)}</dd>
             <dt>E-mail</dt>
             <dd>{shown.email}</dd>
             <dt>Phone</dt>
