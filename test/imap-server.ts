@@ -172,12 +172,3 @@ export async function startImapServer(): Promise<ImapServer> {
   };
   return server;
 }
-
-/** Whether dovecot can be started here (the tests skip with a reason otherwise). */
-export async function dovecotInstalled(): Promise<boolean> {
-  return new Promise((resolve) => {
-    const child = spawn('dovecot', ['--version']);
-    child.on('error', () => resolve(false));
-    child.on('exit', (code) => resolve(code === 0));
-  });
-}
