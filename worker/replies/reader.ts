@@ -94,13 +94,19 @@ export function startReplyReader(deps: ReplyReaderDeps): ReplyReader {
       try {
         imap = await connect();
       } catch (err) {
-        if (!away) logger.warn({ error: (err as Error).message }, 'reply mailbox unreachable; will try again');
+        // imapflow's own words ("Command failed") say little: the server's answer says more (a refused login).
+        const said = (err as { responseText?: string }).responseText;
+        const error = said ? `${(err as Error).message}: ${said}` : (err as Error).message;
+        if (!away) logger.warn({ error }, 'reply mailbox unreachable; will try again');
         away = true;
         return;
       }
       if (away) logger.info('reply mailbox reachable again');
       away = false;
-      await readMailbox(trx, imap);
+      // Caught here, so that the mark of what was read in full before the failure commits with the lock's transaction.
+      await readMailbox(trx, imap).catch((err: Error) =>
+        logger.warn({ error: err.message }, 'reading the reply mailbox failed; will try again'),
+      );
     });
   };
 

@@ -241,7 +241,9 @@ describe("the prospect's answers from their calendar (iTIP REPLY read over IMAP)
     expect((await booking(b.id))?.status).to.equal('booked');
     expect((await booking(b.id))?.prospect_reply).to.equal(null);
     expect((await adminRead(b.id)).prospectReply).to.equal(null);
-    expect(eventsOf(b.id).map((event) => event.type)).to.deep.equal(['booking.created']);
+    expect(await stack.db('webhook_events').where({ booking_id: b.id }).pluck('type')).to.deep.equal([
+      'booking.created',
+    ]);
     const flags = await imap.flags();
     for (const uid of uids) expect([...(flags.get(uid) ?? [])], `message ${uid}`).to.not.include('\\Seen');
   });
@@ -281,6 +283,38 @@ describe("the prospect's answers from their calendar (iTIP REPLY read over IMAP)
     }
     // Either way the first slot is free again.
     await until(async () => ((await slotAvailable(b.slot)) ? true : undefined), 'the first slot offered again');
+  });
+
+  it('leaves a Decline of an invitation a move replaced (a lower SEQUENCE), and acts on one of the update', async () => {
+    const b = await book('Katherine Johnson', 'katherine@hopper-systems.com');
+    const target = slots[nextSlot++]!.iso;
+    const moved = await fetch(`${stack.url}/api/bookings/${bookingToken(b.id, TEST_LINK_SECRET)}/reschedule`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ timeSlot: target }),
+    });
+    expect(moved.status).to.equal(200);
+    const decline = (sequence: number, stamp: string): ReplyOptions => ({
+      shape: 'outlook',
+      uid: b.uid,
+      organizer: b.organizer,
+      attendee: { name: 'Katherine Johnson', email: 'katherine@hopper-systems.com' },
+      partstat: 'DECLINED',
+      signedBy: 'hopper-systems.com',
+      clientIp: GOOGLE_IP,
+      sequence,
+      stamp: new Date(stamp),
+    });
+    const stale = await deliver(decline(0, '2026-11-28T11:00:00Z'));
+    await readPast(stale);
+    expect(await booking(b.id)).to.deep.include({ status: 'booked', sequence: 1 });
+    await deliver(decline(1, '2026-11-28T11:01:00Z'));
+    await until(async () => ((await booking(b.id))?.status === 'cancelled' ? true : undefined), 'cancelled');
+    const cancelled = await until(
+      async () => eventsOf(b.id).find((event) => event.type === 'booking.cancelled'),
+      'booking.cancelled',
+    );
+    expect(cancelled.data.reason).to.equal('declined');
   });
 
   it('reads a mailbox of thousands of unrelated messages without acting on them, then acts on the reply after them', async () => {
