@@ -7,7 +7,9 @@ import { TEST_LINK_SECRET, startStack, type Stack } from '../../test/stack.js';
 import { startReceiver, type Receiver } from '../../test/webhook-receiver.js';
 import { until } from '../../test/until.js';
 import { bookingToken } from '../../server-shared/booking-link.js';
-import { newWebhookSecret } from '../../server-shared/webhooks.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { newWebhookSecret, webhookEventSchema } from '../../server-shared/webhooks.js';
 import { READ_KEYWORD } from './reader.js';
 import { taggedReplyAddress } from './organizer.js';
 
@@ -139,6 +141,9 @@ describe("the prospect's answers from their calendar (iTIP REPLY read over IMAP)
     await until(async () => (eventsOf(b.id).some((e) => e.type === 'booking.accepted') ? true : undefined), 'webhook');
     const accepted = eventsOf(b.id).find((event) => event.type === 'booking.accepted')!;
     expect(accepted.data.partstat).to.equal('ACCEPTED');
+    // As the OpenAPI document's webhooks section publishes it.
+    const valid = addFormats.default(new Ajv2020({ strict: false })).compile(webhookEventSchema('booking.accepted'));
+    expect(valid(accepted), JSON.stringify(valid.errors)).to.equal(true);
     expect(accepted.data.booking.status).to.equal('booked');
     expect(await flagsOf(uid)).to.include.members(['\\Seen', READ_KEYWORD]);
     expect((await adminRead(b.id)).prospectReply?.answer).to.equal('ACCEPTED');
@@ -173,6 +178,8 @@ describe("the prospect's answers from their calendar (iTIP REPLY read over IMAP)
       'booking.cancelled',
     );
     expect(cancelled.data.reason).to.equal('declined');
+    const valid = addFormats.default(new Ajv2020({ strict: false })).compile(webhookEventSchema('booking.cancelled'));
+    expect(valid(cancelled), JSON.stringify(valid.errors)).to.equal(true);
     const mail = await until(
       async () =>
         stack.smtp.messages.find(
