@@ -62,7 +62,8 @@ async function systemUser(name: string): Promise<{ uid: number; gid: number }> {
   return { uid: Number(uid), gid: Number(gid) };
 }
 
-export async function startImapServer(): Promise<ImapServer> {
+/** `idle: false` leaves IDLE out of what the server says it offers, as some servers do: the reader polls. */
+export async function startImapServer(options: { idle?: boolean } = {}): Promise<ImapServer> {
   const dir = await mkdtemp(join(tmpdir(), 'dovecot-test-'));
   // The login helpers (another user under root) reach their sockets below it.
   await chmod(dir, 0o755);
@@ -86,6 +87,9 @@ export async function startImapServer(): Promise<ImapServer> {
       `log_path = ${dir}/dovecot.log`,
       'protocols = imap',
       'ssl = no',
+      ...(options.idle === false
+        ? ['imap_capability = IMAP4rev1 SASL-IR LOGIN-REFERRALS ID ENABLE LITERAL+ UIDPLUS MOVE NAMESPACE']
+        : []),
       'disable_plaintext_auth = no',
       'auth_mechanisms = plain login',
       `listen = 127.0.0.1`,

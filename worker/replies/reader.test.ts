@@ -163,3 +163,57 @@ describe("the reply mailbox's reader, across outages and restarts", function () 
     expect(JSON.stringify(lines)).to.not.include(PROSPECT.email);
   });
 });
+
+describe('the reply reader on a server without IDLE', function () {
+  this.timeout(60_000);
+  let imap: ImapServer;
+  let stack: Stack;
+
+  before(async () => {
+    imap = await startImapServer({ idle: false });
+    stack = await startStack({
+      env: {
+        REPLY_MAILBOX_URL: imap.url,
+        REPLY_MAILBOX_ADDRESS: REPLY_ADDRESS,
+        REPLY_MAILBOX_POLL_SECONDS: '0.5',
+      },
+      workerOptions: { sweepEveryMs: 200, replyResolver: dns.resolver },
+    });
+  });
+  after(async () => {
+    await stack?.close();
+    await imap?.stop();
+  });
+
+  it('polls, and reads a reply within its poll', async () => {
+    const client = await imap.client();
+    expect(client.capabilities.has('IDLE')).to.equal(false);
+    await client.logout();
+    const [slot] = bookableSlots(1);
+    const response = await fetch(`${stack.url}/api/demo-request`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ ...PROSPECT, company: 'Hopper Systems', timeSlot: slot!.iso }),
+    });
+    const id = String(((await response.json()) as { id: string }).id);
+    await imap.append([
+      await dns.reply({
+        shape: 'apple',
+        uid: `demo-${id}@converge.localhost`,
+        organizer: taggedReplyAddress(REPLY_ADDRESS, id, TEST_LINK_SECRET),
+        attendee: PROSPECT,
+        partstat: 'ACCEPTED',
+        signedBy: 'hopper-systems.com',
+        clientIp: GOOGLE_IP,
+      }),
+    ]);
+    await until(
+      async () =>
+        (await stack.db('bookings').where({ id }).first('prospect_reply'))?.prospect_reply === 'ACCEPTED'
+          ? true
+          : undefined,
+      'the accept recorded by a poll',
+      10_000,
+    );
+  });
+});
