@@ -112,6 +112,10 @@ export async function startImapServer(options: { idle?: boolean } = {}): Promise
   const start = async () => {
     const child = spawn('dovecot', ['-F', '-c', config], { stdio: 'ignore' });
     master = child;
+    // A test process that dies without its after hook takes its dovecot with it.
+    const orphaned = () => child.kill('SIGTERM');
+    process.once('exit', orphaned);
+    child.once('exit', () => process.off('exit', orphaned));
     await listening(port);
   };
   const halt = async () => {
