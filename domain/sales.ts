@@ -101,6 +101,12 @@ export interface WebhookDeliveryView {
 }
 
 /** One booking as its view shows it (GET /api/admin/bookings/:id), with its history, e-mails and webhook deliveries. */
+/** The prospect's answer from their calendar, and when it was read; a Decline cancelled the booking. */
+export interface ProspectReply {
+  answer: 'ACCEPTED' | 'TENTATIVE' | 'DECLINED';
+  at: string;
+}
+
 export interface BookingDetail {
   id: string;
   name: string;
@@ -112,6 +118,8 @@ export interface BookingDetail {
   status: 'booked' | 'cancelled';
   attendance: Attendance | null;
   attendanceMarkedAt: string | null;
+  /** The prospect's answer to the invitation in their calendar (an iTIP REPLY read from the reply mailbox), or null. */
+  prospectReply: ProspectReply | null;
   sequence: number;
   createdAt: string;
   meetingUrl: string | null;

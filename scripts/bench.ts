@@ -31,11 +31,13 @@
  *      routes and an accounts file beside the same team without them, two apps in this process side by side, and the
  *      accounts file's reading time;
  *   8. the host's answers (scripts/bench/host-answers.ts): from a host's deletion of a demo's event to the prospect's
- *      e-mail naming the new host, p50 and max of 10, with the default poll.
+ *      e-mail naming the new host, p50 and max of 10, with the default poll;
+ *   9. a prospect's Decline landing in the reply mailbox to their slot offered again (scripts/bench/replies.ts): p50
+ *      and max of 10, at the default poll setting, on a dovecot started for the run.
  *
  * Figures only; it asserts nothing. Options: --duration <s> (10), --connections <n> (50), --jobs <n> (3000), --rounds <n>
  * (1: section 3 again with a new backlog, and the median ratio),
- * --only endpoints,booking,worker,latency,lighthouse,routing,host-answers,scale (all), --sizes <list> (10k,1m,10m: section 6's sizes),
+ * --only endpoints,booking,worker,latency,lighthouse,routing,host-answers,replies,scale (all), --sizes <list> (10k,1m,10m: section 6's sizes),
  * --explain (section 6 prints the query plans), --keep-data (section 6 keeps each size's generated data as a database
  * converge_scale_data_… and measures on copies: a run within a day copies it instead of making it again; drop those
  * databases by hand when done), --before-web <dir> (section 5 also for the site built
@@ -68,6 +70,7 @@ import { cpuMs, delay, percentile, start, startWithPort, stop, stopAll, waitUnti
 import { dropScaleDatabases, parseSizes, scaleSection } from './bench/scale.js';
 import { routingSection } from './bench/routing.js';
 import { hostAnswersSection } from './bench/host-answers.js';
+import { repliesSection } from './bench/replies.js';
 
 const say = (line = ''): void => void process.stdout.write(`${line}\n`);
 
@@ -77,7 +80,7 @@ const { values: options } = parseArgs({
     connections: { type: 'string', default: '50' },
     jobs: { type: 'string', default: '3000' },
     rounds: { type: 'string', default: '1' },
-    only: { type: 'string', default: 'endpoints,booking,worker,latency,lighthouse,routing,host-answers,scale' },
+    only: { type: 'string', default: 'endpoints,booking,worker,latency,lighthouse,routing,host-answers,replies,scale' },
     sizes: { type: 'string', default: '10k,1m,10m' },
     explain: { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
@@ -288,6 +291,8 @@ async function main(): Promise<void> {
   if (parts.size === 1 && parts.has('routing')) return routingSection({ say });
   // The host's answers come from the API and worker run from source in this process, as the tests run them.
   if (parts.size === 1 && parts.has('host-answers')) return hostAnswersSection({ say });
+  // The replies' figure comes from the product in this process and a dovecot of its own, not from the build.
+  if (parts.size === 1 && parts.has('replies')) return repliesSection({ say });
   for (const entry of ['api/main.js', 'worker/main.js', 'web/index.html']) {
     if (!existsSync(path.join(DIST, entry)))
       throw new Error(
@@ -695,6 +700,7 @@ async function main(): Promise<void> {
 
   if (parts.has('routing')) await routingSection({ say });
   if (parts.has('host-answers')) await hostAnswersSection({ say });
+  if (parts.has('replies')) await repliesSection({ say });
   if (parts.has('scale')) await scale();
 }
 

@@ -139,6 +139,8 @@ function secretStandIn(name: string): string {
   if (name === 'DATABASE_URL') return 'postgres://converge@db.example.com:5432/converge?sslmode=require';
   if (name === 'REDIS_URL') return 'rediss://:secret@redis.example.com:6380';
   if (name === 'SMTP_URL') return 'smtps://user:secret@smtp.example.com:465';
+  if (name === 'REPLY_MAILBOX_URL') return 'imaps://replies:secret@imap.example.com/INBOX';
+  if (name === 'REPLY_MAILBOX_ADDRESS') return 'demo-replies@converge.example.com';
   return 'secret';
 }
 

@@ -37,6 +37,11 @@ export interface InvitationOptions {
   /** The booking's count of changes: calendars keep the event with the highest. */
   sequence?: number;
   cancelled?: boolean;
+  /**
+   * The reply mailbox's address (REPLY_MAILBOX_ADDRESS), where calendars send the attendee's answer: the ORGANIZER,
+   * named as the host (or the product), the host staying a CHAIR attendee. Unset: the host organises.
+   */
+  organizerAddress?: string | undefined;
 }
 
 /** The booking's event; its UID is the booking's, so the confirmation, every update and the cancellation are one event. */
@@ -54,9 +59,10 @@ export function bookingInvitation(booking: Booking, options: InvitationOptions):
     summary: event.title,
     description: event.details,
     // The host organises the demo they give; without a team, the product does.
-    organizer: booking.host
-      ? { name: singleLine(booking.host.name), address: booking.host.email }
-      : { name: brand.product, address: mailAddress(options.mailFrom) },
+    organizer: {
+      name: booking.host ? singleLine(booking.host.name) : brand.product,
+      address: options.organizerAddress ?? booking.host?.email ?? mailAddress(options.mailFrom),
+    },
     attendee: { name: singleLine(booking.name), address: booking.email },
     ...(booking.host ? { host: { name: singleLine(booking.host.name), address: booking.host.email } } : {}),
     ...(booking.meetingUrl ? { meetingUrl: booking.meetingUrl } : {}),

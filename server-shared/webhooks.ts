@@ -22,6 +22,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'booking.no_show',
   'booking.reassigned',
   'booking.needs-new-time',
+  'booking.accepted',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -36,6 +37,8 @@ export const WEBHOOK_EVENT_DESCRIPTIONS: Record<WebhookEventType, string> = {
     'The demo was handed to another host (previousHost is the one it was taken from; reason: sales, or host-deleted / host-declined when its host deleted or declined the event in their calendar).',
   'booking.needs-new-time':
     'Its host deleted or declined the event in their calendar and no other host of its route was free: the booking has no host and the prospect was asked to choose a new time (reason, previousHost).',
+  'booking.accepted':
+    'The prospect answered the invitation from their calendar: partstat is ACCEPTED or TENTATIVE (a Decline cancels: booking.cancelled with reason declined).',
 };
 
 export interface WebhookBooking {
@@ -70,8 +73,13 @@ export interface WebhookEventPayload {
     previousTimeSlot?: string;
     /** Only for booking.reassigned: the host it was taken from, or null when it had none. */
     previousHost?: { name: string; title: string; email: string } | null;
-    /** booking.reassigned: 'sales', 'host-deleted' or 'host-declined'; booking.needs-new-time: the host's. */
+    /**
+     * booking.reassigned: 'sales', 'host-deleted' or 'host-declined'; booking.needs-new-time: the host's; booking.cancelled
+     * by the prospect's Decline in their calendar: 'declined'.
+     */
     reason?: string;
+    /** Only for booking.accepted: the prospect's answer in their calendar. */
+    partstat?: 'ACCEPTED' | 'TENTATIVE';
     /** The prospect's answers to the team file's questions, by question id, when they were asked. */
     answers?: Record<string, string>;
     /** The route that chose its host, with a team: its index in the team file's routes (null without routes) and label. */
@@ -164,8 +172,13 @@ export function webhookEventSchema(type?: WebhookEventType): Record<string, unkn
             'booking.reassigned and booking.needs-new-time only: the host the demo was taken from, or null.',
           ),
           reason: text(
-            "booking.reassigned: 'sales' (the sales page or the operations token), 'host-deleted' or 'host-declined' (its host deleted or declined the event in their calendar); booking.needs-new-time: the host's ('host-deleted' or 'host-declined').",
+            "booking.reassigned: 'sales' (the sales page or the operations token), 'host-deleted' or 'host-declined' (its host deleted or declined the event in their calendar); booking.needs-new-time: the host's ('host-deleted' or 'host-declined'); booking.cancelled by the prospect's Decline in their calendar: 'declined'.",
           ),
+          partstat: {
+            type: 'string',
+            enum: ['ACCEPTED', 'TENTATIVE'],
+            description: "booking.accepted only: the prospect's answer to the invitation in their calendar.",
+          },
           answers: {
             type: 'object',
             description:

@@ -12,6 +12,7 @@ import {
   DEFAULT_SMTP_URL,
   parseContact,
   parseLinkSecret,
+  parseNotifyAddress,
   parsePositiveInt,
   parseRetentionDays,
   parseTimeZone,
@@ -26,6 +27,7 @@ import type { RoutingQuestion } from '../domain/routing.js';
 import { parseMetricsPort } from '../server-shared/metrics.js';
 import { parseAllowPrivate } from '../server-shared/webhooks.js';
 import { DEFAULT_RETRY_SCHEDULE, type RetrySchedule } from './retry-window.js';
+import { parseReplyMailbox, type ReplyMailbox } from './replies/settings.js';
 
 export interface WorkerConfig {
   databaseUrl: string;
@@ -59,6 +61,10 @@ export interface WorkerConfig {
   logLevel: string;
   /** RETENTION_DAYS: after this many days past its slot, a booking's personal data is removed (retention.ts). */
   retentionDays: number;
+  /** REPLY_MAILBOX_*: where calendars send the prospect's answer, read by replies/reader.ts; unset: not read. */
+  replyMailbox: ReplyMailbox | undefined;
+  /** SALES_NOTIFY_EMAIL (the API's): told of a booking a prospect's Decline cancels. */
+  salesNotifyEmail: string | undefined;
 }
 
 /** Jobs one worker holds at once: most of a job's time is spent waiting on PostgreSQL, Redis and the SMTP server. */
@@ -99,6 +105,8 @@ export function loadWorkerConfig(env: Env = process.env): WorkerConfig {
     },
     logLevel: setting(env, 'LOG_LEVEL') ?? 'info',
     retentionDays: parseRetentionDays(setting(env, 'RETENTION_DAYS')),
+    replyMailbox: parseReplyMailbox(env),
+    salesNotifyEmail: parseNotifyAddress('SALES_NOTIFY_EMAIL', setting(env, 'SALES_NOTIFY_EMAIL')),
   };
 }
 

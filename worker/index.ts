@@ -15,6 +15,8 @@ import { createWorkerMetrics } from './metrics.js';
 import { createSendMail } from './send-mail.js';
 import { serveMetrics } from '../server-shared/metrics.js';
 import { startSweepTimer } from './sweep.js';
+import type { DNSResolver } from 'mailauth';
+import { startReplyReader } from './replies/reader.js';
 
 /** Shutdown must end within 10 s: the jobs in hand get most of it. */
 const JOB_FINISH_GRACE_MS = 6000;
@@ -36,6 +38,8 @@ export interface WorkerOptions {
   /** Sweep grace period; tests shorten it. */
   sweepGraceMs?: number;
   sweepEveryMs?: number;
+  /** DNS for the replies' DKIM and SPF checks; tests answer their own records. */
+  replyResolver?: DNSResolver;
 }
 
 export async function startWorker(
@@ -86,6 +90,7 @@ export async function startWorker(
     contact: config.contact,
     linkSecret: config.bookingLinkSecret,
     questions: config.questions,
+    replyAddress: config.replyMailbox?.address,
     writeHostCalendar: createHostCalendarWriter(config.team),
     ...(metrics ? { metrics } : {}),
     logger,
@@ -133,6 +138,19 @@ export async function startWorker(
     graceMs: options.sweepGraceMs,
     retentionDays: config.retentionDays,
   });
+  // The prospects' answers: the worker keeps running while the mailbox is away, and reads it once it is back.
+  const replies = config.replyMailbox
+    ? startReplyReader({
+        db,
+        logger,
+        enqueue,
+        mailbox: config.replyMailbox,
+        mailFrom: config.mailFrom,
+        linkSecret: config.bookingLinkSecret,
+        salesNotifyEmail: config.salesNotifyEmail,
+        ...(options.replyResolver ? { resolver: options.replyResolver } : {}),
+      })
+    : undefined;
   // Where receivers look the signing key up, so an operator can check that the DNS record is there.
   const dkimRecord = config.dkim ? `${config.dkim.keySelector}._domainkey.${config.dkim.domainName}` : 'off';
   logger.info(
@@ -141,6 +159,7 @@ export async function startWorker(
       concurrency: config.concurrency,
       dkim: dkimRecord,
       metrics: metricsEndpoint?.url ?? 'off',
+      replyMailbox: config.replyMailbox ? config.replyMailbox.folder : 'off',
     },
     'worker ready',
   );
@@ -151,6 +170,7 @@ export async function startWorker(
     close: () =>
       (closing ??= (async () => {
         await settlesWithin(sweep.stop(), 1000);
+        await settlesWithin(replies?.stop() ?? Promise.resolve(), 1500);
         await settlesWithin(metricsEndpoint?.close() ?? Promise.resolve(), 500);
         // Lets the jobs in hand finish; jobs not started stay queued for the next worker.
         const closed = worker.close();

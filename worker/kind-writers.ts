@@ -21,6 +21,7 @@ import { renderHostCancellation, renderHostInvitation } from './email/host-email
 import { renderNewTimeNeeded } from './email/new-time-needed.js';
 import { renderSalesNotice } from './email/sales-notice.js';
 import type { ChangeRow, Lead } from './outbox.js';
+import { taggedReplyAddress } from './replies/organizer.js';
 
 /** What writing a row needs: no database, no transport. */
 export interface ComposeDeps {
@@ -31,6 +32,8 @@ export interface ComposeDeps {
   contact?: Contact;
   /** Signs the booking's links (its manage page and the invitation's download). */
   linkSecret: string;
+  /** REPLY_MAILBOX_ADDRESS: the invitations' ORGANIZER, the prospect's tagged (replies/organizer.ts); unset: the host's. */
+  replyAddress?: string | undefined;
   now?: () => Date;
   /** The team file's questions, whose labels the sales notice shows beside the answers. */
   questions?: readonly RoutingQuestion[];
@@ -51,6 +54,14 @@ export function writeOptions(deps: ComposeDeps, bookingId: string, sequence: num
     manageUrl: `${deps.publicUrl}${managePathOf(bookingId, deps.linkSecret)}`,
     sequence,
     questions: deps.questions ?? [],
+    ...(deps.replyAddress
+      ? {
+          replyOrganizer: {
+            prospect: taggedReplyAddress(deps.replyAddress, bookingId, deps.linkSecret),
+            team: deps.replyAddress,
+          },
+        }
+      : {}),
   };
 }
 

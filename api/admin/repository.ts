@@ -3,7 +3,7 @@
  * sent and its webhook deliveries, and marking after the demo whether the prospect came.
  */
 import type { Attribution } from '../../domain/attribution.js';
-import type { Attendance, BookingDetail, HistoryEntry } from '../../domain/sales.js';
+import type { Attendance, BookingDetail, HistoryEntry, ProspectReply } from '../../domain/sales.js';
 import {
   labelledAnswers,
   reassignableHosts,
@@ -25,6 +25,8 @@ interface DetailRow extends BookingRow {
   message: string | null;
   attendance: Attendance | null;
   attendance_marked_at: Date | null;
+  prospect_reply: ProspectReply['answer'] | null;
+  prospect_replied_at: Date | null;
   created_at: Date;
   cancelled_at: Date | null;
   attribution: Attribution | null;
@@ -65,6 +67,8 @@ export async function readBookingDetail(
       'status',
       'attendance',
       'attendance_marked_at',
+      'prospect_reply',
+      'prospect_replied_at',
       'sequence',
       'created_at',
       'cancelled_at',
@@ -173,6 +177,10 @@ export async function readBookingDetail(
     status: row.status,
     attendance: row.attendance,
     attendanceMarkedAt: iso(row.attendance_marked_at),
+    prospectReply:
+      row.prospect_reply && row.prospect_replied_at
+        ? { answer: row.prospect_reply, at: row.prospect_replied_at.toISOString() }
+        : null,
     sequence: row.sequence,
     createdAt: row.created_at.toISOString(),
     meetingUrl: row.meeting_url,

@@ -201,6 +201,7 @@ export const bookingDetailSchema = {
     'status',
     'attendance',
     'attendanceMarkedAt',
+    'prospectReply',
     'sequence',
     'createdAt',
     'meetingUrl',
@@ -227,6 +228,17 @@ export const bookingDetailSchema = {
     status: { type: 'string', enum: ['booked', 'cancelled'] },
     attendance: attendanceSchema,
     attendanceMarkedAt: stringOrNull('When it was last marked (date-time), or null.'),
+    prospectReply: {
+      type: ['object', 'null'],
+      additionalProperties: false,
+      required: ['answer', 'at'],
+      description:
+        "The prospect's answer to the invitation from their calendar, read from the reply mailbox (REPLY_MAILBOX_URL); null until one came. A DECLINED one cancelled the booking.",
+      properties: {
+        answer: { type: 'string', enum: ['ACCEPTED', 'TENTATIVE', 'DECLINED'] },
+        at: { type: 'string', format: 'date-time', description: 'When it was read.' },
+      },
+    },
     sequence: { type: 'integer', description: 'Changes so far (moves and the cancellation).' },
     createdAt: instantSchema,
     meetingUrl: stringOrNull('The video room.'),

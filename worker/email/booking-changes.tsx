@@ -65,7 +65,12 @@ export function renderUpdate(
       <Buttons style={{ margin: '0 0 16px' }} buttons={[{ href: links.ics, label: UPDATE_FILE_LABEL }]} />
     </>,
   );
-  const ics = bookingInvitation(booking, { mailFrom: options.mailFrom, now: options.now, sequence: options.sequence });
+  const ics = bookingInvitation(booking, {
+    mailFrom: options.mailFrom,
+    now: options.now,
+    sequence: options.sequence,
+    organizerAddress: options.replyOrganizer?.prospect,
+  });
   return { subject, text, html, ics, toName: name };
 }
 
@@ -98,7 +103,12 @@ export function renderReassigned(booking: Booking, options: ProspectEmailOptions
       <Buttons style={{ margin: '0 0 16px' }} buttons={[{ href: links.ics, label: UPDATE_FILE_LABEL }]} />
     </>,
   );
-  const ics = bookingInvitation(booking, { mailFrom: options.mailFrom, now: options.now, sequence: options.sequence });
+  const ics = bookingInvitation(booking, {
+    mailFrom: options.mailFrom,
+    now: options.now,
+    sequence: options.sequence,
+    organizerAddress: options.replyOrganizer?.prospect,
+  });
   return { subject, text, html, ics, toName: name };
 }
 
@@ -145,6 +155,7 @@ export function renderCancellation(booking: Booking, options: ProspectEmailOptio
     now: options.now,
     method: 'CANCEL',
     sequence: options.sequence,
+    organizerAddress: options.replyOrganizer?.prospect,
   });
   return { subject, text, html, ics, toName: name };
 }

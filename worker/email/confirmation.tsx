@@ -33,6 +33,11 @@ export interface ProspectEmailOptions {
   manageUrl: string;
   /** The booking's count of changes, for the invitation's SEQUENCE. */
   sequence: number;
+  /**
+   * With a reply mailbox, the invitation's ORGANIZER: the prospect's carries their booking's tag, the host's and the
+   * sales desk's the bare address.
+   */
+  replyOrganizer?: { prospect: string; team: string };
 }
 
 const nextSteps = (booking: Booking) => [
@@ -72,7 +77,12 @@ export function renderConfirmation(booking: Booking, options: ProspectEmailOptio
     </>,
   );
 
-  const ics = bookingInvitation(booking, { mailFrom: options.mailFrom, now: options.now, sequence: options.sequence });
+  const ics = bookingInvitation(booking, {
+    mailFrom: options.mailFrom,
+    now: options.now,
+    sequence: options.sequence,
+    organizerAddress: options.replyOrganizer?.prospect,
+  });
 
   return { subject, text, html, ics, toName: name };
 }

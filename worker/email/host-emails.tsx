@@ -76,7 +76,12 @@ export function renderHostInvitation(lead: Lead, options: ProspectEmailOptions):
       <SalesPage publicUrl={options.publicUrl} />
     </>,
   );
-  const ics = bookingInvitation(lead, { mailFrom: options.mailFrom, now: options.now, sequence: options.sequence });
+  const ics = bookingInvitation(lead, {
+    mailFrom: options.mailFrom,
+    now: options.now,
+    sequence: options.sequence,
+    organizerAddress: options.replyOrganizer?.team,
+  });
   return { subject, text, html, ics };
 }
 
@@ -132,6 +137,7 @@ export function renderHostCancellation(
     now: options.now,
     method: 'CANCEL',
     sequence: options.sequence,
+    organizerAddress: options.replyOrganizer?.team,
   });
   return { subject, text, html, ics };
 }

@@ -18,6 +18,7 @@ import {
 import { styled } from 'styled-components';
 import { RoutingExplained } from './routing-explained.js';
 import { ReassignForm } from './reassign-form.js';
+import { calendarAnswerText } from './calendar-answer.js';
 
 const Facts = styled.dl`
   display: grid;
@@ -108,6 +109,8 @@ export function BookingDetailView({ id, timeZone, csrfToken, onBack, onSessionEn
                 ? ` (its host ${shown.needsNewTime.reason === 'host-declined' ? 'declined' : 'deleted'} the event in their calendar on ${formatInstant(shown.needsNewTime.since, timeZone)}; the prospect was asked to choose a new time)`
                 : ''}
             </dd>
+            <dt>Calendar answer</dt>
+            <dd data-testid="booking-calendar-answer">{calendarAnswerText(shown.prospectReply, timeZone)}</dd>
             <dt>E-mail</dt>
             <dd>{shown.email}</dd>
             <dt>Phone</dt>
