@@ -1,7 +1,8 @@
 /**
  * What a calendar object says about the events in it beyond their times: each event's UID and every attendee's
  * PARTSTAT, by address (lower case). The API compares them with the bookings the database says the calendar holds
- * (api/hosts/host-answers.ts): a demo's event gone, or its host's own attendee DECLINED.
+ * (api/hosts/host-answers.ts): a demo's event gone, its host's own attendee DECLINED, or its prospect's answer (a
+ * server that processes iMIP writes it into the host's copy).
  */
 import ICAL from 'ical.js';
 
@@ -9,6 +10,10 @@ export interface EventAnswers {
   uid: string;
   /** Each attendee's participation status (upper case), by their address without `mailto:`, lower case. */
   partstats: Record<string, string>;
+  /** The event's SEQUENCE (0 when absent). */
+  sequence: number;
+  /** The event's DTSTAMP, when it has one. */
+  stamp?: Date;
 }
 
 /** The events of one calendar object (a VCALENDAR) with a UID; a recurring event's instances are left out. */
@@ -30,7 +35,15 @@ export function eventAnswers(text: string): EventAnswers[] {
       const partstat = attendee.getParameter('partstat');
       partstats[address] = typeof partstat === 'string' ? partstat.toUpperCase() : 'NEEDS-ACTION';
     }
-    events.push({ uid, partstats });
+    const sequence = Number(event.getFirstPropertyValue('sequence') ?? 0);
+    const dtstamp = event.getFirstPropertyValue('dtstamp');
+    const stamp = dtstamp instanceof ICAL.Time ? dtstamp.toJSDate() : undefined;
+    events.push({
+      uid,
+      partstats,
+      sequence: Number.isInteger(sequence) ? sequence : 0,
+      ...(stamp && !Number.isNaN(stamp.getTime()) ? { stamp } : {}),
+    });
   }
   return events;
 }

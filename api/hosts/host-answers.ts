@@ -13,10 +13,17 @@
  * locks and the exclusion constraint); with nobody free, the booking needs a new time. The statement acts only on a
  * booking that still stands as read and whose row no other statement holds (SKIP LOCKED), so two API processes reading
  * the same calendar act once. Log lines name the booking and the hosts' places in the team file, never an address.
+ *
+ * The prospect's answer can land in the host's copy too (a server that processes iMIP writes their PARTSTAT there):
+ * their attendee line (compared as bookings.recipient keeps the address) ACCEPTED, TENTATIVE or DECLINED, different
+ * from the answer the booking records, goes through booking_reply (db/functions/replies.sql) as a reply read from the
+ * reply mailbox does, with the event's SEQUENCE and DTSTAMP. A Decline is taken before the host's own answer: a demo
+ * the prospect gave up is cancelled, not handed on.
  */
 import type { Logger } from 'pino';
 import { slotEnd } from '../../domain/booking.js';
 import { reassignableHosts, type RoutingRecord } from '../../domain/routing.js';
+import { canonicalRecipient } from '../email-rules.js';
 import { withinWorkingHours } from '../../server-shared/hosts/team.js';
 import { bookingUid } from '../../server-shared/invitation.js';
 import type { Db } from '../db.js';
@@ -26,9 +33,15 @@ import { candidateOf } from '../bookings/hosts.js';
 import { hostsParameter } from '../bookings/repository.js';
 import { webhookJobs, type StoredDelivery } from '../webhooks/repository.js';
 import { HostCalendars, type CalendarRead } from './calendars.js';
+import type { EventAnswers } from './event-answers.js';
 
 export type HostAnswerReason = 'host-deleted' | 'host-declined';
 export type HostAnswerOutcome = 'reassigned' | 'needs-new-time' | 'stale';
+/** The prospect's answers booking_reply takes. */
+export type ProspectAnswer = 'ACCEPTED' | 'TENTATIVE' | 'DECLINED';
+/** What booking_reply did with one (db/functions/replies.sql). */
+export type ProspectAnswerOutcome = 'declined' | 'recorded' | 'seen' | 'stale' | 'cancelled' | 'started' | 'unknown';
+const PROSPECT_ANSWERS: readonly string[] = ['ACCEPTED', 'TENTATIVE', 'DECLINED'] satisfies ProspectAnswer[];
 
 export interface HostAnswersDeps {
   db: Db;
@@ -50,6 +63,9 @@ interface Expected {
   time_slot: Date;
   host_email: string;
   routing: RoutingRecord | null;
+  /** The prospect's address as the ceilings count it (canonicalRecipient). */
+  recipient: string;
+  prospect_reply: ProspectAnswer | null;
 }
 
 interface AnswerResult {
@@ -62,7 +78,7 @@ interface AnswerResult {
 /** The bookings `hostEmail`'s calendar holds by the database, as of a read that began at `began`. */
 async function expectedIn(db: Db, hostEmail: string, began: Date, now: Date): Promise<Expected[]> {
   const { rows } = (await db.raw(
-    `SELECT b.id, b.time_slot, b.host_email, b.routing FROM bookings b
+    `SELECT b.id, b.time_slot, b.host_email, b.routing, b.recipient, b.prospect_reply FROM bookings b
       WHERE b.host_email = ? AND b.status = 'booked' AND b.time_slot > ? AND b.anonymised_at IS NULL
         AND EXISTS (SELECT 1 FROM deliveries d
           WHERE d.booking_id = b.id AND d.kind = 'host-calendar' AND d.recipient = b.host_email
@@ -72,12 +88,25 @@ async function expectedIn(db: Db, hostEmail: string, began: Date, now: Date): Pr
   return rows;
 }
 
+/** The prospect's answer in an event, when it is one booking_reply takes; another attendee's line is not theirs. */
+function prospectAnswer(event: EventAnswers, recipient: string, hostEmail: string): ProspectAnswer | undefined {
+  for (const [address, partstat] of Object.entries(event.partstats)) {
+    if (address === hostEmail || !address.includes('@')) continue;
+    if (canonicalRecipient(address).address !== recipient) continue;
+    if (PROSPECT_ANSWERS.includes(partstat)) return partstat as ProspectAnswer;
+  }
+  return undefined;
+}
+
 /** Watches every host's reads from now on; `answered` is for tests and the bench (each booking acted on). */
 export function watchHostAnswers(
   deps: HostAnswersDeps,
   answered?: (bookingId: string, reason: HostAnswerReason, outcome: HostAnswerOutcome) => void,
 ): void {
   const acting = new Set<string>();
+  // The answer and stamp last given to booking_reply that changed nothing (an older DTSTAMP, a stale SEQUENCE): not
+  // asked again at every read while the host's copy says the same.
+  const unchanged = new Map<string, string>();
   const team = deps.calendars.hosts;
 
   const act = async (booking: Expected, hostIndex: number, reason: HostAnswerReason): Promise<void> => {
@@ -129,21 +158,58 @@ export function watchHostAnswers(
     answered?.(booking.id, reason, result.outcome);
   };
 
+  const reply = async (
+    booking: Expected,
+    hostIndex: number,
+    answer: ProspectAnswer,
+    event: EventAnswers,
+    read: CalendarRead,
+  ): Promise<boolean> => {
+    const stamp = event.stamp ?? read.began;
+    const key = `${answer} ${event.sequence} ${stamp.getTime()}`;
+    if (unchanged.get(booking.id) === key) return false;
+    const log = deps.logger.child({ bookingId: booking.id });
+    const now = deps.now();
+    const { rows } = (await deps.db.raw('SELECT * FROM booking_reply(?, ?, ?, ?, ?, ?::jsonb)', [
+      booking.id,
+      answer,
+      event.sequence,
+      stamp,
+      now,
+      // The rows the prospect's own cancel stores, as the reply mailbox's Decline does.
+      emailsParameter(emailRows('cancelled', deps.followUps, now)),
+    ])) as { rows: { outcome: ProspectAnswerOutcome; emails: StoredRow[]; webhooks: StoredDelivery[] }[] };
+    const result = rows[0];
+    if (!result) throw new Error('booking_reply gave no row');
+    if (result.outcome === 'declined' || result.outcome === 'recorded') {
+      unchanged.delete(booking.id);
+      if (result.outcome === 'declined') deps.bookingsChanged?.();
+      await enqueueStored(deps.queue, [...emailJobs(result.emails), ...webhookJobs(result.webhooks)], log);
+    } else unchanged.set(booking.id, key);
+    log.info({ hostIndex, partstat: answer, outcome: result.outcome }, "prospect's answer read in the host's calendar");
+    return result.outcome === 'declined' || result.outcome === 'recorded';
+  };
+
   const onRead = async (index: number, read: CalendarRead): Promise<void> => {
     const host = team[index]!;
     const hostEmail = host.email.toLowerCase();
     const expected = await expectedIn(deps.db, hostEmail, read.began, deps.now());
     for (const booking of expected) {
       const event = read.events.get(bookingUid(booking.id, deps.mailFrom));
+      const answer = event && prospectAnswer(event, booking.recipient, hostEmail);
+      const replied = answer !== undefined && answer !== booking.prospect_reply;
       const reason: HostAnswerReason | undefined = !event
         ? 'host-deleted'
         : event.partstats[hostEmail] === 'DECLINED'
           ? 'host-declined'
           : undefined;
-      if (!reason || acting.has(booking.id)) continue;
+      if ((!reason && !replied) || acting.has(booking.id)) continue;
       acting.add(booking.id);
       try {
-        await act(booking, index, reason);
+        // A Decline that changed nothing (stale, already begun) leaves the host's own answer to be acted on.
+        const cancelled =
+          event && replied && (answer === 'DECLINED' || !reason) && (await reply(booking, index, answer, event, read));
+        if (reason && !cancelled) await act(booking, index, reason);
       } finally {
         acting.delete(booking.id);
       }
