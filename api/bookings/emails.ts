@@ -13,6 +13,8 @@ export interface FollowUpSettings {
   salesNotifyEmail?: string;
   /** How long before the slot the reminder goes out (REMINDER_MINUTES_BEFORE); 0: no reminders. */
   reminderMinutesBefore: number;
+  /** The site sends texts (SMPP_URL): the dialog offers the consent, and a booking that has it is texted. */
+  texts?: boolean;
 }
 
 export const DEFAULT_REMINDER_MINUTES_BEFORE = 1440;

@@ -271,7 +271,8 @@ $fn$;
 -- db/functions/webhooks.sql) and the answer kept for the key, all or nothing. A refusal is raised as 'booking refused' with its reason as JSON.
 -- With a team, the prospect's answers (p_answers) are kept, and the routing record (p_routing, completed with the
 -- database's outcome for each host it chose among: booking_routing_record); p_owner, the account's owner among
--- p_hosts, is chosen when free.
+-- p_hosts, is chosen when free. p_sms, the texts' consent ({ phone: E.164, text: the words ticked }), is kept with
+-- the time of the booking; null: none given.
 CREATE OR REPLACE FUNCTION book(
   p_id uuid,
   p_name text,
@@ -296,7 +297,8 @@ CREATE OR REPLACE FUNCTION book(
   p_invite_path text,
   p_answers jsonb,
   p_routing jsonb,
-  p_owner text
+  p_owner text,
+  p_sms jsonb
 ) RETURNS TABLE (outcome text, answer jsonb, emails jsonb, webhooks jsonb, replay_status integer)
 LANGUAGE plpgsql VOLATILE AS $fn$
 DECLARE
@@ -371,10 +373,12 @@ BEGIN
 
   -- The booking and its e-mails land together: the outbox holds them before any queue hears of them.
   INSERT INTO bookings (id, name, email, recipient, recipient_domain, company, phone, message, time_slot, attribution,
-      visitor_time_zone, meeting_url, host_email, host_name, host_title, host_choice, answers, routing)
+      visitor_time_zone, meeting_url, host_email, host_name, host_title, host_choice, answers, routing,
+      sms_phone, sms_consent_text, sms_consent_at)
     VALUES (p_id, p_name, p_email, p_recipient, p_recipient_domain, p_company, p_phone, p_message, p_time_slot, p_attribution,
       p_visitor_time_zone, p_meeting_url, v_host->>'email', v_host->>'name', v_host->>'title', v_host->'why', p_answers,
-      booking_routing_record(p_routing, v_host->'outcomes'))
+      booking_routing_record(p_routing, v_host->'outcomes'),
+      p_sms->>'phone', p_sms->>'text', CASE WHEN p_sms IS NOT NULL THEN now() END)
     RETURNING bookings.created_at INTO v_created;
   v_emails := booking_store_deliveries(p_id, p_time_slot, 0, NULL, v_host->>'email', NULL, p_emails);
   -- Its webhook event (db/functions/webhooks.sql), in the same transaction as the booking and its e-mails.
