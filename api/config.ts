@@ -163,7 +163,7 @@ function parseBookingSettings(env: Env): BookingSettings {
       reminderMinutesBefore: count('REMINDER_MINUTES_BEFORE', DEFAULT_FOLLOW_UPS.reminderMinutesBefore),
       ...(salesNotifyEmail ? { salesNotifyEmail } : {}),
       // Checked here too, so that the API and the worker agree on whether texts are sent.
-      ...(parseSmsSettings(env) ? { texts: true } : {}),
+      ...(parseSmsSettings(env) ? { texts: { zone: parseTimeZone(setting(env, 'BOOKING_TIME_ZONE')) } } : {}),
     },
     meetingUrlTemplate: parseMeetingUrlTemplate(setting(env, 'MEETING_URL_TEMPLATE')),
   };

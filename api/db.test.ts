@@ -172,7 +172,7 @@ describe('migration history', () => {
         '20261207100000_booking_routing',
         '20261207200000_routed_host_choice',
         '20261208100000_host_answers',
-        '20261208300000_sms_consent',
+        '20261208300000_sms_texts',
       ]);
     } finally {
       await database.drop();

@@ -15,6 +15,8 @@ import { createWorkerMetrics } from './metrics.js';
 import { createSendMail } from './send-mail.js';
 import { serveMetrics } from '../server-shared/metrics.js';
 import { startSweepTimer } from './sweep.js';
+import { inboundRecorder } from './sms/inbound.js';
+import { SmppLink, type SmppLinkOptions } from './sms/smpp-link.js';
 
 /** Shutdown must end within 10 s: the jobs in hand get most of it. */
 const JOB_FINISH_GRACE_MS = 6000;
@@ -36,6 +38,8 @@ export interface WorkerOptions {
   /** Sweep grace period; tests shorten it. */
   sweepGraceMs?: number;
   sweepEveryMs?: number;
+  /** The SMPP bind's timings (keep-alive, rebind); tests shorten them. */
+  smpp?: Pick<SmppLinkOptions, 'enquireLinkMs' | 'rebindFirstMs' | 'rebindMaxMs' | 'submitTimeoutMs'>;
 }
 
 export async function startWorker(
@@ -76,8 +80,14 @@ export async function startWorker(
     metrics && config.metricsPort !== undefined
       ? await serveMetrics(metrics.registry, config.metricsPort, config.metricsHost)
       : undefined;
+  // The bind to the SMSC, kept from the start (a text waits for it a moment, then is tried again by its backoff).
+  const smpp = config.sms
+    ? new SmppLink({ settings: config.sms, logger, onInbound: inboundRecorder(db, logger), ...options.smpp })
+    : undefined;
+  smpp?.start();
   const deps = {
     db,
+    ...(smpp ? { sms: smpp } : {}),
     sendMail: mailer.sendMail,
     mailFrom: config.mailFrom,
     replyTo: config.replyTo,
@@ -166,6 +176,7 @@ export async function startWorker(
         await settlesWithin(queue.close(), 1000);
         connection.disconnect();
         mailer.close();
+        await settlesWithin(smpp?.close() ?? Promise.resolve(), 1500);
         // A send cut short above may still hold a pooled connection; exiting releases it and its row lock.
         await settlesWithin(db.destroy(), 1000);
       })()),

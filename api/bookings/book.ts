@@ -89,7 +89,7 @@ export async function submitDemoRequest(
   // calendars read again now; the database chooses among them.
   const team = await routedHosts(deps, input.email, input.answers, timeSlot);
   // The texts' consent keeps its number in E.164, which the booking's phone then shows too.
-  const sms = smsConsentOf(input, deps.followUps.texts === true);
+  const sms = smsConsentOf(input, deps.followUps.texts !== undefined);
   const outcome = await unlessDatabaseDown(
     () =>
       book(deps.db, {

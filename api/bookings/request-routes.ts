@@ -85,7 +85,7 @@ export function demoRequestSteps(deps: DemoRequestRouteDeps, { form = false }: {
       normalise: normaliseDemoRequestBody,
       messages: messageFor,
       problems: (body) =>
-        demoRequestProblems(body, deps.now(), deps.timeZone, deps.minNoticeMinutes, deps.followUps.texts === true),
+        demoRequestProblems(body, deps.now(), deps.timeZone, deps.minNoticeMinutes, deps.followUps.texts !== undefined),
       summary: 'Invalid demo request',
       form,
     }),

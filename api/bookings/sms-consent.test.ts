@@ -24,7 +24,10 @@ describe('the texts’ consent of a demo request', () => {
   let silent: AppUnderTest;
 
   before(async () => {
-    texting = await startAppUnderTest({ now: () => NOW, followUps: { ...DEFAULT_FOLLOW_UPS, texts: true } });
+    texting = await startAppUnderTest({
+      now: () => NOW,
+      followUps: { ...DEFAULT_FOLLOW_UPS, texts: { zone: 'Europe/Berlin' } },
+    });
     silent = await startAppUnderTest({ now: () => NOW });
   });
   after(async () => {
@@ -103,5 +106,22 @@ describe('the texts’ consent of a demo request', () => {
     });
     expect(response.status).to.equal(400);
     expect(response.body.fields).to.deep.equal({ smsConsent: 'smsConsent must be true or false.' });
+  });
+
+  it('moves a text’s reminder out of the night on the prospect’s clock, to 20:00 the evening before', async () => {
+    const due = async (at: string, zone: string) =>
+      (
+        (await texting.db.raw('SELECT sms_reminder_due(?::timestamptz, ?) AS due', [at, zone])) as {
+          rows: { due: Date | null }[];
+        }
+      ).rows[0]!.due?.toISOString() ?? null;
+    const la = 'America/Los_Angeles';
+    // 09:00 and 08:00 there stay; 23:00 and 06:00 go to 20:00 the evening before; 21:00 to 20:00 that evening.
+    expect(await due('2026-12-01T17:00:00Z', la)).to.equal('2026-12-01T17:00:00.000Z');
+    expect(await due('2026-12-01T16:00:00Z', la)).to.equal('2026-12-01T16:00:00.000Z');
+    expect(await due('2026-12-01T07:00:00Z', la)).to.equal('2026-12-01T04:00:00.000Z');
+    expect(await due('2026-12-01T14:00:00Z', la)).to.equal('2026-12-01T04:00:00.000Z');
+    expect(await due('2026-12-02T05:00:00Z', la)).to.equal('2026-12-02T04:00:00.000Z');
+    expect(await due('2026-12-01T07:00:00Z', 'Nowhere/Else')).to.equal(null);
   });
 });
