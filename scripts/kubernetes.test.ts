@@ -25,6 +25,7 @@ const SECRET_VARIABLES = [
   'ADMIN_TOKEN',
   'BOOKING_LINK_SECRET',
   'BOOKING_LINK_PREVIOUS_SECRETS',
+  'SMPP_URL',
 ];
 /** Set by docker/Dockerfile (ENV), so the pods need not set them. */
 const IMAGE_ENV = ['NODE_ENV', 'HOST', 'PORT', 'WEB_ROOT'];
@@ -139,6 +140,7 @@ function secretStandIn(name: string): string {
   if (name === 'DATABASE_URL') return 'postgres://converge@db.example.com:5432/converge?sslmode=require';
   if (name === 'REDIS_URL') return 'rediss://:secret@redis.example.com:6380';
   if (name === 'SMTP_URL') return 'smtps://user:secret@smtp.example.com:465';
+  if (name === 'SMPP_URL') return 'smpp://converge:secret@smsc.example.com:2775';
   return 'secret';
 }
 

@@ -5,6 +5,7 @@ import { parseSmsSettings } from './sms-settings.js';
 describe('the texts’ settings (SMPP_URL, SMS_FROM)', () => {
   it('sends no texts without SMPP_URL', () => {
     expect(parseSmsSettings({})).to.equal(undefined);
+    expect(parseSmsSettings({ SMS_FROM: 'Converge' })).to.equal(undefined);
   });
 
   it('reads the bind’s account and the SMSC from the URL, the port 2775 when none is given', () => {
@@ -23,9 +24,8 @@ describe('the texts’ settings (SMPP_URL, SMS_FROM)', () => {
     });
   });
 
-  it('refuses to start with one setting without the other, or either malformed', () => {
+  it('refuses to start with SMPP_URL without SMS_FROM, or either malformed', () => {
     for (const env of [
-      { SMS_FROM: 'Converge' },
       { SMPP_URL: 'smpp://converge:pw@smsc.example:2775' },
       { SMPP_URL: 'http://converge:pw@smsc.example', SMS_FROM: 'Converge' },
       { SMPP_URL: 'smpp://smsc.example', SMS_FROM: 'Converge' },

@@ -1,7 +1,7 @@
 /**
  * The texts' settings (issue 40), read by both programs: SMPP_URL (smpp://system_id:password@host:port) turns texts
  * on, and SMS_FROM names the sender (an alphanumeric id of up to 11 characters, or a number). Checked at start: a
- * program with one and not the other, or either malformed, does not start.
+ * program with SMPP_URL and no SMS_FROM, or either malformed, does not start; SMS_FROM alone sends nothing.
  */
 import { ConfigError, setting, type Env } from './settings.js';
 
@@ -24,10 +24,7 @@ const NUMBER_FROM = /^\+?[0-9]{3,15}$/;
 export function parseSmsSettings(env: Env): SmsSettings | undefined {
   const url = setting(env, 'SMPP_URL');
   const from = setting(env, 'SMS_FROM');
-  if (url === undefined) {
-    if (from !== undefined) throw new ConfigError('SMS_FROM is set without SMPP_URL: set both to send texts');
-    return undefined;
-  }
+  if (url === undefined) return undefined;
   let parsed: URL;
   try {
     parsed = new URL(url);
