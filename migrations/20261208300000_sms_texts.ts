@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 /**
  * The texts (issue 40): a booking whose prospect ticked "Text me a confirmation and a reminder" keeps the number it
  * may text (E.164), the words the prospect consented to and when; a text's outbox row keeps the SMSC's message id and
- * what its delivery receipt said. `book` takes the consent, and the outbox's line functions a channel (the texts to
+ * what its delivery receipt said; a number that answered STOP is kept, and texted no more. `book` takes the consent, and the outbox's line functions a channel (the texts to
  * one phone): their old signatures are dropped here, and the functions files (db/functions/) make the new ones after
  * the migrations.
  */
@@ -29,6 +29,11 @@ export async function up(knex: Knex): Promise<void> {
     table.text('sms_state').nullable();
     table.timestamp('sms_state_at', { useTz: true }).nullable();
   });
+  // The numbers that answered STOP: no text goes to them again, whichever booking it is about.
+  await knex.schema.createTable('sms_opt_outs', (table) => {
+    table.text('phone').primary();
+    table.timestamp('opted_out_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
+  });
   // A receipt names the message by the SMSC's id alone.
   await knex.raw(
     'CREATE INDEX deliveries_sms_message_id ON deliveries (sms_message_id) WHERE sms_message_id IS NOT NULL',
@@ -47,6 +52,7 @@ export async function down(knex: Knex): Promise<void> {
   // The functions file of before makes the old signature again when it is applied.
   await knex.raw(`DROP FUNCTION IF EXISTS ${NEW_BOOK}`);
   for (const fn of NEW_LINES) await knex.raw(`DROP FUNCTION IF EXISTS ${fn}`);
+  await knex.schema.dropTable('sms_opt_outs');
   await knex.schema.alterTable('deliveries', (table) => {
     table.dropIndex([], 'deliveries_sms_message_id');
     table.dropColumn('sms_message_id');

@@ -1,7 +1,7 @@
 /**
  * A real SMSC for tests (issue 40): npm `smpp`'s server side on a free port, which takes transceiver binds with its
  * one account, answers enquire_link, keeps every text submitted with the message id it gave, and can throttle the
- * next submits (ESME_RTHROTTLED), drop every bind, and send a delivery receipt or a message from a phone.
+ * next submits (ESME_RTHROTTLED), drop every bind, and send a delivery receipt or a message from a phone (a STOP).
  */
 import type { AddressInfo } from 'node:net';
 import smpp, { type PDU, type Session } from 'smpp';
@@ -32,6 +32,8 @@ export interface Smsc {
   dropBinds(): void;
   /** Sends a deliver_sm receipt for `messageId`; resolves with the status the client answered it with. */
   sendReceipt(messageId: string, stat?: string): Promise<number>;
+  /** Sends a deliver_sm from a phone (`from` without +); resolves with the status the client answered it with. */
+  sendMessage(from: string, text: string): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -115,6 +117,15 @@ export async function startSmsc(): Promise<Smsc> {
             receipted_message_id: messageId,
           },
           (pdu) => resolve(pdu.command_status),
+        );
+      });
+    },
+    sendMessage(from, text) {
+      const session = [...bound][0];
+      if (!session) return Promise.reject(new Error('no bound session to send a message on'));
+      return new Promise((resolve) => {
+        session.deliver_sm({ source_addr_ton: 1, source_addr_npi: 1, source_addr: from, short_message: text }, (pdu) =>
+          resolve(pdu.command_status),
         );
       });
     },

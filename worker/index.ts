@@ -81,8 +81,10 @@ export async function startWorker(
       ? await serveMetrics(metrics.registry, config.metricsPort, config.metricsHost)
       : undefined;
   // The bind to the SMSC, kept from the start (a text waits for it a moment, then is tried again by its backoff).
-  const smpp = config.sms
-    ? new SmppLink({ settings: config.sms, logger, onInbound: inboundRecorder(db, logger), ...options.smpp })
+  // A STOP is confirmed over the same bind, outside the outbox: it belongs to a number, not to a booking.
+  const confirm = (to: string, text: string) => smpp!.submit(to, text, AbortSignal.timeout(15_000));
+  const smpp: SmppLink | undefined = config.sms
+    ? new SmppLink({ settings: config.sms, logger, onInbound: inboundRecorder(db, logger, confirm), ...options.smpp })
     : undefined;
   smpp?.start();
   const deps = {

@@ -258,7 +258,7 @@ $fn$;
 -- (p_time_slot, p_sequence). A row marked to_host goes to the booking's host (p_host), and to nobody without one; one
 -- marked to_previous_host to the host a move took the demo from (p_previous_host), and to nobody when the demo stayed
 -- with them; one marked previous_slot names the slot a move gave up; one marked to_phone goes to the number the
--- booking's prospect consented to be texted at, and to nobody without one (a row with quiet_zone is a text's reminder,
+-- booking's prospect consented to be texted at, and to nobody without one or once it answered STOP (a row with quiet_zone is a text's reminder,
 -- moved out of the night: sms_reminder_due). Returns them as their jobs carry them
 -- (server-shared/jobs.ts): [{ id, kind, due }], due in epoch milliseconds. PL/pgSQL rather than SQL, so that its
 -- statement's plan is kept for the session instead of made again at every booking.
@@ -287,7 +287,8 @@ BEGIN
         WHERE (NOT coalesce(f.to_host, false) OR p_host IS NOT NULL)
           AND (NOT coalesce(f.to_previous_host, false) OR (p_previous_host IS NOT NULL AND p_previous_host IS DISTINCT FROM p_host))
           -- A text only to a number its prospect consented to; a reminder its quiet hours left no time for, none.
-          AND (NOT coalesce(f.to_phone, false) OR v_phone.sms_phone IS NOT NULL)
+          AND (NOT coalesce(f.to_phone, false) OR (v_phone.sms_phone IS NOT NULL
+            AND NOT EXISTS (SELECT 1 FROM sms_opt_outs o WHERE o.phone = v_phone.sms_phone)))
           AND (f.quiet_zone IS NULL OR f.due > now())
       RETURNING deliveries.id, deliveries.kind, deliveries.due_at
   )

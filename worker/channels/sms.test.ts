@@ -11,6 +11,9 @@ import { bookableSlots } from '../../test/booking.js';
 import { startSmsc, type Smsc } from '../../test/smsc.js';
 import { TEST_LINK_SECRET, startStack, type Stack } from '../../test/stack.js';
 import { until } from '../../test/until.js';
+import { OPTED_OUT_TEXT } from '../sms/inbound.js';
+
+const ADMIN = 'a'.repeat(40);
 
 interface SmsRow {
   kind: string;
@@ -31,7 +34,7 @@ describe('texts to the prospect’s phone over SMPP', function () {
   before(async () => {
     smsc = await startSmsc();
     stack = await startStack({
-      env: { SMPP_URL: smsc.url, SMS_FROM: 'Converge' },
+      env: { SMPP_URL: smsc.url, SMS_FROM: 'Converge', ADMIN_TOKEN: ADMIN },
       workerOptions: {
         sweepEveryMs: 500,
         sweepGraceMs: 2000,
@@ -159,5 +162,28 @@ describe('texts to the prospect’s phone over SMPP', function () {
     expect(textsTo('33612345681')).to.have.length(1);
     // The bind is kept alive meanwhile.
     expect(smsc.enquireLinks()).to.be.greaterThan(0);
+  });
+
+  it('opts a number out of every text at once on STOP, confirms it once, and shows it on the booking', async () => {
+    const id = await book(6, 'katherine@analytical-engines.com', '+33 6 12 34 56 82');
+    await receivedTo('33612345682', 1);
+    expect(await smsc.sendMessage('33612345682', 'Stop')).to.equal(0);
+    const [confirmation] = (await receivedTo('33612345682', 2)).slice(1);
+    expect(confirmation!.text).to.equal(OPTED_OUT_TEXT);
+    // Its reminder, still to send, is dropped; a second STOP is not confirmed again.
+    const [reminder] = (await textsOf(id)).filter((row) => row.kind === 'sms-reminder');
+    expect(reminder!.dropped_at).to.be.instanceOf(Date);
+    expect(await smsc.sendMessage('33612345682', 'STOP')).to.equal(0);
+    // A new booking with consent for that number stores no text at all.
+    const again = await book(7, 'katherine.j@analytical-engines.com', '+33 6 12 34 56 82');
+    expect(await textsOf(again)).to.deep.equal([]);
+    const detail = await fetch(`${stack.url}/api/admin/bookings/${id}`, {
+      headers: { Authorization: `Bearer ${ADMIN}` },
+    });
+    const { sms } = (await detail.json()) as { sms: { phone: string; consentText: string; optedOutAt: string | null } };
+    expect(sms).to.include({ phone: '+33612345682', consentText: 'Text me a confirmation and a reminder' });
+    expect(sms.optedOutAt).to.be.a('string');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(textsTo('33612345682')).to.have.length(2);
   });
 });
