@@ -14,6 +14,9 @@ export interface SmsSettings {
   from: string;
 }
 
+/** Texts to one number in 24 hours, whichever booking they are about (SMS_PER_NUMBER_PER_DAY; 0: no limit). */
+export const DEFAULT_SMS_PER_NUMBER_PER_DAY = 5;
+
 /** SMPP's customary port. */
 export const DEFAULT_SMPP_PORT = 2775;
 

@@ -15,9 +15,10 @@ export interface FollowUpSettings {
   reminderMinutesBefore: number;
   /**
    * The site sends texts (SMPP_URL): the dialog offers the consent, and a booking that has it is texted. `zone`: the
-   * booking zone, the clock of a text's reminder's quiet hours for a prospect whose own zone the booking does not know.
+   * booking zone, the clock of a text's reminder's quiet hours for a prospect whose own zone the booking does not know;
+   * `perNumberPerDay` (SMS_PER_NUMBER_PER_DAY): texts to one number in 24 hours, whichever booking (0: no limit).
    */
-  texts?: { zone: string };
+  texts?: { zone: string; perNumberPerDay: number };
 }
 
 export const DEFAULT_REMINDER_MINUTES_BEFORE = 1440;
@@ -50,6 +51,8 @@ export interface EmailRow {
   toPhone?: true;
   /** A text's reminder: moved out of the night on the prospect's clock (this zone when the booking knows none). */
   quietZone?: string;
+  /** A text: not stored past this many texts to its number in 24 hours (0: no limit). */
+  textLimit?: number;
   change?: BookingChange;
   due_at?: Date;
 }
@@ -101,7 +104,13 @@ export function emailRows(change: BookingChange, settings: FollowUpSettings, now
       { kind: 'host-calendar', toPreviousHost: true, change },
     );
   }
-  if (settings.texts) rows.push(...textRows(change, settings.texts.zone, now, timeSlot));
+  if (settings.texts)
+    rows.push(
+      ...textRows(change, settings.texts.zone, now, timeSlot).map((row) => ({
+        ...row,
+        textLimit: settings.texts!.perNumberPerDay,
+      })),
+    );
   return rows.map((row) => ({ ...row, channel: DELIVERY_KINDS[row.kind].channel }));
 }
 
@@ -142,6 +151,7 @@ export function emailsParameter(rows: readonly EmailRow[]): string {
       previous_slot: row.previousSlot ?? false,
       to_phone: row.toPhone ?? false,
       quiet_zone: row.quietZone ?? null,
+      text_limit: row.textLimit ?? null,
       change: row.change ?? null,
       due_at: row.due_at ?? null,
     })),

@@ -259,7 +259,7 @@ $fn$;
 -- marked to_previous_host to the host a move took the demo from (p_previous_host), and to nobody when the demo stayed
 -- with them; one marked previous_slot names the slot a move gave up; one marked to_phone goes to the number the
 -- booking's prospect consented to be texted at, and to nobody without one or once it answered STOP (a row with quiet_zone is a text's reminder,
--- moved out of the night: sms_reminder_due). Returns them as their jobs carry them
+-- moved out of the night: sms_reminder_due); texts past text_limit to one number in 24 hours are not stored. Returns them as their jobs carry them
 -- (server-shared/jobs.ts): [{ id, kind, due }], due in epoch milliseconds. PL/pgSQL rather than SQL, so that its
 -- statement's plan is kept for the session instead of made again at every booking.
 CREATE OR REPLACE FUNCTION booking_store_deliveries(p_booking uuid, p_time_slot timestamptz, p_sequence integer,
@@ -268,14 +268,24 @@ RETURNS jsonb LANGUAGE plpgsql VOLATILE AS $fn$
 DECLARE
   v_stored jsonb;
   v_phone record;
+  v_texted integer := 0;
 BEGIN
   SELECT b.sms_phone, b.visitor_time_zone INTO v_phone FROM bookings b WHERE b.id = p_booking;
+  -- The texts to one number in 24 hours, whichever booking they are about, counted under the number's own lock.
+  IF v_phone.sms_phone IS NOT NULL THEN
+    PERFORM pg_advisory_xact_lock(hashtextextended('sms-phone:' || v_phone.sms_phone, 0));
+    SELECT count(*)::int INTO v_texted FROM deliveries d
+      WHERE d.channel = 'sms' AND d.recipient = v_phone.sms_phone AND d.dropped_at IS NULL
+        AND d.created_at > now() - booking_ceiling_window();
+  END IF;
   WITH listed AS (
     SELECT f.*, CASE WHEN f.quiet_zone IS NULL THEN f.due_at
-        ELSE sms_reminder_due(f.due_at, coalesce(v_phone.visitor_time_zone, f.quiet_zone)) END AS due
-      FROM jsonb_to_recordset(p_emails) AS f(kind text, channel text, recipient text, to_host boolean,
+        ELSE sms_reminder_due(f.due_at, coalesce(v_phone.visitor_time_zone, f.quiet_zone)) END AS due,
+        count(*) FILTER (WHERE f.to_phone) OVER (ORDER BY f.place) AS phone_place
+      FROM ROWS FROM (jsonb_to_recordset(p_emails) AS (kind text, channel text, recipient text, to_host boolean,
         to_previous_host boolean, to_phone boolean, previous_slot boolean, change text, due_at timestamptz,
-        quiet_zone text)
+        quiet_zone text, text_limit integer)) WITH ORDINALITY AS f(kind, channel, recipient, to_host, to_previous_host,
+        to_phone, previous_slot, change, due_at, quiet_zone, text_limit, place)
   ), stored AS (
     INSERT INTO deliveries (channel, booking_id, kind, time_slot, sequence, recipient, change, due_at, previous_time_slot)
       SELECT f.channel, p_booking, f.kind, p_time_slot, p_sequence,
@@ -290,6 +300,8 @@ BEGIN
           AND (NOT coalesce(f.to_phone, false) OR (v_phone.sms_phone IS NOT NULL
             AND NOT EXISTS (SELECT 1 FROM sms_opt_outs o WHERE o.phone = v_phone.sms_phone)))
           AND (f.quiet_zone IS NULL OR f.due > now())
+          -- Past the number's texts of 24 hours (text_limit; 0: none), this change's later texts are not stored.
+          AND (NOT coalesce(f.to_phone, false) OR coalesce(f.text_limit, 0) = 0 OR v_texted + f.phone_place <= f.text_limit)
       RETURNING deliveries.id, deliveries.kind, deliveries.due_at
   )
   SELECT coalesce(jsonb_agg(jsonb_build_object('id', stored.id, 'kind', stored.kind,

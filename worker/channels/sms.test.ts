@@ -29,7 +29,7 @@ describe('texts to the prospect’s phone over SMPP', function () {
   this.timeout(60_000);
   let smsc: Smsc;
   let stack: Stack;
-  const slots = bookableSlots(8);
+  const slots = bookableSlots(11);
 
   before(async () => {
     smsc = await startSmsc();
@@ -185,5 +185,18 @@ describe('texts to the prospect’s phone over SMPP', function () {
     expect(sms.optedOutAt).to.be.a('string');
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(textsTo('33612345682')).to.have.length(2);
+  });
+
+  it('stores no more than five texts to one number in 24 hours, whichever booking they are about', async () => {
+    const number = '+33 6 12 34 56 83';
+    const first = await book(8, 'mary@analytical-engines.com', number);
+    const second = await book(9, 'mary.s@analytical-engines.com', number);
+    const third = await book(10, 'mary.k@analytical-engines.com', number);
+    const kinds = async (id: string) => (await textsOf(id)).map((row) => row.kind);
+    expect(await kinds(first)).to.deep.equal(['sms-confirmation', 'sms-reminder']);
+    expect(await kinds(second)).to.deep.equal(['sms-confirmation', 'sms-reminder']);
+    // The fifth text is the third booking's confirmation; its reminder would be the sixth.
+    expect(await kinds(third)).to.deep.equal(['sms-confirmation']);
+    await receivedTo('33612345683', 3);
   });
 });
