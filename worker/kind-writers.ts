@@ -190,10 +190,13 @@ export const KIND_WRITERS: { readonly [K in DeliveryKind]: KindWriter } = {
   ),
   'sms-update': textWriter('sms-update', (row, lead) => lead.status === 'booked' && lead.sequence <= row.sequence),
   'sms-cancellation': textWriter('sms-cancellation', () => true),
+  // A reminder of its change alone: a later one (a handover, a host's withdrawal) stores its own when one is due, and
+  // two reminders of one slot would reach the phone otherwise.
   'sms-reminder': textWriter(
     'sms-reminder',
     (row, lead, now) =>
       lead.status === 'booked' &&
+      lead.sequence <= row.sequence &&
       lead.timeSlot.getTime() === row.time_slot.getTime() &&
       row.time_slot.getTime() > now.getTime(),
   ),

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import type { Lead } from '../outbox.js';
+import { KIND_WRITERS } from '../kind-writers.js';
+import type { ChangeRow, Lead } from '../outbox.js';
 import { textSize, writeText, type TextKind } from './texts.js';
 
 const lead = {
@@ -43,5 +44,15 @@ describe('the texts’ words', () => {
     expect(textSize('€'.repeat(80))).to.deep.equal({ encoding: 'GSM-7', units: 160, parts: 1 });
     expect(textSize('Zoë ł'.padEnd(70, 'x'))).to.deep.equal({ encoding: 'UCS-2', units: 70, parts: 1 });
     expect(textSize('ł'.repeat(71))).to.deep.equal({ encoding: 'UCS-2', units: 71, parts: 2 });
+  });
+
+  it('sends a reminder of its own change alone: a later change (a handover) drops it', () => {
+    const row = { kind: 'sms-reminder', time_slot: lead.timeSlot, sequence: 0, recipient: '+33612345678' } as ChangeRow;
+    const now = new Date('2026-11-30T12:00:00Z');
+    const reminder = KIND_WRITERS['sms-reminder'];
+    if (!('stillTrue' in reminder)) throw new Error('a reminder has a truth');
+    expect(reminder.stillTrue(row, lead, now)).to.equal(true);
+    expect(reminder.stillTrue(row, { ...lead, sequence: 1 }, now)).to.equal(false);
+    expect(reminder.stillTrue(row, { ...lead, status: 'cancelled' }, now)).to.equal(false);
   });
 });
