@@ -207,6 +207,7 @@ export function createApiRouter(deps: AppDeps): Router {
       linkSecret: deps.linkSecret,
       writeTo: followUps.salesNotifyEmail ?? (deps.contact ?? brand.company.contact).email,
       now,
+      texts: followUps.texts !== undefined,
       countDisqualified: disqualifiedCounter({ ...deps, now, funnelSources }),
     }).routes(),
     slotRoutes(slotDeps).routes(),

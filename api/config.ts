@@ -1,4 +1,5 @@
 /** The API's settings, read from the environment once at boot. No other API file reads process.env. */
+import { DEFAULT_SMS_PER_NUMBER_PER_DAY, parseSmsSettings } from '../server-shared/sms-settings.js';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -161,6 +162,15 @@ function parseBookingSettings(env: Env): BookingSettings {
     followUps: {
       reminderMinutesBefore: count('REMINDER_MINUTES_BEFORE', DEFAULT_FOLLOW_UPS.reminderMinutesBefore),
       ...(salesNotifyEmail ? { salesNotifyEmail } : {}),
+      // Checked here too, so that the API and the worker agree on whether texts are sent.
+      ...(parseSmsSettings(env)
+        ? {
+            texts: {
+              zone: parseTimeZone(setting(env, 'BOOKING_TIME_ZONE')),
+              perNumberPerDay: count('SMS_PER_NUMBER_PER_DAY', DEFAULT_SMS_PER_NUMBER_PER_DAY),
+            },
+          }
+        : {}),
     },
     meetingUrlTemplate: parseMeetingUrlTemplate(setting(env, 'MEETING_URL_TEMPLATE')),
   };

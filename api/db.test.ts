@@ -173,6 +173,7 @@ describe('migration history', () => {
         '20261207200000_routed_host_choice',
         '20261208100000_host_answers',
         '20261208200000_prospect_replies',
+        '20261208300000_sms_texts',
       ]);
     } finally {
       await database.drop();

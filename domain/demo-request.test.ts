@@ -71,9 +71,17 @@ describe("the visitor's time zone in a demo request", () => {
 
 describe('the demo request fields, from the schema', () => {
   it('lists them in the form order, the required ones apart from the optional ones', () => {
-    expect(DEMO_REQUEST_FIELDS).to.deep.equal(['name', 'email', 'company', 'timeSlot', 'phone', 'message']);
+    expect(DEMO_REQUEST_FIELDS).to.deep.equal([
+      'name',
+      'email',
+      'company',
+      'timeSlot',
+      'phone',
+      'smsConsent',
+      'message',
+    ]);
     expect(REQUIRED_FIELDS).to.deep.equal(['name', 'email', 'company', 'timeSlot']);
-    expect(OPTIONAL_FIELDS).to.deep.equal(['phone', 'message']);
+    expect(OPTIONAL_FIELDS).to.deep.equal(['phone', 'smsConsent', 'message']);
   });
 });
 

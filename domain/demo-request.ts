@@ -20,6 +20,11 @@ export interface DemoRequestInput {
   company: string;
   timeSlot: string;
   phone?: string;
+  /**
+   * The visitor ticked SMS_CONSENT_TEXT: the phone (then required, and a mobile number) may receive the booking's
+   * texts. Shown, and taken, only when the site sends texts.
+   */
+  smsConsent?: boolean;
   message?: string;
   /** Sent by the page, not typed by the visitor. */
   attribution?: Attribution;
@@ -93,6 +98,7 @@ export const demoRequestSchema: JSONSchemaType<DemoRequestInput> = {
     company: { type: 'string', minLength: 1, maxLength: COMPANY_MAX_LENGTH },
     timeSlot: TIME_SLOT_SCHEMA,
     phone: { type: 'string', maxLength: PHONE_MAX_LENGTH, nullable: true },
+    smsConsent: { type: 'boolean', nullable: true },
     message: { type: 'string', maxLength: MESSAGE_MAX_LENGTH, nullable: true },
     attribution: {
       type: 'object',
@@ -122,12 +128,19 @@ export const OPTIONAL_FIELDS: readonly DemoRequestField[] = DEMO_REQUEST_FIELDS.
   (field) => !REQUIRED_FIELDS.includes(field),
 );
 
+/** The words of the texts' consent, as the dialog shows them and the booking keeps them. */
+export const SMS_CONSENT_TEXT = 'Text me a confirmation and a reminder';
+
+/** Beside the phone, when the consent is ticked without a number. */
+export const SMS_PHONE_REQUIRED = 'Please enter the mobile number to text.';
+
 export const fieldLabels: Record<DemoRequestField, string> = {
   name: 'Name',
   email: 'Email',
   company: 'Company',
   timeSlot: 'Date & time',
   phone: 'Phone',
+  smsConsent: SMS_CONSENT_TEXT,
   message: 'Message',
 };
 
@@ -156,6 +169,11 @@ export function normaliseDemoRequestBody(body: unknown): unknown {
         const zone = value.trim() === '' ? undefined : knownTimeZone(value.trim());
         if (zone !== undefined) normalised[key] = zone;
       } else if (value !== null) normalised[key] = value;
+      continue;
+    }
+    // The consent is a tick or nothing: an unticked box is no consent, as an absent one is.
+    if (key === 'smsConsent') {
+      if (value !== false && value !== null) normalised[key] = value;
       continue;
     }
     // The e-mail address is only trimmed: an invisible character in it is refused by the e-mail rules, not hidden.

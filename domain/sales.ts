@@ -135,6 +135,8 @@ export interface BookingDetail {
   /** The hosts it may be handed to now (its route's, or every host without routes), its own host left out. */
   reassignTo: { email: string; name: string }[];
   needsNewTime: NeedsNewTime | null;
+  /** The texts' consent (the number in E.164, the words, when) and the number's STOP; null without consent. */
+  sms: { phone: string; consentText: string; consentAt: string; optedOutAt: string | null } | null;
   history: HistoryEntry[];
   emails: SentEmail[];
   webhookDeliveries: WebhookDeliveryView[];

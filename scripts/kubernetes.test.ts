@@ -25,6 +25,7 @@ const SECRET_VARIABLES = [
   'ADMIN_TOKEN',
   'BOOKING_LINK_SECRET',
   'BOOKING_LINK_PREVIOUS_SECRETS',
+  'SMPP_URL',
 ];
 /** Set by docker/Dockerfile (ENV), so the pods need not set them. */
 const IMAGE_ENV = ['NODE_ENV', 'HOST', 'PORT', 'WEB_ROOT'];
@@ -141,6 +142,7 @@ function secretStandIn(name: string): string {
   if (name === 'SMTP_URL') return 'smtps://user:secret@smtp.example.com:465';
   if (name === 'REPLY_MAILBOX_URL') return 'imaps://replies:secret@imap.example.com/INBOX';
   if (name === 'REPLY_MAILBOX_ADDRESS') return 'demo-replies@converge.example.com';
+  if (name === 'SMPP_URL') return 'smpp://converge:secret@smsc.example.com:2775';
   return 'secret';
 }
 

@@ -6,16 +6,17 @@
  * migration: the table does not list the kinds.
  */
 
-/** How a delivery travels: an e-mail over SMTP, a write into a host's calendar over CalDAV, a signed POST. */
-export type Channel = 'email' | 'calendar' | 'webhook';
+/** How a delivery travels: an e-mail over SMTP, a write into a host's calendar over CalDAV, a signed POST, a text over SMPP. */
+export type Channel = 'email' | 'calendar' | 'webhook' | 'sms';
 
 /**
  * Rows of the kinds of one `order` group about one booking and to one recipient go out in the order of the booking's
  * changes. 'prospect', 'host-calendar': a later one waits while an earlier one is in flight, and drops earlier ones not
  * yet claimed (the later change tells where the booking stands). 'endpoint': a webhook event waits for every earlier
- * event of its booking to reach the endpoint, and drops none (each is an event of its own).
+ * event of its booking to reach the endpoint, and drops none (each is an event of its own). 'phone': the texts to the
+ * prospect's phone, kept as the prospect's e-mails are (a cancel's note is the last the phone receives).
  */
-export type OrderGroup = 'prospect' | 'host-calendar' | 'endpoint';
+export type OrderGroup = 'prospect' | 'host-calendar' | 'endpoint' | 'phone';
 
 /**
  * How each order group keeps its line. 'change': rows in the order of the booking's changes (their sequence); an
@@ -27,6 +28,7 @@ export const ORDER_GROUPS: Readonly<Record<OrderGroup, { by: 'change' | 'event' 
   prospect: { by: 'change' },
   'host-calendar': { by: 'change' },
   endpoint: { by: 'event' },
+  phone: { by: 'change' },
 };
 
 /**
@@ -72,12 +74,20 @@ export interface WebhookKindData extends DeliveryKindData {
   order: 'endpoint';
 }
 
+/** A text to the number the prospect consented to (the row's recipient, in E.164), over SMPP. */
+export interface SmsKindData extends DeliveryKindData {
+  channel: 'sms';
+  to: 'row';
+  order: 'phone';
+}
+
 /** After this many failed sends of an e-mail the sweep leaves its row alone. */
 export const MAX_EMAIL_ATTEMPTS = 20;
 
 const backoff = { policy: 'backoff', maxAttempts: MAX_EMAIL_ATTEMPTS } as const;
 const prospectEmail = { channel: 'email', to: 'prospect', order: 'prospect', retry: backoff } as const;
 const hostEmail = { channel: 'email', to: 'row', retry: backoff } as const;
+const text = { channel: 'sms', to: 'row', order: 'phone', retry: backoff } as const;
 
 export const DELIVERY_KINDS = {
   confirmation: { ...prospectEmail, method: 'REQUEST', calendarAs: 'invitation', sent: 'at once' },
@@ -98,7 +108,12 @@ export const DELIVERY_KINDS = {
   },
   // One endpoint's copy of one event (db/functions/webhooks.sql stores a row per endpoint that takes events).
   webhook: { channel: 'webhook', to: 'endpoint', order: 'endpoint', sent: 'at once', retry: { policy: 'window' } },
-} as const satisfies Record<string, EmailKindData | CalendarKindData | WebhookKindData>;
+  // The texts of a booking whose prospect consented (SMPP_URL set): stored only for a booking with a consented number.
+  'sms-confirmation': { ...text, sent: 'at once' },
+  'sms-update': { ...text, sent: 'at once' },
+  'sms-cancellation': { ...text, sent: 'at once' },
+  'sms-reminder': { ...text, sent: 'when due' },
+} as const satisfies Record<string, EmailKindData | CalendarKindData | WebhookKindData | SmsKindData>;
 
 export type DeliveryKind = keyof typeof DELIVERY_KINDS;
 

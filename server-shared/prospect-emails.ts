@@ -17,12 +17,18 @@ export const CONFIRMATION_SEQUENCE = 0;
  * recipient of their own) or one kind of row to one recipient (a host's calendar writes); of its events, the webhook
  * deliveries to one endpoint.
  */
-export type OrderedLine = { prospect: true } | { kind: string; recipient: string } | { endpoint: string };
+export type OrderedLine =
+  | { prospect: true }
+  | { kind: string; recipient: string }
+  | { endpoint: string }
+  /** The texts to the prospect's phone (its number, E.164). */
+  | { phone: string };
 
-/** The line as the database's functions take it (db/functions/deliveries.sql): kind, recipient, endpoint. */
-function lineParameters(line: OrderedLine): [string | null, string | null, string | null] {
-  if ('endpoint' in line) return [null, null, line.endpoint];
-  return 'prospect' in line ? [null, null, null] : [line.kind, line.recipient, null];
+/** The line as the database's functions take it (db/functions/deliveries.sql): kind, recipient, endpoint, channel. */
+function lineParameters(line: OrderedLine): [string | null, string | null, string | null, string | null] {
+  if ('endpoint' in line) return [null, null, line.endpoint, null];
+  if ('phone' in line) return [null, line.phone, null, 'sms'];
+  return 'prospect' in line ? [null, null, null, null] : [line.kind, line.recipient, null, null];
 }
 
 /**
@@ -36,11 +42,10 @@ export async function unsettledBefore(
   place: number | string,
   line: OrderedLine,
 ): Promise<boolean> {
-  const { rows } = (await db.raw('SELECT EXISTS (SELECT 1 FROM deliveries_unsettled_before(?, ?, ?, ?, ?)) AS held', [
-    bookingId,
-    place,
-    ...lineParameters(line),
-  ])) as { rows: { held: boolean }[] };
+  const { rows } = (await db.raw(
+    'SELECT EXISTS (SELECT 1 FROM deliveries_unsettled_before(?, ?, ?, ?, ?, ?)) AS held',
+    [bookingId, place, ...lineParameters(line)],
+  )) as { rows: { held: boolean }[] };
   return rows[0]?.held ?? false;
 }
 
@@ -56,9 +61,6 @@ export async function settleEarlierProspectEmails(
   sequence: number,
   line: Exclude<OrderedLine, { endpoint: string }> = { prospect: true },
 ): Promise<void> {
-  await db.raw('SELECT deliveries_settle_before(?, ?, ?, ?)', [
-    bookingId,
-    sequence,
-    ...lineParameters(line).slice(0, 2),
-  ]);
+  const [kind, recipient, , channel] = lineParameters(line);
+  await db.raw('SELECT deliveries_settle_before(?, ?, ?, ?, ?)', [bookingId, sequence, kind, recipient, channel]);
 }

@@ -1,4 +1,5 @@
 /** The worker's settings, read from the environment once at boot. No other worker file reads process.env. */
+import { parseSmsSettings, type SmsSettings } from '../server-shared/sms-settings.js';
 import { createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Contact } from '../domain/brand.js';
@@ -59,6 +60,8 @@ export interface WorkerConfig {
   /** Webhook deliveries: whether private targets are allowed (WEBHOOK_ALLOW_PRIVATE), and the retry schedule. */
   webhooks: { allowPrivate: boolean; retry: RetrySchedule };
   logLevel: string;
+  /** The texts (SMPP_URL, SMS_FROM): the SMSC to bind to and the sender; unset, no texts. */
+  sms: SmsSettings | undefined;
   /** RETENTION_DAYS: after this many days past its slot, a booking's personal data is removed (retention.ts). */
   retentionDays: number;
   /** REPLY_MAILBOX_*: where calendars send the prospect's answer, read by replies/reader.ts; unset: not read. */
@@ -80,6 +83,7 @@ export function loadWorkerConfig(env: Env = process.env): WorkerConfig {
     redisUrl: setting(env, 'REDIS_URL') ?? DEFAULT_REDIS_URL,
     queuePrefix: setting(env, 'QUEUE_PREFIX') ?? DEFAULT_QUEUE_PREFIX,
     smtpUrl: setting(env, 'SMTP_URL') ?? DEFAULT_SMTP_URL,
+    sms: parseSmsSettings(env),
     mailFrom,
     replyTo: setting(env, 'REPLY_TO') ?? mailFrom,
     bookingTimeZone: parseTimeZone(setting(env, 'BOOKING_TIME_ZONE')),

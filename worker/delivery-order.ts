@@ -34,6 +34,7 @@ function lineOf(row: DeliveryRow, order: OrderGroup): { line: OrderedLine; at: n
       : { line: { endpoint: row.endpoint_id }, at: row.position };
   if (row.sequence === null || row.sequence <= CONFIRMATION_SEQUENCE) return null;
   if (order === 'prospect') return row.recipient === null ? { line: { prospect: true }, at: row.sequence } : null;
+  if (order === 'phone') return row.recipient === null ? null : { line: { phone: row.recipient }, at: row.sequence };
   return row.recipient === null ? null : { line: { kind: row.kind, recipient: row.recipient }, at: row.sequence };
 }
 

@@ -17,6 +17,8 @@ import { serveMetrics } from '../server-shared/metrics.js';
 import { startSweepTimer } from './sweep.js';
 import type { DNSResolver } from 'mailauth';
 import { startReplyReader } from './replies/reader.js';
+import { inboundRecorder } from './sms/inbound.js';
+import { SmppLink, type SmppLinkOptions } from './sms/smpp-link.js';
 
 /** Shutdown must end within 10 s: the jobs in hand get most of it. */
 const JOB_FINISH_GRACE_MS = 6000;
@@ -40,6 +42,8 @@ export interface WorkerOptions {
   sweepEveryMs?: number;
   /** DNS for the replies' DKIM and SPF checks; tests answer their own records. */
   replyResolver?: DNSResolver;
+  /** The SMPP bind's timings (keep-alive, rebind); tests shorten them. */
+  smpp?: Pick<SmppLinkOptions, 'enquireLinkMs' | 'rebindFirstMs' | 'rebindMaxMs' | 'submitTimeoutMs'>;
 }
 
 export async function startWorker(
@@ -80,8 +84,16 @@ export async function startWorker(
     metrics && config.metricsPort !== undefined
       ? await serveMetrics(metrics.registry, config.metricsPort, config.metricsHost)
       : undefined;
+  // The bind to the SMSC, kept from the start (a text waits for it a moment, then is tried again by its backoff).
+  // A STOP is confirmed over the same bind, outside the outbox: it belongs to a number, not to a booking.
+  const confirm = (to: string, text: string) => smpp!.submit(to, text, AbortSignal.timeout(15_000));
+  const smpp: SmppLink | undefined = config.sms
+    ? new SmppLink({ settings: config.sms, logger, onInbound: inboundRecorder(db, logger, confirm), ...options.smpp })
+    : undefined;
+  smpp?.start();
   const deps = {
     db,
+    ...(smpp ? { sms: smpp } : {}),
     sendMail: mailer.sendMail,
     mailFrom: config.mailFrom,
     replyTo: config.replyTo,
@@ -186,6 +198,7 @@ export async function startWorker(
         await settlesWithin(queue.close(), 1000);
         connection.disconnect();
         mailer.close();
+        await settlesWithin(smpp?.close() ?? Promise.resolve(), 1500);
         // A send cut short above may still hold a pooled connection; exiting releases it and its row lock.
         await settlesWithin(db.destroy(), 1000);
       })()),

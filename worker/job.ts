@@ -12,6 +12,7 @@ import { DELIVERY_KINDS } from '../server-shared/delivery-kinds.js';
 import { DELIVER_JOB, EARLIER_JOB_NAMES, type DeliverPayload, type QueuedJob } from '../server-shared/jobs.js';
 import { calendarSender, type CalendarSenderDeps } from './channels/calendar.js';
 import { emailSender, type EmailSenderDeps } from './channels/email.js';
+import { smsSender, type SmsSenderDeps } from './channels/sms.js';
 import type { Senders } from './channels/sender.js';
 import { webhookSender } from './channels/webhook.js';
 import { deliver, type DeliveryContext, type KindLine } from './deliver.js';
@@ -19,7 +20,7 @@ import type { WorkerMetrics } from './metrics.js';
 import { DEFAULT_RETRY_SCHEDULE, type RetrySchedule } from './retry-window.js';
 
 /** What the worker's deliveries need: the database, the transports and what the messages are written with. */
-export interface DeliveryDeps extends EmailSenderDeps, CalendarSenderDeps {
+export interface DeliveryDeps extends EmailSenderDeps, CalendarSenderDeps, SmsSenderDeps {
   db: Knex;
   logger: Logger;
   metrics?: WorkerMetrics;
@@ -40,6 +41,7 @@ export function channelSenders(deps: DeliveryDeps): Senders {
       ...(deps.metrics ? { metrics: deps.metrics } : {}),
       ...(deps.now ? { now: () => deps.now!().getTime() } : {}),
     }),
+    sms: smsSender(deps),
   };
 }
 

@@ -9,8 +9,10 @@ import {
   type CalendarKindData,
   type DeliveryKind,
   type EmailKindData,
+  type SmsKindData,
   type WebhookKindData,
 } from '../server-shared/delivery-kinds.js';
+import { writeText, type TextKind, type TextOptions } from './sms/texts.js';
 import { brand, type Contact } from '../domain/brand.js';
 import type { RoutingQuestion } from '../domain/routing.js';
 import { invitePathOf, managePathOf } from '../server-shared/booking-link.js';
@@ -93,7 +95,19 @@ export interface EmailKindWriter extends EmailKindData, Truth {
 /** A webhook delivery: its event is written by the change that raised it (db/functions/webhooks.sql), signed and posted by channels/webhook.ts. */
 export type WebhookKindWriter = WebhookKindData;
 
-export type KindWriter = EmailKindWriter | CalendarKindWriter | WebhookKindWriter;
+/** A text to the prospect's phone (channels/sms.ts sends it). */
+export interface SmsKindWriter extends SmsKindData, Truth {
+  text(booking: Lead, options: TextOptions): string;
+}
+
+export type KindWriter = EmailKindWriter | CalendarKindWriter | WebhookKindWriter | SmsKindWriter;
+
+/** A text's writer: its words (sms/texts.ts) and the truth its e-mail counterpart keeps. */
+const textWriter = (kind: TextKind, stillTrue: Truth['stillTrue']): SmsKindWriter => ({
+  ...DELIVERY_KINDS[kind],
+  text: (booking, options) => writeText(kind, booking, options),
+  stillTrue,
+});
 
 export const KIND_WRITERS: { readonly [K in DeliveryKind]: KindWriter } = {
   // The booking as it was made, the event's first version: once it has changed, the change's own e-mail tells where
@@ -179,6 +193,24 @@ export const KIND_WRITERS: { readonly [K in DeliveryKind]: KindWriter } = {
       (lead.sequence <= row.sequence || lead.status === 'cancelled' || lead.host?.email !== row.recipient),
   },
   webhook: DELIVERY_KINDS.webhook,
+  // The texts keep the e-mails' truths: a later change's own text tells where the booking stands, a reminder goes
+  // with its slot, and a cancel's note is always true (the phone's line makes it the last).
+  'sms-confirmation': textWriter(
+    'sms-confirmation',
+    (row, lead) => lead.status === 'booked' && lead.sequence === row.sequence,
+  ),
+  'sms-update': textWriter('sms-update', (row, lead) => lead.status === 'booked' && lead.sequence <= row.sequence),
+  'sms-cancellation': textWriter('sms-cancellation', () => true),
+  // A reminder of its change alone: a later one (a handover, a host's withdrawal) stores its own when one is due, and
+  // two reminders of one slot would reach the phone otherwise.
+  'sms-reminder': textWriter(
+    'sms-reminder',
+    (row, lead, now) =>
+      lead.status === 'booked' &&
+      lead.sequence <= row.sequence &&
+      lead.timeSlot.getTime() === row.time_slot.getTime() &&
+      row.time_slot.getTime() > now.getTime(),
+  ),
 };
 
 /** The booking as the row's host has it: a demo handed on names its earlier host, whose name the row does not keep. */

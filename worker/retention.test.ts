@@ -79,6 +79,12 @@ describe('retention (RETENTION_DAYS)', () => {
     const recentEmailsBefore = await app.db('deliveries').whereIn('booking_id', recent).orderBy('id');
     const recentEventsBefore = await app.db('webhook_events').whereIn('booking_id', recent).orderBy('position');
 
+    // The texts' consent (issue 40) is personal data too: its number goes, and the consent with it.
+    await app.db('bookings').whereIn('id', old).update({
+      sms_phone: '+33612345678',
+      sms_consent_text: 'Text me a confirmation and a reminder',
+      sms_consent_at: app.db.fn.now(),
+    });
     expect(await applyRetention(app.db, 730, { batchSize: 2 })).to.equal(3);
 
     for (const id of old) {
@@ -93,6 +99,9 @@ describe('retention (RETENTION_DAYS)', () => {
         recipient_domain: null,
         meeting_url: null,
         visitor_time_zone: null,
+        sms_phone: null,
+        sms_consent_text: null,
+        sms_consent_at: null,
         status: 'booked',
       });
       expect(anonymised.attribution, 'the campaign stays, the person goes').to.deep.equal({

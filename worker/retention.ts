@@ -1,8 +1,8 @@
 /**
  * Retention (RETENTION_DAYS): a booking whose slot ended more than that many days ago loses its personal data. What
  * goes: the prospect's name, e-mail, company, phone and message, their canonical address and its domain, the video
- * room's link, their time zone, the attribution beyond utm_source, utm_medium and utm_campaign (a referrer or a term can name a
- * person), on its e-mail rows the addresses and last errors (which may quote an address), and in its webhook events'
+ * room's link, their time zone, the number they consented to be texted at with the consent, the attribution beyond utm_source, utm_medium and utm_campaign (a referrer or a term can name a
+ * person), on its e-mail and text rows the addresses and last errors (which may quote an address), and in its webhook events'
  * payloads the same fields (the log of their tries keeps status and timing, not the receivers' answers); an e-mail
  * of it still unsent is dropped. What stays: the dates, the status, the host and the sequence, what the aggregate figures need.
  * (Idempotency keys go after a day, the honeypot's catches a week after their slot: the API purges both.) The
@@ -43,7 +43,7 @@ export async function anonymiseBatch(
      emails AS (
        UPDATE deliveries e SET recipient = NULL, last_error = NULL, claimed_until = NULL,
            dropped_at = CASE WHEN e.sent_at IS NULL AND e.failed_at IS NULL THEN coalesce(e.dropped_at, now()) ELSE e.dropped_at END
-         FROM picked WHERE e.booking_id = picked.id AND e.channel IN ('email', 'calendar')),
+         FROM picked WHERE e.booking_id = picked.id AND e.channel IN ('email', 'calendar', 'sms')),
      hooks AS (
        UPDATE webhook_events w SET payload = jsonb_set(
            jsonb_set(w.payload, '{data,booking}',
@@ -60,6 +60,7 @@ export async function anonymiseBatch(
          FROM deliveries d, hooks WHERE d.event_id = hooks.id AND t.delivery_id = d.id)
      UPDATE bookings b SET name = '', email = '', company = '', phone = NULL, message = NULL, recipient = NULL,
          recipient_domain = NULL, meeting_url = NULL, visitor_time_zone = NULL, anonymised_at = now(),
+         sms_phone = NULL, sms_consent_text = NULL, sms_consent_at = NULL,
          attribution = (SELECT jsonb_object_agg(a.key, a.value) FROM jsonb_each(b.attribution) AS a WHERE a.key = ANY(?::text[]))
        FROM picked WHERE b.id = picked.id
      RETURNING b.id`,

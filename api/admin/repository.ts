@@ -22,6 +22,10 @@ const DELIVERIES_SHOWN = 100;
 
 interface DetailRow extends BookingRow {
   phone: string | null;
+  sms_phone: string | null;
+  sms_consent_text: string | null;
+  sms_consent_at: Date | null;
+  sms_opted_out_at: Date | null;
   message: string | null;
   attendance: Attendance | null;
   attendance_marked_at: Date | null;
@@ -57,6 +61,10 @@ export async function readBookingDetail(
   const row: DetailRow | undefined = await db('bookings')
     .where({ id })
     .first(
+      'sms_phone',
+      'sms_consent_text',
+      'sms_consent_at',
+      db.raw('(SELECT o.opted_out_at FROM sms_opt_outs o WHERE o.phone = bookings.sms_phone) AS sms_opted_out_at'),
       'id',
       'name',
       'email',
@@ -194,6 +202,15 @@ export async function readBookingDetail(
     answers: row.answers,
     routing: row.routing,
     needsNewTime: needsNewTimeOf(row),
+    sms:
+      row.sms_phone === null || row.sms_consent_text === null || row.sms_consent_at === null
+        ? null
+        : {
+            phone: row.sms_phone,
+            consentText: row.sms_consent_text,
+            consentAt: row.sms_consent_at.toISOString(),
+            optedOutAt: iso(row.sms_opted_out_at),
+          },
     reassignTo:
       row.status === 'cancelled'
         ? []

@@ -213,6 +213,7 @@ export const bookingDetailSchema = {
     'routing',
     'reassignTo',
     'needsNewTime',
+    'sms',
     'history',
     'emails',
     'webhookDeliveries',
@@ -268,6 +269,19 @@ export const bookingDetailSchema = {
     },
     routing: routingRecordSchema,
     needsNewTime: needsNewTimeSchema,
+    sms: {
+      type: ['object', 'null'],
+      description:
+        "The texts' consent (docs/sms.md): the number in E.164, the words ticked, when, and when the number answered STOP (null: it did not); null without consent.",
+      additionalProperties: false,
+      required: ['phone', 'consentText', 'consentAt', 'optedOutAt'],
+      properties: {
+        phone: { type: 'string' },
+        consentText: { type: 'string' },
+        consentAt: instantSchema,
+        optedOutAt: stringOrNull('When the number answered STOP (date-time), or null.'),
+      },
+    },
     reassignTo: {
       type: 'array',
       description:

@@ -24,6 +24,7 @@ import { requestHash, type IdempotentAnswer } from '../idempotency.js';
 import { book } from './repository.js';
 import { webhookJobs } from '../webhooks/repository.js';
 import { newBookingId } from './booking-id.js';
+import { smsConsentOf } from './sms-consent.js';
 
 export interface BookingLimits {
   /** Bookings a slot takes. */
@@ -87,11 +88,14 @@ export async function submitDemoRequest(
   // With a team, who could give the demo: the prospect's route and owner (or the 400 or 422 of routing), their
   // calendars read again now; the database chooses among them.
   const team = await routedHosts(deps, input.email, input.answers, timeSlot);
+  // The texts' consent keeps its number in E.164, which the booking's phone then shows too.
+  const sms = smsConsentOf(input, deps.followUps.texts !== undefined);
   const outcome = await unlessDatabaseDown(
     () =>
       book(deps.db, {
         id,
-        input,
+        input: sms ? { ...input, phone: sms.phone } : input,
+        ...(sms ? { sms } : {}),
         recipient: canonicalRecipient(input.email),
         limits: deps.bookingLimits,
         emails: emailRows('booked', deps.followUps, deps.now(), timeSlot),

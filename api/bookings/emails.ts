@@ -13,6 +13,12 @@ export interface FollowUpSettings {
   salesNotifyEmail?: string;
   /** How long before the slot the reminder goes out (REMINDER_MINUTES_BEFORE); 0: no reminders. */
   reminderMinutesBefore: number;
+  /**
+   * The site sends texts (SMPP_URL): the dialog offers the consent, and a booking that has it is texted. `zone`: the
+   * booking zone, the clock of a text's reminder's quiet hours for a prospect whose own zone the booking does not know;
+   * `perNumberPerDay` (SMS_PER_NUMBER_PER_DAY): texts to one number in 24 hours, whichever booking (0: no limit).
+   */
+  texts?: { zone: string; perNumberPerDay: number };
 }
 
 export const DEFAULT_REMINDER_MINUTES_BEFORE = 1440;
@@ -41,6 +47,12 @@ export interface EmailRow {
   toPreviousHost?: true;
   /** Names the slot a move gave up. */
   previousSlot?: true;
+  /** To the number the booking's prospect consented to be texted at; stored only when it has one. */
+  toPhone?: true;
+  /** A text's reminder: moved out of the night on the prospect's clock (this zone when the booking knows none). */
+  quietZone?: string;
+  /** A text: not stored past this many texts to its number in 24 hours (0: no limit). */
+  textLimit?: number;
   change?: BookingChange;
   due_at?: Date;
 }
@@ -92,7 +104,39 @@ export function emailRows(change: BookingChange, settings: FollowUpSettings, now
       { kind: 'host-calendar', toPreviousHost: true, change },
     );
   }
+  if (settings.texts)
+    rows.push(
+      ...textRows(change, settings.texts.zone, now, timeSlot).map((row) => ({
+        ...row,
+        textLimit: settings.texts!.perNumberPerDay,
+      })),
+    );
   return rows.map((row) => ({ ...row, channel: DELIVERY_KINDS[row.kind].channel }));
+}
+
+/** How long before the slot a text's reminder goes (unless in the night on the prospect's clock). */
+export const TEXT_REMINDER_MINUTES_BEFORE = 60;
+
+const TEXT_OF_CHANGE: Record<Exclude<BookingChange, 'needs-new-time'>, DeliveryKind> = {
+  booked: 'sms-confirmation',
+  rescheduled: 'sms-update',
+  reassigned: 'sms-update',
+  cancelled: 'sms-cancellation',
+};
+
+/**
+ * The texts of a change, to the number the prospect consented to (the statement stores none without one): its text,
+ * and with a slot its reminder an hour before, moved out of the night (21:00 to 08:00 on the prospect's clock) to
+ * 20:00 the evening before, and none when that is past (sms_reminder_due, db/functions/bookings.sql).
+ */
+function textRows(change: BookingChange, zone: string, now: Date, timeSlot?: Date): Omit<EmailRow, 'channel'>[] {
+  // The host withdrew: the apology's e-mail asks for a new time; the phone hears of the demo once it has one.
+  if (change === 'needs-new-time') return [];
+  const rows: Omit<EmailRow, 'channel'>[] = [{ kind: TEXT_OF_CHANGE[change], toPhone: true, change }];
+  const reminderAt = timeSlot && new Date(timeSlot.getTime() - TEXT_REMINDER_MINUTES_BEFORE * 60_000);
+  if (change !== 'cancelled' && reminderAt && reminderAt > now)
+    rows.push({ kind: 'sms-reminder', toPhone: true, due_at: reminderAt, quietZone: zone });
+  return rows;
 }
 
 /** The rows as the statements take them (jsonb, read by booking_store_deliveries). */
@@ -105,6 +149,9 @@ export function emailsParameter(rows: readonly EmailRow[]): string {
       to_host: row.toHost ?? false,
       to_previous_host: row.toPreviousHost ?? false,
       previous_slot: row.previousSlot ?? false,
+      to_phone: row.toPhone ?? false,
+      quiet_zone: row.quietZone ?? null,
+      text_limit: row.textLimit ?? null,
       change: row.change ?? null,
       due_at: row.due_at ?? null,
     })),

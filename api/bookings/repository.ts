@@ -37,6 +37,8 @@ export interface BookingRequest {
   owner?: string;
   answers?: RoutingAnswers;
   routing?: RoutingDraft;
+  /** The texts' consent: the number (E.164) and the words the prospect ticked; kept with the booking's time. */
+  sms?: { phone: string; text: string };
 }
 
 /** Why a booking, or a move to a slot, was refused; nothing was stored. */
@@ -83,7 +85,7 @@ interface BookRow {
 
 /** Prepared once per connection (by the name book), then only bound and executed. */
 const BOOK =
-  'SELECT * FROM book($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24)';
+  'SELECT * FROM book($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25)';
 
 /**
  * Books in one statement (one round trip): under the recipient domain's lock, the slot's lock and the hosts' locks,
@@ -120,6 +122,7 @@ export async function book(db: Db, request: BookingRequest): Promise<BookResult>
       request.answers ? JSON.stringify(request.answers) : null,
       request.routing ? JSON.stringify(request.routing) : null,
       request.owner ?? null,
+      request.sms ? JSON.stringify(request.sms) : null,
     ]);
     const row = rows[0];
     if (!row) throw new Error('book gave no row');

@@ -42,7 +42,7 @@ function messageFor(error: ErrorObject, field: string): string {
     case 'maxLength':
       return `${fieldLabels[known]} must be at most ${String(error.params.limit)} characters.`;
     default:
-      return `${fieldLabels[known]} must be text.`;
+      return known === 'smsConsent' ? 'smsConsent must be true or false.' : `${fieldLabels[known]} must be text.`;
   }
 }
 
@@ -84,7 +84,8 @@ export function demoRequestSteps(deps: DemoRequestRouteDeps, { form = false }: {
       schema: demoRequestSchema,
       normalise: normaliseDemoRequestBody,
       messages: messageFor,
-      problems: (body) => demoRequestProblems(body, deps.now(), deps.timeZone, deps.minNoticeMinutes),
+      problems: (body) =>
+        demoRequestProblems(body, deps.now(), deps.timeZone, deps.minNoticeMinutes, deps.followUps.texts !== undefined),
       summary: 'Invalid demo request',
       form,
     }),

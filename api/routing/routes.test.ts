@@ -61,8 +61,12 @@ describe('/api/routing: the questions, and the route key from the e-mail and the
     const answer = await fetch(`${app.url}/api/routing`);
     expect(answer.status).to.equal(200);
     expect(answer.headers.get('cache-control')).to.equal('public, max-age=60');
-    expect(await answer.json()).to.deep.equal({ questions, routed: true });
-    expect(await (await fetch(`${bare.url}/api/routing`)).json()).to.deep.equal({ questions: [], routed: false });
+    expect(await answer.json()).to.deep.equal({ questions, routed: true, texts: false });
+    expect(await (await fetch(`${bare.url}/api/routing`)).json()).to.deep.equal({
+      questions: [],
+      routed: false,
+      texts: false,
+    });
   });
 
   it("gives a key to the matching route's hosts, the account owner's first", async () => {

@@ -36,11 +36,16 @@ export const routingInputSchema: JSONSchemaType<RoutingInput> = {
   },
 };
 
-const questionsSchema: JSONSchemaType<{ questions: RoutingQuestion[]; routed: boolean }> = {
+const questionsSchema: JSONSchemaType<{ questions: RoutingQuestion[]; routed: boolean; texts: boolean }> = {
   type: 'object',
   additionalProperties: false,
-  required: ['questions', 'routed'],
+  required: ['questions', 'routed', 'texts'],
   properties: {
+    texts: {
+      type: 'boolean',
+      description:
+        'The site texts a confirmation and a reminder (SMPP_URL): the dialog offers the consent (smsConsent) under the phone.',
+    },
     routed: {
       type: 'boolean',
       description:
@@ -100,6 +105,8 @@ export interface RoutingRouteDeps {
   /** Whom an unrouted prospect is asked to write to (SALES_NOTIFY_EMAIL, else the contact address). */
   writeTo: string;
   now: () => Date;
+  /** The site sends texts: the dialog offers the consent. */
+  texts?: boolean;
   /** Counts a disqualified prospect in the funnel, under the visit's source. */
   countDisqualified: (utmSource: string | undefined) => Promise<void>;
 }
@@ -108,7 +115,11 @@ export function routingRoutes(deps: RoutingRouteDeps): Router {
   const router = new Router();
   router.get('/api/routing', (ctx) => {
     ctx.set('Cache-Control', `public, max-age=${QUESTIONS_MAX_AGE_SECONDS}`);
-    ctx.body = { questions: deps.routing?.questions ?? [], routed: deps.routing?.routed ?? false };
+    ctx.body = {
+      questions: deps.routing?.questions ?? [],
+      routed: deps.routing?.routed ?? false,
+      texts: deps.texts === true,
+    };
   });
   router.post(
     '/api/routing',

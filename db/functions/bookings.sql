@@ -234,11 +234,32 @@ BEGIN
 END;
 $fn$;
 
+-- When a text's reminder due at p_at goes out on the prospect's clock (p_zone): at p_at, unless that falls in the night
+-- (21:00 to 08:00 there), when it goes the evening before at 20:00 instead; null when p_zone is no zone.
+CREATE OR REPLACE FUNCTION sms_reminder_due(p_at timestamptz, p_zone text)
+RETURNS timestamptz LANGUAGE plpgsql STABLE AS $fn$
+DECLARE
+  v_local timestamp;
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_timezone_names WHERE name = p_zone) THEN
+    RETURN NULL;
+  END IF;
+  v_local := p_at AT TIME ZONE p_zone;
+  IF v_local::time >= time '08:00' AND v_local::time < time '21:00' THEN
+    RETURN p_at;
+  END IF;
+  -- The night's evening: the same day's for 21:00 to midnight, the day before's after midnight.
+  RETURN ((v_local - interval '8 hours')::date + time '20:00') AT TIME ZONE p_zone;
+END;
+$fn$;
+
 -- Stores the e-mails and calendar writes of a booking or of its change (p_emails, as api/bookings/emails.ts lists
 -- them: kind, channel, recipient, change, due_at) in the outbox, in their order, for the booking as it now stands
 -- (p_time_slot, p_sequence). A row marked to_host goes to the booking's host (p_host), and to nobody without one; one
 -- marked to_previous_host to the host a move took the demo from (p_previous_host), and to nobody when the demo stayed
--- with them; one marked previous_slot names the slot a move gave up. Returns them as their jobs carry them
+-- with them; one marked previous_slot names the slot a move gave up; one marked to_phone goes to the number the
+-- booking's prospect consented to be texted at, and to nobody without one or once it answered STOP (a row with quiet_zone is a text's reminder,
+-- moved out of the night: sms_reminder_due); texts past text_limit to one number in 24 hours are not stored. Returns them as their jobs carry them
 -- (server-shared/jobs.ts): [{ id, kind, due }], due in epoch milliseconds. PL/pgSQL rather than SQL, so that its
 -- statement's plan is kept for the session instead of made again at every booking.
 CREATE OR REPLACE FUNCTION booking_store_deliveries(p_booking uuid, p_time_slot timestamptz, p_sequence integer,
@@ -246,17 +267,41 @@ CREATE OR REPLACE FUNCTION booking_store_deliveries(p_booking uuid, p_time_slot 
 RETURNS jsonb LANGUAGE plpgsql VOLATILE AS $fn$
 DECLARE
   v_stored jsonb;
+  v_phone record;
+  v_texted integer := 0;
 BEGIN
-  WITH stored AS (
+  SELECT b.sms_phone, b.visitor_time_zone INTO v_phone FROM bookings b WHERE b.id = p_booking;
+  -- The texts to one number in 24 hours, whichever booking they are about, counted under the number's own lock.
+  IF v_phone.sms_phone IS NOT NULL THEN
+    PERFORM pg_advisory_xact_lock(hashtextextended('sms-phone:' || v_phone.sms_phone, 0));
+    SELECT count(*)::int INTO v_texted FROM deliveries d
+      WHERE d.channel = 'sms' AND d.recipient = v_phone.sms_phone AND d.dropped_at IS NULL
+        AND d.created_at > now() - booking_ceiling_window();
+  END IF;
+  WITH listed AS (
+    SELECT f.*, CASE WHEN f.quiet_zone IS NULL THEN f.due_at
+        ELSE sms_reminder_due(f.due_at, coalesce(v_phone.visitor_time_zone, f.quiet_zone)) END AS due,
+        count(*) FILTER (WHERE f.to_phone) OVER (ORDER BY f.place) AS phone_place
+      FROM ROWS FROM (jsonb_to_recordset(p_emails) AS (kind text, channel text, recipient text, to_host boolean,
+        to_previous_host boolean, to_phone boolean, previous_slot boolean, change text, due_at timestamptz,
+        quiet_zone text, text_limit integer)) WITH ORDINALITY AS f(kind, channel, recipient, to_host, to_previous_host,
+        to_phone, previous_slot, change, due_at, quiet_zone, text_limit, place)
+  ), stored AS (
     INSERT INTO deliveries (channel, booking_id, kind, time_slot, sequence, recipient, change, due_at, previous_time_slot)
       SELECT f.channel, p_booking, f.kind, p_time_slot, p_sequence,
-          CASE WHEN f.to_host THEN p_host WHEN f.to_previous_host THEN p_previous_host ELSE f.recipient END,
-          f.change, coalesce(f.due_at, date_trunc('milliseconds', now())),
+          CASE WHEN f.to_host THEN p_host WHEN f.to_previous_host THEN p_previous_host
+            WHEN f.to_phone THEN v_phone.sms_phone ELSE f.recipient END,
+          f.change, coalesce(f.due, date_trunc('milliseconds', now())),
           CASE WHEN f.previous_slot THEN p_previous_time_slot END
-        FROM jsonb_to_recordset(p_emails) AS f(kind text, channel text, recipient text, to_host boolean,
-          to_previous_host boolean, previous_slot boolean, change text, due_at timestamptz)
+        FROM listed AS f
         WHERE (NOT coalesce(f.to_host, false) OR p_host IS NOT NULL)
           AND (NOT coalesce(f.to_previous_host, false) OR (p_previous_host IS NOT NULL AND p_previous_host IS DISTINCT FROM p_host))
+          -- A text only to a number its prospect consented to; a reminder its quiet hours left no time for, none.
+          AND (NOT coalesce(f.to_phone, false) OR (v_phone.sms_phone IS NOT NULL
+            AND NOT EXISTS (SELECT 1 FROM sms_opt_outs o WHERE o.phone = v_phone.sms_phone)))
+          AND (f.quiet_zone IS NULL OR f.due > now())
+          -- Past the number's texts of 24 hours (text_limit; 0: none), this change's later texts are not stored.
+          AND (NOT coalesce(f.to_phone, false) OR coalesce(f.text_limit, 0) = 0 OR v_texted + f.phone_place <= f.text_limit)
       RETURNING deliveries.id, deliveries.kind, deliveries.due_at
   )
   SELECT coalesce(jsonb_agg(jsonb_build_object('id', stored.id, 'kind', stored.kind,
@@ -271,7 +316,8 @@ $fn$;
 -- db/functions/webhooks.sql) and the answer kept for the key, all or nothing. A refusal is raised as 'booking refused' with its reason as JSON.
 -- With a team, the prospect's answers (p_answers) are kept, and the routing record (p_routing, completed with the
 -- database's outcome for each host it chose among: booking_routing_record); p_owner, the account's owner among
--- p_hosts, is chosen when free.
+-- p_hosts, is chosen when free. p_sms, the texts' consent ({ phone: E.164, text: the words ticked }), is kept with
+-- the time of the booking; null: none given.
 CREATE OR REPLACE FUNCTION book(
   p_id uuid,
   p_name text,
@@ -296,7 +342,8 @@ CREATE OR REPLACE FUNCTION book(
   p_invite_path text,
   p_answers jsonb,
   p_routing jsonb,
-  p_owner text
+  p_owner text,
+  p_sms jsonb
 ) RETURNS TABLE (outcome text, answer jsonb, emails jsonb, webhooks jsonb, replay_status integer)
 LANGUAGE plpgsql VOLATILE AS $fn$
 DECLARE
@@ -358,8 +405,8 @@ BEGIN
   IF p_emails_per_recipient > 0 THEN
     -- This booking's own e-mails to the prospect (those with no recipient of their own, nor to its host).
     SELECT * INTO v_mailed FROM recipient_email_ceiling(p_recipient,
-      (SELECT count(*)::int FROM jsonb_to_recordset(p_emails) AS f(recipient text, to_host boolean, to_previous_host boolean)
-        WHERE f.recipient IS NULL AND NOT coalesce(f.to_host, false) AND NOT coalesce(f.to_previous_host, false)),
+      (SELECT count(*)::int FROM jsonb_to_recordset(p_emails) AS f(channel text, recipient text, to_host boolean, to_previous_host boolean)
+        WHERE f.channel = 'email' AND f.recipient IS NULL AND NOT coalesce(f.to_host, false) AND NOT coalesce(f.to_previous_host, false)),
       p_emails_per_recipient);
     IF v_mailed.refused THEN
       PERFORM booking_refuse(jsonb_build_object(
@@ -371,10 +418,12 @@ BEGIN
 
   -- The booking and its e-mails land together: the outbox holds them before any queue hears of them.
   INSERT INTO bookings (id, name, email, recipient, recipient_domain, company, phone, message, time_slot, attribution,
-      visitor_time_zone, meeting_url, host_email, host_name, host_title, host_choice, answers, routing)
+      visitor_time_zone, meeting_url, host_email, host_name, host_title, host_choice, answers, routing,
+      sms_phone, sms_consent_text, sms_consent_at)
     VALUES (p_id, p_name, p_email, p_recipient, p_recipient_domain, p_company, p_phone, p_message, p_time_slot, p_attribution,
       p_visitor_time_zone, p_meeting_url, v_host->>'email', v_host->>'name', v_host->>'title', v_host->'why', p_answers,
-      booking_routing_record(p_routing, v_host->'outcomes'))
+      booking_routing_record(p_routing, v_host->'outcomes'),
+      p_sms->>'phone', p_sms->>'text', CASE WHEN p_sms IS NOT NULL THEN now() END)
     RETURNING bookings.created_at INTO v_created;
   v_emails := booking_store_deliveries(p_id, p_time_slot, 0, NULL, v_host->>'email', NULL, p_emails);
   -- Its webhook event (db/functions/webhooks.sql), in the same transaction as the booking and its e-mails.
@@ -474,6 +523,9 @@ DECLARE
 BEGIN
   SELECT b.time_slot, b.sequence, b.recipient, b.host_email INTO v_after FROM bookings b WHERE b.id = p_id;
   PERFORM deliveries_settle_before(p_id, v_after.sequence);
+  -- The texts to the prospect's phone: a line of their own, overtaken the same way.
+  PERFORM deliveries_settle_before(p_id, v_after.sequence, NULL, b.sms_phone, 'sms')
+    FROM bookings b WHERE b.id = p_id AND b.sms_phone IS NOT NULL;
   emails := booking_store_deliveries(p_id, v_after.time_slot, v_after.sequence, p_previous_time_slot, v_after.host_email,
     p_previous_host, p_emails);
   webhooks := webhook_raise(p_id, p_event, p_previous_time_slot);

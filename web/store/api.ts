@@ -71,7 +71,7 @@ export const api = createApi({
       providesTags: (_result, _error, arg) => [{ type: SLOTS_TAG, id: dateOf(arg) }],
     }),
     /** The questions the dialog asks before its calendar; none without a team that asks any. */
-    routingQuestions: build.query<{ questions: RoutingQuestion[]; routed?: boolean }, void>({
+    routingQuestions: build.query<{ questions: RoutingQuestion[]; routed?: boolean; texts?: boolean }, void>({
       query: () => ({ url: '/api/routing' }),
     }),
     /** The prospect's route: its key, for the slots; the e-mail address goes in the body, never in a URL. */

@@ -5,6 +5,7 @@ import {
   MESSAGE_MAX_LENGTH,
   NAME_MAX_LENGTH,
   PHONE_MAX_LENGTH,
+  SMS_CONSENT_TEXT,
 } from '../../../domain/demo-request.js';
 import { Button } from '../../components/button.js';
 import { FieldError, Hint, TextField } from '../../components/form-parts.js';
@@ -32,6 +33,32 @@ const Form = styled.form`
     > :nth-child(-n + 2) {
       grid-column: auto;
     }
+  }
+`;
+
+/** The texts' consent: the box and its words on one line, the whole line a target, the hint under the words. */
+const Consent = styled.div`
+  display: grid;
+  grid-template-columns: auto 1fr;
+  align-items: center;
+  column-gap: ${({ theme }) => theme.space[2]};
+  input {
+    width: 1.25rem;
+    height: 1.25rem;
+    margin: 0;
+  }
+  input:focus-visible {
+    outline: 3px solid ${({ theme }) => theme.colors.focus};
+    outline-offset: 2px;
+  }
+  label {
+    min-height: 44px;
+    display: flex;
+    align-items: center;
+    cursor: pointer;
+  }
+  ${Hint} {
+    grid-column: 2;
   }
 `;
 
@@ -232,6 +259,20 @@ export function DemoRequestForm({ now, onSubmitted }: DemoRequestFormProps) {
         placeholder="+1 (555) 123-4567"
         maxLength={PHONE_MAX_LENGTH}
       />
+      {form.routing.texts && (
+        <Consent>
+          <input
+            id={form.ids.smsConsent}
+            name="smsConsent"
+            type="checkbox"
+            checked={form.smsConsent}
+            aria-describedby={`${form.ids.smsConsent}-hint`}
+            onChange={(event) => form.onSmsConsentChange(event.target.checked)}
+          />
+          <label htmlFor={form.ids.smsConsent}>{SMS_CONSENT_TEXT}</label>
+          <Hint id={`${form.ids.smsConsent}-hint`}>To the phone above, with its country code.</Hint>
+        </Consent>
+      )}
       <TextField
         {...form.fieldProps('message')}
         label="Message"

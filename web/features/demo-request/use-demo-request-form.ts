@@ -11,6 +11,7 @@ import {
   REQUIRED_FIELDS,
   HONEYPOT_FIELD,
   requiredMessage,
+  SMS_PHONE_REQUIRED,
   type BookingCreated,
   type DemoRequestField,
 } from '../../../domain/demo-request.js';
@@ -80,6 +81,8 @@ export function useDemoRequestForm(onSubmitted: () => void) {
   const [emailCheck, setEmailCheck] = useState<EmailCheck>({ state: 'idle' });
   const checkedEmail = useRef<string | null>(null);
   const [trap, setTrap] = useState('');
+  // Unticked until the visitor ticks it: no text is sent without it.
+  const [smsConsent, setSmsConsent] = useState(false);
   // The attempt a failure left open: sending the same body again is its retry and carries its key.
   const openAttempt = useRef<SubmissionAttempt | null>(null);
   const [submitDemoRequest, { isLoading: isSubmitting }] = useSubmitDemoRequestMutation();
@@ -206,13 +209,16 @@ export function useDemoRequestForm(onSubmitted: () => void) {
     if (isSubmitting) return;
     const problems: Errors = {};
     for (const field of REQUIRED_FIELDS) {
-      if (field !== 'timeSlot' && values[field].trim() === '') problems[field] = requiredMessage(field);
+      if (field !== 'timeSlot' && field !== 'smsConsent' && values[field].trim() === '')
+        problems[field] = requiredMessage(field);
     }
     // The link markers only: a domain-shaped word needs IANA's list, which the API holds (its answer names the field).
     const nameLink = nameLinkProblem(values.name);
     if (nameLink) problems.name = nameLink;
     const companyLink = companyLinkProblem(values.company);
     if (companyLink) problems.company = companyLink;
+    const texting = routing.texts && smsConsent;
+    if (texting && values.phone.trim() === '') problems.phone = SMS_PHONE_REQUIRED;
     const answerProblems = routing.asks ? routing.checkAnswers() : {};
     if (!slotIso)
       problems.timeSlot =
@@ -243,6 +249,7 @@ export function useDemoRequestForm(onSubmitted: () => void) {
       timeSlot: slotIso as string,
     };
     if (values.phone.trim()) body.phone = values.phone.trim();
+    if (texting) body.smsConsent = true;
     if (values.message.trim()) body.message = values.message.trim();
     const attribution = rememberedAttribution(visitStorage());
     if (attribution) body.attribution = attribution;
@@ -294,6 +301,7 @@ export function useDemoRequestForm(onSubmitted: () => void) {
     );
     setValues(EMPTY);
     setTrap('');
+    setSmsConsent(false);
     setDay(null);
     setSlotIso(null);
     setErrors({});
@@ -326,6 +334,11 @@ export function useDemoRequestForm(onSubmitted: () => void) {
     setValue('email', suggestion);
     void runEmailCheck(suggestion);
   };
+  const onSmsConsentChange = (checked: boolean) => {
+    setSmsConsent(checked);
+    // The phone's problem may have been the consent's.
+    setErrors((current) => (current.phone ? { ...current, phone: undefined } : current));
+  };
   const onDayChange = (next: CalendarDay | null) => {
     setDay(next);
     setSlotIso(null);
@@ -354,6 +367,8 @@ export function useDemoRequestForm(onSubmitted: () => void) {
     onSubmit,
     onEmailChange,
     onEmailBlur,
+    smsConsent,
+    onSmsConsentChange,
     onUseSuggestion,
     onDayChange,
     onSlotChange,

@@ -131,6 +131,8 @@ export function useRoutingStep() {
 
   return {
     questions,
+    /** The site texts a confirmation and a reminder: the form offers the consent under the phone. */
+    texts: data?.texts === true,
     pending,
     asks,
     routesFirst,
