@@ -324,15 +324,16 @@ describe("the prospect's answers from their calendar (iTIP REPLY read over IMAP)
     expect(cancelled.data.reason).to.equal('declined');
   });
 
-  it('reads a mailbox of thousands of unrelated messages without acting on them, then acts on the reply after them', async () => {
+  it('reads a mailbox of ten thousand unrelated messages without acting on them, then acts on the reply after them', async () => {
     const b = await book('Grace Hopper', 'grace.m@hopper-systems.com');
     const unrelated = Array.from(
-      { length: 3000 },
+      { length: 10_000 },
       (_, n) =>
         `From: newsletter${n % 7}@example.com\r\nTo: ${REPLY_ADDRESS}\r\nSubject: Unrelated ${n}\r\nMessage-ID: <u${n}@example.com>\r\n\r\nNothing to do with any demo.\r\n`,
     );
-    const started = Date.now();
     const uids = await imap.append(unrelated);
+    // Timed from the reply's arrival behind them: appending ten thousand messages is the test's own cost.
+    const started = Date.now();
     const reply = await deliver({
       shape: 'google',
       uid: b.uid,
