@@ -12,7 +12,19 @@ import path from 'node:path';
 import { freePort } from '../scripts/dev-services/ports.js';
 import { until } from './until.js';
 
-export type ProxyFault = 'none' | 'refuse-login' | 'error-500' | 'stall' | 'cut-off';
+/**
+ * The sync faults answer a sync-collection REPORT in xandikos's stead: `invalid-sync-token` refuses it as RFC 6578
+ * refuses an expired token (403), `sync-truncated` reports the collection truncated (507), `sync-not-implemented` 501.
+ */
+export type ProxyFault =
+  | 'none'
+  | 'refuse-login'
+  | 'error-500'
+  | 'stall'
+  | 'cut-off'
+  | 'invalid-sync-token'
+  | 'sync-truncated'
+  | 'sync-not-implemented';
 
 export const CALDAV_USER = 'host';
 export const CALDAV_PASSWORD = 'calendar-password';
@@ -29,6 +41,8 @@ export interface CalDavServer {
   setFault(fault: ProxyFault, prefix?: string): void;
   /** Requests that reached xandikos through the proxy, by method. */
   requests: string[];
+  /** The REPORTs that reached xandikos, by the name of their body's root element (sync-collection, …). */
+  reports: string[];
   stop(): Promise<void>;
 }
 
@@ -57,6 +71,7 @@ export async function startCalDavServer(): Promise<CalDavServer> {
 
   const faults = new Map<string, ProxyFault>();
   const requests: string[] = [];
+  const reports: string[] = [];
   const sockets = new Set<Socket>();
   const faultFor = (url: string): ProxyFault => {
     let found: ProxyFault = 'none';
@@ -76,30 +91,55 @@ export async function startCalDavServer(): Promise<CalDavServer> {
       return;
     }
     if (fault === 'stall') return; // never answers; the socket is destroyed at stop()
-    requests.push(incoming.method ?? '');
-    const forwarded = request(
-      `${upstream}${incoming.url}`,
-      { method: incoming.method, headers: { ...incoming.headers, host: `127.0.0.1:${port}` } },
-      (answer) => {
-        if (fault === 'cut-off') {
-          const chunks: Buffer[] = [];
-          answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-          answer.on('end', () => {
-            const body = Buffer.concat(chunks);
-            // Announces the whole body, sends half of it, and closes the connection.
-            outgoing.writeHead(answer.statusCode ?? 502, {
-              'Content-Type': answer.headers['content-type'] ?? 'text/xml',
-              'Content-Length': String(body.length),
+    const chunks: Buffer[] = [];
+    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+    incoming.on('end', () => forward(Buffer.concat(chunks)));
+    const forward = (body: Buffer) => {
+      const report =
+        incoming.method === 'REPORT'
+          ? /<(?:[\w-]+:)?([\w-]+)[\s>]/.exec(body.toString().replace(/<\?xml[^>]*\?>/, ''))?.[1]
+          : undefined;
+      if (report === 'sync-collection' && (fault === 'invalid-sync-token' || fault.startsWith('sync-'))) {
+        const xml = { 'Content-Type': 'application/xml; charset=utf-8' };
+        if (fault === 'invalid-sync-token')
+          outgoing.writeHead(403, xml).end('<D:error xmlns:D="DAV:"><D:valid-sync-token/></D:error>');
+        else if (fault === 'sync-truncated')
+          outgoing
+            .writeHead(207, xml)
+            .end(
+              `<D:multistatus xmlns:D="DAV:"><D:response><D:href>${incoming.url}</D:href>` +
+                '<D:status>HTTP/1.1 507 Insufficient Storage</D:status></D:response>' +
+                '<D:sync-token>http://example.invalid/truncated</D:sync-token></D:multistatus>',
+            );
+        else outgoing.writeHead(501).end('not implemented');
+        return;
+      }
+      requests.push(incoming.method ?? '');
+      if (report) reports.push(report);
+      const forwarded = request(
+        `${upstream}${incoming.url}`,
+        { method: incoming.method, headers: { ...incoming.headers, host: `127.0.0.1:${port}` } },
+        (answer) => {
+          if (fault === 'cut-off') {
+            const chunks: Buffer[] = [];
+            answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+            answer.on('end', () => {
+              const body = Buffer.concat(chunks);
+              // Announces the whole body, sends half of it, and closes the connection.
+              outgoing.writeHead(answer.statusCode ?? 502, {
+                'Content-Type': answer.headers['content-type'] ?? 'text/xml',
+                'Content-Length': String(body.length),
+              });
+              outgoing.write(body.subarray(0, Math.floor(body.length / 2)), () => outgoing.socket?.destroy());
             });
-            outgoing.write(body.subarray(0, Math.floor(body.length / 2)), () => outgoing.socket?.destroy());
-          });
-          return;
-        }
-        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(outgoing);
-      },
-    );
-    incoming.pipe(forwarded);
+            return;
+          }
+          outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(outgoing);
+        },
+      );
+      forwarded.end(body);
+    };
   });
   proxy.on('connection', (socket: Socket) => {
     sockets.add(socket);
@@ -117,6 +157,7 @@ export async function startCalDavServer(): Promise<CalDavServer> {
   return {
     baseUrl,
     requests,
+    reports,
     async makeCalendar(name) {
       const url = `${baseUrl}/user/calendars/${name}/`;
       await direct(url, { method: 'MKCALENDAR' }, [201]);

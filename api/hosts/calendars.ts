@@ -1,13 +1,15 @@
 /**
  * Each host's busy times, read from their CalDAV calendar (RFC 4791) through tsdav and kept with bounded staleness.
- * A refresh asks the collection for its events' ETags (one REPORT calendar-query) and fetches only
- * the objects that are new or changed (calendar-multiget); the rest keep the intervals read before.
+ * A refresh asks the collection what changed since the last read (a sync-collection REPORT from the kept sync-token,
+ * RFC 6578, where the server offers it; else its events' ETags, one REPORT calendar-query) and fetches only the
+ * objects that are new or changed (calendar-multiget); the rest keep the intervals read before.
  *
  * Fail closed: a read that fails (a refused login, any answer but 2xx/207, a timeout, a cut-off or malformed answer)
  * marks the host unreadable, and an unreadable host is offered nothing until a read succeeds again. One log line
  * when a host goes bad and one when it comes back; neither holds a password or a URL with credentials.
  */
 import { calendarQuery, fetchCalendarObjects } from 'tsdav';
+import { ReadError, syncChanges, syncOffer, syncRefused } from './calendar-sync.js';
 import type { Logger } from 'pino';
 import { oneMonthAfter } from '../../domain/booking.js';
 import { busyIntervals, type Interval } from './busy-times.js';
@@ -65,6 +67,10 @@ interface Kept {
   inFlight: Promise<void> | undefined;
   /** The end of the window `objects` were expanded over. */
   windowEnd: number | undefined;
+  /** Whether the server offers sync-collection; undefined until asked. */
+  offersSync: boolean | undefined;
+  /** The sync-token `objects` were read at, when the server offers sync-collection. */
+  syncToken: string | undefined;
 }
 
 export interface HostCalendarsOptions {
@@ -75,8 +81,6 @@ export interface HostCalendarsOptions {
   maxStalenessMs?: number;
   timeoutMs?: number;
 }
-
-class ReadError extends Error {}
 
 /** A fetch for tsdav that sends the host's credentials, bounds the whole exchange in time and fails on any bad answer. */
 function hostFetch(host: Host, timeoutMs: number): typeof fetch {
@@ -105,9 +109,10 @@ function hostFetch(host: Host, timeoutMs: number): typeof fetch {
     } catch (error) {
       throw failure(error, 'the answer was cut off');
     }
-    if (answer.status === 401 || answer.status === 403) throw new ReadError(`the login was refused (${answer.status})`);
+    if (answer.status === 401 || answer.status === 403)
+      throw new ReadError(`the login was refused (${answer.status})`, answer.status);
     if (answer.status !== 207 && (answer.status < 200 || answer.status > 299))
-      throw new ReadError(`the server answered ${answer.status}`);
+      throw new ReadError(`the server answered ${answer.status}`, answer.status);
     // A multistatus answer must end as one: a body cut off on the way does not read as an empty calendar.
     if (answer.status === 207 && !/(<\/([\w-]+:)?multistatus>|<([\w-]+:)?multistatus\b[^>]*\/>)\s*$/.test(body))
       throw new ReadError('the answer was cut off or malformed');
@@ -140,6 +145,8 @@ export class HostCalendars {
       error: undefined,
       inFlight: undefined,
       windowEnd: undefined,
+      offersSync: undefined,
+      syncToken: undefined,
     }));
     this.logger = options.logger;
     this.now = options.now ?? (() => new Date());
@@ -234,9 +241,10 @@ export class HostCalendars {
     const began = this.now();
     kept.triedAt = began.getTime();
     try {
-      const { objects, busy, windowEnd } = await this.readCalendar(host, kept, began);
+      const { objects, busy, windowEnd, syncToken } = await this.readCalendar(host, kept, began);
       kept.objects = objects;
       kept.windowEnd = windowEnd;
+      kept.syncToken = syncToken;
       kept.busy = busy;
       kept.goodAt = began.getTime();
       if (kept.state === 'unreadable')
@@ -266,7 +274,7 @@ export class HostCalendars {
     host: Host,
     kept: Kept,
     now: Date,
-  ): Promise<{ objects: Kept['objects']; busy: Interval[]; windowEnd: number }> {
+  ): Promise<{ objects: Kept['objects']; busy: Interval[]; windowEnd: number; syncToken: string | undefined }> {
     const fetchForHost = hostFetch(host, this.timeoutMs);
     const zone = host.workingHours?.timeZone ?? this.bookingTimeZone;
     // From now to past the booking window's end. Objects are expanded a week further than needed, and kept by ETag
@@ -276,6 +284,71 @@ export class HostCalendars {
     const widened = kept.windowEnd === undefined || kept.windowEnd < needed;
     const to = new Date(widened ? needed + 7 * 86_400_000 : kept.windowEnd!);
     const reusable = widened ? new Map<string, KeptObject>() : kept.objects;
+    let objects: Kept['objects'] | undefined;
+    let changed: string[] = [];
+    let syncToken: string | undefined;
+    if (!widened && kept.offersSync && kept.syncToken !== undefined) {
+      const changes = await syncChanges(host.calendarUrl, kept.syncToken, fetchForHost);
+      if (changes === 'not-offered') kept.offersSync = false;
+      else if (changes !== 'start-again') {
+        objects = new Map(reusable);
+        for (const url of changes.removed) objects.delete(url);
+        for (const [url, etag] of changes.changed) {
+          const before = reusable.get(url);
+          if (before && etag !== undefined && before.etag === etag) continue;
+          objects.delete(url);
+          changed.push(url);
+        }
+        syncToken = changes.token;
+      }
+    }
+    if (!objects) ({ objects, changed, syncToken } = await this.listCalendar(host, kept, reusable, fetchForHost));
+    if (changed.length > 0) {
+      const fetched = await fetchCalendarObjects({
+        calendar: { url: host.calendarUrl },
+        objectUrls: changed,
+        urlFilter: () => true,
+        fetch: fetchForHost,
+      });
+      const byUrl = new Map(fetched.map((object) => [object.url, object]));
+      for (const url of changed) {
+        const object = byUrl.get(url);
+        if (!object || typeof object.data !== 'string' || object.data.trim() === '')
+          throw new ReadError('an event listed could not be fetched');
+        // The intervals are kept over the whole window; an object's ETag changes with its content.
+        objects.set(url, {
+          etag: object.etag,
+          busy: busyIntervals([object.data], from, to, zone),
+          events: eventAnswers(object.data),
+        });
+      }
+    }
+    const busy = [...objects.values()].flatMap((object) => object.busy).sort((a, b) => a.start - b.start);
+    return { objects, busy, windowEnd: to.getTime(), syncToken };
+  }
+
+  /**
+   * Every event's URL and ETag (the full read): the objects whose ETag is unchanged are reused, the others are to be
+   * fetched. On a server that offers sync-collection, the token is asked first, so the next read syncs from it.
+   */
+  private async listCalendar(
+    host: Host,
+    kept: Kept,
+    reusable: Kept['objects'],
+    fetchForHost: typeof fetch,
+  ): Promise<{ objects: Kept['objects']; changed: string[]; syncToken: string | undefined }> {
+    let syncToken: string | undefined;
+    if (kept.offersSync !== false) {
+      try {
+        const offer = await syncOffer(host.calendarUrl, kept.offersSync === undefined, fetchForHost);
+        kept.offersSync = offer.offered;
+        syncToken = offer.offered ? offer.token : undefined;
+      } catch (error) {
+        // A 403 here is a refused login, which the listing reports too; not a sign the server lacks the report.
+        if (!syncRefused(error) || (error as ReadError).status === 403) throw error;
+        kept.offersSync = false;
+      }
+    }
     // Every event's URL and ETag, without a time range: a server's own range filter can miss a recurring event whose
     // first instance lies before the window (xandikos does), and a missed event would read as free time.
     const listed = await calendarQuery({
@@ -300,27 +373,6 @@ export class HostCalendars {
       if (before && etag !== undefined && before.etag === etag) objects.set(url, before);
       else changed.push(url);
     }
-    if (changed.length > 0) {
-      const fetched = await fetchCalendarObjects({
-        calendar: { url: host.calendarUrl },
-        objectUrls: changed,
-        urlFilter: () => true,
-        fetch: fetchForHost,
-      });
-      const byUrl = new Map(fetched.map((object) => [object.url, object]));
-      for (const url of changed) {
-        const object = byUrl.get(url);
-        if (!object || typeof object.data !== 'string' || object.data.trim() === '')
-          throw new ReadError('an event listed could not be fetched');
-        // The intervals are kept over the whole window; an object's ETag changes with its content.
-        objects.set(url, {
-          etag: object.etag,
-          busy: busyIntervals([object.data], from, to, zone),
-          events: eventAnswers(object.data),
-        });
-      }
-    }
-    const busy = [...objects.values()].flatMap((object) => object.busy).sort((a, b) => a.start - b.start);
-    return { objects, busy, windowEnd: to.getTime() };
+    return { objects, changed, syncToken };
   }
 }
