@@ -27,7 +27,8 @@ export interface Smsc {
   /** Enquire_links answered so far. */
   readonly enquireLinks: () => number;
   /** The next `count` submits are answered with `status` (ESME_RTHROTTLED unless told). */
-  refuseNext(count: number, status?: number): void;
+  /** Refuses the next `count` texts (to `to` alone when given, as the SMSC reads the number: digits, no '+'). */
+  refuseNext(count: number, status?: number, to?: string): void;
   /** Closes every bound session, as an SMSC restarting does. */
   dropBinds(): void;
   /** Sends a deliver_sm receipt for `messageId`; resolves with the status the client answered it with. */
@@ -49,7 +50,7 @@ export async function startSmsc(): Promise<Smsc> {
   const bound = new Set<Session>();
   let binds = 0;
   let enquireLinks = 0;
-  let refusals: { count: number; status: number } = { count: 0, status: smpp.ESME_RTHROTTLED };
+  let refusals: { count: number; status: number; to?: string | undefined } = { count: 0, status: smpp.ESME_RTHROTTLED };
   let nextId = 1;
 
   const server = smpp.createServer((session) => {
@@ -74,7 +75,7 @@ export async function startSmsc(): Promise<Smsc> {
       session.close();
     });
     session.on('submit_sm', (pdu: PDU) => {
-      if (refusals.count > 0) {
+      if (refusals.count > 0 && (refusals.to === undefined || refusals.to === String(pdu.destination_addr))) {
         refusals.count -= 1;
         session.send(pdu.response({ command_status: refusals.status }));
         return;
@@ -98,8 +99,8 @@ export async function startSmsc(): Promise<Smsc> {
     received,
     binds: () => binds,
     enquireLinks: () => enquireLinks,
-    refuseNext(count, status = smpp.ESME_RTHROTTLED) {
-      refusals = { count, status };
+    refuseNext(count, status = smpp.ESME_RTHROTTLED, to) {
+      refusals = { count, status, to };
     },
     dropBinds() {
       for (const session of bound) session.destroy();
