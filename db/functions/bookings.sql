@@ -508,13 +508,14 @@ BEGIN
 END;
 $fn$;
 
--- What every change leaves in its transaction, once the row is changed: the prospect's earlier e-mails it overtakes
--- dropped (db/functions/deliveries.sql), its own e-mails and calendar writes stored (p_emails, see
--- booking_store_deliveries), its webhook event p_event raised (db/functions/webhooks.sql). Refused (recipient-emails)
+-- What every change leaves in its transaction, once the row is changed: the prospect's earlier e-mails and texts it
+-- overtakes dropped (db/functions/deliveries.sql), its own e-mails, texts and calendar writes stored (p_emails, see
+-- booking_store_deliveries), its webhook event p_event raised (db/functions/webhooks.sql), with a move's
+-- previousTimeSlot and p_extra in its data (a reassignment's previousHost and reason). Refused (recipient-emails)
 -- when the prospect's e-mails of 24 hours, this change's counted, pass p_emails_per_recipient (0: no ceiling); the
 -- whole change is then undone. Returns the booking as it now stands and the rows stored, for their jobs.
 CREATE OR REPLACE FUNCTION booking_change_store(p_id uuid, p_event text, p_previous_time_slot timestamptz,
-  p_previous_host text, p_emails jsonb, p_emails_per_recipient integer)
+  p_previous_host text, p_emails jsonb, p_emails_per_recipient integer, p_extra jsonb DEFAULT NULL)
 RETURNS TABLE (booking jsonb, emails jsonb, webhooks jsonb)
 LANGUAGE plpgsql VOLATILE AS $fn$
 DECLARE
@@ -528,7 +529,8 @@ BEGIN
     FROM bookings b WHERE b.id = p_id AND b.sms_phone IS NOT NULL;
   emails := booking_store_deliveries(p_id, v_after.time_slot, v_after.sequence, p_previous_time_slot, v_after.host_email,
     p_previous_host, p_emails);
-  webhooks := webhook_raise(p_id, p_event, p_previous_time_slot);
+  webhooks := webhook_raise_with(p_id, p_event, CASE WHEN p_previous_time_slot IS NULL THEN '{}'::jsonb
+    ELSE jsonb_build_object('previousTimeSlot', webhook_instant(p_previous_time_slot)) END || coalesce(p_extra, '{}'::jsonb));
   IF p_emails_per_recipient > 0 THEN
     SELECT * INTO v_mailed FROM recipient_email_ceiling(v_after.recipient, 0, p_emails_per_recipient);
     IF v_mailed.refused THEN
