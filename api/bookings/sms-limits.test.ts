@@ -8,6 +8,7 @@ import { expect } from 'chai';
 import type { SmsView } from '../../domain/sales.js';
 import { startAppUnderTest, type AppUnderTest } from '../../test/app-under-test.js';
 import { bookableSlots } from '../../test/booking.js';
+import { expectDocumented } from '../../test/documented.js';
 import { DEFAULT_FOLLOW_UPS } from './emails.js';
 
 const ADMIN = 'an-admin-token-of-at-least-32-characters';
@@ -54,7 +55,9 @@ describe('the texts’ limits', function () {
   const smsOf = async (on: AppUnderTest, id: string) => {
     const answer = await fetch(`${on.url}/api/admin/bookings/${id}`, { headers: { Authorization: `Bearer ${ADMIN}` } });
     expect(answer.status).to.equal(200);
-    return ((await answer.json()) as { sms: SmsView }).sms;
+    const detail = (await answer.json()) as { sms: SmsView };
+    expectDocumented('/api/admin/bookings/{id}', 'get', 200, detail);
+    return detail.sms;
   };
 
   it('texts one of two prospects booking at once with the same number, and keeps why the other was not', async () => {

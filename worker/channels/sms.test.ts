@@ -6,10 +6,13 @@
  * delivery receipt becomes the row's state and, delivered, an sms.delivered webhook; a text the SMSC refuses for good
  * an sms.failed one (both signed, to a real receiver, and shown on the booking's detail).
  */
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { expect } from 'chai';
 import smpp from 'smpp';
 import type { SmsView } from '../../domain/sales.js';
-import { newWebhookSecret } from '../../server-shared/webhooks.js';
+import { newWebhookSecret, webhookEventSchema } from '../../server-shared/webhooks.js';
+import { expectDocumented } from '../../test/documented.js';
 import { bookingToken } from '../../server-shared/booking-link.js';
 import { bookableSlots } from '../../test/booking.js';
 import { startSmsc, type Smsc } from '../../test/smsc.js';
@@ -87,8 +90,11 @@ describe('texts to the prospect’s phone over SMPP', function () {
     const detail = await fetch(`${stack.url}/api/admin/bookings/${id}`, {
       headers: { Authorization: `Bearer ${ADMIN}` },
     });
-    return ((await detail.json()) as { sms: SmsView }).sms;
+    const body = (await detail.json()) as { sms: SmsView };
+    expectDocumented('/api/admin/bookings/{id}', 'get', 200, body);
+    return body.sms;
   };
+  const valid = addFormats.default(new Ajv2020({ strict: false }));
   // The verified events (a forged or unsigned one is not taken) of one booking and type.
   const eventsOf = (id: string, type: string) =>
     receiver.taken().filter((event) => event.data.booking.id === id && event.type === type);
@@ -128,6 +134,8 @@ describe('texts to the prospect’s phone over SMPP', function () {
       return events.length > 0 ? events : undefined;
     }, 'the sms.delivered webhook');
     expect(delivered!.data.text).to.include({ kind: 'sms-confirmation', state: 'delivered' });
+    const check = valid.compile(webhookEventSchema('sms.delivered'));
+    expect(check(delivered), JSON.stringify(check.errors)).to.equal(true);
     expect(delivered!.data.text!.sentAt).to.be.a('string');
     const sms = await smsOf(id);
     expect(sms).to.include({ delivered: 1, failed: 0 });
@@ -238,6 +246,8 @@ describe('texts to the prospect’s phone over SMPP', function () {
       return events.length > 0 ? events : undefined;
     }, 'the sms.failed webhook of the refusal');
     expect(failed!.data.text).to.include({ kind: 'sms-confirmation', state: 'failed', sentAt: null });
+    const check = valid.compile(webhookEventSchema('sms.failed'));
+    expect(check(failed), JSON.stringify(check.errors)).to.equal(true);
     expect(await smsOf(refused)).to.include({ delivered: 0, failed: 1 });
     const lost = await book(12, 'hedy@analytical-engines.com', '+33 6 12 34 56 85');
     const [text] = await receivedTo('33612345685', 1);
