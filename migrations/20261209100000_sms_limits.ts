@@ -5,6 +5,7 @@ import type { Knex } from 'knex';
  * number's texts of a day, the booking's own, or a number another prospect's booking was texted at first that day) is
  * kept in sms_withheld with why, for sales and operations to see; booking_change_store takes a change's extra event
  * data (a reassignment's previous host), so its old signature is dropped here and db/functions/ makes the new one.
+ * The texts to a number are indexed by it, as the limits count them under the number's lock.
  */
 const OLD_CHANGE_STORE = 'booking_change_store(uuid, text, timestamptz, text, jsonb, integer)';
 const NEW_FUNCTIONS = [
@@ -27,6 +28,9 @@ export async function up(knex: Knex): Promise<void> {
     table.timestamp('at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
     table.index(['booking_id']);
   });
+  // The texts to one number of the last 24 hours, which every change texting it counts (sms_text_limits): found
+  // among the texts alone, not the whole outbox.
+  await knex.raw("CREATE INDEX deliveries_sms_recipient ON deliveries (recipient, created_at) WHERE channel = 'sms'");
   await knex.raw(
     "ALTER TABLE sms_withheld ADD CONSTRAINT sms_withheld_reason CHECK (reason IN ('number-per-day', 'booking-limit', 'number-of-another-prospect'))",
   );
@@ -36,4 +40,5 @@ export async function down(knex: Knex): Promise<void> {
   // The functions file of before makes the old signature again when it is applied.
   for (const fn of NEW_FUNCTIONS) await knex.raw(`DROP FUNCTION IF EXISTS ${fn}`);
   await knex.schema.dropTable('sms_withheld');
+  await knex.raw('DROP INDEX deliveries_sms_recipient');
 }
