@@ -19,14 +19,30 @@ import Router from '@koa/router';
 import { bodyParser } from '@koa/bodyparser';
 import type { Context, Middleware, Next } from 'koa';
 import type { Logger } from 'pino';
-import { calendarDayOf, formatCalendarDay, isWeekend, oneMonthAfter, type CalendarDay } from '../../domain/booking.js';
+import {
+  calendarDayOf,
+  formatCalendarDay,
+  isWeekend,
+  knownTimeZone,
+  oneMonthAfter,
+  parseCalendarDay,
+  type CalendarDay,
+} from '../../domain/booking.js';
+import type { Attribution } from '../../domain/attribution.js';
 import type { Contact } from '../../domain/brand.js';
-import { DEMO_REQUEST_FIELDS, type BookingCreated, type BookingView } from '../../domain/demo-request.js';
+import {
+  DEMO_REQUEST_FIELDS,
+  TIME_ZONE_MAX_LENGTH,
+  type BookingCreated,
+  type BookingView,
+} from '../../domain/demo-request.js';
 import {
   BOOK_PATH,
   bookingPaths,
   FORM_DAYS,
   FORM_KEY_FIELD,
+  FROM_PARAMETER,
+  ZONE_PARAMETER,
   type FormProblems,
   type FormValues,
   type NoScriptPage,
@@ -46,7 +62,11 @@ import {
   CROSS_SITE_PAGE,
   NOT_FOUND_PAGE,
   chosenAnswers,
+  consentOfForm,
   gatherAnswers,
+  gatherAttribution,
+  postedAttribution,
+  visitAttribution,
   notRoutedPage,
   pageError,
   problemsOf,
@@ -85,6 +105,8 @@ export interface NoScriptDeps {
   /** The day's slots, as the slot list answers them (slots/routes.ts); with `route`, those its hosts can take. */
   readDay: (date: string, day: CalendarDay, clientKey: string, route?: KeyedRoute) => Promise<DaySlotsRead>;
   readBooking: BookingViewReader;
+  /** The site sends texts (SMPP_URL): the form offers their consent beside the phone. */
+  texts: boolean;
   /** The team file's questions, asked on the form before its slots; none without them. */
   questions: readonly RoutingQuestion[];
   /** The team's routing when who hosts depends on the prospect (ProspectRouting.routed); unset: every host's slots. */
@@ -93,7 +115,20 @@ export interface NoScriptDeps {
   changeSteps: ReturnType<typeof bookingChangeSteps>;
 }
 
+/** What the booking form carries of the visit besides what is typed: where it came from, the zone, the week shown. */
+interface Visit {
+  attribution: Attribution;
+  zone: string;
+  /** The first day (YYYY-MM-DD) of the week whose slots are shown; the first week of the window without it. */
+  from?: string;
+}
+
 const tokenOf = (ctx: Context): string => String(ctx.params.token ?? '');
+/** The week asked for (the times form's GET); slotChoices keeps it only when it is one of the window's. */
+const fromOf = (ctx: Context): string | undefined => {
+  const from = ctx.query[FROM_PARAMETER];
+  return typeof from === 'string' && parseCalendarDay(from) ? from : undefined;
+};
 const unavailablePage = (text: string): NoScriptPage => ({ kind: 'notice', title: 'Please try again shortly', text });
 
 export function noScriptRoutes(deps: NoScriptDeps): Router {
@@ -140,20 +175,25 @@ export function noScriptRoutes(deps: NoScriptDeps): Router {
    * The free slots of the next working days that have one, as the slot list answers them to this client; `only`
    * the route's, from its day on.
    */
-  const slotChoices = async (ctx: Context, only?: ChoicesFor): Promise<SlotChoices> => {
+  const slotChoices = async (ctx: Context, only?: ChoicesFor, from?: string): Promise<SlotChoices> => {
     const now = deps.now();
     const last = calendarDayOf(oneMonthAfter(now, deps.timeZone), deps.timeZone);
     const lastDate = formatCalendarDay(last);
-    const candidates: { date: string; day: CalendarDay }[] = [];
     const today = calendarDayOf(now, deps.timeZone);
-    const first = only && formatCalendarDay(only.from) > formatCalendarDay(today) ? only.from : today;
+    // The dialog's window: every working day from today to a month from now, a week of it at a time.
+    const window: { date: string; day: CalendarDay }[] = [];
     for (let offset = 0; ; offset += 1) {
-      const at = new Date(Date.UTC(first.year, first.month - 1, first.day + offset));
+      const at = new Date(Date.UTC(today.year, today.month - 1, today.day + offset));
       const day = { year: at.getUTCFullYear(), month: at.getUTCMonth() + 1, day: at.getUTCDate() };
       const date = formatCalendarDay(day);
       if (date > lastDate) break;
-      if (!isWeekend(day)) candidates.push({ date, day });
+      if (!isWeekend(day)) window.push({ date, day });
     }
+    const weeks = window
+      .filter(({ day }, index) => index === 0 || new Date(Date.UTC(day.year, day.month - 1, day.day)).getUTCDay() === 1)
+      .map(({ date }) => date);
+    const start = only ? formatCalendarDay(only.from) : from && weeks.includes(from) ? from : weeks[0];
+    const candidates = window.filter(({ date }) => start === undefined || date >= start);
     const clientKey = clientKeyOf(ctx);
     const days: SlotChoices['days'][number][] = [];
     let calendarsUnreadable = false;
@@ -181,26 +221,37 @@ export function noScriptRoutes(deps: NoScriptDeps): Router {
     }
     return {
       days,
+      weeks,
+      ...(start ? { from: start } : {}),
       ...(calendarsUnreadable && days.length === 0 ? { calendarsUnreadable, ...(salesDesk ? { salesDesk } : {}) } : {}),
     };
   };
 
   const bookForm = async (
     ctx: Context,
+    visit: Visit,
     values: FormValues,
     problems: FormProblems,
     answers: RoutingAnswers = {},
     only?: ChoicesFor,
   ): Promise<NoScriptPage> => ({
     kind: 'book',
-    choices: await slotChoices(ctx, only),
+    choices: await slotChoices(ctx, only, visit.from),
     questions: deps.questions,
     values,
     answers,
     problems,
     // A new key for each form shown: a post of it is one submission, however often the browser sends it.
     idempotencyKey: randomUUID(),
+    attribution: visit.attribution,
+    visitorZone: visit.zone,
+    texts: deps.texts,
   });
+
+  /** The zone a visitor chose, when this server knows it; the booking zone until they choose. */
+  const zoneOf = (value: unknown): string =>
+    (typeof value === 'string' && value.length <= TIME_ZONE_MAX_LENGTH ? knownTimeZone(value) : undefined) ??
+    deps.timeZone;
 
   /** Answers a page for an error no form can show: the database out of reach, a token that opens nothing. */
   const noticeFor = (error: ApiError): NoScriptPage =>
@@ -240,6 +291,8 @@ export function noScriptRoutes(deps: NoScriptDeps): Router {
       const key = body[FORM_KEY_FIELD];
       delete body[FORM_KEY_FIELD];
       gatherAnswers(body);
+      gatherAttribution(body);
+      consentOfForm(body);
       (ctx.state as FormIdempotencyKey).idempotencyKey = typeof key === 'string' ? key : '';
       await next();
     });
@@ -252,7 +305,20 @@ export function noScriptRoutes(deps: NoScriptDeps): Router {
     await send(ctx, error.status, await page());
   };
 
-  router.get(BOOK_PATH, async (ctx) => send(ctx, 200, await bookForm(ctx, {}, { fields: {} })));
+  router.get(BOOK_PATH, async (ctx) => {
+    const from = fromOf(ctx);
+    const visit: Visit = {
+      attribution: visitAttribution(
+        new URL(ctx.originalUrl, publicOrigin),
+        ctx.get('Referer'),
+        // Koa's ctx.origin is the Origin header (Koa 3): the request's own is its scheme and host.
+        new Set([publicOrigin, `${ctx.protocol}://${ctx.host}`]),
+      ),
+      zone: zoneOf(ctx.query[ZONE_PARAMETER]),
+      ...(from ? { from } : {}),
+    };
+    await send(ctx, 200, await bookForm(ctx, visit, {}, { fields: {} }));
+  });
 
   /**
    * The route of a form posted with a slot its hosts could not take, and that slot's day; undefined without routing
@@ -284,7 +350,9 @@ export function noScriptRoutes(deps: NoScriptDeps): Router {
       const answers = chosenAnswers(ctx.request.body);
       // The route's hosts were all taken at that slot: the form offers their free slots, that day's first.
       const only = routeConflict(error) ? await routeOfPost(values, answers) : undefined;
-      return refused(ctx, error, () => bookForm(ctx, values, problemsOf(error, fields), answers, only));
+      const body = ctx.request.body as { visitorTimeZone?: unknown } | undefined;
+      const visit = { attribution: postedAttribution(body), zone: zoneOf(body?.visitorTimeZone) };
+      return refused(ctx, error, () => bookForm(ctx, visit, values, problemsOf(error, fields), answers, only));
     }
     // The booking made, the one this key made before, or the honeypot's answer, which opens like one.
     const { invitePath } = ctx.body as BookingCreated;
@@ -304,6 +372,7 @@ export function noScriptRoutes(deps: NoScriptDeps): Router {
     booking: BookingView,
     problems: FormProblems,
     chosen?: string,
+    from?: string,
   ) =>
     booking.status === 'cancelled'
       ? ({ kind: 'cancelled', token, booking } as const)
@@ -311,14 +380,15 @@ export function noScriptRoutes(deps: NoScriptDeps): Router {
           kind: 'move',
           token,
           booking,
-          choices: await slotChoices(ctx),
+          choices: await slotChoices(ctx, undefined, from),
           problems,
           ...(chosen ? { chosen } : {}),
         } as const);
 
   router.get('/booking/:token/move', async (ctx) => {
     const booking = await bookingOr(ctx, tokenOf(ctx));
-    if (booking) await send(ctx, 200, await moveForm(ctx, tokenOf(ctx), booking, { fields: {} }));
+    if (booking)
+      await send(ctx, 200, await moveForm(ctx, tokenOf(ctx), booking, { fields: {} }, undefined, fromOf(ctx)));
   });
   router.post(
     '/booking/:token/move',
