@@ -1,7 +1,8 @@
 /**
  * The booking pages that work without script, answered as pages the server renders (web/app/no-script-prerender.tsx,
- * into the build's no-script.html): GET /book, the booking form with the free slots of the next working days as radio
- * buttons and a one-time idempotency key; POST /book, the form posted, through the very steps of POST /api/bookings
+ * into the build's no-script.html): GET /book, the booking form with the free slots of a week of working days as radio
+ * buttons (slot-choices.ts), in the zone the visitor chose beside the booking zone's, the visit's attribution as
+ * hidden fields (form-parts.ts), the texts' consent where texts are sent, and a one-time idempotency key; POST /book, the form posted, through the very steps of POST /api/bookings
  * (its rate limit, honeypot, validation, ceilings and idempotency: request-routes.ts), answered with 303 to the
  * booking's confirmation (GET /booking/{token}/confirmation) or the form again with each error beside its field
  * (the team file's questions asked on it too; a prospect the routes turn away reads their words as a page, 422; a
@@ -19,15 +20,7 @@ import Router from '@koa/router';
 import { bodyParser } from '@koa/bodyparser';
 import type { Context, Middleware, Next } from 'koa';
 import type { Logger } from 'pino';
-import {
-  calendarDayOf,
-  formatCalendarDay,
-  isWeekend,
-  knownTimeZone,
-  oneMonthAfter,
-  parseCalendarDay,
-  type CalendarDay,
-} from '../../domain/booking.js';
+import { calendarDayOf, knownTimeZone, type CalendarDay } from '../../domain/booking.js';
 import type { Attribution } from '../../domain/attribution.js';
 import type { Contact } from '../../domain/brand.js';
 import {
@@ -39,17 +32,13 @@ import {
 import {
   BOOK_PATH,
   bookingPaths,
-  FORM_DAYS,
   FORM_KEY_FIELD,
-  FROM_PARAMETER,
   ZONE_PARAMETER,
   type FormProblems,
   type FormValues,
   type NoScriptPage,
-  type SlotChoices,
 } from '../../domain/no-script-pages.js';
 import { escapeHtml } from '../../domain/text.js';
-import { clientKeyOf } from '../client-network.js';
 import { ApiError, ServiceUnavailableError, TooManyRequestsError } from '../errors.js';
 import { fromAnotherSite } from '../same-site.js';
 import type { DaySlotsRead } from '../slots/routes.js';
@@ -76,6 +65,7 @@ import {
   type ChoicesFor,
 } from './form-parts.js';
 import { keyedRouteOf, type KeyedRoute } from '../routing/route-key.js';
+import { fromOf, slotChoicesReader } from './slot-choices.js';
 import { answerField, type RoutingAnswers, type RoutingQuestion } from '../../domain/routing.js';
 
 /** The render the web build bundles for Node beside the web root (dist/web-ssr/no-script-prerender.cjs). */
@@ -124,11 +114,6 @@ interface Visit {
 }
 
 const tokenOf = (ctx: Context): string => String(ctx.params.token ?? '');
-/** The week asked for (the times form's GET); slotChoices keeps it only when it is one of the window's. */
-const fromOf = (ctx: Context): string | undefined => {
-  const from = ctx.query[FROM_PARAMETER];
-  return typeof from === 'string' && parseCalendarDay(from) ? from : undefined;
-};
 const unavailablePage = (text: string): NoScriptPage => ({ kind: 'notice', title: 'Please try again shortly', text });
 
 export function noScriptRoutes(deps: NoScriptDeps): Router {
@@ -171,61 +156,7 @@ export function noScriptRoutes(deps: NoScriptDeps): Router {
     ctx.body = html;
   };
 
-  /**
-   * The free slots of the next working days that have one, as the slot list answers them to this client; `only`
-   * the route's, from its day on.
-   */
-  const slotChoices = async (ctx: Context, only?: ChoicesFor, from?: string): Promise<SlotChoices> => {
-    const now = deps.now();
-    const last = calendarDayOf(oneMonthAfter(now, deps.timeZone), deps.timeZone);
-    const lastDate = formatCalendarDay(last);
-    const today = calendarDayOf(now, deps.timeZone);
-    // The dialog's window: every working day from today to a month from now, a week of it at a time.
-    const window: { date: string; day: CalendarDay }[] = [];
-    for (let offset = 0; ; offset += 1) {
-      const at = new Date(Date.UTC(today.year, today.month - 1, today.day + offset));
-      const day = { year: at.getUTCFullYear(), month: at.getUTCMonth() + 1, day: at.getUTCDate() };
-      const date = formatCalendarDay(day);
-      if (date > lastDate) break;
-      if (!isWeekend(day)) window.push({ date, day });
-    }
-    const weeks = window
-      .filter(({ day }, index) => index === 0 || new Date(Date.UTC(day.year, day.month - 1, day.day)).getUTCDay() === 1)
-      .map(({ date }) => date);
-    const start = only ? formatCalendarDay(only.from) : from && weeks.includes(from) ? from : weeks[0];
-    const candidates = window.filter(({ date }) => start === undefined || date >= start);
-    const clientKey = clientKeyOf(ctx);
-    const days: SlotChoices['days'][number][] = [];
-    let calendarsUnreadable = false;
-    let salesDesk: string | undefined;
-    // A batch of days at a time, until enough have a free slot: most days do, so one batch is the common case.
-    for (let start = 0; start < candidates.length && days.length < FORM_DAYS; start += FORM_DAYS) {
-      const read = await Promise.all(
-        candidates
-          .slice(start, start + FORM_DAYS)
-          .map(({ date, day }) => deps.readDay(date, day, clientKey, only?.route)),
-      );
-      for (const { answer, hostNames } of read) {
-        if (answer.calendarsUnreadable) {
-          calendarsUnreadable = true;
-          salesDesk = answer.salesDesk;
-        }
-        const slots = answer.slots
-          .filter((slot) => slot.available)
-          .map((slot) => {
-            const hosts = hostNames?.get(slot.start);
-            return hosts ? { start: slot.start, hosts } : { start: slot.start };
-          });
-        if (slots.length > 0 && days.length < FORM_DAYS) days.push({ date: answer.date, slots });
-      }
-    }
-    return {
-      days,
-      weeks,
-      ...(start ? { from: start } : {}),
-      ...(calendarsUnreadable && days.length === 0 ? { calendarsUnreadable, ...(salesDesk ? { salesDesk } : {}) } : {}),
-    };
-  };
+  const slotChoices = slotChoicesReader(deps);
 
   const bookForm = async (
     ctx: Context,
