@@ -246,6 +246,7 @@ export function createApiRouter(deps: AppDeps): Router {
       readBooking: bookingViewReader(deps),
       questions: deps.routing?.questions ?? [],
       ...(deps.routing ? { routing: deps.routing } : {}),
+      texts: followUps.texts !== undefined,
       bookSteps: demoRequestSteps(bookingDeps, { form: true }),
       changeSteps: bookingChangeSteps(linkDeps, { form: true }),
     }).routes(),

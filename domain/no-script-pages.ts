@@ -3,6 +3,7 @@
  * (/booking/{token}/move, /booking/{token}/cancel). The API renders them (api/no-script/routes.ts) through the web
  * build's server render (web/app/no-script-prerender.tsx), from what is described here.
  */
+import { ATTRIBUTION_KEYS, type Attribution, type AttributionKey } from './attribution.js';
 import type { BookingView, DemoRequestField } from './demo-request.js';
 import type { RoutingAnswers, RoutingQuestion } from './routing.js';
 
@@ -11,6 +12,18 @@ export const BOOK_PATH = '/book';
 export const FORM_KEY_FIELD = 'idempotencyKey';
 /** Working days the form offers slots of: those with a slot free, from the first bookable one. */
 export const FORM_DAYS = 5;
+
+/**
+ * The query parameter of GET /book naming the zone the visitor chose (the zone form above the booking form): the slots
+ * show their time in it too, and the booking keeps it as its visitor zone.
+ */
+export const ZONE_PARAMETER = 'zone';
+/** The query parameter of GET /book naming the first day of the week whose slots are shown (YYYY-MM-DD). */
+export const FROM_PARAMETER = 'from';
+
+/** The hidden field of one part of the visit's attribution (attribution.utm_source, …), posted as answers are. */
+export const attributionField = (key: AttributionKey): string => `attribution.${key}`;
+export const ATTRIBUTION_FIELDS = ATTRIBUTION_KEYS.map(attributionField);
 
 /**
  * The query parameter by which the manage page's buttons ask for a step without script (?step=move, ?step=cancel): the
@@ -45,6 +58,13 @@ export interface DayChoices {
 /** The slots a form offers. */
 export interface SlotChoices {
   days: readonly DayChoices[];
+  /**
+   * The first working day of each week the booking window holds (today's, then each Monday to a month from now, as
+   * the dialog's calendar offers), YYYY-MM-DD: the booking form shows a week at a time. None on a move's form.
+   */
+  weeks?: readonly string[];
+  /** The day the days shown start from. */
+  from?: string;
   /** No host's calendar could be read: nothing is offered, and the page says to write to the sales desk. */
   calendarsUnreadable?: boolean;
   salesDesk?: string;
@@ -70,6 +90,12 @@ export interface BookFormPage {
   answers: RoutingAnswers;
   problems: FormProblems;
   idempotencyKey: string;
+  /** The visit's UTM parameters and outside referrer, carried as hidden fields into the booking. */
+  attribution: Attribution;
+  /** The zone the visitor chose (the booking zone until they choose one): shown beside each slot, kept as theirs. */
+  visitorZone: string;
+  /** The site sends texts (SMPP_URL): the form offers the consent beside the phone, unticked. */
+  texts: boolean;
 }
 
 /** The booking just made (or the one a key already made), or a booking's page after a change without script. */

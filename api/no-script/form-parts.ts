@@ -1,10 +1,16 @@
 /**
- * The pieces of the booking pages without script that need no request: what a posted form holds (its texts and
- * answers), how a refusal shows on it, the notices shown instead of a form, and the route a refused slot's form offers.
+ * The pieces of the booking pages without script that need no request: what a posted form holds (its texts,
+ * answers, attribution and consent), the visit's attribution, how a refusal shows on it, the notices shown instead of a form, and the route a refused slot's form offers.
  */
+import { ATTRIBUTION_KEYS, ATTRIBUTION_MAX_LENGTH, attributionOf, type Attribution } from '../../domain/attribution.js';
 import { SLOT_TAKEN_MESSAGE, type CalendarDay } from '../../domain/booking.js';
 import { DEMO_REQUEST_FIELDS } from '../../domain/demo-request.js';
-import type { FormProblems, FormValues, NoScriptPage } from '../../domain/no-script-pages.js';
+import {
+  attributionField,
+  type FormProblems,
+  type FormValues,
+  type NoScriptPage,
+} from '../../domain/no-script-pages.js';
 import { answerField, type RoutingAnswers } from '../../domain/routing.js';
 import { ApiError } from '../errors.js';
 import type { NotRoutedError } from '../routing/route-answer.js';
@@ -25,6 +31,8 @@ export function typedValues(body: unknown): FormValues {
     const value = (body as Record<string, unknown>)[field];
     if (typeof value === 'string') values[field] = value;
   }
+  // The consent's box, made a boolean for the steps (consentOfForm), comes back ticked.
+  if ((body as { smsConsent?: unknown }).smsConsent === true) values.smsConsent = 'true';
   return values;
 }
 
@@ -102,3 +110,54 @@ export interface ChoicesFor {
 /** A slot nobody who may host this prospect is free at (the route's hosts all taken: the booking's 409). */
 export const routeConflict = (error: ApiError): boolean =>
   error.status === 409 && error.fields?.timeSlot === SLOT_TAKEN_MESSAGE;
+
+/**
+ * The visit's attribution as GET /book finds it: the UTM parameters of its own address, or else of the page of this
+ * site it was reached from (the landing page's Request Demo link drops the landing address's query, which the
+ * Referer still carries); and a referrer from another site. What the dialog sends, read by the server.
+ */
+export function visitAttribution(address: URL, referer: string, ownOrigins: ReadonlySet<string>): Attribution {
+  let from: URL | undefined;
+  try {
+    from = referer ? new URL(referer) : undefined;
+  } catch {
+    from = undefined;
+  }
+  const ownPage = from !== undefined && ownOrigins.has(from.origin);
+  // The times form's GET (times-form.tsx) carries the referrer it was first given, as a parameter of its own.
+  const found = attributionOf(address, ownPage ? (address.searchParams.get('referrer') ?? '') : (from?.href ?? ''));
+  const utm = (attribution: Attribution) => ATTRIBUTION_KEYS.some((key) => key !== 'referrer' && attribution[key]);
+  if (!utm(found) && ownPage && from) return { ...attributionOf(from, ''), ...found };
+  return found;
+}
+
+/**
+ * The attribution's hidden fields (attribution.utm_source, …) gathered into the `attribution` object the API's body
+ * has; none when the form carried none.
+ */
+export function gatherAttribution(body: Record<string, unknown>): void {
+  const attribution: Record<string, unknown> = {};
+  for (const key of ATTRIBUTION_KEYS) {
+    const field = attributionField(key);
+    if (field in body) attribution[key] = body[field];
+    delete body[field];
+  }
+  if (Object.keys(attribution).length > 0) body.attribution = attribution;
+}
+
+/** The attribution a posted form carried (after gatherAttribution), kept when the form comes back. */
+export function postedAttribution(body: unknown): Attribution {
+  const attribution = (body as { attribution?: unknown } | null)?.attribution;
+  if (typeof attribution !== 'object' || attribution === null) return {};
+  const kept: Attribution = {};
+  for (const key of ATTRIBUTION_KEYS) {
+    const value = (attribution as Record<string, unknown>)[key];
+    if (typeof value === 'string' && value !== '') kept[key] = value.slice(0, ATTRIBUTION_MAX_LENGTH);
+  }
+  return kept;
+}
+
+/** The consent's box posts "true" when ticked and nothing when not: the API's body has a boolean, or none. */
+export function consentOfForm(body: Record<string, unknown>): void {
+  if (body.smsConsent === 'true') body.smsConsent = true;
+}

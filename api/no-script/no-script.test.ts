@@ -119,7 +119,7 @@ describe('the booking pages without script', function () {
     expect(again.headers.get('location')).to.equal(first.headers.get('location'));
     const token = tokenOf(first.headers.get('location'));
     const id = bookingIdOf(token, TEST_LINK_SECRET);
-    const rows = await app.db('bookings').where({ email: fields.email });
+    const rows = await app.db('bookings').where({ email: fields['email'] });
     expect(rows.map((row: { id: string }) => row.id)).to.deep.equal([id]);
     const confirmation = await page(`/booking/${token}/confirmation`);
     expect(confirmation.status).to.equal(200);
@@ -234,6 +234,64 @@ describe('the booking pages without script', function () {
     expect(answer.status).to.equal(404);
     expect(await answer.text()).to.include('This link does not open a booking');
     expect((await page('/booking/not-a-token/move')).status).to.equal(404);
+  });
+
+  it('offers the dialog’s month a week at a time, in the zone chosen, and keeps the visit’s source and zone', async () => {
+    const days = (html: string) =>
+      [...html.matchAll(/<fieldset class="[^"]*"><legend>([^<]+)<\/legend>/g)].map((match) => match[1]);
+    const weeks = (html: string) => [...html.matchAll(/<option value="(\d{4}-\d{2}-\d{2})"/g)].map((match) => match[1]);
+    const first = await page('/book');
+    // To a month from now (23 December, 10:30 in Berlin), as the dialog's calendar offers.
+    expect(weeks(first.html)).to.deep.equal(['2026-11-23', '2026-11-30', '2026-12-07', '2026-12-14', '2026-12-21']);
+    expect(first.html).not.to.include('name="smsConsent"');
+    const last = await page('/book?from=2026-12-21');
+    expect(days(last.html)).to.deep.equal([
+      'Monday, 21 December 2026',
+      'Tuesday, 22 December 2026',
+      'Wednesday, 23 December 2026',
+    ]);
+    expect(last.html).to.include('<option value="2026-12-21" selected="">');
+    // A week outside the window, or no day at all, is the first week.
+    for (const from of ['2027-01-04', '2026-11-16', 'soon'])
+      expect(days((await page(`/book?from=${from}`)).html)[0], from).to.equal('Monday, 23 November 2026');
+
+    // A zone it does not know is the booking zone; a known one is shown beside each time and posted as the visitor's.
+    expect((await page('/book?zone=Mars%2FOlympus')).html).to.include('name="visitorTimeZone" value="Europe/Berlin"');
+    const newYork = await page('/book?zone=America%2FNew_York&utm_source=partner&utm_campaign=q4');
+    expect(newYork.html).to.include('name="visitorTimeZone" value="America/New_York"');
+    expect(newYork.html).to.include('with yours (America/New_York) beside them');
+    expect(newYork.html).to.match(/<label for="slot-0">13:00<span class="[^"]*">07:00 your time<\/span><\/label>/);
+    expect(newYork.html).to.include('name="attribution.utm_source" value="partner"');
+    const fields: Record<string, string> = {
+      ...visitor(slot(27, 15)),
+      visitorTimeZone: 'America/New_York',
+      'attribution.utm_source': 'partner',
+      'attribution.utm_campaign': 'q4',
+    };
+    const booked = await post('/book', fields);
+    expect(booked.status).to.equal(303);
+    const row = (await app
+      .db('bookings')
+      .where({ email: fields['email'] })
+      .first('attribution', 'visitor_time_zone')) as {
+      attribution: unknown;
+      visitor_time_zone: string;
+    };
+    expect(row).to.deep.equal({
+      attribution: { utm_source: 'partner', utm_campaign: 'q4' },
+      visitor_time_zone: 'America/New_York',
+    });
+    // Refused, the form comes back with the visit's source and zone still in it.
+    const refused = await post('/book', {
+      ...fields,
+      ...visitor(slot(27, 16)),
+      name: '',
+      visitorTimeZone: 'Asia/Tokyo',
+    });
+    expect(refused.status).to.equal(400);
+    const again = markup(await refused.text());
+    expect(again).to.include('name="attribution.utm_source" value="partner"');
+    expect(again).to.include('name="visitorTimeZone" value="Asia/Tokyo"');
   });
 });
 

@@ -1,7 +1,8 @@
 /**
  * The booking pages that work without script, answered as pages the server renders (web/app/no-script-prerender.tsx,
- * into the build's no-script.html): GET /book, the booking form with the free slots of the next working days as radio
- * buttons and a one-time idempotency key; POST /book, the form posted, through the very steps of POST /api/bookings
+ * into the build's no-script.html): GET /book, the booking form with the free slots of a week of working days as radio
+ * buttons (slot-choices.ts), in the zone the visitor chose beside the booking zone's, the visit's attribution as
+ * hidden fields (form-parts.ts), the texts' consent where texts are sent, and a one-time idempotency key; POST /book, the form posted, through the very steps of POST /api/bookings
  * (its rate limit, honeypot, validation, ceilings and idempotency: request-routes.ts), answered with 303 to the
  * booking's confirmation (GET /booking/{token}/confirmation) or the form again with each error beside its field
  * (the team file's questions asked on it too; a prospect the routes turn away reads their words as a page, 422; a
@@ -19,21 +20,25 @@ import Router from '@koa/router';
 import { bodyParser } from '@koa/bodyparser';
 import type { Context, Middleware, Next } from 'koa';
 import type { Logger } from 'pino';
-import { calendarDayOf, formatCalendarDay, isWeekend, oneMonthAfter, type CalendarDay } from '../../domain/booking.js';
+import { calendarDayOf, knownTimeZone, type CalendarDay } from '../../domain/booking.js';
+import type { Attribution } from '../../domain/attribution.js';
 import type { Contact } from '../../domain/brand.js';
-import { DEMO_REQUEST_FIELDS, type BookingCreated, type BookingView } from '../../domain/demo-request.js';
+import {
+  DEMO_REQUEST_FIELDS,
+  TIME_ZONE_MAX_LENGTH,
+  type BookingCreated,
+  type BookingView,
+} from '../../domain/demo-request.js';
 import {
   BOOK_PATH,
   bookingPaths,
-  FORM_DAYS,
   FORM_KEY_FIELD,
+  ZONE_PARAMETER,
   type FormProblems,
   type FormValues,
   type NoScriptPage,
-  type SlotChoices,
 } from '../../domain/no-script-pages.js';
 import { escapeHtml } from '../../domain/text.js';
-import { clientKeyOf } from '../client-network.js';
 import { ApiError, ServiceUnavailableError, TooManyRequestsError } from '../errors.js';
 import { fromAnotherSite } from '../same-site.js';
 import type { DaySlotsRead } from '../slots/routes.js';
@@ -46,7 +51,11 @@ import {
   CROSS_SITE_PAGE,
   NOT_FOUND_PAGE,
   chosenAnswers,
+  consentOfForm,
   gatherAnswers,
+  gatherAttribution,
+  postedAttribution,
+  visitAttribution,
   notRoutedPage,
   pageError,
   problemsOf,
@@ -56,6 +65,7 @@ import {
   type ChoicesFor,
 } from './form-parts.js';
 import { keyedRouteOf, type KeyedRoute } from '../routing/route-key.js';
+import { fromOf, slotChoicesReader } from './slot-choices.js';
 import { answerField, type RoutingAnswers, type RoutingQuestion } from '../../domain/routing.js';
 
 /** The render the web build bundles for Node beside the web root (dist/web-ssr/no-script-prerender.cjs). */
@@ -85,12 +95,22 @@ export interface NoScriptDeps {
   /** The day's slots, as the slot list answers them (slots/routes.ts); with `route`, those its hosts can take. */
   readDay: (date: string, day: CalendarDay, clientKey: string, route?: KeyedRoute) => Promise<DaySlotsRead>;
   readBooking: BookingViewReader;
+  /** The site sends texts (SMPP_URL): the form offers their consent beside the phone. */
+  texts: boolean;
   /** The team file's questions, asked on the form before its slots; none without them. */
   questions: readonly RoutingQuestion[];
   /** The team's routing when who hosts depends on the prospect (ProspectRouting.routed); unset: every host's slots. */
   routing?: ProspectRouting;
   bookSteps: ReturnType<typeof demoRequestSteps>;
   changeSteps: ReturnType<typeof bookingChangeSteps>;
+}
+
+/** What the booking form carries of the visit besides what is typed: where it came from, the zone, the week shown. */
+interface Visit {
+  attribution: Attribution;
+  zone: string;
+  /** The first day (YYYY-MM-DD) of the week whose slots are shown; the first week of the window without it. */
+  from?: string;
 }
 
 const tokenOf = (ctx: Context): string => String(ctx.params.token ?? '');
@@ -136,71 +156,33 @@ export function noScriptRoutes(deps: NoScriptDeps): Router {
     ctx.body = html;
   };
 
-  /**
-   * The free slots of the next working days that have one, as the slot list answers them to this client; `only`
-   * the route's, from its day on.
-   */
-  const slotChoices = async (ctx: Context, only?: ChoicesFor): Promise<SlotChoices> => {
-    const now = deps.now();
-    const last = calendarDayOf(oneMonthAfter(now, deps.timeZone), deps.timeZone);
-    const lastDate = formatCalendarDay(last);
-    const candidates: { date: string; day: CalendarDay }[] = [];
-    const today = calendarDayOf(now, deps.timeZone);
-    const first = only && formatCalendarDay(only.from) > formatCalendarDay(today) ? only.from : today;
-    for (let offset = 0; ; offset += 1) {
-      const at = new Date(Date.UTC(first.year, first.month - 1, first.day + offset));
-      const day = { year: at.getUTCFullYear(), month: at.getUTCMonth() + 1, day: at.getUTCDate() };
-      const date = formatCalendarDay(day);
-      if (date > lastDate) break;
-      if (!isWeekend(day)) candidates.push({ date, day });
-    }
-    const clientKey = clientKeyOf(ctx);
-    const days: SlotChoices['days'][number][] = [];
-    let calendarsUnreadable = false;
-    let salesDesk: string | undefined;
-    // A batch of days at a time, until enough have a free slot: most days do, so one batch is the common case.
-    for (let start = 0; start < candidates.length && days.length < FORM_DAYS; start += FORM_DAYS) {
-      const read = await Promise.all(
-        candidates
-          .slice(start, start + FORM_DAYS)
-          .map(({ date, day }) => deps.readDay(date, day, clientKey, only?.route)),
-      );
-      for (const { answer, hostNames } of read) {
-        if (answer.calendarsUnreadable) {
-          calendarsUnreadable = true;
-          salesDesk = answer.salesDesk;
-        }
-        const slots = answer.slots
-          .filter((slot) => slot.available)
-          .map((slot) => {
-            const hosts = hostNames?.get(slot.start);
-            return hosts ? { start: slot.start, hosts } : { start: slot.start };
-          });
-        if (slots.length > 0 && days.length < FORM_DAYS) days.push({ date: answer.date, slots });
-      }
-    }
-    return {
-      days,
-      ...(calendarsUnreadable && days.length === 0 ? { calendarsUnreadable, ...(salesDesk ? { salesDesk } : {}) } : {}),
-    };
-  };
+  const slotChoices = slotChoicesReader(deps);
 
   const bookForm = async (
     ctx: Context,
+    visit: Visit,
     values: FormValues,
     problems: FormProblems,
     answers: RoutingAnswers = {},
     only?: ChoicesFor,
   ): Promise<NoScriptPage> => ({
     kind: 'book',
-    choices: await slotChoices(ctx, only),
+    choices: await slotChoices(ctx, only, visit.from),
     questions: deps.questions,
     values,
     answers,
     problems,
     // A new key for each form shown: a post of it is one submission, however often the browser sends it.
     idempotencyKey: randomUUID(),
+    attribution: visit.attribution,
+    visitorZone: visit.zone,
+    texts: deps.texts,
   });
+
+  /** The zone a visitor chose, when this server knows it; the booking zone until they choose. */
+  const zoneOf = (value: unknown): string =>
+    (typeof value === 'string' && value.length <= TIME_ZONE_MAX_LENGTH ? knownTimeZone(value) : undefined) ??
+    deps.timeZone;
 
   /** Answers a page for an error no form can show: the database out of reach, a token that opens nothing. */
   const noticeFor = (error: ApiError): NoScriptPage =>
@@ -240,6 +222,8 @@ export function noScriptRoutes(deps: NoScriptDeps): Router {
       const key = body[FORM_KEY_FIELD];
       delete body[FORM_KEY_FIELD];
       gatherAnswers(body);
+      gatherAttribution(body);
+      consentOfForm(body);
       (ctx.state as FormIdempotencyKey).idempotencyKey = typeof key === 'string' ? key : '';
       await next();
     });
@@ -252,7 +236,20 @@ export function noScriptRoutes(deps: NoScriptDeps): Router {
     await send(ctx, error.status, await page());
   };
 
-  router.get(BOOK_PATH, async (ctx) => send(ctx, 200, await bookForm(ctx, {}, { fields: {} })));
+  router.get(BOOK_PATH, async (ctx) => {
+    const from = fromOf(ctx);
+    const visit: Visit = {
+      attribution: visitAttribution(
+        new URL(ctx.originalUrl, publicOrigin),
+        ctx.get('Referer'),
+        // Koa's ctx.origin is the Origin header (Koa 3): the request's own is its scheme and host.
+        new Set([publicOrigin, `${ctx.protocol}://${ctx.host}`]),
+      ),
+      zone: zoneOf(ctx.query[ZONE_PARAMETER]),
+      ...(from ? { from } : {}),
+    };
+    await send(ctx, 200, await bookForm(ctx, visit, {}, { fields: {} }));
+  });
 
   /**
    * The route of a form posted with a slot its hosts could not take, and that slot's day; undefined without routing
@@ -284,7 +281,9 @@ export function noScriptRoutes(deps: NoScriptDeps): Router {
       const answers = chosenAnswers(ctx.request.body);
       // The route's hosts were all taken at that slot: the form offers their free slots, that day's first.
       const only = routeConflict(error) ? await routeOfPost(values, answers) : undefined;
-      return refused(ctx, error, () => bookForm(ctx, values, problemsOf(error, fields), answers, only));
+      const body = ctx.request.body as { visitorTimeZone?: unknown } | undefined;
+      const visit = { attribution: postedAttribution(body), zone: zoneOf(body?.visitorTimeZone) };
+      return refused(ctx, error, () => bookForm(ctx, visit, values, problemsOf(error, fields), answers, only));
     }
     // The booking made, the one this key made before, or the honeypot's answer, which opens like one.
     const { invitePath } = ctx.body as BookingCreated;
@@ -304,6 +303,7 @@ export function noScriptRoutes(deps: NoScriptDeps): Router {
     booking: BookingView,
     problems: FormProblems,
     chosen?: string,
+    from?: string,
   ) =>
     booking.status === 'cancelled'
       ? ({ kind: 'cancelled', token, booking } as const)
@@ -311,14 +311,15 @@ export function noScriptRoutes(deps: NoScriptDeps): Router {
           kind: 'move',
           token,
           booking,
-          choices: await slotChoices(ctx),
+          choices: await slotChoices(ctx, undefined, from),
           problems,
           ...(chosen ? { chosen } : {}),
         } as const);
 
   router.get('/booking/:token/move', async (ctx) => {
     const booking = await bookingOr(ctx, tokenOf(ctx));
-    if (booking) await send(ctx, 200, await moveForm(ctx, tokenOf(ctx), booking, { fields: {} }));
+    if (booking)
+      await send(ctx, 200, await moveForm(ctx, tokenOf(ctx), booking, { fields: {} }, undefined, fromOf(ctx)));
   });
   router.post(
     '/booking/:token/move',

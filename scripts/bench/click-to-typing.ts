@@ -4,9 +4,11 @@
  * on the hero's link, either at once (at the load event: a visitor who came to book) or after READING_MS of reading.
  * The figure is the time from the click event to the moment the dialog's first field has focus and the page's main
  * thread is free to take a key (a task posted once focus is there has run). A key is then typed into the field to
- * check it arrives. Each run also tells which script files the page asked for before its load event.
+ * check it arrives. Each run also tells which script files the page asked for before its load event. A click that
+ * lands beside the link (the link moved between being found and being pressed) fails the run at once, naming what it hit.
  */
 import { chromium, type Page } from 'playwright-core';
+import { DEMO_TRIGGER_ATTRIBUTE } from '../../web/components/demo-trigger-attribute.js';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../../web/e2e/browser.js';
 
 /** What a visitor spends on the hero before clicking: the headline and the line below it. */
@@ -36,8 +38,15 @@ declare global {
  * in a string, as the page runs it: a function given to Playwright would carry what tsx compiles into it (__name).
  */
 const WATCH_CLICK_TO_TYPING = `
-window.clickToTyping = new Promise((resolve) => {
+window.clickToTyping = new Promise((resolve, reject) => {
   document.addEventListener('click', (click) => {
+    // A press beside the link (it moved between being found and being pressed: the typeface's swap did, with a
+    // fallback of other metrics) opens nothing, and would otherwise be waited on for good.
+    if (!(click.target instanceof Element && click.target.closest('[${DEMO_TRIGGER_ATTRIBUTE}]'))) {
+      const target = click.target instanceof Element ? click.target.outerHTML.slice(0, 80) : String(click.target);
+      reject(new Error('the click at ' + click.clientX + ',' + click.clientY + ' missed the Request Demo link: it hit ' + target));
+      return;
+    }
     const check = () => {
       const field = document.activeElement;
       if (field instanceof HTMLInputElement && field.closest('dialog:modal form')) {

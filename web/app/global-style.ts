@@ -3,20 +3,39 @@ import { topBarMenuCss } from '../features/top-bar/top-bar-css.js';
 import { FONT_LATER_CLASS } from '../components/font-loading.js';
 import { theme } from '../components/theme.js';
 
+/** Inter's ascender and descender, 1984 and 494 of its 2048 units: each fallback's overrides are these over its scale. */
+const INTER_ASCENT = 1984 / 2048;
+const INTER_DESCENT = 494 / 2048;
+
+/** A face of `local` fonts scaled to Inter's letters: `scale` is Inter's average width over theirs. */
+function fallbackFace(family: string, local: readonly string[], scale: number, weight?: string): string {
+  const percent = (value: number) => `${(value * 100).toFixed(2)}%`;
+  return (
+    `@font-face{font-family:'${family}';src:${local.map((name) => `local('${name}')`).join(',')};` +
+    (weight ? `font-weight:${weight};` : '') +
+    `size-adjust:${percent(scale)};ascent-override:${percent(INTER_ASCENT / scale)};` +
+    `descent-override:${percent(INTER_DESCENT / scale)};line-gap-override:0%}`
+  );
+}
+
 /**
- * Arial's metric twins (Liberation Sans, Arimo on Linux), scaled to Inter: Inter's letters are 7.4 % wider on average,
- * and its ascender and descender (1984 and 494 of 2048 units) divided by that scale give the overrides. Text set in
- * it takes the room Inter will take, so the swap to Inter shifts no line.
+ * Text set in a fallback takes the room Inter will take, so the swap to Inter shifts no line (nor the Request Demo
+ * link under a pointer about to press it). Arial and its metric twins (Liberation Sans, Arimo) are scaled by one
+ * factor; where none is installed (many Linux desktops) DejaVu Sans is the browser's sans-serif, and its bold is so
+ * much wider than its regular that each gets a face of its own, by weight, measured on the landing page's own text.
  */
-const INTER_FALLBACK =
-  "@font-face{font-family:'Inter Fallback';src:local('Arial'),local('ArialMT'),local('Liberation Sans'),local('LiberationSans'),local('Arimo');size-adjust:107.4%;ascent-override:90.2%;descent-override:22.48%;line-gap-override:0%}";
+const INTER_FALLBACKS = [
+  fallbackFace('Inter Fallback', ['Arial', 'ArialMT', 'Liberation Sans', 'LiberationSans', 'Arimo'], 1.074),
+  fallbackFace('Inter Fallback DejaVu', ['DejaVu Sans', 'DejaVuSans'], 0.941, '100 549'),
+  fallbackFace('Inter Fallback DejaVu', ['DejaVu Sans Bold', 'DejaVuSans-Bold'], 0.86, '550 900'),
+].join('');
 
 /**
  * The document-wide rules. They go into the prerendered HTML as a plain style tag rather than through
  * createGlobalStyle, so the browser does not rebuild and re-inject them while hydrating.
  */
 const documentCss = `
-${INTER_FALLBACK}
+${INTER_FALLBACKS}
 *,*::before,*::after{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%;scroll-padding-top:${theme.layout.topBarHeight}}
 @media (prefers-reduced-motion:no-preference){html{scroll-behavior:smooth}}

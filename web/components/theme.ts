@@ -5,7 +5,7 @@
 import { brand } from '../../domain/brand.js';
 
 const FALLBACK_FAMILY =
-  "'Inter Fallback', system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans', sans-serif";
+  "'Inter Fallback', 'Inter Fallback DejaVu', system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans', sans-serif";
 
 export const theme = {
   colors: {

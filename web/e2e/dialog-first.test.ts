@@ -94,6 +94,43 @@ describe('the Request Demo dialog before its code', function () {
     expect(problems).to.deep.equal([]);
   });
 
+  it('is still under the pointer when the typeface arrives after the load event', async () => {
+    // The landing page asks for Inter after its first paint (font-loading.ts), so the swap can come just as a visitor
+    // presses the link: a fallback without Inter's metrics moved the hero's link by a line, and the press missed it.
+    const { page, problems } = await freshPage();
+    const held: Route[] = [];
+    let released = false;
+    await page.route(/\/assets\/inter-[\w-]+\.[0-9a-f]+\.woff2$/, async (route) => {
+      if (released) return route.continue();
+      held.push(route);
+    });
+    await page.goto(stack.url, { waitUntil: 'load' });
+    const link = heroLink(page);
+    const before = await link.boundingBox();
+    const fallback = await page.evaluate(
+      () =>
+        [...document.fonts].filter((face) => face.family.startsWith('Inter Fallback') && face.status === 'loaded')
+          .length,
+    );
+    expect(fallback, "a metric-matched fallback face found on this machine's fonts").to.be.greaterThan(0);
+    released = true;
+    for (const route of held.splice(0)) await route.continue();
+    await page.locator('html:not(.font-later)').waitFor({ state: 'attached' });
+    expect(await page.evaluate(() => document.fonts.check('800 16px "Inter Variable"'))).to.equal(true);
+    const after = await link.boundingBox();
+    if (!before || !after) throw new Error('the hero has no Request Demo link in view');
+    expect(Math.abs(after.y - before.y), 'the link moved up or down by').to.be.below(4);
+    const aimed = { x: before.x + before.width / 2, y: before.y + before.height / 2 };
+    expect(aimed.x, 'the point aimed at before the swap, still on the link').to.be.within(
+      after.x,
+      after.x + after.width,
+    );
+    expect(aimed.y).to.be.within(after.y, after.y + after.height);
+    await page.mouse.click(aimed.x, aimed.y);
+    await demoDialog(page).waitFor();
+    expect(problems).to.deep.equal([]);
+  });
+
   it('has no accessibility violations while open before its code (axe-core)', async () => {
     const { page } = await freshPage();
     await holdScripts(page);

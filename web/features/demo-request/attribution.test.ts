@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { attributionOf, rememberAttribution, rememberedAttribution } from './attribution.js';
+import { attributionOf } from '../../../domain/attribution.js';
+import { rememberAttribution, rememberedAttribution } from './attribution.js';
 
 /** Session storage as the browser offers it, in memory. */
 class MemoryStorage implements Storage {

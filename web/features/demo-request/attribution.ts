@@ -2,27 +2,14 @@
  * Where the visit came from, for the sales team: the landing URL's UTM parameters and the referrer, kept as the
  * visit's first touch in the tab's session storage, and sent with the demo request.
  */
-import { ATTRIBUTION_KEYS, ATTRIBUTION_MAX_LENGTH, type Attribution } from '../../../domain/attribution.js';
+import {
+  ATTRIBUTION_KEYS,
+  ATTRIBUTION_MAX_LENGTH,
+  attributionOf,
+  type Attribution,
+} from '../../../domain/attribution.js';
 
 const STORAGE_KEY = 'converge:attribution';
-
-/** The UTM parameters of a URL and a referrer from another site (a page of this site says nothing of the source). */
-export function attributionOf(url: URL, referrer: string): Attribution {
-  const found: Attribution = {};
-  for (const key of ATTRIBUTION_KEYS) {
-    const value = key === 'referrer' ? outsideReferrer(url, referrer) : url.searchParams.get(key)?.trim();
-    if (value) found[key] = value.slice(0, ATTRIBUTION_MAX_LENGTH);
-  }
-  return found;
-}
-
-function outsideReferrer(url: URL, referrer: string): string | undefined {
-  try {
-    return referrer && new URL(referrer).origin !== url.origin ? referrer : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /** The tab's session storage, or nothing where the browser refuses it. */
 export function visitStorage(): Storage | undefined {

@@ -7,6 +7,7 @@ import {
   MESSAGE_MAX_LENGTH,
   NAME_MAX_LENGTH,
   PHONE_MAX_LENGTH,
+  SMS_CONSENT_TEXT,
   type BookingView,
   type DemoRequestField,
 } from '../../../domain/demo-request.js';
@@ -15,6 +16,7 @@ import {
   BOOK_PATH,
   bookingPaths,
   FORM_KEY_FIELD,
+  attributionField,
   type BookFormPage,
   type BookingOutcomePage,
   type CancelFormPage,
@@ -23,9 +25,11 @@ import {
 } from '../../../domain/no-script-pages.js';
 import { Button } from '../../components/button.js';
 import { BookingFacts } from '../../components/booking-page.js';
-import { TextField } from '../../components/form-parts.js';
+import { Hint, TextField } from '../../components/form-parts.js';
+import { ATTRIBUTION_KEYS } from '../../../domain/attribution.js';
 import { describeBookingTime } from '../date-time-picker/booking-time.js';
-import { Actions, DangerButton, ErrorSummary, Lead, PageCard, Title } from './page-parts.js';
+import { Actions, Consent, DangerButton, ErrorSummary, Lead, PageCard, Title } from './page-parts.js';
+import { TimesChooser, TimesForm } from './times-form.js';
 import { SlotChoiceField, slotChoicesTarget } from './slot-choices.js';
 import { QuestionFields, questionFieldId } from './question-fields.js';
 import { answerField } from '../../../domain/routing.js';
@@ -77,6 +81,7 @@ function BookForm({ page, zone }: { page: BookFormPage; zone: string }) {
     email: fieldId('email'),
     company: fieldId('company'),
     phone: fieldId('phone'),
+    smsConsent: fieldId('smsConsent'),
     message: fieldId('message'),
     timeSlot: slotChoicesTarget(SLOT_ID_PREFIX, page.choices),
     ...Object.fromEntries(
@@ -92,6 +97,26 @@ function BookForm({ page, zone }: { page: BookFormPage; zone: string }) {
       <ErrorSummary problems={problems} targets={targets} />
       <Form method="post" action={BOOK_PATH} noValidate>
         <input type="hidden" name={FORM_KEY_FIELD} value={page.idempotencyKey} />
+        {ATTRIBUTION_KEYS.filter((key) => page.attribution[key]).map((key) => (
+          <input key={key} type="hidden" name={attributionField(key)} value={page.attribution[key]} />
+        ))}
+        <input type="hidden" name="visitorTimeZone" value={page.visitorZone} />
+        <SlotChoiceField
+          idPrefix={SLOT_ID_PREFIX}
+          name="timeSlot"
+          choices={page.choices}
+          zone={zone}
+          visitorZone={page.visitorZone}
+          chosen={values.timeSlot}
+          error={problems.fields.timeSlot}
+        >
+          <TimesChooser
+            idPrefix={SLOT_ID_PREFIX}
+            choices={page.choices}
+            visitorZone={page.visitorZone}
+            attribution={page.attribution}
+          />
+        </SlotChoiceField>
         <TextField {...field('name')} label="Name" autoComplete="name" maxLength={NAME_MAX_LENGTH} />
         <TextField
           {...field('email')}
@@ -110,14 +135,6 @@ function BookForm({ page, zone }: { page: BookFormPage; zone: string }) {
           answers={page.answers}
           errors={problems.fields}
         />
-        <SlotChoiceField
-          idPrefix={SLOT_ID_PREFIX}
-          name="timeSlot"
-          choices={page.choices}
-          zone={zone}
-          chosen={values.timeSlot}
-          error={problems.fields.timeSlot}
-        />
         <TextField
           {...field('phone')}
           label="Phone"
@@ -127,6 +144,20 @@ function BookForm({ page, zone }: { page: BookFormPage; zone: string }) {
           placeholder="+1 (555) 123-4567"
           maxLength={PHONE_MAX_LENGTH}
         />
+        {page.texts ? (
+          <Consent>
+            <input
+              id={fieldId('smsConsent')}
+              name="smsConsent"
+              type="checkbox"
+              value="true"
+              defaultChecked={values.smsConsent === 'true'}
+              aria-describedby={`${fieldId('smsConsent')}-hint`}
+            />
+            <label htmlFor={fieldId('smsConsent')}>{SMS_CONSENT_TEXT}</label>
+            <Hint id={`${fieldId('smsConsent')}-hint`}>To the phone above, with its country code.</Hint>
+          </Consent>
+        ) : null}
         <TextField
           {...field('message')}
           label="Message"
@@ -152,6 +183,7 @@ function BookForm({ page, zone }: { page: BookFormPage; zone: string }) {
           </Button>
         </div>
       </Form>
+      <TimesForm />
     </>
   );
 }
@@ -243,12 +275,15 @@ function MoveForm({ page, zone }: { page: MoveFormPage; zone: string }) {
           zone={zone}
           chosen={page.chosen}
           error={page.problems.fields.timeSlot}
-        />
+        >
+          <TimesChooser idPrefix={SLOT_ID_PREFIX} choices={page.choices} />
+        </SlotChoiceField>
         <Actions>
           <Button type="submit">Confirm new time</Button>
           <TextLink href={paths.manage}>Keep current time</TextLink>
         </Actions>
       </Form>
+      <TimesForm action={paths.move} />
     </>
   );
 }

@@ -2,7 +2,7 @@ import { styled } from 'styled-components';
 import { answerField, type RoutingAnswers, type RoutingQuestion } from '../../../domain/routing.js';
 import { FieldError } from '../../components/form-parts.js';
 
-const Field = styled.div`
+export const Field = styled.div`
   display: grid;
   gap: ${({ theme }) => theme.space[1]};
   label {
@@ -11,7 +11,7 @@ const Field = styled.div`
   }
 `;
 
-const Select = styled.select<{ $invalid: boolean }>`
+export const Select = styled.select<{ $invalid: boolean }>`
   width: 100%;
   min-height: 44px;
   border: 1px solid ${({ theme, $invalid }) => ($invalid ? theme.colors.danger : theme.colors.borderStrong)};

@@ -1,9 +1,10 @@
+import type { ReactNode } from 'react';
 import { styled } from 'styled-components';
 import { bookingZoneLabel, parseCalendarDay, SLOT_DURATION_MINUTES } from '../../../domain/booking.js';
 import { fieldLabels } from '../../../domain/demo-request.js';
 import type { SlotChoices } from '../../../domain/no-script-pages.js';
 import { FieldError, Hint } from '../../components/form-parts.js';
-import { clockLabel, formatDayLong } from '../date-time-picker/booking-calendar.js';
+import { clockLabel, formatDayLong, visitorClockLabel } from '../date-time-picker/booking-calendar.js';
 
 const Group = styled.fieldset`
   border: 0;
@@ -96,22 +97,28 @@ export function slotChoicesTarget(idPrefix: string, choices: SlotChoices): strin
 
 /**
  * The free slots of the next working days as radio buttons, a fieldset per day: the times on the booking zone's clock,
- * the zone named above them, with a team the hosts free then. Arrow keys move between the times, as in any radio group.
+ * the zone named above them, each with the visitor's own time beside it where their zone's clock reads otherwise (as
+ * the dialog shows them), with a team the hosts free then. Arrow keys move between the times, as in any radio group.
+ * `children` go above the days (the booking form's choice of zone and week).
  */
 export function SlotChoiceField({
   idPrefix,
   name,
   choices,
   zone,
+  visitorZone = zone,
   chosen,
   error,
+  children,
 }: {
   idPrefix: string;
   name: string;
   choices: SlotChoices;
   zone: string;
+  visitorZone?: string;
   chosen?: string | undefined;
   error?: string | undefined;
+  children?: ReactNode;
 }) {
   const hintId = `${idPrefix}-hint`;
   const errorId = `${idPrefix}-error`;
@@ -121,8 +128,11 @@ export function SlotChoiceField({
     <Group id={`${idPrefix}-group`} aria-describedby={`${hintId} ${errorId}`}>
       <legend>{fieldLabels.timeSlot}</legend>
       <Hint id={hintId}>
-        Times are in {bookingZoneLabel(zone)} ({zone}). A demo takes {SLOT_DURATION_MINUTES} minutes.
+        Times are in {bookingZoneLabel(zone)} ({zone})
+        {visitorZone === zone ? '' : `, with yours (${visitorZone}) beside them where they differ`}. A demo takes{' '}
+        {SLOT_DURATION_MINUTES} minutes.
       </Hint>
+      {children}
       <FieldError id={errorId} message={error} />
       {none ? (
         <p>
@@ -141,6 +151,8 @@ export function SlotChoiceField({
               {day.slots.map((slot) => {
                 const id = `${idPrefix}-${index}`;
                 index += 1;
+                const label = clockLabel(new Date(slot.start), zone);
+                const local = visitorClockLabel(new Date(slot.start), calendarDay, label, visitorZone);
                 return (
                   <Choice key={slot.start} $invalid={Boolean(error)}>
                     <input
@@ -152,7 +164,8 @@ export function SlotChoiceField({
                       aria-invalid={error ? true : undefined}
                     />
                     <label htmlFor={id}>
-                      {clockLabel(new Date(slot.start), zone)}
+                      {label}
+                      {local ? <Host>{local} your time</Host> : null}
                       {slot.hosts?.length ? <Host>with {anyOf(slot.hosts)}</Host> : null}
                     </label>
                   </Choice>
