@@ -6,7 +6,7 @@
  * delivery receipt becomes the row's state.
  */
 import { expect } from 'chai';
-import { bookingToken } from '../../server-shared/booking-link.js';
+import { bookingToken, smsLinkCode } from '../../server-shared/booking-link.js';
 import { bookableSlots } from '../../test/booking.js';
 import { startSmsc, type Smsc } from '../../test/smsc.js';
 import { TEST_LINK_SECRET, startStack, type Stack } from '../../test/stack.js';
@@ -76,10 +76,10 @@ describe('texts to the prospect’s phone over SMPP', function () {
       20_000,
     );
 
-  it('texts a consenting prospect’s confirmation with the time and the manage link, and keeps its receipt', async () => {
+  it('texts a consenting prospect’s confirmation with the time and the short link, and keeps its receipt', async () => {
     const id = await book(0, 'ada@analytical-engines.com', '+33 6 12 34 56 78');
     const [text] = await receivedTo('33612345678', 1);
-    const manageUrl = `${stack.url}/booking/${bookingToken(id, TEST_LINK_SECRET)}`;
+    const smsLink = `${stack.url}/m/${smsLinkCode(id, TEST_LINK_SECRET)}`;
     const time = new Intl.DateTimeFormat('en-GB', {
       timeZone: 'Europe/Berlin',
       hour: '2-digit',
@@ -87,7 +87,7 @@ describe('texts to the prospect’s phone over SMPP', function () {
       hourCycle: 'h23',
     }).format(new Date(slots[0]!.iso));
     expect(text!.text).to.match(new RegExp(`^Converge demo booked: \\w{3} \\d{1,2} \\w{3}, ${time} \\S+\\. Manage: `));
-    expect(text!.text.endsWith(manageUrl)).to.equal(true);
+    expect(text!.text.endsWith(smsLink)).to.equal(true);
     expect(text).to.include({ from: 'Converge', receipt: true });
     // The message id the SMSC gave is on the row, and its receipt becomes the row's state.
     const sent = await until(async () => {
@@ -141,7 +141,11 @@ describe('texts to the prospect’s phone over SMPP', function () {
     smsc.refuseNext(2, undefined, '33612345680');
     const id = await book(4, 'barbara@analytical-engines.com', '+33 6 12 34 56 80');
     const [text] = await receivedTo('33612345680', 1);
-    const [row] = (await textsOf(id)).filter((candidate) => candidate.kind === 'sms-confirmation');
+    // The SMSC has the text before the worker hears its answer and marks the row.
+    const row = await until(async () => {
+      const rows = await textsOf(id);
+      return rows.find((candidate) => candidate.kind === 'sms-confirmation' && candidate.sent_at) ?? undefined;
+    }, 'the text marked sent');
     expect(row).to.include({ attempts: 3, sms_message_id: text!.messageId });
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(textsTo('33612345680')).to.have.length(1);
