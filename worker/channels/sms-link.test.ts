@@ -19,7 +19,7 @@ describe('the texts’ short link', function () {
   this.timeout(60_000);
   let smsc: Smsc;
   let stack: Stack;
-  const slots = bookableSlots(5);
+  const slots = bookableSlots(7);
 
   before(async () => {
     smsc = await startSmsc();
@@ -119,6 +119,25 @@ describe('the texts’ short link', function () {
     expect(Number(held.headers.get('retry-after'))).to.be.greaterThan(0);
     const right = await open(`${stack.url}/m/${smsLinkCode(id, TEST_LINK_SECRET)}`, { 'X-Forwarded-For': '192.0.2.1' });
     expect(right.status).to.equal(303);
+  });
+
+  it('keeps the code each text carries, for a booking whose code was not stored with it (older, or a rotation since)', async () => {
+    const id = await book(5, 'augusta@analytical-engines.com', '+33 6 12 34 56 83');
+    const link = await linkTextedTo('33612345683');
+    // As a booking of before the short links, or of another secret, has none of this code.
+    await stack.db('sms_links').where({ booking_id: id }).delete();
+    expect((await open(link, { 'X-Forwarded-For': '198.51.100.20' })).status).to.equal(404);
+    const token = bookingToken(id, TEST_LINK_SECRET);
+    const moved = await fetch(`${stack.url}/api/bookings/${token}/reschedule`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ timeSlot: slots[6]!.iso }),
+    });
+    expect(moved.status).to.equal(200);
+    expect(await linkTextedTo('33612345683', 2)).to.equal(link);
+    const answer = await open(link);
+    expect(answer.status).to.equal(303);
+    expect(answer.headers.get('location')).to.equal(`/booking/${token}`);
   });
 
   it('still leads to a cancelled booking’s page, which says so, until retention erases it', async () => {
