@@ -1,0 +1,62 @@
+import { expect } from 'chai';
+import { ThemeProvider } from 'styled-components';
+import { theme } from '../../components/theme.js';
+import { renderPage } from '../../test/render.js';
+import { TextsConsent, type SmsView } from './texts-consent.js';
+
+const consent: SmsView = {
+  phone: '+33612345678',
+  consentText: 'Text me a confirmation and a reminder',
+  consentAt: '2026-12-01T09:00:00.000Z',
+  optedOutAt: '2026-12-02T18:30:00.000Z',
+};
+const render = (sms: SmsView | null, anonymised = false) =>
+  renderPage(
+    <ThemeProvider theme={theme}>
+      <TextsConsent sms={sms} anonymised={anonymised} timeZone="Europe/Berlin" />
+    </ThemeProvider>,
+  );
+
+describe('the sales page: a booking’s texts (issue 40)', () => {
+  it('shows the number, the words ticked and when, and the STOP, in a list of terms', () => {
+    const { html, text } = render(consent);
+    expect(html).to.match(/<h3 id="texts-title">Texts<\/h3>/);
+    expect(text)
+      .to.contain('Number +33612345678')
+      .and.contain('Words agreed to “Text me a confirmation and a reminder”')
+      .and.contain('Agreed 1 Dec 2026, 10:00')
+      .and.contain('Opted out (STOP) 2 Dec 2026, 19:30 : no text goes to this number any more');
+    // Without the texts and their counts in the answer, none of their parts shows.
+    expect(text).to.not.contain('Delivered').and.not.contain('Texts sent');
+    expect(render({ ...consent, optedOutAt: null }).text).to.contain('Opted out (STOP) No');
+  });
+
+  it('shows the texts and how many were delivered or failed when the answer carries them', () => {
+    const { html, text } = render({
+      ...consent,
+      delivered: 1,
+      failed: 0,
+      texts: [
+        {
+          kind: 'sms-confirmation',
+          sentAt: '2026-12-01T09:00:05.000Z',
+          state: 'delivered',
+          stateAt: '2026-12-01T09:00:09.000Z',
+        },
+        { kind: 'sms-update', sentAt: '2026-12-01T10:00:00.000Z', state: null, stateAt: null },
+        { kind: 'sms-reminder', sentAt: null, state: null, stateAt: null },
+      ],
+    });
+    expect(text).to.contain('Delivered 1').and.contain('Failed 0').and.contain('Texts sent');
+    expect(html).to.match(/<th scope="col">Kind<\/th><th scope="col">Sent<\/th><th scope="col">Receipt<\/th>/);
+    expect(text)
+      .to.contain('Confirmation 1 Dec 2026, 10:00 delivered ( 1 Dec 2026, 10:00 )')
+      .and.contain('Update 1 Dec 2026, 11:00 No receipt yet')
+      .and.contain('Reminder — Not sent');
+  });
+
+  it('says there is no consent, or that it went with the personal data', () => {
+    expect(render(null).text).to.contain('The prospect did not agree to texts');
+    expect(render(null, true).text).to.contain('Removed with the booking’s personal data.');
+  });
+});
