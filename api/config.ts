@@ -1,5 +1,9 @@
 /** The API's settings, read from the environment once at boot. No other API file reads process.env. */
-import { DEFAULT_SMS_PER_NUMBER_PER_DAY, parseSmsSettings } from '../server-shared/sms-settings.js';
+import {
+  DEFAULT_SMS_PER_BOOKING,
+  DEFAULT_SMS_PER_NUMBER_PER_DAY,
+  parseSmsSettings,
+} from '../server-shared/sms-settings.js';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -168,6 +172,7 @@ function parseBookingSettings(env: Env): BookingSettings {
             texts: {
               zone: parseTimeZone(setting(env, 'BOOKING_TIME_ZONE')),
               perNumberPerDay: count('SMS_PER_NUMBER_PER_DAY', DEFAULT_SMS_PER_NUMBER_PER_DAY),
+              perBooking: count('SMS_PER_BOOKING', DEFAULT_SMS_PER_BOOKING),
             },
           }
         : {}),

@@ -107,6 +107,38 @@ export interface ProspectReply {
   at: string;
 }
 
+/**
+ * What became of a text: the receipt's word (delivered, undeliverable, expired, rejected, …), 'failed' when the SMSC
+ * refused it for good, or null while unknown (not sent yet, or no receipt yet).
+ */
+export interface TextView {
+  kind: string;
+  sentAt: string | null;
+  state: string | null;
+  stateAt: string | null;
+}
+
+/** The states that end a text undelivered (as sms_outcome_event in db/functions/sms.sql reads them). */
+export const TEXT_FAILED_STATES: readonly string[] = ['undeliverable', 'expired', 'rejected', 'deleted', 'failed'];
+
+/** Why a text was not stored (docs/sms.md, "Limits"). */
+export type TextWithheldReason = 'number-per-day' | 'booking-limit' | 'number-of-another-prospect';
+
+export interface SmsView {
+  phone: string;
+  consentText: string;
+  consentAt: string;
+  optedOutAt: string | null;
+  /** Its texts stored and not dropped, oldest first. */
+  texts: TextView[];
+  /** How many of them a receipt says delivered. */
+  delivered: number;
+  /** How many of them failed for good (undeliverable, expired, rejected, deleted, or refused by the SMSC). */
+  failed: number;
+  /** The texts a limit held back, oldest first. */
+  withheld: { kind: string; reason: TextWithheldReason; at: string }[];
+}
+
 export interface BookingDetail {
   id: string;
   name: string;
@@ -135,8 +167,8 @@ export interface BookingDetail {
   /** The hosts it may be handed to now (its route's, or every host without routes), its own host left out. */
   reassignTo: { email: string; name: string }[];
   needsNewTime: NeedsNewTime | null;
-  /** The texts' consent (the number in E.164, the words, when) and the number's STOP; null without consent. */
-  sms: { phone: string; consentText: string; consentAt: string; optedOutAt: string | null } | null;
+  /** The texts' consent (the number in E.164, the words, when), the number's STOP and its texts; null without consent. */
+  sms: SmsView | null;
   history: HistoryEntry[];
   emails: SentEmail[];
   webhookDeliveries: WebhookDeliveryView[];

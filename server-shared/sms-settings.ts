@@ -17,6 +17,12 @@ export interface SmsSettings {
 /** Texts to one number in 24 hours, whichever booking they are about (SMS_PER_NUMBER_PER_DAY; 0: no limit). */
 export const DEFAULT_SMS_PER_NUMBER_PER_DAY = 5;
 
+/**
+ * Texts of one booking in all (SMS_PER_BOOKING; 0: no limit): its confirmation, reminder and cancel, and a few moves'
+ * updates with their reminders, before a booking moved again and again texts no more.
+ */
+export const DEFAULT_SMS_PER_BOOKING = 8;
+
 /** SMPP's customary port. */
 export const DEFAULT_SMPP_PORT = 2775;
 

@@ -12,7 +12,7 @@ import { TargetRefused, TargetUnresolved, checkTargetUrl, resolveTarget } from '
 
 /**
  * What a receiver is told. `booking.attended` and `booking.no_show` are marked by sales after the demo (the sales
- * page); the booking's own changes raise the other three.
+ * page); the booking's own changes raise the other booking events; a text's receipt or refusal the `sms` ones.
  */
 export const WEBHOOK_EVENT_TYPES = [
   'booking.created',
@@ -23,6 +23,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'booking.reassigned',
   'booking.needs-new-time',
   'booking.accepted',
+  'sms.delivered',
+  'sms.failed',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -39,7 +41,20 @@ export const WEBHOOK_EVENT_DESCRIPTIONS: Record<WebhookEventType, string> = {
     'Its host deleted or declined the event in their calendar and no other host of its route was free: the booking has no host and the prospect was asked to choose a new time (reason, previousHost).',
   'booking.accepted':
     'The prospect answered the invitation from their calendar: partstat is ACCEPTED or TENTATIVE (a Decline cancels: booking.cancelled with reason declined).',
+  'sms.delivered': "A text to the prospect's phone was delivered, as its delivery receipt says (text).",
+  'sms.failed':
+    "A text to the prospect's phone will not arrive: its receipt says undeliverable, expired, rejected or deleted, or the SMSC refused it for good (state failed) (text).",
 };
+
+/** The text an `sms.*` event is about, as the booking's detail shows its texts. */
+export interface WebhookText {
+  kind: string;
+  /** When the SMSC took it (ISO 8601 instant), or null when it refused it. */
+  sentAt: string | null;
+  /** The receipt's word, or 'failed' when refused for good. */
+  state: string;
+  stateAt: string | null;
+}
 
 export interface WebhookBooking {
   id: string;
@@ -80,6 +95,8 @@ export interface WebhookEventPayload {
     reason?: string;
     /** Only for booking.accepted: the prospect's answer in their calendar. */
     partstat?: 'ACCEPTED' | 'TENTATIVE';
+    /** Only for sms.delivered and sms.failed: the text. */
+    text?: WebhookText;
     /** The prospect's answers to the team file's questions, by question id, when they were asked. */
     answers?: Record<string, string>;
     /** The route that chose its host, with a team: its index in the team file's routes (null without routes) and label. */
@@ -178,6 +195,20 @@ export function webhookEventSchema(type?: WebhookEventType): Record<string, unkn
             type: 'string',
             enum: ['ACCEPTED', 'TENTATIVE'],
             description: "booking.accepted only: the prospect's answer to the invitation in their calendar.",
+          },
+          text: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['kind', 'sentAt', 'state', 'stateAt'],
+            description: "sms.delivered and sms.failed only: the text, as the booking's detail shows its texts.",
+            properties: {
+              kind: { type: 'string', enum: ['sms-confirmation', 'sms-update', 'sms-cancellation', 'sms-reminder'] },
+              sentAt: textOrNull('When the SMSC took it; null when it refused it.'),
+              state: text(
+                "What its delivery receipt said (delivered, undeliverable, expired, rejected, deleted), or 'failed' when the SMSC refused it for good.",
+              ),
+              stateAt: textOrNull('When that state was recorded.'),
+            },
           },
           answers: {
             type: 'object',

@@ -88,7 +88,12 @@ export async function startWorker(
   // A STOP is confirmed over the same bind, outside the outbox: it belongs to a number, not to a booking.
   const confirm = (to: string, text: string) => smpp!.submit(to, text, AbortSignal.timeout(15_000));
   const smpp: SmppLink | undefined = config.sms
-    ? new SmppLink({ settings: config.sms, logger, onInbound: inboundRecorder(db, logger, confirm), ...options.smpp })
+    ? new SmppLink({
+        settings: config.sms,
+        logger,
+        onInbound: inboundRecorder(db, logger, confirm, enqueue),
+        ...options.smpp,
+      })
     : undefined;
   smpp?.start();
   const deps = {

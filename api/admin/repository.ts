@@ -3,7 +3,15 @@
  * sent and its webhook deliveries, and marking after the demo whether the prospect came.
  */
 import type { Attribution } from '../../domain/attribution.js';
-import type { Attendance, BookingDetail, HistoryEntry, ProspectReply } from '../../domain/sales.js';
+import {
+  TEXT_FAILED_STATES,
+  type Attendance,
+  type BookingDetail,
+  type HistoryEntry,
+  type ProspectReply,
+  type SmsView,
+  type TextWithheldReason,
+} from '../../domain/sales.js';
 import {
   labelledAnswers,
   reassignableHosts,
@@ -92,7 +100,7 @@ export async function readBookingDetail(
       'needs_new_time_reason',
     );
   if (!row) return undefined;
-  const [events, emails, webhookDeliveries] = await Promise.all([
+  const [events, emails, webhookDeliveries, sms] = await Promise.all([
     db('webhook_events')
       .where({ booking_id: id })
       .whereIn('type', [
@@ -150,6 +158,7 @@ export async function readBookingDetail(
       }[]
     >,
     listDeliveries(db, { bookingId: id, limit: DELIVERIES_SHOWN }),
+    row.sms_phone === null ? undefined : textsOf(db, id),
   ]);
   const moves = events.filter((event) => event.type === 'booking.rescheduled');
   // The slot it was booked at: the one its first move gave up, or the slot it still has.
@@ -203,13 +212,14 @@ export async function readBookingDetail(
     routing: row.routing,
     needsNewTime: needsNewTimeOf(row),
     sms:
-      row.sms_phone === null || row.sms_consent_text === null || row.sms_consent_at === null
+      row.sms_phone === null || row.sms_consent_text === null || row.sms_consent_at === null || !sms
         ? null
         : {
             phone: row.sms_phone,
             consentText: row.sms_consent_text,
             consentAt: row.sms_consent_at.toISOString(),
             optedOutAt: iso(row.sms_opted_out_at),
+            ...sms,
           },
     reassignTo:
       row.status === 'cancelled'
@@ -229,6 +239,46 @@ export async function readBookingDetail(
       lastError: email.last_error,
     })),
     webhookDeliveries,
+  };
+}
+
+/**
+ * A booking's texts as its detail shows them: each stored and not dropped, with what became of it (the receipt's
+ * word, or 'failed' when refused for good), the counts of delivered and failed, and those a limit held back.
+ */
+async function textsOf(
+  db: Db,
+  bookingId: string,
+): Promise<Omit<SmsView, 'phone' | 'consentText' | 'consentAt' | 'optedOutAt'>> {
+  const [rows, withheld] = await Promise.all([
+    db('deliveries')
+      .where({ booking_id: bookingId, channel: 'sms' })
+      .whereNull('dropped_at')
+      .orderBy([{ column: 'created_at' }, { column: 'id' }])
+      .select('kind', 'sent_at', 'failed_at', 'sms_state', 'sms_state_at') as Promise<
+      {
+        kind: string;
+        sent_at: Date | null;
+        failed_at: Date | null;
+        sms_state: string | null;
+        sms_state_at: Date | null;
+      }[]
+    >,
+    db('sms_withheld').where({ booking_id: bookingId }).orderBy('id').select('kind', 'reason', 'at') as Promise<
+      { kind: string; reason: TextWithheldReason; at: Date }[]
+    >,
+  ]);
+  const texts = rows.map((text) => ({
+    kind: text.kind,
+    sentAt: iso(text.sent_at),
+    state: text.failed_at ? 'failed' : text.sms_state,
+    stateAt: iso(text.failed_at ?? text.sms_state_at),
+  }));
+  return {
+    texts,
+    delivered: texts.filter((text) => text.state === 'delivered').length,
+    failed: texts.filter((text) => text.state !== null && TEXT_FAILED_STATES.includes(text.state)).length,
+    withheld: withheld.map((held) => ({ kind: held.kind, reason: held.reason, at: held.at.toISOString() })),
   };
 }
 

@@ -272,14 +272,55 @@ export const bookingDetailSchema = {
     sms: {
       type: ['object', 'null'],
       description:
-        "The texts' consent (docs/sms.md): the number in E.164, the words ticked, when, and when the number answered STOP (null: it did not); null without consent.",
+        "The texts' consent (docs/sms.md): the number in E.164, the words ticked, when, and when the number answered STOP (null: it did not); its texts and what became of them; null without consent.",
       additionalProperties: false,
-      required: ['phone', 'consentText', 'consentAt', 'optedOutAt'],
+      required: ['phone', 'consentText', 'consentAt', 'optedOutAt', 'texts', 'delivered', 'failed', 'withheld'],
       properties: {
         phone: { type: 'string' },
         consentText: { type: 'string' },
         consentAt: instantSchema,
         optedOutAt: stringOrNull('When the number answered STOP (date-time), or null.'),
+        texts: {
+          type: 'array',
+          description: 'Its texts stored and not dropped, oldest first.',
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['kind', 'sentAt', 'state', 'stateAt'],
+            properties: {
+              kind: {
+                type: 'string',
+                enum: ['sms-confirmation', 'sms-update', 'sms-cancellation', 'sms-reminder'],
+              },
+              sentAt: stringOrNull('When the SMSC took it (date-time), or null.'),
+              state: stringOrNull(
+                "What its delivery receipt said (delivered, undeliverable, expired, rejected, deleted, accepted, enroute, unknown), 'failed' when the SMSC refused it for good, or null while unknown.",
+              ),
+              stateAt: stringOrNull('When that state was recorded (date-time), or null.'),
+            },
+          },
+        },
+        delivered: { type: 'integer', minimum: 0, description: 'How many of its texts a receipt says delivered.' },
+        failed: {
+          type: 'integer',
+          minimum: 0,
+          description: 'How many failed for good: undeliverable, expired, rejected, deleted, or refused by the SMSC.',
+        },
+        withheld: {
+          type: 'array',
+          description:
+            "Texts a limit held back (docs/sms.md): number-per-day (SMS_PER_NUMBER_PER_DAY), booking-limit (SMS_PER_BOOKING), number-of-another-prospect (the number was texted first that day about another prospect's booking).",
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['kind', 'reason', 'at'],
+            properties: {
+              kind: { type: 'string' },
+              reason: { type: 'string', enum: ['number-per-day', 'booking-limit', 'number-of-another-prospect'] },
+              at: instantSchema,
+            },
+          },
+        },
       },
     },
     reassignTo: {

@@ -16,9 +16,10 @@ export interface FollowUpSettings {
   /**
    * The site sends texts (SMPP_URL): the dialog offers the consent, and a booking that has it is texted. `zone`: the
    * booking zone, the clock of a text's reminder's quiet hours for a prospect whose own zone the booking does not know;
-   * `perNumberPerDay` (SMS_PER_NUMBER_PER_DAY): texts to one number in 24 hours, whichever booking (0: no limit).
+   * `perNumberPerDay` (SMS_PER_NUMBER_PER_DAY): texts to one number in 24 hours, whichever booking (0: no limit);
+   * `perBooking` (SMS_PER_BOOKING): texts of one booking in all (0: no limit).
    */
-  texts?: { zone: string; perNumberPerDay: number };
+  texts?: { zone: string; perNumberPerDay: number; perBooking: number };
 }
 
 export const DEFAULT_REMINDER_MINUTES_BEFORE = 1440;
@@ -53,6 +54,8 @@ export interface EmailRow {
   quietZone?: string;
   /** A text: not stored past this many texts to its number in 24 hours (0: no limit). */
   textLimit?: number;
+  /** A text: not stored past this many texts of its booking (0: no limit). */
+  bookingTextLimit?: number;
   change?: BookingChange;
   due_at?: Date;
 }
@@ -109,6 +112,7 @@ export function emailRows(change: BookingChange, settings: FollowUpSettings, now
       ...textRows(change, settings.texts.zone, now, timeSlot).map((row) => ({
         ...row,
         textLimit: settings.texts!.perNumberPerDay,
+        bookingTextLimit: settings.texts!.perBooking,
       })),
     );
   return rows.map((row) => ({ ...row, channel: DELIVERY_KINDS[row.kind].channel }));
@@ -152,6 +156,7 @@ export function emailsParameter(rows: readonly EmailRow[]): string {
       to_phone: row.toPhone ?? false,
       quiet_zone: row.quietZone ?? null,
       text_limit: row.textLimit ?? null,
+      booking_text_limit: row.bookingTextLimit ?? null,
       change: row.change ?? null,
       due_at: row.due_at ?? null,
     })),

@@ -26,7 +26,7 @@ describe('the texts’ consent of a demo request', () => {
   before(async () => {
     texting = await startAppUnderTest({
       now: () => NOW,
-      followUps: { ...DEFAULT_FOLLOW_UPS, texts: { zone: 'Europe/Berlin', perNumberPerDay: 5 } },
+      followUps: { ...DEFAULT_FOLLOW_UPS, texts: { zone: 'Europe/Berlin', perNumberPerDay: 5, perBooking: 8 } },
     });
     silent = await startAppUnderTest({ now: () => NOW });
   });

@@ -258,25 +258,27 @@ $fn$;
 -- (p_time_slot, p_sequence). A row marked to_host goes to the booking's host (p_host), and to nobody without one; one
 -- marked to_previous_host to the host a move took the demo from (p_previous_host), and to nobody when the demo stayed
 -- with them; one marked previous_slot names the slot a move gave up; one marked to_phone goes to the number the
--- booking's prospect consented to be texted at, and to nobody without one or once it answered STOP (a row with quiet_zone is a text's reminder,
--- moved out of the night: sms_reminder_due); texts past text_limit to one number in 24 hours are not stored. Returns them as their jobs carry them
--- (server-shared/jobs.ts): [{ id, kind, due }], due in epoch milliseconds. PL/pgSQL rather than SQL, so that its
--- statement's plan is kept for the session instead of made again at every booking.
+-- booking's prospect consented to be texted at, and to nobody without one or once it answered STOP (a row with
+-- quiet_zone is a text's reminder, moved out of the night: sms_reminder_due). A text is held back (sms_text_limits)
+-- past text_limit texts to its number in 24 hours, past booking_text_limit texts of its booking, or when the number
+-- was first texted in 24 hours about a booking of another prospect; held back, it is kept in sms_withheld with why.
+-- Returns the rows stored as their jobs carry them (server-shared/jobs.ts): [{ id, kind, due }], due in epoch
+-- milliseconds. PL/pgSQL rather than SQL, so that its statement's plan is kept for the session instead of made again
+-- at every booking.
 CREATE OR REPLACE FUNCTION booking_store_deliveries(p_booking uuid, p_time_slot timestamptz, p_sequence integer,
   p_previous_time_slot timestamptz, p_host text, p_previous_host text, p_emails jsonb)
 RETURNS jsonb LANGUAGE plpgsql VOLATILE AS $fn$
 DECLARE
   v_stored jsonb;
   v_phone record;
-  v_texted integer := 0;
+  v_texts record;
 BEGIN
-  SELECT b.sms_phone, b.visitor_time_zone INTO v_phone FROM bookings b WHERE b.id = p_booking;
-  -- The texts to one number in 24 hours, whichever booking they are about, counted under the number's own lock.
-  IF v_phone.sms_phone IS NOT NULL THEN
-    PERFORM pg_advisory_xact_lock(hashtextextended('sms-phone:' || v_phone.sms_phone, 0));
-    SELECT count(*)::int INTO v_texted FROM deliveries d
-      WHERE d.channel = 'sms' AND d.recipient = v_phone.sms_phone AND d.dropped_at IS NULL
-        AND d.created_at > now() - booking_ceiling_window();
+  SELECT b.sms_phone, b.visitor_time_zone, NOT EXISTS (SELECT 1 FROM sms_opt_outs o WHERE o.phone = b.sms_phone) AS textable
+    INTO v_phone FROM bookings b WHERE b.id = p_booking;
+  IF v_phone.sms_phone IS NOT NULL AND v_phone.textable THEN
+    SELECT * INTO v_texts FROM sms_text_limits(p_booking, v_phone.sms_phone);
+  ELSE
+    SELECT 0 AS by_number, 0 AS by_booking, false AS other_prospect INTO v_texts;
   END IF;
   WITH listed AS (
     SELECT f.*, CASE WHEN f.quiet_zone IS NULL THEN f.due_at
@@ -284,8 +286,25 @@ BEGIN
         count(*) FILTER (WHERE f.to_phone) OVER (ORDER BY f.place) AS phone_place
       FROM ROWS FROM (jsonb_to_recordset(p_emails) AS (kind text, channel text, recipient text, to_host boolean,
         to_previous_host boolean, to_phone boolean, previous_slot boolean, change text, due_at timestamptz,
-        quiet_zone text, text_limit integer)) WITH ORDINALITY AS f(kind, channel, recipient, to_host, to_previous_host,
-        to_phone, previous_slot, change, due_at, quiet_zone, text_limit, place)
+        quiet_zone text, text_limit integer, booking_text_limit integer)) WITH ORDINALITY AS f(kind, channel, recipient,
+        to_host, to_previous_host, to_phone, previous_slot, change, due_at, quiet_zone, text_limit, booking_text_limit,
+        place)
+  ), judged AS (
+    SELECT f.*,
+        -- A text only to a number its prospect consented to; a reminder its quiet hours left no time for, none.
+        (NOT coalesce(f.to_phone, false) OR (v_phone.sms_phone IS NOT NULL AND v_phone.textable))
+          AND (f.quiet_zone IS NULL OR f.due > now()) AS wanted,
+        -- Why a text is held back: this change's later texts past a limit (0: none), or the number not this prospect's.
+        CASE WHEN NOT coalesce(f.to_phone, false) THEN NULL
+          WHEN v_texts.other_prospect THEN 'number-of-another-prospect'
+          WHEN coalesce(f.text_limit, 0) > 0 AND v_texts.by_number + f.phone_place > f.text_limit THEN 'number-per-day'
+          WHEN coalesce(f.booking_text_limit, 0) > 0 AND v_texts.by_booking + f.phone_place > f.booking_text_limit
+            THEN 'booking-limit'
+        END AS withheld
+      FROM listed AS f
+  ), held AS (
+    INSERT INTO sms_withheld (booking_id, kind, reason)
+      SELECT p_booking, f.kind, f.withheld FROM judged AS f WHERE f.wanted AND f.withheld IS NOT NULL
   ), stored AS (
     INSERT INTO deliveries (channel, booking_id, kind, time_slot, sequence, recipient, change, due_at, previous_time_slot)
       SELECT f.channel, p_booking, f.kind, p_time_slot, p_sequence,
@@ -293,20 +312,41 @@ BEGIN
             WHEN f.to_phone THEN v_phone.sms_phone ELSE f.recipient END,
           f.change, coalesce(f.due, date_trunc('milliseconds', now())),
           CASE WHEN f.previous_slot THEN p_previous_time_slot END
-        FROM listed AS f
+        FROM judged AS f
         WHERE (NOT coalesce(f.to_host, false) OR p_host IS NOT NULL)
           AND (NOT coalesce(f.to_previous_host, false) OR (p_previous_host IS NOT NULL AND p_previous_host IS DISTINCT FROM p_host))
-          -- A text only to a number its prospect consented to; a reminder its quiet hours left no time for, none.
-          AND (NOT coalesce(f.to_phone, false) OR (v_phone.sms_phone IS NOT NULL
-            AND NOT EXISTS (SELECT 1 FROM sms_opt_outs o WHERE o.phone = v_phone.sms_phone)))
-          AND (f.quiet_zone IS NULL OR f.due > now())
-          -- Past the number's texts of 24 hours (text_limit; 0: none), this change's later texts are not stored.
-          AND (NOT coalesce(f.to_phone, false) OR coalesce(f.text_limit, 0) = 0 OR v_texted + f.phone_place <= f.text_limit)
+          AND f.wanted AND f.withheld IS NULL
       RETURNING deliveries.id, deliveries.kind, deliveries.due_at
   )
   SELECT coalesce(jsonb_agg(jsonb_build_object('id', stored.id, 'kind', stored.kind,
       'due', (extract(epoch FROM stored.due_at) * 1000)::bigint)), '[]'::jsonb) INTO v_stored FROM stored;
   RETURN v_stored;
+END;
+$fn$;
+
+-- What the texts' limits count for a change of booking p_booking about to text p_phone, under the number's own lock
+-- (taken here, held until the transaction ends, so two bookings texting one number take turns): the texts to the
+-- number in 24 hours whichever booking they are about, and the booking's own, each counted when stored, dropped ones
+-- not; and whether the number belongs to another prospect: its owner is the prospect (their e-mail, in any case) of
+-- the booking it was first texted about in those 24 hours, and no other prospect's booking texts it then.
+CREATE OR REPLACE FUNCTION sms_text_limits(p_booking uuid, p_phone text)
+RETURNS TABLE (by_number integer, by_booking integer, other_prospect boolean)
+LANGUAGE plpgsql VOLATILE AS $fn$
+DECLARE
+  v_owner text;
+BEGIN
+  PERFORM pg_advisory_xact_lock(hashtextextended('sms-phone:' || p_phone, 0));
+  SELECT count(*)::int INTO by_number FROM deliveries d
+    WHERE d.channel = 'sms' AND d.recipient = p_phone AND d.dropped_at IS NULL
+      AND d.created_at > now() - booking_ceiling_window();
+  SELECT count(*)::int INTO by_booking FROM deliveries d
+    WHERE d.booking_id = p_booking AND d.channel = 'sms' AND d.dropped_at IS NULL;
+  SELECT lower(b.email) INTO v_owner FROM deliveries d JOIN bookings b ON b.id = d.booking_id
+    WHERE d.channel = 'sms' AND d.recipient = p_phone AND d.created_at > now() - booking_ceiling_window()
+    ORDER BY d.created_at, d.id LIMIT 1;
+  other_prospect := v_owner IS DISTINCT FROM (SELECT lower(b.email) FROM bookings b WHERE b.id = p_booking)
+    AND v_owner IS NOT NULL;
+  RETURN NEXT;
 END;
 $fn$;
 
@@ -512,13 +552,14 @@ BEGIN
 END;
 $fn$;
 
--- What every change leaves in its transaction, once the row is changed: the prospect's earlier e-mails it overtakes
--- dropped (db/functions/deliveries.sql), its own e-mails and calendar writes stored (p_emails, see
--- booking_store_deliveries), its webhook event p_event raised (db/functions/webhooks.sql). Refused (recipient-emails)
+-- What every change leaves in its transaction, once the row is changed: the prospect's earlier e-mails and texts it
+-- overtakes dropped (db/functions/deliveries.sql), its own e-mails, texts and calendar writes stored (p_emails, see
+-- booking_store_deliveries), its webhook event p_event raised (db/functions/webhooks.sql), with a move's
+-- previousTimeSlot and p_extra in its data (a reassignment's previousHost and reason). Refused (recipient-emails)
 -- when the prospect's e-mails of 24 hours, this change's counted, pass p_emails_per_recipient (0: no ceiling); the
 -- whole change is then undone. Returns the booking as it now stands and the rows stored, for their jobs.
 CREATE OR REPLACE FUNCTION booking_change_store(p_id uuid, p_event text, p_previous_time_slot timestamptz,
-  p_previous_host text, p_emails jsonb, p_emails_per_recipient integer)
+  p_previous_host text, p_emails jsonb, p_emails_per_recipient integer, p_extra jsonb DEFAULT NULL)
 RETURNS TABLE (booking jsonb, emails jsonb, webhooks jsonb)
 LANGUAGE plpgsql VOLATILE AS $fn$
 DECLARE
@@ -532,7 +573,8 @@ BEGIN
     FROM bookings b WHERE b.id = p_id AND b.sms_phone IS NOT NULL;
   emails := booking_store_deliveries(p_id, v_after.time_slot, v_after.sequence, p_previous_time_slot, v_after.host_email,
     p_previous_host, p_emails);
-  webhooks := webhook_raise(p_id, p_event, p_previous_time_slot);
+  webhooks := webhook_raise_with(p_id, p_event, CASE WHEN p_previous_time_slot IS NULL THEN '{}'::jsonb
+    ELSE jsonb_build_object('previousTimeSlot', webhook_instant(p_previous_time_slot)) END || coalesce(p_extra, '{}'::jsonb));
   IF p_emails_per_recipient > 0 THEN
     SELECT * INTO v_mailed FROM recipient_email_ceiling(v_after.recipient, 0, p_emails_per_recipient);
     IF v_mailed.refused THEN

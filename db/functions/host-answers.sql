@@ -11,7 +11,7 @@
 -- to one of p_hosts (the route's other hosts the API found inside their working hours and free in their calendars,
 -- read just before) through booking_reassign, under its locks and the exclusion constraint ('reassigned'); when none
 -- of them can take it, or p_hosts is empty, the booking loses its host and is marked as needing a new time, its
--- prospect's e-mails still unsent dropped, p_new_time_emails stored (the prospect's apology, the sales desk's notice,
+-- prospect's e-mails and texts still unsent dropped (booking_change_store), p_new_time_emails stored (the prospect's apology, the sales desk's notice,
 -- the withdrawal from the host) and booking.needs-new-time raised ('needs-new-time'). Never a silent drop.
 CREATE OR REPLACE FUNCTION booking_host_answer(p_id uuid, p_host text, p_time_slot timestamptz, p_reason text,
   p_hosts jsonb, p_now timestamptz, p_reassign_emails jsonb, p_new_time_emails jsonb)
@@ -20,7 +20,6 @@ LANGUAGE plpgsql VOLATILE AS $fn$
 DECLARE
   v_before record;
   v_done record;
-  v_sequence integer;
 BEGIN
   IF p_reason NOT IN ('host-deleted', 'host-declined') THEN
     RAISE EXCEPTION 'booking_host_answer: unknown reason %', p_reason;
@@ -55,14 +54,11 @@ BEGIN
       host_choice = jsonb_build_object('rule', 'needs a new time: no other host of its route was free',
         'previousHost', p_host, 'reason', p_reason),
       needs_new_time_at = p_now, needs_new_time_reason = p_reason
-    WHERE b.id = p_id
-    RETURNING b.sequence INTO v_sequence;
-  PERFORM deliveries_settle_before(p_id, v_sequence);
-  emails := booking_store_deliveries(p_id, p_time_slot, v_sequence, NULL, NULL, p_host, p_new_time_emails);
-  webhooks := webhook_raise_with(p_id, 'booking.needs-new-time', jsonb_build_object('reason', p_reason,
-    'previousHost', jsonb_build_object('name', v_before.host_name, 'title', v_before.host_title, 'email', p_host)));
-  outcome := 'needs-new-time';
-  booking := booking_state(p_id);
-  RETURN NEXT;
+    WHERE b.id = p_id;
+  -- The prospect did not ask for this change either: no e-mail ceiling holds it back.
+  RETURN QUERY SELECT 'needs-new-time'::text, s.booking, s.emails, s.webhooks
+    FROM booking_change_store(p_id, 'booking.needs-new-time', NULL, p_host, p_new_time_emails, 0,
+      jsonb_build_object('reason', p_reason,
+        'previousHost', jsonb_build_object('name', v_before.host_name, 'title', v_before.host_title, 'email', p_host))) AS s;
 END;
 $fn$;

@@ -9,8 +9,10 @@
 -- new host holds another booking over the slot or has reached their daily limit (host-busy); the booking's own host
 -- again changes nothing. Then its host and sequence change (the calendar event's SEQUENCE, so the prospect's copy is
 -- an update of the same event), the routing record gains the reassignment (p_by: who made it), and its e-mails and
--- calendar writes (p_emails: to the prospect, the sales desk, both hosts) and the booking.reassigned event, naming
--- the previous host, are stored; past the prospect's e-mail ceiling (p_emails_per_recipient, 0: none) all is undone.
+-- calendar writes (p_emails: to the prospect, the sales desk, both hosts, the prospect's phone) and the
+-- booking.reassigned event, naming the previous host, are stored as every change's are (booking_change_store: the
+-- prospect's earlier e-mails and texts dropped); past the prospect's e-mail ceiling (p_emails_per_recipient, 0: none)
+-- all is undone.
 -- p_by is who made it ('sales page', 'operations token') or, from booking_host_answer (host-answers.sql), the host's
 -- own reason ('host-deleted', 'host-declined'): the record then says 'the host' made it, with that reason, and so
 -- does the webhook ('reason': 'sales' otherwise). A booking that needed a new time needs it no more.
@@ -22,8 +24,6 @@ DECLARE
   v_before record;
   v_previous record;
   v_host jsonb;
-  v_after record;
-  v_mailed record;
 BEGIN
   SELECT * INTO v_before FROM booking_lock_for_change(p_id);
   IF v_before.status = 'cancelled' THEN
@@ -62,26 +62,12 @@ BEGIN
                'to', v_host->>'email')
              || CASE WHEN p_by IN ('host-deleted', 'host-declined')
                   THEN jsonb_build_object('by', 'the host', 'reason', p_by) ELSE jsonb_build_object('by', p_by) END)) END
-    WHERE b.id = p_id
-    RETURNING b.time_slot, b.sequence, b.recipient INTO v_after;
+    WHERE b.id = p_id;
 
-  PERFORM deliveries_settle_before(p_id, v_after.sequence);
-  emails := booking_store_deliveries(p_id, v_after.time_slot, v_after.sequence, NULL, v_host->>'email',
-    v_before.host_email, p_emails);
-  webhooks := webhook_raise_with(p_id, 'booking.reassigned', jsonb_build_object('previousHost',
-    CASE WHEN v_before.host_email IS NULL THEN NULL ELSE jsonb_build_object('name', v_previous.host_name,
-      'title', v_previous.host_title, 'email', v_before.host_email) END,
-    'reason', CASE WHEN p_by IN ('host-deleted', 'host-declined') THEN p_by ELSE 'sales' END));
-  IF p_emails_per_recipient > 0 THEN
-    SELECT * INTO v_mailed FROM recipient_email_ceiling(v_after.recipient, 0, p_emails_per_recipient);
-    IF v_mailed.refused THEN
-      PERFORM booking_refuse(jsonb_build_object(
-        'reason', 'recipient-emails', 'count', v_mailed.counted,
-        'freeAt', extract(epoch FROM v_mailed.free_at) * 1000, 'now', extract(epoch FROM now()) * 1000));
-    END IF;
-  END IF;
-  changed := true;
-  booking := booking_state(p_id);
-  RETURN NEXT;
+  RETURN QUERY SELECT true, s.booking, s.emails, s.webhooks
+    FROM booking_change_store(p_id, 'booking.reassigned', NULL, v_before.host_email, p_emails, p_emails_per_recipient,
+      jsonb_build_object('previousHost', CASE WHEN v_before.host_email IS NULL THEN NULL
+          ELSE jsonb_build_object('name', v_previous.host_name, 'title', v_previous.host_title, 'email', v_before.host_email) END,
+        'reason', CASE WHEN p_by IN ('host-deleted', 'host-declined') THEN p_by ELSE 'sales' END)) AS s;
 END;
 $fn$;

@@ -1,6 +1,7 @@
 /**
  * The sales page shows a booking's texts (issue 40), in Chromium against the real API: the number the prospect
- * agreed to be texted at, the words they ticked and when, and the STOP the number sent; axe clean.
+ * agreed to be texted at, the words they ticked and when, the STOP the number sent, how many texts were delivered or
+ * failed, each text with its receipt, and the ones a limit held back; axe clean.
  * Needs the production build: `npm run build:web`.
  */
 import { expect } from 'chai';
@@ -12,6 +13,7 @@ import { useBrowserSuite, type Visit } from './suite.js';
 
 const TOKEN = 'sales-texts-operations-token-of-32-characters';
 const DAY = 86_400_000;
+const NUMBER = '+33612345678';
 
 let stack: Stack;
 const open: WatchedPage[] = [];
@@ -29,38 +31,66 @@ const shown = (at: Date) =>
   }).format(at);
 
 describe('the sales page shows a booking’s texts (Chromium)', () => {
-  it('shows the number, the words ticked and when, and the STOP, as a list of terms under its own heading', async function () {
+  it('shows the consent, the STOP, the texts with their receipts and counts, and those held back, as labelled lists and tables', async function () {
     this.timeout(90_000);
     const now = Date.now();
-    const consentAt = new Date(now - 2 * DAY);
+    const consentAt = new Date(now - 3 * DAY);
+    const deliveredAt = new Date(now - 3 * DAY + 60_000);
+    const movedAt = new Date(now - 2 * DAY);
     const optedOutAt = new Date(now - DAY);
-    await stack.db('bookings').insert([
+    const slot = new Date(now + 3 * DAY);
+    const stored = (await stack
+      .db('bookings')
+      .insert([
+        {
+          name: 'Mary Jackson',
+          email: 'mary@langley.org',
+          company: 'Langley Research',
+          phone: NUMBER,
+          time_slot: slot,
+          created_at: consentAt,
+          sms_phone: NUMBER,
+          sms_consent_text: SMS_CONSENT_TEXT,
+          sms_consent_at: consentAt,
+        },
+        { name: 'Annie Easley', email: 'annie@langley.org', company: 'Langley Research', time_slot: slot },
+      ])
+      .returning(['id', 'name'])) as { id: string; name: string }[];
+    const mary = stored.find((row) => row.name === 'Mary Jackson')!.id;
+    // Its texts as the worker leaves them: the confirmation delivered, the move's update undeliverable, and the
+    // reminder the limit of texts to the number held back; then the number's STOP.
+    const text = { channel: 'sms', booking_id: mary, recipient: NUMBER, time_slot: slot };
+    await stack.db('deliveries').insert([
       {
-        name: 'Mary Jackson',
-        email: 'mary@langley.org',
-        company: 'Langley Research',
-        phone: '+33612345678',
-        time_slot: new Date(now + 3 * DAY),
+        ...text,
+        kind: 'sms-confirmation',
+        sequence: 0,
         created_at: consentAt,
-        sms_phone: '+33612345678',
-        sms_consent_text: SMS_CONSENT_TEXT,
-        sms_consent_at: consentAt,
+        sent_at: consentAt,
+        sms_state: 'delivered',
+        sms_state_at: deliveredAt,
       },
       {
-        name: 'Annie Easley',
-        email: 'annie@langley.org',
-        company: 'Langley Research',
-        time_slot: new Date(now + 4 * DAY),
+        ...text,
+        kind: 'sms-update',
+        sequence: 1,
+        created_at: movedAt,
+        sent_at: movedAt,
+        sms_state: 'undeliverable',
+        sms_state_at: movedAt,
       },
     ]);
-    await stack.db('sms_opt_outs').insert({ phone: '+33612345678', opted_out_at: optedOutAt });
+    await stack
+      .db('sms_withheld')
+      .insert({ booking_id: mary, kind: 'sms-reminder', reason: 'number-per-day', at: movedAt });
+    await stack.db('sms_opt_outs').insert({ phone: NUMBER, opted_out_at: optedOutAt });
 
     const { page, cspViolations } = await visit({}, '/admin');
     await page.getByLabel('Operations token').fill(TOKEN);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('button', { name: 'Mary Jackson' }).click();
-    const texts = page.getByRole('region', { name: 'Texts', exact: true });
     await page.getByRole('heading', { name: 'Texts', level: 3 }).waitFor();
+    const texts = page.getByRole('region', { name: 'Texts', exact: true });
     // Each value by its term, as a screen reader pairs them.
     const definitions = await texts
       .locator('dl')
@@ -70,63 +100,33 @@ describe('the sales page shows a booking’s texts (Chromium)', () => {
         ),
       );
     expect(definitions).to.deep.equal({
-      Number: '+33612345678',
+      Number: NUMBER,
       'Words agreed to': `“${SMS_CONSENT_TEXT}”`,
       Agreed: shown(consentAt),
       'Opted out (STOP)': `${shown(optedOutAt)}: no text goes to this number any more`,
+      Delivered: '1',
+      Failed: '1',
     });
-    // Without the texts in the answer (as the admin API gives it today), no table of them.
-    expect(await page.getByRole('table', { name: 'Texts sent' }).count()).to.equal(0);
+    const rowsOf = (name: string) =>
+      texts
+        .getByRole('table', { name })
+        .getByRole('row')
+        .evaluateAll((rows) => rows.map((row) => Array.from(row.children, (cell) => cell.textContent)));
+    expect(await rowsOf('Texts sent')).to.deep.equal([
+      ['Kind', 'Sent', 'Receipt'],
+      ['Confirmation', shown(consentAt), `delivered (${shown(deliveredAt)})`],
+      ['Update', shown(movedAt), `undeliverable (${shown(movedAt)})`],
+    ]);
+    expect(await rowsOf('Texts held back by a limit')).to.deep.equal([
+      ['Kind', 'When', 'Why'],
+      ['Reminder', shown(movedAt), 'The number had its texts for the day'],
+    ]);
     expect(await axeViolations(page)).to.deep.equal([]);
 
     await page.getByRole('button', { name: 'Back to the bookings' }).click();
     await page.getByRole('button', { name: 'Annie Easley' }).click();
     await texts.getByText('The prospect did not agree to texts').waitFor();
-    expect(await texts.locator('dl').count()).to.equal(0);
-    expect(await cspViolations()).to.deep.equal([]);
-  });
-
-  it('shows the texts and their counts when the answer carries them, axe clean', async function () {
-    this.timeout(90_000);
-    // The admin API is being given the texts of a booking and their counts (issue 40, in parallel): until it gives
-    // them, the real answer goes to the page with them added, as they are to come.
-    const sentAt = new Date(Date.now() - DAY);
-    const { page, cspViolations } = await visit({}, '/admin');
-    await page.route(/\/api\/admin\/bookings\/[0-9a-f-]{36}$/, async (route) => {
-      const answer = await route.fetch();
-      const booking = (await answer.json()) as { sms: Record<string, unknown> | null };
-      if (booking.sms)
-        booking.sms = {
-          ...booking.sms,
-          delivered: 1,
-          failed: 1,
-          texts: [
-            {
-              kind: 'sms-confirmation',
-              sentAt: sentAt.toISOString(),
-              state: 'delivered',
-              stateAt: sentAt.toISOString(),
-            },
-            { kind: 'sms-update', sentAt: sentAt.toISOString(), state: 'undeliverable', stateAt: sentAt.toISOString() },
-          ],
-        };
-      await route.fulfill({ response: answer, json: booking });
-    });
-    await page.getByLabel('Operations token').fill(TOKEN);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('button', { name: 'Mary Jackson' }).click();
-    const table = page.getByRole('table', { name: 'Texts sent' });
-    await table.waitFor();
-    const rows = await table
-      .getByRole('row')
-      .evaluateAll((all) => all.map((row) => Array.from(row.children, (cell) => cell.textContent)));
-    expect(rows).to.deep.equal([
-      ['Kind', 'Sent', 'Receipt'],
-      ['Confirmation', shown(sentAt), `delivered (${shown(sentAt)})`],
-      ['Update', shown(sentAt), `undeliverable (${shown(sentAt)})`],
-    ]);
-    const texts = page.getByRole('region', { name: 'Texts', exact: true });
-    await texts.getByText('Delivered', { exact: true }).waitFor();
+    expect(await texts.locator('dl, table').count()).to.equal(0);
     expect(await axeViolations(page)).to.deep.equal([]);
     expect(await cspViolations()).to.deep.equal([]);
   });

@@ -3,14 +3,22 @@
  * this test (test/smsc.ts, npm `smpp`'s server side), PostgreSQL and Redis. A booking with consent is texted its
  * confirmation, a move its update, a cancel its note (its reminder then dropped); one without consent nothing; a
  * throttling SMSC gets the text once it takes it, a dropped bind is bound again and nothing is lost or sent twice; a
- * delivery receipt becomes the row's state.
+ * delivery receipt becomes the row's state and, delivered, an sms.delivered webhook; a text the SMSC refuses for good
+ * an sms.failed one (both signed, to a real receiver, and shown on the booking's detail).
  */
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { expect } from 'chai';
+import smpp from 'smpp';
+import type { SmsView } from '../../domain/sales.js';
+import { newWebhookSecret, webhookEventSchema } from '../../server-shared/webhooks.js';
+import { expectDocumented } from '../../test/documented.js';
 import { bookingToken, smsLinkCode } from '../../server-shared/booking-link.js';
 import { bookableSlots } from '../../test/booking.js';
 import { startSmsc, type Smsc } from '../../test/smsc.js';
 import { TEST_LINK_SECRET, startStack, type Stack } from '../../test/stack.js';
 import { until } from '../../test/until.js';
+import { startReceiver, type Receiver } from '../../test/webhook-receiver.js';
 import { OPTED_OUT_TEXT } from '../sms/inbound.js';
 
 const ADMIN = 'a'.repeat(40);
@@ -29,12 +37,21 @@ describe('texts to the prospect’s phone over SMPP', function () {
   this.timeout(60_000);
   let smsc: Smsc;
   let stack: Stack;
-  const slots = bookableSlots(11);
+  let receiver: Receiver;
+  const slots = bookableSlots(13);
 
   before(async () => {
     smsc = await startSmsc();
+    receiver = await startReceiver(newWebhookSecret());
     stack = await startStack({
-      env: { SMPP_URL: smsc.url, SMS_FROM: 'Converge', ADMIN_TOKEN: ADMIN },
+      env: {
+        SMPP_URL: smsc.url,
+        SMS_FROM: 'Converge',
+        ADMIN_TOKEN: ADMIN,
+        WEBHOOK_URL: receiver.url,
+        WEBHOOK_SECRET: receiver.secret,
+        WEBHOOK_ALLOW_PRIVATE: 'true',
+      },
       workerOptions: {
         sweepEveryMs: 500,
         sweepGraceMs: 2000,
@@ -45,6 +62,7 @@ describe('texts to the prospect’s phone over SMPP', function () {
   after(async () => {
     await stack?.close();
     await smsc?.stop();
+    await receiver?.close();
   });
 
   const post = async (url: string, body: unknown) => {
@@ -68,6 +86,18 @@ describe('texts to the prospect’s phone over SMPP', function () {
   };
   const textsOf = (id: string): Promise<SmsRow[]> =>
     stack.db('deliveries').where({ booking_id: id, channel: 'sms' }).orderBy(['sequence', 'kind']);
+  const smsOf = async (id: string) => {
+    const detail = await fetch(`${stack.url}/api/admin/bookings/${id}`, {
+      headers: { Authorization: `Bearer ${ADMIN}` },
+    });
+    const body = (await detail.json()) as { sms: SmsView };
+    expectDocumented('/api/admin/bookings/{id}', 'get', 200, body);
+    return body.sms;
+  };
+  const valid = addFormats.default(new Ajv2020({ strict: false }));
+  // The verified events (a forged or unsigned one is not taken) of one booking and type.
+  const eventsOf = (id: string, type: string) =>
+    receiver.taken().filter((event) => event.data.booking.id === id && event.type === type);
   const textsTo = (number: string) => smsc.received.filter((text) => text.to === number);
   const receivedTo = (number: string, count: number) =>
     until(
@@ -98,6 +128,22 @@ describe('texts to the prospect’s phone over SMPP', function () {
     expect(await smsc.sendReceipt(text!.messageId)).to.equal(0);
     const [receipted] = await stack.db('deliveries').where({ id: (sent as SmsRow & { id: string }).id });
     expect(receipted).to.include({ sms_state: 'delivered' });
+    // Its sms.delivered event reaches the receiver, signed; the booking's detail counts it.
+    const [delivered] = await until(async () => {
+      const events = eventsOf(id, 'sms.delivered');
+      return events.length > 0 ? events : undefined;
+    }, 'the sms.delivered webhook');
+    expect(delivered!.data.text).to.include({ kind: 'sms-confirmation', state: 'delivered' });
+    const check = valid.compile(webhookEventSchema('sms.delivered'));
+    expect(check(delivered), JSON.stringify(check.errors)).to.equal(true);
+    expect(delivered!.data.text!.sentAt).to.be.a('string');
+    const sms = await smsOf(id);
+    expect(sms).to.include({ delivered: 1, failed: 0 });
+    expect(sms.texts.find((one) => one.kind === 'sms-confirmation')).to.include({ state: 'delivered' });
+    // The SMSC sends the receipt again: recorded, and no second event.
+    expect(await smsc.sendReceipt(text!.messageId)).to.equal(0);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(eventsOf(id, 'sms.delivered')).to.have.length(1);
     // The reminder waits for its time, an hour before the slot.
     expect((await textsOf(id)).map((row) => row.kind)).to.include('sms-reminder');
   });
@@ -141,10 +187,10 @@ describe('texts to the prospect’s phone over SMPP', function () {
     smsc.refuseNext(2, undefined, '33612345680');
     const id = await book(4, 'barbara@analytical-engines.com', '+33 6 12 34 56 80');
     const [text] = await receivedTo('33612345680', 1);
-    // The SMSC has the text before the worker hears its answer and marks the row.
+    // The SMSC has it a moment before the worker records the try.
     const row = await until(async () => {
-      const rows = await textsOf(id);
-      return rows.find((candidate) => candidate.kind === 'sms-confirmation' && candidate.sent_at) ?? undefined;
+      const [sent] = (await textsOf(id)).filter((candidate) => candidate.kind === 'sms-confirmation');
+      return sent?.sent_at ? sent : undefined;
     }, 'the text marked sent');
     expect(row).to.include({ attempts: 3, sms_message_id: text!.messageId });
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -192,11 +238,37 @@ describe('texts to the prospect’s phone over SMPP', function () {
     expect(textsTo('33612345682')).to.have.length(2);
   });
 
-  it('stores no more than five texts to one number in 24 hours, whichever booking they are about', async () => {
+  it('raises sms.failed for a text the SMSC refuses for good, and for a receipt saying undeliverable', async () => {
+    smsc.refuseNext(1, smpp.ESME_RINVDSTADR, '33612345684');
+    const refused = await book(11, 'dorothy@analytical-engines.com', '+33 6 12 34 56 84');
+    const [failed] = await until(async () => {
+      const events = eventsOf(refused, 'sms.failed');
+      return events.length > 0 ? events : undefined;
+    }, 'the sms.failed webhook of the refusal');
+    expect(failed!.data.text).to.include({ kind: 'sms-confirmation', state: 'failed', sentAt: null });
+    const check = valid.compile(webhookEventSchema('sms.failed'));
+    expect(check(failed), JSON.stringify(check.errors)).to.equal(true);
+    expect(await smsOf(refused)).to.include({ delivered: 0, failed: 1 });
+    const lost = await book(12, 'hedy@analytical-engines.com', '+33 6 12 34 56 85');
+    const [text] = await receivedTo('33612345685', 1);
+    await until(async () => {
+      const [row] = await stack.db('deliveries').where({ sms_message_id: text!.messageId });
+      return row;
+    }, 'the message id recorded');
+    expect(await smsc.sendReceipt(text!.messageId, 'UNDELIV')).to.equal(0);
+    const [undelivered] = await until(async () => {
+      const events = eventsOf(lost, 'sms.failed');
+      return events.length > 0 ? events : undefined;
+    }, 'the sms.failed webhook of the receipt');
+    expect(undelivered!.data.text).to.include({ kind: 'sms-confirmation', state: 'undeliverable' });
+    expect((await smsOf(lost)).texts[0]).to.include({ state: 'undeliverable' });
+  });
+
+  it('stores no more than five texts to one number in 24 hours, its owner’s bookings', async () => {
     const number = '+33 6 12 34 56 83';
     const first = await book(8, 'mary@analytical-engines.com', number);
-    const second = await book(9, 'mary.s@analytical-engines.com', number);
-    const third = await book(10, 'mary.k@analytical-engines.com', number);
+    const second = await book(9, 'Mary@analytical-engines.com', number);
+    const third = await book(10, 'MARY@analytical-engines.com', number);
     const kinds = async (id: string) => (await textsOf(id)).map((row) => row.kind);
     expect(await kinds(first)).to.deep.equal(['sms-confirmation', 'sms-reminder']);
     expect(await kinds(second)).to.deep.equal(['sms-confirmation', 'sms-reminder']);

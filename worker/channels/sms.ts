@@ -3,13 +3,14 @@
  * row's recipient, E.164), written by its kind's template (sms/texts.ts) on the prospect's clock, and submitted over
  * the worker's SMPP bind (sms/smpp-link.ts). The SMSC's message id is kept on the row, for its delivery receipt. A
  * throttled SMSC (ESME_RTHROTTLED, ESME_RMSGQFUL) or a dropped bind is a failure tried again by the kind's backoff;
- * any other error status refuses the text for good.
+ * any other error status refuses the text for good, and raises its sms.failed event with the refusal's record.
  */
 import { UnrecoverableError } from 'bullmq';
 import smpp from 'smpp';
 import { isDeliveryKind } from '../../server-shared/delivery-kinds.js';
 import type { Knex } from 'knex';
 import { smsLinkCode, smsLinkDigest, smsLinkPath } from '../../server-shared/booking-link.js';
+import { deliveryJob, type QueuedJob } from '../../server-shared/jobs.js';
 import { KIND_WRITERS, type ComposeDeps } from '../kind-writers.js';
 import { changeOf, type Claimed } from '../outbox.js';
 import { SmppRefusal } from '../sms/smpp-link.js';
@@ -26,6 +27,8 @@ export interface SmsSenderDeps extends ComposeDeps {
   sms?: TextSubmitter;
   /** Where the text's short link is made sure of before it goes. */
   db: Knex;
+  /** Queues a text's sms.failed webhook deliveries once stored; unset: the sweep finds them. */
+  enqueue?(job: QueuedJob): Promise<void>;
 }
 
 export interface TextMessage {
@@ -88,6 +91,17 @@ export function smsSender(deps: SmsSenderDeps): Sender<TextMessage> {
       const messageId = tried.fields.smsMessageId;
       if (tried.outcome === 'sent' && typeof messageId === 'string')
         await trx('deliveries').where({ id: row.id }).update({ sms_message_id: messageId });
+      if (tried.outcome === 'refused') {
+        const { rows } = (await trx.raw('SELECT sms_text_refused(?) AS webhooks', [row.id])) as {
+          rows: { webhooks: { id: string; due: number | string }[] }[];
+        };
+        const jobs = (rows[0]?.webhooks ?? []).map((webhook) => deliveryJob(webhook.id, Number(webhook.due)));
+        // Queued once the refusal is committed; the sweep stands behind a job lost here.
+        if (deps.enqueue && jobs.length > 0)
+          void trx.executionPromise
+            .then(() => Promise.all(jobs.map((job) => deps.enqueue!(job))))
+            .catch(() => undefined);
+      }
     },
   };
 }

@@ -1,6 +1,7 @@
 /**
  * What the SMSC sends the worker (issue 40). A delivery receipt becomes its text's row's state (found by the SMSC's
- * message id, kept on the row when the submit was answered); a receipt for a row not yet recorded (the SMSC answers
+ * message id, kept on the row when the submit was answered), with its webhook event (sms.delivered, sms.failed)
+ * stored by the same statement (sms_receipt_record, db/functions/sms.sql); a receipt for a row not yet recorded (the SMSC answers
  * faster than the worker records its try) is refused for now, and the SMSC sends it again. A message saying STOP (or
  * one of its usual variants) opts its number out of every text at once: kept in sms_opt_outs, its texts still to
  * send dropped, and confirmed once, on its first STOP.
@@ -8,6 +9,7 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { brand } from '../../domain/brand.js';
+import { deliveryJob, type QueuedJob } from '../../server-shared/jobs.js';
 import type { Inbound } from './smpp-link.js';
 
 export class ReceiptTooEarly extends Error {}
@@ -28,6 +30,7 @@ export function inboundRecorder(
   db: Knex,
   logger: Logger,
   confirm: (to: string, text: string) => Promise<unknown>,
+  enqueue: (job: QueuedJob) => Promise<void>,
 ): (inbound: Inbound) => Promise<void> {
   return async (inbound) => {
     if (inbound.kind === 'message') {
@@ -58,10 +61,13 @@ export function inboundRecorder(
         );
       return;
     }
-    const updated = await db('deliveries')
-      .where({ channel: 'sms', sms_message_id: inbound.messageId })
-      .update({ sms_state: inbound.state, sms_state_at: db.fn.now() });
-    if (updated === 0) throw new ReceiptTooEarly(`no text recorded as ${inbound.messageId} yet`);
+    const { rows } = (await db.raw('SELECT * FROM sms_receipt_record(?, ?)', [inbound.messageId, inbound.state])) as {
+      rows: { recorded: number; webhooks: { id: string; due: number | string }[] }[];
+    };
+    const [recorded] = rows;
+    if (!recorded || recorded.recorded === 0) throw new ReceiptTooEarly(`no text recorded as ${inbound.messageId} yet`);
     logger.info({ smsMessageId: inbound.messageId, state: inbound.state }, 'delivery receipt recorded');
+    // Stored with the receipt; the sweep stands behind a job lost here.
+    for (const webhook of recorded.webhooks) await enqueue(deliveryJob(webhook.id, Number(webhook.due)));
   };
 }

@@ -1,14 +1,19 @@
 import { expect } from 'chai';
 import { ThemeProvider } from 'styled-components';
 import { theme } from '../../components/theme.js';
+import type { SmsView } from '../../../domain/sales.js';
 import { renderPage } from '../../test/render.js';
-import { TextsConsent, type SmsView } from './texts-consent.js';
+import { TextsConsent } from './texts-consent.js';
 
 const consent: SmsView = {
   phone: '+33612345678',
   consentText: 'Text me a confirmation and a reminder',
   consentAt: '2026-12-01T09:00:00.000Z',
   optedOutAt: '2026-12-02T18:30:00.000Z',
+  texts: [],
+  delivered: 0,
+  failed: 0,
+  withheld: [],
 };
 const render = (sms: SmsView | null, anonymised = false) =>
   renderPage(
@@ -25,17 +30,19 @@ describe('the sales page: a booking’s texts (issue 40)', () => {
       .to.contain('Number +33612345678')
       .and.contain('Words agreed to “Text me a confirmation and a reminder”')
       .and.contain('Agreed 1 Dec 2026, 10:00')
-      .and.contain('Opted out (STOP) 2 Dec 2026, 19:30 : no text goes to this number any more');
-    // Without the texts and their counts in the answer, none of their parts shows.
-    expect(text).to.not.contain('Delivered').and.not.contain('Texts sent');
+      .and.contain('Opted out (STOP) 2 Dec 2026, 19:30 : no text goes to this number any more')
+      .and.contain('Delivered 0 Failed 0')
+      .and.contain('Texts sent Kind Sent Receipt None yet.');
+    // Nothing held back: no table of it.
+    expect(text).to.not.contain('held back');
     expect(render({ ...consent, optedOutAt: null }).text).to.contain('Opted out (STOP) No');
   });
 
-  it('shows the texts and how many were delivered or failed when the answer carries them', () => {
+  it('shows each text and where it stands, the counts, and the texts a limit held back', () => {
     const { html, text } = render({
       ...consent,
       delivered: 1,
-      failed: 0,
+      failed: 1,
       texts: [
         {
           kind: 'sms-confirmation',
@@ -43,16 +50,22 @@ describe('the sales page: a booking’s texts (issue 40)', () => {
           state: 'delivered',
           stateAt: '2026-12-01T09:00:09.000Z',
         },
-        { kind: 'sms-update', sentAt: '2026-12-01T10:00:00.000Z', state: null, stateAt: null },
+        { kind: 'sms-update', sentAt: null, state: 'failed', stateAt: '2026-12-01T10:00:00.000Z' },
+        { kind: 'sms-update', sentAt: '2026-12-01T10:05:00.000Z', state: null, stateAt: null },
         { kind: 'sms-reminder', sentAt: null, state: null, stateAt: null },
       ],
+      withheld: [{ kind: 'sms-reminder', reason: 'number-per-day', at: '2026-12-01T11:00:00.000Z' }],
     });
-    expect(text).to.contain('Delivered 1').and.contain('Failed 0').and.contain('Texts sent');
+    expect(text).to.contain('Delivered 1 Failed 1');
     expect(html).to.match(/<th scope="col">Kind<\/th><th scope="col">Sent<\/th><th scope="col">Receipt<\/th>/);
     expect(text)
       .to.contain('Confirmation 1 Dec 2026, 10:00 delivered ( 1 Dec 2026, 10:00 )')
-      .and.contain('Update 1 Dec 2026, 11:00 No receipt yet')
+      .and.contain('Update — failed ( 1 Dec 2026, 11:00 )')
+      .and.contain('Update 1 Dec 2026, 11:05 No receipt yet')
       .and.contain('Reminder — Not sent');
+    expect(text).to.contain(
+      'Texts held back by a limit Kind When Why Reminder 1 Dec 2026, 12:00 The number had its texts for the day',
+    );
   });
 
   it('says there is no consent, or that it went with the personal data', () => {

@@ -1,20 +1,5 @@
-import type { BookingDetail } from '../../../domain/sales.js';
+import type { SmsView, TextView, TextWithheldReason } from '../../../domain/sales.js';
 import { ColumnHeads, Facts, formatInstant, Muted, Table } from './parts.js';
-
-/** One text of the booking and where it stands, as the admin API is being taught to tell (issue 40). */
-export interface TextView {
-  kind: string;
-  sentAt: string | null;
-  /** What the SMSC's delivery receipt said (delivered, undeliverable, expired, …); null before one came. */
-  state: string | null;
-  stateAt: string | null;
-}
-
-/**
- * The texts' part of a booking's view: the consent and the STOP the admin API gives, and its texts and their counts,
- * which it is being given: optional here until it does, so that a view without them reads as before.
- */
-export type SmsView = NonNullable<BookingDetail['sms']> & { texts?: TextView[]; delivered?: number; failed?: number };
 
 const KIND_LABELS: Record<string, string> = {
   'sms-confirmation': 'Confirmation',
@@ -27,7 +12,13 @@ function Instant({ iso, timeZone }: { iso: string; timeZone: string }) {
   return <time dateTime={iso}>{formatInstant(iso, timeZone)}</time>;
 }
 
-/** What the receipt said and when; what sending did when none came. */
+const WITHHELD_REASONS: Record<TextWithheldReason, string> = {
+  'number-per-day': 'The number had its texts for the day',
+  'booking-limit': 'The booking had its texts',
+  'number-of-another-prospect': 'The number was texted about another prospect’s booking today',
+};
+
+/** What the receipt said (or the SMSC's refusal for good) and when; what sending did when neither came. */
 function TextState({ text, timeZone }: { text: TextView; timeZone: string }) {
   if (text.state)
     return (
@@ -46,7 +37,8 @@ function TextState({ text, timeZone }: { text: TextView; timeZone: string }) {
 
 /**
  * A booking's texts: the number the prospect agreed to be texted at, the words they ticked and when, and whether the
- * number answered STOP; with its texts and how many were delivered or failed when the answer carries them.
+ * number answered STOP; how many of its texts were delivered or failed, each text and where it stands, and those a
+ * limit held back.
  */
 export function TextsConsent({
   sms,
@@ -88,38 +80,44 @@ export function TextsConsent({
                 'No'
               )}
             </dd>
-            {sms.delivered !== undefined ? (
-              <>
-                <dt>Delivered</dt>
-                <dd>{sms.delivered}</dd>
-              </>
-            ) : null}
-            {sms.failed !== undefined ? (
-              <>
-                <dt>Failed</dt>
-                <dd>{sms.failed}</dd>
-              </>
-            ) : null}
+            <dt>Delivered</dt>
+            <dd>{sms.delivered}</dd>
+            <dt>Failed</dt>
+            <dd>{sms.failed}</dd>
           </Facts>
-          {sms.texts ? (
-            <Table title="Texts sent">
-              <ColumnHeads names={['Kind', 'Sent', 'Receipt']} />
-              <tbody>
-                {sms.texts.length === 0 ? (
-                  <tr>
-                    <td colSpan={3}>None yet.</td>
+          <Table title="Texts sent">
+            <ColumnHeads names={['Kind', 'Sent', 'Receipt']} />
+            <tbody>
+              {sms.texts.length === 0 ? (
+                <tr>
+                  <td colSpan={3}>None yet.</td>
+                </tr>
+              ) : (
+                sms.texts.map((text, i) => (
+                  <tr key={`${text.kind}-${text.sentAt ?? i}`}>
+                    <th scope="row">{KIND_LABELS[text.kind] ?? text.kind}</th>
+                    <td>{text.sentAt ? <Instant iso={text.sentAt} timeZone={timeZone} /> : '—'}</td>
+                    <td>
+                      <TextState text={text} timeZone={timeZone} />
+                    </td>
                   </tr>
-                ) : (
-                  sms.texts.map((text, i) => (
-                    <tr key={`${text.kind}-${text.sentAt ?? i}`}>
-                      <th scope="row">{KIND_LABELS[text.kind] ?? text.kind}</th>
-                      <td>{text.sentAt ? <Instant iso={text.sentAt} timeZone={timeZone} /> : '—'}</td>
-                      <td>
-                        <TextState text={text} timeZone={timeZone} />
-                      </td>
-                    </tr>
-                  ))
-                )}
+                ))
+              )}
+            </tbody>
+          </Table>
+          {sms.withheld.length > 0 ? (
+            <Table title="Texts held back by a limit">
+              <ColumnHeads names={['Kind', 'When', 'Why']} />
+              <tbody>
+                {sms.withheld.map((held) => (
+                  <tr key={`${held.kind}-${held.at}`}>
+                    <th scope="row">{KIND_LABELS[held.kind] ?? held.kind}</th>
+                    <td>
+                      <Instant iso={held.at} timeZone={timeZone} />
+                    </td>
+                    <td>{WITHHELD_REASONS[held.reason] ?? held.reason}</td>
+                  </tr>
+                ))}
               </tbody>
             </Table>
           ) : null}
