@@ -1,7 +1,7 @@
 /**
  * The sms channel (issue 40): a row of an `sms-*` kind becomes a text to the number the prospect consented to (the
- * row's recipient, E.164), written by its kind's template (sms/texts.ts) on the prospect's clock, and submitted over
- * the worker's SMPP bind (sms/smpp-link.ts). The SMSC's message id is kept on the row, for its delivery receipt. A
+ * row's recipient, E.164), written by its kind's template (sms/texts.ts) on the prospect's clock with the booking's
+ * short link (api/bookings/sms-link.ts), and submitted over the worker's SMPP bind (sms/smpp-link.ts). The SMSC's message id is kept on the row, for its delivery receipt. A
  * throttled SMSC (ESME_RTHROTTLED, ESME_RMSGQFUL) or a dropped bind is a failure tried again by the kind's backoff;
  * any other error status refuses the text for good, and raises its sms.failed event with the refusal's record.
  */
