@@ -11,7 +11,7 @@ import { requestLog } from './request-log.js';
 import { healthRoutes } from './health.js';
 import { demoRequestRoutes, demoRequestSteps, type DemoRequestRouteDeps } from './bookings/request-routes.js';
 import { emailCheckRoutes } from './email-check/routes.js';
-import { webRoutes } from './web.js';
+import { noBookingPage, webRoutes, type PageSettings } from './web.js';
 import { createMemoryLimiter, type RequestLimits } from './rate-limit.js';
 import { securityHeaders } from './security-headers.js';
 import { daySlotsReader, slotRoutes, type SlotDeps } from './slots/routes.js';
@@ -22,6 +22,7 @@ import { bookingsPerSlot, hostBookingsAround } from './bookings/repository.js';
 import { openApiRoutes } from './openapi.js';
 import { bookingChangeSteps, bookingRoutes, bookingViewReader, type BookingLinkDeps } from './bookings/routes.js';
 import { noScriptRoutes } from './no-script/routes.js';
+import { smsLinkRoutes } from './bookings/sms-link.js';
 import type { ApiMetrics } from './metrics.js';
 import type { BookingSettings } from './config.js';
 import { brand, type Contact } from '../domain/brand.js';
@@ -83,6 +84,14 @@ export interface AppDeps {
   metrics?: ApiMetrics;
   now?: () => Date;
 }
+
+/** What the server writes into the pages it serves. */
+const pageSettingsOf = (deps: AppDeps): PageSettings => ({
+  timeZone: deps.timeZone,
+  minNoticeMinutes: deps.booking.minNoticeMinutes,
+  publicUrl: deps.publicUrl,
+  contact: deps.contact ?? brand.company.contact,
+});
 
 const CLIENT_GONE = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE', 'ECONNABORTED']);
 
@@ -235,6 +244,13 @@ export function createApiRouter(deps: AppDeps): Router {
       requireAdmin: admin.requireAdmin,
     }).routes(),
     bookingRoutes(linkDeps).routes(),
+    smsLinkRoutes({
+      db: deps.db,
+      logger: deps.logger,
+      linkSecret: deps.linkSecret,
+      limiter: adminLimiter,
+      noBooking: noBookingPage(deps.webRoot, pageSettingsOf(deps)),
+    }).routes(),
     noScriptRoutes({
       webRoot: deps.webRoot,
       publicUrl: deps.publicUrl,
@@ -316,14 +332,8 @@ export function createApp(deps: AppDeps): Koa {
       throw new ApiError(404, 'Not found', `There is no API endpoint at ${ctx.method} ${ctx.path}.`);
     await next();
   });
-  const pageRules = {
-    timeZone: deps.timeZone,
-    minNoticeMinutes: deps.booking.minNoticeMinutes,
-    publicUrl: deps.publicUrl,
-    contact: deps.contact ?? brand.company.contact,
-  };
   const readBooking = bookingViewReader(deps);
-  for (const middleware of webRoutes(deps.webRoot, pageRules, readBooking)) app.use(middleware);
+  for (const middleware of webRoutes(deps.webRoot, pageSettingsOf(deps), readBooking)) app.use(middleware);
 
   app.on('error', (err: unknown, ctx?: Koa.Context) => {
     const log = (ctx?.state.log as Logger | undefined) ?? deps.logger;

@@ -175,6 +175,7 @@ describe('migration history', () => {
         '20261208200000_prospect_replies',
         '20261208300000_sms_texts',
         '20261209100000_sms_limits',
+        '20261209200000_sms_links',
       ]);
     } finally {
       await database.drop();

@@ -120,7 +120,7 @@ describe('OpenAPI 3.1 document', () => {
     expect(document.components.schemas.AttendanceMark).to.deep.equal(toOpenApiSchema(markSchema));
   });
 
-  it('documents every route the API answers under /api, and nothing it does not', () => {
+  it('documents every route the API answers under /api (and the texts’ short link), and nothing it does not', () => {
     const queue: DeliveryQueue = { enqueue: async () => {}, isReachable: async () => true, close: async () => {} };
     const db = createDb('postgres://127.0.0.1:1/never-connected', { min: 0, max: 1 }, silentLogger);
     const router = createApiRouter({
@@ -136,7 +136,7 @@ describe('OpenAPI 3.1 document', () => {
       booking: bookingSettings(),
     });
     const served = router.stack
-      .filter((layer) => typeof layer.path === 'string' && layer.path.startsWith('/api/'))
+      .filter((layer) => typeof layer.path === 'string' && /^\/(?:api|m)\//.test(layer.path))
       .flatMap((layer) =>
         layer.methods.filter((method) => method !== 'HEAD').map((method) => `${method} ${layer.path}`),
       )

@@ -12,6 +12,7 @@ import { reassignOpenApi } from './admin/reassign.js';
 import { hostShareOpenApi } from './admin/host-share.js';
 import { adminSessionOpenApi } from './admin/sessions.js';
 import { bookingLinkOpenApi } from './bookings/routes.js';
+import { smsLinkOpenApi } from './bookings/sms-link.js';
 import { demoRequestOpenApi } from './bookings/request-routes.js';
 import { emailCheckOpenApi } from './email-check/routes.js';
 import { funnelOpenApi } from './funnel/routes.js';
@@ -50,6 +51,7 @@ export const OPENAPI_PARTS: readonly OpenApiPart[] = [
   hostShareOpenApi,
   adminSessionOpenApi,
   bookingLinkOpenApi,
+  smsLinkOpenApi,
   webhooksOpenApi,
   funnelOpenApi,
   openApiOpenApi,

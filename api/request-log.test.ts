@@ -40,7 +40,7 @@ async function loggedApp(level = 'info'): Promise<{ url: string; lines: LogLine[
 describe('the request log', () => {
   const token = 'AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-AbCdE';
 
-  it("logs a booking's addresses with :token in place of the token: the manage page's and the API's", async () => {
+  it("logs a booking's addresses with :token in place of the token (the manage page's and the API's), a short link's with :code", async () => {
     const app = await loggedApp();
     try {
       const paths = [
@@ -51,14 +51,17 @@ describe('the request log', () => {
         `/BOOKING/${token}`,
       ];
       for (const path of paths) expect((await fetch(`${app.url}${path}`)).status, path).to.equal(200);
+      // A text's short link code opens its booking as well.
+      expect((await fetch(`${app.url}/m/${token.slice(0, 22)}`)).status).to.equal(200);
       expect(app.lines.map((line) => line.path)).to.deep.equal([
         '/booking/:token',
         '/booking/:token/',
         '/api/bookings/:token',
         '/api/bookings/:token/reschedule',
         '/BOOKING/:token',
+        '/m/:code',
       ]);
-      expect(JSON.stringify(app.lines)).to.not.contain(token);
+      expect(JSON.stringify(app.lines)).to.not.contain(token.slice(0, 22));
     } finally {
       await app.close();
     }

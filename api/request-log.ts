@@ -12,9 +12,12 @@ const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
  */
 const SITE_FILE = /^\/(?!api\/)(?:[^/]+\/)*[^/]+\.[A-Za-z0-9]+$/;
 
-/** A booking link's token opens that booking: logs keep the path (the API's or the manage page's) without it. */
+/**
+ * A booking link's token opens that booking, and so does a text's short link code: logs keep the path (the API's,
+ * the manage page's, the short link's) without them.
+ */
 function loggablePath(path: string): string {
-  return path.replace(/^(\/api\/bookings\/|\/booking\/)[^/]+/i, '$1:token');
+  return path.replace(/^(\/api\/bookings\/|\/booking\/)[^/]+/i, '$1:token').replace(/^(\/m\/)[^/]+/i, '$1:code');
 }
 
 /** What a route adds to its request's one log line (ctx.state.logFields), rather than writing a line of its own. */

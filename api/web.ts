@@ -168,6 +168,21 @@ function withRender(shell: string, render: { body: string; styles: string; data:
   return STYLED_BLOCK.test(html) ? html.replace(STYLED_BLOCK, () => render.styles) : undefined;
 }
 
+/** The booking page's shell with the booking rendered in it (null: "This link does not open a booking"). */
+function renderedBooking(
+  shell: string,
+  render: BookingPageRenderer,
+  token: string,
+  booking: BookingView | null,
+  rules: PageSettings,
+): string | undefined {
+  const rendered = render.renderBookingFor(token, booking, rules.timeZone);
+  // The render writes the brand's contact into its footer; the booking's own words (its name, company, address)
+  // are kept as typed, even where they happen to be the brand's contact.
+  const body = rendered.body.replace(FOOTER, (footer) => withContact(footer, rules.contact));
+  return withRender(shell, { ...rendered, body });
+}
+
 function tokenOf(urlPath: string): string {
   const segment = BOOKING_PAGE.exec(urlPath)?.[1] ?? '';
   try {
@@ -201,6 +216,27 @@ function pageFile(urlPath: string): string | undefined {
   if (BOOKING_PAGE.test(urlPath)) return BOOKING_FILE;
   const legal = /^\/legal\/([a-z-]+)\/?$/.exec(urlPath);
   return legal ? `legal/${legal[1]}.html` : undefined;
+}
+
+/**
+ * The answer to another address of a booking (a text's short link: api/bookings/sms-link.ts) that opens none: the
+ * booking page as it reads for such a link, "This link does not open a booking" with the way home, and a 404; the
+ * site's 404 page while the booking page's render is not built.
+ */
+export function noBookingPage(webRoot: string, rules: PageSettings): (ctx: Context) => Promise<void> {
+  const readPage = pageReader(webRoot, rules);
+  const renderer = bookingRenderer(webRoot);
+  return async (ctx) => {
+    const shell = await readPage(BOOKING_FILE);
+    const render = renderer();
+    const rendered = shell && render ? renderedBooking(shell.html, render, '', null, rules) : undefined;
+    const html = rendered ?? (await readPage('404.html'))?.html ?? NOT_BUILT;
+    ctx.status = 404;
+    ctx.type = 'html';
+    ctx.set(BOOKING_PAGE_HEADERS);
+    ctx.set('Content-Security-Policy', policyOf(html));
+    ctx.body = html;
+  };
 }
 
 /**
@@ -301,11 +337,7 @@ export function webRoutes(webRoot: string, rules: PageSettings, readBooking?: Bo
       ctx.app.emit('error', err, ctx);
       return undefined;
     }
-    const rendered = render.renderBookingFor(token, booking, rules.timeZone);
-    // The render writes the brand's contact into its footer; the booking's own words (its name, company, address)
-    // are kept as typed, even where they happen to be the brand's contact.
-    const body = rendered.body.replace(FOOTER, (footer) => withContact(footer, rules.contact));
-    const html = withRender(shell.html, { ...rendered, body });
+    const html = renderedBooking(shell.html, render, token, booking, rules);
     return html === undefined
       ? undefined
       : { page: { html, etag: '', csp: policyOf(html) }, status: booking ? 200 : 404 };

@@ -5,7 +5,7 @@
  * cancelled through the API; then what the receiver got and what both programs logged are read.
  */
 import { expect } from 'chai';
-import { managePathOf } from '../server-shared/booking-link.js';
+import { managePathOf, smsLinkCode, smsLinkPath } from '../server-shared/booking-link.js';
 import { newWebhookSecret } from '../server-shared/webhooks.js';
 import { createTestDatabase, type TestDatabase } from '../test/database.js';
 import { bookableSlots } from '../test/booking.js';
@@ -61,6 +61,7 @@ describe('traces and logs of a booking, moved and cancelled (OTEL_EXPORTER_OTLP_
   let worker: Spawned | undefined;
   let bookingId: string;
   let token: string;
+  let code: string;
   /** The request line of each call about the booking, by what it did. */
   const requests: Record<string, LogLine> = {};
 
@@ -137,6 +138,9 @@ describe('traces and logs of a booking, moved and cancelled (OTEL_EXPORTER_OTLP_
     await sink.waitForMessages(3);
     expect((await call('view', 'GET', `/api/bookings/${token}`)).status).to.equal(200);
     await call('page', 'GET', `/booking/${token}`);
+    // A text's short link (this booking has none stored: the path is what counts here).
+    code = smsLinkCode(bookingId, TEST_LINK_SECRET);
+    await call('short', 'GET', smsLinkPath(code));
     await until(async () => (hooks.taken().length >= 3 ? true : undefined), 'the three webhook events delivered');
 
     // SIGTERM: each program sends the spans it still holds before it exits.
@@ -273,10 +277,10 @@ describe('traces and logs of a booking, moved and cancelled (OTEL_EXPORTER_OTLP_
     }
   });
 
-  it("puts no address, name or token in any span: the booking link's paths are cut short", () => {
+  it("puts no address, name or token in any span: the booking link's and the short link's paths are cut short", () => {
     expect(receiver.spans.length).to.be.greaterThan(20);
     for (const span of receiver.spans) {
-      for (const secret of [PROSPECT.email, PROSPECT.name, 'Quillfeather', token, HOOK_PATH_SECRET])
+      for (const secret of [PROSPECT.email, PROSPECT.name, 'Quillfeather', token, code, HOOK_PATH_SECRET])
         expect(span.text, span.name).to.not.include(secret);
     }
     const paths = receiver.spans.filter((span) => span.kind === SERVER).map((span) => span.attributes['url.path']);
@@ -285,6 +289,7 @@ describe('traces and logs of a booking, moved and cancelled (OTEL_EXPORTER_OTLP_
       '/api/bookings/:token/reschedule',
       '/api/bookings/:token/cancel',
       '/booking/:token',
+      '/m/:code',
     ]);
   });
 
@@ -292,7 +297,8 @@ describe('traces and logs of a booking, moved and cancelled (OTEL_EXPORTER_OTLP_
     const lines = [...api!.logs, ...worker!.logs].map((line) => JSON.stringify(line));
     expect(lines.length).to.be.greaterThan(10);
     for (const line of [...lines, ...api!.otherOutput, ...worker!.otherOutput]) {
-      for (const secret of [PROSPECT.email, PROSPECT.name, 'Quillfeather', token]) expect(line).to.not.include(secret);
+      for (const secret of [PROSPECT.email, PROSPECT.name, 'Quillfeather', token, code])
+        expect(line).to.not.include(secret);
     }
   });
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { bookingIdOf, bookingToken } from './booking-link.js';
+import { SMS_LINK_CODE_PATTERN, bookingIdOf, bookingToken, smsLinkCode, smsLinkDigest } from './booking-link.js';
 
 const SECRET = 'a-booking-link-secret-of-32-characters!!';
 const ID = '5b7a2f1e-0c1d-4e2f-8a9b-0c1d2e3f4a5b';
@@ -53,5 +53,25 @@ describe('booking link tokens', () => {
       bookingToken('00000000-0000-4000-8000-000000000002', SECRET),
     );
     expect(() => bookingToken('not-a-uuid', SECRET)).to.throw('a booking id is a UUID');
+  });
+});
+
+describe('the texts’ short link codes', () => {
+  it('are the same for a booking every time, and another for another booking or another secret', () => {
+    const code = smsLinkCode(ID, SECRET);
+    expect(code).to.match(SMS_LINK_CODE_PATTERN);
+    expect(smsLinkCode(ID, SECRET)).to.equal(code);
+    expect(smsLinkCode('5b7a2f1e-0c1d-4e2f-8a9b-0c1d2e3f4a5c', SECRET)).to.not.equal(code);
+    expect(smsLinkCode(ID, `${SECRET}?`)).to.not.equal(code);
+  });
+
+  it('share nothing with the booking’s token, and are kept as a digest that is not the code', () => {
+    const code = smsLinkCode(ID, SECRET);
+    expect(bookingToken(ID, SECRET)).to.not.include(code.slice(0, 8));
+    const digest = smsLinkDigest(code);
+    expect(digest)
+      .to.match(/^[A-Za-z0-9_-]{43}$/)
+      .and.not.include(code);
+    expect(smsLinkDigest(code)).to.equal(digest);
   });
 });

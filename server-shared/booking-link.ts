@@ -1,8 +1,10 @@
 /**
  * The token in a booking's links: opaque (the booking's id, encrypted) and unforgeable (a MAC over it), both keyed
- * from BOOKING_LINK_SECRET. Without the secret no token can be made, read or altered into another booking's.
+ * from BOOKING_LINK_SECRET. Without the secret no token can be made, read or altered into another booking's. The
+ * texts carry a shorter link of their own (/m/{code}), keyed from the same secret, which the database knows only by
+ * its digest (sms_links).
  */
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 
 const ID_BYTES = 16;
 const MAC_BYTES = 16;
@@ -12,6 +14,7 @@ const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 interface Keys {
   encryption: Buffer;
   mac: Buffer;
+  smsLink: Buffer;
 }
 
 const keysBySecret = new Map<string, Keys>();
@@ -20,7 +23,7 @@ function keysFor(secret: string): Keys {
   let keys = keysBySecret.get(secret);
   if (!keys) {
     const derive = (purpose: string) => Buffer.from(hkdfSync('sha256', secret, 'converge booking link', purpose, 32));
-    keys = { encryption: derive('encryption'), mac: derive('mac') };
+    keys = { encryption: derive('encryption'), mac: derive('mac'), smsLink: derive('sms link') };
     keysBySecret.set(secret, keys);
   }
   return keys;
@@ -79,4 +82,30 @@ export function invitePathOf(bookingId: string, secret: string): string {
 /** The path of a booking's own page on the site (reschedule, cancel), as every e-mail to the prospect links it. */
 export function managePathOf(bookingId: string, secret: string): string {
   return `/booking/${bookingToken(bookingId, secret)}`;
+}
+
+/** A text's short link code: base64url, as many characters as its bytes take. */
+export const SMS_LINK_CODE_PATTERN = /^[A-Za-z0-9_-]{22}$/;
+
+/**
+ * The code of a booking's short link in its texts: a MAC of its id, so that the worker writes it as it writes the
+ * manage link, from the id and the secret alone.
+ */
+export function smsLinkCode(bookingId: string, secret: string): string {
+  // As many bits as the manage link's own MAC: a code is no easier to guess than the long link it stands for.
+  return createHmac('sha256', keysFor(secret).smsLink)
+    .update(bookingId)
+    .digest()
+    .subarray(0, MAC_BYTES)
+    .toString('base64url');
+}
+
+/** The path of a short link, which answers with a redirect to its booking's manage page (api/bookings/sms-link.ts). */
+export function smsLinkPath(code: string): string {
+  return `/m/${code}`;
+}
+
+/** What the database keeps of a code (sms_links.digest): reading the table opens no booking's page. */
+export function smsLinkDigest(code: string): string {
+  return createHash('sha256').update(code).digest('base64url');
 }

@@ -28,9 +28,12 @@ import {
 } from '@opentelemetry/sdk-trace-base'; // the 2.x line: the 3.x '@opentelemetry/sdk-trace' needs Node 22.15
 import { ATTR_URL_FULL, ATTR_URL_PATH } from '@opentelemetry/semantic-conventions';
 
-/** A booking link's token opens that booking: spans keep the path (the API's or the manage page's) without it. */
+/**
+ * A booking link's token opens that booking, and so does a text's short link code: spans keep the path (the API's,
+ * the manage page's, the short link's) without them.
+ */
 export function pathWithoutToken(path: string): string {
-  return path.replace(/^(\/api\/bookings\/|\/booking\/)[^/?#]+/i, '$1:token');
+  return path.replace(/^(\/api\/bookings\/|\/booking\/)[^/?#]+/i, '$1:token').replace(/^(\/m\/)[^/?#]+/i, '$1:code');
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * Retention (RETENTION_DAYS): a booking whose slot ended more than that many days ago loses its personal data. What
  * goes: the prospect's name, e-mail, company, phone and message, their canonical address and its domain, the video
- * room's link, their time zone, the number they consented to be texted at with the consent, the attribution beyond utm_source, utm_medium and utm_campaign (a referrer or a term can name a
+ * room's link, their time zone, the number they consented to be texted at with the consent and the texts' short links, the attribution beyond utm_source, utm_medium and utm_campaign (a referrer or a term can name a
  * person), on its e-mail and text rows the addresses and last errors (which may quote an address), and in its webhook events'
  * payloads the same fields (the log of their tries keeps status and timing, not the receivers' answers); an e-mail
  * of it still unsent is dropped. What stays: the dates, the status, the host and the sequence, what the aggregate figures need.
@@ -44,6 +44,8 @@ export async function anonymiseBatch(
        UPDATE deliveries e SET recipient = NULL, last_error = NULL, claimed_until = NULL,
            dropped_at = CASE WHEN e.sent_at IS NULL AND e.failed_at IS NULL THEN coalesce(e.dropped_at, now()) ELSE e.dropped_at END
          FROM picked WHERE e.booking_id = picked.id AND e.channel IN ('email', 'calendar', 'sms')),
+     links AS (
+       DELETE FROM sms_links l USING picked WHERE l.booking_id = picked.id),
      hooks AS (
        UPDATE webhook_events w SET payload = jsonb_set(
            jsonb_set(w.payload, '{data,booking}',

@@ -8,7 +8,7 @@
  */
 import type { Logger } from 'pino';
 import type { DemoRequestInput } from '../../domain/demo-request.js';
-import { invitePathOf } from '../../server-shared/booking-link.js';
+import { invitePathOf, smsLinkCode, smsLinkDigest } from '../../server-shared/booking-link.js';
 import { canonicalRecipient } from '../email-rules.js';
 import { unlessDatabaseDown, type Db } from '../db.js';
 import { enqueueAfterAnswer, type DeliveryQueue } from '../delivery-queue.js';
@@ -95,7 +95,7 @@ export async function submitDemoRequest(
       book(deps.db, {
         id,
         input: sms ? { ...input, phone: sms.phone } : input,
-        ...(sms ? { sms } : {}),
+        ...(sms ? { sms: { ...sms, linkDigest: smsLinkDigest(smsLinkCode(id, deps.linkSecret)) } } : {}),
         recipient: canonicalRecipient(input.email),
         limits: deps.bookingLimits,
         emails: emailRows('booked', deps.followUps, deps.now(), timeSlot),

@@ -37,8 +37,11 @@ export interface BookingRequest {
   owner?: string;
   answers?: RoutingAnswers;
   routing?: RoutingDraft;
-  /** The texts' consent: the number (E.164) and the words the prospect ticked; kept with the booking's time. */
-  sms?: { phone: string; text: string };
+  /**
+   * The texts' consent: the number (E.164) and the words the prospect ticked, kept with the booking's time; and the
+   * digest of the texts' short link code (server-shared/booking-link.ts).
+   */
+  sms?: { phone: string; text: string; linkDigest: string };
 }
 
 /** Why a booking, or a move to a slot, was refused; nothing was stored. */

@@ -356,8 +356,8 @@ $fn$;
 -- db/functions/webhooks.sql) and the answer kept for the key, all or nothing. A refusal is raised as 'booking refused' with its reason as JSON.
 -- With a team, the prospect's answers (p_answers) are kept, and the routing record (p_routing, completed with the
 -- database's outcome for each host it chose among: booking_routing_record); p_owner, the account's owner among
--- p_hosts, is chosen when free. p_sms, the texts' consent ({ phone: E.164, text: the words ticked }), is kept with
--- the time of the booking; null: none given.
+-- p_hosts, is chosen when free. p_sms, the texts' consent ({ phone: E.164, text: the words ticked, linkDigest: the
+-- digest of the texts' short link code }), is kept with the time of the booking; null: none given.
 CREATE OR REPLACE FUNCTION book(
   p_id uuid,
   p_name text,
@@ -465,6 +465,10 @@ BEGIN
       booking_routing_record(p_routing, v_host->'outcomes'),
       p_sms->>'phone', p_sms->>'text', CASE WHEN p_sms IS NOT NULL THEN now() END)
     RETURNING bookings.created_at INTO v_created;
+  -- The texts' short link, known by its digest: every booking with a consented number has one from the start.
+  IF p_sms IS NOT NULL THEN
+    INSERT INTO sms_links (digest, booking_id) VALUES (p_sms->>'linkDigest', p_id);
+  END IF;
   v_emails := booking_store_deliveries(p_id, p_time_slot, 0, NULL, v_host->>'email', NULL, p_emails);
   -- Its webhook event (db/functions/webhooks.sql), in the same transaction as the booking and its e-mails.
   v_webhooks := webhook_raise(p_id, 'booking.created');

@@ -13,7 +13,7 @@ import smpp from 'smpp';
 import type { SmsView } from '../../domain/sales.js';
 import { newWebhookSecret, webhookEventSchema } from '../../server-shared/webhooks.js';
 import { expectDocumented } from '../../test/documented.js';
-import { bookingToken } from '../../server-shared/booking-link.js';
+import { bookingToken, smsLinkCode } from '../../server-shared/booking-link.js';
 import { bookableSlots } from '../../test/booking.js';
 import { startSmsc, type Smsc } from '../../test/smsc.js';
 import { TEST_LINK_SECRET, startStack, type Stack } from '../../test/stack.js';
@@ -106,10 +106,10 @@ describe('texts to the prospect’s phone over SMPP', function () {
       20_000,
     );
 
-  it('texts a consenting prospect’s confirmation with the time and the manage link, and keeps its receipt', async () => {
+  it('texts a consenting prospect’s confirmation with the time and the short link, and keeps its receipt', async () => {
     const id = await book(0, 'ada@analytical-engines.com', '+33 6 12 34 56 78');
     const [text] = await receivedTo('33612345678', 1);
-    const manageUrl = `${stack.url}/booking/${bookingToken(id, TEST_LINK_SECRET)}`;
+    const smsLink = `${stack.url}/m/${smsLinkCode(id, TEST_LINK_SECRET)}`;
     const time = new Intl.DateTimeFormat('en-GB', {
       timeZone: 'Europe/Berlin',
       hour: '2-digit',
@@ -117,7 +117,7 @@ describe('texts to the prospect’s phone over SMPP', function () {
       hourCycle: 'h23',
     }).format(new Date(slots[0]!.iso));
     expect(text!.text).to.match(new RegExp(`^Converge demo booked: \\w{3} \\d{1,2} \\w{3}, ${time} \\S+\\. Manage: `));
-    expect(text!.text.endsWith(manageUrl)).to.equal(true);
+    expect(text!.text.endsWith(smsLink)).to.equal(true);
     expect(text).to.include({ from: 'Converge', receipt: true });
     // The message id the SMSC gave is on the row, and its receipt becomes the row's state.
     const sent = await until(async () => {

@@ -1,14 +1,15 @@
 /**
  * The sms channel (issue 40): a row of an `sms-*` kind becomes a text to the number the prospect consented to (the
- * row's recipient, E.164), written by its kind's template (sms/texts.ts) on the prospect's clock, and submitted over
- * the worker's SMPP bind (sms/smpp-link.ts). The SMSC's message id is kept on the row, for its delivery receipt. A
+ * row's recipient, E.164), written by its kind's template (sms/texts.ts) on the prospect's clock with the booking's
+ * short link (api/bookings/sms-link.ts), and submitted over the worker's SMPP bind (sms/smpp-link.ts). The SMSC's message id is kept on the row, for its delivery receipt. A
  * throttled SMSC (ESME_RTHROTTLED, ESME_RMSGQFUL) or a dropped bind is a failure tried again by the kind's backoff;
  * any other error status refuses the text for good, and raises its sms.failed event with the refusal's record.
  */
 import { UnrecoverableError } from 'bullmq';
 import smpp from 'smpp';
 import { isDeliveryKind } from '../../server-shared/delivery-kinds.js';
-import { managePathOf } from '../../server-shared/booking-link.js';
+import type { Knex } from 'knex';
+import { smsLinkCode, smsLinkDigest, smsLinkPath } from '../../server-shared/booking-link.js';
 import { deliveryJob, type QueuedJob } from '../../server-shared/jobs.js';
 import { KIND_WRITERS, type ComposeDeps } from '../kind-writers.js';
 import { changeOf, type Claimed } from '../outbox.js';
@@ -24,6 +25,8 @@ export interface TextSubmitter {
 export interface SmsSenderDeps extends ComposeDeps {
   /** The bind to the SMSC; unset (no SMPP_URL), a text is refused for good. */
   sms?: TextSubmitter;
+  /** Where the text's short link is made sure of before it goes. */
+  db: Knex;
   /** Queues a text's sms.failed webhook deliveries once stored; unset: the sweep finds them. */
   enqueue?(job: QueuedJob): Promise<void>;
 }
@@ -31,7 +34,18 @@ export interface SmsSenderDeps extends ComposeDeps {
 export interface TextMessage {
   to: string;
   text: string;
+  /** The booking and the digest of the short link code the text carries. */
+  link: { bookingId: string; digest: string };
 }
+
+/**
+ * The short link the text carries opens its booking: book() stored its digest, unless the link secret was rotated
+ * since (the code is then the new secret's) or the booking is older than the short links. Never for a booking whose
+ * personal data is gone.
+ */
+const KEEP_LINK_SQL = `INSERT INTO sms_links (digest, booking_id)
+  SELECT ?, b.id FROM bookings b WHERE b.id = ? AND b.anonymised_at IS NULL
+  ON CONFLICT (digest) DO NOTHING`;
 
 /** How long a throttled SMSC is left alone before the next try (the queue's backoff may wait longer). */
 const THROTTLED_PAUSE_MS = 1000;
@@ -46,19 +60,19 @@ export function smsSender(deps: SmsSenderDeps): Sender<TextMessage> {
       const kind = KIND_WRITERS[row.kind];
       if (kind.channel !== 'sms') throw new UnrecoverableError(`a ${row.kind} row is not a text`);
       if (!lead || change.recipient === null || !kind.stillTrue(change, lead, now)) return null;
+      const code = smsLinkCode(lead.id, deps.linkSecret);
       return {
         to: change.recipient,
         text: kind.text(
           { ...lead, timeSlot: change.time_slot },
-          {
-            zone: lead.visitorTimeZone ?? deps.timeZone,
-            manageUrl: `${deps.publicUrl}${managePathOf(lead.id, deps.linkSecret)}`,
-          },
+          { zone: lead.visitorTimeZone ?? deps.timeZone, smsLink: `${deps.publicUrl}${smsLinkPath(code)}` },
         ),
+        link: { bookingId: lead.id, digest: smsLinkDigest(code) },
       };
     },
     async send(message, signal) {
       if (!deps.sms) throw new SendFailure('this worker has no SMPP_URL to send texts through', { ends: 'message' });
+      await deps.db.raw(KEEP_LINK_SQL, [message.link.digest, message.link.bookingId]);
       try {
         const messageId = await deps.sms.submit(message.to, message.text, signal);
         const size = textSize(message.text);

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { KIND_WRITERS } from '../kind-writers.js';
 import type { ChangeRow, Lead } from '../outbox.js';
+import { smsLinkCode, smsLinkPath } from '../../server-shared/booking-link.js';
 import { textSize, writeText, type TextKind } from './texts.js';
 
 const lead = {
@@ -18,24 +19,35 @@ const lead = {
   meetingUrl: 'https://meet.jit.si/ConvergeDemo-abc',
   host: { email: 'dana@converge.test', name: 'Dana Scully', title: 'Solutions Engineer' },
 } as Lead;
-// As long as the manage links are: the site's address and a 43-character token.
-const manageUrl = 'https://demo.northstar-converge.com/booking/aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5zA7bC9d';
+// A site's address of a realistic length, and a short link as the worker makes it.
+const PUBLIC_URL = 'https://demo.northstar-converge.com';
+const smsLink = `${PUBLIC_URL}${smsLinkPath(smsLinkCode(lead.id, 'a-link-secret-of-32-characters-at-least'))}`;
 
 describe('the texts’ words', () => {
-  it('names the host by their first name and the time on the prospect’s clock, with the manage link', () => {
-    expect(writeText('sms-confirmation', lead, { zone: 'Europe/Paris', manageUrl })).to.equal(
-      `Converge demo with Dana booked: Tue 1 Dec, 09:00 CET. Manage: ${manageUrl}`,
+  it('names the host by their first name and the time on the prospect’s clock, with the short link', () => {
+    expect(smsLink).to.match(/^https:\/\/demo\.northstar-converge\.com\/m\/[A-Za-z0-9_-]{22}$/);
+    expect(writeText('sms-confirmation', lead, { zone: 'Europe/Paris', smsLink })).to.equal(
+      `Converge demo with Dana booked: Tue 1 Dec, 09:00 CET. Manage: ${smsLink}`,
     );
-    expect(writeText('sms-reminder', lead, { zone: 'America/New_York', manageUrl })).to.equal(
-      `Reminder: Converge demo with Dana, Tue 1 Dec, 03:00 GMT-5. Manage: ${manageUrl}`,
+    expect(writeText('sms-reminder', lead, { zone: 'America/New_York', smsLink })).to.equal(
+      `Reminder: Converge demo with Dana, Tue 1 Dec, 03:00 GMT-5. Manage: ${smsLink}`,
     );
   });
 
-  it('fits each text in one GSM-7 message with a link of this length', () => {
-    for (const kind of ['sms-confirmation', 'sms-update', 'sms-cancellation', 'sms-reminder'] as TextKind[]) {
-      const size = textSize(writeText(kind, lead, { zone: 'Europe/Paris', manageUrl }));
-      expect(size, kind).to.include({ encoding: 'GSM-7', parts: 1 });
+  it('fits each text in one GSM-7 message with a long first name and the longest zone names', () => {
+    const long = { ...lead, host: { ...lead.host!, name: 'Maximilian-Alexander Featherstonehaugh' } };
+    // Offsets with minutes are the longest names the short time zone style gives ("GMT+10:30").
+    for (const zone of ['Europe/Paris', 'America/Los_Angeles', 'Asia/Kolkata', 'Australia/Adelaide']) {
+      for (const kind of ['sms-confirmation', 'sms-update', 'sms-cancellation', 'sms-reminder'] as TextKind[]) {
+        const text = writeText(kind, long, { zone, smsLink });
+        expect(text, kind).to.contain(smsLink);
+        expect(textSize(text), `${kind} in ${zone}: ${text}`).to.include({ encoding: 'GSM-7', parts: 1 });
+      }
     }
+    // The manage page's own link would not have left room for the words: the longest of them took two parts.
+    const manageUrl = `${PUBLIC_URL}/booking/${'x'.repeat(43)}`;
+    const withManageUrl = writeText('sms-reminder', long, { zone: 'Australia/Adelaide', smsLink: manageUrl });
+    expect(textSize(withManageUrl).parts).to.equal(2);
   });
 
   it('counts GSM-7 septets, its extension characters twice, and UCS-2 parts for anything else', () => {

@@ -1,6 +1,6 @@
 /**
  * The sms channel's template (issue 40): the words of each text, written to fit one GSM-7 message where the names
- * allow, with the host's first name, the time on the prospect's clock and the booking's manage link; and how many
+ * allow, with the host's first name, the time on the prospect's clock and the booking's short link; and how many
  * message parts a text takes, as the networks count them (GSM-7, else UCS-2).
  */
 import { brand } from '../../domain/brand.js';
@@ -57,7 +57,8 @@ export type TextKind = 'sms-confirmation' | 'sms-update' | 'sms-cancellation' | 
 export interface TextOptions {
   /** The prospect's zone (the booking's visitor zone), else the booking zone. */
   zone: string;
-  manageUrl: string;
+  /** The booking's short link ({PUBLIC_URL}/m/{code}), which leads to its manage page. */
+  smsLink: string;
 }
 
 /** The words of a text of `kind` about `booking` (the lead with the slot the row tells of). */
@@ -65,15 +66,15 @@ export function writeText(kind: TextKind, booking: Lead, options: TextOptions): 
   const withHost = booking.host ? ` with ${firstName(booking.host.name)}` : '';
   const time = textTime(booking.timeSlot, options.zone);
   const demo = `${brand.product} demo${withHost}`;
-  // The link takes half a message: the words stay short, so that one message carries them where the names allow.
+  // The words stay short, so that one message carries them and the link where the names allow.
   switch (kind) {
     case 'sms-confirmation':
-      return `${demo} booked: ${time}. Manage: ${options.manageUrl}`;
+      return `${demo} booked: ${time}. Manage: ${options.smsLink}`;
     case 'sms-update':
-      return `${demo} updated: ${time}. Manage: ${options.manageUrl}`;
+      return `${demo} updated: ${time}. Manage: ${options.smsLink}`;
     case 'sms-cancellation':
-      return `${brand.product} demo of ${time} cancelled. Details: ${options.manageUrl}`;
+      return `${brand.product} demo of ${time} cancelled. Details: ${options.smsLink}`;
     case 'sms-reminder':
-      return `Reminder: ${demo}, ${time}. Manage: ${options.manageUrl}`;
+      return `Reminder: ${demo}, ${time}. Manage: ${options.smsLink}`;
   }
 }

@@ -6,6 +6,7 @@ import { useBookingDetailQuery, useMarkAttendanceMutation, useReassignBookingMut
 import {
   Alert,
   ColumnHeads,
+  Facts,
   formatInstant,
   Muted,
   Panel,
@@ -15,19 +16,10 @@ import {
   Toolbar,
   useSessionEnd,
 } from './parts.js';
-import { styled } from 'styled-components';
 import { RoutingExplained } from './routing-explained.js';
 import { ReassignForm } from './reassign-form.js';
 import { calendarAnswerText } from './calendar-answer.js';
-
-const Facts = styled.dl`
-  display: grid;
-  grid-template-columns: max-content 1fr;
-  gap: ${({ theme }) => `${theme.space[1]} ${theme.space[4]}`};
-  dt {
-    font-weight: 700;
-  }
-`;
+import { TextsConsent } from './texts-consent.js';
 
 function historyText(entry: HistoryEntry, timeZone: string): string {
   switch (entry.what) {
@@ -71,7 +63,10 @@ interface BookingDetailViewProps {
   onSessionEnded: () => void;
 }
 
-/** One booking: its facts, its history, what it sent, and after its time the attended / no-show marks. */
+/**
+ * One booking: its facts, its texts' consent, its history, what it sent, and after its time the attended / no-show
+ * marks.
+ */
 export function BookingDetailView({ id, timeZone, csrfToken, onBack, onSessionEnded }: BookingDetailViewProps) {
   const { data: booking, error, isLoading } = useBookingDetailQuery(id);
   const [mark, marking] = useMarkAttendanceMutation();
@@ -122,6 +117,7 @@ export function BookingDetailView({ id, timeZone, csrfToken, onBack, onSessionEn
             <dt>Source</dt>
             <dd>{shown.attribution?.utm_source ?? '—'}</dd>
           </Facts>
+          <TextsConsent sms={shown.sms} anonymised={shown.anonymisedAt !== null} timeZone={timeZone} />
           <RoutingExplained booking={shown} timeZone={timeZone} />
           <ReassignForm
             booking={shown}

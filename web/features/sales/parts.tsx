@@ -61,6 +61,16 @@ export const Field = styled.div`
   }
 `;
 
+/** Facts about a booking: each name beside its value. */
+export const Facts = styled.dl`
+  display: grid;
+  grid-template-columns: max-content 1fr;
+  gap: ${({ theme }) => `${theme.space[1]} ${theme.space[4]}`};
+  dt {
+    font-weight: 700;
+  }
+`;
+
 export const Alert = styled.p`
   color: ${({ theme }) => theme.colors.danger};
   font-weight: 600;
