@@ -10,7 +10,7 @@ import smpp from 'smpp';
 import { isDeliveryKind } from '../../server-shared/delivery-kinds.js';
 import { managePathOf } from '../../server-shared/booking-link.js';
 import { KIND_WRITERS, type ComposeDeps } from '../kind-writers.js';
-import { changeOf, type Claimed } from '../outbox.js';
+import { changeOf, type Claimed } from '../delivery-row.js';
 import { SmppRefusal } from '../sms/smpp-link.js';
 import { textSize } from '../sms/texts.js';
 import { SendFailure, type Sender } from './sender.js';
