@@ -88,7 +88,13 @@ export async function startWorker(
   // A STOP is confirmed over the same bind, outside the outbox: it belongs to a number, not to a booking.
   const confirm = (to: string, text: string) => smpp!.submit(to, text, AbortSignal.timeout(15_000));
   const smpp: SmppLink | undefined = config.sms
-    ? new SmppLink({ settings: config.sms, logger, onInbound: inboundRecorder(db, logger, confirm), ...options.smpp })
+    ? new SmppLink({
+        settings: config.sms,
+        logger,
+        onInbound: inboundRecorder(db, logger, confirm, metrics),
+        ...(metrics ? { metrics } : {}),
+        ...options.smpp,
+      })
     : undefined;
   smpp?.start();
   const deps = {

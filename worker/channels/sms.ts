@@ -11,6 +11,7 @@ import { isDeliveryKind } from '../../server-shared/delivery-kinds.js';
 import { managePathOf } from '../../server-shared/booking-link.js';
 import { KIND_WRITERS, type ComposeDeps } from '../kind-writers.js';
 import { changeOf, type Claimed } from '../delivery-row.js';
+import type { TextOutcome, WorkerMetrics } from '../metrics.js';
 import { SmppRefusal } from '../sms/smpp-link.js';
 import { textSize } from '../sms/texts.js';
 import { SendFailure, type Sender } from './sender.js';
@@ -23,9 +24,13 @@ export interface TextSubmitter {
 export interface SmsSenderDeps extends ComposeDeps {
   /** The bind to the SMSC; unset (no SMPP_URL), a text is refused for good. */
   sms?: TextSubmitter;
+  /** Counts each try of a text by its kind and outcome (METRICS_PORT). */
+  metrics?: WorkerMetrics;
 }
 
 export interface TextMessage {
+  /** The row's kind, for the count of its tries. */
+  kind: string;
   to: string;
   text: string;
 }
@@ -44,6 +49,7 @@ export function smsSender(deps: SmsSenderDeps): Sender<TextMessage> {
       if (kind.channel !== 'sms') throw new UnrecoverableError(`a ${row.kind} row is not a text`);
       if (!lead || change.recipient === null || !kind.stillTrue(change, lead, now)) return null;
       return {
+        kind: row.kind,
         to: change.recipient,
         text: kind.text(
           { ...lead, timeSlot: change.time_slot },
@@ -55,18 +61,29 @@ export function smsSender(deps: SmsSenderDeps): Sender<TextMessage> {
       };
     },
     async send(message, signal) {
-      if (!deps.sms) throw new SendFailure('this worker has no SMPP_URL to send texts through', { ends: 'message' });
+      const counted = (outcome: TextOutcome) => deps.metrics?.textTried(message.kind, outcome);
+      if (!deps.sms) {
+        counted('refused');
+        throw new SendFailure('this worker has no SMPP_URL to send texts through', { ends: 'message' });
+      }
       try {
         const messageId = await deps.sms.submit(message.to, message.text, signal);
+        counted('sent');
         const size = textSize(message.text);
         return {
           response: `accepted as ${messageId}`,
           fields: { smsMessageId: messageId, smsParts: size.parts, smsEncoding: size.encoding },
         };
       } catch (err) {
-        if (!(err instanceof SmppRefusal)) throw err;
-        if (err.status === smpp.ESME_RTHROTTLED || err.status === smpp.ESME_RMSGQFUL)
+        if (!(err instanceof SmppRefusal)) {
+          counted('unbound');
+          throw err;
+        }
+        if (err.status === smpp.ESME_RTHROTTLED || err.status === smpp.ESME_RMSGQFUL) {
+          counted('throttled');
           throw new SendFailure(err.message, { retryAfterMs: THROTTLED_PAUSE_MS, status: err.status });
+        }
+        counted('refused');
         throw new SendFailure(err.message, { ends: 'message', status: err.status });
       }
     },

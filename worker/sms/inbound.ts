@@ -8,6 +8,7 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { brand } from '../../domain/brand.js';
+import type { SmsMetrics } from '../metrics.js';
 import type { Inbound } from './smpp-link.js';
 
 export class ReceiptTooEarly extends Error {}
@@ -28,6 +29,7 @@ export function inboundRecorder(
   db: Knex,
   logger: Logger,
   confirm: (to: string, text: string) => Promise<unknown>,
+  metrics?: Pick<SmsMetrics, 'receiptRecorded'>,
 ): (inbound: Inbound) => Promise<void> {
   return async (inbound) => {
     if (inbound.kind === 'message') {
@@ -62,6 +64,7 @@ export function inboundRecorder(
       .where({ channel: 'sms', sms_message_id: inbound.messageId })
       .update({ sms_state: inbound.state, sms_state_at: db.fn.now() });
     if (updated === 0) throw new ReceiptTooEarly(`no text recorded as ${inbound.messageId} yet`);
+    metrics?.receiptRecorded(inbound.state);
     logger.info({ smsMessageId: inbound.messageId, state: inbound.state }, 'delivery receipt recorded');
   };
 }
