@@ -140,7 +140,8 @@ export class SmppLink {
     session.on('error', (err: Error) => logger.warn({ err: err.message }, 'the SMSC connection failed'));
     session.on('close', () => {
       if (this.session !== session) return;
-      if (this.bound) this.options.metrics?.bindChanged(false);
+      // An unbind of this worker's own (close) is no drop.
+      if (this.bound && !this.closed) this.options.metrics?.bindChanged(false);
       this.bound = false;
       for (const fail of this.inFlight) fail(new SmppUnbound('the bind dropped before the SMSC answered'));
       this.inFlight.clear();
