@@ -11,10 +11,12 @@ import { CALDAV_PASSWORD, CALDAV_USER, startCalDavServer, type CalDavServer } fr
 export const hostEmail = (name: string): string => `${name.toLowerCase()}@converge.test`;
 
 export interface TeamCalendarsOptions {
-  /** The hosts, each a Solutions Engineer with a calendar of their own, named after them in lower case ('ana'). */
+  /** The hosts, each with a calendar of their own named after them in lower case ('ana'). */
   hosts: readonly string[];
   /** The name the team file gives a host, when not the one above (an acceptance check's 'Anna Host'). */
   hostName?: (name: string) => string;
+  /** Every host's title (default 'Solutions Engineer'). */
+  title?: string;
   /** More of the team file beside its hosts: its questions and routes. */
   file?: Record<string, unknown>;
 }
@@ -38,7 +40,7 @@ export async function startTeamCalendars(options: TeamCalendarsOptions): Promise
   const teamFile = path.join(folder, 'team.json');
   const hosts = options.hosts.map((name) => ({
     name: options.hostName?.(name) ?? name,
-    title: 'Solutions Engineer',
+    title: options.title ?? 'Solutions Engineer',
     email: hostEmail(name),
     calendarUrl: calendars[name.toLowerCase()],
     calendarUsername: CALDAV_USER,
