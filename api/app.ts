@@ -30,7 +30,7 @@ import type { ProspectRouting } from './routing/prospect-route.js';
 import { routingRoutes } from './routing/routes.js';
 import { routeKeyReader } from './routing/route-key.js';
 import type { HostCalendars } from './hosts/calendars.js';
-import { watchHostAnswers } from './hosts/host-answers.js';
+import { watchHostAnswers, type HostAnswersWatch } from './hosts/host-answers.js';
 import { hostRoutes } from './hosts/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
 import { funnelAdminRoutes, funnelBeaconRoutes } from './funnel/routes.js';
@@ -104,13 +104,16 @@ export function createApiRouter(deps: AppDeps): Router {
   const hostBookings = deps.hostCalendars
     ? createSlotCounts((starts) => hostBookingsAround(deps.db, starts))
     : undefined;
+  // Set below: a change this process stores has its host's calendar compared at its next read.
+  let hostAnswers: HostAnswersWatch | undefined;
   const bookingsChanged = () => {
     slotCounts.changed();
     hostBookings?.changed();
+    hostAnswers?.bookingsChanged();
   };
   // A host deleting or declining a demo's event in their calendar hands it on, or asks the prospect for a new time.
   if (deps.hostCalendars)
-    watchHostAnswers({
+    hostAnswers = watchHostAnswers({
       db: deps.db,
       queue: deps.queue,
       logger: deps.logger,

@@ -12,14 +12,8 @@
 import { expect } from 'chai';
 import { slotEnd } from '../domain/booking.js';
 import { bookableSlots, icsProperties } from '../test/booking.js';
-import {
-  eventIcs,
-  startCalDavServer,
-  storedDemoEvent,
-  writeTeamFile,
-  type CalDavServer,
-  type TeamFile,
-} from '../test/caldav-server.js';
+import { eventIcs, storedDemoEvent, type CalDavServer } from '../test/caldav-server.js';
+import { hostEmail, startTeamCalendars, type TeamCalendars } from '../test/team-calendars.js';
 import { createTestDatabase, type TestDatabase } from '../test/database.js';
 import { startImapServer, type ImapServer } from '../test/imap-server.js';
 import { testDns } from '../test/itip-replies.js';
@@ -34,7 +28,6 @@ import { spawnProgram, type Spawned } from './dev-services/testing/spawned.js';
 const ADMIN_TOKEN = 'calendar-answers-acceptance-token-0123456789';
 const REPLY_ADDRESS = 'demo-replies@converge.localhost';
 const HOSTS = ['Ana', 'Ben'];
-const emailOf = (name: string) => `${name.toLowerCase()}@converge.test`;
 /** An instant as iCalendar's UTC form. */
 const compact = (iso: string) => iso.replace(/[-:]/g, '').replace('.000Z', 'Z');
 const uidOf = (id: string) => `demo-${id}@converge.localhost`;
@@ -48,7 +41,7 @@ describe("the hosts' and the prospect's calendar answers as an operator runs the
   this.timeout(60_000);
   const [firstSlot, secondSlot] = bookableSlots(2).map((slot) => slot.iso) as [string, string];
   let caldav: CalDavServer;
-  let team: TeamFile;
+  let team: TeamCalendars;
   let imap: ImapServer;
   let smtp: SmtpSink;
   let receiver: Receiver;
@@ -61,19 +54,21 @@ describe("the hosts' and the prospect's calendar answers as an operator runs the
 
   before(async function () {
     this.timeout(50_000);
-    [caldav, imap, smtp, receiver, database] = await Promise.all([
-      startCalDavServer(),
+    [team, imap, smtp, receiver, database] = await Promise.all([
+      // No routes: every host of the team may take any demo, so the other host is there to hand one to.
+      startTeamCalendars({ hosts: HOSTS }),
       startImapServer(),
       startSmtpSink(),
       startReceiver(newWebhookSecret()),
       createTestDatabase(),
     ]);
     queuePrefix = testQueuePrefix();
-    for (const name of HOSTS) calendars.set(emailOf(name), await caldav.makeCalendar(name.toLowerCase()));
+    caldav = team.caldav;
+    for (const name of HOSTS) calendars.set(hostEmail(name), team.calendars[name.toLowerCase()]!);
     // Ben is busy at the second slot, so once its demo is booked (with Ana) nobody is left to offer it: its coming back
     // to the slot list is the Decline's doing.
     await caldav.putEvent(
-      calendars.get(emailOf('Ben'))!,
+      calendars.get(hostEmail('Ben'))!,
       'busy',
       eventIcs(
         'busy-ben@test',
@@ -81,8 +76,6 @@ describe("the hosts' and the prospect's calendar answers as an operator runs the
         `DTEND:${compact(slotEnd(new Date(secondSlot)).toISOString())}`,
       ),
     );
-    // No routes: every host of the team may take any demo, so the other host is there to hand one to.
-    team = await writeTeamFile(HOSTS.map((name) => ({ name, calendarUrl: calendars.get(emailOf(name))! })));
     const port = await freePort();
     url = `http://127.0.0.1:${port}`;
     const env = {
@@ -92,7 +85,7 @@ describe("the hosts' and the prospect's calendar answers as an operator runs the
       SMTP_URL: smtp.url,
       BOOKING_LINK_SECRET: TEST_LINK_SECRET,
       PUBLIC_URL: url,
-      TEAM_FILE: team.path,
+      TEAM_FILE: team.teamFile,
       ADMIN_TOKEN,
       // The smallest poll the settings take, so the check waits seconds for what takes up to 30 s by default.
       HOST_CALENDAR_POLL_SECONDS: '1',
@@ -114,11 +107,10 @@ describe("the hosts' and the prospect's calendar answers as an operator runs the
     for (const program of [api, worker]) if (program?.isRunning()) program.child.kill('SIGTERM');
     await Promise.all([api?.exited, worker?.exited]);
     await Promise.all([
-      caldav?.stop(),
       imap?.stop(),
       smtp?.close(),
       receiver?.close(),
-      team?.remove(),
+      team?.stop(),
       database?.drop(),
       clearQueuePrefix(queuePrefix),
     ]);
@@ -177,8 +169,8 @@ describe("the hosts' and the prospect's calendar answers as an operator runs the
     for (const demo of [first, second]) {
       const booking = await adminBooking(demo.id);
       expect(booking.status).to.equal('booked');
-      expect(HOSTS.map(emailOf)).to.include(booking.host?.email);
-      if (demo === second) expect(booking.host?.email).to.equal(emailOf('Ana'));
+      expect(HOSTS.map(hostEmail)).to.include(booking.host?.email);
+      if (demo === second) expect(booking.host?.email).to.equal(hostEmail('Ana'));
       demo.host = booking.host!.email;
       expect(icsProperties(await inCalendar(demo.host, demo.id))).to.include({ UID: uidOf(demo.id) });
     }
@@ -190,8 +182,8 @@ describe("the hosts' and the prospect's calendar answers as an operator runs the
   it('hands the first demo to the other host when its host deletes the event, and tells the prospect and the CRM', async () => {
     const confirmation = await mailTo(first.prospect, /is booked/i, "the first prospect's confirmation");
     const before = icsProperties(calendarPart(confirmation));
-    const other = HOSTS.map(emailOf).find((email) => email !== first.host)!;
-    const otherName = HOSTS.find((name) => emailOf(name) === other)!;
+    const other = HOSTS.map(hostEmail).find((email) => email !== first.host)!;
+    const otherName = HOSTS.find((name) => hostEmail(name) === other)!;
 
     await caldav.deleteEvent(calendars.get(first.host)!, encodeURIComponent(uidOf(first.id)));
 

@@ -16,7 +16,7 @@ import { renderCancellation, renderReminder, renderUpdate } from '../worker/emai
 import { renderConfirmation } from '../worker/email/confirmation.js';
 import { renderHostCancellation, renderHostInvitation } from '../worker/email/host-emails.js';
 import { renderSalesNotice } from '../worker/email/sales-notice.js';
-import type { Lead } from '../worker/outbox.js';
+import type { Lead } from '../worker/delivery-row.js';
 
 const WIDTHS = [375, 1440];
 

@@ -22,6 +22,8 @@ const FOLDER = path.join(REPO_ROOT, 'deploy', 'monitoring');
 interface Rule {
   alert: string;
   expr: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
 }
 type Manifest = {
   kind: string;
@@ -89,7 +91,7 @@ describe('deploy/monitoring (Prometheus Operator): scraping, alerts and a dashbo
       const file = path.join(folder, 'rules.yaml');
       writeFileSync(file, stringify({ groups: rule!.spec.groups }));
       const checked = execFileSync('promtool', ['check', 'rules', file], { encoding: 'utf8' });
-      expect(checked).to.match(/SUCCESS: 6 rules found/);
+      expect(checked).to.match(/SUCCESS: 8 rules found/);
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
@@ -101,6 +103,8 @@ describe('deploy/monitoring (Prometheus Operator): scraping, alerts and a dashbo
       'ConvergeHostCalendarUnreadable',
       'ConvergeNoWorker',
       'ConvergeOutboxStuck',
+      'ConvergeSmsRefused',
+      'ConvergeSmsUnbound',
       'ConvergeWebhookEndpointFailing',
     ]);
     for (const alert of alerts) expect(runbook, alert).to.match(new RegExp(`^- \\*\\*\`${alert}\`\\*\\*`, 'm'));
@@ -117,5 +121,89 @@ describe('deploy/monitoring (Prometheus Operator): scraping, alerts and a dashbo
     expect(inRules.length).to.be.greaterThan(4);
     expect(inPanels.length).to.be.greaterThan(9);
     expect([...new Set([...inRules, ...inPanels])].filter((name) => !names.has(name))).to.deep.equal([]);
+  });
+
+  it("fires the texts' alerts, as promtool plays their series, only when they should", () => {
+    const [rule] = manifests().filter((manifest) => manifest.kind === 'PrometheusRule');
+    const rules = rule!.spec.groups!.flatMap((group) => group.rules);
+    /** The alert as it fires: its rule's labels and annotations (none of them templated), no label of a series. */
+    const firing = (alert: string) => {
+      const one = rules.find((candidate) => candidate.alert === alert)!;
+      return [{ exp_labels: one.labels, exp_annotations: one.annotations }];
+    };
+    const worker = 'program="worker"';
+    const sms = (outcome: string) => `converge_sms_texts_total{kind="sms-confirmation",outcome="${outcome}",${worker}}`;
+    const tests = [
+      {
+        // The bind drops at 2m; texts wait from 4m on: pending for 5 minutes, firing at 9m.
+        interval: '1m',
+        input_series: [
+          { series: `converge_sms_bound{${worker}}`, values: '1 1 0x20' },
+          { series: `converge_outbox_backlog{kind="sms-confirmation",${worker}}`, values: '0 0 0 0 2x20' },
+          { series: `converge_outbox_backlog{kind="confirmation",${worker}}`, values: '5x22' },
+        ],
+        alert_rule_test: [
+          { eval_time: '8m', alertname: 'ConvergeSmsUnbound', exp_alerts: [] },
+          { eval_time: '10m', alertname: 'ConvergeSmsUnbound', exp_alerts: firing('ConvergeSmsUnbound') },
+        ],
+      },
+      {
+        // Two workers, one bound: texts go. Then neither bound but no text waiting (e-mails do): nothing to say.
+        interval: '1m',
+        input_series: [
+          { series: `converge_sms_bound{${worker},pod="a"}`, values: '0x20' },
+          { series: `converge_sms_bound{${worker},pod="b"}`, values: '1x10 0x10' },
+          { series: `converge_outbox_backlog{kind="sms-reminder",${worker}}`, values: '3x10 0x10' },
+          { series: `converge_outbox_backlog{kind="confirmation",${worker}}`, values: '5x20' },
+        ],
+        alert_rule_test: [
+          { eval_time: '10m', alertname: 'ConvergeSmsUnbound', exp_alerts: [] },
+          { eval_time: '20m', alertname: 'ConvergeSmsUnbound', exp_alerts: [] },
+        ],
+      },
+      {
+        // One text in three refused (a third of 30 minutes' tries): firing once that has held for 5 minutes.
+        interval: '1m',
+        input_series: [
+          { series: sms('sent'), values: '0+2x60' },
+          { series: sms('refused'), values: '0+1x60' },
+          { series: sms('throttled'), values: '0+20x60' },
+        ],
+        alert_rule_test: [
+          { eval_time: '3m', alertname: 'ConvergeSmsRefused', exp_alerts: [] },
+          { eval_time: '40m', alertname: 'ConvergeSmsRefused', exp_alerts: firing('ConvergeSmsRefused') },
+        ],
+      },
+      {
+        // One in eleven refused, however many; and a few refused among none sent: neither is many.
+        interval: '1m',
+        input_series: [
+          { series: sms('sent'), values: '0+10x60' },
+          { series: sms('refused'), values: '0+1x60' },
+          { series: `converge_sms_texts_total{kind="sms-reminder",outcome="refused",${worker}}`, values: '0x60' },
+        ],
+        alert_rule_test: [{ eval_time: '40m', alertname: 'ConvergeSmsRefused', exp_alerts: [] }],
+      },
+      {
+        interval: '1m',
+        input_series: [{ series: sms('refused'), values: '0 1 2 3 3x60' }],
+        alert_rule_test: [{ eval_time: '20m', alertname: 'ConvergeSmsRefused', exp_alerts: [] }],
+      },
+    ];
+    const folder = mkdtempSync(path.join(tmpdir(), 'converge-rules-'));
+    try {
+      writeFileSync(path.join(folder, 'rules.yaml'), stringify({ groups: rule!.spec.groups }));
+      writeFileSync(
+        path.join(folder, 'tests.yaml'),
+        stringify({ rule_files: ['rules.yaml'], evaluation_interval: '1m', tests }),
+      );
+      // promtool exits non-zero, naming the alert and what it got, when a case fails.
+      const played = execFileSync('promtool', ['test', 'rules', path.join(folder, 'tests.yaml')], {
+        encoding: 'utf8',
+      });
+      expect(played).to.match(/SUCCESS/);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });

@@ -5,13 +5,13 @@
  * owned domain (its owner free, then busy), a competitor and an unknown answer, and reads each decision back from
  * the admin API and the confirmations.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'chai';
 import { availableSlots, calendarDayOf, slotEnd } from '../domain/booking.js';
 import type { RoutingRecord } from '../domain/routing.js';
-import { CALDAV_PASSWORD, CALDAV_USER, eventIcs, startCalDavServer, type CalDavServer } from '../test/caldav-server.js';
+import { eventIcs } from '../test/caldav-server.js';
+import { hostEmail, startTeamCalendars, type TeamCalendars } from '../test/team-calendars.js';
 import { createTestDatabase, type TestDatabase } from '../test/database.js';
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../test/smtp-sink.js';
 import { TEST_LINK_SECRET, TEST_REDIS_URL, clearQueuePrefix, testQueuePrefix } from '../test/stack.js';
@@ -22,7 +22,6 @@ const ADMIN_TOKEN = 'routing-acceptance-token-0123456789abcdef';
 const COMPETITOR_WORDS = 'Thank you! Our team will reach out by e-mail.';
 const HOSTS = ['Dana', 'Anna', 'Erik', 'Olga'];
 const SALES_DESK = 'sales@converge.test';
-const emailOf = (name: string) => `${name.toLowerCase()}@converge.test`;
 /** An instant as iCalendar's UTC form (20261021T070000Z). */
 const icsTime = (instant: Date) => instant.toISOString().replace(/[-:]/g, '').replace('.000', '');
 
@@ -50,8 +49,7 @@ interface AdminBooking {
 describe('routing as an operator runs it (issue 38 acceptance)', function () {
   this.timeout(60_000);
   const [bigSlot, europeSlot, ownerFreeSlot, ownerBusySlot] = slotsOfADay() as [string, string, string, string];
-  let folder: string;
-  let caldav: CalDavServer;
+  let team: TeamCalendars;
   let smtp: SmtpSink;
   let database: TestDatabase;
   let queuePrefix: string;
@@ -61,14 +59,30 @@ describe('routing as an operator runs it (issue 38 acceptance)', function () {
 
   before(async function () {
     this.timeout(50_000);
-    folder = await mkdtemp(path.join(tmpdir(), 'converge-acceptance-'));
-    [caldav, smtp, database] = await Promise.all([startCalDavServer(), startSmtpSink(), createTestDatabase()]);
+    [team, smtp, database] = await Promise.all([
+      startTeamCalendars({
+        hosts: HOSTS,
+        hostName: (name) => `${name} Host`,
+        file: {
+          questions: [
+            { id: 'companySize', label: 'Company size', options: ['1-49', '50-499', '500-4999', '5000+'] },
+            { id: 'region', label: 'Region', options: ['Europe', 'North America', 'Asia Pacific', 'Other'] },
+          ],
+          routes: [
+            { when: { emailDomain: ['competitor.example'] }, disqualify: COMPETITOR_WORDS },
+            { label: 'Enterprise', when: { companySize: ['5000+'] }, hosts: [hostEmail('Dana'), hostEmail('Anna')] },
+            { label: 'Europe', when: { region: ['Europe'] }, hosts: [hostEmail('Erik')] },
+            { hosts: '*' },
+          ],
+        },
+      }),
+      startSmtpSink(),
+      createTestDatabase(),
+    ]);
     queuePrefix = testQueuePrefix();
-    const calendars = new Map<string, string>();
-    for (const name of HOSTS) calendars.set(name, await caldav.makeCalendar(name.toLowerCase()));
     const busy = async (name: string, slot: string) =>
-      caldav.putEvent(
-        calendars.get(name)!,
+      team.caldav.putEvent(
+        team.calendars[name.toLowerCase()]!,
         `busy-${slot.slice(11, 13)}`,
         eventIcs(
           `busy-${name}-${slot}@test`,
@@ -79,34 +93,10 @@ describe('routing as an operator runs it (issue 38 acceptance)', function () {
     // Anna is busy at the big company's slot (so Dana takes it), the owner Olga at the slot she cannot take.
     await busy('Anna', bigSlot);
     await busy('Olga', ownerBusySlot);
-    const teamFile = path.join(folder, 'team.json');
-    await writeFile(
-      teamFile,
-      JSON.stringify({
-        hosts: HOSTS.map((name) => ({
-          name: `${name} Host`,
-          title: 'Solutions Engineer',
-          email: emailOf(name),
-          calendarUrl: calendars.get(name),
-          calendarUsername: CALDAV_USER,
-          calendarPassword: CALDAV_PASSWORD,
-        })),
-        questions: [
-          { id: 'companySize', label: 'Company size', options: ['1-49', '50-499', '500-4999', '5000+'] },
-          { id: 'region', label: 'Region', options: ['Europe', 'North America', 'Asia Pacific', 'Other'] },
-        ],
-        routes: [
-          { when: { emailDomain: ['competitor.example'] }, disqualify: COMPETITOR_WORDS },
-          { label: 'Enterprise', when: { companySize: ['5000+'] }, hosts: [emailOf('Dana'), emailOf('Anna')] },
-          { label: 'Europe', when: { region: ['Europe'] }, hosts: [emailOf('Erik')] },
-          { hosts: '*' },
-        ],
-      }),
-    );
-    const accountsFile = path.join(folder, 'accounts.csv');
+    const accountsFile = path.join(team.folder, 'accounts.csv');
     await writeFile(
       accountsFile,
-      `domain,owner\nowned.example,${emailOf('Olga')}\nother.example,nobody@elsewhere.test\n`,
+      `domain,owner\nowned.example,${hostEmail('Olga')}\nother.example,nobody@elsewhere.test\n`,
     );
     const port = await freePort();
     url = `http://127.0.0.1:${port}`;
@@ -117,10 +107,10 @@ describe('routing as an operator runs it (issue 38 acceptance)', function () {
       SMTP_URL: smtp.url,
       BOOKING_LINK_SECRET: TEST_LINK_SECRET,
       PUBLIC_URL: url,
-      TEAM_FILE: teamFile,
+      TEAM_FILE: team.teamFile,
       ACCOUNTS_FILE: accountsFile,
       ADMIN_TOKEN,
-      DATA_DIR: path.join(folder, 'data'),
+      DATA_DIR: path.join(team.folder, 'data'),
       // Six requests from one address in a minute: the hourly limit per network has tests of its own.
       DEMO_REQUESTS_PER_HOUR: '0',
       SALES_NOTIFY_EMAIL: SALES_DESK,
@@ -135,8 +125,7 @@ describe('routing as an operator runs it (issue 38 acceptance)', function () {
   after(async () => {
     for (const program of [api, worker]) if (program?.isRunning()) program.child.kill('SIGTERM');
     await Promise.all([api?.exited, worker?.exited]);
-    await Promise.all([caldav?.stop(), smtp?.close(), database?.drop(), clearQueuePrefix(queuePrefix)]);
-    await rm(folder, { recursive: true, force: true });
+    await Promise.all([team?.stop(), smtp?.close(), database?.drop(), clearQueuePrefix(queuePrefix)]);
   });
 
   let made = 0;
@@ -178,14 +167,14 @@ describe('routing as an operator runs it (issue 38 acceptance)', function () {
     const made = await requestDemo('cio@bigbank.example', bigSlot, { companySize: '5000+', region: 'Other' });
     expect(made.status, JSON.stringify(made.body)).to.equal(201);
     const booking = await adminBooking(made.body.id);
-    expect(booking.host?.email).to.equal(emailOf('Dana'));
+    expect(booking.host?.email).to.equal(hostEmail('Dana'));
     expect(booking.answers).to.deep.equal({ companySize: '5000+', region: 'Other' });
     expect(booking.labelledAnswers.map(({ label, answer }) => `${label}: ${answer}`)).to.deep.equal([
       'Company size: 5000+',
       'Region: Other',
     ]);
     expect(booking.routing).to.include({ rule: 1, label: 'Enterprise', owner: null, ownerLookupFailed: false });
-    expect(outcomes(booking.routing)).to.deep.equal({ [emailOf('Dana')]: 'chosen', [emailOf('Anna')]: 'busy' });
+    expect(outcomes(booking.routing)).to.deep.equal({ [hostEmail('Dana')]: 'chosen', [hostEmail('Anna')]: 'busy' });
     expect((await confirmationTo('cio@bigbank.example')).parsed.text).to.contain('You will meet Dana Host');
     // The sales desk reads the answers by their questions' labels, and the route.
     const notice = (await confirmationTo(SALES_DESK, 'Company 1')).parsed.text ?? '';
@@ -198,9 +187,9 @@ describe('routing as an operator runs it (issue 38 acceptance)', function () {
     const made = await requestDemo('lead@startup.example', europeSlot, { companySize: '1-49', region: 'Europe' });
     expect(made.status, JSON.stringify(made.body)).to.equal(201);
     const booking = await adminBooking(made.body.id);
-    expect(booking.host?.email).to.equal(emailOf('Erik'));
+    expect(booking.host?.email).to.equal(hostEmail('Erik'));
     expect(booking.routing).to.include({ rule: 2, label: 'Europe', owner: null });
-    expect(outcomes(booking.routing)).to.deep.equal({ [emailOf('Erik')]: 'chosen' });
+    expect(outcomes(booking.routing)).to.deep.equal({ [hostEmail('Erik')]: 'chosen' });
     expect((await confirmationTo('lead@startup.example')).parsed.text).to.contain('You will meet Erik Host');
   });
 
@@ -208,9 +197,12 @@ describe('routing as an operator runs it (issue 38 acceptance)', function () {
     const made = await requestDemo('buyer@eu.owned.example', ownerFreeSlot, { companySize: '1-49', region: 'Europe' });
     expect(made.status, JSON.stringify(made.body)).to.equal(201);
     const booking = await adminBooking(made.body.id);
-    expect(booking.host?.email).to.equal(emailOf('Olga'));
-    expect(booking.routing).to.deep.include({ rule: 2, owner: { email: emailOf('Olga'), source: 'accounts' } });
-    expect(outcomes(booking.routing)).to.deep.equal({ [emailOf('Olga')]: 'chosen', [emailOf('Erik')]: 'owner-first' });
+    expect(booking.host?.email).to.equal(hostEmail('Olga'));
+    expect(booking.routing).to.deep.include({ rule: 2, owner: { email: hostEmail('Olga'), source: 'accounts' } });
+    expect(outcomes(booking.routing)).to.deep.equal({
+      [hostEmail('Olga')]: 'chosen',
+      [hostEmail('Erik')]: 'owner-first',
+    });
     expect((await confirmationTo('buyer@eu.owned.example')).parsed.text).to.contain('You will meet Olga Host');
   });
 
@@ -218,15 +210,15 @@ describe('routing as an operator runs it (issue 38 acceptance)', function () {
     const made = await requestDemo('cfo@owned.example', ownerBusySlot, { companySize: '5000+', region: 'Europe' });
     expect(made.status, JSON.stringify(made.body)).to.equal(201);
     const booking = await adminBooking(made.body.id);
-    expect([emailOf('Dana'), emailOf('Anna')]).to.include(booking.host?.email);
+    expect([hostEmail('Dana'), hostEmail('Anna')]).to.include(booking.host?.email);
     expect(booking.routing).to.deep.include({
       rule: 1,
       label: 'Enterprise',
-      owner: { email: emailOf('Olga'), source: 'accounts' },
+      owner: { email: hostEmail('Olga'), source: 'accounts' },
     });
-    expect(outcomes(booking.routing)[emailOf('Olga')]).to.equal('busy');
+    expect(outcomes(booking.routing)[hostEmail('Olga')]).to.equal('busy');
     expect(outcomes(booking.routing)[booking.host!.email]).to.equal('chosen');
-    const host = booking.host?.email === emailOf('Dana') ? 'Dana' : 'Anna';
+    const host = booking.host?.email === hostEmail('Dana') ? 'Dana' : 'Anna';
     expect((await confirmationTo('cfo@owned.example')).parsed.text).to.contain(`You will meet ${host} Host`);
   });
 

@@ -4,7 +4,7 @@
  * refuse the login, answer 500, stall, or cut its answer off.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -207,28 +207,6 @@ export function eventIcs(uid: string, start: string, end: string, lines: string[
     'END:VCALENDAR',
     '',
   ].join('\r\n');
-}
-
-/** A team whose hosts' calendars are on this server, written to a file of its own for TEAM_FILE. */
-export interface TeamFile {
-  path: string;
-  remove(): Promise<void>;
-}
-
-/** Writes a team file of hosts named `name` (name@converge.test, a Solutions Engineer), each on their calendar URL. */
-export async function writeTeamFile(hosts: { name: string; calendarUrl: string }[]): Promise<TeamFile> {
-  const folder = await mkdtemp(path.join(tmpdir(), 'converge-team-'));
-  const file = path.join(folder, 'team.json');
-  const entries = hosts.map(({ name, calendarUrl }) => ({
-    name,
-    title: 'Solutions Engineer',
-    email: `${name.toLowerCase()}@converge.test`,
-    calendarUrl,
-    calendarUsername: CALDAV_USER,
-    calendarPassword: CALDAV_PASSWORD,
-  }));
-  await writeFile(file, JSON.stringify({ hosts: entries }));
-  return { path: file, remove: () => rm(folder, { recursive: true, force: true }) };
 }
 
 /** The booking's event as a host's calendar holds it, or undefined when it holds none. */

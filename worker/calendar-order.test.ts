@@ -15,7 +15,7 @@ import type { DeliveryDeps } from './job.js';
 import { startWorker } from './index.js';
 import { composeEmail } from './channels/email.js';
 import type { ComposeDeps } from './kind-writers.js';
-import type { ChangeRow, Lead } from './outbox.js';
+import type { ChangeRow, Lead } from './delivery-row.js';
 import type { OutgoingMail } from './send-mail.js';
 
 const prospect = { name: 'Grace Hopper', email: 'grace@hopper-systems.com', company: 'Hopper Systems' };

@@ -21,9 +21,9 @@ import {
   recordFailure,
   recordTry,
   releaseClaim,
-  type Claimed,
   type ClaimRefusal,
 } from './outbox.js';
+import type { Claimed } from './delivery-row.js';
 import { behindEarlier, nextInLine } from './delivery-order.js';
 import { nextTry, type RetrySchedule } from './retry-window.js';
 import { OUTCOME, inSpan } from './spans.js';

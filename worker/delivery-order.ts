@@ -10,7 +10,8 @@ import {
   unsettledBefore,
   type OrderedLine,
 } from '../server-shared/prospect-emails.js';
-import { DUE_MS, type DeliveryRow, type DueRow } from './outbox.js';
+import type { DeliveryRow } from './delivery-row.js';
+import { DUE_MS, type DueRow } from './outbox.js';
 
 /**
  * Whether the claimed row must wait its turn in its line, as its order group keeps it (the registry's ORDER_GROUPS):

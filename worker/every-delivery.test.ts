@@ -8,14 +8,8 @@ import { expect } from 'chai';
 import { bookingToken } from '../server-shared/booking-link.js';
 import { newWebhookSecret } from '../server-shared/webhooks.js';
 import { bookableSlots, icsProperties } from '../test/booking.js';
-import {
-  eventIcs,
-  startCalDavServer,
-  storedDemoEvent,
-  writeTeamFile,
-  type CalDavServer,
-  type TeamFile,
-} from '../test/caldav-server.js';
+import { eventIcs, storedDemoEvent, type CalDavServer } from '../test/caldav-server.js';
+import { startTeamCalendars, type TeamCalendars } from '../test/team-calendars.js';
 import { TEST_LINK_SECRET, startStack, type Stack } from '../test/stack.js';
 import { until } from '../test/until.js';
 import { startReceiver, type Receiver } from '../test/webhook-receiver.js';
@@ -40,23 +34,20 @@ describe('every delivery of a booking, its move and its cancellation, counted at
   let caldav: CalDavServer;
   let receiver: Receiver;
   let stack: Stack;
-  let team: TeamFile;
+  let team: TeamCalendars;
   let ana: string;
   let ben: string;
   const [first, second] = bookableSlots(2);
 
   before(async () => {
-    caldav = await startCalDavServer();
-    ana = await caldav.makeCalendar('ana');
-    ben = await caldav.makeCalendar('ben');
+    team = await startTeamCalendars({ hosts: ['Ana', 'Ben'] });
+    caldav = team.caldav;
+    ana = team.calendars.ana!;
+    ben = team.calendars.ben!;
     receiver = await startReceiver(newWebhookSecret());
-    team = await writeTeamFile([
-      { name: 'Ana', calendarUrl: ana },
-      { name: 'Ben', calendarUrl: ben },
-    ]);
     stack = await startStack({
       env: {
-        TEAM_FILE: team.path,
+        TEAM_FILE: team.teamFile,
         SALES_NOTIFY_EMAIL: SALES,
         WEBHOOK_URL: receiver.url,
         WEBHOOK_SECRET: receiver.secret,
@@ -68,8 +59,7 @@ describe('every delivery of a booking, its move and its cancellation, counted at
   after(async () => {
     await stack?.close();
     await receiver?.close();
-    await caldav?.stop();
-    await team?.remove();
+    await team?.stop();
   });
 
   const post = async (url: string, body: unknown) => {

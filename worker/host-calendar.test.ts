@@ -1,14 +1,8 @@
 import { expect } from 'chai';
 import { bookingToken } from '../server-shared/booking-link.js';
 import { bookableSlots, icsProperties } from '../test/booking.js';
-import {
-  eventIcs,
-  startCalDavServer,
-  storedDemoEvent,
-  writeTeamFile,
-  type CalDavServer,
-  type TeamFile,
-} from '../test/caldav-server.js';
+import { eventIcs, storedDemoEvent, type CalDavServer } from '../test/caldav-server.js';
+import { startTeamCalendars, type TeamCalendars } from '../test/team-calendars.js';
 import { TEST_LINK_SECRET, startStack, type Stack } from '../test/stack.js';
 import { until } from '../test/until.js';
 
@@ -18,28 +12,24 @@ describe("the demo in its host's own calendar, over CalDAV, from the outbox", fu
   this.timeout(90_000);
   let server: CalDavServer;
   let stack: Stack;
-  let team: TeamFile;
+  let team: TeamCalendars;
   let ana: string;
   let ben: string;
   const [first, second, third] = bookableSlots(3);
 
   before(async () => {
-    server = await startCalDavServer();
-    ana = await server.makeCalendar('ana');
-    ben = await server.makeCalendar('ben');
-    team = await writeTeamFile([
-      { name: 'Ana', calendarUrl: ana },
-      { name: 'Ben', calendarUrl: ben },
-    ]);
+    team = await startTeamCalendars({ hosts: ['Ana', 'Ben'] });
+    server = team.caldav;
+    ana = team.calendars.ana!;
+    ben = team.calendars.ben!;
     stack = await startStack({
-      env: { TEAM_FILE: team.path },
+      env: { TEAM_FILE: team.teamFile },
       workerOptions: { sweepEveryMs: 500, sweepGraceMs: 2000 },
     });
   });
   after(async () => {
     await stack?.close();
-    await server?.stop();
-    await team?.remove();
+    await team?.stop();
   });
 
   const post = async (url: string, body: unknown) => {

@@ -91,7 +91,8 @@ export async function startWorker(
     ? new SmppLink({
         settings: config.sms,
         logger,
-        onInbound: inboundRecorder(db, logger, confirm, enqueue),
+        onInbound: inboundRecorder(db, logger, confirm, enqueue, metrics),
+        ...(metrics ? { metrics } : {}),
         ...options.smpp,
       })
     : undefined;

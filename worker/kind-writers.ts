@@ -22,7 +22,7 @@ import { renderConfirmation, type ProspectEmailOptions } from './email/confirmat
 import { renderHostCancellation, renderHostInvitation } from './email/host-emails.js';
 import { renderNewTimeNeeded } from './email/new-time-needed.js';
 import { renderSalesNotice } from './email/sales-notice.js';
-import type { ChangeRow, Lead } from './outbox.js';
+import type { ChangeRow, Lead } from './delivery-row.js';
 import { taggedReplyAddress } from './replies/organizer.js';
 
 /** What writing a row needs: no database, no transport. */

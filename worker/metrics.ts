@@ -1,20 +1,38 @@
 /**
  * The worker's metrics: what each outbox row came to, by kind; the time from a booking to its confirmation accepted
- * by the SMTP server (speed to lead); and, read when scraped, the outbox's backlog and the age of its oldest row due,
- * by kind, and the queue's jobs by state.
+ * by the SMTP server (speed to lead); the texts' tries, their delivery receipts and the SMPP bind; and, read when
+ * scraped, the outbox's backlog and the age of its oldest row due, by kind, and the queue's jobs by state.
  */
 import type { Knex } from 'knex';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { DELIVERY_KIND_NAMES, DELIVERY_KINDS } from '../server-shared/delivery-kinds.js';
 import { programRegistry } from '../server-shared/metrics.js';
+import { RECEIPT_STATES } from './sms/smpp-link.js';
+
+/** The receipts' states SMPP names; any other word an SMSC sends is counted as `other`, so labels stay few. */
+const KNOWN_RECEIPT_STATES = new Set(Object.values(RECEIPT_STATES));
 
 export type RowOutcome = 'sent' | 'failed' | 'refused' | 'dropped';
 
 /** What a webhook try came to (channels/webhook.ts), `refused` for a target refused before connecting (its address). */
 export type WebhookTryOutcome = 'delivered' | 'retry' | 'exhausted' | 'gone' | 'refused';
 
-export interface WorkerMetrics {
+/**
+ * What a text's try came to (channels/sms.ts): `throttled` (the SMSC asked to slow down) and `unbound` (no bind, or
+ * its answer lost with a dropped bind) are tried again; `refused`, for good.
+ */
+export type TextOutcome = 'sent' | 'throttled' | 'unbound' | 'refused';
+
+/** The SMPP bind's part: sms/smpp-link.ts tells it each bind and each drop, sms/inbound.ts each receipt recorded. */
+export interface SmsMetrics {
+  bindChanged(bound: boolean): void;
+  receiptRecorded(state: string): void;
+}
+
+export interface WorkerMetrics extends SmsMetrics {
   registry: Registry;
+  /** One try of a text of the outbox, by its kind. */
+  textTried(kind: string, outcome: TextOutcome): void;
   /** One try of a webhook delivery, by endpoint id (a handful, set by operators: never the URL). */
   webhookDelivered(endpointId: string, outcome: WebhookTryOutcome): void;
   /** What one delivery of an outbox row came to; `storedAt`, for a sent confirmation, when its booking was stored. */
@@ -79,6 +97,29 @@ export function createWorkerMetrics(db: Knex, queue: JobCounts): WorkerMetrics {
       this.set({ state: 'stopped' }, rows[0]?.stopped ?? 0);
     },
   });
+  const texts = new Counter({
+    name: 'converge_sms_texts_total',
+    help: 'Tries of texts by kind and outcome: sent (taken by the SMSC), throttled (the SMSC asked to slow down; tried again), unbound (no bind, or its answer lost with the bind; tried again), refused (for good).',
+    labelNames: ['kind', 'outcome'] as const,
+    registers: [registry],
+  });
+  const receipts = new Counter({
+    name: 'converge_sms_receipts_total',
+    help: "Delivery receipts recorded on their texts' rows, by state (delivered, undeliverable, expired, rejected, …; other: a word SMPP does not name).",
+    labelNames: ['state'] as const,
+    registers: [registry],
+  });
+  const bound = new Gauge({
+    name: 'converge_sms_bound',
+    help: "1 while this worker's SMPP bind is up, 0 while it is not (or the worker has no SMPP_URL).",
+    registers: [registry],
+  });
+  const bindEvents = new Counter({
+    name: 'converge_sms_bind_events_total',
+    help: 'SMPP binds made (bound) and lost (dropped: the SMSC or the network closed a bound session).',
+    labelNames: ['event'] as const,
+    registers: [registry],
+  });
   new Gauge({
     name: 'converge_queue_jobs',
     help: "The e-mail queue's jobs by state (waiting, active, delayed, failed).",
@@ -93,6 +134,16 @@ export function createWorkerMetrics(db: Knex, queue: JobCounts): WorkerMetrics {
     registry,
     webhookDelivered(endpointId, outcome) {
       webhookTries.inc({ endpoint: endpointId, outcome });
+    },
+    textTried(kind, outcome) {
+      texts.inc({ kind, outcome });
+    },
+    receiptRecorded(state) {
+      receipts.inc({ state: KNOWN_RECEIPT_STATES.has(state) ? state : 'other' });
+    },
+    bindChanged(isBound) {
+      bound.set(isBound ? 1 : 0);
+      bindEvents.inc({ event: isBound ? 'bound' : 'dropped' });
     },
     delivered(kind, outcome, storedAt) {
       rows.inc({ kind, outcome });

@@ -4,7 +4,7 @@ import { startAppUnderTest, type AppUnderTest } from '../test/app-under-test.js'
 import { availableSlots, calendarDayOf } from '../domain/booking.js';
 import { bookingToken } from '../server-shared/booking-link.js';
 import { TEST_LINK_SECRET } from '../test/stack.js';
-import { anonymiseBatch, applyRetention } from './retention.js';
+import { anonymiseBatch, applyRetention, deletePastFreedSlots } from './retention.js';
 import { startSweepTimer } from './sweep.js';
 
 const TOKEN = 'ops-secret-token-of-at-least-32-characters';
@@ -232,10 +232,20 @@ describe('retention (RETENTION_DAYS)', () => {
     expect(await applyRetention(app.db, 730)).to.equal(1);
   });
 
-  it('is applied by the sweep timer, whose log line says how many and names nobody; the funnel counts of days past it go', async () => {
+  it('is applied by the sweep timer, whose log line says how many and names nobody; the funnel counts of days past it go, and the slots hosts gave up once ended', async () => {
     await bookingFrom(800);
     await bookingFrom(800);
     const funnelDay = (daysAgo: number) => app.db.raw('current_date - ?::int', [daysAgo]);
+    // A slot a host gave up an hour and a half ago (ended), one under way (begun 30 minutes ago), one tomorrow.
+    const minutesFromNow = (minutes: number) => app.db.raw('now() + make_interval(mins => ?)', [minutes]);
+    const freed = (host: string, minutes: number) => ({
+      host_email: `${host}@converge.test`,
+      time_slot: minutesFromNow(minutes),
+      booking_id: '00000000-0000-4000-8000-000000000001',
+      reason: 'host-deleted',
+      freed_at: minutesFromNow(-3 * 24 * 60),
+    });
+    await app.db('host_freed_slots').insert([freed('ana', -90), freed('ben', -30), freed('cy', 24 * 60)]);
     await app.db('funnel_daily_counts').insert([
       { day: funnelDay(731), source: 'newsletter', step: 'booked', count: 3 },
       { day: funnelDay(731), source: '', step: 'dialogOpened', count: 9 },
@@ -266,5 +276,21 @@ describe('retention (RETENTION_DAYS)', () => {
         .map((line) => JSON.parse(line) as Record<string, unknown>)
         .find((line) => line.msg === 'retention deleted old funnel counts'),
     ).to.include({ funnelCounts: 2 });
+    expect(await app.db('host_freed_slots').orderBy('host_email').pluck('host_email')).to.deep.equal([
+      'ben@converge.test',
+      'cy@converge.test',
+    ]);
+    expect(
+      lines
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .find((line) => line.msg === 'retention deleted the past slots hosts gave up'),
+    ).to.include({ freedSlots: 1 });
+    // Once the slot under way has ended, it goes too; the one to come stays.
+    await app
+      .db('host_freed_slots')
+      .update({ time_slot: minutesFromNow(-61) })
+      .where({ host_email: 'ben@converge.test' });
+    expect(await deletePastFreedSlots(app.db)).to.equal(1);
+    expect(await app.db('host_freed_slots').pluck('host_email')).to.deep.equal(['cy@converge.test']);
   });
 });

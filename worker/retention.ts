@@ -7,6 +7,8 @@
  * of it still unsent is dropped. What stays: the dates, the status, the host and the sequence, what the aggregate figures need.
  * (Idempotency keys go after a day, the honeypot's catches a week after their slot: the API purges both.) The
  * funnel's daily counts, which name nobody, go once their day is more than RETENTION_DAYS ago (deleteOldFunnelCounts).
+ * The slots hosts gave up (host_freed_slots) go once the slot has ended: they only keep a host out of a slot still to
+ * come (deletePastFreedSlots).
  *
  * It runs from the worker's sweep timer, in small batches, each its own short transaction: rows another transaction
  * holds (a move, a claim) are skipped until a later round, and no lock is waited on for more than a moment, so a
@@ -95,6 +97,17 @@ export async function applyRetention(
     if (done < batchSize) break;
   }
   return anonymised;
+}
+
+/**
+ * The slots hosts gave up by deleting or declining a demo's event (host_freed_slots, api/hosts/host-answers.ts), once
+ * the slot has ended: such a row only keeps its host from being offered or given that slot, and an ended slot is
+ * offered to nobody. One statement, by the table's time_slot index (a few rows a day). Returns how many went.
+ */
+export async function deletePastFreedSlots(db: Knex): Promise<number> {
+  return db('host_freed_slots')
+    .where('time_slot', '<', db.raw('now() - make_interval(mins => ?)', [SLOT_DURATION_MINUTES]))
+    .delete();
 }
 
 /**

@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 import { SWEEP_EVERY_MS, SWEEP_GRACE_MS, deliveryJob, type QueuedJob } from '../server-shared/jobs.js';
 import { withTimeout } from '../server-shared/time-limits.js';
 import { findDue } from './outbox.js';
-import { applyRetention, deleteOldFunnelCounts } from './retention.js';
+import { applyRetention, deleteOldFunnelCounts, deletePastFreedSlots } from './retention.js';
 
 const SWEEP_LOCK = 'converge:outbox-sweep';
 /** One enqueue may wait this long on Redis before the sweep gives up until its next round. */
@@ -64,6 +64,8 @@ export function startSweepTimer(
     const funnelCounts = await deleteOldFunnelCounts(db, options.retentionDays);
     if (funnelCounts > 0)
       logger.info({ funnelCounts, retentionDays: options.retentionDays }, 'retention deleted old funnel counts');
+    const freedSlots = await deletePastFreedSlots(db);
+    if (freedSlots > 0) logger.info({ freedSlots }, 'retention deleted the past slots hosts gave up');
   };
   const sweep = () => {
     round ??= sweepOutbox(db, enqueue, options.graceMs)

@@ -1,13 +1,7 @@
 import { expect } from 'chai';
 import { bookableSlots, icsOrganizer, icsProperties } from '../../test/booking.js';
-import {
-  eventIcs,
-  startCalDavServer,
-  storedDemoEvent,
-  writeTeamFile,
-  type CalDavServer,
-  type TeamFile,
-} from '../../test/caldav-server.js';
+import { eventIcs, storedDemoEvent, type CalDavServer } from '../../test/caldav-server.js';
+import { startTeamCalendars, type TeamCalendars } from '../../test/team-calendars.js';
 import { expectDocumented } from '../../test/documented.js';
 import { startStack, type Stack } from '../../test/stack.js';
 import { until } from '../../test/until.js';
@@ -28,23 +22,18 @@ describe('handing a booking to another host from the sales page', function () {
   let caldav: CalDavServer;
   let receiver: Receiver;
   let stack: Stack;
-  let team: TeamFile;
-  const calendars: Record<string, string> = {};
+  let team: TeamCalendars;
+  let calendars: Readonly<Record<string, string>>;
   let session: { cookie: string; csrfToken: string };
   const [first, second, third] = bookableSlots(3);
 
   before(async () => {
-    caldav = await startCalDavServer();
-    for (const name of ['ana', 'ben', 'cy']) calendars[name] = await caldav.makeCalendar(name);
+    team = await startTeamCalendars({ hosts: ['Ana', 'Ben', 'Cy'] });
+    ({ caldav, calendars } = team);
     receiver = await startReceiver(newWebhookSecret());
-    team = await writeTeamFile([
-      { name: 'Ana', calendarUrl: calendars.ana! },
-      { name: 'Ben', calendarUrl: calendars.ben! },
-      { name: 'Cy', calendarUrl: calendars.cy! },
-    ]);
     stack = await startStack({
       env: {
-        TEAM_FILE: team.path,
+        TEAM_FILE: team.teamFile,
         ADMIN_TOKEN: TOKEN,
         SALES_NOTIFY_EMAIL: SALES,
         WEBHOOK_URL: receiver.url,
@@ -67,8 +56,7 @@ describe('handing a booking to another host from the sales page', function () {
   after(async () => {
     await stack?.close();
     await receiver?.close();
-    await caldav?.stop();
-    await team?.remove();
+    await team?.stop();
   });
 
   const book = async (email: string, timeSlot: string) => {

@@ -88,12 +88,15 @@ describe('hosts’ calendars read by sync-collection (RFC 6578) on xandikos', fu
     ]);
     const expected = { 'kept@test': 'ACCEPTED', 'changed@test': 'DECLINED', 'added@test': 'ACCEPTED' };
     expect(answersOf(last.read)).to.deep.equal(expected);
+    expect(last.read?.changed).to.equal(true);
 
-    // A read with nothing changed is one sync-collection, and the kept set is still the whole calendar.
+    // A read with nothing changed is one sync-collection, and the kept set is still the whole calendar; the read
+    // says nothing changed (api/hosts/host-answers.ts then leaves the database alone).
     at = server.reports.length;
     await calendars.freshBusyTimes(0);
     expect(server.reports.slice(at)).to.deep.equal(['sync-collection']);
     expect(answersOf(last.read)).to.deep.equal(expected);
+    expect(last.read?.changed).to.equal(false);
 
     // A full read by ETags from scratch leaves the same set.
     const fresh = calendarsOn(url);

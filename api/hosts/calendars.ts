@@ -52,6 +52,12 @@ interface KeptObject {
 export interface CalendarRead {
   began: Date;
   events: ReadonlyMap<string, EventAnswers>;
+  /**
+   * False only when sync-collection reported no member changed since the last good read, under the same sync-token:
+   * nobody, neither the host nor the product, wrote into the calendar meanwhile (a token moves with every change,
+   * even an event added and deleted again between two reads). True after every full read.
+   */
+  changed: boolean;
 }
 
 export type CalendarReadListener = (index: number, read: CalendarRead) => void | Promise<void>;
@@ -241,7 +247,7 @@ export class HostCalendars {
     const began = this.now();
     kept.triedAt = began.getTime();
     try {
-      const { objects, busy, windowEnd, syncToken } = await this.readCalendar(host, kept, began);
+      const { objects, busy, windowEnd, syncToken, changed } = await this.readCalendar(host, kept, began);
       kept.objects = objects;
       kept.windowEnd = windowEnd;
       kept.syncToken = syncToken;
@@ -254,7 +260,7 @@ export class HostCalendars {
       if (this.listeners.length > 0) {
         const events = new Map<string, EventAnswers>();
         for (const object of objects.values()) for (const event of object.events) events.set(event.uid, event);
-        for (const listener of this.listeners) void listener(index, { began, events });
+        for (const listener of this.listeners) void listener(index, { began, events, changed });
       }
     } catch (error) {
       const reason =
@@ -274,7 +280,13 @@ export class HostCalendars {
     host: Host,
     kept: Kept,
     now: Date,
-  ): Promise<{ objects: Kept['objects']; busy: Interval[]; windowEnd: number; syncToken: string | undefined }> {
+  ): Promise<{
+    objects: Kept['objects'];
+    busy: Interval[];
+    windowEnd: number;
+    syncToken: string | undefined;
+    changed: boolean;
+  }> {
     const fetchForHost = hostFetch(host, this.timeoutMs);
     const zone = host.workingHours?.timeZone ?? this.bookingTimeZone;
     // From now to past the booking window's end. Objects are expanded a week further than needed, and kept by ETag
@@ -287,10 +299,12 @@ export class HostCalendars {
     let objects: Kept['objects'] | undefined;
     let changed: string[] = [];
     let syncToken: string | undefined;
+    let quiet = false;
     if (!widened && kept.offersSync && kept.syncToken !== undefined) {
       const changes = await syncChanges(host.calendarUrl, kept.syncToken, fetchForHost);
       if (changes === 'not-offered') kept.offersSync = false;
       else if (changes !== 'start-again') {
+        quiet = changes.token === kept.syncToken && changes.changed.size === 0 && changes.removed.length === 0;
         objects = new Map(reusable);
         for (const url of changes.removed) objects.delete(url);
         for (const [url, etag] of changes.changed) {
@@ -324,7 +338,7 @@ export class HostCalendars {
       }
     }
     const busy = [...objects.values()].flatMap((object) => object.busy).sort((a, b) => a.start - b.start);
-    return { objects, busy, windowEnd: to.getTime(), syncToken };
+    return { objects, busy, windowEnd: to.getTime(), syncToken, changed: !quiet };
   }
 
   /**

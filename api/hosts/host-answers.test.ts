@@ -2,14 +2,8 @@ import { expect } from 'chai';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { bookableSlots, icsOrganizer, icsProperties } from '../../test/booking.js';
-import {
-  eventIcs,
-  startCalDavServer,
-  storedDemoEvent,
-  writeTeamFile,
-  type CalDavServer,
-  type TeamFile,
-} from '../../test/caldav-server.js';
+import { eventIcs, storedDemoEvent, type CalDavServer } from '../../test/caldav-server.js';
+import { startTeamCalendars, type TeamCalendars } from '../../test/team-calendars.js';
 import { expectDocumented } from '../../test/documented.js';
 import { silentLogger, startStack, TEST_LINK_SECRET, TEST_REDIS_URL, type Stack } from '../../test/stack.js';
 import { loadApiConfig } from '../config.js';
@@ -32,23 +26,18 @@ describe("the host's answer in their own calendar (issue 39)", function () {
   let caldav: CalDavServer;
   let receiver: Receiver;
   let stack: Stack;
-  let team: TeamFile;
-  const calendars: Record<string, string> = {};
+  let team: TeamCalendars;
+  let calendars: Readonly<Record<string, string>>;
   const slots = bookableSlots(10);
   const valid = addFormats.default(new Ajv2020({ strict: false }));
 
   before(async () => {
-    caldav = await startCalDavServer();
-    for (const name of ['ana', 'ben', 'cy']) calendars[name] = await caldav.makeCalendar(name);
+    team = await startTeamCalendars({ hosts: ['Ana', 'Ben', 'Cy'] });
+    ({ caldav, calendars } = team);
     receiver = await startReceiver(newWebhookSecret());
-    team = await writeTeamFile([
-      { name: 'Ana', calendarUrl: calendars.ana! },
-      { name: 'Ben', calendarUrl: calendars.ben! },
-      { name: 'Cy', calendarUrl: calendars.cy! },
-    ]);
     stack = await startStack({
       env: {
-        TEAM_FILE: team.path,
+        TEAM_FILE: team.teamFile,
         ADMIN_TOKEN: TOKEN,
         SALES_NOTIFY_EMAIL: SALES,
         WEBHOOK_URL: receiver.url,
@@ -63,8 +52,7 @@ describe("the host's answer in their own calendar (issue 39)", function () {
   after(async () => {
     await stack?.close();
     await receiver?.close();
-    await caldav?.stop();
-    await team?.remove();
+    await team?.stop();
   });
 
   const book = async (email: string, timeSlot: string) => {
@@ -304,7 +292,7 @@ describe("the host's answer in their own calendar (issue 39)", function () {
         REDIS_URL: TEST_REDIS_URL,
         QUEUE_PREFIX: stack.queuePrefix,
         BOOKING_LINK_SECRET: TEST_LINK_SECRET,
-        TEAM_FILE: team.path,
+        TEAM_FILE: team.teamFile,
         SALES_NOTIFY_EMAIL: SALES,
         HOST_CALENDAR_POLL_SECONDS: '1',
         // The same endpoint: an API started without it would take the environment's endpoint away.

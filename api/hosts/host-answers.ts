@@ -14,6 +14,11 @@
  * booking that still stands as read and whose row no other statement holds (SKIP LOCKED), so two API processes reading
  * the same calendar act once. Log lines name the booking and the hosts' places in the team file, never an address.
  *
+ * A read that found the calendar untouched (sync-collection: nothing reported, the same token) is compared only when
+ * the database may have moved since the last comparison: that one left a booking out (its write still on its way, or
+ * another comparison acting on it), this process stored a booking's change since, or it is COMPARE_EVERY_MS old (a
+ * change stored by another API process whose event its host removed before the next read).
+ *
  * The prospect's answer can land in the host's copy too (a server that processes iMIP writes their PARTSTAT there):
  * their attendee line (compared as bookings.recipient keeps the address) ACCEPTED, TENTATIVE or DECLINED, different
  * from the answer the booking records, goes through booking_reply (db/functions/replies.sql) as a reply read from the
@@ -43,6 +48,9 @@ export type ProspectAnswer = 'ACCEPTED' | 'TENTATIVE' | 'DECLINED';
 export type ProspectAnswerOutcome = 'declined' | 'recorded' | 'seen' | 'stale' | 'cancelled' | 'started' | 'unknown';
 const PROSPECT_ANSWERS: readonly string[] = ['ACCEPTED', 'TENTATIVE', 'DECLINED'] satisfies ProspectAnswer[];
 
+/** How long an untouched calendar goes without being compared with the database at most. */
+export const COMPARE_EVERY_MS = 5 * 60_000;
+
 export interface HostAnswersDeps {
   db: Db;
   queue: DeliveryQueue;
@@ -60,6 +68,8 @@ export interface HostAnswersDeps {
 
 interface Expected {
   id: string;
+  /** Its event's latest write into the calendar was done before the read began; false: that write is on its way. */
+  written: boolean;
   time_slot: Date;
   host_email: string;
   routing: RoutingRecord | null;
@@ -75,15 +85,20 @@ interface AnswerResult {
   booking: { host_email: string | null } | null;
 }
 
-/** The bookings `hostEmail`'s calendar holds by the database, as of a read that began at `began`. */
+/**
+ * The bookings `hostEmail`'s calendar holds by the database, as of a read that began at `began` (written), and those
+ * whose write into it is still to be done or was done since (not written: compared at a later read).
+ */
 async function expectedIn(db: Db, hostEmail: string, began: Date, now: Date): Promise<Expected[]> {
+  const write = `d.booking_id = b.id AND d.kind = 'host-calendar' AND d.recipient = b.host_email AND d.sequence = b.sequence`;
   const { rows } = (await db.raw(
-    `SELECT b.id, b.time_slot, b.host_email, b.routing, b.recipient, b.prospect_reply FROM bookings b
+    `SELECT b.id, b.time_slot, b.host_email, b.routing, b.recipient, b.prospect_reply,
+            EXISTS (SELECT 1 FROM deliveries d WHERE ${write} AND d.sent_at IS NOT NULL AND d.sent_at < ?) AS written
+       FROM bookings b
       WHERE b.host_email = ? AND b.status = 'booked' AND b.time_slot > ? AND b.anonymised_at IS NULL
         AND EXISTS (SELECT 1 FROM deliveries d
-          WHERE d.booking_id = b.id AND d.kind = 'host-calendar' AND d.recipient = b.host_email
-            AND d.sequence = b.sequence AND d.sent_at IS NOT NULL AND d.sent_at < ?)`,
-    [hostEmail, now, began],
+          WHERE ${write} AND (d.sent_at IS NOT NULL OR (d.failed_at IS NULL AND d.dropped_at IS NULL)))`,
+    [began, hostEmail, now],
   )) as { rows: Expected[] };
   return rows;
 }
@@ -98,16 +113,34 @@ function prospectAnswer(event: EventAnswers, recipient: string, hostEmail: strin
   return undefined;
 }
 
+export interface HostAnswersWatch {
+  /** This process stored a booking's change: every host's calendar is compared at its next read, however quiet. */
+  bookingsChanged(): void;
+  /** The prospects' answers kept from asking again (tests): of the bookings each host's last comparison held. */
+  remembered(): number;
+}
+
+interface HostState {
+  /**
+   * The answer and stamp last given to booking_reply that changed nothing (an older DTSTAMP, a stale SEQUENCE), by
+   * booking: not asked again at every read while the host's copy says the same. Kept for the bookings of the last
+   * comparison alone.
+   */
+  unchanged: Map<string, string>;
+  /** Comparisons started (and changes stored since), counted: a comparison settles only while it is the latest. */
+  started: number;
+  /** The latest comparison, once it compared every booking of the calendar; and when its read began. */
+  settled: { compare: number; began: number } | undefined;
+}
+
 /** Watches every host's reads from now on; `answered` is for tests and the bench (each booking acted on). */
 export function watchHostAnswers(
   deps: HostAnswersDeps,
   answered?: (bookingId: string, reason: HostAnswerReason, outcome: HostAnswerOutcome) => void,
-): void {
+): HostAnswersWatch {
   const acting = new Set<string>();
-  // The answer and stamp last given to booking_reply that changed nothing (an older DTSTAMP, a stale SEQUENCE): not
-  // asked again at every read while the host's copy says the same.
-  const unchanged = new Map<string, string>();
   const team = deps.calendars.hosts;
+  const hosts: HostState[] = team.map(() => ({ unchanged: new Map(), started: 0, settled: undefined }));
 
   const act = async (booking: Expected, hostIndex: number, reason: HostAnswerReason): Promise<void> => {
     const log = deps.logger.child({ bookingId: booking.id });
@@ -159,6 +192,7 @@ export function watchHostAnswers(
   };
 
   const reply = async (
+    unchanged: Map<string, string>,
     booking: Expected,
     hostIndex: number,
     answer: ProspectAnswer,
@@ -191,9 +225,19 @@ export function watchHostAnswers(
   };
 
   const onRead = async (index: number, read: CalendarRead): Promise<void> => {
+    const state = hosts[index]!;
+    const { settled } = state;
+    if (!read.changed && settled?.compare === state.started && read.began.getTime() - settled.began < COMPARE_EVERY_MS)
+      return;
+    const compare = ++state.started;
     const host = team[index]!;
     const hostEmail = host.email.toLowerCase();
-    const expected = await expectedIn(deps.db, hostEmail, read.began, deps.now());
+    const bookings = await expectedIn(deps.db, hostEmail, read.began, deps.now());
+    const expected = bookings.filter((booking) => booking.written);
+    // A booking left for a later read keeps this comparison from settling: the next read compares again.
+    let complete = expected.length === bookings.length;
+    const held = new Set(expected.map((booking) => booking.id));
+    for (const id of state.unchanged.keys()) if (!held.has(id)) state.unchanged.delete(id);
     for (const booking of expected) {
       const event = read.events.get(bookingUid(booking.id, deps.mailFrom));
       const answer = event && prospectAnswer(event, booking.recipient, hostEmail);
@@ -203,17 +247,25 @@ export function watchHostAnswers(
         : event.partstats[hostEmail] === 'DECLINED'
           ? 'host-declined'
           : undefined;
-      if ((!reason && !replied) || acting.has(booking.id)) continue;
+      if (!reason && !replied) continue;
+      if (acting.has(booking.id)) {
+        complete = false;
+        continue;
+      }
       acting.add(booking.id);
       try {
         // A Decline that changed nothing (stale, already begun) leaves the host's own answer to be acted on.
         const cancelled =
-          event && replied && (answer === 'DECLINED' || !reason) && (await reply(booking, index, answer, event, read));
+          event &&
+          replied &&
+          (answer === 'DECLINED' || !reason) &&
+          (await reply(state.unchanged, booking, index, answer, event, read));
         if (reason && !cancelled) await act(booking, index, reason);
       } finally {
         acting.delete(booking.id);
       }
     }
+    if (complete && compare === state.started) state.settled = { compare, began: read.began.getTime() };
   };
 
   deps.calendars.onRead((index, read) =>
@@ -224,4 +276,11 @@ export function watchHostAnswers(
       ),
     ),
   );
+
+  return {
+    bookingsChanged() {
+      for (const state of hosts) state.started += 1;
+    },
+    remembered: () => hosts.reduce((sum, state) => sum + state.unchanged.size, 0),
+  };
 }

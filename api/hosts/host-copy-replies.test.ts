@@ -7,13 +7,8 @@ import { expect } from 'chai';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { bookableSlots } from '../../test/booking.js';
-import {
-  startCalDavServer,
-  storedDemoEvent,
-  writeTeamFile,
-  type CalDavServer,
-  type TeamFile,
-} from '../../test/caldav-server.js';
+import { storedDemoEvent, type CalDavServer } from '../../test/caldav-server.js';
+import { startTeamCalendars, type TeamCalendars } from '../../test/team-calendars.js';
 import { startStack, type Stack } from '../../test/stack.js';
 import { until } from '../../test/until.js';
 import { startReceiver, type Receiver } from '../../test/webhook-receiver.js';
@@ -47,19 +42,19 @@ describe("the prospect's answer in the host's own calendar (issue 39 point 2)", 
   let caldav: CalDavServer;
   let receiver: Receiver;
   let stack: Stack;
-  let team: TeamFile;
+  let team: TeamCalendars;
   let calendar: string;
   const slots = bookableSlots(2);
 
   before(async () => {
-    caldav = await startCalDavServer();
-    calendar = await caldav.makeCalendar('ana');
-    receiver = await startReceiver(newWebhookSecret());
     // One host: her slot is taken by the booking, and offered again only when it is cancelled.
-    team = await writeTeamFile([{ name: 'Ana', calendarUrl: calendar }]);
+    team = await startTeamCalendars({ hosts: ['Ana'] });
+    caldav = team.caldav;
+    calendar = team.calendars.ana!;
+    receiver = await startReceiver(newWebhookSecret());
     stack = await startStack({
       env: {
-        TEAM_FILE: team.path,
+        TEAM_FILE: team.teamFile,
         SALES_NOTIFY_EMAIL: SALES,
         WEBHOOK_URL: receiver.url,
         WEBHOOK_SECRET: receiver.secret,
@@ -72,8 +67,7 @@ describe("the prospect's answer in the host's own calendar (issue 39 point 2)", 
   after(async () => {
     await stack?.close();
     await receiver?.close();
-    await caldav?.stop();
-    await team?.remove();
+    await team?.stop();
   });
 
   const book = async (email: string, timeSlot: string) => {

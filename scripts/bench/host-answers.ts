@@ -7,7 +7,8 @@
  * the sink (looked for every 50 ms). Prints p50 and max of the ten. Figures only.
  */
 import { bookableSlots } from '../../test/booking.js';
-import { startCalDavServer, storedDemoEvent, writeTeamFile } from '../../test/caldav-server.js';
+import { storedDemoEvent } from '../../test/caldav-server.js';
+import { startTeamCalendars } from '../../test/team-calendars.js';
 import { startStack } from '../../test/stack.js';
 import { until } from '../../test/until.js';
 import { REFRESH_EVERY_MS } from '../../api/hosts/calendars.js';
@@ -24,12 +25,9 @@ export async function hostAnswersSection({ say }: HostAnswersBenchOptions): Prom
   say(
     `Host answers (issue 39): a host deletes a demo's event, to the prospect's e-mail naming the new host (${DELETIONS} deletions, default poll ${REFRESH_EVERY_MS / 1000} s)`,
   );
-  const caldav = await startCalDavServer();
-  const names = ['ana', 'ben', 'cy'];
-  const calendars: Record<string, string> = {};
-  for (const name of names) calendars[name] = await caldav.makeCalendar(name);
-  const team = await writeTeamFile(names.map((name) => ({ name, calendarUrl: calendars[name]! })));
-  const stack = await startStack({ env: { TEAM_FILE: team.path } });
+  const team = await startTeamCalendars({ hosts: ['ana', 'ben', 'cy'] });
+  const { caldav, calendars } = team;
+  const stack = await startStack({ env: { TEAM_FILE: team.teamFile } });
   try {
     const slots = bookableSlots(DELETIONS);
     const booked: { id: string; email: string; host: string }[] = [];
@@ -71,7 +69,6 @@ export async function hostAnswersSection({ say }: HostAnswersBenchOptions): Prom
     );
   } finally {
     await stack.close();
-    await caldav.stop();
-    await team.remove();
+    await team.stop();
   }
 }

@@ -4,18 +4,12 @@
  * (without taking the focus from the field being typed in), and offers only the account owner's and the route's
  * slots; the booking goes to the owner.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Locator, Page } from 'playwright-core';
-import {
-  CALDAV_PASSWORD,
-  CALDAV_USER,
-  eventIcs,
-  startCalDavServer,
-  type CalDavServer,
-} from '../../test/caldav-server.js';
+import { eventIcs } from '../../test/caldav-server.js';
+import { startTeamCalendars, type TeamCalendars } from '../../test/team-calendars.js';
 import type { StackOptions } from '../../test/stack.js';
 import { axeViolations, type WatchedPage } from './browser.js';
 import { dayTile, fillRequired, firstBookableLabel } from './dialog.js';
@@ -29,8 +23,7 @@ const open: WatchedPage[] = [];
 
 describe('the dialog of a team that routes by the e-mail alone, in Chromium', function () {
   this.timeout(60_000);
-  let server: CalDavServer;
-  let folder: string;
+  let team: TeamCalendars;
   const { label, slots } = firstBookableLabel();
   // At each of these one host alone is free: Anna (the owner of owned.example), Ben (the route's), Cleo (neither's);
   // Anna again at a fourth, for the second test (the first books her at the first).
@@ -38,7 +31,12 @@ describe('the dialog of a team that routes by the e-mail alone, in Chromium', fu
   const stackOptions: StackOptions = {};
   before(async function () {
     this.timeout(30_000);
-    server = await startCalDavServer();
+    team = await startTeamCalendars({
+      hosts: ['Anna', 'Ben', 'Cleo'],
+      hostName: (name) => `${name} Host`,
+      file: { routes: [{ label: 'Everyone to Ben', hosts: ['ben@converge.test'] }] },
+    });
+    const server = team.caldav;
     const busyAt = async (calendar: string, starts: string[]) => {
       for (const start of starts) {
         const at = Date.parse(start);
@@ -49,38 +47,17 @@ describe('the dialog of a team that routes by the e-mail alone, in Chromium', fu
         );
       }
     };
-    const calendars = {
-      anna: await server.makeCalendar('anna'),
-      ben: await server.makeCalendar('ben'),
-      cleo: await server.makeCalendar('cleo'),
-    };
+    const calendars = team.calendars as { anna: string; ben: string; cleo: string };
     await busyAt(calendars.anna, [benAlone, cleoAlone]);
     await busyAt(calendars.ben, [annaAlone, cleoAlone, annaAgain]);
     await busyAt(calendars.cleo, [annaAlone, benAlone, annaAgain]);
-    folder = await mkdtemp(path.join(tmpdir(), 'converge-routing-email-'));
-    const teamFile = path.join(folder, 'team.json');
-    await writeFile(
-      teamFile,
-      JSON.stringify({
-        hosts: Object.entries(calendars).map(([name, calendarUrl]) => ({
-          name: `${name[0]!.toUpperCase()}${name.slice(1)} Host`,
-          title: 'Solutions Engineer',
-          email: `${name}@converge.test`,
-          calendarUrl,
-          calendarUsername: CALDAV_USER,
-          calendarPassword: CALDAV_PASSWORD,
-        })),
-        routes: [{ label: 'Everyone to Ben', hosts: ['ben@converge.test'] }],
-      }),
-    );
-    const accountsFile = path.join(folder, 'accounts.csv');
+    const accountsFile = path.join(team.folder, 'accounts.csv');
     await writeFile(accountsFile, 'domain,owner\nowned.example,anna@converge.test\n');
-    stackOptions.env = { TEAM_FILE: teamFile, ACCOUNTS_FILE: accountsFile };
+    stackOptions.env = { TEAM_FILE: team.teamFile, ACCOUNTS_FILE: accountsFile };
   });
   const visit: Visit = useBrowserSuite(open, () => {}, { stack: stackOptions });
   after(async () => {
-    await server?.stop();
-    if (folder) await rm(folder, { recursive: true, force: true });
+    await team?.stop();
   });
 
   async function openDialog(page: Page): Promise<Locator> {

@@ -3,18 +3,10 @@
  * CalDAV server (xandikos): the questions come before the calendar, the calendar shows only the slots of the route
  * the e-mail and the answers select, and a disqualified prospect reads the route's words instead of a calendar.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { expect } from 'chai';
 import type { Locator, Page } from 'playwright-core';
-import {
-  CALDAV_PASSWORD,
-  CALDAV_USER,
-  eventIcs,
-  startCalDavServer,
-  type CalDavServer,
-} from '../../test/caldav-server.js';
+import { eventIcs } from '../../test/caldav-server.js';
+import { startTeamCalendars, type TeamCalendars } from '../../test/team-calendars.js';
 import type { Stack, StackOptions } from '../../test/stack.js';
 import { axeViolations, type WatchedPage } from './browser.js';
 import { dayTile, fillRequired, firstBookableLabel } from './dialog.js';
@@ -29,8 +21,7 @@ const open: WatchedPage[] = [];
 
 describe('the dialog with routing questions, in Chromium', function () {
   this.timeout(60_000);
-  let server: CalDavServer;
-  let folder: string;
+  let team: TeamCalendars;
   let stack: Stack;
   // The day booked on and its slots (the real clock's), and the one where Anna alone (outside the route) is free.
   const { label, slots } = firstBookableLabel();
@@ -38,9 +29,24 @@ describe('the dialog with routing questions, in Chromium', function () {
   const stackOptions: StackOptions = {};
   before(async function () {
     this.timeout(30_000);
-    server = await startCalDavServer();
-    const anna = await server.makeCalendar('anna');
-    const ben = await server.makeCalendar('ben');
+    const fullNames: Record<string, string> = { Anna: 'Anna Berg', Ben: 'Ben Okafor' };
+    team = await startTeamCalendars({
+      hosts: ['Anna', 'Ben'],
+      hostName: (name) => fullNames[name]!,
+      file: {
+        questions: [
+          { id: 'companySize', label: 'Company size', options: ['1-49', '50-499', '500-4999', '5000+'] },
+          { id: 'region', label: 'Region', options: ['Europe', 'North America', 'Asia Pacific', 'Other'] },
+        ],
+        routes: [
+          { when: { emailDomain: ['competitor.example'] }, disqualify: DISQUALIFIED },
+          { when: { companySize: ['5000+'] }, hosts: ['ben@converge.test'] },
+          { hosts: '*' },
+        ],
+      },
+    });
+    const server = team.caldav;
+    const { anna, ben } = team.calendars as { anna: string; ben: string };
     const first = Date.parse(slots[0]!);
     const held = Date.parse(onlyAnnaFree);
     const last = Date.parse(slots[slots.length - 1]!) + HOUR_MS;
@@ -60,32 +66,7 @@ describe('the dialog with routing questions, in Chromium', function () {
       'held',
       eventIcs('held@test', `DTSTART:${icsTime(held)}`, `DTEND:${icsTime(held + HOUR_MS)}`),
     );
-    folder = await mkdtemp(path.join(tmpdir(), 'converge-routing-'));
-    const file = path.join(folder, 'team.json');
-    const host = (name: string, calendarUrl: string) => ({
-      name,
-      title: 'Solutions Engineer',
-      email: `${name.split(' ')[0]!.toLowerCase()}@converge.test`,
-      calendarUrl,
-      calendarUsername: CALDAV_USER,
-      calendarPassword: CALDAV_PASSWORD,
-    });
-    await writeFile(
-      file,
-      JSON.stringify({
-        hosts: [host('Anna Berg', anna), host('Ben Okafor', ben)],
-        questions: [
-          { id: 'companySize', label: 'Company size', options: ['1-49', '50-499', '500-4999', '5000+'] },
-          { id: 'region', label: 'Region', options: ['Europe', 'North America', 'Asia Pacific', 'Other'] },
-        ],
-        routes: [
-          { when: { emailDomain: ['competitor.example'] }, disqualify: DISQUALIFIED },
-          { when: { companySize: ['5000+'] }, hosts: ['ben@converge.test'] },
-          { hosts: '*' },
-        ],
-      }),
-    );
-    stackOptions.env = { TEAM_FILE: file };
+    stackOptions.env = { TEAM_FILE: team.teamFile };
   });
   const visit: Visit = useBrowserSuite(
     open,
@@ -95,8 +76,7 @@ describe('the dialog with routing questions, in Chromium', function () {
     { stack: stackOptions },
   );
   after(async () => {
-    await server?.stop();
-    if (folder) await rm(folder, { recursive: true, force: true });
+    await team?.stop();
   });
 
   /** Opens the dialog and waits for its questions (they follow GET /api/routing). */

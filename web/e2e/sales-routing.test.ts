@@ -4,11 +4,8 @@
  * and each host's share of the demos; axe clean throughout.
  * Needs the production build: `npm run build:web`.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { expect } from 'chai';
-import { CALDAV_PASSWORD, CALDAV_USER, startCalDavServer, type CalDavServer } from '../../test/caldav-server.js';
+import { startTeamCalendars, type TeamCalendars } from '../../test/team-calendars.js';
 import { bookableSlots } from '../../test/booking.js';
 import type { Stack, StackOptions } from '../../test/stack.js';
 import type { RoutingRecord } from '../../domain/routing.js';
@@ -20,45 +17,31 @@ const open: WatchedPage[] = [];
 
 describe("the sales page's routing: why a host, handing a demo on, each host's share (Chromium)", function () {
   this.timeout(90_000);
-  let server: CalDavServer;
+  let team: TeamCalendars;
   let stack: Stack;
   const stackOptions: StackOptions = { worker: false };
   before(async function () {
     this.timeout(30_000);
-    server = await startCalDavServer();
-    const hosts = [];
-    for (const [name, email] of [
-      ['Dana Whitfield', 'dana@converge.test'],
-      ['Anna Berg', 'anna@converge.test'],
-      ['Lina Okafor', 'lina@converge.test'],
-    ] as const)
-      hosts.push({
-        name,
-        title: 'Account Executive',
-        email,
-        calendarUrl: await server.makeCalendar(email.split('@')[0]!),
-        calendarUsername: CALDAV_USER,
-        calendarPassword: CALDAV_PASSWORD,
-      });
-    const file = path.join(mkdtempSync(path.join(tmpdir(), 'converge-team-')), 'team.json');
-    writeFileSync(
-      file,
-      JSON.stringify({
-        hosts,
+    const fullNames: Record<string, string> = { Dana: 'Dana Whitfield', Anna: 'Anna Berg', Lina: 'Lina Okafor' };
+    team = await startTeamCalendars({
+      hosts: ['Dana', 'Anna', 'Lina'],
+      hostName: (name) => fullNames[name]!,
+      title: 'Account Executive',
+      file: {
         questions: [
           { id: 'companySize', label: 'Company size', options: ['1-49', '5000+'] },
           { id: 'region', label: 'Region', options: ['Europe', 'Other'] },
         ],
-      }),
-    );
-    stackOptions.env = { TEAM_FILE: file, ADMIN_TOKEN: TOKEN };
+      },
+    });
+    stackOptions.env = { TEAM_FILE: team.teamFile, ADMIN_TOKEN: TOKEN };
   });
   const visit: Visit = useBrowserSuite(open, (parts) => ({ stack } = parts), {
     page: 'admin.html',
     stack: stackOptions,
   });
   after(async () => {
-    await server?.stop();
+    await team?.stop();
   });
 
   it('shows the answers and why Dana, hands the demo to Anna from the keyboard, and counts it in the shares', async () => {

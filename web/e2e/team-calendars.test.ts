@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { CALDAV_PASSWORD, CALDAV_USER, startCalDavServer, type CalDavServer } from '../../test/caldav-server.js';
+import { startTeamCalendars, type TeamCalendars } from '../../test/team-calendars.js';
 import type { StackOptions } from '../../test/stack.js';
 import { axeViolations, type WatchedPage } from './browser.js';
 import { chooseFirstBookableSlot, dayTile, fillRequired, firstBookableLabel, openDialog } from './dialog.js';
@@ -59,28 +59,17 @@ describe("the dialog when no host's calendar can be read, in Chromium", function
 
 describe('the dialog with a team whose calendars read, in Chromium', function () {
   this.timeout(30_000);
-  let server: CalDavServer;
+  let team: TeamCalendars;
   // Filled in before the suite's stack starts (hooks run in the order they are registered).
   const stackOptions: StackOptions = {};
   before(async function () {
     this.timeout(30_000);
-    server = await startCalDavServer();
-    const calendarUrl = await server.makeCalendar('dana');
-    const file = path.join(mkdtempSync(path.join(tmpdir(), 'converge-team-')), 'team.json');
-    const host = {
-      name: 'Dana Whitfield',
-      title: 'Solutions Engineer',
-      email: 'dana@converge.test',
-      calendarUrl,
-      calendarUsername: CALDAV_USER,
-      calendarPassword: CALDAV_PASSWORD,
-    };
-    writeFileSync(file, JSON.stringify({ hosts: [host] }));
-    stackOptions.env = { TEAM_FILE: file };
+    team = await startTeamCalendars({ hosts: ['Dana'], hostName: () => 'Dana Whitfield' });
+    stackOptions.env = { TEAM_FILE: team.teamFile };
   });
   const visit: Visit = useBrowserSuite(open, () => undefined, { stack: stackOptions });
   after(async () => {
-    await server?.stop();
+    await team?.stop();
   });
 
   it('says whom the prospect will meet and links the video room in the success message', async () => {

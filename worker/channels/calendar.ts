@@ -7,7 +7,7 @@ import { isDeliveryKind } from '../../server-shared/delivery-kinds.js';
 import { bookingUid } from '../../server-shared/invitation.js';
 import { KIND_WRITERS, writeOptions, type ComposeDeps } from '../kind-writers.js';
 import { CalendarRefusal, type CalendarWrite, type WriteHostCalendar } from '../host-calendar.js';
-import { changeOf, type Claimed } from '../outbox.js';
+import { changeOf, type Claimed } from '../delivery-row.js';
 import type { Sender } from './sender.js';
 
 export interface CalendarSenderDeps extends ComposeDeps {

@@ -9,7 +9,7 @@ import { bookingUid } from '../../server-shared/invitation.js';
 import { mailDomain } from '../../server-shared/sender.js';
 import { singleLine, withoutAddresses } from '../../domain/text.js';
 import { KIND_WRITERS, writeOptions, type ComposeDeps, type EmailKindWriter, type Written } from '../kind-writers.js';
-import { changeOf, type Claimed, type ChangeRow, type Lead } from '../outbox.js';
+import { changeOf, type Claimed, type ChangeRow, type Lead } from '../delivery-row.js';
 import type { OutgoingMail, SendMail } from '../send-mail.js';
 import type { Sender } from './sender.js';
 

@@ -6,7 +6,7 @@
  */
 import type { Attributes } from '@opentelemetry/api';
 import type { Knex } from 'knex';
-import type { Claimed } from '../outbox.js';
+import type { Claimed } from '../delivery-row.js';
 
 /** What the receiver said when it took the message. */
 export interface Receipt {

@@ -12,7 +12,8 @@ import type { Knex } from 'knex';
 import { smsLinkCode, smsLinkDigest, smsLinkPath } from '../../server-shared/booking-link.js';
 import { deliveryJob, type QueuedJob } from '../../server-shared/jobs.js';
 import { KIND_WRITERS, type ComposeDeps } from '../kind-writers.js';
-import { changeOf, type Claimed } from '../outbox.js';
+import { changeOf, type Claimed } from '../delivery-row.js';
+import type { TextOutcome, WorkerMetrics } from '../metrics.js';
 import { SmppRefusal } from '../sms/smpp-link.js';
 import { textSize } from '../sms/texts.js';
 import { SendFailure, type Sender } from './sender.js';
@@ -29,9 +30,13 @@ export interface SmsSenderDeps extends ComposeDeps {
   db: Knex;
   /** Queues a text's sms.failed webhook deliveries once stored; unset: the sweep finds them. */
   enqueue?(job: QueuedJob): Promise<void>;
+  /** Counts each try of a text by its kind and outcome (METRICS_PORT). */
+  metrics?: WorkerMetrics;
 }
 
 export interface TextMessage {
+  /** The row's kind, for the count of its tries. */
+  kind: string;
   to: string;
   text: string;
   /** The booking and the digest of the short link code the text carries. */
@@ -62,6 +67,7 @@ export function smsSender(deps: SmsSenderDeps): Sender<TextMessage> {
       if (!lead || change.recipient === null || !kind.stillTrue(change, lead, now)) return null;
       const code = smsLinkCode(lead.id, deps.linkSecret);
       return {
+        kind: row.kind,
         to: change.recipient,
         text: kind.text(
           { ...lead, timeSlot: change.time_slot },
@@ -71,19 +77,30 @@ export function smsSender(deps: SmsSenderDeps): Sender<TextMessage> {
       };
     },
     async send(message, signal) {
-      if (!deps.sms) throw new SendFailure('this worker has no SMPP_URL to send texts through', { ends: 'message' });
+      const counted = (outcome: TextOutcome) => deps.metrics?.textTried(message.kind, outcome);
+      if (!deps.sms) {
+        counted('refused');
+        throw new SendFailure('this worker has no SMPP_URL to send texts through', { ends: 'message' });
+      }
       await deps.db.raw(KEEP_LINK_SQL, [message.link.digest, message.link.bookingId]);
       try {
         const messageId = await deps.sms.submit(message.to, message.text, signal);
+        counted('sent');
         const size = textSize(message.text);
         return {
           response: `accepted as ${messageId}`,
           fields: { smsMessageId: messageId, smsParts: size.parts, smsEncoding: size.encoding },
         };
       } catch (err) {
-        if (!(err instanceof SmppRefusal)) throw err;
-        if (err.status === smpp.ESME_RTHROTTLED || err.status === smpp.ESME_RMSGQFUL)
+        if (!(err instanceof SmppRefusal)) {
+          counted('unbound');
+          throw err;
+        }
+        if (err.status === smpp.ESME_RTHROTTLED || err.status === smpp.ESME_RMSGQFUL) {
+          counted('throttled');
           throw new SendFailure(err.message, { retryAfterMs: THROTTLED_PAUSE_MS, status: err.status });
+        }
+        counted('refused');
         throw new SendFailure(err.message, { ends: 'message', status: err.status });
       }
     },

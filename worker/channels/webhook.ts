@@ -8,7 +8,7 @@ import type { Attributes } from '@opentelemetry/api';
 import { UnrecoverableError } from 'bullmq';
 import { withoutAddresses } from '../../domain/text.js';
 import type { WorkerMetrics } from '../metrics.js';
-import type { Claimed } from '../outbox.js';
+import type { Claimed } from '../delivery-row.js';
 import { parseRetryAfter } from '../retry-window.js';
 import { postWebhook, type WebhookMessage, type WebhookTarget } from './webhook-post.js';
 import { SendFailure, type Sender } from './sender.js';

@@ -7,7 +7,7 @@ import { brand } from '../../domain/brand.js';
 import { demoEvent } from '../../domain/calendar-links.js';
 import { singleLine } from '../../domain/text.js';
 import { bookingInvitation } from '../../server-shared/invitation.js';
-import type { Lead } from '../outbox.js';
+import type { Lead } from '../delivery-row.js';
 import type { ProspectEmailOptions } from './confirmation.js';
 import { firstName, renderEmail } from './layout.js';
 import { JoinCall } from './meeting.js';

@@ -3,7 +3,7 @@ import { icsProperties } from '../../test/booking.js';
 import { TEST_LINK_SECRET } from '../../test/stack.js';
 import { composeEmail } from '../channels/email.js';
 import type { ComposeDeps } from '../kind-writers.js';
-import type { ChangeRow, Lead } from '../outbox.js';
+import type { ChangeRow, Lead } from '../delivery-row.js';
 
 const deps: ComposeDeps = {
   mailFrom: 'Converge Demos <demos@converge.test>',

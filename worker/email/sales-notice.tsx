@@ -8,7 +8,7 @@ import { demoEvent } from '../../domain/calendar-links.js';
 import { labelledAnswers, type RoutingQuestion } from '../../domain/routing.js';
 import { singleLine } from '../../domain/text.js';
 import { bookingInvitation } from '../../server-shared/invitation.js';
-import type { Lead } from '../outbox.js';
+import type { Lead } from '../delivery-row.js';
 import { renderEmail } from './layout.js';
 import { Details, Heading, Message, Paragraph } from './parts.js';
 import { slotTimes } from './slot-times.js';

@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import { brand } from '../../domain/brand.js';
-import type { Lead } from '../outbox.js';
+import type { Lead } from '../delivery-row.js';
 import { renderCancellation, renderReminder, renderUpdate } from './booking-changes.js';
 import { renderConfirmation } from './confirmation.js';
 import { renderHostCancellation, renderHostInvitation } from './host-emails.js';

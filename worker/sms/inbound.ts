@@ -10,6 +10,7 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { brand } from '../../domain/brand.js';
 import { deliveryJob, type QueuedJob } from '../../server-shared/jobs.js';
+import type { SmsMetrics } from '../metrics.js';
 import type { Inbound } from './smpp-link.js';
 
 export class ReceiptTooEarly extends Error {}
@@ -31,6 +32,7 @@ export function inboundRecorder(
   logger: Logger,
   confirm: (to: string, text: string) => Promise<unknown>,
   enqueue: (job: QueuedJob) => Promise<void>,
+  metrics?: Pick<SmsMetrics, 'receiptRecorded'>,
 ): (inbound: Inbound) => Promise<void> {
   return async (inbound) => {
     if (inbound.kind === 'message') {
@@ -66,6 +68,7 @@ export function inboundRecorder(
     };
     const [recorded] = rows;
     if (!recorded || recorded.recorded === 0) throw new ReceiptTooEarly(`no text recorded as ${inbound.messageId} yet`);
+    metrics?.receiptRecorded(inbound.state);
     logger.info({ smsMessageId: inbound.messageId, state: inbound.state }, 'delivery receipt recorded');
     // Stored with the receipt; the sweep stands behind a job lost here.
     for (const webhook of recorded.webhooks) await enqueue(deliveryJob(webhook.id, Number(webhook.due)));

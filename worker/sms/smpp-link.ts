@@ -7,6 +7,7 @@
 import smpp, { type PDU, type Session } from 'smpp';
 import type { Logger } from 'pino';
 import type { SmsSettings } from '../../server-shared/sms-settings.js';
+import type { SmsMetrics } from '../metrics.js';
 import { textSize } from './texts.js';
 
 /** What the SMSC sent to this worker. */
@@ -18,6 +19,8 @@ export interface SmppLinkOptions {
   logger: Logger;
   /** Handles a deliver_sm; it is answered once this settles (a failure answers with a temporary error). */
   onInbound(inbound: Inbound): Promise<void>;
+  /** Told each bind and each drop of a bound session (METRICS_PORT). */
+  metrics?: Pick<SmsMetrics, 'bindChanged'>;
   enquireLinkMs?: number;
   /** The wait before the first rebind after a drop; doubled after each failed one, up to `rebindMaxMs`. */
   rebindFirstMs?: number;
@@ -37,7 +40,7 @@ export class SmppRefusal extends Error {
 export class SmppUnbound extends Error {}
 
 /** A receipt's state by its `stat:` word (SMPP 3.4, appendix B), as the row keeps it. */
-const RECEIPT_STATES: Record<string, string> = {
+export const RECEIPT_STATES: Record<string, string> = {
   DELIVRD: 'delivered',
   EXPIRED: 'expired',
   DELETED: 'deleted',
@@ -111,6 +114,7 @@ export class SmppLink {
             return;
           }
           this.bound = true;
+          this.options.metrics?.bindChanged(true);
           this.rebindMs = this.options.rebindFirstMs ?? 1000;
           logger.info('bound to the SMSC');
           for (const wake of this.waiters) wake();
@@ -136,6 +140,8 @@ export class SmppLink {
     session.on('error', (err: Error) => logger.warn({ err: err.message }, 'the SMSC connection failed'));
     session.on('close', () => {
       if (this.session !== session) return;
+      // An unbind of this worker's own (close) is no drop.
+      if (this.bound && !this.closed) this.options.metrics?.bindChanged(false);
       this.bound = false;
       for (const fail of this.inFlight) fail(new SmppUnbound('the bind dropped before the SMSC answered'));
       this.inFlight.clear();

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { KIND_WRITERS } from '../kind-writers.js';
-import type { ChangeRow, Lead } from '../outbox.js';
+import type { ChangeRow, Lead } from '../delivery-row.js';
 import { smsLinkCode, smsLinkPath } from '../../server-shared/booking-link.js';
 import { textSize, writeText, type TextKind } from './texts.js';
 

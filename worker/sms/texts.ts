@@ -4,7 +4,7 @@
  * message parts a text takes, as the networks count them (GSM-7, else UCS-2).
  */
 import { brand } from '../../domain/brand.js';
-import type { Lead } from '../outbox.js';
+import type { Lead } from '../delivery-row.js';
 
 /** GSM 03.38's basic set: each of these takes one septet. */
 const GSM_BASIC =
