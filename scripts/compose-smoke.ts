@@ -22,10 +22,12 @@
  *      from the image. One demo booked, its links signed with the .env secret.
  *   5. The worker scaled to 3; 20 more bookings, in slots GET /api/slots offers; exactly 20 more e-mails, one per
  *      booking (by Message-ID).
+ *      One more booked with a mobile number and the texts' consent: its confirmation text is a file in the `smsc`
+ *      service's volume (to that number, from Converge, one GSM-7 part, the host's first name), its receipt taken.
  *   6. The workers stopped: each exits 0 within 10 s (`stop -t 10`: a worker still running then is killed, 137).
  *   7. `down` then `up`: the rows are still there (GET /api/demo-requests, and psql in the postgres container).
  *
- * It runs as its own compose project (converge-smoke) on free host ports, always ends with `down -v` (also on a
+ * It runs as its own compose project (converge-smoke, or COMPOSE_SMOKE_PROJECT) on free host ports, always ends with `down -v` (also on a
  * failure, Ctrl-C or the overall time limit) and prints each step with its time. Settings: COMPOSE_SMOKE_TIMEOUT_MINUTES
  * (default 20), COMPOSE_SMOKE_KEEP=1 (leave the stack running for a look; `down -v` is then yours to run).
  */
@@ -59,6 +61,7 @@ import {
 } from './compose/secrets.js';
 import { LOG_FILE, MORE_BOOKINGS, TIMEOUT_MINUTES, WORKERS, STOP_SECONDS } from './compose/settings.js';
 import { cleanUp, showLogs, stack, upAndHealthy } from './compose/stack.js';
+import { textedBooking } from './compose/texts.js';
 
 async function abort(reason: string): Promise<never> {
   say(`\nFAILED: ${reason}`);
@@ -103,7 +106,7 @@ async function main(): Promise<void> {
       'the demo team: three calendars readable, a slot is offered only while a host is free',
       async () => {
         const free = await demoTeam(apiUrl, caldavUrl, kept.adminToken);
-        return [free, ...(await offeredSlots(apiUrl, 1 + MORE_BOOKINGS, [free]))];
+        return [free, ...(await offeredSlots(apiUrl, 2 + MORE_BOOKINGS, [free]))];
       },
     );
     const token = await step(
@@ -142,17 +145,21 @@ async function main(): Promise<void> {
     await step(`scale the worker to ${WORKERS}`, scaleWorkers);
     const more = await step(
       `book ${MORE_BOOKINGS} more: exactly ${MORE_BOOKINGS} more confirmations and host invitations, no duplicates`,
-      () => bookMore(apiUrl, mailpitUrl, slots.slice(2), [first]),
+      () => bookMore(apiUrl, mailpitUrl, slots.slice(2, 2 + MORE_BOOKINGS), [first]),
+    );
+    const texted = await step(
+      'book with the texts’ consent: the confirmation text in the smsc service’s volume, its receipt taken',
+      () => textedBooking(apiUrl, 1 + MORE_BOOKINGS, slots[2 + MORE_BOOKINGS]!),
     );
     await step('the metrics after those bookings: the API and a worker, each on its own port inside the network', () =>
-      metricsAfterBookings(1 + MORE_BOOKINGS),
+      metricsAfterBookings(2 + MORE_BOOKINGS),
     );
     await step('no log line holds a secret of the env file', () =>
       noSecretInTheLogs([chosenSecrets.linkSecret, chosenSecrets.adminToken], false),
     );
     await step(`stop the workers: each exits 0 within ${STOP_SECONDS} s`, stopWorkers);
     await step('down, then up: the rows are kept', () =>
-      downUpKeepsRows(apiUrl, chosenSecrets.adminToken, [first, ...more]),
+      downUpKeepsRows(apiUrl, chosenSecrets.adminToken, [first, ...more, texted]),
     );
   } catch (err) {
     clearTimeout(hardLimit);

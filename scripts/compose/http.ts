@@ -49,7 +49,13 @@ export async function offeredSlots(apiUrl: string, count: number, besides: reado
   return slots.slice(0, count);
 }
 
-export async function book(apiUrl: string, index: number, timeSlot: string): Promise<Booking> {
+/** Books the slot; `extra` adds to the request (a phone and the texts' consent). */
+export async function book(
+  apiUrl: string,
+  index: number,
+  timeSlot: string,
+  extra: Record<string, unknown> = {},
+): Promise<Booking> {
   // A company address of its own domain each, so no per-address or per-domain ceiling is reached.
   const n = String(index).padStart(2, '0');
   const email = `ada.lovelace${n}@northwind-smoke${n}.com`;
@@ -67,6 +73,7 @@ export async function book(apiUrl: string, index: number, timeSlot: string): Pro
       company: `Northwind ${n}`,
       timeSlot,
       message: 'compose smoke test',
+      ...extra,
     }),
   });
   check(status === 201, `POST /api/demo-request answered ${status}: ${text.slice(0, 300)}`);
