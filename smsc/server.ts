@@ -87,6 +87,8 @@ const receiptDate = (at: Date) => at.toISOString().replace(/\D/g, '').slice(2, 1
 export async function startSmsc(options: SmscOptions): Promise<Smsc> {
   const log = options.logger;
   const bound = new Set<Session>();
+  /** Every open session, bound or not: closed on stop(), so that the server's close does not wait for them. */
+  const open = new Set<Session>();
   let binds = 0;
   let enquireLinks = 0;
   let refusals: { count: number; status: number; to?: string | undefined } = { count: 0, status: smpp.ESME_RTHROTTLED };
@@ -133,6 +135,7 @@ export async function startSmsc(options: SmscOptions): Promise<Smsc> {
   };
 
   const server = smpp.createServer((session) => {
+    open.add(session);
     session.on('error', (err: Error) => log?.warn({ err: err.message }, 'SMPP session error'));
     session.on('bind_transceiver', (pdu: PDU) => {
       if (pdu.system_id !== options.systemId || pdu.password !== options.password) {
@@ -147,6 +150,7 @@ export async function startSmsc(options: SmscOptions): Promise<Smsc> {
       session.send(pdu.response({ system_id: 'converge-smsc' }));
     });
     session.on('close', () => {
+      open.delete(session);
       if (bound.delete(session)) log?.info({ bound: bound.size }, 'transceiver unbound');
     });
     session.on('enquire_link', (pdu: PDU) => {
@@ -226,7 +230,7 @@ export async function startSmsc(options: SmscOptions): Promise<Smsc> {
     async stop() {
       stopping = true;
       for (const timer of timers) clearTimeout(timer);
-      for (const session of bound) session.destroy();
+      for (const session of open) session.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
