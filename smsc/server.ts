@@ -64,7 +64,7 @@ export interface Smsc {
   stop(): Promise<void>;
 }
 
-/** How often a receipt the client answered with an error is sent again, and how long between the tries. */
+/** Tries of an automatic receipt the client refuses (each after twice the wait of the one before), then it is given up. */
 const RECEIPT_TRIES = 5;
 
 const textOf = (pdu: PDU): string => {
