@@ -8,25 +8,27 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
 const folders = (...names) => names.map((name) => `**/${name}/**`);
 const layer = (group, message) => ({ group, message });
 const serverCode = layer(
-  folders('api', 'worker', 'server-shared', 'scripts'),
+  folders('api', 'worker', 'server-shared', 'scripts', 'smsc'),
   'The browser loads web/ and domain/ only: no server code.',
 );
 
 const workerLayer = layer(
-  folders('api', 'web', 'scripts'),
+  folders('api', 'web', 'scripts', 'smsc'),
   'api/ and worker/ meet only in server-shared/ (the queue contract) and domain/.',
 );
 
 /**
  * The layers: domain/ at the ground (what the browser may load as well), server-shared/ for the two server programs,
- * api/ and worker/ beside each other, web/ above domain/ only. The test harness (test/) may use them all.
+ * api/ and worker/ beside each other, web/ above domain/ only. smsc/, the SMSC that stands in for an operator's
+ * (tests, npm start, compose), is a program beside them, on server-shared/ only: the product never imports it, and
+ * it knows nothing of the product. The test harness (test/) may use them all.
  */
 const layers = [
   {
     files: ['domain/**'],
     patterns: [
       layer(
-        folders('api', 'worker', 'web', 'server-shared', 'scripts', 'test'),
+        folders('api', 'worker', 'web', 'server-shared', 'scripts', 'smsc', 'test'),
         'domain/ is loaded by the browser too: it imports only domain/.',
       ),
       layer(
@@ -39,21 +41,33 @@ const layers = [
     files: ['knexfile.ts', 'migrations/**'],
     patterns: [
       layer(
-        folders('api', 'worker', 'web', 'server-shared', 'scripts', 'domain', 'test'),
+        folders('api', 'worker', 'web', 'server-shared', 'scripts', 'smsc', 'domain', 'test'),
         "knexfile.ts and the migrations are beneath api/ and the test harness: they import none of the project's folders (a migration is history, and must not change with the code).",
       ),
     ],
   },
   {
     files: ['server-shared/**'],
-    patterns: [layer(folders('api', 'worker', 'web', 'scripts'), 'server-shared/ is beneath api/ and worker/.')],
+    patterns: [
+      layer(folders('api', 'worker', 'web', 'scripts', 'smsc'), 'server-shared/ is beneath api/, worker/ and smsc/.'),
+    ],
   },
   {
     files: ['api/**'],
     patterns: [
       layer(
-        folders('worker', 'web', 'scripts'),
+        folders('worker', 'web', 'scripts', 'smsc'),
         'api/ and worker/ meet only in server-shared/ (the queue contract) and domain/.',
+      ),
+    ],
+  },
+  {
+    files: ['smsc/**'],
+    ignores: ['smsc/**/*.test.ts'],
+    patterns: [
+      layer(
+        folders('api', 'worker', 'web', 'scripts', 'test'),
+        "smsc/ stands in for an operator's SMSC: it speaks SMPP, and takes nothing of the product but server-shared/.",
       ),
     ],
   },

@@ -14,6 +14,7 @@ import { loadApiConfig } from '../api/config.js';
 import { calendarDayOf, slotEnd, slotStartsOf, type CalendarDay } from '../domain/booking.js';
 import { HostCalendars } from '../api/hosts/calendars.js';
 import { parseTeam } from '../server-shared/hosts/team.js';
+import { parseSmsSettings } from '../server-shared/sms-settings.js';
 import { until } from '../test/until.js';
 import { freePort } from './dev-services/ports.js';
 import type { Env } from '../server-shared/settings.js';
@@ -52,6 +53,8 @@ const DEMO_TEAM = 'docker/caldav/demo-team.json';
 const TEAM_PATH = '/etc/converge/team.json';
 /** The demo team's password: a placeholder, since the demo CalDAV server checks no logins (docs/docker-compose.md says so). */
 const DEMO_PASSWORD = 'demo-calendar-not-checked';
+/** The compose SMSC's password: a placeholder, reached inside the compose network only (docs/docker-compose.md says so). */
+const SMSC_PASSWORD = 'smsc-compose-only';
 const envExample = readFileSync(path.join(REPO_ROOT, '.env.example'), 'utf8');
 
 function service(name: string): Service {
@@ -138,13 +141,14 @@ function containerPorts(name: string): number[] {
 }
 
 describe('docker-compose.yml', () => {
-  it('runs exactly postgres, redis, mailpit, caldav, api and worker', () => {
+  it('runs exactly postgres, redis, mailpit, caldav, smsc, api and worker', () => {
     expect(Object.keys(compose.services).sort()).to.deep.equal([
       'api',
       'caldav',
       'mailpit',
       'postgres',
       'redis',
+      'smsc',
       'worker',
     ]);
   });
@@ -196,8 +200,39 @@ describe('docker-compose.yml', () => {
     expect(worker.depends_on?.redis).to.deep.equal({ condition: 'service_healthy' });
   });
 
-  it('builds the API and the worker from the one Dockerfile', () => {
+  it('runs the SMSC from the app image, its texts in a volume the image makes node’s, published nowhere, healthy once it takes connections', () => {
+    const smsc = service('smsc');
+    expect(smsc.command).to.deep.equal(['node', 'dist/smsc/main.js']);
+    expect(smsc).to.not.have.property('ports');
+    expect(smsc.volumes).to.deep.equal(['smsc-texts:/var/lib/converge-smsc']);
+    expect(compose.volumes).to.have.property('smsc-texts');
+    expect(withDefaults(smsc.environment?.SMSC_DIR ?? '')).to.equal('/var/lib/converge-smsc');
+    const runtime = dockerfile.split(/^FROM /m).at(-1) ?? '';
+    expect(runtime).to.match(/mkdir -p \/var\/lib\/converge-smsc\s*\\\s*&& chown node:node \/var\/lib\/converge-smsc/);
+    expect(healthCommand('smsc')).to.match(/connect\(2775, '127\.0\.0\.1'\)/);
+    expect(service('worker').depends_on?.smsc).to.deep.equal({ condition: 'service_healthy' });
+  });
+
+  it('texts through the compose SMSC with nothing set; an operator’s SMPP_URL wins, and set empty there are no texts', () => {
+    const smsc = environmentOf('smsc');
+    // What both programs parse (each config.ts calls it), in each one's environment.
     for (const name of ['api', 'worker']) {
+      expect(parseSmsSettings(environmentOf(name)), name).to.deep.equal({
+        host: 'smsc',
+        port: 2775,
+        systemId: smsc.SMSC_SYSTEM_ID,
+        password: smsc.SMSC_PASSWORD,
+        from: 'Converge',
+      });
+      const own = { ...REQUIRED_SETTINGS, SMPP_URL: 'smpp://acme:s3cret@smsc.example:2776', SMS_FROM: 'Acme' };
+      expect(parseSmsSettings(environmentOf(name, own)), name).to.include({ host: 'smsc.example', from: 'Acme' });
+      expect(parseSmsSettings(environmentOf(name, { ...REQUIRED_SETTINGS, SMPP_URL: '' })), name).to.equal(undefined);
+    }
+    expect(loadWorkerConfig(environmentOf('worker')).sms?.host).to.equal('smsc');
+  });
+
+  it('builds the API and the worker from the one Dockerfile', () => {
+    for (const name of ['api', 'worker', 'smsc']) {
       expect(service(name).build).to.deep.equal({ context: '.', dockerfile: 'docker/Dockerfile' });
       expect(service(name).image).to.equal(service('api').image);
     }
@@ -403,11 +438,12 @@ describe('docker-compose.yml', () => {
     ).to.throw('TEAM_FILE /etc/converge/elsewhere.json cannot be read');
   });
 
-  it('holds no secret: secret settings come from .env or the environment, the demo team’s passwords are the placeholder docs/docker-compose.md names', () => {
+  it('holds no secret: secret settings come from .env or the environment, the demo team’s and the SMSC’s passwords are the placeholders docs/docker-compose.md names', () => {
     for (const [name, { environment = {} }] of Object.entries(compose.services)) {
       for (const [key, value] of Object.entries(environment)) {
         if (!/(PASSWORD|SECRETS?|TOKEN|PRIVATE_KEY)$/.test(key)) continue;
-        expect(String(value), `${name}: ${key}`).to.match(/^\$\{[A-Z][A-Z0-9_]*:-[^}$]*\}$/);
+        if (name === 'smsc' && key === 'SMSC_PASSWORD') expect(value).to.equal(SMSC_PASSWORD);
+        else expect(String(value), `${name}: ${key}`).to.match(/^\$\{[A-Z][A-Z0-9_]*:-[^}$]*\}$/);
       }
     }
     expect(caldavDockerfile, 'no ENV or ARG in the CalDAV image').to.not.match(/^(ENV|ARG) /m);
@@ -415,7 +451,9 @@ describe('docker-compose.yml', () => {
       JSON.parse(readFileSync(path.join(REPO_ROOT, DEMO_TEAM), 'utf8')) as { hosts: Array<Record<string, unknown>> }
     ).hosts;
     for (const host of hosts) expect(host.calendarPassword, String(host.name)).to.equal(DEMO_PASSWORD);
-    expect(readFileSync(path.join(REPO_ROOT, 'docs', 'docker-compose.md'), 'utf8')).to.include(DEMO_PASSWORD);
+    const docs = readFileSync(path.join(REPO_ROOT, 'docs', 'docker-compose.md'), 'utf8');
+    expect(docs).to.include(DEMO_PASSWORD);
+    expect(docs).to.include(SMSC_PASSWORD);
   });
 
   it('has no top-level name: (Compose v1 refuses the file); .env.example names the project', () => {
@@ -560,12 +598,19 @@ describe('docker/Dockerfile', () => {
       include: string[];
     };
     expect(build.compilerOptions.outDir).to.equal('dist');
-    // The two services, and the migration step the Kubernetes Job and the API's init container run from the image.
+    // The three services, the migration step the Kubernetes Job and the API's init container run from the image, and
+    // the phone's reply docs/docker-compose.md runs in the SMSC's container.
     // Each program's entry and the tracing entry loaded before it (`--import`).
     const programFiles = (name: string) =>
       (service(name).command ?? []).filter((part) => /^(\.\/)?dist\/.*\.js$/.test(part));
-    const entries = [...programFiles('api'), ...programFiles('worker'), 'dist/api/migrate.js'];
-    expect(entries).to.have.length(5);
+    const entries = [
+      ...programFiles('api'),
+      ...programFiles('worker'),
+      ...programFiles('smsc'),
+      'dist/api/migrate.js',
+      'dist/smsc/reply.js',
+    ];
+    expect(entries).to.have.length(7);
     for (const entry of entries) {
       const source = entry.replace(/^(\.\/)?dist\//, '').replace(/\.js$/, '.ts');
       expect(existsSync(path.join(REPO_ROOT, source)), source).to.equal(true);

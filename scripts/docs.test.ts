@@ -127,7 +127,8 @@ describe('README and docs/', () => {
 
   it('name only files and folders of the repository that exist, where they name one by its path', () => {
     const missing: string[] = [];
-    const named = /`((?:api|worker|server-shared|domain|web|scripts|test|db|docker|deploy|migrations)\/[\w./-]*)`/g;
+    const named =
+      /`((?:api|worker|server-shared|domain|web|scripts|smsc|test|db|docker|deploy|migrations)\/[\w./-]*)`/g;
     for (const file of [path.join(REPO_ROOT, 'README.md'), ...markdownIn(DOCS)]) {
       for (const [, name] of readFileSync(file, 'utf8').matchAll(named)) {
         if (!existsSync(path.join(REPO_ROOT, name!))) missing.push(`${path.relative(REPO_ROOT, file)}: ${name}`);

@@ -70,12 +70,13 @@ describe('npm start on a machine with nothing running (private network namespace
       60_000,
     );
     const said = start.logs.map((line) => line.msg);
-    expect(said.slice(0, 7)).to.deep.equal([
+    expect(said.slice(0, 8)).to.deep.equal([
       'Converge starting on http://127.0.0.1:3000',
       `sales page: http://127.0.0.1:3000/admin, signed into with the token in ${path.join(dataDir, 'admin-token')} (ADMIN_TOKEN not set)`,
       `PostgreSQL: embedded (DATABASE_URL not set), data in ${path.join(dataDir, 'postgres')}`,
       `Redis: none on 127.0.0.1:6379 and REDIS_URL not set; starting redis-server, data in ${path.join(dataDir, 'redis')}`,
       `SMTP: embedded (SMTP_URL not set), each e-mail saved as an .eml file in ${path.join(dataDir, 'mail')}`,
+      `SMS: embedded SMSC (SMPP_URL not set), each text saved as a .txt file in ${path.join(dataDir, 'sms')}; answer as the phone with npm run sms:reply -- +<number> STOP`,
       `queue: key prefix ${derivedQueuePrefix(undefined, dataDir)} in Redis (QUEUE_PREFIX not set: named after this database)`,
       'hosts: none (TEAM_FILE not set); slots take SLOT_CAPACITY=1 bookings each, with no host named',
     ]);
@@ -109,6 +110,7 @@ describe('npm start on a machine with nothing running (private network namespace
     expect(start.logs.map((line) => line.msg)).to.include.members([
       'redis-server stopped',
       'embedded PostgreSQL stopped',
+      'embedded SMSC stopped',
     ]);
     for (const pid of [redisPid, postgresPid]) {
       expect(() => process.kill(pid, 0), `process ${pid} is gone`).to.throw();

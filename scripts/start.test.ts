@@ -1,7 +1,8 @@
 /**
  * `npm start` as a developer runs it (scripts/start.ts in a child process): what it says first, a booking that
- * ends as an .eml file, and a SIGTERM that leaves no process behind; and a WEBHOOK_URL every delivery would refuse,
- * which stops it, as it stops the API's own entry point (api/main.ts).
+ * ends as an .eml file and, with the consent, as a text file of the embedded SMSC, a STOP answered from the phone,
+ * and a SIGTERM that leaves no process behind; and a WEBHOOK_URL every delivery would refuse, which stops it, as it
+ * stops the API's own entry point (api/main.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -10,9 +11,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { createTestDatabase, type TestDatabase } from '../test/database.js';
+import { startSmsc } from '../test/smsc.js';
 import { startSmtpSink } from '../test/smtp-sink.js';
+import { OPTED_OUT_TEXT } from '../worker/sms/inbound.js';
 import { newWebhookSecret } from '../server-shared/webhooks.js';
 import { TEST_REDIS_URL, clearQueuePrefix, testQueuePrefix } from '../test/stack.js';
+import { until } from '../test/until.js';
 import { isAlive } from './dev-services/ports.js';
 import { demoRequestBody, spawnProgram, timeToExit, type Spawned } from './dev-services/testing/spawned.js';
 
@@ -46,23 +50,27 @@ async function readyUrl(start: Spawned, timeoutMs = 60_000): Promise<string> {
   return String(line.url);
 }
 
-async function book(url: string): Promise<string> {
+/** A mobile number of a real plan, and the consent to text it. */
+const TEXTED = { phone: '+33 6 12 34 56 78', smsConsent: true };
+
+async function book(url: string, extra: Record<string, unknown> = {}): Promise<string> {
   const response = await fetch(`${url}/api/demo-request`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(demoRequestBody()),
+    body: JSON.stringify({ ...demoRequestBody(), ...extra }),
   });
   const body = (await response.json()) as { id?: string };
   expect(response.status, JSON.stringify(body)).to.equal(201);
   return String(body.id);
 }
 
-async function waitForFile(dir: string, timeoutMs = 15_000): Promise<string> {
+/** The `count`th file of this ending in `dir`, in the order of their names (of arrival). */
+async function waitForFile(dir: string, ending = '.eml', count = 1, timeoutMs = 15_000): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const files = existsSync(dir) ? (await readdir(dir)).filter((name) => name.endsWith('.eml')) : [];
-    if (files[0]) return path.join(dir, files[0]);
-    if (Date.now() > deadline) throw new Error(`no .eml file in ${dir} within ${timeoutMs} ms`);
+    const files = existsSync(dir) ? (await readdir(dir)).filter((name) => name.endsWith(ending)).sort() : [];
+    if (files[count - 1]) return path.join(dir, files[count - 1]!);
+    if (Date.now() > deadline) throw new Error(`no ${count} ${ending} file(s) in ${dir} within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -98,7 +106,7 @@ describe('npm start (scripts/start.ts)', function () {
     await rm(scratch, { recursive: true, force: true });
   });
 
-  it('uses DATABASE_URL and REDIS_URL as given, saves e-mails as .eml files without SMTP_URL, and stops on SIGTERM', async () => {
+  it('uses DATABASE_URL and REDIS_URL as given, saves e-mails as .eml files without SMTP_URL and texts as .txt files without SMPP_URL, and stops on SIGTERM', async () => {
     const dataDir = path.join(scratch, 'data');
     start = spawnProgram('scripts/start.ts', {
       PORT: '0',
@@ -119,6 +127,10 @@ describe('npm start (scripts/start.ts)', function () {
     expect(said).to.include(`PostgreSQL: configured, DATABASE_URL=${database.url}`);
     expect(said).to.include(`Redis: configured, REDIS_URL=${TEST_REDIS_URL}`);
     expect(said.some((msg) => msg.startsWith('SMTP: embedded (SMTP_URL not set)'))).to.equal(true);
+    const smsDir = path.join(dataDir, 'sms');
+    expect(said).to.include(
+      `SMS: embedded SMSC (SMPP_URL not set), each text saved as a .txt file in ${smsDir}; answer as the phone with npm run sms:reply -- +<number> STOP`,
+    );
     expect(said.some((msg) => msg.startsWith('migrations applied: '))).to.equal(true);
 
     const page = await fetch(url);
@@ -135,7 +147,10 @@ describe('npm start (scripts/start.ts)', function () {
     expect(signedIn.headers.get('set-cookie')).to.match(/HttpOnly/i);
     expect((await signIn('not-the-token')).status).to.equal(401);
 
-    const id = await book(url);
+    // The dialog offers the consent: the API and the worker were given the embedded SMSC.
+    const routing = (await (await fetch(`${url}/api/routing`)).json()) as { texts?: boolean };
+    expect(routing.texts).to.equal(true);
+    const id = await book(url, TEXTED);
     const file = await waitForFile(path.join(dataDir, 'mail'));
     const eml = await readFile(file, 'utf8');
     expect(eml).to.match(/^To: .*grace@compilers-inc\.com/m);
@@ -145,8 +160,33 @@ describe('npm start (scripts/start.ts)', function () {
     expect(String(sent.response)).to.match(
       new RegExp(`^250 Stored as .*${path.basename(file).replace(/\./g, '\\.')}$`),
     );
-    // Only the two secrets and the mail folder: nothing of PostgreSQL or Redis was started here.
-    expect((await readdir(dataDir)).sort()).to.deep.equal(['admin-token', 'booking-link-secret', 'mail']);
+    const text = await readFile(await waitForFile(smsDir, '.txt'), 'utf8');
+    expect(text).to.match(/^From: Converge$/m);
+    expect(text).to.match(/^To: \+33612345678$/m);
+    expect(text).to.match(/^Encoding: GSM-7 \(data_coding \d\), \d+ septets, 1 part$/m);
+    expect(text).to.match(/^Receipt: requested$/m);
+    expect(text).to.match(/\n\nConverge demo booked: .* Manage: http:\/\/127\.0\.0\.1:\d+\/\S+\n$/);
+    const messageId = /^Message-Id: (\S+)$/m.exec(text)?.[1];
+    await start.waitForLog((line) => line.msg === 'delivery receipt DELIVRD taken' && line.messageId === messageId);
+
+    // The phone answers STOP (npm run sms:reply): the worker opts the number out and confirms it, in a text file too.
+    execFileSync(process.execPath, ['--import', 'tsx', 'smsc/reply.ts', '+33612345678', 'STOP'], {
+      env: { ...process.env, DATA_DIR: dataDir },
+      stdio: 'pipe',
+    });
+    const confirmation = await readFile(await waitForFile(smsDir, '.txt', 2), 'utf8');
+    expect(confirmation).to.match(/^To: \+33612345678$/m);
+    expect(confirmation.endsWith(`\n\n${OPTED_OUT_TEXT}\n`)).to.equal(true);
+    expect(await readdir(path.join(smsDir, 'replies'))).to.deep.equal([]);
+
+    // The secrets, the mail and text folders: nothing of PostgreSQL or Redis was started here.
+    expect((await readdir(dataDir)).sort()).to.deep.equal([
+      'admin-token',
+      'booking-link-secret',
+      'mail',
+      'sms',
+      'smsc-password',
+    ]);
     expect(childrenOf(start.pid)).to.deep.equal([]);
 
     start.child.kill('SIGTERM');
@@ -158,6 +198,7 @@ describe('npm start (scripts/start.ts)', function () {
 
   it('with every service URL set, starts none of its own', async () => {
     const smtp = await startSmtpSink();
+    const smsc = await startSmsc();
     try {
       const dataDir = path.join(scratch, 'data');
       start = spawnProgram('scripts/start.ts', {
@@ -165,15 +206,21 @@ describe('npm start (scripts/start.ts)', function () {
         DATABASE_URL: database.url,
         REDIS_URL: TEST_REDIS_URL,
         SMTP_URL: smtp.url,
+        SMPP_URL: smsc.url,
+        SMS_FROM: 'Demos',
         QUEUE_PREFIX: queuePrefix,
         DATA_DIR: dataDir,
         WEB_ROOT: await makeWebRoot(scratch),
       });
       const url = await readyUrl(start);
-      expect(start.logs.map((line) => line.msg)).to.include(`SMTP: configured, SMTP_URL=${smtp.url}`);
-      await book(url);
+      const said = start.logs.map((line) => line.msg);
+      expect(said).to.include(`SMTP: configured, SMTP_URL=${smtp.url}`);
+      expect(said).to.include(`SMS: configured, SMPP_URL=${smsc.url.replace(/:[^:@]+@/, ':***@')}`);
+      await book(url, TEXTED);
       const [mail] = await smtp.waitForMessages(1);
       expect(mail?.envelopeTo).to.deep.equal(['grace@compilers-inc.com']);
+      await until(async () => smsc.received[0], 'the text at the configured SMSC');
+      expect(smsc.received[0]).to.include({ to: '+33612345678', from: 'Demos' });
       // The data folder keeps only the secrets, so that links in e-mails and the sales page's token outlive a restart.
       expect((await readdir(dataDir)).sort(), 'DATA_DIR holds the secrets alone').to.deep.equal([
         'admin-token',
@@ -183,6 +230,7 @@ describe('npm start (scripts/start.ts)', function () {
       expect((await timeToExit(start, EXIT_LIMIT_MS)).code).to.equal(0);
     } finally {
       await smtp.close();
+      await smsc.stop();
     }
   });
 

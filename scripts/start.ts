@@ -1,6 +1,7 @@
 /**
  * `npm start`: the whole product from one command. Each service with no URL in the environment is provided here
- * (embedded PostgreSQL, a local or spawned Redis, an SMTP server writing .eml files); then migrations, the API with
+ * (embedded PostgreSQL, a local or spawned Redis, an SMTP server writing .eml files, an SMSC writing each text to a
+ * file); then migrations, the API with
  * the page, and the worker run in this process. SIGINT/SIGTERM stop everything this command started.
  */
 import path from 'node:path';
@@ -17,6 +18,7 @@ import { startEmbeddedPostgres } from './dev-services/embedded-postgres.js';
 import { LOCAL_SECRETS, localSecret, localSecretFile } from './dev-services/local-secrets.js';
 import { startMailSink } from './dev-services/mail-sink.js';
 import { LOCAL_REDIS_URL, redisAnswers, startRedisServer } from './dev-services/redis.js';
+import { DEFAULT_SMS_FROM, startEmbeddedSmsc } from './dev-services/smsc.js';
 import { StartupError } from './dev-services/startup-error.js';
 import { buildWeb, isWebBuilt } from './dev-services/web-build.js';
 
@@ -125,6 +127,7 @@ async function main(): Promise<void> {
   // Checkouts sharing one Redis would take each other's jobs under one prefix: each database gets its own.
   const queuePrefix = setting(env, 'QUEUE_PREFIX') ?? derivedQueuePrefix(settings.databaseUrl, settings.dataDir);
   const mailDir = path.join(settings.dataDir, 'mail');
+  const smsDir = path.join(settings.dataDir, 'sms');
   logger.info(
     settings.databaseUrl
       ? `PostgreSQL: configured, DATABASE_URL=${redactUrl(settings.databaseUrl)}`
@@ -141,6 +144,15 @@ async function main(): Promise<void> {
     settings.smtpUrl
       ? `SMTP: configured, SMTP_URL=${redactUrl(settings.smtpUrl)}`
       : `SMTP: embedded (SMTP_URL not set), each e-mail saved as an .eml file in ${displayPath(mailDir)}`,
+  );
+  // SMPP_URL set empty turns the texts off, as under compose; unset, the embedded SMSC takes them.
+  const embeddedSmsc = !settings.smppUrl && settings.env.SMPP_URL === undefined;
+  logger.info(
+    settings.smppUrl
+      ? `SMS: configured, SMPP_URL=${redactUrl(settings.smppUrl)}`
+      : embeddedSmsc
+        ? `SMS: embedded SMSC (SMPP_URL not set), each text saved as a .txt file in ${displayPath(smsDir)}; answer as the phone with npm run sms:reply -- +<number> STOP`
+        : 'SMS: off (SMPP_URL set empty): no texts, and the dialog offers no consent',
   );
   logger.info(
     `queue: key prefix ${queuePrefix} in Redis${setting(env, 'QUEUE_PREFIX') ? '' : ' (QUEUE_PREFIX not set: named after this database)'}`,
@@ -193,6 +205,13 @@ async function main(): Promise<void> {
     smtpUrl = sink.url;
   }
 
+  let sms = {};
+  if (embeddedSmsc) {
+    const smsc = await startEmbeddedSmsc({ dataDir: settings.dataDir, dir: smsDir, logger });
+    services.push({ name: 'embedded SMSC', stop: smsc.stop });
+    sms = { SMPP_URL: smsc.url, SMS_FROM: setting(env, 'SMS_FROM') ?? DEFAULT_SMS_FROM };
+  }
+
   try {
     const applied = await migrateLatest(databaseUrl, logger);
     logger.info(applied.length ? `migrations applied: ${applied.join(', ')}` : 'database schema up to date');
@@ -211,6 +230,7 @@ async function main(): Promise<void> {
     DATABASE_URL: databaseUrl,
     REDIS_URL: redisUrl,
     SMTP_URL: smtpUrl,
+    ...sms,
     QUEUE_PREFIX: queuePrefix,
   };
   const apiConfig = loadApiConfig(programEnv);

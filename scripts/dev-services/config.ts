@@ -17,6 +17,7 @@ export interface StartSettings {
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
   smtpUrl: string | undefined;
+  smppUrl: string | undefined;
   /** Set explicitly: then the page is served from there and never built by `npm start`. */
   webRoot: string | undefined;
   /** Where embedded services keep their data (git-ignored). */
@@ -41,6 +42,7 @@ export function readStartSettings(processEnv: Env = process.env): StartSettings 
     databaseUrl: setting(env, 'DATABASE_URL'),
     redisUrl: setting(env, 'REDIS_URL'),
     smtpUrl: setting(env, 'SMTP_URL'),
+    smppUrl: setting(env, 'SMPP_URL'),
     webRoot: setting(env, 'WEB_ROOT'),
     dataDir: dataDir ? path.resolve(dataDir) : path.join(REPO_ROOT, '.data'),
     logLevel: setting(env, 'LOG_LEVEL') ?? 'info',

@@ -1,6 +1,7 @@
 /**
  * `npm start`'s secrets, each made once per data folder and kept there as compose keeps its own in a volume: the
- * booking-link secret, so links in sent e-mails keep working, and the sales page's token, so /admin can be signed into.
+ * booking-link secret, so links in sent e-mails keep working, the sales page's token, so /admin can be signed into,
+ * and the embedded SMSC's password.
  */
 import path from 'node:path';
 import { KEPT_SECRET_FILES, secretsFolder } from '../../server-shared/kept-secrets.js';
@@ -14,6 +15,7 @@ export const LOCAL_SECRETS = {
     what: 'booking-link secret',
   },
   adminToken: { file: KEPT_SECRET_FILES.adminToken, variable: 'ADMIN_TOKEN', what: "sales page's token" },
+  smscPassword: { file: 'smsc-password', variable: 'SMPP_URL', what: "embedded SMSC's password" },
 } as const;
 
 export type LocalSecret = (typeof LOCAL_SECRETS)[keyof typeof LOCAL_SECRETS];

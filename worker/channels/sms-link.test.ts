@@ -67,7 +67,7 @@ describe('the texts’ short link', function () {
 
   it('leads from the text to the booking’s own manage page, and stays a digest in the database', async () => {
     const id = await book(0, 'ada@analytical-engines.com', '+33 6 12 34 56 78');
-    const link = await linkTextedTo('33612345678');
+    const link = await linkTextedTo('+33612345678');
     const code = smsLinkCode(id, TEST_LINK_SECRET);
     expect(link).to.equal(`${stack.url}/m/${code}`);
     const answer = await open(link);
@@ -123,7 +123,7 @@ describe('the texts’ short link', function () {
 
   it('keeps the code each text carries, for a booking whose code was not stored with it (older, or a rotation since)', async () => {
     const id = await book(5, 'augusta@analytical-engines.com', '+33 6 12 34 56 83');
-    const link = await linkTextedTo('33612345683');
+    const link = await linkTextedTo('+33612345683');
     // As a booking of before the short links, or of another secret, has none of this code.
     await stack.db('sms_links').where({ booking_id: id }).delete();
     expect((await open(link, { 'X-Forwarded-For': '198.51.100.20' })).status).to.equal(404);
@@ -134,7 +134,7 @@ describe('the texts’ short link', function () {
       body: JSON.stringify({ timeSlot: slots[6]!.iso }),
     });
     expect(moved.status).to.equal(200);
-    expect(await linkTextedTo('33612345683', 2)).to.equal(link);
+    expect(await linkTextedTo('+33612345683', 2)).to.equal(link);
     const answer = await open(link);
     expect(answer.status).to.equal(303);
     expect(answer.headers.get('location')).to.equal(`/booking/${token}`);
@@ -142,11 +142,11 @@ describe('the texts’ short link', function () {
 
   it('still leads to a cancelled booking’s page, which says so, until retention erases it', async () => {
     const id = await book(4, 'charles@analytical-engines.com', '+33 6 12 34 56 82');
-    const link = await linkTextedTo('33612345682');
+    const link = await linkTextedTo('+33612345682');
     const token = bookingToken(id, TEST_LINK_SECRET);
     const cancelled = await fetch(`${stack.url}/api/bookings/${token}/cancel`, { method: 'POST' });
     expect(cancelled.status).to.equal(200);
-    const note = await linkTextedTo('33612345682', 2);
+    const note = await linkTextedTo('+33612345682', 2);
     expect(note, 'the cancellation’s text carries the same link').to.equal(link);
     const answer = await open(link);
     expect(answer.status).to.equal(303);

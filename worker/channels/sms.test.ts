@@ -108,7 +108,7 @@ describe('texts to the prospect’s phone over SMPP', function () {
 
   it('texts a consenting prospect’s confirmation with the time and the short link, and keeps its receipt', async () => {
     const id = await book(0, 'ada@analytical-engines.com', '+33 6 12 34 56 78');
-    const [text] = await receivedTo('33612345678', 1);
+    const [text] = await receivedTo('+33612345678', 1);
     const smsLink = `${stack.url}/m/${smsLinkCode(id, TEST_LINK_SECRET)}`;
     const time = new Intl.DateTimeFormat('en-GB', {
       timeZone: 'Europe/Berlin',
@@ -150,12 +150,12 @@ describe('texts to the prospect’s phone over SMPP', function () {
 
   it('texts a move’s update and a cancel’s note, last, and drops the reminder the cancel overtook', async () => {
     const id = await book(1, 'grace@analytical-engines.com', '+33 6 12 34 56 79');
-    await receivedTo('33612345679', 1);
+    await receivedTo('+33612345679', 1);
     const token = bookingToken(id, TEST_LINK_SECRET);
     expect((await post(`/api/bookings/${token}/reschedule`, { timeSlot: slots[2]!.iso })).status).to.equal(200);
-    await receivedTo('33612345679', 2);
+    await receivedTo('+33612345679', 2);
     expect((await post(`/api/bookings/${token}/cancel`, {})).status).to.equal(200);
-    const texts = await receivedTo('33612345679', 3);
+    const texts = await receivedTo('+33612345679', 3);
     expect(
       texts.map((text) => /your demo (?:of .+ )?(?:is booked|is now|is cancelled)/.exec(text.text)?.[0]),
     ).to.have.length(3);
@@ -184,9 +184,9 @@ describe('texts to the prospect’s phone over SMPP', function () {
 
   it('sends a throttled text once the SMSC takes it, once', async () => {
     // Refused for this number alone: a text of an earlier test still on its way takes none of the refusals.
-    smsc.refuseNext(2, undefined, '33612345680');
+    smsc.refuseNext(2, undefined, '+33612345680');
     const id = await book(4, 'barbara@analytical-engines.com', '+33 6 12 34 56 80');
-    const [text] = await receivedTo('33612345680', 1);
+    const [text] = await receivedTo('+33612345680', 1);
     // The SMSC has it a moment before the worker records the try.
     const row = await until(async () => {
       const [sent] = (await textsOf(id)).filter((candidate) => candidate.kind === 'sms-confirmation');
@@ -194,14 +194,14 @@ describe('texts to the prospect’s phone over SMPP', function () {
     }, 'the text marked sent');
     expect(row).to.include({ attempts: 3, sms_message_id: text!.messageId });
     await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(textsTo('33612345680')).to.have.length(1);
+    expect(textsTo('+33612345680')).to.have.length(1);
   });
 
   it('binds again after the SMSC drops the bind, and loses nor doubles a text', async () => {
     const before = smsc.binds();
     smsc.dropBinds();
     const id = await book(5, 'margaret@analytical-engines.com', '+33 6 12 34 56 81');
-    await receivedTo('33612345681', 1);
+    await receivedTo('+33612345681', 1);
     expect(smsc.binds()).to.be.greaterThan(before);
     await until(async () => {
       const [row] = (await textsOf(id)).filter(
@@ -210,21 +210,21 @@ describe('texts to the prospect’s phone over SMPP', function () {
       return row;
     }, 'the text marked sent');
     await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(textsTo('33612345681')).to.have.length(1);
+    expect(textsTo('+33612345681')).to.have.length(1);
     // The bind is kept alive meanwhile.
     expect(smsc.enquireLinks()).to.be.greaterThan(0);
   });
 
   it('opts a number out of every text at once on STOP, confirms it once, and shows it on the booking', async () => {
     const id = await book(6, 'katherine@analytical-engines.com', '+33 6 12 34 56 82');
-    await receivedTo('33612345682', 1);
-    expect(await smsc.sendMessage('33612345682', 'Stop')).to.equal(0);
-    const [confirmation] = (await receivedTo('33612345682', 2)).slice(1);
+    await receivedTo('+33612345682', 1);
+    expect(await smsc.sendMessage('+33612345682', 'Stop')).to.equal(0);
+    const [confirmation] = (await receivedTo('+33612345682', 2)).slice(1);
     expect(confirmation!.text).to.equal(OPTED_OUT_TEXT);
     // Its reminder, still to send, is dropped; a second STOP is not confirmed again.
     const [reminder] = (await textsOf(id)).filter((row) => row.kind === 'sms-reminder');
     expect(reminder!.dropped_at).to.be.instanceOf(Date);
-    expect(await smsc.sendMessage('33612345682', 'STOP')).to.equal(0);
+    expect(await smsc.sendMessage('+33612345682', 'STOP')).to.equal(0);
     // A new booking with consent for that number stores no text at all.
     const again = await book(7, 'katherine.j@analytical-engines.com', '+33 6 12 34 56 82');
     expect(await textsOf(again)).to.deep.equal([]);
@@ -235,11 +235,11 @@ describe('texts to the prospect’s phone over SMPP', function () {
     expect(sms).to.include({ phone: '+33612345682', consentText: 'Text me a confirmation and a reminder' });
     expect(sms.optedOutAt).to.be.a('string');
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(textsTo('33612345682')).to.have.length(2);
+    expect(textsTo('+33612345682')).to.have.length(2);
   });
 
   it('raises sms.failed for a text the SMSC refuses for good, and for a receipt saying undeliverable', async () => {
-    smsc.refuseNext(1, smpp.ESME_RINVDSTADR, '33612345684');
+    smsc.refuseNext(1, smpp.ESME_RINVDSTADR, '+33612345684');
     const refused = await book(11, 'dorothy@analytical-engines.com', '+33 6 12 34 56 84');
     const [failed] = await until(async () => {
       const events = eventsOf(refused, 'sms.failed');
@@ -250,7 +250,7 @@ describe('texts to the prospect’s phone over SMPP', function () {
     expect(check(failed), JSON.stringify(check.errors)).to.equal(true);
     expect(await smsOf(refused)).to.include({ delivered: 0, failed: 1 });
     const lost = await book(12, 'hedy@analytical-engines.com', '+33 6 12 34 56 85');
-    const [text] = await receivedTo('33612345685', 1);
+    const [text] = await receivedTo('+33612345685', 1);
     await until(async () => {
       const [row] = await stack.db('deliveries').where({ sms_message_id: text!.messageId });
       return row;
@@ -274,6 +274,6 @@ describe('texts to the prospect’s phone over SMPP', function () {
     expect(await kinds(second)).to.deep.equal(['sms-confirmation', 'sms-reminder']);
     // The fifth text is the third booking's confirmation; its reminder would be the sixth.
     expect(await kinds(third)).to.deep.equal(['sms-confirmation']);
-    await receivedTo('33612345683', 3);
+    await receivedTo('+33612345683', 3);
   });
 });

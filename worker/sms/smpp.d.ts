@@ -47,5 +47,6 @@ declare module 'smpp' {
   export const ESME_RTHROTTLED: number;
   export const ESME_RMSGQFUL: number;
   export const ESME_RINVDSTADR: number;
+  export const ESME_RINVBNDSTS: number;
   export const ESM_CLASS: { MC_DELIVERY_RECEIPT: number };
 }

@@ -75,7 +75,7 @@ describe('the texts and the SMPP bind in the worker’s metrics', function () {
     expect(sample(bound, 'converge_sms_bind_events_total', { event: 'dropped' })).to.equal(0);
 
     await book(0, 'ada@analytical-engines.com', '+33 6 12 34 56 90');
-    const text = await receivedTo('33612345690');
+    const text = await receivedTo('+33612345690');
     const sent = await scrapeUntil('the text counted', (t) => texts(t, 'sms-confirmation', 'sent') === 1);
     expect(texts(sent, 'sms-confirmation', 'refused')).to.equal(0);
     expect(sample(sent, 'converge_sms_receipts_total', { state: 'delivered' })).to.equal(0);
@@ -95,13 +95,13 @@ describe('the texts and the SMPP bind in the worker’s metrics', function () {
   });
 
   it('counts a throttled try, then the text sent, and a text the SMSC refuses for good', async () => {
-    smsc.refuseNext(1, smpp.ESME_RTHROTTLED, '33612345691');
+    smsc.refuseNext(1, smpp.ESME_RTHROTTLED, '+33612345691');
     await book(1, 'grace@analytical-engines.com', '+33 6 12 34 56 91');
-    await receivedTo('33612345691');
+    await receivedTo('+33612345691');
     const throttled = await scrapeUntil('the second text counted', (t) => texts(t, 'sms-confirmation', 'sent') === 2);
     expect(texts(throttled, 'sms-confirmation', 'throttled')).to.equal(1);
 
-    smsc.refuseNext(1, smpp.ESME_RINVDSTADR, '33612345692');
+    smsc.refuseNext(1, smpp.ESME_RINVDSTADR, '+33612345692');
     await book(2, 'alan@analytical-engines.com', '+33 6 12 34 56 92');
     const refused = await scrapeUntil('the refusal counted', (t) => texts(t, 'sms-confirmation', 'refused') === 1);
     expect(texts(refused, 'sms-confirmation', 'sent')).to.equal(2);
@@ -117,12 +117,12 @@ describe('the texts and the SMPP bind in the worker’s metrics', function () {
     await book(3, 'barbara@analytical-engines.com', '+33 6 12 34 56 93');
     const up = await scrapeUntil('the bind up again', (text) => sample(text, 'converge_sms_bound') === 1);
     expect(sample(up, 'converge_sms_bind_events_total', { event: 'bound' })).to.equal(2);
-    await receivedTo('33612345693');
+    await receivedTo('+33612345693');
     const resent = await scrapeUntil(
       'the text sent after the rebind',
       (t) => texts(t, 'sms-confirmation', 'sent') === 3,
     );
     expect(texts(resent, 'sms-confirmation', 'unbound')).to.equal(1);
-    expect(smsc.received.filter((text) => text.to === '33612345693')).to.have.length(1);
+    expect(smsc.received.filter((text) => text.to === '+33612345693')).to.have.length(1);
   });
 });
