@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { ConfigError } from './settings.js';
 import { parseSmsSettings } from './sms-settings.js';
 
-describe('the texts’ settings (SMPP_URL, SMS_FROM)', () => {
+describe('the texts’ settings (SMPP_URL and its window, SMS_FROM)', () => {
   it('sends no texts without SMPP_URL', () => {
     expect(parseSmsSettings({})).to.equal(undefined);
     expect(parseSmsSettings({ SMS_FROM: 'Converge' })).to.equal(undefined);
@@ -17,7 +17,11 @@ describe('the texts’ settings (SMPP_URL, SMS_FROM)', () => {
       systemId: 'converge',
       password: 's@cret',
       from: 'Converge',
+      window: 10,
     });
+    expect(
+      parseSmsSettings({ SMPP_URL: 'smpp://converge:pw@smsc.example?window=50', SMS_FROM: 'Converge' }),
+    ).to.include({ window: 50 });
     expect(parseSmsSettings({ SMPP_URL: 'smpp://converge:pw@smsc.example', SMS_FROM: '+4915123456789' })).to.include({
       port: 2775,
       from: '+4915123456789',
@@ -30,6 +34,8 @@ describe('the texts’ settings (SMPP_URL, SMS_FROM)', () => {
       { SMPP_URL: 'http://converge:pw@smsc.example', SMS_FROM: 'Converge' },
       { SMPP_URL: 'smpp://smsc.example', SMS_FROM: 'Converge' },
       { SMPP_URL: 'smpp://converge:pw@smsc.example', SMS_FROM: 'Converge Demos Team' },
+      { SMPP_URL: 'smpp://converge:pw@smsc.example?window=0', SMS_FROM: 'Converge' },
+      { SMPP_URL: 'smpp://converge:pw@smsc.example?window=ten', SMS_FROM: 'Converge' },
     ])
       expect(() => parseSmsSettings(env), JSON.stringify(env)).to.throw(ConfigError);
   });

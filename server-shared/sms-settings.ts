@@ -1,5 +1,6 @@
 /**
- * The texts' settings (issue 40), read by both programs: SMPP_URL (smpp://system_id:password@host:port) turns texts
+ * The texts' settings (issue 40), read by both programs: SMPP_URL (smpp://system_id:password@host:port, optionally
+ * ?window=N) turns texts
  * on, and SMS_FROM names the sender (an alphanumeric id of up to 11 characters, or a number). Checked at start: a
  * program with SMPP_URL and no SMS_FROM, or either malformed, does not start; SMS_FROM alone sends nothing.
  */
@@ -12,6 +13,8 @@ export interface SmsSettings {
   password: string;
   /** The sender as the texts show it. */
   from: string;
+  /** Submits sent and not yet answered, at most (the account's window, `?window=` on SMPP_URL). */
+  window: number;
 }
 
 /** Texts to one number in 24 hours, whichever booking they are about (SMS_PER_NUMBER_PER_DAY; 0: no limit). */
@@ -22,6 +25,9 @@ export const DEFAULT_SMS_PER_NUMBER_PER_DAY = 5;
  * updates with their reminders, before a booking moved again and again texts no more.
  */
 export const DEFAULT_SMS_PER_BOOKING = 8;
+
+/** The window SMSCs commonly grant an account when its contract names none. */
+export const DEFAULT_SMPP_WINDOW = 10;
 
 /** SMPP's customary port. */
 export const DEFAULT_SMPP_PORT = 2775;
@@ -42,6 +48,9 @@ export function parseSmsSettings(env: Env): SmsSettings | undefined {
   }
   if (parsed.protocol !== 'smpp:' || !parsed.hostname || !parsed.username)
     throw new ConfigError('SMPP_URL must look like smpp://system_id:password@host:2775');
+  const window = parsed.searchParams.get('window') ?? String(DEFAULT_SMPP_WINDOW);
+  if (!/^[1-9][0-9]{0,3}$/.test(window))
+    throw new ConfigError(`SMPP_URL's window must be a whole number from 1 to 9999, got "${window}"`);
   if (from === undefined) throw new ConfigError('SMS_FROM must be set with SMPP_URL (a sender id or a number)');
   if (!ALPHANUMERIC_FROM.test(from) && !NUMBER_FROM.test(from))
     throw new ConfigError(`SMS_FROM must be up to 11 letters and digits, or a number, got "${from}"`);
@@ -51,5 +60,6 @@ export function parseSmsSettings(env: Env): SmsSettings | undefined {
     systemId: decodeURIComponent(parsed.username),
     password: decodeURIComponent(parsed.password),
     from,
+    window: Number(window),
   };
 }

@@ -82,9 +82,13 @@ export class SmppLink {
   private readonly waiters = new Set<() => void>();
   /** The submits awaiting an answer, failed when the bind drops (their callbacks would never come). */
   private readonly inFlight = new Set<(error: Error) => void>();
+  /** Window slots free; past the window a submit waits for an answer to come back, as the SMSC expects. */
+  private freeSlots: number;
+  private readonly slotWaiters: (() => void)[] = [];
 
   constructor(private readonly options: SmppLinkOptions) {
     this.rebindMs = options.rebindFirstMs ?? 1000;
+    this.freeSlots = options.settings.window;
   }
 
   /** Connects and binds; from then on keeps the bind (or tries to) until close(). */
@@ -172,9 +176,51 @@ export class SmppLink {
     });
   }
 
+  /** Takes a slot of the window, waiting `ms` at most; resolves with its release. */
+  private windowSlot(ms: number, signal: AbortSignal): Promise<() => void> {
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      const next = this.slotWaiters.shift();
+      if (next) next();
+      else this.freeSlots += 1;
+    };
+    if (this.freeSlots > 0) {
+      this.freeSlots -= 1;
+      return Promise.resolve(release);
+    }
+    return new Promise((resolve, reject) => {
+      const give = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', giveUp);
+        resolve(release);
+      };
+      const giveUp = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', giveUp);
+        const at = this.slotWaiters.indexOf(give);
+        if (at >= 0) this.slotWaiters.splice(at, 1);
+        reject(new SmppUnbound("the SMSC's window stayed full"));
+      };
+      const timer = setTimeout(giveUp, ms);
+      signal.addEventListener('abort', giveUp);
+      this.slotWaiters.push(give);
+    });
+  }
+
   /** Submits one text; resolves with the SMSC's message id. */
   async submit(to: string, text: string, signal: AbortSignal): Promise<string> {
     const timeoutMs = this.options.submitTimeoutMs ?? 10_000;
+    const release = await this.windowSlot(timeoutMs, signal);
+    try {
+      return await this.submitInWindow(to, text, signal, timeoutMs);
+    } finally {
+      release();
+    }
+  }
+
+  private async submitInWindow(to: string, text: string, signal: AbortSignal, timeoutMs: number): Promise<string> {
     const session = await this.whenBound(timeoutMs, signal);
     const from = this.options.settings.from;
     const numeric = /^\+?[0-9]+$/.test(from);
