@@ -22,6 +22,33 @@ export const Hint = styled.p`
   color: ${({ theme }) => theme.colors.muted};
 `;
 
+/** The texts' consent, in the dialog and the form without script: the box and its words on one line, the whole line a
+ * target, the hint under the words. */
+export const Consent = styled.div`
+  display: grid;
+  grid-template-columns: auto 1fr;
+  align-items: center;
+  column-gap: ${({ theme }) => theme.space[2]};
+  input {
+    width: 1.25rem;
+    height: 1.25rem;
+    margin: 0;
+  }
+  input:focus-visible {
+    outline: 3px solid ${({ theme }) => theme.colors.focus};
+    outline-offset: 2px;
+  }
+  label {
+    min-height: 44px;
+    display: flex;
+    align-items: center;
+    cursor: pointer;
+  }
+  ${Hint} {
+    grid-column: 2;
+  }
+`;
+
 const control = css<{ $invalid?: boolean }>`
   width: 100%;
   border: 1px solid ${({ theme, $invalid }) => ($invalid ? theme.colors.danger : theme.colors.borderStrong)};

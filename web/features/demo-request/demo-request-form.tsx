@@ -8,7 +8,7 @@ import {
   SMS_CONSENT_TEXT,
 } from '../../../domain/demo-request.js';
 import { Button } from '../../components/button.js';
-import { FieldError, Hint, TextField } from '../../components/form-parts.js';
+import { Consent, FieldError, Hint, TextField } from '../../components/form-parts.js';
 import { Spinner } from '../../components/icons.js';
 import { DEMO_CODE_STATUS_ATTRIBUTE } from '../../components/demo-trigger-attribute.js';
 import { CALENDAR_LOAD_PROBLEM, LazyCalendar } from '../date-time-picker/lazy-calendar.js';
@@ -33,32 +33,6 @@ const Form = styled.form`
     > :nth-child(-n + 2) {
       grid-column: auto;
     }
-  }
-`;
-
-/** The texts' consent: the box and its words on one line, the whole line a target, the hint under the words. */
-const Consent = styled.div`
-  display: grid;
-  grid-template-columns: auto 1fr;
-  align-items: center;
-  column-gap: ${({ theme }) => theme.space[2]};
-  input {
-    width: 1.25rem;
-    height: 1.25rem;
-    margin: 0;
-  }
-  input:focus-visible {
-    outline: 3px solid ${({ theme }) => theme.colors.focus};
-    outline-offset: 2px;
-  }
-  label {
-    min-height: 44px;
-    display: flex;
-    align-items: center;
-    cursor: pointer;
-  }
-  ${Hint} {
-    grid-column: 2;
   }
 `;
 

@@ -25,10 +25,10 @@ import {
 } from '../../../domain/no-script-pages.js';
 import { Button } from '../../components/button.js';
 import { BookingFacts } from '../../components/booking-page.js';
-import { Hint, TextField } from '../../components/form-parts.js';
+import { Consent, Hint, TextField } from '../../components/form-parts.js';
 import { ATTRIBUTION_KEYS } from '../../../domain/attribution.js';
 import { describeBookingTime } from '../date-time-picker/booking-time.js';
-import { Actions, Consent, DangerButton, ErrorSummary, Lead, PageCard, Title } from './page-parts.js';
+import { Actions, DangerButton, ErrorSummary, Lead, PageCard, Title } from './page-parts.js';
 import { TimesChooser, TimesForm } from './times-form.js';
 import { SlotChoiceField, slotChoicesTarget } from './slot-choices.js';
 import { QuestionFields, questionFieldId } from './question-fields.js';

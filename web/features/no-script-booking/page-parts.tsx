@@ -2,7 +2,6 @@ import type { ReactNode } from 'react';
 import { styled } from 'styled-components';
 import type { FormProblems } from '../../../domain/no-script-pages.js';
 import { Button } from '../../components/button.js';
-import { Hint } from '../../components/form-parts.js';
 import { Container } from '../../components/layout.js';
 import { BookingCard, BookingPageColumn, BookingPageMain } from '../../components/booking-page.js';
 
@@ -36,32 +35,6 @@ export const Actions = styled.div`
   align-items: center;
   gap: ${({ theme }) => theme.space[3]};
   margin-top: ${({ theme }) => theme.space[6]};
-`;
-
-/** The texts' consent: its box, its words beside it, and its hint under them (as the dialog lays it out). */
-export const Consent = styled.div`
-  display: grid;
-  grid-template-columns: auto 1fr;
-  align-items: center;
-  column-gap: ${({ theme }) => theme.space[2]};
-  input {
-    width: 1.25rem;
-    height: 1.25rem;
-    margin: 0;
-  }
-  input:focus-visible {
-    outline: 3px solid ${({ theme }) => theme.colors.focus};
-    outline-offset: 2px;
-  }
-  label {
-    min-height: 44px;
-    display: flex;
-    align-items: center;
-    cursor: pointer;
-  }
-  ${Hint} {
-    grid-column: 2;
-  }
 `;
 
 export const DangerButton = styled(Button)`
