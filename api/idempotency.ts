@@ -1,6 +1,6 @@
 /**
  * Idempotency keys, on Stripe's model: the first answer to a key is kept for its lifetime (24 hours, written once:
- * idempotency_key_lifetime in db/functions/bookings.sql, which `book` and the purge here both read) with a hash of
+ * idempotency_key_lifetime in db/functions/booking-rules.sql, which `book` and the purge here both read) with a hash of
  * the request, and the same key with the same request gets that answer again, without doing the work twice. A
  * request that failed leaves nothing behind, so it can be retried with its key.
  */

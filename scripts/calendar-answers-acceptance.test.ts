@@ -5,9 +5,9 @@
  * one's event from its host's calendar and drops a Decline of the second into the mailbox, and watches the bookings,
  * the calendars, the e-mails and the webhooks.
  *
- * The worker program asks the machine's DNS about the prospect's domain: it is under .invalid, which resolvers answer
- * "no such domain" (RFC 6761) without the network, so it publishes neither DKIM nor SPF and the Decline is known to
- * be the prospect's by the tag its ORGANIZER echoes.
+ * The worker program's resolver asks a DNS server of the test's own (test/no-such-domain-dns.ts, preloaded with
+ * test/use-test-dns.ts), never the machine's: it answers "no such domain" for the prospect's domain, which so publishes
+ * neither DKIM nor SPF, and the Decline is known to be the prospect's by the tag its ORGANIZER echoes.
  */
 import { expect } from 'chai';
 import { slotEnd } from '../domain/booking.js';
@@ -16,6 +16,7 @@ import { eventIcs, storedDemoEvent, type CalDavServer } from '../test/caldav-ser
 import { hostEmail, startTeamCalendars, type TeamCalendars } from '../test/team-calendars.js';
 import { createTestDatabase, type TestDatabase } from '../test/database.js';
 import { startImapServer, type ImapServer } from '../test/imap-server.js';
+import { startNoSuchDomainDns, type NoSuchDomainDns } from '../test/no-such-domain-dns.js';
 import { testDns } from '../test/itip-replies.js';
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../test/smtp-sink.js';
 import { TEST_LINK_SECRET, TEST_REDIS_URL, clearQueuePrefix, testQueuePrefix } from '../test/stack.js';
@@ -46,6 +47,7 @@ describe("the hosts' and the prospect's calendar answers as an operator runs the
   let smtp: SmtpSink;
   let receiver: Receiver;
   let database: TestDatabase;
+  let dns: NoSuchDomainDns;
   let queuePrefix: string;
   let api: Spawned | undefined;
   let worker: Spawned | undefined;
@@ -54,13 +56,14 @@ describe("the hosts' and the prospect's calendar answers as an operator runs the
 
   before(async function () {
     this.timeout(50_000);
-    [team, imap, smtp, receiver, database] = await Promise.all([
+    [team, imap, smtp, receiver, database, dns] = await Promise.all([
       // No routes: every host of the team may take any demo, so the other host is there to hand one to.
       startTeamCalendars({ hosts: HOSTS }),
       startImapServer(),
       startSmtpSink(),
       startReceiver(newWebhookSecret()),
       createTestDatabase(),
+      startNoSuchDomainDns(),
     ]);
     queuePrefix = testQueuePrefix();
     caldav = team.caldav;
@@ -97,7 +100,10 @@ describe("the hosts' and the prospect's calendar answers as an operator runs the
       WEBHOOK_ALLOW_PRIVATE: 'true',
     };
     api = spawnProgram('api/main.ts', { ...env, PORT: String(port), WEB_ROOT: '/nonexistent' });
-    worker = spawnProgram('worker/main.ts', env);
+    worker = spawnProgram('worker/main.ts', { ...env, TEST_DNS_SERVER: dns.server }, [], {
+      command: process.execPath,
+      args: ['--import', 'tsx', '--import', './test/use-test-dns.ts'],
+    });
     await Promise.all([
       api.waitForLog((line) => line.msg === 'api listening', 40_000),
       worker.waitForLog((line) => line.msg === 'worker ready', 40_000),
@@ -112,6 +118,7 @@ describe("the hosts' and the prospect's calendar answers as an operator runs the
       receiver?.close(),
       team?.stop(),
       database?.drop(),
+      dns?.close(),
       clearQueuePrefix(queuePrefix),
     ]);
   });
@@ -229,6 +236,8 @@ describe("the hosts' and the prospect's calendar answers as an operator runs the
     expect(icsProperties(calendarPart(cancellation))).to.include({ METHOD: 'CANCEL', UID: uidOf(second.id) });
     const event = await webhook(second.id, 'booking.cancelled');
     expect(event.data.reason).to.equal('declined');
+    // The worker asked the test's DNS server about the prospect's domain, not the machine's resolver.
+    expect(dns.asked).to.include(second.prospect.split('@')[1]);
     await until(async () => ((await slotOffered(secondSlot)) ? true : undefined), 'the slot offered again');
   });
 });

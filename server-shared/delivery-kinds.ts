@@ -93,8 +93,9 @@ export const DELIVERY_KINDS = {
   confirmation: { ...prospectEmail, method: 'REQUEST', calendarAs: 'invitation', sent: 'at once' },
   update: { ...prospectEmail, method: 'REQUEST', calendarAs: 'invitation', sent: 'at once' },
   cancellation: { ...prospectEmail, method: 'CANCEL', calendarAs: 'invitation', sent: 'at once' },
-  // The host withdrew and no other host was free: an apology with the link to choose a new time, and no event.
-  'new-time-needed': { ...prospectEmail, method: null, calendarAs: 'invitation', sent: 'at once' },
+  // The host withdrew and no other host was free: an apology with the link to choose a new time, the event withdrawn
+  // until the prospect picks one (their new time's update is the same event again, at a higher SEQUENCE).
+  'new-time-needed': { ...prospectEmail, method: 'CANCEL', calendarAs: 'invitation', sent: 'at once' },
   reminder: { ...prospectEmail, method: null, calendarAs: 'invitation', sent: 'when due' },
   'sales-notice': { ...hostEmail, recipientName: 'Sales', method: 'PUBLISH', calendarAs: 'file', sent: 'at once' },
   'host-invitation': { ...hostEmail, method: 'REQUEST', calendarAs: 'invitation', sent: 'at once' },

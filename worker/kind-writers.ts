@@ -17,10 +17,15 @@ import { brand, type Contact } from '../domain/brand.js';
 import type { RoutingQuestion } from '../domain/routing.js';
 import { invitePathOf, managePathOf } from '../server-shared/booking-link.js';
 import { bookingInvitation, bookingUid, type Booking } from '../server-shared/invitation.js';
-import { renderCancellation, renderReassigned, renderReminder, renderUpdate } from './email/booking-changes.js';
+import {
+  renderCancellation,
+  renderNewTimeNeeded,
+  renderReassigned,
+  renderReminder,
+  renderUpdate,
+} from './email/booking-changes.js';
 import { renderConfirmation, type ProspectEmailOptions } from './email/confirmation.js';
 import { renderHostCancellation, renderHostInvitation } from './email/host-emails.js';
-import { renderNewTimeNeeded } from './email/new-time-needed.js';
 import { renderSalesNotice } from './email/sales-notice.js';
 import type { ChangeRow, Lead } from './delivery-row.js';
 import { taggedReplyAddress } from './replies/organizer.js';

@@ -289,7 +289,7 @@ export type MarkOutcome =
   { outcome: 'refused'; refusal: MarkRefusal } | { outcome: 'marked' | 'unchanged'; jobs: QueuedJob[] };
 
 /**
- * Marks whether the prospect came, in one statement (booking_mark of db/functions/bookings.sql, under the booking's
+ * Marks whether the prospect came, in one statement (booking_mark of db/functions/booking-changes.sql, under the booking's
  * row lock): refused for a cancelled booking and before the demo's time; the same mark again changes nothing and
  * raises nothing; a new one (a first mark, or a correction) is stored with its webhook event, whose jobs the caller
  * queues after the commit.

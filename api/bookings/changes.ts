@@ -1,6 +1,6 @@
 /**
  * Moving and cancelling a booking through its link. Each change is one statement (booking_move, booking_cancel of
- * db/functions/bookings.sql): the booking locked, checked and changed under the locks a booking takes, its sequence
+ * db/functions/booking-changes.sql): the booking locked, checked and changed under the locks a booking takes, its sequence
  * raised (the calendar event's SEQUENCE), its e-mails stored in the outbox with its webhook event. Here: the hosts'
  * calendars read before, the statement, and its jobs queued after the commit. A freed slot is bookable again the
  * moment the change commits.

@@ -1,6 +1,6 @@
 /**
  * The e-mails and host-calendar writes a booking or its change leaves in the outbox (deliveries), listed here and
- * stored by the booking's or the change's own statement (db/functions/bookings.sql), which also drops the prospect's
+ * stored by the booking's or the change's own statement (db/functions/booking-deliveries.sql), which also drops the prospect's
  * earlier e-mails a change overtakes: the prospect's confirmation, update or cancellation, the reminder before the
  * slot, the sales desk's notice, the host's. Whatever is due at once comes back, for the caller to enqueue after the
  * commit; a reminder waits for the worker's sweep to find it due.
@@ -33,7 +33,7 @@ export type BookingChange = 'booked' | 'rescheduled' | 'cancelled' | 'reassigned
 
 /**
  * An outbox row as the booking's or the change's statement is given it (booking_store_deliveries,
- * db/functions/bookings.sql): what it is and to whom. The database adds the booking, its slot and its sequence as
+ * db/functions/booking-deliveries.sql): what it is and to whom. The database adds the booking, its slot and its sequence as
  * the statement leaves them, and the hosts' addresses, which only it knows: it chooses the host.
  */
 export interface EmailRow {
@@ -131,7 +131,7 @@ const TEXT_OF_CHANGE: Record<Exclude<BookingChange, 'needs-new-time'>, DeliveryK
 /**
  * The texts of a change, to the number the prospect consented to (the statement stores none without one): its text,
  * and with a slot its reminder an hour before, moved out of the night (21:00 to 08:00 on the prospect's clock) to
- * 20:00 the evening before, and none when that is past (sms_reminder_due, db/functions/bookings.sql).
+ * 20:00 the evening before, and none when that is past (sms_reminder_due, db/functions/booking-deliveries.sql).
  */
 function textRows(change: BookingChange, zone: string, now: Date, timeSlot?: Date): Omit<EmailRow, 'channel'>[] {
   // The host withdrew: the apology's e-mail asks for a new time; the phone hears of the demo once it has one.

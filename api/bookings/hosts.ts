@@ -2,7 +2,7 @@
  * With a team (TEAM_FILE), who could give the demo at a slot: the hosts (with routing, those of the prospect's route
  * and the account's owner) inside their working hours whose own calendar, read again now, holds nothing busy over
  * it; the others are kept with why, for the routing record. An unreadable calendar is no candidate (fail closed). The database then
- * chooses among them under its locks (booking_choose_host, db/functions/bookings.sql): who is not booked at that time,
+ * chooses among them under its locks (booking_choose_host, db/functions/booking-rules.sql): who is not booked at that time,
  * under their daily limit, and fairest by weight.
  */
 import { slotEnd } from '../../domain/booking.js';

@@ -1,6 +1,6 @@
 /**
  * The answers to a refused booking or change, in one place: the ceilings' 429 with its Retry-After, the slot's 409,
- * a change's 404, 409 and 410. The rules themselves are the database's (db/functions/bookings.sql), which raises each
+ * a change's 404, 409 and 410. The rules themselves are the database's (db/functions/booking-rules.sql), which raises each
  * refusal with its reason.
  *
  * EMAILS_PER_RECIPIENT_PER_DAY: how many e-mails the form sends one recipient (in its canonical form, see

@@ -1,6 +1,6 @@
 /**
  * A booking's SQL: a new booking, a move and a cancellation through its link, each in one statement (`book`,
- * booking_move and booking_cancel, of db/functions/bookings.sql, where the booking's rules and locks live), and a
+ * booking_move and booking_cancel, of db/functions/bookings.sql and booking-changes.sql; the rules and locks are booking-rules.sql's), and a
  * booking read; the operations list's is api/admin/bookings-list.ts.
  */
 import type { Knex } from 'knex';
@@ -163,7 +163,7 @@ export function hostsParameter(hosts: readonly HostCandidate[] | undefined): str
 }
 
 /**
- * The refusal a statement of db/functions/bookings.sql raised ('booking refused', its reason in the detail: booking_refuse),
+ * The refusal a statement of db/functions/booking*.sql raised ('booking refused', its reason in the detail: booking_refuse),
  * as `Refusal`, the reasons that statement raises; undefined for any other error.
  */
 export function refusalOf<Refusal extends { reason: string }>(err: unknown): Refusal | undefined {

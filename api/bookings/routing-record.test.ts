@@ -1,5 +1,5 @@
 /**
- * The routing record as `book` completes it (db/functions/bookings.sql: booking_choose_host, booking_routing_record):
+ * The routing record as `book` completes it (db/functions/booking-rules.sql: booking_choose_host, booking_routing_record):
  * the API's draft names each candidate, with the outcome its calendars' reading found; the database gives each host
  * it chose among theirs (chosen, busy, over-daily-limit, owner-first, fewer-demos-elsewhere) and prefers the account's owner.
  */

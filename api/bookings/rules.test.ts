@@ -1,5 +1,5 @@
 /**
- * The booking's rules as the database holds them (db/functions/bookings.sql), each on its own, called the way the API
+ * The booking's rules as the database holds them (db/functions/booking-rules.sql), each on its own, called the way the API
  * calls them against a real PostgreSQL: the slot's capacity, a person holding a slot once, the ceilings, the choice of
  * host, the idempotency key's lifetime, and the rules of a move, a cancellation and a mark. The notice and the slot
  * grid are the browser's checks as well, and are tested with them (domain/booking.test.ts).

@@ -1,10 +1,12 @@
 import { expect } from 'chai';
+import ICAL from 'ical.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { bookableSlots, icsOrganizer, icsProperties } from '../../test/booking.js';
 import { eventIcs, storedDemoEvent, type CalDavServer } from '../../test/caldav-server.js';
 import { startTeamCalendars, type TeamCalendars } from '../../test/team-calendars.js';
 import { expectDocumented } from '../../test/documented.js';
+import type { ReceivedMail } from '../../test/smtp-sink.js';
 import { silentLogger, startStack, TEST_LINK_SECRET, TEST_REDIS_URL, type Stack } from '../../test/stack.js';
 import { loadApiConfig } from '../config.js';
 import { startApiServer } from '../server.js';
@@ -87,6 +89,22 @@ describe("the host's answer in their own calendar (issue 39)", function () {
       needs_new_time_reason: string | null;
     };
   const mailsTo = (address: string) => stack.smtp.messages.filter((mail) => mail.envelopeTo.includes(address));
+  /** The e-mail's iCalendar part as a calendar program reads it: its METHOD and its one event's UID, SEQUENCE, start. */
+  const calendarIn = (mail: ReceivedMail) => {
+    const part = mail.parsed.attachments.find((attachment) => attachment.mimeType === 'text/calendar');
+    if (!part) throw new Error(`no text/calendar part in "${mail.parsed.subject ?? ''}"`);
+    const calendar = new ICAL.Component(
+      ICAL.parse(typeof part.content === 'string' ? part.content : new TextDecoder().decode(part.content)),
+    );
+    const event = new ICAL.Event(calendar.getFirstSubcomponent('vevent')!);
+    return {
+      method: calendar.getFirstPropertyValue('method'),
+      uid: event.uid,
+      sequence: event.sequence,
+      start: event.startDate.toJSDate().toISOString(),
+      status: event.component.getFirstPropertyValue('status'),
+    };
+  };
   const eventsOf = (id: string, type?: WebhookEventType) =>
     receiver.taken().filter((taken) => taken.data.booking.id === id && (!type || taken.type === type));
   const inCalendar = (host: string, id: string) =>
@@ -212,7 +230,9 @@ describe("the host's answer in their own calendar (issue 39)", function () {
     const manage = `${stack.url}/booking/${bookingToken(id, TEST_LINK_SECRET)}`;
     expect(apology.parsed.text).to.contain('We are sorry');
     expect(apology.parsed.text).to.contain(manage);
-    expect(apology.raw).to.not.match(/text\/calendar/i);
+    // The demo nobody will give leaves the prospect's calendar: the same event withdrawn, its SEQUENCE the change's.
+    const withdrawn = calendarIn(apology);
+    expect(withdrawn).to.include({ method: 'CANCEL', uid: uidOf(id), sequence: 1, start: slot, status: 'CANCELLED' });
     const notice = await until(
       async () => mailsTo(SALES).find((mail) => /^Demo needs a new time/.test(mail.parsed.subject ?? '')),
       "the sales desk's notice",
@@ -244,6 +264,12 @@ describe("the host's answer in their own calendar (issue 39)", function () {
     expect(after.host_email).to.not.equal(null);
     expect(after.needs_new_time_at).to.equal(null);
     expect((await detail(id)).needsNewTime).to.equal(null);
+    // And the new time comes back into it as the same event, requested again at a higher SEQUENCE than the withdrawal.
+    const update = await until(
+      async () => mailsTo(prospect).find((mail) => /has moved/.test(mail.parsed.subject ?? '')),
+      "the prospect's new invitation",
+    );
+    expect(calendarIn(update)).to.include({ method: 'REQUEST', uid: uidOf(id), sequence: 2, start: slots[3]!.iso });
   });
 
   it("the product's own changes are not taken for the host's: a move that took the event from its host, a cancel", async () => {

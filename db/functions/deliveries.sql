@@ -1,4 +1,4 @@
--- The outbox's order within a booking (applied after the migrations, like bookings.sql). The e-mails a prospect
+-- The outbox's order within a booking (applied after the migrations, like booking-rules.sql). The e-mails a prospect
 -- receives about one booking are one calendar event told change by change, so an e-mail overtaken by a later change
 -- is never sent once that change exists: the change's own statement settles them (booking_move, booking_cancel), and
 -- the worker settles them again before it sends a later one (server-shared/prospect-emails.ts calls these).

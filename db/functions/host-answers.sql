@@ -1,4 +1,4 @@
--- The host's answer in their own calendar (applied after the migrations, like bookings.sql): the event the product
+-- The host's answer in their own calendar (applied after the migrations, like booking-rules.sql): the event the product
 -- wrote for a booking was deleted there, or the host declined it. One statement, as every change of a booking is one.
 
 -- Acts on the answer of host p_host about booking p_id at p_time_slot (p_reason: 'host-deleted' or

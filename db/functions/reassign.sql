@@ -1,4 +1,4 @@
--- Handing a booking to another host, from the sales page (applied after the migrations, like bookings.sql, whose
+-- Handing a booking to another host, from the sales page (applied after the migrations, like booking-rules.sql, whose
 -- locks, host choice and outbox it calls). One statement, as every change of a booking is one.
 
 -- Hands booking p_id to the host p_hosts names (one host, as booking_choose_host reads hosts: the API found them

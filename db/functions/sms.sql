@@ -1,4 +1,4 @@
--- What became of the texts (applied after the migrations, like bookings.sql): a delivery receipt recorded on its
+-- What became of the texts (applied after the migrations, like booking-rules.sql): a delivery receipt recorded on its
 -- text's row, and a text the SMSC refused for good, each raise their webhook event (sms.delivered, sms.failed) in the
 -- statement that records them, so no receiver misses an outcome the row holds (db/functions/webhooks.sql).
 

@@ -1,4 +1,4 @@
--- Webhooks as they run today (applied after the migrations, like bookings.sql). A change of a booking raises its
+-- Webhooks as they run today (applied after the migrations, like booking-rules.sql). A change of a booking raises its
 -- event here, in the change's own transaction: one webhook_events row (its id is the event's id, the same on every
 -- try) and one deliveries row (channel webhook) per endpoint that takes events, so nothing is lost whatever Redis or the
 -- receivers do. The payload is built here once, from the booking as the change leaves it; its shape is

@@ -1,6 +1,7 @@
 /**
  * The e-mails a prospect receives after the confirmation: the demo moved (a new invitation for the same event), the
- * demo cancelled (the event withdrawn) and the reminder before the call.
+ * demo cancelled (the event withdrawn), the demo needing a new time (the event withdrawn too, until the prospect picks
+ * one) and the reminder before the call.
  */
 import { brand, telHref } from '../../domain/brand.js';
 import { demoEvent, googleCalendarLink, outlookCalendarLink } from '../../domain/calendar-links.js';
@@ -21,6 +22,17 @@ function calendarOf(booking: Booking, options: ProspectEmailOptions) {
     times: slotTimes(event.start, event.end, options.timeZone, booking.visitorTimeZone),
     links: { google: googleCalendarLink(event), outlook: outlookCalendarLink(event), ics: options.inviteUrl },
   };
+}
+
+/** The event withdrawn from the prospect's calendar: its UID, the change's SEQUENCE, METHOD:CANCEL. */
+function withdrawal(booking: Booking, options: ProspectEmailOptions): string {
+  return bookingInvitation(booking, {
+    mailFrom: options.mailFrom,
+    now: options.now,
+    method: 'CANCEL',
+    sequence: options.sequence,
+    organizerAddress: options.replyOrganizer?.prospect,
+  });
 }
 
 const UPDATE_FILE_LABEL = 'Update your calendar (.ics)';
@@ -150,14 +162,42 @@ export function renderCancellation(booking: Booking, options: ProspectEmailOptio
       </Paragraph>
     </>,
   );
-  const ics = bookingInvitation(booking, {
-    mailFrom: options.mailFrom,
-    now: options.now,
-    method: 'CANCEL',
-    sequence: options.sequence,
-    organizerAddress: options.replyOrganizer?.prospect,
-  });
-  return { subject, text, html, ics, toName: name };
+  return { subject, text, html, ics: withdrawal(booking, options), toName: name };
+}
+
+export const NEW_TIME_LABEL = 'Choose a new time';
+
+/**
+ * The host withdrew from the demo (deleted or declined its event) and no other host of the route was free at its
+ * time: an apology with the booking's page to choose a new time, and the event withdrawn from the prospect's calendar
+ * (METHOD:CANCEL at the change's SEQUENCE), so it shows no demo nobody will give. The new time they pick goes out as
+ * the same event again, a REQUEST at a higher SEQUENCE (renderUpdate).
+ */
+export function renderNewTimeNeeded(booking: Booking, options: ProspectEmailOptions): RenderedEmail {
+  const { times } = calendarOf(booking, options);
+  const name = singleLine(booking.name);
+  const subject = `We are sorry: your ${brand.product} demo needs a new time`;
+  const lead = `We are sorry: the colleague who was to give your demo of ${brand.product} for ${singleLine(booking.company)} can no longer make it, and nobody else on our team is free at this time:`;
+  const next =
+    'Please choose a new time that suits you on your booking’s page; a new invitation arrives as soon as you do. Our sales team has been told and may also write to you.';
+  const { text, html } = renderEmail(
+    {
+      subject,
+      heading: 'Your demo needs a new time',
+      name: firstName(name),
+      publicUrl: options.publicUrl,
+      contact: options.contact,
+      manageUrl: options.manageUrl,
+    },
+    <>
+      <Paragraph>{lead}</Paragraph>
+      <Times rows={slotRows(times)} />
+      <Paragraph>{REMOVED_FROM_CALENDAR}</Paragraph>
+      <Paragraph>{next}</Paragraph>
+      <Buttons style={{ margin: '0 0 16px' }} buttons={[{ href: options.manageUrl, label: NEW_TIME_LABEL }]} />
+    </>,
+  );
+  return { subject, text, html, ics: withdrawal(booking, options), toName: name };
 }
 
 /** Sent before the call, naming its time; it carries no invitation (the event is in the calendar already). */
