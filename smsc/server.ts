@@ -1,9 +1,9 @@
 /**
  * The SMSC the project runs where no operator's is configured (issue 40): npm `smpp`'s server side, taking
  * transceiver binds with its one account, answering enquire_link, giving each submitted text a message id, sending a
- * delivery receipt when asked (or when told, in the tests), and messages from a phone (a STOP). The tests drive it
- * directly (test/smsc.ts); `npm start` embeds it and `docker compose` runs it as a service (smsc/main.ts), both
- * writing each text to a folder (smsc/folder.ts).
+ * delivery receipt when asked (or when told, in the tests), and messages from a phone (a STOP); slow to answer when
+ * told (the tests' faults). The tests drive it directly (test/smsc.ts); `npm start` embeds it and `docker compose` runs
+ * it as a service (smsc/main.ts), both writing each text to a folder (smsc/folder.ts).
  */
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
