@@ -1,9 +1,9 @@
 /**
  * The SMSC the project runs where no operator's is configured (issue 40): npm `smpp`'s server side, taking
  * transceiver binds with its one account, answering enquire_link, giving each submitted text a message id, sending a
- * delivery receipt when asked (or when told, in the tests), and messages from a phone (a STOP). The tests drive it
- * directly (test/smsc.ts); `npm start` embeds it and `docker compose` runs it as a service (smsc/main.ts), both
- * writing each text to a folder (smsc/folder.ts).
+ * delivery receipt when asked (or when told, in the tests), and messages from a phone (a STOP); slow to answer when
+ * told (the tests' faults). The tests drive it directly (test/smsc.ts); `npm start` embeds it and `docker compose` runs
+ * it as a service (smsc/main.ts), both writing each text to a folder (smsc/folder.ts).
  */
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
@@ -40,6 +40,11 @@ export interface SmscOptions {
   onText?: (text: SubmittedText) => Promise<void> | void;
   /** Sends a DELIVRD receipt this long after each text that asks for one; unset, receipts go only by sendReceipt(). */
   receiptAfterMs?: number;
+  /**
+   * Answers each submit this long after keeping its text, as a slow SMSC does (the tests' faults): a bind dropped
+   * meanwhile leaves the text kept and never answered, which the sender can only try again.
+   */
+  answerDelayMs?: number;
   logger?: Logger;
 }
 
@@ -53,6 +58,8 @@ export interface Smsc {
   readonly bound: () => number;
   /** Enquire_links answered so far. */
   readonly enquireLinks: () => number;
+  /** The texts kept whose submit has not been answered (waiting out answerDelayMs, or their bind gone first). */
+  readonly unanswered: () => SubmittedText[];
   /** Refuses the next `count` texts (to `to` alone when given, written as SubmittedText.to) with `status`. */
   refuseNext(count: number, status?: number, to?: string): void;
   /** Closes every bound session, as an SMSC restarting does. */
@@ -97,6 +104,15 @@ export async function startSmsc(options: SmscOptions): Promise<Smsc> {
   let nextId = 1;
   const timers = new Set<NodeJS.Timeout>();
   let stopping = false;
+  const unanswered = new Set<SubmittedText>();
+
+  const later = (ms: number, run: () => void) => {
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      run();
+    }, ms);
+    timers.add(timer);
+  };
 
   const anyBound = () => [...bound][0];
 
@@ -116,9 +132,8 @@ export async function startSmsc(options: SmscOptions): Promise<Smsc> {
   };
 
   /** The automatic receipt: on the session that submitted while it is bound, else any; sent again while refused. */
-  const receiptLater = (messageId: string, session: Session, delayMs: number, tries = 1) => {
-    const timer = setTimeout(() => {
-      timers.delete(timer);
+  const receiptLater = (messageId: string, session: Session, delayMs: number, tries = 1) =>
+    later(delayMs, () => {
       if (stopping) return;
       const on = bound.has(session) ? session : anyBound();
       const again = (why: string) => {
@@ -130,9 +145,7 @@ export async function startSmsc(options: SmscOptions): Promise<Smsc> {
         if (status === smpp.ESME_ROK) log?.info({ messageId }, 'delivery receipt DELIVRD taken');
         else again(`answered with status 0x${status.toString(16)}`);
       });
-    }, delayMs);
-    timers.add(timer);
-  };
+    });
 
   const server = smpp.createServer((session) => {
     open.add(session);
@@ -182,11 +195,18 @@ export async function startSmsc(options: SmscOptions): Promise<Smsc> {
         payload: pdu.message_payload !== undefined,
         submittedAt: new Date(),
       };
+      const answer = () => {
+        // A session already closed takes no answer: the text stays kept and unanswered.
+        if (!session.send(pdu.response({ message_id: text.messageId }))) return;
+        unanswered.delete(text);
+        if (text.receipt && options.receiptAfterMs !== undefined)
+          receiptLater(text.messageId, session, options.receiptAfterMs);
+      };
       Promise.resolve(options.onText?.(text)).then(
         () => {
-          session.send(pdu.response({ message_id: text.messageId }));
-          if (text.receipt && options.receiptAfterMs !== undefined)
-            receiptLater(text.messageId, session, options.receiptAfterMs);
+          unanswered.add(text);
+          if (options.answerDelayMs) later(options.answerDelayMs, answer);
+          else answer();
         },
         (err: unknown) => {
           log?.error({ err }, 'a text could not be kept; answered ESME_RMSGQFUL');
@@ -209,6 +229,7 @@ export async function startSmsc(options: SmscOptions): Promise<Smsc> {
     binds: () => binds,
     bound: () => bound.size,
     enquireLinks: () => enquireLinks,
+    unanswered: () => [...unanswered],
     refuseNext(count, status = smpp.ESME_RTHROTTLED, to) {
       refusals = { count, status, to };
     },

@@ -28,6 +28,9 @@ export interface BookingBody {
   company: string;
   timeSlot: string;
   message: string;
+  /** A mobile number with the consent to text it (SMPP_URL set). */
+  phone?: string;
+  smsConsent?: true;
 }
 
 /**
@@ -99,7 +102,15 @@ export async function postBooking(
 export async function bookMany(
   baseUrl: string,
   count: number,
-  options: { concurrency: number; run: string; slots: readonly string[]; perSecond?: number; from?: number },
+  options: {
+    concurrency: number;
+    run: string;
+    slots: readonly string[];
+    perSecond?: number;
+    from?: number;
+    /** The i-th booking's mobile number, texted with its consent. */
+    phoneOf?: (i: number) => string;
+  },
 ): Promise<BookingAnswer[]> {
   const answers: BookingAnswer[] = [];
   const first = options.from ?? 0;
@@ -115,7 +126,9 @@ export async function bookMany(
         if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       }
       const i = first + index;
-      answers.push(await postBooking(baseUrl, i, bookingBody(i, options.run, options.slots)));
+      const body = bookingBody(i, options.run, options.slots);
+      const phone = options.phoneOf?.(i);
+      answers.push(await postBooking(baseUrl, i, phone ? { ...body, phone, smsConsent: true } : body));
     }
   };
   await Promise.all(Array.from({ length: Math.min(options.concurrency, count) }, lane));

@@ -55,7 +55,7 @@ export interface FaultStack {
 }
 
 export async function startFaultStack(
-  options: { answerDelayMs?: number; keepRaw?: boolean } = {},
+  options: { answerDelayMs?: number; keepRaw?: boolean; env?: Record<string, string> } = {},
 ): Promise<FaultStack> {
   const closers: Array<() => Promise<unknown>> = [];
   const children: Spawned[] = [];
@@ -88,6 +88,8 @@ export async function startFaultStack(
       // The scenarios count confirmations: a reminder falling due mid-run (a slot booked just over a day ahead, as
       // happens when a run starts shortly before the hour of a bookable slot) would be an e-mail of no booking's.
       REMINDER_MINUTES_BEFORE: '0',
+      // A scenario's own settings (SMPP_URL and SMS_FROM for the texts).
+      ...options.env,
     };
 
     const stack: FaultStack = {
