@@ -8,7 +8,7 @@ import { demoEvent, googleCalendarLink, outlookCalendarLink } from '../../domain
 import { singleLine } from '../../domain/text.js';
 import { bookingInvitation, type Booking } from '../../server-shared/invitation.js';
 import type { ProspectEmailOptions, RenderedEmail } from './confirmation.js';
-import { CalendarButtons, firstName, renderEmail } from './layout.js';
+import { CalendarButtons, prospectFrame, renderEmail } from './layout.js';
 import { Meeting } from './meeting.js';
 import { Buttons, Link, Paragraph, Times } from './parts.js';
 import { slotMove, slotRows, slotTimes } from './slot-times.js';
@@ -60,14 +60,7 @@ export function renderUpdate(
   const fileOnly =
     'No invitation in your mail program? Open the calendar file below: it replaces the event too. (Links to add it to Google Calendar or Outlook would make a second event, so this e-mail leaves them out.)';
   const { text, html } = renderEmail(
-    {
-      subject,
-      heading: 'Your demo has moved',
-      name: firstName(name),
-      publicUrl: options.publicUrl,
-      contact: options.contact,
-      manageUrl: options.manageUrl,
-    },
+    prospectFrame(name, options, { subject, heading: 'Your demo has moved' }),
     <>
       <Paragraph>{lead}</Paragraph>
       <Times rows={slotRows(times)} />
@@ -99,14 +92,7 @@ export function renderReassigned(booking: Booking, options: ProspectEmailOptions
   const note =
     'The calendar invitation attached replaces the earlier one; accept it to update the event in your calendar.';
   const { text, html } = renderEmail(
-    {
-      subject,
-      heading: 'Who you meet has changed',
-      name: firstName(name),
-      publicUrl: options.publicUrl,
-      contact: options.contact,
-      manageUrl: options.manageUrl,
-    },
+    prospectFrame(name, options, { subject, heading: 'Who you meet has changed' }),
     <>
       <Paragraph>{lead}</Paragraph>
       <Times rows={slotRows(times)} />
@@ -135,13 +121,7 @@ export function renderCancellation(booking: Booking, options: ProspectEmailOptio
   const { email, phone } = options.contact;
   const privacyUrl = `${options.publicUrl}/legal/privacy`;
   const { text, html } = renderEmail(
-    {
-      subject,
-      heading: 'Your demo is cancelled',
-      name: firstName(name),
-      publicUrl: options.publicUrl,
-      contact: options.contact,
-    },
+    prospectFrame(name, options, { subject, heading: 'Your demo is cancelled', manage: false }),
     <>
       <Paragraph>{lead}</Paragraph>
       <Times rows={slotRows(times)} />
@@ -181,14 +161,7 @@ export function renderNewTimeNeeded(booking: Booking, options: ProspectEmailOpti
   const next =
     'Please choose a new time that suits you on your booking’s page; a new invitation arrives as soon as you do. Our sales team has been told and may also write to you.';
   const { text, html } = renderEmail(
-    {
-      subject,
-      heading: 'Your demo needs a new time',
-      name: firstName(name),
-      publicUrl: options.publicUrl,
-      contact: options.contact,
-      manageUrl: options.manageUrl,
-    },
+    prospectFrame(name, options, { subject, heading: 'Your demo needs a new time' }),
     <>
       <Paragraph>{lead}</Paragraph>
       <Times rows={slotRows(times)} />
@@ -208,14 +181,7 @@ export function renderReminder(booking: Booking, options: ProspectEmailOptions):
   const lead = `A reminder of your demo of ${brand.product} for ${singleLine(booking.company)}:`;
   const bring = 'Bring the channels you use today and the questions your team has; we shape the demo around them.';
   const { text, html } = renderEmail(
-    {
-      subject,
-      heading: 'Your demo is coming up',
-      name: firstName(name),
-      publicUrl: options.publicUrl,
-      contact: options.contact,
-      manageUrl: options.manageUrl,
-    },
+    prospectFrame(name, options, { subject, heading: 'Your demo is coming up' }),
     <>
       <Paragraph>{lead}</Paragraph>
       <Times rows={slotRows(times)} />

@@ -5,7 +5,7 @@ import { SLOT_DURATION_MINUTES } from '../../domain/booking.js';
 import { singleLine } from '../../domain/text.js';
 import { demoEvent, googleCalendarLink, outlookCalendarLink } from '../../domain/calendar-links.js';
 import { bookingInvitation, type Booking } from '../../server-shared/invitation.js';
-import { CalendarButtons, firstName, renderEmail } from './layout.js';
+import { CalendarButtons, prospectFrame, renderEmail } from './layout.js';
 import { Meeting } from './meeting.js';
 import { Heading, Paragraph, Steps, Times } from './parts.js';
 import { slotRows, slotTimes } from './slot-times.js';
@@ -58,14 +58,7 @@ export function renderConfirmation(booking: Booking, options: ProspectEmailOptio
   const thanks = `Thank you for booking a demo of ${brand.product} for ${company}. Your slot is confirmed:`;
   const calendar = { google: googleCalendarLink(event), outlook: outlookCalendarLink(event), ics: options.inviteUrl };
   const { text, html } = renderEmail(
-    {
-      subject,
-      heading: 'Your demo is booked',
-      name: firstName(name),
-      publicUrl: options.publicUrl,
-      contact: options.contact,
-      manageUrl: options.manageUrl,
-    },
+    prospectFrame(name, options, { subject, heading: 'Your demo is booked' }),
     <>
       <Paragraph>{thanks}</Paragraph>
       <Times rows={slotRows(times)} />

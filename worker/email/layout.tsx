@@ -20,6 +20,25 @@ export interface EmailFrame {
   manageUrl?: string;
 }
 
+/**
+ * The frame of an e-mail to the prospect: greeted by the first name of `name` (already one line), the site's footer,
+ * and the booking's page under the body unless `manage` is false (a cancelled booking has nothing left to manage).
+ */
+export function prospectFrame(
+  name: string,
+  options: { publicUrl: string; contact: Contact; manageUrl: string },
+  words: { subject: string; heading: string; manage?: boolean },
+): EmailFrame {
+  return {
+    subject: words.subject,
+    heading: words.heading,
+    name: firstName(name),
+    publicUrl: options.publicUrl,
+    contact: options.contact,
+    ...(words.manage === false ? {} : { manageUrl: options.manageUrl }),
+  };
+}
+
 /** Where one booking's event can be added: Google Calendar, Outlook, and the .ics file behind its link. */
 export interface CalendarLinks {
   google: string;
