@@ -18,6 +18,27 @@ export function bookableSlots(count: number, now = new Date(), timeZone = DEFAUL
   return slots;
 }
 
+/**
+ * Books `timeSlot` through the API at `url` as Ada Lovelace of Analytical Engines, with the texts' consent for `phone`
+ * when one is given; resolves with the booking's id, and throws with the answer when it is not a 201.
+ */
+export async function bookWithTexts(url: string, timeSlot: string, email: string, phone?: string): Promise<string> {
+  const answer = await fetch(`${url}/api/bookings`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      name: 'Ada Lovelace',
+      email,
+      company: 'Analytical Engines',
+      timeSlot,
+      ...(phone ? { phone, smsConsent: true } : {}),
+    }),
+  });
+  const body = (await answer.json()) as { id?: string };
+  if (answer.status !== 201) throw new Error(`booking answered ${answer.status}: ${JSON.stringify(body)}`);
+  return String(body.id);
+}
+
 /** An iCalendar text's properties by name (lines unfolded; the first of each name). */
 export function icsProperties(ics: string): Record<string, string> {
   const properties: Record<string, string> = {};

@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import { bookingToken, smsLinkCode, smsLinkDigest } from '../../server-shared/booking-link.js';
-import { bookableSlots } from '../../test/booking.js';
+import { bookableSlots, bookWithTexts } from '../../test/booking.js';
 import { startSmsc, type Smsc } from '../../test/smsc.js';
 import { TEST_LINK_SECRET, startStack, type Stack } from '../../test/stack.js';
 import { until } from '../../test/until.js';
@@ -31,22 +31,7 @@ describe('the texts’ short link', function () {
     await smsc?.stop();
   });
 
-  const book = async (slot: number, email: string, phone: string) => {
-    const answer = await fetch(`${stack.url}/api/bookings`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        name: 'Ada Lovelace',
-        email,
-        company: 'Analytical Engines',
-        timeSlot: slots[slot]!.iso,
-        phone,
-        smsConsent: true,
-      }),
-    });
-    expect(answer.status).to.equal(201);
-    return String(((await answer.json()) as { id: string }).id);
-  };
+  const book = (slot: number, email: string, phone: string) => bookWithTexts(stack.url, slots[slot]!.iso, email, phone);
   /** The link at the end of the text the number received. */
   const linkTextedTo = async (number: string, count = 1) => {
     const texts = await until(

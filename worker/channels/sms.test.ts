@@ -14,7 +14,7 @@ import type { SmsView } from '../../domain/sales.js';
 import { newWebhookSecret, webhookEventSchema } from '../../server-shared/webhooks.js';
 import { expectDocumented } from '../../test/documented.js';
 import { bookingToken, smsLinkCode } from '../../server-shared/booking-link.js';
-import { bookableSlots } from '../../test/booking.js';
+import { bookableSlots, bookWithTexts } from '../../test/booking.js';
 import { startSmsc, type Smsc } from '../../test/smsc.js';
 import { TEST_LINK_SECRET, startStack, type Stack } from '../../test/stack.js';
 import { until } from '../../test/until.js';
@@ -73,17 +73,8 @@ describe('texts to the prospect’s phone over SMPP', function () {
     });
     return { status: answer.status, body: (await answer.json()) as Record<string, unknown> };
   };
-  const book = async (slot: number, email: string, phone?: string) => {
-    const booked = await post('/api/bookings', {
-      name: 'Ada Lovelace',
-      email,
-      company: 'Analytical Engines',
-      timeSlot: slots[slot]!.iso,
-      ...(phone ? { phone, smsConsent: true } : {}),
-    });
-    expect(booked.status, JSON.stringify(booked.body)).to.equal(201);
-    return String(booked.body.id);
-  };
+  const book = (slot: number, email: string, phone?: string) =>
+    bookWithTexts(stack.url, slots[slot]!.iso, email, phone);
   const textsOf = (id: string): Promise<SmsRow[]> =>
     stack.db('deliveries').where({ booking_id: id, channel: 'sms' }).orderBy(['sequence', 'kind']);
   const smsOf = async (id: string) => {

@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import smpp from 'smpp';
-import { bookableSlots } from '../../test/booking.js';
+import { bookableSlots, bookWithTexts } from '../../test/booking.js';
 import { sample } from '../../test/prometheus.js';
 import { startSmsc, type Smsc } from '../../test/smsc.js';
 import { startStack, type Stack } from '../../test/stack.js';
@@ -51,21 +51,7 @@ describe('the texts and the SMPP bind in the worker’s metrics', function () {
     );
   const texts = (text: string, kind: string, outcome: string) =>
     sample(text, 'converge_sms_texts_total', { kind, outcome });
-  const book = async (slot: number, email: string, phone: string) => {
-    const answer = await fetch(`${stack.url}/api/bookings`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        name: 'Ada Lovelace',
-        email,
-        company: 'Analytical Engines',
-        timeSlot: slots[slot]!.iso,
-        phone,
-        smsConsent: true,
-      }),
-    });
-    expect(answer.status).to.equal(201);
-  };
+  const book = (slot: number, email: string, phone: string) => bookWithTexts(stack.url, slots[slot]!.iso, email, phone);
   const receivedTo = (number: string) =>
     until(async () => smsc.received.find((text) => text.to === number), `a text to ${number}`, 20_000);
 
