@@ -14,7 +14,7 @@ import { loadApiConfig } from '../api/config.js';
 import { calendarDayOf, slotEnd, slotStartsOf, type CalendarDay } from '../domain/booking.js';
 import { HostCalendars } from '../api/hosts/calendars.js';
 import { parseTeam } from '../server-shared/hosts/team.js';
-import { parseSmsSettings } from '../server-shared/sms-settings.js';
+import { DEFAULT_SMPP_WINDOW, parseSmsSettings } from '../server-shared/sms-settings.js';
 import { until } from '../test/until.js';
 import { freePort } from './dev-services/ports.js';
 import type { Env } from '../server-shared/settings.js';
@@ -223,6 +223,7 @@ describe('docker-compose.yml', () => {
         systemId: smsc.SMSC_SYSTEM_ID,
         password: smsc.SMSC_PASSWORD,
         from: 'Converge',
+        window: DEFAULT_SMPP_WINDOW,
       });
       const own = { ...REQUIRED_SETTINGS, SMPP_URL: 'smpp://acme:s3cret@smsc.example:2776', SMS_FROM: 'Acme' };
       expect(parseSmsSettings(environmentOf(name, own)), name).to.include({ host: 'smsc.example', from: 'Acme' });
