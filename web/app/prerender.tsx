@@ -15,7 +15,7 @@ import { emailLogoPng, SHARE_IMAGE, shareImagePng } from './brand-images.js';
 import { LEGAL_DOCUMENTS } from '../features/legal/legal-documents.js';
 import type * as BookingPrerender from './booking-prerender.js';
 import { htmlDocument } from './html-document.js';
-import { renderWithStyles, staticPage, type RenderedPage } from './render-with-styles.js';
+import { renderWithStyles, staticPage, unhydratedPage, type RenderedPage } from './render-with-styles.js';
 import { demoTree } from '../features/demo-request/demo-runtime.js';
 import { Root } from './root.js';
 import { pageMeta, routeFor, type PageMeta } from './routes.js';
@@ -70,7 +70,10 @@ async function main(): Promise<void> {
   const headScripts = await Promise.all(manifest.openerScripts.map((src) => readFile(path.join(outDir, src), 'utf8')));
   // The dialog is a root of its own, as the browser hydrates it (demo-island.ts); its markup goes in its layer.
   const dialog = staticPage(renderWithStyles(demoTree()));
-  const landing = staticPage(renderWithStyles(<Root pathname="/" dialogMarkup={dialog.body} />));
+  // The page around it is never hydrated; the dialog's markup goes into it as rendered, its text separators kept.
+  const dialogSlot = '<!--demo-dialog-->';
+  const landingAround = unhydratedPage(renderWithStyles(<Root pathname="/" dialogMarkup={dialogSlot} />));
+  const landing = { ...landingAround, body: landingAround.body.replace(dialogSlot, () => dialog.body) };
   // So is the booking page's first script (booking-main.ts): the booking shows with the page's first paint.
   const bookingInlineScripts = await Promise.all(
     bookingManifest.scripts.map((src) => readFile(path.join(outDir, src), 'utf8')),
@@ -107,14 +110,14 @@ async function main(): Promise<void> {
     // The 404 and legal pages need no script: they have nothing to click but links.
     {
       file: '404.html',
-      page: staticPage(renderWithStyles(<Root pathname="/404" />)),
+      page: unhydratedPage(renderWithStyles(<Root pathname="/404" />)),
       meta: pageMeta[routeFor('/404')],
       scripts: [],
     },
     ...LEGAL_DOCUMENTS.map((document) => ({
       file: `legal/${document.slug}.html`,
       address: `/legal/${document.slug}`,
-      page: staticPage(renderWithStyles(<LegalRoot document={document} />)),
+      page: unhydratedPage(renderWithStyles(<LegalRoot document={document} />)),
       meta: { title: `${document.title} | ${brand.product}`, description: document.description },
       scripts: [],
     })),
