@@ -10,6 +10,9 @@ import { brand, EMAIL_LOGO } from '../../domain/brand.js';
 import { DEFAULT_BOOKING_TIME_ZONE } from '../../domain/booking.js';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { ARCHITECTURE_DIAGRAMS } from '../features/architecture/architecture.js';
+import { USE_CASES } from '../features/capabilities/capabilities.js';
+import { INDUSTRIES } from '../features/industries/industries.js';
+import { SOCIAL_ICONS } from '../features/site-footer/site-footer.js';
 import { PRODUCT_CONSOLE, ProductConsoleFile } from '../components/product-console.js';
 import { emailLogoPng, SHARE_IMAGE, shareImagePng } from './brand-images.js';
 import { LEGAL_DOCUMENTS } from '../features/legal/legal-documents.js';
@@ -191,6 +194,8 @@ async function main(): Promise<void> {
   for (const { path: address, Drawing } of [
     ...Object.values(ARCHITECTURE_DIAGRAMS),
     { ...PRODUCT_CONSOLE, Drawing: ProductConsoleFile },
+    ...Object.values(SOCIAL_ICONS),
+    ...[...USE_CASES, ...INDUSTRIES].map(({ icon }) => icon),
   ]) {
     const file = path.join(outDir, address);
     await mkdir(path.dirname(file), { recursive: true });

@@ -252,6 +252,13 @@ describe('the top bar, the footer and the toasts in Chromium', function () {
           await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
           `overflow at ${viewport.width}px`,
         ).to.equal(0);
+        // The social icons are lazy images: brought into view, each is drawn; then back to the top for the capture.
+        await footer.scrollIntoViewIfNeeded();
+        for (const icon of await social.locator('img').all()) {
+          await page.waitForFunction((image) => (image as HTMLImageElement).complete, await icon.elementHandle());
+          expect(await icon.evaluate((image) => (image as HTMLImageElement).naturalWidth)).to.equal(24);
+        }
+        await page.evaluate(() => window.scrollTo(0, 0));
         // Cut from the whole page, so the sticky top bar does not lie over the footer's top.
         const clip = await footer.evaluate((element) => {
           const box = element.getBoundingClientRect();
