@@ -13,19 +13,30 @@ import { DEFAULT_WEB_ROOT as BUILT_WEB_ROOT } from './config.js';
  */
 const INITIAL_CONGESTION_WINDOW = 10 * 1460;
 
-/** The bytes a browser's first request for a path receives, status line and headers included, as they left the server. */
+/**
+ * The bytes of the answer to a browser's first request for a path, status line and headers included, as they left the
+ * server: asked as a browser asks (a connection kept open), read to the end of the body its Content-Length gives.
+ */
 function rawAnswer(url: string, pathname: string): Promise<Buffer> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
+    let received = Buffer.alloc(0);
     const socket = net.connect(Number(port), hostname, () => {
       socket.write(
-        `GET ${pathname} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAccept: text/html\r\n` +
-          'Accept-Encoding: gzip, deflate, br\r\nConnection: close\r\n\r\n',
+        `GET ${pathname} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nConnection: keep-alive\r\nAccept: text/html\r\n` +
+          'Accept-Encoding: gzip, deflate, br, zstd\r\n\r\n',
       );
     });
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-    socket.on('end', () => resolve(Buffer.concat(chunks)));
+    socket.on('data', (chunk: Buffer) => {
+      received = Buffer.concat([received, chunk]);
+      const headEnd = received.indexOf('\r\n\r\n');
+      const length = /^content-length: (\d+)$/im.exec(received.subarray(0, headEnd).toString('latin1'))?.[1];
+      if (headEnd >= 0 && length !== undefined && received.length >= headEnd + 4 + Number(length)) {
+        socket.destroy();
+        resolve(received);
+      }
+    });
+    socket.on('end', () => reject(new Error('the connection closed before the whole answer')));
     socket.on('error', reject);
   });
 }
