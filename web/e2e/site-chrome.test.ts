@@ -268,6 +268,26 @@ describe('the top bar, the footer and the toasts in Chromium', function () {
       }
     });
 
+    it("draws the social icons in the links' colour, white on hover, and black with forced colours on a light theme", async () => {
+      const filters = async (media: Parameters<Page['emulateMedia']>[0]) => {
+        const { page } = await visit({ viewport: { width: 375, height: 800 } });
+        await page.emulateMedia(media);
+        const icon = page.locator('.site-footer-social img').first();
+        await icon.scrollIntoViewIfNeeded();
+        const filter = () => icon.evaluate((image) => getComputedStyle(image).filter);
+        const still = await filter();
+        await icon.hover();
+        return [still, await filter()];
+      };
+      const white = 'brightness(0) invert(1)';
+      expect(await filters({})).to.deep.equal(['none', white]);
+      expect(await filters({ forcedColors: 'active', colorScheme: 'dark' })).to.deep.equal(['none', white]);
+      expect(await filters({ forcedColors: 'active', colorScheme: 'light' })).to.deep.equal([
+        'brightness(0)',
+        'brightness(0)',
+      ]);
+    });
+
     it('leads only to what exists: sections of the landing page, its own address, legal pages that answer 200; the same on the legal and 404 pages', async () => {
       const { page } = await visit({ viewport: DESKTOP, reducedMotion: 'reduce' });
       const landingIds = new Set(await page.locator('[id]').evaluateAll((nodes) => nodes.map((node) => node.id)));
