@@ -51,6 +51,19 @@ export interface DocumentParts {
   bookingTimeZone?: string;
 }
 
+/** A style block without attributes: plain CSS, which no styled-components in the browser reads back. */
+const PLAIN_STYLE_BLOCK = /<style>([\s\S]*?)<\/style>/g;
+
+/**
+ * The document's CSS and the page's plain style blocks as one block (the server's policy then names one hash, not one
+ * a block: its header is part of the page's first round trip); blocks styled-components will rehydrate stay apart.
+ */
+function styleBlocks(documentCss: string, styles: string): string {
+  const plain = [...styles.matchAll(PLAIN_STYLE_BLOCK)].map((match) => match[1] ?? '');
+  const marked = styles.replace(PLAIN_STYLE_BLOCK, '');
+  return [`<style>${[documentCss, ...plain].join('\n')}</style>`, ...(marked ? [marked] : [])].join('\n');
+}
+
 export function htmlDocument({
   meta,
   address,
@@ -110,8 +123,7 @@ export function htmlDocument({
       : []),
     ...scripts.map((src) => `<script defer src="${src}"></script>`),
     ...headScripts.map((code) => `<script>${code}</script>`),
-    `<style>${font.css}\n${globalCss}</style>`,
-    styles,
+    styleBlocks(`${font.css}\n${globalCss}`, styles),
     '</head>',
     '<body>',
     `<div id="root">${body}</div>`,

@@ -10,12 +10,15 @@ import { brand, EMAIL_LOGO } from '../../domain/brand.js';
 import { DEFAULT_BOOKING_TIME_ZONE } from '../../domain/booking.js';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { ARCHITECTURE_DIAGRAMS } from '../features/architecture/architecture.js';
+import { USE_CASES } from '../features/capabilities/capabilities.js';
+import { INDUSTRIES } from '../features/industries/industries.js';
+import { SOCIAL_ICONS } from '../features/site-footer/site-footer.js';
 import { PRODUCT_CONSOLE, ProductConsoleFile } from '../components/product-console.js';
 import { emailLogoPng, SHARE_IMAGE, shareImagePng } from './brand-images.js';
 import { LEGAL_DOCUMENTS } from '../features/legal/legal-documents.js';
 import type * as BookingPrerender from './booking-prerender.js';
 import { htmlDocument } from './html-document.js';
-import { renderWithStyles, staticPage, type RenderedPage } from './render-with-styles.js';
+import { renderWithStyles, staticPage, unhydratedPage, type RenderedPage } from './render-with-styles.js';
 import { demoTree } from '../features/demo-request/demo-runtime.js';
 import { Root } from './root.js';
 import { pageMeta, routeFor, type PageMeta } from './routes.js';
@@ -70,7 +73,10 @@ async function main(): Promise<void> {
   const headScripts = await Promise.all(manifest.openerScripts.map((src) => readFile(path.join(outDir, src), 'utf8')));
   // The dialog is a root of its own, as the browser hydrates it (demo-island.ts); its markup goes in its layer.
   const dialog = staticPage(renderWithStyles(demoTree()));
-  const landing = staticPage(renderWithStyles(<Root pathname="/" dialogMarkup={dialog.body} />));
+  // The page around it is never hydrated; the dialog's markup goes into it as rendered, its text separators kept.
+  const dialogSlot = '<!--demo-dialog-->';
+  const landingAround = unhydratedPage(renderWithStyles(<Root pathname="/" dialogMarkup={dialogSlot} />));
+  const landing = { ...landingAround, body: landingAround.body.replace(dialogSlot, () => dialog.body) };
   // So is the booking page's first script (booking-main.ts): the booking shows with the page's first paint.
   const bookingInlineScripts = await Promise.all(
     bookingManifest.scripts.map((src) => readFile(path.join(outDir, src), 'utf8')),
@@ -107,14 +113,14 @@ async function main(): Promise<void> {
     // The 404 and legal pages need no script: they have nothing to click but links.
     {
       file: '404.html',
-      page: staticPage(renderWithStyles(<Root pathname="/404" />)),
+      page: unhydratedPage(renderWithStyles(<Root pathname="/404" />)),
       meta: pageMeta[routeFor('/404')],
       scripts: [],
     },
     ...LEGAL_DOCUMENTS.map((document) => ({
       file: `legal/${document.slug}.html`,
       address: `/legal/${document.slug}`,
-      page: staticPage(renderWithStyles(<LegalRoot document={document} />)),
+      page: unhydratedPage(renderWithStyles(<LegalRoot document={document} />)),
       meta: { title: `${document.title} | ${brand.product}`, description: document.description },
       scripts: [],
     })),
@@ -188,6 +194,8 @@ async function main(): Promise<void> {
   for (const { path: address, Drawing } of [
     ...Object.values(ARCHITECTURE_DIAGRAMS),
     { ...PRODUCT_CONSOLE, Drawing: ProductConsoleFile },
+    ...Object.values(SOCIAL_ICONS),
+    ...[...USE_CASES, ...INDUSTRIES].map(({ icon }) => icon),
   ]) {
     const file = path.join(outDir, address);
     await mkdir(path.dirname(file), { recursive: true });

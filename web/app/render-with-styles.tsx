@@ -39,3 +39,12 @@ export function staticPage({ body, styles }: RenderedPage): RenderedPage {
       .replace(/\/\*!sc\*\/\n?/g, ''),
   };
 }
+
+/**
+ * A page no part of which the browser hydrates: as staticPage, and without React's text separators (an empty comment
+ * between adjacent texts, by which hydration tells them apart), the texts reading and drawing the same without them.
+ */
+export function unhydratedPage(rendered: RenderedPage): RenderedPage {
+  const page = staticPage(rendered);
+  return { ...page, body: page.body.replaceAll('<!-- -->', '') };
+}

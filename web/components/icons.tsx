@@ -19,7 +19,7 @@ function stroke(paths: ReactNode) {
         strokeLinecap="round"
         strokeLinejoin="round"
         aria-hidden="true"
-        focusable="false"
+
         {...rest}
       >
         {paths}
@@ -37,7 +37,7 @@ function filled(paths: ReactNode) {
         viewBox="0 0 24 24"
         fill="currentColor"
         aria-hidden="true"
-        focusable="false"
+
         {...rest}
       >
         {paths}
@@ -187,7 +187,7 @@ export const FacebookIcon = filled(
 
 export function Spinner({ size = 20 }: { size?: number }) {
   return (
-    <svg width={size} height={size} viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+    <svg width={size} height={size} viewBox="0 0 24 24" aria-hidden="true">
       <circle cx="12" cy="12" r="9" fill="none" stroke="currentColor" strokeOpacity="0.25" strokeWidth="3" />
       <path d="M21 12a9 9 0 0 0-9-9" fill="none" stroke="currentColor" strokeWidth="3" strokeLinecap="round">
         <animateTransform

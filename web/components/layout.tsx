@@ -127,7 +127,6 @@ export const IconBadge = styled.span`
   height: ${({ theme }) => theme.size.iconTile};
   border-radius: ${({ theme }) => theme.radius.md};
   background: ${({ theme }) => theme.colors.primarySoft};
-  color: ${({ theme }) => theme.colors.primary};
 `;
 
 /**

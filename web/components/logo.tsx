@@ -18,7 +18,7 @@ const WordMark = styled.span`
  */
 export function BrandMark({ size, x, y }: { size: number; x?: number; y?: number }) {
   return (
-    <svg x={x} y={y} width={size} height={size} viewBox={mark.viewBox} aria-hidden="true" focusable="false">
+    <svg x={x} y={y} width={size} height={size} viewBox={mark.viewBox} aria-hidden="true">
       <rect width="32" height="32" rx={mark.tileRadius} fill={brand.colors.primary} />
       <path d={mark.arcs} stroke="#fff" strokeWidth="2.6" fill="none" strokeLinecap="round" />
       <circle cx={mark.point.cx} cy={mark.point.cy} r={mark.point.r} fill={brand.colors.markPoint} />

@@ -436,6 +436,35 @@ describe('the landing page sections in Chromium', function () {
         expect(await picture.evaluate((image) => (image as HTMLImageElement).naturalWidth)).to.equal(640);
       });
 
+      it("fetches the capabilities', the industries' and the footer's icons only as they come near, and draws each then", async () => {
+        const { page } = await visit(width);
+        await page.waitForLoadState('networkidle');
+        const icons = page.locator('#capabilities li img, #industries li img, .site-footer-social img');
+        expect(await icons.count()).to.equal(17);
+        const fetched = () =>
+          page.evaluate(() =>
+            performance
+              .getEntriesByType('resource')
+              .map((entry) => new URL(entry.name).pathname)
+              .filter((pathname) => pathname.startsWith('/images/icons/')),
+          );
+        expect(await fetched(), 'fetched at the start').to.deep.equal([]);
+        for (const icon of await icons.all()) {
+          await icon.scrollIntoViewIfNeeded();
+          await page.waitForFunction((image) => (image as HTMLImageElement).complete, await icon.elementHandle());
+          const drawn = await icon.evaluate((image) => ({
+            width: (image as HTMLImageElement).naturalWidth,
+            shown: image.getBoundingClientRect().width,
+            alt: image.getAttribute('alt'),
+          }));
+          expect(drawn.width, `${await icon.getAttribute('src')} drawn`).to.equal(24);
+          expect(drawn.shown).to.be.greaterThan(0);
+          // Decorative, as the inline icons are: the card's title or the link's name says what it is.
+          expect(drawn.alt).to.equal('');
+        }
+        expect(new Set(await fetched()).size, 'one file an icon').to.equal(17);
+      });
+
       it('shows the customers as wordmarks of their own, each an image named by its brand', async () => {
         const { page } = await visit(width);
         const strip = page.getByRole('region', { name: /^Trusted by 7,000\+ enterprises/ });

@@ -252,6 +252,13 @@ describe('the top bar, the footer and the toasts in Chromium', function () {
           await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
           `overflow at ${viewport.width}px`,
         ).to.equal(0);
+        // The social icons are lazy images: brought into view, each is drawn; then back to the top for the capture.
+        await footer.scrollIntoViewIfNeeded();
+        for (const icon of await social.locator('img').all()) {
+          await page.waitForFunction((image) => (image as HTMLImageElement).complete, await icon.elementHandle());
+          expect(await icon.evaluate((image) => (image as HTMLImageElement).naturalWidth)).to.equal(24);
+        }
+        await page.evaluate(() => window.scrollTo(0, 0));
         // Cut from the whole page, so the sticky top bar does not lie over the footer's top.
         const clip = await footer.evaluate((element) => {
           const box = element.getBoundingClientRect();
@@ -259,6 +266,26 @@ describe('the top bar, the footer and the toasts in Chromium', function () {
         });
         await page.screenshot({ path: path.join(ARTIFACTS, `footer-${viewport.width}.png`), fullPage: true, clip });
       }
+    });
+
+    it("draws the social icons in the links' colour, white on hover, and black with forced colours on a light theme", async () => {
+      const filters = async (media: Parameters<Page['emulateMedia']>[0]) => {
+        const { page } = await visit({ viewport: { width: 375, height: 800 } });
+        await page.emulateMedia(media);
+        const icon = page.locator('.site-footer-social img').first();
+        await icon.scrollIntoViewIfNeeded();
+        const filter = () => icon.evaluate((image) => getComputedStyle(image).filter);
+        const still = await filter();
+        await icon.hover();
+        return [still, await filter()];
+      };
+      const white = 'brightness(0) invert(1)';
+      expect(await filters({})).to.deep.equal(['none', white]);
+      expect(await filters({ forcedColors: 'active', colorScheme: 'dark' })).to.deep.equal(['none', white]);
+      expect(await filters({ forcedColors: 'active', colorScheme: 'light' })).to.deep.equal([
+        'brightness(0)',
+        'brightness(0)',
+      ]);
     });
 
     it('leads only to what exists: sections of the landing page, its own address, legal pages that answer 200; the same on the legal and 404 pages', async () => {

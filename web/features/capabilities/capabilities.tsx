@@ -1,7 +1,9 @@
 import { BellIcon, BotIcon, FingerprintIcon, ShieldIcon, SplitIcon, UsersIcon } from '../../components/icons.js';
 import { styled } from 'styled-components';
+import { IconImage, iconFile } from '../../components/icon-image.js';
 import { IconBadge, IconList, Section } from '../../components/layout.js';
 import { PRODUCT_CONSOLE } from '../../components/product-console.js';
+import { theme } from '../../components/theme.js';
 
 /** The console, far below the fold: a file of its own, fetched once it comes near, its room kept by its size. */
 const Console = styled.figure`
@@ -15,34 +17,35 @@ const Console = styled.figure`
   }
 `;
 
-const USE_CASES = [
+/** The icons are files (icon-image.tsx), drawn in the badge's colour: the section is far below the first screen. */
+export const USE_CASES = [
   {
-    icon: BotIcon,
+    icon: iconFile('bot', BotIcon, theme.colors.primary),
     title: 'Automate customer service',
     text: 'AI agents resolve orders, bookings and account changes on WhatsApp, RCS and voice, around the clock.',
   },
   {
-    icon: FingerprintIcon,
+    icon: iconFile('fingerprint', FingerprintIcon, theme.colors.primary),
     title: 'Verify without passcodes',
     text: 'Confirm that the phone number belongs to the device in the session, silently, before the customer types anything.',
   },
   {
-    icon: ShieldIcon,
+    icon: iconFile('shield', ShieldIcon, theme.colors.primary),
     title: 'Stop fraud before it lands',
     text: 'Check for recent SIM swaps and risky devices at login and payment, and block SMS pumping at the source.',
   },
   {
-    icon: BellIcon,
+    icon: iconFile('bell', BellIcon, theme.colors.primary),
     title: 'Send alerts that arrive',
     text: 'Deliver one-time codes, delivery updates and outage notices with fallback from RCS to SMS to voice.',
   },
   {
-    icon: SplitIcon,
+    icon: iconFile('split', SplitIcon, theme.colors.primary),
     title: 'Run two-way campaigns',
     text: 'Turn promotions into conversations with rich cards, quick replies and payments inside the chat.',
   },
   {
-    icon: UsersIcon,
+    icon: iconFile('users', UsersIcon, theme.colors.primary),
     title: 'Route to the right human',
     text: 'When a case needs a person, hand it over with the full history, verified identity and suggested reply.',
   },
@@ -69,10 +72,10 @@ export function Capabilities() {
         />
       </Console>
       <IconList $columns={3}>
-        {USE_CASES.map(({ icon: Icon, title, text }) => (
+        {USE_CASES.map(({ icon, title, text }) => (
           <li key={title}>
             <IconBadge>
-              <Icon />
+              <IconImage file={icon} size={24} />
             </IconBadge>
             <h3>{title}</h3>
             <p>{text}</p>

@@ -7,12 +7,15 @@ const rule = 'rgba(195, 203, 224, 0.2)';
  * The footer's rules, as plain CSS in every page's head (web/app/global-style.ts) rather than styled-components:
  * the footer never changes after the prerender, and styled-components would carry its rules in the page's script
  * as well. Phones: the provider over the link groups, two to a row; from sm three groups a row; from lg the
- * provider beside them. Below, the address beside the imprint from md.
+ * provider beside them. Below, the address beside the imprint from md. The social icons are images in the links'
+ * colour, so a link's hover turns its icon white with a filter (brightness(0) invert(1)) where text takes `color`; with
+ * forced colours on a light background, where that colour would all but vanish, they are black.
  */
 export const siteFooterCss = `
 .site-footer{background:${colors.night};color:${colors.onNightMuted};padding:${space[12]} 0 ${space[8]}}
 .site-footer a{color:${colors.onNightMuted}}
 .site-footer a:hover{color:${colors.onNight}}
+.site-footer-social a:hover img{filter:brightness(0) invert(1)}
 .site-footer ul{padding:0;list-style:none}
 .site-footer-top{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));gap:${space[8]} ${space[6]};padding-bottom:${space[8]};border-bottom:1px solid ${rule}}
 .site-footer-brand{grid-column:1/-1;max-width:26rem;color:${colors.onNight}}
@@ -31,4 +34,5 @@ export const siteFooterCss = `
 ${media.sm}{.site-footer-top{grid-template-columns:repeat(3,minmax(0,1fr))}}
 ${media.md}{.site-footer-bottom{grid-template-columns:minmax(12rem,1fr) 2fr}}
 ${media.lg}{.site-footer-top{grid-template-columns:2fr repeat(3,minmax(0,1fr))}.site-footer-brand{grid-column:auto}}
+@media (forced-colors:active) and (prefers-color-scheme:light){.site-footer-social a img,.site-footer-social a:hover img{filter:brightness(0)}}
 `.trim();

@@ -1,15 +1,17 @@
-import type { ComponentType } from 'react';
 import { brand, telHref, type SocialNetwork } from '../../../domain/brand.js';
+import { IconImage, iconFile, type IconFile } from '../../components/icon-image.js';
 import { FacebookIcon, GitHubIcon, LinkedInIcon, XLogoIcon, YouTubeIcon } from '../../components/icons.js';
 import { Container } from '../../components/layout.js';
 import { Logo } from '../../components/logo.js';
+import { theme } from '../../components/theme.js';
 
-const SOCIAL_ICONS: Record<SocialNetwork, ComponentType<{ size?: number }>> = {
-  LinkedIn: LinkedInIcon,
-  X: XLogoIcon,
-  YouTube: YouTubeIcon,
-  GitHub: GitHubIcon,
-  Facebook: FacebookIcon,
+/** Drawn in the footer's link colour; a link's hover turns them white as its text (site-footer-css.ts). */
+export const SOCIAL_ICONS: Record<SocialNetwork, IconFile> = {
+  LinkedIn: iconFile('linkedin', LinkedInIcon, theme.colors.onNightMuted),
+  X: iconFile('x', XLogoIcon, theme.colors.onNightMuted),
+  YouTube: iconFile('youtube', YouTubeIcon, theme.colors.onNightMuted),
+  GitHub: iconFile('github', GitHubIcon, theme.colors.onNightMuted),
+  Facebook: iconFile('facebook', FacebookIcon, theme.colors.onNightMuted),
 };
 
 /** The footer's address, which the Company group links to on every page. */
@@ -77,7 +79,6 @@ export function SiteFooter({ landingPath = '' }: SiteFooterProps) {
             <nav aria-label="Social media">
               <ul className="site-footer-social">
                 {brand.socialLinks.map(({ network, href }) => {
-                  const Icon = SOCIAL_ICONS[network];
                   return (
                     <li key={network}>
                       <a
@@ -86,7 +87,7 @@ export function SiteFooter({ landingPath = '' }: SiteFooterProps) {
                         rel="noopener noreferrer"
                         target="_blank"
                       >
-                        <Icon size={20} />
+                        <IconImage file={SOCIAL_ICONS[network]} size={20} />
                       </a>
                     </li>
                   );
