@@ -13,7 +13,8 @@
 import { SLOT_ALREADY_BOOKED_MESSAGE, SLOT_TAKEN_MESSAGE } from '../../domain/booking.js';
 import { ApiError, TooManyRequestsError } from '../errors.js';
 import { idempotencyKeyReused } from '../idempotency.js';
-import type { BookingRefusal, ChangeRefusal } from './repository.js';
+import type { ChangeRefusal } from './change-statements.js';
+import type { BookingRefusal } from './repository.js';
 
 export const DEFAULT_EMAILS_PER_RECIPIENT_PER_DAY = 10;
 

@@ -11,7 +11,8 @@ import { createTestDatabase, type TestDatabase } from '../../test/database.js';
 import { markAttendance } from '../admin/repository.js';
 import { DEFAULT_FOLLOW_UPS, emailRows } from './emails.js';
 import type { HostCandidate } from './hosts.js';
-import { book, cancelBooking, moveBooking, type BookResult, type ChangeResult } from './repository.js';
+import { cancelBooking, moveBooking, type ChangeResult } from './change-statements.js';
+import { book, type BookResult } from './repository.js';
 import { newBookingId } from './booking-id.js';
 
 const HOUR = 3_600_000;
